@@ -1,0 +1,49 @@
+//! The `markdown` format plugin: turns the host's cleaned HTML into markdown.
+//!
+//! Conventions follow upstream Firecrawl (ATX headings, `-` bullets, `**bold**`,
+//! `_em_`, fenced code with the language from `class="language-x"`, GFM tables,
+//! inline links), then the post-processing in [`postprocess`]. The conversion is
+//! plain Rust so it also builds natively for tests and benchmarks.
+
+pub mod convert;
+pub mod postprocess;
+
+use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value};
+
+pub use convert::html_to_markdown;
+
+/// The plugin type exported to the host.
+pub struct Markdown;
+
+impl FormatPlugin for Markdown {
+    fn info() -> PluginInfo {
+        PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+            .description("Cleaned HTML to markdown (GFM tables, fenced code, inline links).")
+            .format("markdown")
+    }
+
+    fn render(format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {
+        if format != "markdown" {
+            return Err(PluginError::InvalidOptions(format!(
+                "this plugin renders 'markdown', not '{format}'"
+            )));
+        }
+        Ok(Value::String(page_to_markdown(page)))
+    }
+}
+
+/// The markdown of a page: JSON bodies are fenced as they are, everything else
+/// goes through the HTML converter.
+pub fn page_to_markdown(page: &Page) -> String {
+    let is_json = page
+        .content_type
+        .as_deref()
+        .map(|ct| ct.to_ascii_lowercase().contains("application/json"))
+        .unwrap_or(false);
+    if is_json {
+        return format!("```json\n{}\n```", page.raw_html);
+    }
+    html_to_markdown(&page.cleaned_html)
+}
+
+distill_sdk::export_plugin!(format: Markdown);
