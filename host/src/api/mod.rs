@@ -1,0 +1,18 @@
+//! The HTTP API's data: request validation (strict, with zod-like issue lists
+//! as upstream Firecrawl returns them), the typed scrape request, and the
+//! error bodies every endpoint shares.
+//!
+//! - [`error`]: [`ApiError`] and its JSON body `{success:false, code, error, details}`.
+//! - [`validate`]: a small schema walker that collects issues with paths.
+//! - [`scrape_request`]: the `/v2/scrape` body, field by field, per the spec.
+//! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
+
+pub mod error;
+pub mod actions;
+pub mod formats;
+pub mod scrape_request;
+pub mod validate;
+
+pub use error::ApiError;
+pub use formats::FormatRequest;
+pub use scrape_request::{ScrapeOptions, ScrapeRequest};

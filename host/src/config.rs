@@ -1,0 +1,189 @@
+//! Server configuration: command-line flags, `DISTILL_*` environment variables
+//! and an optional TOML file, in that order of precedence, over built-in
+//! defaults. Every setting has a default, so `distill` runs with none.
+
+use clap::Parser;
+use serde::Deserialize;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+
+/// Command line and environment. Every field is optional so the TOML file and
+/// the defaults can fill the gaps.
+#[derive(Parser, Debug, Default)]
+#[command(name = "distill", version, about = "Web content extraction server speaking the Firecrawl v2 API")]
+pub struct Cli {
+    /// TOML configuration file (keys as in the table in README.md, snake_case).
+    #[arg(long, env = "DISTILL_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Address to listen on.
+    #[arg(long, env = "DISTILL_HOST")]
+    pub host: Option<IpAddr>,
+    /// Port to listen on (0 picks a free port).
+    #[arg(long, env = "DISTILL_PORT")]
+    pub port: Option<u16>,
+    /// Directory of plugin components (*.wasm).
+    #[arg(long, env = "DISTILL_PLUGINS_DIR")]
+    pub plugins_dir: Option<PathBuf>,
+    /// Directory for state: compiled-plugin cache and, later, the page cache.
+    #[arg(long, env = "DISTILL_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Allow scraping loopback, private, link-local and metadata addresses.
+    #[arg(long, env = "DISTILL_ALLOW_PRIVATE_TARGETS", num_args = 0..=1, default_missing_value = "true")]
+    pub allow_private_targets: Option<bool>,
+    /// Log filter (tracing env-filter syntax), e.g. "info" or "distill=debug".
+    #[arg(long, env = "DISTILL_LOG")]
+    pub log: Option<String>,
+    /// Log format: "text" or "json".
+    #[arg(long, env = "DISTILL_LOG_FORMAT")]
+    pub log_format: Option<String>,
+    /// Memory cap per plugin call when the plugin declares none, in MiB.
+    #[arg(long, env = "DISTILL_PLUGIN_MEMORY_MIB")]
+    pub plugin_memory_mib: Option<u64>,
+    /// Highest memory cap any plugin call may have, in MiB.
+    #[arg(long, env = "DISTILL_PLUGIN_MAX_MEMORY_MIB")]
+    pub plugin_max_memory_mib: Option<u64>,
+    /// Plugin calls running at once.
+    #[arg(long, env = "DISTILL_PLUGIN_CONCURRENCY")]
+    pub plugin_concurrency: Option<usize>,
+    /// Largest page body fetched, in bytes.
+    #[arg(long, env = "DISTILL_MAX_PAGE_BYTES")]
+    pub max_page_bytes: Option<u64>,
+    /// User-Agent sent when the request gives none.
+    #[arg(long, env = "DISTILL_USER_AGENT")]
+    pub user_agent: Option<String>,
+}
+
+/// The same settings as read from a TOML file.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    host: Option<IpAddr>,
+    port: Option<u16>,
+    plugins_dir: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
+    allow_private_targets: Option<bool>,
+    log: Option<String>,
+    log_format: Option<String>,
+    plugin_memory_mib: Option<u64>,
+    plugin_max_memory_mib: Option<u64>,
+    plugin_concurrency: Option<usize>,
+    max_page_bytes: Option<u64>,
+    user_agent: Option<String>,
+}
+
+/// Log output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub host: IpAddr,
+    pub port: u16,
+    pub plugins_dir: PathBuf,
+    pub data_dir: PathBuf,
+    pub allow_private_targets: bool,
+    pub log: String,
+    pub log_format: LogFormat,
+    pub plugin_memory_mib: u64,
+    pub plugin_max_memory_mib: u64,
+    pub plugin_concurrency: usize,
+    pub max_page_bytes: u64,
+    pub user_agent: String,
+}
+
+/// Sent when the request has no User-Agent header of its own.
+pub const DEFAULT_USER_AGENT: &str =
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+
+impl Config {
+    /// Reads flags and environment, then the TOML file if one is named.
+    pub fn load() -> anyhow::Result<Config> {
+        Config::from_cli(Cli::parse())
+    }
+
+    /// Resolves a parsed command line against the TOML file and the defaults.
+    pub fn from_cli(cli: Cli) -> anyhow::Result<Config> {
+        let file = match &cli.config {
+            Some(path) => read_file(path)?,
+            None => FileConfig::default(),
+        };
+        let log_format = match cli.log_format.or(file.log_format).as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => anyhow::bail!("log format must be \"text\" or \"json\", not {other:?}"),
+        };
+        let config = Config {
+            host: cli.host.or(file.host).unwrap_or(IpAddr::from([127, 0, 0, 1])),
+            port: cli.port.or(file.port).unwrap_or(3002),
+            plugins_dir: cli.plugins_dir.or(file.plugins_dir).unwrap_or_else(default_plugins_dir),
+            data_dir: cli.data_dir.or(file.data_dir).unwrap_or_else(|| PathBuf::from("distill-data")),
+            allow_private_targets: cli.allow_private_targets.or(file.allow_private_targets).unwrap_or(false),
+            log: cli.log.or(file.log).unwrap_or_else(|| "info".to_string()),
+            log_format,
+            plugin_memory_mib: cli.plugin_memory_mib.or(file.plugin_memory_mib).unwrap_or(256),
+            plugin_max_memory_mib: cli.plugin_max_memory_mib.or(file.plugin_max_memory_mib).unwrap_or(1024),
+            plugin_concurrency: cli.plugin_concurrency.or(file.plugin_concurrency).unwrap_or(32),
+            max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
+            user_agent: cli.user_agent.or(file.user_agent).unwrap_or_else(|| DEFAULT_USER_AGENT.to_string()),
+        };
+        anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
+        anyhow::ensure!(
+            config.plugin_max_memory_mib >= config.plugin_memory_mib,
+            "plugin_max_memory_mib must be at least plugin_memory_mib"
+        );
+        anyhow::ensure!(config.plugin_concurrency >= 1, "plugin_concurrency must be at least 1");
+        Ok(config)
+    }
+}
+
+fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("reading config file {}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| anyhow::anyhow!("config file {}: {e}", path.display()))
+}
+
+/// `plugins/` next to the executable: `make` puts the built components there.
+fn default_plugins_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join("plugins")))
+        .unwrap_or_else(|| PathBuf::from("plugins"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_without_anything() {
+        let c = Config::from_cli(Cli::default()).unwrap();
+        assert_eq!(c.port, 3002);
+        assert_eq!(c.host.to_string(), "127.0.0.1");
+        assert!(!c.allow_private_targets);
+        assert!(c.plugins_dir.ends_with("plugins"));
+    }
+
+    #[test]
+    fn file_fills_gaps_and_flags_win() {
+        let dir = std::env::temp_dir().join(format!("distill-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("distill.toml");
+        std::fs::write(&path, "port = 4000\nallow_private_targets = true\nlog = \"debug\"\n").unwrap();
+        let cli = Cli {
+            config: Some(path.clone()),
+            log: Some("warn".into()),
+            ..Cli::default()
+        };
+        let c = Config::from_cli(cli).unwrap();
+        assert_eq!(c.port, 4000);
+        assert!(c.allow_private_targets);
+        assert_eq!(c.log, "warn");
+        std::fs::write(&path, "prot = 1\n").unwrap();
+        let err = Config::from_cli(Cli { config: Some(path), ..Cli::default() }).unwrap_err();
+        assert!(err.to_string().contains("unknown field"), "{err}");
+    }
+}

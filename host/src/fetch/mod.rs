@@ -1,0 +1,48 @@
+//! Fetch engines: getting a page's bytes from the network.
+//!
+//! - [`http`]: the HTTP engine (reqwest), redirects followed hop by hop.
+//! - [`target_guard`]: refuses loopback, private, link-local and metadata
+//!   addresses, checked after DNS resolution and on every redirect hop.
+//!
+//! A browser engine (Chromium) joins here later; engines share [`FetchedPage`]
+//! and [`FetchError`].
+
+pub mod http;
+pub mod target_guard;
+
+use bytes::Bytes;
+use url::Url;
+
+/// A fetched response.
+#[derive(Debug, Clone)]
+pub struct FetchedPage {
+    /// The URL after redirects.
+    pub final_url: Url,
+    pub status: u16,
+    /// The Content-Type header, if any.
+    pub content_type: Option<String>,
+    pub body: Bytes,
+}
+
+/// Why a fetch failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("DNS resolution failed for hostname \"{host}\"")]
+    Dns { host: String },
+    #[error("Blocked insecure target URL {url}: {reason}")]
+    Blocked { url: String, reason: String },
+    #[error("the request to {url} timed out")]
+    Timeout { url: String },
+    #[error("TLS error talking to {url}: {message}")]
+    Tls { url: String, message: String },
+    #[error("could not connect to {url}: {message}")]
+    Connect { url: String, message: String },
+    #[error("the page at {url} is larger than the {limit} byte limit")]
+    TooLarge { url: String, limit: u64 },
+    #[error("too many redirects (more than {max}) starting at {url}")]
+    TooManyRedirects { url: String, max: usize },
+    #[error("redirect from {from} to an invalid or unsupported location {location:?}")]
+    BadRedirect { from: String, location: String },
+    #[error("fetching {url} failed: {message}")]
+    Other { url: String, message: String },
+}

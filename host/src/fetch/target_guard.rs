@@ -1,0 +1,202 @@
+//! Target safety: which addresses the server may fetch from. By default it
+//! refuses loopback, private, link-local, shared, multicast, reserved and
+//! cloud-metadata addresses. The check runs on resolved addresses (a DNS
+//! resolver wraps every lookup) and on IP-literal hosts before each hop, so a
+//! public name pointing at 127.0.0.1, or a redirect to 169.254.169.254, is refused.
+
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use url::{Host, Url};
+
+/// Allows or refuses target addresses.
+#[derive(Clone, Copy, Debug)]
+pub struct TargetGuard {
+    pub allow_private: bool,
+}
+
+/// A lookup that found nothing (or failed). Carried through reqwest's error chain.
+#[derive(Debug)]
+pub struct DnsFailure {
+    pub host: String,
+}
+impl std::fmt::Display for DnsFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DNS resolution failed for hostname \"{}\"", self.host)
+    }
+}
+impl std::error::Error for DnsFailure {}
+
+/// A name that resolved only to refused addresses.
+#[derive(Debug)]
+pub struct BlockedAddress {
+    pub host: String,
+    pub addr: IpAddr,
+}
+impl std::fmt::Display for BlockedAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} resolves to {}, a {} address",
+            self.host,
+            self.addr,
+            classify(self.addr).unwrap_or("refused")
+        )
+    }
+}
+impl std::error::Error for BlockedAddress {}
+
+impl TargetGuard {
+    /// Checks a URL whose host is an IP literal. Names are checked at resolution.
+    pub fn check_url(&self, url: &Url) -> Result<(), String> {
+        if self.allow_private {
+            return Ok(());
+        }
+        let ip = match url.host() {
+            Some(Host::Ipv4(v4)) => IpAddr::V4(v4),
+            Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
+            _ => return Ok(()),
+        };
+        match classify(ip) {
+            Some(kind) => Err(format!("{ip} is a {kind} address")),
+            None => Ok(()),
+        }
+    }
+
+    /// A reqwest resolver applying this guard to every lookup.
+    pub fn resolver(self) -> Arc<GuardedResolver> {
+        Arc::new(GuardedResolver { guard: self })
+    }
+}
+
+/// Resolves with the system resolver, then drops refused addresses.
+pub struct GuardedResolver {
+    guard: TargetGuard,
+}
+
+impl Resolve for GuardedResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let allow_private = self.guard.allow_private;
+        Box::pin(async move {
+            let host = name.as_str().to_string();
+            let addrs: Vec<SocketAddr> = match tokio::net::lookup_host((host.as_str(), 0)).await {
+                Ok(it) => it.collect(),
+                Err(_) => Vec::new(),
+            };
+            if addrs.is_empty() {
+                return Err(Box::new(DnsFailure { host }) as Box<dyn std::error::Error + Send + Sync>);
+            }
+            if allow_private {
+                return Ok(Box::new(addrs.into_iter()) as Addrs);
+            }
+            let first = addrs[0].ip();
+            let allowed: Vec<SocketAddr> = addrs.into_iter().filter(|a| classify(a.ip()).is_none()).collect();
+            if allowed.is_empty() {
+                return Err(Box::new(BlockedAddress { host, addr: first }) as Box<dyn std::error::Error + Send + Sync>);
+            }
+            Ok(Box::new(allowed.into_iter()) as Addrs)
+        })
+    }
+}
+
+/// Why an address is refused, or `None` for a public unicast address.
+pub fn classify(ip: IpAddr) -> Option<&'static str> {
+    match ip {
+        IpAddr::V4(v4) => classify_v4(v4),
+        IpAddr::V6(v6) => classify_v6(v6),
+    }
+}
+
+fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
+    let o = ip.octets();
+    if ip.is_loopback() {
+        Some("loopback")
+    } else if ip.is_private() {
+        Some("private")
+    } else if o[0] == 169 && o[1] == 254 {
+        if o[2] == 169 && o[3] == 254 { Some("cloud metadata") } else { Some("link-local") }
+    } else if ip.is_unspecified() || o[0] == 0 {
+        Some("unspecified")
+    } else if o[0] == 100 && (64..128).contains(&o[1]) {
+        Some("shared (carrier-grade NAT)")
+    } else if ip.is_multicast() {
+        Some("multicast")
+    } else if ip.is_broadcast() || o[0] >= 240 {
+        Some("reserved")
+    } else if o[0] == 192 && o[1] == 0 && o[2] == 0 {
+        Some("IETF protocol assignment")
+    } else if o[0] == 198 && (o[1] == 18 || o[1] == 19) {
+        Some("benchmarking")
+    } else if ip.is_documentation() {
+        Some("documentation")
+    } else {
+        None
+    }
+}
+
+fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        return classify_v4(v4);
+    }
+    let s = ip.segments();
+    // NAT64 (64:ff9b::/96) embeds an IPv4 address.
+    if s[0] == 0x64 && s[1] == 0xff9b && s[2..6] == [0, 0, 0, 0] {
+        let v4 = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
+        return classify_v4(v4);
+    }
+    if ip.is_loopback() {
+        Some("loopback")
+    } else if ip.is_unspecified() {
+        Some("unspecified")
+    } else if (s[0] & 0xfe00) == 0xfc00 {
+        Some("unique local (private)")
+    } else if (s[0] & 0xffc0) == 0xfe80 {
+        Some("link-local")
+    } else if ip.is_multicast() {
+        Some("multicast")
+    } else if s[0] == 0x2001 && s[1] == 0x0db8 {
+        Some("documentation")
+    } else if s[0..6] == [0, 0, 0, 0, 0, 0] {
+        Some("IPv4-compatible (deprecated)")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(s: &str) -> bool {
+        classify(s.parse().unwrap()).is_some()
+    }
+
+    #[test]
+    fn refuses_internal_addresses() {
+        for a in [
+            "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.5", "192.168.1.1", "169.254.169.254",
+            "169.254.1.1", "0.0.0.0", "100.64.0.1", "224.0.0.1", "255.255.255.255", "::1", "::",
+            "fc00::1", "fd00:ec2::254", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.1.1",
+            "64:ff9b::a9fe:a9fe", "ff02::1",
+        ] {
+            assert!(refused(a), "{a} should be refused");
+        }
+    }
+
+    #[test]
+    fn allows_public_addresses() {
+        for a in ["93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700::1111", "172.32.0.1", "100.128.0.1"] {
+            assert!(!refused(a), "{a} should be allowed");
+        }
+    }
+
+    #[test]
+    fn url_literals() {
+        let g = TargetGuard { allow_private: false };
+        assert!(g.check_url(&Url::parse("http://127.0.0.1:8080/").unwrap()).is_err());
+        assert!(g.check_url(&Url::parse("http://[::1]/").unwrap()).is_err());
+        assert!(g.check_url(&Url::parse("http://example.com/").unwrap()).is_ok());
+        let open = TargetGuard { allow_private: true };
+        assert!(open.check_url(&Url::parse("http://127.0.0.1/").unwrap()).is_ok());
+    }
+}

@@ -1,0 +1,53 @@
+//! Distill: a self-hostable web content extraction server that speaks the
+//! Firecrawl v2 HTTP API. See `ARCHITECTURE.md` at the repository root for the
+//! map of the code.
+//!
+//! - [`config`]: flags, environment and TOML configuration.
+//! - [`api`]: request validation, typed requests, error bodies.
+//! - [`fetch`]: fetch engines and target safety.
+//! - [`pipeline`]: fetch → clean → plugins → response.
+//! - [`plugins`]: the WebAssembly plugin runtime.
+//! - [`server`]: the axum router, handlers and request logging.
+
+pub mod api;
+pub mod config;
+pub mod fetch;
+pub mod pipeline;
+pub mod plugins;
+pub mod server;
+
+use std::net::SocketAddr;
+
+/// Starts the server on `config`'s address and runs until Ctrl-C or SIGTERM.
+/// Prints `distill listening on http://ADDR` on stdout once the port is bound
+/// (tests and scripts wait for that line).
+pub async fn serve(config: config::Config) -> anyhow::Result<()> {
+    let addr = SocketAddr::new(config.host, config.port);
+    let state = server::AppState::new(config).await?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr()?;
+    tracing::info!(address = %local, plugins = state.runtime.registry().plugins().len(), "distill listening");
+    println!("distill listening on http://{local}");
+    axum::serve(listener, server::router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    tracing::info!("distill stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("installing the SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

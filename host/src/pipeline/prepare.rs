@@ -1,0 +1,58 @@
+//! The HTML work of a scrape, done in one place on one parse: page metadata
+//! from the full document, then the cleaned HTML (main content, include and
+//! exclude tags), and the links and images of the cleaned document.
+
+use crate::api::{ApiError, ScrapeOptions};
+use distill_html::{CleanOptions, ParsedPage};
+use serde_json::{Map, Value};
+use url::Url;
+
+/// Pages larger than this are prepared on a blocking thread so they do not
+/// hold up the async workers.
+const INLINE_LIMIT: usize = 256 * 1024;
+
+/// What the pipeline needs from the HTML.
+pub struct PreparedPage {
+    pub metadata: Map<String, Value>,
+    pub cleaned_html: String,
+    pub links: Option<Vec<String>>,
+    pub images: Option<Vec<String>>,
+}
+
+/// Prepares `html` (off the async workers when it is large).
+pub async fn prepare(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<PreparedPage, ApiError> {
+    if html.len() <= INLINE_LIMIT {
+        return prepare_sync(html, url, opts);
+    }
+    let (html, url, opts) = (html.to_string(), url.clone(), opts.clone());
+    tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts))
+        .await
+        .map_err(|e| {
+            let id = uuid::Uuid::now_v7().to_string();
+            tracing::error!(error_id = %id, "HTML preparation panicked: {e}");
+            ApiError::unknown(&id)
+        })?
+}
+
+/// The same, on the current thread.
+pub fn prepare_sync(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<PreparedPage, ApiError> {
+    let page = ParsedPage::parse(html, url);
+    let metadata = page.metadata();
+    let mut clean = CleanOptions {
+        only_main_content: opts.only_main_content,
+        include_tags: &opts.include_tags,
+        exclude_tags: &opts.exclude_tags,
+    };
+    let mut cleaned = page.clean(&clean).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if clean.only_main_content && !cleaned.has_content() {
+        // Main-content filtering removed everything: fall back to the whole page.
+        clean.only_main_content = false;
+        cleaned = page.clean(&clean).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    }
+    Ok(PreparedPage {
+        metadata,
+        cleaned_html: cleaned.html(),
+        links: opts.wants("links").then(|| cleaned.links()),
+        images: opts.wants("images").then(|| cleaned.images()),
+    })
+}

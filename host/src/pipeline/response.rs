@@ -1,0 +1,62 @@
+//! Builds the response's `data` object: fields in a stable order (markdown,
+//! html, rawHtml, links, images, plugin formats, metadata, warning), only the
+//! ones requested.
+
+use crate::api::ScrapeOptions;
+use serde_json::{Map, Value, json};
+
+/// The parts a scrape produced.
+pub struct ScrapeOutput {
+    pub raw_html: String,
+    pub cleaned_html: String,
+    pub links: Option<Vec<String>>,
+    pub images: Option<Vec<String>>,
+    /// Plugin-rendered formats, in request order.
+    pub rendered: Vec<(String, Value)>,
+    pub metadata: Map<String, Value>,
+    pub warnings: Vec<String>,
+}
+
+/// Where a format's value goes in `data` (most formats: under their own name).
+fn response_field(format: &str) -> &str {
+    match format {
+        "question" => "answer",
+        other => other,
+    }
+}
+
+/// Assembles `data`.
+pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
+    let mut data = Map::new();
+    let mut rendered = out.rendered;
+    if let Some(pos) = rendered.iter().position(|(f, _)| f == "markdown") {
+        let (_, md) = rendered.remove(pos);
+        let md = match md {
+            Value::String(s) if opts.remove_base64_images => {
+                Value::String(distill_html::remove_base64_images(&s))
+            }
+            other => other,
+        };
+        data.insert("markdown".into(), md);
+    }
+    if opts.wants("html") {
+        data.insert("html".into(), json!(out.cleaned_html));
+    }
+    if opts.wants("rawHtml") {
+        data.insert("rawHtml".into(), json!(out.raw_html));
+    }
+    if let Some(links) = out.links {
+        data.insert("links".into(), json!(links));
+    }
+    if let Some(images) = out.images {
+        data.insert("images".into(), json!(images));
+    }
+    for (format, value) in rendered {
+        data.insert(response_field(&format).to_string(), value);
+    }
+    data.insert("metadata".into(), Value::Object(out.metadata));
+    if !out.warnings.is_empty() {
+        data.insert("warning".into(), json!(out.warnings.join(" ")));
+    }
+    Value::Object(data)
+}

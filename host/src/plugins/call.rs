@@ -1,0 +1,267 @@
+//! Calling a plugin: one fresh instance per call, a memory cap and a deadline,
+//! and every way a call can fail turned into a [`PluginCallError`] that names
+//! the plugin.
+
+use super::bindings::{Document, FileInput, Page, PluginError, PluginInfo};
+use super::engine::PluginRuntime;
+use super::loader::{LoadedPlugin, Prepared};
+use super::sandbox::CallState;
+use std::fmt;
+use std::time::{Duration, Instant};
+use wasmtime::{Store, Trap, UpdateDeadline};
+
+/// How long a load-time `info` call may take.
+const INFO_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A failed plugin call.
+#[derive(Debug)]
+pub struct PluginCallError {
+    pub plugin: String,
+    pub kind: PluginCallErrorKind,
+}
+
+#[derive(Debug)]
+pub enum PluginCallErrorKind {
+    /// The request's deadline passed during the call.
+    RequestTimeout,
+    /// The plugin's own declared time limit passed.
+    PluginTimeout { limit_ms: u64 },
+    /// The plugin tried to grow its memory past its cap.
+    OutOfMemory { limit_mib: u64 },
+    /// The plugin trapped (panic, abort, invalid operation).
+    Trap(String),
+    /// The plugin returned a typed error.
+    Rejected(PluginError),
+    /// The instance could not be created (e.g. too many calls at once).
+    Instantiate(String),
+}
+
+impl fmt::Display for PluginCallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = &self.plugin;
+        match &self.kind {
+            PluginCallErrorKind::RequestTimeout => {
+                write!(f, "plugin '{p}' did not finish before the request timed out")
+            }
+            PluginCallErrorKind::PluginTimeout { limit_ms } => {
+                write!(f, "plugin '{p}' exceeded its time limit of {limit_ms} ms")
+            }
+            PluginCallErrorKind::OutOfMemory { limit_mib } => {
+                write!(f, "plugin '{p}' exceeded its memory limit of {limit_mib} MiB")
+            }
+            PluginCallErrorKind::Trap(m) => write!(f, "plugin '{p}' crashed: {m}"),
+            PluginCallErrorKind::Rejected(PluginError::InvalidOptions(m)) => {
+                write!(f, "plugin '{p}' rejected its options: {m}")
+            }
+            PluginCallErrorKind::Rejected(PluginError::UnsupportedInput(m)) => {
+                write!(f, "plugin '{p}' cannot handle this input: {m}")
+            }
+            PluginCallErrorKind::Rejected(PluginError::Failed(m)) => {
+                write!(f, "plugin '{p}' failed: {m}")
+            }
+            PluginCallErrorKind::Instantiate(m) => {
+                write!(f, "plugin '{p}' could not be started: {m}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PluginCallError {}
+
+/// The limits of one call.
+struct CallLimits {
+    memory_cap: usize,
+    deadline: Instant,
+    deadline_is_request: bool,
+    plugin_timeout_ms: u64,
+}
+
+impl CallLimits {
+    fn for_plugin(runtime: &PluginRuntime, plugin: &LoadedPlugin, request_deadline: Instant) -> Self {
+        let own = plugin
+            .manifest
+            .timeout_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms as u64));
+        let (deadline, deadline_is_request) = match own {
+            Some(own) if own < request_deadline => (own, false),
+            _ => (request_deadline, true),
+        };
+        CallLimits {
+            memory_cap: plugin.memory_cap_bytes(runtime),
+            deadline,
+            deadline_is_request,
+            plugin_timeout_ms: plugin.manifest.timeout_ms.unwrap_or(0) as u64,
+        }
+    }
+}
+
+impl PluginRuntime {
+    fn new_store(&self, plugin: &str, request_id: &str, limits: &CallLimits) -> Store<CallState> {
+        let state = CallState::new(
+            plugin,
+            request_id,
+            limits.memory_cap,
+            limits.deadline,
+            limits.deadline_is_request,
+        );
+        let mut store = Store::new(self.engine(), state);
+        store.limiter(|s| &mut s.limiter);
+        // Every epoch tick: trap once past the deadline, otherwise yield to the
+        // async executor so a busy plugin never starves other requests.
+        store.epoch_deadline_callback(|ctx| {
+            if Instant::now() >= ctx.data().deadline {
+                Ok(UpdateDeadline::Interrupt)
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
+        store.set_epoch_deadline(1);
+        store
+    }
+
+    /// Renders `format` with a format plugin; returns the format's value as JSON text.
+    pub async fn render(
+        &self,
+        plugin: &LoadedPlugin,
+        format: &str,
+        page: &Page,
+        options: &str,
+        request_id: &str,
+        request_deadline: Instant,
+    ) -> Result<String, PluginCallError> {
+        let Prepared::Format(pre) = &plugin.prepared else {
+            return Err(not_a(plugin, "format"));
+        };
+        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
+        let _permit = self.permits().acquire().await.expect("semaphore never closed");
+        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
+        let result = guard_deadline(&limits, async {
+            let instance = pre.instantiate_async(&mut store).await?;
+            instance
+                .distill_plugin_render()
+                .call_render(&mut store, format, page, options)
+                .await
+        })
+        .await;
+        finish(plugin, &store, &limits, result)
+    }
+
+    /// Converts a document with a converter plugin.
+    pub async fn convert(
+        &self,
+        plugin: &LoadedPlugin,
+        file: &FileInput,
+        options: &str,
+        request_id: &str,
+        request_deadline: Instant,
+    ) -> Result<Document, PluginCallError> {
+        let Prepared::Converter(pre) = &plugin.prepared else {
+            return Err(not_a(plugin, "converter"));
+        };
+        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
+        let _permit = self.permits().acquire().await.expect("semaphore never closed");
+        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
+        let result = guard_deadline(&limits, async {
+            let instance = pre.instantiate_async(&mut store).await?;
+            instance
+                .distill_plugin_convert()
+                .call_convert(&mut store, file, options)
+                .await
+        })
+        .await;
+        finish(plugin, &store, &limits, result)
+    }
+
+    /// Calls `info` on a freshly prepared component (at load time).
+    pub(crate) async fn call_info(&self, prepared: &Prepared, name: &str) -> Result<PluginInfo, String> {
+        let limits = CallLimits {
+            memory_cap: (self.limits().default_memory_mib as usize) << 20,
+            deadline: Instant::now() + INFO_DEADLINE,
+            deadline_is_request: false,
+            plugin_timeout_ms: INFO_DEADLINE.as_millis() as u64,
+        };
+        let _permit = self.permits().acquire().await.expect("semaphore never closed");
+        let mut store = self.new_store(name, "load", &limits);
+        let result = guard_deadline(&limits, async {
+            match prepared {
+                Prepared::Format(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    instance.distill_plugin_render().call_info(&mut store).await
+                }
+                Prepared::Converter(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    instance.distill_plugin_convert().call_info(&mut store).await
+                }
+            }
+        })
+        .await;
+        result.map_err(|e| describe_trap(&e))
+    }
+}
+
+/// Backstop for the epoch deadline: if the call somehow outlives its deadline
+/// (plus a grace period), the future is dropped, which abandons the instance.
+async fn guard_deadline<T>(
+    limits: &CallLimits,
+    call: impl Future<Output = wasmtime::Result<T>>,
+) -> wasmtime::Result<T> {
+    let grace = limits.deadline + Duration::from_millis(250);
+    match tokio::time::timeout_at(grace.into(), call).await {
+        Ok(result) => result,
+        Err(_) => Err(wasmtime::Error::new(Trap::Interrupt)),
+    }
+}
+
+fn finish<T>(
+    plugin: &LoadedPlugin,
+    store: &Store<CallState>,
+    limits: &CallLimits,
+    result: wasmtime::Result<Result<T, PluginError>>,
+) -> Result<T, PluginCallError> {
+    let plugin_name = plugin.manifest.name.clone();
+    let kind = match result {
+        Ok(Ok(value)) => return Ok(value),
+        Ok(Err(rejected)) => PluginCallErrorKind::Rejected(rejected),
+        Err(err) => {
+            if store.data().limiter.hit {
+                PluginCallErrorKind::OutOfMemory {
+                    limit_mib: (limits.memory_cap >> 20) as u64,
+                }
+            } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
+                if limits.deadline_is_request {
+                    PluginCallErrorKind::RequestTimeout
+                } else {
+                    PluginCallErrorKind::PluginTimeout {
+                        limit_ms: limits.plugin_timeout_ms,
+                    }
+                }
+            } else if err.downcast_ref::<Trap>().is_some() {
+                PluginCallErrorKind::Trap(describe_trap(&err))
+            } else {
+                PluginCallErrorKind::Instantiate(format!("{err:#}"))
+            }
+        }
+    };
+    Err(PluginCallError {
+        plugin: plugin_name,
+        kind,
+    })
+}
+
+/// A one-line description of a trap, without the wasm backtrace.
+fn describe_trap(err: &wasmtime::Error) -> String {
+    match err.downcast_ref::<Trap>() {
+        Some(Trap::UnreachableCodeReached) => {
+            "wasm trap: unreachable code reached (a panic or abort inside the plugin)".to_string()
+        }
+        Some(trap) => format!("wasm trap: {trap}"),
+        None => err.to_string(),
+    }
+}
+
+fn not_a(plugin: &LoadedPlugin, what: &str) -> PluginCallError {
+    PluginCallError {
+        plugin: plugin.manifest.name.clone(),
+        kind: PluginCallErrorKind::Instantiate(format!("plugin is not a {what} plugin")),
+    }
+}

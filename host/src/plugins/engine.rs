@@ -1,0 +1,157 @@
+//! The shared wasmtime engine and the [`PluginRuntime`] handle the server uses:
+//! one engine for all components (pooling allocator, epoch interruption,
+//! wasmtime's on-disk code cache), two linkers (one per world), the current
+//! plugin [`Registry`], and a semaphore bounding concurrent plugin calls.
+
+use super::bindings::{converter, format};
+use super::registry::Registry;
+use super::sandbox::CallState;
+use anyhow::Context;
+use arc_swap::ArcSwap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Cache, CacheConfig, Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// How often the epoch advances; deadlines are checked at this granularity.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// Operator-set limits for plugin calls.
+#[derive(Clone, Debug)]
+pub struct RuntimeLimits {
+    /// Memory cap per call when a plugin declares none, in MiB.
+    pub default_memory_mib: u64,
+    /// Highest memory cap any plugin may get, in MiB.
+    pub max_memory_mib: u64,
+    /// Plugin calls running at once; more wait their turn.
+    pub max_concurrent_calls: usize,
+}
+
+impl Default for RuntimeLimits {
+    fn default() -> Self {
+        RuntimeLimits {
+            default_memory_mib: 256,
+            max_memory_mib: 1024,
+            max_concurrent_calls: 32,
+        }
+    }
+}
+
+/// A cheap, clonable handle to the plugin runtime.
+#[derive(Clone)]
+pub struct PluginRuntime {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    engine: Engine,
+    format_linker: Linker<CallState>,
+    converter_linker: Linker<CallState>,
+    limits: RuntimeLimits,
+    registry: ArcSwap<Registry>,
+    permits: Semaphore,
+    plugins_dir: PathBuf,
+}
+
+impl PluginRuntime {
+    /// Builds the engine and linkers. `cache_dir` holds wasmtime's compiled-code
+    /// cache so a restart skips compilation. No plugin is loaded yet: call
+    /// [`PluginRuntime::load_all`].
+    pub fn new(plugins_dir: &Path, cache_dir: Option<&Path>, limits: RuntimeLimits) -> anyhow::Result<Self> {
+        let engine = build_engine(cache_dir, &limits)?;
+        start_epoch_ticker(&engine);
+        let mut format_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut format_linker)?;
+        format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut format_linker, |s| s)?;
+        let mut converter_linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut converter_linker)?;
+        converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut converter_linker, |s| s)?;
+        Ok(PluginRuntime {
+            inner: Arc::new(Inner {
+                engine,
+                format_linker,
+                converter_linker,
+                permits: Semaphore::new(limits.max_concurrent_calls.max(1)),
+                limits,
+                registry: ArcSwap::from_pointee(Registry::default()),
+                plugins_dir: plugins_dir.to_path_buf(),
+            }),
+        })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+    pub(crate) fn format_linker(&self) -> &Linker<CallState> {
+        &self.inner.format_linker
+    }
+    pub(crate) fn converter_linker(&self) -> &Linker<CallState> {
+        &self.inner.converter_linker
+    }
+    pub fn limits(&self) -> &RuntimeLimits {
+        &self.inner.limits
+    }
+    pub(crate) fn permits(&self) -> &Semaphore {
+        &self.inner.permits
+    }
+    pub fn plugins_dir(&self) -> &Path {
+        &self.inner.plugins_dir
+    }
+
+    /// The plugins serving right now. Requests take one snapshot and keep it,
+    /// so a later reload never changes a request in flight.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.inner.registry.load_full()
+    }
+
+    /// Loads every `*.wasm` in the plugins directory and swaps the new set in.
+    /// Plugins that fail to load are logged and skipped.
+    pub async fn load_all(&self) -> Arc<Registry> {
+        let registry = Arc::new(Registry::load_dir(self, &self.inner.plugins_dir).await);
+        self.inner.registry.store(registry.clone());
+        registry
+    }
+}
+
+fn build_engine(cache_dir: Option<&Path>, limits: &RuntimeLimits) -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config.epoch_interruption(true);
+    let calls = limits.max_concurrent_calls.max(1) as u32;
+    // One component instance per call (plus slack for load-time `info` calls);
+    // a Rust component holds three core instances, one memory and a few tables.
+    let instances = calls + 8;
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_component_instances(instances)
+        .total_core_instances(instances * 4)
+        .total_memories(instances * 2)
+        .total_tables(instances * 4)
+        .total_stacks(instances)
+        .max_memory_size((limits.max_memory_mib as usize) << 20);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    if let Some(dir) = cache_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating code cache directory {}", dir.display()))?;
+        let mut cache_config = CacheConfig::new();
+        cache_config.with_directory(dir);
+        config.cache(Some(Cache::new(cache_config)?));
+    }
+    Ok(Engine::new(&config)?)
+}
+
+/// Advances the engine's epoch every [`EPOCH_TICK`] on a dedicated thread, so
+/// deadlines fire even when every async worker is busy.
+fn start_epoch_ticker(engine: &Engine) {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("distill-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .expect("spawning the epoch ticker thread");
+}

@@ -1,0 +1,117 @@
+//! The set of loaded plugins, indexed by the formats, extensions and content
+//! types they serve. A registry is immutable: a reload builds a new one and
+//! swaps it in whole.
+
+use super::engine::PluginRuntime;
+use super::loader::{self, LoadedPlugin, PluginKind};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Loaded plugins and their lookup tables.
+#[derive(Default)]
+pub struct Registry {
+    plugins: Vec<Arc<LoadedPlugin>>,
+    by_format: HashMap<String, Arc<LoadedPlugin>>,
+    by_extension: HashMap<String, Arc<LoadedPlugin>>,
+    by_content_type: HashMap<String, Arc<LoadedPlugin>>,
+}
+
+impl Registry {
+    /// Loads every `*.wasm` file in `dir`, in file-name order. A plugin that
+    /// fails to load, or claims a format/extension/content type an earlier
+    /// plugin already serves, is logged and skipped.
+    pub async fn load_dir(runtime: &PluginRuntime, dir: &Path) -> Registry {
+        let mut registry = Registry::default();
+        let mut paths = match std::fs::read_dir(dir) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "wasm") && p.is_file())
+                .collect::<Vec<_>>(),
+            Err(err) => {
+                tracing::warn!(dir = %dir.display(), error = %err, "plugins directory unreadable; no plugins loaded");
+                return registry;
+            }
+        };
+        paths.sort();
+        for path in paths {
+            match loader::load(runtime, &path).await {
+                Ok(plugin) => {
+                    if let Err(conflict) = registry.insert(plugin) {
+                        tracing::error!(path = %path.display(), "plugin not loaded: {conflict}");
+                    }
+                }
+                Err(err) => {
+                    tracing::error!(path = %path.display(), "plugin not loaded: {err:#}");
+                }
+            }
+        }
+        if registry.plugins.is_empty() {
+            tracing::warn!(dir = %dir.display(), "no plugins loaded: formats such as markdown are unavailable");
+        }
+        registry
+    }
+
+    /// Adds a plugin unless something it serves is already taken.
+    pub fn insert(&mut self, plugin: LoadedPlugin) -> Result<(), String> {
+        let name = &plugin.manifest.name;
+        if let Some(other) = self.plugins.iter().find(|p| &p.manifest.name == name) {
+            return Err(format!(
+                "a plugin named '{name}' is already loaded from {}",
+                other.path.display()
+            ));
+        }
+        let claims = [
+            ("format", &plugin.manifest.formats, &self.by_format),
+            ("extension", &plugin.manifest.extensions, &self.by_extension),
+            ("content type", &plugin.manifest.content_types, &self.by_content_type),
+        ];
+        for (what, keys, table) in claims {
+            for key in keys {
+                if let Some(owner) = table.get(key) {
+                    return Err(format!(
+                        "plugin '{name}' ({}) claims {what} '{key}', already served by plugin '{}' ({})",
+                        plugin.path.display(),
+                        owner.manifest.name,
+                        owner.path.display()
+                    ));
+                }
+            }
+        }
+        let plugin = Arc::new(plugin);
+        for f in &plugin.manifest.formats {
+            self.by_format.insert(f.clone(), plugin.clone());
+        }
+        for e in &plugin.manifest.extensions {
+            self.by_extension.insert(e.clone(), plugin.clone());
+        }
+        for c in &plugin.manifest.content_types {
+            self.by_content_type.insert(c.clone(), plugin.clone());
+        }
+        self.plugins.push(plugin);
+        Ok(())
+    }
+
+    /// The format plugin serving `format`, if any.
+    pub fn format(&self, format: &str) -> Option<&Arc<LoadedPlugin>> {
+        self.by_format
+            .get(format)
+            .filter(|p| p.kind == PluginKind::Format)
+    }
+
+    /// The converter for a file extension (lower case, no dot), if any.
+    pub fn converter_for_extension(&self, ext: &str) -> Option<&Arc<LoadedPlugin>> {
+        self.by_extension.get(&ext.to_ascii_lowercase())
+    }
+
+    /// The converter for a MIME type (parameters ignored), if any.
+    pub fn converter_for_content_type(&self, content_type: &str) -> Option<&Arc<LoadedPlugin>> {
+        let mime = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        self.by_content_type.get(&mime)
+    }
+
+    /// Every loaded plugin, in load order.
+    pub fn plugins(&self) -> &[Arc<LoadedPlugin>] {
+        &self.plugins
+    }
+}

@@ -1,0 +1,123 @@
+//! Per-call store state: a locked-down WASI context (no files, network,
+//! environment; frozen clocks), the memory limiter and the call's deadline.
+
+use std::time::{Duration, Instant};
+use wasmtime::ResourceLimiter;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+
+/// Everything a store holds for one plugin call.
+pub struct CallState {
+    pub plugin: String,
+    pub request_id: String,
+    pub limiter: MemoryLimiter,
+    /// When the call must stop (the earlier of the request's and the plugin's deadline).
+    pub deadline: Instant,
+    /// True when `deadline` is the request's own deadline (a timeout of the whole
+    /// request) rather than the plugin's declared limit.
+    pub deadline_is_request: bool,
+    wasi: WasiCtx,
+    table: ResourceTable,
+}
+
+impl CallState {
+    pub fn new(
+        plugin: &str,
+        request_id: &str,
+        memory_cap: usize,
+        deadline: Instant,
+        deadline_is_request: bool,
+    ) -> Self {
+        let wasi = WasiCtx::builder()
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .wall_clock(FrozenClock)
+            .monotonic_clock(FrozenClock)
+            .build();
+        CallState {
+            plugin: plugin.to_string(),
+            request_id: request_id.to_string(),
+            limiter: MemoryLimiter::new(memory_cap),
+            deadline,
+            deadline_is_request,
+            wasi,
+            table: ResourceTable::new(),
+        }
+    }
+}
+
+impl WasiView for CallState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// Plugins see no real time: the wall clock stands at the Unix epoch and the
+/// monotonic clock at zero. Time is a capability the host may grant later.
+struct FrozenClock;
+
+impl HostWallClock for FrozenClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_secs(1)
+    }
+    fn now(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+impl HostMonotonicClock for FrozenClock {
+    fn resolution(&self) -> u64 {
+        1_000_000_000
+    }
+    fn now(&self) -> u64 {
+        0
+    }
+}
+
+/// Caps linear memory per call and remembers whether the cap was hit, so a
+/// failed allocation can be reported as "memory limit exceeded" rather than as
+/// an anonymous trap.
+pub struct MemoryLimiter {
+    pub cap_bytes: usize,
+    pub hit: bool,
+}
+
+impl MemoryLimiter {
+    fn new(cap_bytes: usize) -> Self {
+        MemoryLimiter {
+            cap_bytes,
+            hit: false,
+        }
+    }
+}
+
+/// Tables (function references) a plugin may grow to; generous for real code.
+const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+
+impl ResourceLimiter for MemoryLimiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.cap_bytes {
+            self.hit = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= MAX_TABLE_ELEMENTS)
+    }
+}

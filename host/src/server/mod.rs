@@ -1,0 +1,60 @@
+//! The HTTP server: shared state, the router and its middleware.
+//!
+//! - [`routes`]: `/v2/scrape` and the health endpoints.
+//! - [`access_log`]: one log line per request with its outcome and time.
+
+pub mod access_log;
+pub mod routes;
+
+use crate::config::Config;
+use crate::fetch::http::HttpFetcher;
+use crate::fetch::target_guard::TargetGuard;
+use crate::plugins::{PluginRuntime, RuntimeLimits};
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use std::sync::Arc;
+
+/// JSON bodies up to 10 MB, as upstream accepts.
+pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub runtime: PluginRuntime,
+    pub fetcher: Arc<HttpFetcher>,
+    /// Enables the `x-distill-fault` request header (tests only).
+    pub test_faults: bool,
+}
+
+impl AppState {
+    /// Builds the runtime (loading every plugin) and the fetch engine.
+    pub async fn new(config: Config) -> anyhow::Result<AppState> {
+        let limits = RuntimeLimits {
+            default_memory_mib: config.plugin_memory_mib,
+            max_memory_mib: config.plugin_max_memory_mib,
+            max_concurrent_calls: config.plugin_concurrency,
+        };
+        let cache_dir = config.data_dir.join("wasm-cache");
+        let runtime = PluginRuntime::new(&config.plugins_dir, Some(&cache_dir), limits)?;
+        runtime.load_all().await;
+        let guard = TargetGuard {
+            allow_private: config.allow_private_targets,
+        };
+        let fetcher = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?;
+        Ok(AppState {
+            config: Arc::new(config),
+            runtime,
+            fetcher: Arc::new(fetcher),
+            test_faults: std::env::var("DISTILL_ENABLE_TEST_FAULTS").is_ok_and(|v| v == "true"),
+        })
+    }
+}
+
+/// The application's router.
+pub fn router(state: AppState) -> Router {
+    routes::routes()
+        .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
+        .layer(axum::middleware::from_fn(access_log::log_request))
+        .with_state(state)
+}
