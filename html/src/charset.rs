@@ -168,7 +168,10 @@ fn prescan(buf: &[u8]) -> Option<&'static Encoding> {
             && rest[0] == b'<'
             && (rest[1].is_ascii_alphabetic() || (rest[1] == b'/' && rest[2].is_ascii_alphabetic()))
         {
-            pos += rest.iter().position(|&b| is_space(b) || b == b'>').unwrap_or(rest.len());
+            pos += rest
+                .iter()
+                .position(|&b| is_space(b) || b == b'>')
+                .unwrap_or(rest.len());
             while next_attribute(buf, &mut pos).is_some() {}
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
             pos += rest.iter().position(|&b| b == b'>').unwrap_or(rest.len());
@@ -202,19 +205,34 @@ mod tests {
 
     #[test]
     fn content_type_header() {
-        assert_eq!(decode_html(b"caf\xE9", Some("text/html; charset=ISO-8859-1")), "café");
-        assert_eq!(decode_html(b"\x93q\x94", Some("text/html;charset=\"windows-1252\"")), "\u{201C}q\u{201D}");
+        assert_eq!(
+            decode_html(b"caf\xE9", Some("text/html; charset=ISO-8859-1")),
+            "café"
+        );
+        assert_eq!(
+            decode_html(b"\x93q\x94", Some("text/html;charset=\"windows-1252\"")),
+            "\u{201C}q\u{201D}"
+        );
         // `nihongo` in Shift_JIS.
         let sjis = b"\x93\xFA\x96\x7B\x8C\xEA";
-        assert_eq!(decode_html(sjis, Some("text/html; Charset=Shift_JIS")), "日本語");
+        assert_eq!(
+            decode_html(sjis, Some("text/html; Charset=Shift_JIS")),
+            "日本語"
+        );
         // Unknown label: fall through to the prescan / default.
-        assert_eq!(decode_html("é".as_bytes(), Some("text/html; charset=bogus")), "é");
+        assert_eq!(
+            decode_html("é".as_bytes(), Some("text/html; charset=bogus")),
+            "é"
+        );
     }
 
     #[test]
     fn header_beats_meta() {
         let html = b"<meta charset=\"shift_jis\">caf\xE9";
-        assert_eq!(decode_html(html, Some("text/html; charset=windows-1252")), "<meta charset=\"shift_jis\">café");
+        assert_eq!(
+            decode_html(html, Some("text/html; charset=windows-1252")),
+            "<meta charset=\"shift_jis\">café"
+        );
     }
 
     #[test]
@@ -238,7 +256,10 @@ mod tests {
 
     #[test]
     fn meta_utf16_means_utf8_and_late_meta_is_ignored() {
-        assert_eq!(decode_html("<meta charset=utf-16>é".as_bytes(), None), "<meta charset=utf-16>é");
+        assert_eq!(
+            decode_html("<meta charset=utf-16>é".as_bytes(), None),
+            "<meta charset=utf-16>é"
+        );
         let mut html = vec![b' '; PRESCAN_LIMIT];
         html.extend_from_slice(b"<meta charset=windows-1252>\xC3\xA9");
         assert!(decode_html(&html, None).ends_with('é'));

@@ -22,7 +22,12 @@ pub(crate) fn apply_include(doc: &Document, selectors: &[Matcher]) {
     let tree = &doc.tree;
     let container = tree.new_element("div");
     for matcher in selectors {
-        let matches: Vec<NodeId> = doc.select_matcher(matcher).nodes().iter().map(|n| n.id).collect();
+        let matches: Vec<NodeId> = doc
+            .select_matcher(matcher)
+            .nodes()
+            .iter()
+            .map(|n| n.id)
+            .collect();
         for id in matches {
             container.append_child(&id);
         }
@@ -119,9 +124,10 @@ pub(crate) fn rewrite_media_and_links(doc: &Document, base: &Url) {
                 node.set_attr("src", &src);
                 seen_src.insert(src);
             }
-        } else if let Some(href) = with_element(tree, id, |el| attr(el, "href").map(|h| join(base, h)))
-            .flatten()
-            .flatten()
+        } else if let Some(href) =
+            with_element(tree, id, |el| attr(el, "href").map(|h| join(base, h)))
+                .flatten()
+                .flatten()
         {
             node.set_attr("href", &href);
         }
@@ -190,7 +196,10 @@ mod tests {
     fn include_with_no_match_gives_empty_container() {
         let doc = parse("<p>x</p>");
         apply_include(&doc, &compile(&["table".into()]).unwrap());
-        assert_eq!(doc.html().to_string(), "<html><body><div></div></body></html>");
+        assert_eq!(
+            doc.html().to_string(),
+            "<html><body><div></div></body></html>"
+        );
     }
 
     #[test]

@@ -57,9 +57,7 @@ impl<'a> Walker<'a> {
             if cur == self.root {
                 return None;
             }
-            let (sibling, parent) = self
-                .tree
-                .query_node(&cur, |n| (n.next_sibling, n.parent))?;
+            let (sibling, parent) = self.tree.query_node(&cur, |n| (n.next_sibling, n.parent))?;
             if sibling.is_some() {
                 return sibling;
             }
@@ -108,7 +106,12 @@ pub(crate) fn contains_ignore_ascii_case(haystack: &str, needle: &str) -> bool {
 }
 
 /// First element (document order) named `name` that carries attribute `attr_name`; returns its value.
-pub(crate) fn first_attr_of(tree: &Tree, root: NodeId, name: &str, attr_name: &str) -> Option<String> {
+pub(crate) fn first_attr_of(
+    tree: &Tree,
+    root: NodeId,
+    name: &str,
+    attr_name: &str,
+) -> Option<String> {
     Walker::new(tree, root).find_map(|id| {
         with_element(tree, id, |el| {
             (local_name(el) == name)

@@ -44,10 +44,16 @@ fn element_refs(tree: &Tree, id: NodeId, el: &Element, out: &mut Vec<String>) {
         "img" => {
             attr(el, "src").into_iter().for_each(&mut push);
             attr(el, "data-src").into_iter().for_each(&mut push);
-            attr(el, "srcset").into_iter().flat_map(candidate_urls).for_each(&mut push);
+            attr(el, "srcset")
+                .into_iter()
+                .flat_map(candidate_urls)
+                .for_each(&mut push);
         }
         "source" if has_picture_ancestor(tree, id) => {
-            attr(el, "srcset").into_iter().flat_map(candidate_urls).for_each(&mut push);
+            attr(el, "srcset")
+                .into_iter()
+                .flat_map(candidate_urls)
+                .for_each(&mut push);
         }
         "meta" => {
             let is_image = attr(el, "property").is_some_and(|p| META_PROPERTIES.contains(&p))
@@ -173,7 +179,10 @@ mod tests {
         let doc = parse("<img src='x.png'><img src='//cdn.example/y.png'>");
         assert_eq!(
             extract(&doc, &page(), &base),
-            ["http://static.example/img/x.png", "https://cdn.example/y.png"]
+            [
+                "http://static.example/img/x.png",
+                "https://cdn.example/y.png"
+            ]
         );
     }
 }

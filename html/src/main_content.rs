@@ -76,7 +76,7 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 ];
 
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
-/// semantics (class = whitespace-separated token).
+/// semantics (class = whitespace-separated token). Classes are kept sorted for binary search.
 struct SimpleSelectors {
     tags: Vec<&'static str>,
     classes: Vec<&'static str>,
@@ -99,6 +99,7 @@ impl SimpleSelectors {
                 set.tags.push(sel);
             }
         }
+        set.classes.sort_unstable();
         set
     }
 
@@ -114,7 +115,7 @@ impl SimpleSelectors {
         attr(el, "class").is_some_and(|classes| {
             classes
                 .split_ascii_whitespace()
-                .any(|c| self.classes.contains(&c))
+                .any(|c| self.classes.binary_search(&c).is_ok())
         })
     }
 }

@@ -93,7 +93,9 @@ mod tests {
     #[test]
     fn multiple_and_lazy_alt_semantics() {
         assert_eq!(
-            remove_base64_images("![a](data:image/gif;base64,R0) and ![b](data:image/gif;base64,R1)\n![c](data:image/jpeg;base64,/9j)"),
+            remove_base64_images(
+                "![a](data:image/gif;base64,R0) and ![b](data:image/gif;base64,R1)\n![c](data:image/jpeg;base64,/9j)"
+            ),
             "![a](<Base64-Image-Removed>) and ![b](<Base64-Image-Removed>)\n![c](<Base64-Image-Removed>)"
         );
         // The lazy alt may span other brackets on the same line; the text is kept as is.
@@ -110,7 +112,9 @@ mod tests {
     #[test]
     fn handles_line_separators_and_unicode() {
         assert_eq!(
-            remove_base64_images("é ![ü](data:image/png;base64,Q)\u{2028}![x](data:image/png;base64,\u{2029})"),
+            remove_base64_images(
+                "é ![ü](data:image/png;base64,Q)\u{2028}![x](data:image/png;base64,\u{2029})"
+            ),
             "é ![ü](<Base64-Image-Removed>)\u{2028}![x](data:image/png;base64,\u{2029})"
         );
     }

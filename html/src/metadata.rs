@@ -112,7 +112,12 @@ fn visit(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
 }
 
 /// First meta (optionally in head only) whose `attr_name` equals `value`: its `content`.
-fn first_content(metas: &[Meta], head_only: bool, by_property: bool, value: &str) -> Option<String> {
+fn first_content(
+    metas: &[Meta],
+    head_only: bool,
+    by_property: bool,
+    value: &str,
+) -> Option<String> {
     metas
         .iter()
         .filter(|m| !head_only || m.in_head)
@@ -138,7 +143,10 @@ fn merge_raw(out: &mut Map<String, Value>, key: &str, content: &str) {
                 let first = std::mem::take(existing);
                 out.insert(
                     key.to_string(),
-                    Value::Array(vec![Value::String(first), Value::String(content.to_string())]),
+                    Value::Array(vec![
+                        Value::String(first),
+                        Value::String(content.to_string()),
+                    ]),
                 );
             }
         }
@@ -191,7 +199,11 @@ pub(crate) fn extract(doc: &Document, page_url: &Url) -> Map<String, Value> {
         }
     }
     for meta in metas {
-        let key = meta.name.as_ref().or(meta.property.as_ref()).or(meta.itemprop.as_ref());
+        let key = meta
+            .name
+            .as_ref()
+            .or(meta.property.as_ref())
+            .or(meta.itemprop.as_ref());
         if let (Some(key), Some(content)) = (key, &meta.content) {
             merge_raw(&mut out, key, content);
         }
@@ -306,14 +318,19 @@ mod tests {
 
     #[test]
     fn title_fallback_order() {
-        assert_eq!(meta("<meta name='twitter:title' content='TW'>")["title"], "TW");
         assert_eq!(
-            meta("<meta name='twitter:title' content='TW'><body><meta property='og:title' content='Body OG'></body>")
-                ["title"],
+            meta("<meta name='twitter:title' content='TW'>")["title"],
+            "TW"
+        );
+        assert_eq!(
+            meta(
+                "<meta name='twitter:title' content='TW'><body><meta property='og:title' content='Body OG'></body>"
+            )["title"],
             "Body OG"
         );
         // An empty ogTitle blocks the fallback chain (upstream `or_else` semantics).
-        let m = meta("<meta property='og:title' content=''><meta name='twitter:title' content='TW'>");
+        let m =
+            meta("<meta property='og:title' content=''><meta name='twitter:title' content='TW'>");
         assert!(m.get("title").is_none());
     }
 

@@ -75,9 +75,13 @@ impl ParsedPage {
             main_content::remove_non_main(&doc);
         }
         clean::rewrite_media_and_links(&doc, &self.base);
+        // Like upstream, links and images resolve against a `<base href>` that survived
+        // cleaning (normally none, as `<head>` is gone), else the page URL.
+        let base = urls::document_base(&doc, &self.page_url);
         Ok(CleanedHtml {
             doc,
             page_url: self.page_url.clone(),
+            base,
         })
     }
 }
@@ -86,6 +90,7 @@ impl ParsedPage {
 pub struct CleanedHtml {
     doc: Document,
     page_url: Url,
+    base: Url,
 }
 
 impl CleanedHtml {
@@ -97,12 +102,12 @@ impl CleanedHtml {
 
     /// Links of the cleaned document (compat notes §1.8).
     pub fn links(&self) -> Vec<String> {
-        links::extract(&self.doc, &self.base())
+        links::extract(&self.doc, &self.base)
     }
 
     /// Images of the cleaned document (compat notes §1.9), in document order.
     pub fn images(&self) -> Vec<String> {
-        images::extract(&self.doc, &self.page_url, &self.base())
+        images::extract(&self.doc, &self.page_url, &self.base)
     }
 
     /// False when the cleaned body has no non-whitespace text and no `<img>`.
@@ -117,11 +122,5 @@ impl CleanedHtml {
             })
             .unwrap_or(false)
         })
-    }
-
-    /// Like upstream, links and images resolve against a `<base href>` that survived
-    /// cleaning (normally none, as `<head>` is gone), else the page URL.
-    fn base(&self) -> Url {
-        urls::document_base(&self.doc, &self.page_url)
     }
 }

@@ -15,7 +15,10 @@ fn pages(dir: &str) -> Vec<(String, String)> {
                 .filter(|p| p.extension().is_some_and(|x| x == "html"))
                 .map(|p| {
                     let bytes = std::fs::read(&p).unwrap();
-                    (p.display().to_string(), decode_html(&bytes, Some("text/html")))
+                    (
+                        p.display().to_string(),
+                        decode_html(&bytes, Some("text/html")),
+                    )
                 })
                 .collect()
         })
@@ -70,7 +73,15 @@ fn timing() {
         }
     }
     let n = (rounds * pages.len()) as f64;
-    let names = ["parse", "metadata", "clean", "html()", "links", "images", "has_content"];
+    let names = [
+        "parse",
+        "metadata",
+        "clean",
+        "html()",
+        "links",
+        "images",
+        "has_content",
+    ];
     let total: Duration = t.iter().sum();
     println!(
         "{} pages, mean size {:.1} KB",
@@ -98,7 +109,10 @@ fn robustness_all_pages() {
     for (name, html) in &pages {
         let page = ParsedPage::parse(html, &url);
         let meta = page.metadata();
-        assert!(meta.values().all(|v| v.is_string() || v.is_array()), "{name}");
+        assert!(
+            meta.values().all(|v| v.is_string() || v.is_array()),
+            "{name}"
+        );
         for main in [true, false] {
             let opts = CleanOptions {
                 only_main_content: main,
@@ -107,7 +121,10 @@ fn robustness_all_pages() {
             };
             let cleaned = page.clean(&opts).unwrap();
             let out = cleaned.html();
-            assert!(!out.contains("<script") && !out.contains("<head"), "{name}");
+            assert!(
+                !out.contains("<script") && !out.contains("<head>"),
+                "{name}"
+            );
             let links = cleaned.links();
             let unique: std::collections::HashSet<_> = links.iter().collect();
             assert_eq!(unique.len(), links.len(), "{name}");
@@ -117,5 +134,32 @@ fn robustness_all_pages() {
             }
         }
     }
-    println!("{} pages ok, {empty_main} with empty main content", pages.len());
+    println!(
+        "{} pages ok, {empty_main} with empty main content",
+        pages.len()
+    );
+}
+
+#[test]
+#[ignore]
+fn clone_vs_reparse() {
+    let pages = pages(&bench_dir());
+    let (mut parse, mut clone) = (Duration::ZERO, Duration::ZERO);
+    for (_, html) in &pages {
+        for _ in 0..10 {
+            let s = Instant::now();
+            let doc = dom_query::Document::from(html.as_str());
+            parse += s.elapsed();
+            let s = Instant::now();
+            let copy = doc.clone();
+            clone += s.elapsed();
+            std::hint::black_box((doc, copy));
+        }
+    }
+    let n = (pages.len() * 10) as f64;
+    println!(
+        "reparse {:.1} µs/page, clone {:.1} µs/page",
+        parse.as_secs_f64() * 1e6 / n,
+        clone.as_secs_f64() * 1e6 / n
+    );
 }
