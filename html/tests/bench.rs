@@ -2,6 +2,7 @@
 //! `$DISTILL_BENCH_DIR` (default `/tmp/distill-bench`) and run:
 //! `cargo test -p distill-html --release --test bench -- --ignored --nocapture`
 
+use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use distill_html::{CleanOptions, ParsedPage, decode_html};
@@ -31,6 +32,27 @@ fn bench_dir() -> String {
     std::env::var("DISTILL_BENCH_DIR").unwrap_or_else(|_| "/tmp/distill-bench".into())
 }
 
+/// CPU time of this thread in ns (`/proc/thread-self/schedstat`), robust to other load.
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs `f` `rounds` times; returns (CPU µs, wall µs) per call of `f` divided by `per`.
+fn measure(rounds: usize, per: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let (cpu, wall) = (thread_cpu_ns(), Instant::now());
+    for _ in 0..rounds {
+        f();
+    }
+    let n = (rounds * per) as f64;
+    (
+        (thread_cpu_ns() - cpu) as f64 / 1e3 / n,
+        wall.elapsed().as_secs_f64() * 1e6 / n,
+    )
+}
+
 #[test]
 #[ignore]
 fn timing() {
@@ -43,59 +65,79 @@ fn timing() {
         exclude_tags: &[],
     };
     let rounds = 20;
-    let mut t = [Duration::ZERO; 7];
-    let mut bytes = 0usize;
-    for _ in 0..rounds {
-        for (_, html) in &pages {
-            bytes += html.len();
-            let s = Instant::now();
-            let page = ParsedPage::parse(html, &url);
-            t[0] += s.elapsed();
-            let s = Instant::now();
-            let meta = page.metadata();
-            t[1] += s.elapsed();
-            let s = Instant::now();
-            let cleaned = page.clean(&opts).unwrap();
-            t[2] += s.elapsed();
-            let s = Instant::now();
-            let out = cleaned.html();
-            t[3] += s.elapsed();
-            let s = Instant::now();
-            let links = cleaned.links();
-            t[4] += s.elapsed();
-            let s = Instant::now();
-            let images = cleaned.images();
-            t[5] += s.elapsed();
-            let s = Instant::now();
-            let content = cleaned.has_content();
-            t[6] += s.elapsed();
-            std::hint::black_box((meta, out, links, images, content));
-        }
-    }
-    let n = (rounds * pages.len()) as f64;
-    let names = [
-        "parse",
-        "metadata",
-        "clean",
-        "html()",
-        "links",
-        "images",
-        "has_content",
+    let n = pages.len();
+    let bytes: usize = pages.iter().map(|(_, h)| h.len()).sum();
+    let parsed: Vec<ParsedPage> = pages
+        .iter()
+        .map(|(_, h)| ParsedPage::parse(h, &url))
+        .collect();
+    let cleaned: Vec<_> = parsed.iter().map(|p| p.clean(&opts).unwrap()).collect();
+    let stages = [
+        (
+            "parse",
+            measure(rounds, n, || {
+                pages
+                    .iter()
+                    .for_each(|(_, h)| drop(black_box(ParsedPage::parse(h, &url))))
+            }),
+        ),
+        (
+            "metadata",
+            measure(rounds, n, || {
+                parsed.iter().for_each(|p| drop(black_box(p.metadata())))
+            }),
+        ),
+        (
+            "clean",
+            measure(rounds, n, || {
+                parsed
+                    .iter()
+                    .for_each(|p| drop(black_box(p.clean(&opts).unwrap())))
+            }),
+        ),
+        (
+            "html()",
+            measure(rounds, n, || {
+                cleaned.iter().for_each(|c| drop(black_box(c.html())))
+            }),
+        ),
+        (
+            "links",
+            measure(rounds, n, || {
+                cleaned.iter().for_each(|c| drop(black_box(c.links())))
+            }),
+        ),
+        (
+            "images",
+            measure(rounds, n, || {
+                cleaned.iter().for_each(|c| drop(black_box(c.images())))
+            }),
+        ),
+        (
+            "has_content",
+            measure(rounds, n, || {
+                cleaned
+                    .iter()
+                    .for_each(|c| drop(black_box(c.has_content())))
+            }),
+        ),
     ];
-    let total: Duration = t.iter().sum();
     println!(
-        "{} pages, mean size {:.1} KB",
-        pages.len(),
-        bytes as f64 / n / 1024.0
+        "{n} pages, mean size {:.1} KB",
+        bytes as f64 / n as f64 / 1024.0
     );
-    for (name, d) in names.iter().zip(t) {
-        println!("{name:>12}: {:8.1} µs/page", d.as_secs_f64() * 1e6 / n);
+    let (mut cpu, mut wall) = (0.0, 0.0);
+    for (name, (c, w)) in stages {
+        println!("{name:>12}: {c:8.1} µs CPU/page  ({w:8.1} µs wall)");
+        cpu += c;
+        wall += w;
     }
+    let per_30k = 30.0 * 1024.0 * n as f64 / bytes as f64;
     println!(
-        "{:>12}: {:8.1} µs/page ({:.1} µs per 30 KB)",
+        "{:>12}: {cpu:8.1} µs CPU/page  ({wall:8.1} µs wall); {:.1} µs CPU per 30 KB, {:.1} without parse",
         "total",
-        total.as_secs_f64() * 1e6 / n,
-        total.as_secs_f64() * 1e6 / (bytes as f64 / 30720.0)
+        cpu * per_30k,
+        (cpu - stages[0].1.0) * per_30k
     );
 }
 
@@ -153,7 +195,7 @@ fn clone_vs_reparse() {
             let s = Instant::now();
             let copy = doc.clone();
             clone += s.elapsed();
-            std::hint::black_box((doc, copy));
+            black_box((doc, copy));
         }
     }
     let n = (pages.len() * 10) as f64;

@@ -75,6 +75,8 @@ macro_rules! export_plugin {
             }
         }
 
+        // Native builds (unit tests, benchmarks) compile the glue but export nothing.
+        #[cfg(target_arch = "wasm32")]
         $crate::bindings::format::__export_format_world!(__DistillFormatExport);
     };
     (converter: $plugin:ty) => {
@@ -96,6 +98,7 @@ macro_rules! export_plugin {
             }
         }
 
+        #[cfg(target_arch = "wasm32")]
         $crate::bindings::converter::__export_converter_world!(__DistillConverterExport);
     };
 }
