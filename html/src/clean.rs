@@ -5,15 +5,22 @@
 
 use std::collections::HashSet;
 
-use dom_query::{Document, Matcher, NodeData, NodeId};
+use dom_query::{Document, Element, Matcher, NodeData, NodeId};
 use url::Url;
 
-use crate::dom::{Walker, attr, local_name, with_element};
+use crate::dom::{DATA_SRC, DATA_SRCSET, LocalName, Walker, attr, is, local_name, with_element};
 use crate::srcset::pick_largest;
 use crate::urls::join;
 
 /// Elements dropped unconditionally (upstream removes the first five; templates are inert).
-const STRIPPED: [&str; 6] = ["head", "meta", "noscript", "style", "script", "template"];
+const STRIPPED: [LocalName; 6] = [
+    local_name!("head"),
+    local_name!("meta"),
+    local_name!("noscript"),
+    local_name!("style"),
+    local_name!("script"),
+    local_name!("template"),
+];
 
 /// Moves every match of each selector (selector order, then document order) into a fresh
 /// `<html><body><div>` document, like upstream's `append` of kuchikiki nodes: a node already
@@ -49,7 +56,7 @@ pub(crate) fn strip_unwanted(doc: &Document) {
     while let Some(id) = walker.next() {
         let drop = tree
             .query_node(&id, |n| match &n.data {
-                NodeData::Element(el) => STRIPPED.contains(&local_name(el)),
+                NodeData::Element(el) => STRIPPED.contains(&el.name.local),
                 NodeData::Comment { .. } => true,
                 _ => false,
             })
@@ -78,15 +85,19 @@ pub(crate) fn apply_exclude(doc: &Document, selectors: &[Matcher]) {
     }
 }
 
-/// What one `<img>` needs: its resolved `src` (if any).
+/// An attribute value that is not blank.
+fn non_blank<'e>(el: &'e Element, name: &LocalName) -> Option<&'e str> {
+    attr(el, name).filter(|v| !v.trim().is_empty())
+}
+
+/// The final `src` of one `<img>`: srcset pick or lazy `data-src`, made absolute (if any).
 fn resolve_img_src(doc: &Document, id: NodeId, base: &Url) -> Option<String> {
     let (srcset, data_src, src) = with_element(&doc.tree, id, |el| {
-        let non_blank = |name| attr(el, name).filter(|v| !v.trim().is_empty());
-        let srcset = non_blank("srcset").or_else(|| non_blank("data-srcset"));
+        let srcset = non_blank(el, &local_name!("srcset")).or_else(|| non_blank(el, &DATA_SRCSET));
         (
             srcset.map(str::to_string),
-            non_blank("data-src").map(str::to_string),
-            attr(el, "src").map(str::to_string),
+            non_blank(el, &DATA_SRC).map(str::to_string),
+            attr(el, &local_name!("src")).map(str::to_string),
         )
     })?;
     let chosen = match srcset {
@@ -104,16 +115,18 @@ pub(crate) fn rewrite_media_and_links(doc: &Document, base: &Url) {
     let mut doomed = Vec::new();
     let mut walker = Walker::new(tree, doc.root().id);
     while let Some(id) = walker.next() {
-        let Some(name) = with_element(tree, id, |el| match local_name(el) {
-            "img" => Some("img"),
-            "a" => Some("a"),
-            _ => None,
+        let Some(is_img) = with_element(tree, id, |el| {
+            if is(el, &local_name!("img")) {
+                Some(true)
+            } else {
+                is(el, &local_name!("a")).then_some(false)
+            }
         })
         .flatten() else {
             continue;
         };
         let node = tree.get_unchecked(&id);
-        if name == "img" {
+        if is_img {
             let Some(src) = resolve_img_src(doc, id, base) else {
                 continue;
             };
@@ -124,10 +137,11 @@ pub(crate) fn rewrite_media_and_links(doc: &Document, base: &Url) {
                 node.set_attr("src", &src);
                 seen_src.insert(src);
             }
-        } else if let Some(href) =
-            with_element(tree, id, |el| attr(el, "href").map(|h| join(base, h)))
-                .flatten()
-                .flatten()
+        } else if let Some(href) = with_element(tree, id, |el| {
+            attr(el, &local_name!("href")).map(|h| join(base, h))
+        })
+        .flatten()
+        .flatten()
         {
             node.set_attr("href", &href);
         }

@@ -1,10 +1,18 @@
 //! Thin DOM helpers over `dom_query`: parsing with upstream's options, a pre-order walker that
 //! tolerates mutation between steps, and cheap element/attribute accessors.
 
+use std::sync::LazyLock;
+
 use dom_query::{Document, Element, NodeData, NodeId, Tree};
 use html5ever::tendril::TendrilSink;
 use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{ParseOpts, parse_document};
+pub(crate) use html5ever::{LocalName, local_name};
+use html5ever::{ParseOpts, ns, parse_document};
+
+/// Attribute names missing from html5ever's static atom set, interned once.
+pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-src"));
+pub(crate) static DATA_SRCSET: LazyLock<LocalName> =
+    LazyLock::new(|| LocalName::from("data-srcset"));
 
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
 /// (so `<noscript>` content is raw text and never leaks into `<body>`).
@@ -86,16 +94,16 @@ pub(crate) fn with_element<R>(tree: &Tree, id: NodeId, f: impl FnOnce(&Element) 
     .flatten()
 }
 
-/// The element's local (lower-case for HTML) tag name.
-pub(crate) fn local_name(el: &Element) -> &str {
-    &el.name.local
+/// Whether the element's local (lower-case for HTML) tag name is `name` (atom comparison).
+pub(crate) fn is(el: &Element, name: &LocalName) -> bool {
+    el.name.local == *name
 }
 
 /// Value of the un-namespaced attribute `name`, like `element.attributes.get(name)`.
-pub(crate) fn attr<'e>(el: &'e Element, name: &str) -> Option<&'e str> {
+pub(crate) fn attr<'e>(el: &'e Element, name: &LocalName) -> Option<&'e str> {
     el.attrs
         .iter()
-        .find(|a| a.name.ns.is_empty() && &*a.name.local == name)
+        .find(|a| a.name.local == *name && a.name.ns == ns!())
         .map(|a| &*a.value)
 }
 
@@ -105,30 +113,13 @@ pub(crate) fn contains_ignore_ascii_case(haystack: &str, needle: &str) -> bool {
     n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
-/// First element (document order) named `name` that carries attribute `attr_name`; returns its value.
-pub(crate) fn first_attr_of(
-    tree: &Tree,
-    root: NodeId,
-    name: &str,
-    attr_name: &str,
-) -> Option<String> {
-    Walker::new(tree, root).find_map(|id| {
-        with_element(tree, id, |el| {
-            (local_name(el) == name)
-                .then(|| attr(el, attr_name).map(str::to_string))
-                .flatten()
-        })
-        .flatten()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn names(doc: &Document) -> Vec<String> {
         Walker::new(&doc.tree, doc.root().id)
-            .filter_map(|id| with_element(&doc.tree, id, |el| local_name(el).to_string()))
+            .filter_map(|id| with_element(&doc.tree, id, |el| el.name.local.to_string()))
             .collect()
     }
 
@@ -148,7 +139,7 @@ mod tests {
         let mut walker = Walker::new(tree, doc.root().id);
         let mut seen = Vec::new();
         while let Some(id) = walker.next() {
-            let Some(name) = with_element(tree, id, |el| local_name(el).to_string()) else {
+            let Some(name) = with_element(tree, id, |el| el.name.local.to_string()) else {
                 continue;
             };
             if name == "p" {
@@ -174,12 +165,12 @@ mod tests {
         let doc = parse("<a HREF='x' rel='Shortcut ICON'>t</a>");
         let a = doc.select("a").nodes()[0].id;
         with_element(&doc.tree, a, |el| {
-            assert_eq!(attr(el, "href"), Some("x"));
-            assert!(contains_ignore_ascii_case(attr(el, "rel").unwrap(), "icon"));
+            assert_eq!(attr(el, &local_name!("href")), Some("x"));
+            assert!(contains_ignore_ascii_case(
+                attr(el, &local_name!("rel")).unwrap(),
+                "icon"
+            ));
+            assert!(is(el, &local_name!("a")));
         });
-        assert_eq!(
-            first_attr_of(&doc.tree, doc.root().id, "a", "href").as_deref(),
-            Some("x")
-        );
     }
 }

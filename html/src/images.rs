@@ -7,7 +7,9 @@ use std::collections::HashSet;
 use dom_query::{Document, Element, NodeId, Tree};
 use url::Url;
 
-use crate::dom::{Walker, attr, contains_ignore_ascii_case, local_name, with_element};
+use crate::dom::{
+    DATA_SRC, LocalName, Walker, attr, contains_ignore_ascii_case, is, local_name, with_element,
+};
 use crate::srcset::candidate_urls;
 
 const META_PROPERTIES: [&str; 3] = ["og:image", "og:image:url", "og:image:secure_url"];
@@ -40,39 +42,36 @@ pub(crate) fn css_urls(style: &str) -> Vec<&str> {
 /// Raw image references carried by one element, in attribute order.
 fn element_refs(tree: &Tree, id: NodeId, el: &Element, out: &mut Vec<String>) {
     let mut push = |v: &str| out.push(v.to_string());
-    match local_name(el) {
-        "img" => {
-            attr(el, "src").into_iter().for_each(&mut push);
-            attr(el, "data-src").into_iter().for_each(&mut push);
-            attr(el, "srcset")
-                .into_iter()
-                .flat_map(candidate_urls)
-                .for_each(&mut push);
+    let get = |name: &LocalName| attr(el, name);
+    let srcset_urls = || {
+        get(&local_name!("srcset"))
+            .into_iter()
+            .flat_map(candidate_urls)
+    };
+    if is(el, &local_name!("img")) {
+        get(&local_name!("src")).into_iter().for_each(&mut push);
+        get(&DATA_SRC).into_iter().for_each(&mut push);
+        srcset_urls().for_each(&mut push);
+    } else if is(el, &local_name!("source")) {
+        if has_picture_ancestor(tree, id) {
+            srcset_urls().for_each(&mut push);
         }
-        "source" if has_picture_ancestor(tree, id) => {
-            attr(el, "srcset")
-                .into_iter()
-                .flat_map(candidate_urls)
-                .for_each(&mut push);
+    } else if is(el, &local_name!("meta")) {
+        let is_image = get(&local_name!("property")).is_some_and(|p| META_PROPERTIES.contains(&p))
+            || get(&local_name!("name")).is_some_and(|n| META_NAMES.contains(&n))
+            || get(&local_name!("itemprop")) == Some("image");
+        if is_image {
+            get(&local_name!("content")).into_iter().for_each(&mut push);
         }
-        "meta" => {
-            let is_image = attr(el, "property").is_some_and(|p| META_PROPERTIES.contains(&p))
-                || attr(el, "name").is_some_and(|n| META_NAMES.contains(&n))
-                || attr(el, "itemprop") == Some("image");
-            if is_image {
-                attr(el, "content").into_iter().for_each(&mut push);
-            }
+    } else if is(el, &local_name!("link")) {
+        let rel = get(&local_name!("rel")).unwrap_or_default();
+        if LINK_RELS.iter().any(|r| contains_ignore_ascii_case(rel, r)) {
+            get(&local_name!("href")).into_iter().for_each(&mut push);
         }
-        "link" => {
-            let rel = attr(el, "rel").unwrap_or_default();
-            if LINK_RELS.iter().any(|r| contains_ignore_ascii_case(rel, r)) {
-                attr(el, "href").into_iter().for_each(&mut push);
-            }
-        }
-        "video" => attr(el, "poster").into_iter().for_each(&mut push),
-        _ => {}
+    } else if is(el, &local_name!("video")) {
+        get(&local_name!("poster")).into_iter().for_each(&mut push);
     }
-    if let Some(style) = attr(el, "style").filter(|s| s.contains("background")) {
+    if let Some(style) = get(&local_name!("style")).filter(|s| s.contains("background")) {
         css_urls(style)
             .into_iter()
             .map(str::trim)

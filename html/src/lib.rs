@@ -18,7 +18,7 @@ mod clean;
 mod dom;
 mod images;
 mod links;
-pub mod main_content;
+mod main_content;
 mod markdown_fixups;
 mod metadata;
 mod page;

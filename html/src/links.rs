@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use dom_query::Document;
 use url::Url;
 
-use crate::dom::{Walker, attr, local_name, with_element};
+use crate::dom::{Walker, attr, is, local_name, with_element};
 use crate::urls::{has_credentials, strip_credentials};
 
 /// Upstream's `http:/x` → `http://x` repair (applied before trimming, as upstream does).
@@ -59,8 +59,8 @@ pub(crate) fn extract(doc: &Document, base: &Url) -> Vec<String> {
     let mut out = Vec::new();
     for id in Walker::new(tree, doc.root().id) {
         let href = with_element(tree, id, |el| {
-            (local_name(el) == "a")
-                .then(|| attr(el, "href").map(str::to_string))
+            is(el, &local_name!("a"))
+                .then(|| attr(el, &local_name!("href")).map(str::to_string))
                 .flatten()
         })
         .flatten();

@@ -10,7 +10,9 @@ use std::sync::LazyLock;
 
 use dom_query::{Document, Element, NodeId};
 
-use crate::dom::{Walker, attr, local_name, with_element};
+use html5ever::ns;
+
+use crate::dom::{LocalName, Walker, local_name, with_element};
 
 /// Upstream `EXCLUDE_NON_MAIN_TAGS` (42 entries, order preserved).
 pub const EXCLUDE_NON_MAIN_TAGS: [&str; 42] = [
@@ -78,7 +80,7 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
 /// semantics (class = whitespace-separated token). Classes are kept sorted for binary search.
 struct SimpleSelectors {
-    tags: Vec<&'static str>,
+    tags: Vec<LocalName>,
     classes: Vec<&'static str>,
     ids: Vec<&'static str>,
 }
@@ -96,7 +98,7 @@ impl SimpleSelectors {
             } else if let Some(id) = sel.strip_prefix('#') {
                 set.ids.push(id);
             } else {
-                set.tags.push(sel);
+                set.tags.push(LocalName::from(*sel));
             }
         }
         set.classes.sort_unstable();
@@ -104,18 +106,22 @@ impl SimpleSelectors {
     }
 
     fn matches(&self, el: &Element) -> bool {
-        if self.tags.contains(&local_name(el)) {
+        if self.tags.contains(&el.name.local) {
             return true;
         }
-        if let Some(id) = attr(el, "id")
-            && self.ids.contains(&id)
-        {
-            return true;
-        }
-        attr(el, "class").is_some_and(|classes| {
-            classes
-                .split_ascii_whitespace()
-                .any(|c| self.classes.binary_search(&c).is_ok())
+        // One pass over the attributes for both `id` and `class`.
+        el.attrs.iter().any(|a| {
+            if a.name.ns != ns!() {
+                false
+            } else if a.name.local == local_name!("id") {
+                self.ids.contains(&&*a.value)
+            } else if a.name.local == local_name!("class") {
+                a.value
+                    .split_ascii_whitespace()
+                    .any(|c| self.classes.binary_search(&c).is_ok())
+            } else {
+                false
+            }
         })
     }
 }

@@ -5,7 +5,9 @@ use dom_query::{Document, NodeId, Tree};
 use serde_json::{Map, Value};
 use url::Url;
 
-use crate::dom::{Walker, attr, contains_ignore_ascii_case, local_name, with_element};
+use crate::dom::{
+    LocalName, Walker, attr, contains_ignore_ascii_case, is, local_name, with_element,
+};
 
 /// `meta[property=…]` looked up in `<head>` (first match only) → output field.
 const HEAD_PROPERTIES: [(&str, &str); 7] = [
@@ -55,7 +57,9 @@ struct Meta {
 #[derive(Default)]
 struct Scan {
     title: Option<String>,
+    /// `href` of the first `<head>` `link[rel=icon]`, once one was seen.
     icon_exact: Option<Option<String>>,
+    /// `href` of the first `<head>` `link[rel*=icon]`, once one was seen.
     icon_contains: Option<Option<String>>,
     lang: Option<String>,
     metas: Vec<Meta>,
@@ -82,27 +86,27 @@ fn scan(doc: &Document) -> Scan {
 
 fn visit(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
     let is_title = with_element(tree, id, |el| {
-        match local_name(el) {
-            "html" if out.lang.is_none() => out.lang = attr(el, "lang").map(str::to_string),
-            "meta" => out.metas.push(Meta {
+        let get = |name: &LocalName| attr(el, name).map(str::to_string);
+        if is(el, &local_name!("meta")) {
+            out.metas.push(Meta {
                 in_head,
-                name: attr(el, "name").map(str::to_string),
-                property: attr(el, "property").map(str::to_string),
-                itemprop: attr(el, "itemprop").map(str::to_string),
-                content: attr(el, "content").map(str::to_string),
-            }),
-            "link" if in_head => {
-                let rel = attr(el, "rel").unwrap_or_default();
-                let href = || attr(el, "href").map(str::to_string);
-                if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
-                    out.icon_exact = Some(href());
-                }
-                if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
-                    out.icon_contains = Some(href());
-                }
+                name: get(&local_name!("name")),
+                property: get(&local_name!("property")),
+                itemprop: get(&local_name!("itemprop")),
+                content: get(&local_name!("content")),
+            });
+        } else if in_head && is(el, &local_name!("link")) {
+            let rel = attr(el, &local_name!("rel")).unwrap_or_default();
+            if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
+                out.icon_exact = Some(get(&local_name!("href")));
             }
-            "title" => return in_head && out.title.is_none(),
-            _ => {}
+            if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
+                out.icon_contains = Some(get(&local_name!("href")));
+            }
+        } else if is(el, &local_name!("html")) && out.lang.is_none() {
+            out.lang = get(&local_name!("lang"));
+        } else if is(el, &local_name!("title")) {
+            return in_head && out.title.is_none();
         }
         false
     });
@@ -111,7 +115,8 @@ fn visit(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
     }
 }
 
-/// First meta (optionally in head only) whose `attr_name` equals `value`: its `content`.
+/// `content` of the first meta (optionally in `<head>` only) whose `property` (or `name`) is
+/// `value`; `None` if that first match has no `content` (later matches are not consulted).
 fn first_content(
     metas: &[Meta],
     head_only: bool,

@@ -7,7 +7,7 @@ use dom_query::{Document, NodeData};
 use serde_json::{Map, Value};
 use url::Url;
 
-use crate::dom::{Walker, local_name};
+use crate::dom::{Walker, is, local_name};
 use crate::{clean, dom, images, links, main_content, metadata, urls, user_selectors};
 
 /// Options of one cleaning pass (Firecrawl's `onlyMainContent`, `includeTags`, `excludeTags`).
@@ -42,17 +42,20 @@ pub struct ParsedPage {
     doc: Document,
     page_url: Url,
     base: Url,
+    /// Whether the page has any `<base>` element (else cleaned copies cannot have one either).
+    has_base: bool,
 }
 
 impl ParsedPage {
     /// Parses the raw HTML once. `page_url` is the final URL (after redirects).
     pub fn parse(raw_html: &str, page_url: &Url) -> ParsedPage {
         let doc = dom::parse(raw_html);
-        let base = urls::document_base(&doc, page_url);
+        let (base, has_base) = urls::document_base(&doc, page_url);
         ParsedPage {
             doc,
             page_url: page_url.clone(),
             base,
+            has_base,
         }
     }
 
@@ -77,7 +80,11 @@ impl ParsedPage {
         clean::rewrite_media_and_links(&doc, &self.base);
         // Like upstream, links and images resolve against a `<base href>` that survived
         // cleaning (normally none, as `<head>` is gone), else the page URL.
-        let base = urls::document_base(&doc, &self.page_url);
+        let base = if self.has_base {
+            urls::document_base(&doc, &self.page_url).0
+        } else {
+            self.page_url.clone()
+        };
         Ok(CleanedHtml {
             doc,
             page_url: self.page_url.clone(),
@@ -117,7 +124,7 @@ impl CleanedHtml {
         Walker::new(tree, root).any(|id| {
             tree.query_node(&id, |n| match &n.data {
                 NodeData::Text { contents } => contents.chars().any(|c| !c.is_whitespace()),
-                NodeData::Element(el) => local_name(el) == "img",
+                NodeData::Element(el) => is(el, &local_name!("img")),
                 _ => false,
             })
             .unwrap_or(false)

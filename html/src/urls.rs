@@ -4,14 +4,28 @@
 use dom_query::Document;
 use url::Url;
 
-use crate::dom::first_attr_of;
+use crate::dom::{Walker, attr, is, local_name, with_element};
 
 /// Resolution base of a document: its first `<base href>` (anywhere, document order) joined to
-/// `page_url`, or `page_url` itself when there is none or it cannot be joined.
-pub(crate) fn document_base(doc: &Document, page_url: &Url) -> Url {
-    first_attr_of(&doc.tree, doc.root().id, "base", "href")
+/// `page_url`, or `page_url` itself when there is none or it cannot be joined. The flag tells
+/// whether the document has any `<base>` element at all.
+pub(crate) fn document_base(doc: &Document, page_url: &Url) -> (Url, bool) {
+    let tree = &doc.tree;
+    let mut any_base = false;
+    let href = Walker::new(tree, doc.root().id).find_map(|id| {
+        with_element(tree, id, |el| {
+            if !is(el, &local_name!("base")) {
+                return None;
+            }
+            any_base = true;
+            attr(el, &local_name!("href")).map(str::to_string)
+        })
+        .flatten()
+    });
+    let base = href
         .and_then(|href| page_url.join(&href).ok())
-        .unwrap_or_else(|| page_url.clone())
+        .unwrap_or_else(|| page_url.clone());
+    (base, any_base)
 }
 
 /// `base.join(href)` as a string, or `None` when the reference cannot be parsed.
@@ -46,14 +60,14 @@ mod tests {
     #[test]
     fn base_defaults_to_page_url() {
         let doc = parse("<p>x</p>");
-        assert_eq!(document_base(&doc, &page()), page());
+        assert_eq!(document_base(&doc, &page()), (page(), false));
     }
 
     #[test]
     fn relative_base_is_resolved_against_page() {
         let doc = parse("<head><base href='/static/'><base href='/other/'></head>");
         assert_eq!(
-            document_base(&doc, &page()).as_str(),
+            document_base(&doc, &page()).0.as_str(),
             "https://example.com/static/"
         );
     }
@@ -62,15 +76,15 @@ mod tests {
     fn base_without_href_is_skipped() {
         let doc = parse("<head><base target='_blank'><base href='https://cdn.example/x/'></head>");
         assert_eq!(
-            document_base(&doc, &page()).as_str(),
-            "https://cdn.example/x/"
+            document_base(&doc, &page()),
+            (Url::parse("https://cdn.example/x/").unwrap(), true)
         );
     }
 
     #[test]
     fn unjoinable_base_falls_back() {
         let doc = parse("<head><base href='http://[bad'></head>");
-        assert_eq!(document_base(&doc, &page()), page());
+        assert_eq!(document_base(&doc, &page()), (page(), true));
     }
 
     #[test]

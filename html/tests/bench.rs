@@ -64,7 +64,10 @@ fn timing() {
         include_tags: &[],
         exclude_tags: &[],
     };
-    let rounds = 20;
+    let rounds = std::env::var("BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(20);
     let n = pages.len();
     let bytes: usize = pages.iter().map(|(_, h)| h.len()).sum();
     let parsed: Vec<ParsedPage> = pages
@@ -116,9 +119,9 @@ fn timing() {
         (
             "has_content",
             measure(rounds, n, || {
-                cleaned
-                    .iter()
-                    .for_each(|c| drop(black_box(c.has_content())))
+                cleaned.iter().for_each(|c| {
+                    black_box(c.has_content());
+                })
             }),
         ),
     ];
@@ -173,6 +176,9 @@ fn robustness_all_pages() {
             cleaned.images();
             if main && !cleaned.has_content() {
                 empty_main += 1;
+                if std::env::var("BENCH_VERBOSE").is_ok() {
+                    println!("empty main content: {name}");
+                }
             }
         }
     }

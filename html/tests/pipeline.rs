@@ -151,3 +151,14 @@ fn empty_main_content_is_detectable() {
             .has_content()
     );
 }
+
+#[test]
+fn base_in_body_survives_cleaning_like_upstream() {
+    let page = ParsedPage::parse(
+        "<body><base href='https://cdn.example/d/'><img srcset='a.png 2x'><a href='x'>x</a></body>",
+        &url(),
+    );
+    let cleaned = page.clean(&opts(true, &[], &[])).unwrap();
+    assert_eq!(cleaned.links(), ["https://cdn.example/d/x"]);
+    assert_eq!(cleaned.images(), ["https://cdn.example/d/a.png"]);
+}
