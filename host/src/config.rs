@@ -51,6 +51,12 @@ pub struct Cli {
     /// User-Agent sent when the request gives none.
     #[arg(long, env = "DISTILL_USER_AGENT")]
     pub user_agent: Option<String>,
+    /// Key for the admin API (`Authorization: Bearer KEY`); unset disables it.
+    #[arg(long, env = "DISTILL_ADMIN_KEY", hide_env_values = true)]
+    pub admin_key: Option<String>,
+    /// Watch the plugins directory and hot-swap changed plugins.
+    #[arg(long, env = "DISTILL_WATCH_PLUGINS", num_args = 0..=1, default_missing_value = "true")]
+    pub watch_plugins: Option<bool>,
 }
 
 /// The same settings as read from a TOML file.
@@ -69,6 +75,8 @@ struct FileConfig {
     plugin_concurrency: Option<usize>,
     max_page_bytes: Option<u64>,
     user_agent: Option<String>,
+    admin_key: Option<String>,
+    watch_plugins: Option<bool>,
 }
 
 /// Log output format.
@@ -93,6 +101,8 @@ pub struct Config {
     pub plugin_concurrency: usize,
     pub max_page_bytes: u64,
     pub user_agent: String,
+    pub admin_key: Option<String>,
+    pub watch_plugins: bool,
 }
 
 /// Sent when the request has no User-Agent header of its own.
@@ -129,6 +139,8 @@ impl Config {
             plugin_concurrency: cli.plugin_concurrency.or(file.plugin_concurrency).unwrap_or(32),
             max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
             user_agent: cli.user_agent.or(file.user_agent).unwrap_or_else(|| DEFAULT_USER_AGENT.to_string()),
+            admin_key: cli.admin_key.or(file.admin_key).filter(|k| !k.is_empty()),
+            watch_plugins: cli.watch_plugins.or(file.watch_plugins).unwrap_or(true),
         };
         anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
         anyhow::ensure!(

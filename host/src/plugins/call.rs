@@ -134,6 +134,7 @@ impl PluginRuntime {
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let _permit = self.permits().acquire().await.expect("semaphore never closed");
+        let started = Instant::now();
         let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
         let result = guard_deadline(&limits, async {
             let instance = pre.instantiate_async(&mut store).await?;
@@ -143,7 +144,9 @@ impl PluginRuntime {
                 .await
         })
         .await;
-        finish(plugin, &store, &limits, result)
+        let result = finish(plugin, &store, &limits, result);
+        plugin.stats.record(started.elapsed(), result.is_err());
+        result
     }
 
     /// Converts a document with a converter plugin.
@@ -160,6 +163,7 @@ impl PluginRuntime {
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let _permit = self.permits().acquire().await.expect("semaphore never closed");
+        let started = Instant::now();
         let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
         let result = guard_deadline(&limits, async {
             let instance = pre.instantiate_async(&mut store).await?;
@@ -169,7 +173,9 @@ impl PluginRuntime {
                 .await
         })
         .await;
-        finish(plugin, &store, &limits, result)
+        let result = finish(plugin, &store, &limits, result);
+        plugin.stats.record(started.elapsed(), result.is_err());
+        result
     }
 
     /// Calls `info` on a freshly prepared component (at load time).

@@ -53,6 +53,7 @@ struct Inner {
     registry: ArcSwap<Registry>,
     permits: Semaphore,
     plugins_dir: PathBuf,
+    reload_lock: tokio::sync::Mutex<()>,
 }
 
 impl PluginRuntime {
@@ -77,6 +78,7 @@ impl PluginRuntime {
                 limits,
                 registry: ArcSwap::from_pointee(Registry::default()),
                 plugins_dir: plugins_dir.to_path_buf(),
+                reload_lock: tokio::sync::Mutex::new(()),
             }),
         })
     }
@@ -109,9 +111,16 @@ impl PluginRuntime {
     /// Loads every `*.wasm` in the plugins directory and swaps the new set in.
     /// Plugins that fail to load are logged and skipped.
     pub async fn load_all(&self) -> Arc<Registry> {
-        let registry = Arc::new(Registry::load_dir(self, &self.inner.plugins_dir).await);
-        self.inner.registry.store(registry.clone());
-        registry
+        self.reload().await;
+        self.registry()
+    }
+
+    pub(crate) fn swap_registry(&self, registry: Arc<Registry>) {
+        self.inner.registry.store(registry);
+    }
+
+    pub(crate) fn reload_lock(&self) -> &tokio::sync::Mutex<()> {
+        &self.inner.reload_lock
     }
 }
 

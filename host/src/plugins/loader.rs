@@ -5,7 +5,8 @@ use super::bindings::{CONVERT_EXPORT, RENDER_EXPORT, converter, format};
 use super::engine::PluginRuntime;
 use super::manifest::Manifest;
 use super::sandbox::CallState;
-use anyhow::{Context, anyhow, bail};
+use super::stats::CallStats;
+use anyhow::{anyhow, bail};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -34,6 +35,8 @@ pub struct LoadedPlugin {
     pub sha256: String,
     pub loaded_at: SystemTime,
     pub(crate) prepared: Prepared,
+    /// Calls, errors and latency of this version.
+    pub stats: CallStats,
 }
 
 impl LoadedPlugin {
@@ -52,11 +55,9 @@ impl LoadedPlugin {
 
 /// Compiles and prepares the component at `path`. Blocking (compilation); call
 /// from a blocking thread.
-pub fn compile(runtime: &PluginRuntime, path: &Path) -> anyhow::Result<(Component, PluginKind, String)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let sha256 = hex::encode(Sha256::digest(&bytes));
+pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Component, PluginKind)> {
     let component = Component::new(runtime.engine(), &bytes)
-        .map_err(|e| anyhow!("not a valid WebAssembly component: {e:#}"))?;
+        .map_err(|e| anyhow!("not a valid WebAssembly component: {}", one_line(&format!("{e:#}"))))?;
     let ty = component.component_type();
     let exports: Vec<String> = ty
         .exports(runtime.engine())
@@ -82,16 +83,28 @@ pub fn compile(runtime: &PluginRuntime, path: &Path) -> anyhow::Result<(Componen
             versions.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
         );
     };
-    Ok((component, kind, sha256))
+    Ok((component, kind))
 }
 
-/// Loads the plugin at `path`: compile, pre-instantiate, call `info`.
-pub async fn load(runtime: &PluginRuntime, path: &Path) -> anyhow::Result<LoadedPlugin> {
+/// Collapses a multi-line error message (wasmtime prints byte arrays over
+/// several lines) into one log-friendly line.
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The hex SHA-256 of a component file's bytes.
+pub fn digest(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// Loads the plugin at `path` from its `bytes`: compile (on a blocking
+/// thread, off the request path), pre-instantiate, call `info`.
+pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyhow::Result<LoadedPlugin> {
     let started = Instant::now();
-    let (component, kind, sha256) = {
+    let sha256 = digest(&bytes);
+    let (component, kind) = {
         let runtime = runtime.clone();
-        let path = path.to_path_buf();
-        tokio::task::spawn_blocking(move || compile(&runtime, &path)).await??
+        tokio::task::spawn_blocking(move || compile(&runtime, &bytes)).await??
     };
     let prepared = match kind {
         PluginKind::Format => {
@@ -146,5 +159,6 @@ pub async fn load(runtime: &PluginRuntime, path: &Path) -> anyhow::Result<Loaded
         sha256,
         loaded_at: SystemTime::now(),
         prepared,
+        stats: CallStats::default(),
     })
 }

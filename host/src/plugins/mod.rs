@@ -9,6 +9,9 @@
 //! - [`manifest`]: what a plugin declares about itself.
 //! - [`loader`]: compiling a component file into a [`LoadedPlugin`].
 //! - [`registry`]: the set of loaded plugins, looked up by format or extension.
+//! - [`reload`]: (re)scanning the plugins directory and swapping the registry.
+//! - [`watcher`]: hot swap — reload when the directory changes.
+//! - [`stats`]: per-plugin call counts and latency percentiles.
 //! - [`call`]: invoking a plugin and turning failures into [`PluginCallError`]s.
 
 pub mod bindings;
@@ -18,10 +21,14 @@ pub mod host_api;
 pub mod loader;
 pub mod manifest;
 pub mod registry;
+pub mod reload;
 pub mod sandbox;
+pub mod stats;
+pub mod watcher;
 
 pub use call::{PluginCallError, PluginCallErrorKind};
 pub use engine::{PluginRuntime, RuntimeLimits};
 pub use loader::{LoadedPlugin, PluginKind};
 pub use manifest::Manifest;
 pub use registry::Registry;
+pub use reload::{ReloadFailure, ReloadReport};

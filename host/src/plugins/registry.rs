@@ -2,8 +2,7 @@
 //! types they serve. A registry is immutable: a reload builds a new one and
 //! swaps it in whole.
 
-use super::engine::PluginRuntime;
-use super::loader::{self, LoadedPlugin, PluginKind};
+use super::loader::{LoadedPlugin, PluginKind};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -18,42 +17,8 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Loads every `*.wasm` file in `dir`, in file-name order. A plugin that
-    /// fails to load, or claims a format/extension/content type an earlier
-    /// plugin already serves, is logged and skipped.
-    pub async fn load_dir(runtime: &PluginRuntime, dir: &Path) -> Registry {
-        let mut registry = Registry::default();
-        let mut paths = match std::fs::read_dir(dir) {
-            Ok(entries) => entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "wasm") && p.is_file())
-                .collect::<Vec<_>>(),
-            Err(err) => {
-                tracing::warn!(dir = %dir.display(), error = %err, "plugins directory unreadable; no plugins loaded");
-                return registry;
-            }
-        };
-        paths.sort();
-        for path in paths {
-            match loader::load(runtime, &path).await {
-                Ok(plugin) => {
-                    if let Err(conflict) = registry.insert(plugin) {
-                        tracing::error!(path = %path.display(), "plugin not loaded: {conflict}");
-                    }
-                }
-                Err(err) => {
-                    tracing::error!(path = %path.display(), "plugin not loaded: {err:#}");
-                }
-            }
-        }
-        if registry.plugins.is_empty() {
-            tracing::warn!(dir = %dir.display(), "no plugins loaded: formats such as markdown are unavailable");
-        }
-        registry
-    }
-
     /// Adds a plugin unless something it serves is already taken.
-    pub fn insert(&mut self, plugin: LoadedPlugin) -> Result<(), String> {
+    pub fn insert(&mut self, plugin: Arc<LoadedPlugin>) -> Result<(), String> {
         let name = &plugin.manifest.name;
         if let Some(other) = self.plugins.iter().find(|p| &p.manifest.name == name) {
             return Err(format!(
@@ -78,7 +43,6 @@ impl Registry {
                 }
             }
         }
-        let plugin = Arc::new(plugin);
         for f in &plugin.manifest.formats {
             self.by_format.insert(f.clone(), plugin.clone());
         }
@@ -108,6 +72,11 @@ impl Registry {
     pub fn converter_for_content_type(&self, content_type: &str) -> Option<&Arc<LoadedPlugin>> {
         let mime = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
         self.by_content_type.get(&mime)
+    }
+
+    /// The plugin loaded from `path`, if any.
+    pub fn by_path(&self, path: &Path) -> Option<&Arc<LoadedPlugin>> {
+        self.plugins.iter().find(|p| p.path == path)
     }
 
     /// Every loaded plugin, in load order.

@@ -1,9 +1,11 @@
 //! The HTTP server: shared state, the router and its middleware.
 //!
 //! - [`routes`]: `/v2/scrape` and the health endpoints.
+//! - [`admin`]: the operator API (`/admin/plugins`), behind the admin key.
 //! - [`access_log`]: one log line per request with its outcome and time.
 
 pub mod access_log;
+pub mod admin;
 pub mod routes;
 
 use crate::config::Config;
@@ -38,6 +40,10 @@ impl AppState {
         let cache_dir = config.data_dir.join("wasm-cache");
         let runtime = PluginRuntime::new(&config.plugins_dir, Some(&cache_dir), limits)?;
         runtime.load_all().await;
+        if config.watch_plugins {
+            // The task keeps the watcher alive for the life of the process.
+            runtime.watch()?;
+        }
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,
         };
@@ -54,6 +60,7 @@ impl AppState {
 /// The application's router.
 pub fn router(state: AppState) -> Router {
     routes::routes()
+        .merge(admin::routes())
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
         .layer(axum::middleware::from_fn(access_log::log_request))
         .with_state(state)

@@ -1,0 +1,135 @@
+//! The operator API, enabled by `DISTILL_ADMIN_KEY` and protected by it
+//! (`Authorization: Bearer <key>`):
+//!
+//! - `GET /admin/plugins`: every loaded plugin — name, version, kind, what it
+//!   serves, limits, file, SHA-256, load time, call and error counts, p50/p99.
+//! - `POST /admin/plugins/reload`: rescan the plugins directory now; returns
+//!   what was loaded, replaced, removed or refused.
+
+use super::AppState;
+use crate::api::ApiError;
+use crate::plugins::LoadedPlugin;
+use axum::extract::{FromRequestParts, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/admin/plugins", get(list_plugins))
+        .route("/admin/plugins/reload", post(reload_plugins))
+}
+
+/// Proof that the request carries the admin key; rejects otherwise.
+pub struct AdminAuth;
+
+impl FromRequestParts<AppState> for AdminAuth {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let Some(key) = state.config.admin_key.as_deref() else {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "ADMIN_DISABLED",
+                "The admin API is disabled. Set DISTILL_ADMIN_KEY to enable it.",
+            )
+            .into_response());
+        };
+        let given = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        match given {
+            None => Err(unauthorized("Unauthorized: Token missing")),
+            Some(token) if constant_time_eq(token.as_bytes(), key.as_bytes()) => Ok(AdminAuth),
+            Some(_) => Err(unauthorized("Unauthorized: Invalid token")),
+        }
+    }
+}
+
+fn unauthorized(message: &str) -> Response {
+    ApiError::new(StatusCode::UNAUTHORIZED, "UNAUTHORIZED", message).into_response()
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+async fn list_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
+    let registry = state.runtime.registry();
+    let plugins: Vec<Value> = registry.plugins().iter().map(|p| describe(p)).collect::<Vec<_>>();
+    Json(json!({
+        "success": true,
+        "pluginsDir": state.runtime.plugins_dir().display().to_string(),
+        "plugins": plugins,
+    }))
+}
+
+async fn reload_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
+    let report = state.runtime.reload().await;
+    Json(json!({ "success": true, "report": report }))
+}
+
+fn describe(p: &LoadedPlugin) -> Value {
+    let m = &p.manifest;
+    let stats = p.stats.snapshot();
+    json!({
+        "name": m.name,
+        "version": m.version,
+        "kind": p.kind,
+        "description": m.description,
+        "formats": m.formats,
+        "extensions": m.extensions,
+        "contentTypes": m.content_types,
+        "capabilities": m.capabilities,
+        "memoryLimitMib": m.memory_limit_mib,
+        "timeoutMs": m.timeout_ms,
+        "file": p.path.display().to_string(),
+        "sha256": p.sha256,
+        "loadedAt": rfc3339(p.loaded_at),
+        "calls": stats.calls,
+        "errors": stats.errors,
+        "p50Ms": stats.p50_ms,
+        "p99Ms": stats.p99_ms,
+    })
+}
+
+/// Formats a time as RFC 3339 in UTC (second precision).
+fn rfc3339(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn rfc3339_formats_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_secs(1_795_000_000)), "2026-11-18T11:06:40Z");
+        assert_eq!(rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)), "2000-02-29T00:00:00Z");
+    }
+}
