@@ -13,7 +13,7 @@ WASM_OUT := target/$(WASM_TARGET)/wasm
 
 # Plugin crates shipped with the server, and test-only plugins.
 PLUGINS := distill-markdown
-TEST_PLUGINS := distill-misbehave
+TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2
 
 BIN := target/release/distill
 PLUGINS_DIR := target/release/plugins

@@ -57,6 +57,21 @@ pub struct Cli {
     /// Watch the plugins directory and hot-swap changed plugins.
     #[arg(long, env = "DISTILL_WATCH_PLUGINS", num_args = 0..=1, default_missing_value = "true")]
     pub watch_plugins: Option<bool>,
+    /// Host capabilities plugins may be granted (comma-separated; "none" for none).
+    #[arg(long, env = "DISTILL_ALLOWED_CAPABILITIES", value_delimiter = ',')]
+    pub allowed_capabilities: Option<Vec<String>>,
+    /// OpenAI-compatible endpoint for the `llm` capability, e.g. http://127.0.0.1:8080/v1.
+    #[arg(long, env = "DISTILL_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// API key for the LLM endpoint.
+    #[arg(long, env = "DISTILL_LLM_API_KEY", hide_env_values = true)]
+    pub llm_api_key: Option<String>,
+    /// Model name sent to the LLM endpoint.
+    #[arg(long, env = "DISTILL_LLM_MODEL")]
+    pub llm_model: Option<String>,
+    /// Most tokens one LLM call may generate.
+    #[arg(long, env = "DISTILL_LLM_MAX_TOKENS")]
+    pub llm_max_tokens: Option<u32>,
 }
 
 /// The same settings as read from a TOML file.
@@ -77,6 +92,11 @@ struct FileConfig {
     user_agent: Option<String>,
     admin_key: Option<String>,
     watch_plugins: Option<bool>,
+    allowed_capabilities: Option<Vec<String>>,
+    llm_base_url: Option<String>,
+    llm_api_key: Option<String>,
+    llm_model: Option<String>,
+    llm_max_tokens: Option<u32>,
 }
 
 /// Log output format.
@@ -103,6 +123,10 @@ pub struct Config {
     pub user_agent: String,
     pub admin_key: Option<String>,
     pub watch_plugins: bool,
+    /// Capabilities the operator lets plugins have (a plugin still has to ask).
+    pub allowed_capabilities: Vec<String>,
+    /// The LLM behind the `llm` capability, if configured.
+    pub llm: Option<crate::llm::LlmConfig>,
 }
 
 /// Sent when the request has no User-Agent header of its own.
@@ -141,6 +165,22 @@ impl Config {
             user_agent: cli.user_agent.or(file.user_agent).unwrap_or_else(|| DEFAULT_USER_AGENT.to_string()),
             admin_key: cli.admin_key.or(file.admin_key).filter(|k| !k.is_empty()),
             watch_plugins: cli.watch_plugins.or(file.watch_plugins).unwrap_or(true),
+            allowed_capabilities: cli
+                .allowed_capabilities
+                .or(file.allowed_capabilities)
+                .unwrap_or_else(|| vec!["llm".to_string()])
+                .into_iter()
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty() && c != "none")
+                .collect(),
+            llm: cli.llm_base_url.or(file.llm_base_url).filter(|u| !u.is_empty()).map(|base_url| {
+                crate::llm::LlmConfig {
+                    base_url,
+                    api_key: cli.llm_api_key.or(file.llm_api_key).filter(|k| !k.is_empty()),
+                    model: cli.llm_model.or(file.llm_model).unwrap_or_else(|| "default".to_string()),
+                    max_tokens_cap: cli.llm_max_tokens.or(file.llm_max_tokens).unwrap_or(1024),
+                }
+            }),
         };
         anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
         anyhow::ensure!(

@@ -5,6 +5,7 @@
 //! - [`config`]: flags, environment and TOML configuration.
 //! - [`api`]: request validation, typed requests, error bodies.
 //! - [`fetch`]: fetch engines and target safety.
+//! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
 //! - [`pipeline`]: fetch → clean → plugins → response.
 //! - [`plugins`]: the WebAssembly plugin runtime.
 //! - [`server`]: the axum router, handlers and request logging.
@@ -12,6 +13,7 @@
 pub mod api;
 pub mod config;
 pub mod fetch;
+pub mod llm;
 pub mod pipeline;
 pub mod plugins;
 pub mod server;

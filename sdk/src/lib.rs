@@ -28,17 +28,24 @@
 //! ```
 //!
 //! The plugin runs sandboxed: no files, network, environment or clock. Use
-//! [`log`] to write to the host's log.
+//! [`log`] to write to the host's log and [`llm`] to ask the operator's
+//! language model (declare the "llm" capability in [`PluginInfo`]).
+//!
+//! This SDK builds plugins for ABI `distill:plugin@0.2.0`.
 
 extern crate self as distill_sdk;
 
 pub mod bindings;
+pub mod llm;
 pub mod log;
 mod plugin;
 mod types;
 
 pub use plugin::{ConverterPlugin, FormatPlugin};
 pub use serde_json::{self, Value, json};
+
+/// The plugin ABI version this SDK targets.
+pub const ABI_VERSION: &str = "0.2.0";
 pub use types::{Document, DocumentKind, FileInput, Page, PluginError, PluginInfo};
 
 /// Not public API: used by the code [`export_plugin!`] expands to.

@@ -2,7 +2,10 @@
 //! and every way a call can fail turned into a [`PluginCallError`] that names
 //! the plugin.
 
+use super::bindings::convert::{document_from_v1, error_from_v1, file_to_v1, info_from_v1, page_to_v1};
 use super::bindings::{Document, FileInput, Page, PluginError, PluginInfo};
+use crate::llm::LlmClient;
+use std::sync::Arc;
 use super::engine::PluginRuntime;
 use super::loader::{LoadedPlugin, Prepared};
 use super::sandbox::CallState;
@@ -96,13 +99,35 @@ impl CallLimits {
 }
 
 impl PluginRuntime {
-    fn new_store(&self, plugin: &str, request_id: &str, limits: &CallLimits) -> Store<CallState> {
+    /// The `llm` capability for a call by `plugin`: the client, or why not.
+    fn llm_grant(&self, plugin: &LoadedPlugin) -> Result<Arc<LlmClient>, String> {
+        let name = &plugin.manifest.name;
+        if !plugin.manifest.capabilities.iter().any(|c| c == "llm") {
+            return Err(format!("plugin '{name}' did not declare the 'llm' capability in its info"));
+        }
+        if !plugin.granted.iter().any(|c| c == "llm") {
+            return Err("the operator does not allow the 'llm' capability (DISTILL_ALLOWED_CAPABILITIES)".into());
+        }
+        self.services()
+            .llm
+            .clone()
+            .ok_or_else(|| "no language model is configured on this server (DISTILL_LLM_BASE_URL)".into())
+    }
+
+    fn new_store(
+        &self,
+        plugin: &str,
+        request_id: &str,
+        limits: &CallLimits,
+        llm: Result<Arc<LlmClient>, String>,
+    ) -> Store<CallState> {
         let state = CallState::new(
             plugin,
             request_id,
             limits.memory_cap,
             limits.deadline,
             limits.deadline_is_request,
+            llm,
         );
         let mut store = Store::new(self.engine(), state);
         store.limiter(|s| &mut s.limiter);
@@ -129,19 +154,29 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<String, PluginCallError> {
-        let Prepared::Format(pre) = &plugin.prepared else {
+        if !matches!(plugin.prepared, Prepared::FormatV1(_) | Prepared::FormatV2(_)) {
             return Err(not_a(plugin, "format"));
-        };
+        }
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let _permit = self.permits().acquire().await.expect("semaphore never closed");
         let started = Instant::now();
-        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
+        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits, self.llm_grant(plugin));
         let result = guard_deadline(&limits, async {
-            let instance = pre.instantiate_async(&mut store).await?;
-            instance
-                .distill_plugin_render()
-                .call_render(&mut store, format, page, options)
-                .await
+            match &plugin.prepared {
+                Prepared::FormatV2(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    instance.distill_plugin_render().call_render(&mut store, format, page, options).await
+                }
+                Prepared::FormatV1(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    let out = instance
+                        .distill_plugin_render()
+                        .call_render(&mut store, format, &page_to_v1(page), options)
+                        .await?;
+                    Ok(out.map_err(error_from_v1))
+                }
+                _ => unreachable!("checked above"),
+            }
         })
         .await;
         let result = finish(plugin, &store, &limits, result);
@@ -158,19 +193,29 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Document, PluginCallError> {
-        let Prepared::Converter(pre) = &plugin.prepared else {
+        if !matches!(plugin.prepared, Prepared::ConverterV1(_) | Prepared::ConverterV2(_)) {
             return Err(not_a(plugin, "converter"));
-        };
+        }
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let _permit = self.permits().acquire().await.expect("semaphore never closed");
         let started = Instant::now();
-        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits);
+        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits, self.llm_grant(plugin));
         let result = guard_deadline(&limits, async {
-            let instance = pre.instantiate_async(&mut store).await?;
-            instance
-                .distill_plugin_convert()
-                .call_convert(&mut store, file, options)
-                .await
+            match &plugin.prepared {
+                Prepared::ConverterV2(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    instance.distill_plugin_convert().call_convert(&mut store, file, options).await
+                }
+                Prepared::ConverterV1(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    let out = instance
+                        .distill_plugin_convert()
+                        .call_convert(&mut store, &file_to_v1(file), options)
+                        .await?;
+                    Ok(out.map(document_from_v1).map_err(error_from_v1))
+                }
+                _ => unreachable!("checked above"),
+            }
         })
         .await;
         let result = finish(plugin, &store, &limits, result);
@@ -187,16 +232,25 @@ impl PluginRuntime {
             plugin_timeout_ms: INFO_DEADLINE.as_millis() as u64,
         };
         let _permit = self.permits().acquire().await.expect("semaphore never closed");
-        let mut store = self.new_store(name, "load", &limits);
+        let no_llm = Err("capabilities are not available while loading".to_string());
+        let mut store = self.new_store(name, "load", &limits, no_llm);
         let result = guard_deadline(&limits, async {
             match prepared {
-                Prepared::Format(pre) => {
+                Prepared::FormatV2(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
                     instance.distill_plugin_render().call_info(&mut store).await
                 }
-                Prepared::Converter(pre) => {
+                Prepared::ConverterV2(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
                     instance.distill_plugin_convert().call_info(&mut store).await
+                }
+                Prepared::FormatV1(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    Ok(info_from_v1(instance.distill_plugin_render().call_info(&mut store).await?))
+                }
+                Prepared::ConverterV1(pre) => {
+                    let instance = pre.instantiate_async(&mut store).await?;
+                    Ok(info_from_v1(instance.distill_plugin_convert().call_info(&mut store).await?))
                 }
             }
         })

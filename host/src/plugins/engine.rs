@@ -3,7 +3,8 @@
 //! wasmtime's on-disk code cache), two linkers (one per world), the current
 //! plugin [`Registry`], and a semaphore bounding concurrent plugin calls.
 
-use super::bindings::{converter, format};
+use super::bindings::{v0_1, v0_2};
+use crate::llm::LlmClient;
 use super::registry::Registry;
 use super::sandbox::CallState;
 use anyhow::Context;
@@ -39,6 +40,15 @@ impl Default for RuntimeLimits {
     }
 }
 
+/// What the host offers plugins beyond the sandbox.
+#[derive(Clone, Default)]
+pub struct HostServices {
+    /// Capabilities the operator allows (a plugin must also ask for them).
+    pub allowed_capabilities: Vec<String>,
+    /// The client behind the `llm` capability, when an LLM is configured.
+    pub llm: Option<Arc<LlmClient>>,
+}
+
 /// A cheap, clonable handle to the plugin runtime.
 #[derive(Clone)]
 pub struct PluginRuntime {
@@ -47,9 +57,9 @@ pub struct PluginRuntime {
 
 struct Inner {
     engine: Engine,
-    format_linker: Linker<CallState>,
-    converter_linker: Linker<CallState>,
+    linker: Linker<CallState>,
     limits: RuntimeLimits,
+    services: HostServices,
     registry: ArcSwap<Registry>,
     permits: Semaphore,
     plugins_dir: PathBuf,
@@ -61,19 +71,33 @@ impl PluginRuntime {
     /// cache so a restart skips compilation. No plugin is loaded yet: call
     /// [`PluginRuntime::load_all`].
     pub fn new(plugins_dir: &Path, cache_dir: Option<&Path>, limits: RuntimeLimits) -> anyhow::Result<Self> {
+        Self::with_services(plugins_dir, cache_dir, limits, HostServices::default())
+    }
+
+    /// Like [`PluginRuntime::new`], with host services (capabilities) for plugins.
+    pub fn with_services(
+        plugins_dir: &Path,
+        cache_dir: Option<&Path>,
+        limits: RuntimeLimits,
+        services: HostServices,
+    ) -> anyhow::Result<Self> {
         let engine = build_engine(cache_dir, &limits)?;
         start_epoch_ticker(&engine);
-        let mut format_linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut format_linker)?;
-        format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut format_linker, |s| s)?;
-        let mut converter_linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut converter_linker)?;
-        converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut converter_linker, |s| s)?;
+        // One linker serves every world of every ABI version: WASI plus each
+        // version's host interfaces (the worlds of a version share interfaces,
+        // hence shadowing).
+        let mut linker = Linker::new(&engine);
+        linker.allow_shadowing(true);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+        v0_1::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        v0_1::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        v0_2::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        v0_2::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
         Ok(PluginRuntime {
             inner: Arc::new(Inner {
                 engine,
-                format_linker,
-                converter_linker,
+                linker,
+                services,
                 permits: Semaphore::new(limits.max_concurrent_calls.max(1)),
                 limits,
                 registry: ArcSwap::from_pointee(Registry::default()),
@@ -86,11 +110,11 @@ impl PluginRuntime {
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
     }
-    pub(crate) fn format_linker(&self) -> &Linker<CallState> {
-        &self.inner.format_linker
+    pub(crate) fn linker(&self) -> &Linker<CallState> {
+        &self.inner.linker
     }
-    pub(crate) fn converter_linker(&self) -> &Linker<CallState> {
-        &self.inner.converter_linker
+    pub fn services(&self) -> &HostServices {
+        &self.inner.services
     }
     pub fn limits(&self) -> &RuntimeLimits {
         &self.inner.limits

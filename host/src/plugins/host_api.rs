@@ -1,37 +1,108 @@
-//! Host functions offered to plugins. Today: structured logging, attributed to
-//! the calling plugin and request. Later capabilities (an LLM call, ...) are
-//! added here and granted per plugin by its manifest and the operator.
+//! Host functions offered to plugins, for every supported ABI version:
+//! structured logging (always granted) and, from 0.2.0, the `llm` call
+//! (granted per plugin by its manifest and the operator).
 
-use super::bindings::format::distill::plugin::log::{Host, Level};
-use super::bindings::format::distill::plugin::types;
+use super::bindings::{v0_1, v0_2};
 use super::sandbox::CallState;
+use crate::llm::ChatRequest;
 
 /// Longest log message kept from a plugin; the rest is cut, so a plugin cannot
 /// flood the log.
 const MAX_LOG_MESSAGE: usize = 4096;
 
-impl Host for CallState {
-    fn log(&mut self, level: Level, message: String) {
-        let mut message = message;
-        if message.len() > MAX_LOG_MESSAGE {
-            let mut cut = MAX_LOG_MESSAGE;
-            while !message.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            message.truncate(cut);
-            message.push_str("…");
+/// Log levels of every ABI version map to this one.
+enum Level {
+    Trace,
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+fn log(state: &CallState, level: Level, mut message: String) {
+    if message.len() > MAX_LOG_MESSAGE {
+        let mut cut = MAX_LOG_MESSAGE;
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
         }
-        let plugin = self.plugin.as_str();
-        let request = self.request_id.as_str();
-        match level {
-            Level::Trace => tracing::trace!(plugin, request, "{message}"),
-            Level::Debug => tracing::debug!(plugin, request, "{message}"),
-            Level::Info => tracing::info!(plugin, request, "{message}"),
-            Level::Warn => tracing::warn!(plugin, request, "{message}"),
-            Level::Error => tracing::error!(plugin, request, "{message}"),
-        }
+        message.truncate(cut);
+        message.push('…');
+    }
+    let plugin = state.plugin.as_str();
+    let request = state.request_id.as_str();
+    match level {
+        Level::Trace => tracing::trace!(plugin, request, "{message}"),
+        Level::Debug => tracing::debug!(plugin, request, "{message}"),
+        Level::Info => tracing::info!(plugin, request, "{message}"),
+        Level::Warn => tracing::warn!(plugin, request, "{message}"),
+        Level::Error => tracing::error!(plugin, request, "{message}"),
     }
 }
 
-/// The `types` interface has no functions; its marker trait is all there is.
-impl types::Host for CallState {}
+mod abi_0_1 {
+    use super::*;
+    use v0_1::format::distill::plugin::log::{self as wit_log, Level as L};
+
+    impl wit_log::Host for CallState {
+        fn log(&mut self, level: L, message: String) {
+            let level = match level {
+                L::Trace => Level::Trace,
+                L::Debug => Level::Debug,
+                L::Info => Level::Info,
+                L::Warn => Level::Warn,
+                L::Error => Level::Error,
+            };
+            log(self, level, message)
+        }
+    }
+
+    impl v0_1::format::distill::plugin::types::Host for CallState {}
+}
+
+mod abi_0_2 {
+    use super::*;
+    use v0_2::format::distill::plugin::llm;
+    use v0_2::format::distill::plugin::log::{self as wit_log, Level as L};
+
+    impl wit_log::Host for CallState {
+        fn log(&mut self, level: L, message: String) {
+            let level = match level {
+                L::Trace => Level::Trace,
+                L::Debug => Level::Debug,
+                L::Info => Level::Info,
+                L::Warn => Level::Warn,
+                L::Error => Level::Error,
+            };
+            log(self, level, message)
+        }
+    }
+
+    impl v0_2::format::distill::plugin::types::Host for CallState {}
+
+    impl llm::Host for CallState {
+        async fn complete(&mut self, request: llm::Request) -> Result<String, String> {
+            let client = self.llm.clone()?;
+            let json_schema = match request.json_schema.as_deref().map(serde_json::from_str) {
+                None => None,
+                Some(Ok(schema)) => Some(schema),
+                Some(Err(e)) => return Err(format!("json-schema is not valid JSON: {e}")),
+            };
+            let chat = ChatRequest {
+                messages: request.messages.into_iter().map(|m| (m.role, m.content)).collect(),
+                json_schema,
+                max_tokens: request.max_tokens,
+                temperature: request.temperature,
+            };
+            let started = std::time::Instant::now();
+            let result = client.complete(&chat, self.deadline).await;
+            tracing::info!(
+                plugin = %self.plugin,
+                request = %self.request_id,
+                ok = result.is_ok(),
+                ms = started.elapsed().as_millis() as u64,
+                "llm call"
+            );
+            result
+        }
+    }
+}

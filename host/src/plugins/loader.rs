@@ -1,7 +1,7 @@
 //! Turns a component file into a [`LoadedPlugin`]: compile (through wasmtime's
 //! code cache), recognise its world, pre-instantiate, and read its manifest.
 
-use super::bindings::{CONVERT_EXPORT, RENDER_EXPORT, converter, format};
+use super::bindings::{SUPPORTED_VERSIONS, convert_export, render_export, v0_1, v0_2};
 use super::engine::PluginRuntime;
 use super::manifest::Manifest;
 use super::sandbox::CallState;
@@ -20,11 +20,21 @@ pub enum PluginKind {
     Converter,
 }
 
-/// A pre-instantiated component of either world.
+/// A pre-instantiated component: its world and ABI version.
 #[derive(Clone)]
 pub enum Prepared {
-    Format(format::FormatPre<CallState>),
-    Converter(converter::ConverterPre<CallState>),
+    FormatV1(v0_1::format::FormatPre<CallState>),
+    ConverterV1(v0_1::converter::ConverterPre<CallState>),
+    FormatV2(v0_2::format::FormatPre<CallState>),
+    ConverterV2(v0_2::converter::ConverterPre<CallState>),
+}
+
+/// What a component's exports say about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Abi {
+    pub kind: PluginKind,
+    /// Index into [`SUPPORTED_VERSIONS`].
+    pub version: usize,
 }
 
 /// A plugin ready to serve: its manifest and its pre-instantiated component.
@@ -33,6 +43,10 @@ pub struct LoadedPlugin {
     pub kind: PluginKind,
     pub path: PathBuf,
     pub sha256: String,
+    /// The plugin ABI version it was built against, e.g. "0.2.0".
+    pub abi_version: &'static str,
+    /// Capabilities granted: declared by the plugin and allowed by the operator.
+    pub granted: Vec<String>,
     pub loaded_at: SystemTime,
     pub(crate) prepared: Prepared,
     /// Calls, errors and latency of this version.
@@ -55,35 +69,44 @@ impl LoadedPlugin {
 
 /// Compiles and prepares the component at `path`. Blocking (compilation); call
 /// from a blocking thread.
-pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Component, PluginKind)> {
-    let component = Component::new(runtime.engine(), &bytes)
+pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Component, Abi)> {
+    let component = Component::new(runtime.engine(), bytes)
         .map_err(|e| anyhow!("not a valid WebAssembly component: {}", one_line(&format!("{e:#}"))))?;
-    let ty = component.component_type();
-    let exports: Vec<String> = ty
+    let exports: Vec<String> = component
+        .component_type()
         .exports(runtime.engine())
         .map(|(name, _)| name.to_string())
         .collect();
-    let kind = if exports.iter().any(|e| e == RENDER_EXPORT) {
-        PluginKind::Format
-    } else if exports.iter().any(|e| e == CONVERT_EXPORT) {
-        PluginKind::Converter
-    } else {
-        let versions: Vec<&String> = exports
-            .iter()
-            .filter(|e| e.starts_with("distill:plugin/"))
-            .collect();
-        if versions.is_empty() {
-            bail!(
-                "component exports neither {RENDER_EXPORT} nor {CONVERT_EXPORT} (exports: {}); is it a Distill plugin?",
-                exports.join(", ")
-            );
+    Ok((component, detect_abi(&exports)?))
+}
+
+/// Recognises the world and ABI version from a component's export names.
+pub fn detect_abi(exports: &[String]) -> anyhow::Result<Abi> {
+    for (version, v) in SUPPORTED_VERSIONS.iter().enumerate().rev() {
+        if exports.contains(&render_export(v)) {
+            return Ok(Abi { kind: PluginKind::Format, version });
         }
+        if exports.contains(&convert_export(v)) {
+            return Ok(Abi { kind: PluginKind::Converter, version });
+        }
+    }
+    let ours: Vec<&str> = exports
+        .iter()
+        .filter(|e| e.starts_with("distill:plugin/"))
+        .map(String::as_str)
+        .collect();
+    if ours.is_empty() {
         bail!(
-            "component targets an unsupported plugin ABI ({}); this host supports distill:plugin@0.1.0",
-            versions.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            "component exports no Distill plugin interface (exports: {}); a plugin exports \
+             distill:plugin/render or distill:plugin/convert",
+            exports.join(", ")
         );
-    };
-    Ok((component, kind))
+    }
+    bail!(
+        "component was built for an unsupported plugin ABI ({}); this host supports distill:plugin versions {}",
+        ours.join(", "),
+        SUPPORTED_VERSIONS.join(", ")
+    )
 }
 
 /// Collapses a multi-line error message (wasmtime prints byte arrays over
@@ -102,22 +125,27 @@ pub fn digest(bytes: &[u8]) -> String {
 pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyhow::Result<LoadedPlugin> {
     let started = Instant::now();
     let sha256 = digest(&bytes);
-    let (component, kind) = {
+    let (component, abi) = {
         let runtime = runtime.clone();
         tokio::task::spawn_blocking(move || compile(&runtime, &bytes)).await??
     };
-    let prepared = match kind {
-        PluginKind::Format => {
-            let pre = runtime.format_linker().instantiate_pre(&component)?;
-            Prepared::Format(format::FormatPre::new(pre).map_err(|e| {
-                anyhow!("component does not match the format world: {e:#}")
-            })?)
+    let kind = abi.kind;
+    let abi_version = SUPPORTED_VERSIONS[abi.version];
+    let pre = runtime
+        .linker()
+        .instantiate_pre(&component)
+        .map_err(|e| anyhow!("component imports something this host does not provide: {}", one_line(&format!("{e:#}"))))?;
+    let mismatch = |e: wasmtime::Error| {
+        anyhow!("component does not match the {kind:?} world of ABI {abi_version}: {}", one_line(&format!("{e:#}")))
+    };
+    let prepared = match (kind, abi_version) {
+        (PluginKind::Format, "0.1.0") => Prepared::FormatV1(v0_1::format::FormatPre::new(pre).map_err(mismatch)?),
+        (PluginKind::Converter, "0.1.0") => {
+            Prepared::ConverterV1(v0_1::converter::ConverterPre::new(pre).map_err(mismatch)?)
         }
-        PluginKind::Converter => {
-            let pre = runtime.converter_linker().instantiate_pre(&component)?;
-            Prepared::Converter(converter::ConverterPre::new(pre).map_err(|e| {
-                anyhow!("component does not match the converter world: {e:#}")
-            })?)
+        (PluginKind::Format, _) => Prepared::FormatV2(v0_2::format::FormatPre::new(pre).map_err(mismatch)?),
+        (PluginKind::Converter, _) => {
+            Prepared::ConverterV2(v0_2::converter::ConverterPre::new(pre).map_err(mismatch)?)
         }
     };
     let file_stem = path
@@ -129,6 +157,18 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
         .await
         .map_err(|e| anyhow!("calling info() failed: {e}"))?;
     let manifest = Manifest::from_info(info).map_err(|e| anyhow!(e))?;
+    let (granted, denied): (Vec<String>, Vec<String>) = manifest
+        .capabilities
+        .iter()
+        .cloned()
+        .partition(|c| runtime.services().allowed_capabilities.contains(c));
+    if !denied.is_empty() {
+        tracing::warn!(
+            plugin = %manifest.name,
+            denied = ?denied,
+            "plugin asks for capabilities the operator does not allow (DISTILL_ALLOWED_CAPABILITIES); its calls to them will fail"
+        );
+    }
     match kind {
         PluginKind::Format if manifest.formats.is_empty() => {
             bail!("format plugin '{}' declares no formats", manifest.name)
@@ -145,6 +185,7 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
         plugin = %manifest.name,
         version = %manifest.version,
         kind = ?kind,
+        abi = abi_version,
         formats = ?manifest.formats,
         extensions = ?manifest.extensions,
         path = %path.display(),
@@ -157,6 +198,8 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
         kind,
         path: path.to_path_buf(),
         sha256,
+        abi_version,
+        granted,
         loaded_at: SystemTime::now(),
         prepared,
         stats: CallStats::default(),

@@ -18,8 +18,9 @@ pub struct Manifest {
     pub timeout_ms: Option<u32>,
 }
 
-/// Capabilities this host version can grant. `log` is always granted.
-pub const KNOWN_CAPABILITIES: &[&str] = &["log"];
+/// Capabilities this host can grant. `log` is always granted; `llm` needs the
+/// operator's permission and a configured model.
+pub const KNOWN_CAPABILITIES: &[&str] = &["log", "llm"];
 
 impl Manifest {
     /// Normalises a plugin's `info` and rejects declarations the host cannot honour.

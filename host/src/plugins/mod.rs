@@ -2,7 +2,7 @@
 //! keeps them compiled and pre-instantiated, and calls them sandboxed — a fresh
 //! instance per call, under a memory cap and a deadline.
 //!
-//! - [`bindings`]: host-side bindings generated from `wit/`.
+//! - [`bindings`]: host-side bindings generated from `wit/`, one module per ABI version.
 //! - [`engine`]: the shared wasmtime engine (pooling allocator, epoch ticker, code cache).
 //! - [`sandbox`]: per-call store state: WASI context, limits, deadline.
 //! - [`host_api`]: functions plugins import (logging).
@@ -27,7 +27,7 @@ pub mod stats;
 pub mod watcher;
 
 pub use call::{PluginCallError, PluginCallErrorKind};
-pub use engine::{PluginRuntime, RuntimeLimits};
+pub use engine::{HostServices, PluginRuntime, RuntimeLimits};
 pub use loader::{LoadedPlugin, PluginKind};
 pub use manifest::Manifest;
 pub use registry::Registry;

@@ -1,6 +1,8 @@
 //! Per-call store state: a locked-down WASI context (no files, network,
 //! environment; frozen clocks), the memory limiter and the call's deadline.
 
+use crate::llm::LlmClient;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wasmtime::ResourceLimiter;
 use wasmtime::component::ResourceTable;
@@ -16,6 +18,8 @@ pub struct CallState {
     /// True when `deadline` is the request's own deadline (a timeout of the whole
     /// request) rather than the plugin's declared limit.
     pub deadline_is_request: bool,
+    /// The `llm` capability: the client when granted, else why not.
+    pub llm: Result<Arc<LlmClient>, String>,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -27,6 +31,7 @@ impl CallState {
         memory_cap: usize,
         deadline: Instant,
         deadline_is_request: bool,
+        llm: Result<Arc<LlmClient>, String>,
     ) -> Self {
         let wasi = WasiCtx::builder()
             .allow_tcp(false)
@@ -41,6 +46,7 @@ impl CallState {
             limiter: MemoryLimiter::new(memory_cap),
             deadline,
             deadline_is_request,
+            llm,
             wasi,
             table: ResourceTable::new(),
         }

@@ -11,7 +11,8 @@ pub mod routes;
 use crate::config::Config;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::target_guard::TargetGuard;
-use crate::plugins::{PluginRuntime, RuntimeLimits};
+use crate::llm::LlmClient;
+use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use std::sync::Arc;
@@ -38,7 +39,14 @@ impl AppState {
             max_concurrent_calls: config.plugin_concurrency,
         };
         let cache_dir = config.data_dir.join("wasm-cache");
-        let runtime = PluginRuntime::new(&config.plugins_dir, Some(&cache_dir), limits)?;
+        let services = HostServices {
+            allowed_capabilities: config.allowed_capabilities.clone(),
+            llm: match &config.llm {
+                Some(llm) => Some(Arc::new(LlmClient::new(llm.clone())?)),
+                None => None,
+            },
+        };
+        let runtime = PluginRuntime::with_services(&config.plugins_dir, Some(&cache_dir), limits, services)?;
         runtime.load_all().await;
         if config.watch_plugins {
             // The task keeps the watcher alive for the life of the process.
