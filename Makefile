@@ -59,7 +59,7 @@ test: build
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \
-	$(CARGO) test --release --workspace -- --test-threads 4
+	$(CARGO) test --release --workspace --no-fail-fast -- --test-threads 4
 
 bench: build
 	$(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md

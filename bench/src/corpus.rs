@@ -54,7 +54,10 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
     let mut pages = Vec::with_capacity(files.len());
     let mut clean_time = Duration::ZERO;
     for path in files {
-        anyhow::ensure!(started.elapsed() < budget, "loading the corpus took longer than {budget:?}");
+        anyhow::ensure!(
+            started.elapsed() < budget,
+            "loading the corpus took longer than {budget:?}"
+        );
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let id = name.trim_end_matches(".html.gz").to_string();
         let mut bytes = Vec::new();
@@ -76,7 +79,11 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
             cleaned,
         });
     }
-    anyhow::ensure!(!pages.is_empty(), "no *.html.gz pages under {}", dir.join("html").display());
+    anyhow::ensure!(
+        !pages.is_empty(),
+        "no *.html.gz pages under {}",
+        dir.join("html").display()
+    );
     Ok(Corpus { pages, clean_time })
 }
 
@@ -110,7 +117,13 @@ fn read_manifest(path: &Path) -> HashMap<String, (String, String)> {
         .filter_map(|line| {
             let v: Value = serde_json::from_str(line).ok()?;
             let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-            Some((s("id")?, (s("url")?, s("page_type").unwrap_or_else(|| "unknown".into()))))
+            Some((
+                s("id")?,
+                (
+                    s("url")?,
+                    s("page_type").unwrap_or_else(|| "unknown".into()),
+                ),
+            ))
         })
         .collect()
 }

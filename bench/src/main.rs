@@ -1,1 +1,232 @@
-fn main() {}
+//! `distill-bench`: the benchmarks behind `make bench`, written to
+//! `BENCHMARKS.md`.
+//!
+//! 1. [`markdown`]: the markdown plugin in wasm against the same code native.
+//! 2. [`overhead`]: the fixed cost of one plugin call.
+//! 3. [`scrape`]: the server binary under load on a local page.
+//!
+//! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
+//! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
+//! (`perf` profile of the server), [`procfs`] (CPU and memory of a process), [`machine`], [`report`], [`summary`],
+//! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
+//! and in time.
+//!
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape]
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`
+
+mod corpus;
+mod machine;
+mod markdown;
+mod overhead;
+mod plugins;
+mod procfs;
+mod profile;
+mod report;
+mod scrape;
+mod stages;
+mod stats;
+mod summary;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The default scrape page: a 32.6 KB blog article from the corpus.
+const DEFAULT_PAGE: &str = "4036";
+
+struct Args {
+    out: PathBuf,
+    quick: bool,
+    only: Vec<String>,
+    corpus: PathBuf,
+    page: String,
+    server_bin: PathBuf,
+    no_perf: bool,
+    raw: Vec<String>,
+}
+
+impl Args {
+    fn parse(root: &Path) -> anyhow::Result<Args> {
+        let raw: Vec<String> = std::env::args().skip(1).collect();
+        let mut args = Args {
+            out: PathBuf::from("BENCHMARKS.md"),
+            quick: false,
+            only: vec!["markdown".into(), "overhead".into(), "scrape".into()],
+            corpus: root.join("../shared/corpus/wcxb-dev"),
+            page: DEFAULT_PAGE.into(),
+            server_bin: root.join("target/release/distill"),
+            no_perf: false,
+            raw: raw.clone(),
+        };
+        let mut it = raw.into_iter();
+        while let Some(flag) = it.next() {
+            let mut value = || {
+                it.next()
+                    .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))
+            };
+            match flag.as_str() {
+                "--out" => args.out = value()?.into(),
+                "--quick" => args.quick = true,
+                "--no-perf" => args.no_perf = true,
+                "--only" => args.only = value()?.split(',').map(|s| s.trim().to_string()).collect(),
+                "--corpus" => args.corpus = value()?.into(),
+                "--page" => args.page = value()?,
+                "--server-bin" => args.server_bin = value()?.into(),
+                "-h" | "--help" => {
+                    println!(
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                    );
+                    std::process::exit(0);
+                }
+                other => anyhow::bail!("unknown argument {other:?} (try --help)"),
+            }
+        }
+        Ok(args)
+    }
+
+    fn wants(&self, name: &str) -> bool {
+        self.only.iter().any(|o| o == name)
+    }
+}
+
+fn main() -> anyhow::Result<()> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = root.canonicalize().unwrap_or(root);
+    let args = Args::parse(&root)?;
+    // One line per panic, no backtrace: the native converter is run under
+    // `catch_unwind`, and its panics are counted, not fatal.
+    std::panic::set_hook(Box::new(|info| eprintln!("  panic: {info}")));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(&root, &args))
+}
+
+async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let machine = machine::Machine::probe();
+    let work_dir = root.join("target/bench-data");
+    let shipped_plugins = root.join("target/release/plugins");
+
+    eprintln!("loading plugins");
+    let plugins = plugins::Plugins::load(
+        &shipped_plugins.join("markdown.wasm"),
+        &root.join("target/test-plugins/misbehave.wasm"),
+        &work_dir,
+    )
+    .await?;
+
+    eprintln!(
+        "loading and cleaning the corpus at {}",
+        args.corpus.display()
+    );
+    let max_pages = if args.quick { 40 } else { usize::MAX };
+    let mut corpus = corpus::load(&args.corpus, max_pages, Duration::from_secs(120))?;
+    if args.quick && !corpus.pages.iter().any(|p| p.id == args.page) {
+        // Make sure the scrape page is there even in a reduced corpus.
+        let full = corpus::load(&args.corpus, usize::MAX, Duration::from_secs(120))?;
+        corpus
+            .pages
+            .extend(full.pages.into_iter().filter(|p| p.id == args.page));
+    }
+    eprintln!(
+        "  {} pages, {:.1} MB raw, {:.1} MB cleaned ({:.1} s)",
+        corpus.pages.len(),
+        stats::mb(corpus.raw_bytes()),
+        stats::mb(corpus.cleaned_bytes()),
+        started.elapsed().as_secs_f64()
+    );
+
+    let md = if args.wants("markdown") {
+        eprintln!("benchmark 1: markdown wasm vs native");
+        let cfg = markdown::Config {
+            rounds_cleaned: if args.quick { 1 } else { 5 },
+            rounds_raw: if args.quick { 1 } else { 2 },
+            budget: Duration::from_secs(if args.quick { 30 } else { 150 }),
+        };
+        Some(markdown::run(&plugins, &corpus, &cfg).await?)
+    } else {
+        None
+    };
+
+    let oh = if args.wants("overhead") {
+        eprintln!("benchmark 2: plugin call overhead");
+        let cfg = overhead::Config {
+            calls: if args.quick { 300 } else { 2000 },
+            warmup: if args.quick { 50 } else { 200 },
+            budget_per_case: Duration::from_secs(30),
+        };
+        Some(overhead::run(&plugins, &cfg).await?)
+    } else {
+        None
+    };
+
+    let sc = if args.wants("scrape") {
+        eprintln!("benchmark 3: scrape load");
+        let (n1, n16) = if args.quick { (100, 400) } else { (500, 3000) };
+        let mut phases = Vec::new();
+        for format in ["markdown", "html"] {
+            phases.push(scrape::PhaseSpec {
+                format,
+                concurrency: 1,
+                requests: n1,
+            });
+            phases.push(scrape::PhaseSpec {
+                format,
+                concurrency: 16,
+                requests: n16,
+            });
+        }
+        let cfg = scrape::Config {
+            page_id: args.page.clone(),
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.clone(),
+            warmup: if args.quick { 20 } else { 100 },
+            phases,
+            phase_limit: Duration::from_secs(60),
+            stage_iterations: if args.quick { 50 } else { 300 },
+            profile: !args.no_perf,
+        };
+        Some(scrape::run(&cfg, &corpus, &plugins).await?)
+    } else {
+        None
+    };
+
+    let mut report = report::Report::new("Benchmarks");
+    report.preamble(&format!(
+        "Written by `make bench`, which builds everything and then runs\n\n\
+         ```\ncargo run --release -p distill-bench --{}\n```\n\n\
+         (the code is in `bench/`). The run took {:.0} s{}.\n\n{}\
+         - Load average at the end: {}\n",
+        args.raw.iter().map(|a| format!(" {a}")).collect::<String>(),
+        started.elapsed().as_secs_f64(),
+        if args.quick {
+            ", in `--quick` mode (reduced counts; figures are indicative only)"
+        } else {
+            ""
+        },
+        machine.to_markdown(),
+        machine::load_avg(),
+    ));
+    report.section(
+        "Summary",
+        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref()),
+    );
+    if let Some(md) = &md {
+        report.section("1. markdown_wasm_vs_native", &markdown::to_markdown(md));
+    }
+    if let Some(oh) = &oh {
+        report.section("2. plugin_call_overhead", &overhead::to_markdown(oh));
+    }
+    if let Some(sc) = &sc {
+        report.section("3. scrape_load", &scrape::to_markdown(sc));
+    }
+    report.write(&args.out)?;
+    eprintln!(
+        "wrote {} in {:.0} s",
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -23,7 +23,11 @@ pub struct Plugins {
 impl Plugins {
     /// Copies the components into `work_dir/plugins` and loads them with the
     /// code cache in `work_dir/wasm-cache` (the server's layout).
-    pub async fn load(markdown_wasm: &Path, misbehave_wasm: &Path, work_dir: &Path) -> anyhow::Result<Plugins> {
+    pub async fn load(
+        markdown_wasm: &Path,
+        misbehave_wasm: &Path,
+        work_dir: &Path,
+    ) -> anyhow::Result<Plugins> {
         let dir = work_dir.join("plugins");
         std::fs::create_dir_all(&dir)?;
         for entry in std::fs::read_dir(&dir)?.flatten() {
@@ -38,12 +42,15 @@ impl Plugins {
         if have_misbehave {
             std::fs::copy(misbehave_wasm, dir.join("misbehave.wasm"))?;
         }
-        let runtime = PluginRuntime::new(&dir, Some(&work_dir.join("wasm-cache")), RuntimeLimits::default())?;
+        let runtime = PluginRuntime::new(
+            &dir,
+            Some(&work_dir.join("wasm-cache")),
+            RuntimeLimits::default(),
+        )?;
         let registry = runtime.load_all().await;
-        let markdown = registry
-            .format("markdown")
-            .cloned()
-            .ok_or_else(|| anyhow::anyhow!("markdown plugin did not load from {}", dir.display()))?;
+        let markdown = registry.format("markdown").cloned().ok_or_else(|| {
+            anyhow::anyhow!("markdown plugin did not load from {}", dir.display())
+        })?;
         let misbehave = registry.format("misbehave").cloned();
         if have_misbehave && misbehave.is_none() {
             anyhow::bail!("misbehave plugin did not load from {}", dir.display());
@@ -64,7 +71,14 @@ impl Plugins {
         options: &str,
     ) -> Result<String, PluginCallError> {
         self.runtime
-            .render(plugin, format, page, options, "bench", Instant::now() + CALL_DEADLINE)
+            .render(
+                plugin,
+                format,
+                page,
+                options,
+                "bench",
+                Instant::now() + CALL_DEADLINE,
+            )
             .await
     }
 }
@@ -72,13 +86,19 @@ impl Plugins {
 /// A page record whose `cleaned_html` is `html` (what the markdown plugin
 /// converts); `raw_html` is left empty so both benchmark paths get the same input.
 pub fn page_with_cleaned(url: &str, html: &str) -> Page {
+    page(url, "", html, "{}")
+}
+
+/// A page record as the server's pipeline fills it for a 200 `text/html` response.
+/// (The one place the bench builds the host's `Page` type.)
+pub fn page(url: &str, raw_html: &str, cleaned_html: &str, metadata_json: &str) -> Page {
     Page {
         requested_url: url.to_string(),
         final_url: url.to_string(),
         status_code: 200,
         content_type: Some("text/html; charset=utf-8".into()),
-        raw_html: String::new(),
-        cleaned_html: html.to_string(),
-        metadata: "{}".into(),
+        raw_html: raw_html.to_string(),
+        cleaned_html: cleaned_html.to_string(),
+        metadata: metadata_json.to_string(),
     }
 }

@@ -30,7 +30,10 @@ impl CpuSample {
             .ok_or_else(|| anyhow::anyhow!("unexpected /proc/{pid}/stat"))?;
         let fields: Vec<&str> = rest.split_whitespace().collect();
         let field = |n: usize| -> anyhow::Result<u64> {
-            Ok(fields.get(n - 3).ok_or_else(|| anyhow::anyhow!("short stat"))?.parse()?)
+            Ok(fields
+                .get(n - 3)
+                .ok_or_else(|| anyhow::anyhow!("short stat"))?
+                .parse()?)
         };
         Ok(CpuSample {
             ticks: field(14)? + field(15)?,
@@ -52,7 +55,10 @@ impl CpuSample {
 
 fn sched_total(pid: u32) -> Option<Duration> {
     let mut total: u64 = 0;
-    for entry in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
+    for entry in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .ok()?
+        .flatten()
+    {
         let text = std::fs::read_to_string(entry.path().join("schedstat")).ok()?;
         total += text.split_whitespace().next()?.parse::<u64>().ok()?;
     }
@@ -70,8 +76,22 @@ pub fn status_kib(pid: u32, key: &str) -> Option<u64> {
 
 /// CPU time consumed so far by this process (all threads).
 pub fn self_cpu() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: `ts` is a valid out-pointer.
     unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// CPU time consumed so far by the calling thread.
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid out-pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }

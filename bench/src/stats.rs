@@ -6,14 +6,11 @@ use std::time::Duration;
 /// Mean and percentiles of a set of samples (any unit).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Summary {
-    pub count: usize,
     pub mean: f64,
-    pub min: f64,
     pub p10: f64,
     pub p50: f64,
     pub p90: f64,
     pub p99: f64,
-    pub max: f64,
 }
 
 impl Summary {
@@ -25,14 +22,11 @@ impl Summary {
         samples.sort_by(|a, b| a.total_cmp(b));
         let n = samples.len();
         Summary {
-            count: n,
             mean: samples.iter().sum::<f64>() / n as f64,
-            min: samples[0],
             p10: percentile_sorted(samples, 10.0),
             p50: percentile_sorted(samples, 50.0),
             p90: percentile_sorted(samples, 90.0),
             p99: percentile_sorted(samples, 99.0),
-            max: samples[n - 1],
         }
     }
 

@@ -182,6 +182,10 @@ impl Config {
                 }
             }),
         };
+        let mut config = config;
+        // Relative paths are taken from the working directory at start.
+        config.data_dir = std::path::absolute(&config.data_dir)?;
+        config.plugins_dir = std::path::absolute(&config.plugins_dir)?;
         anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
         anyhow::ensure!(
             config.plugin_max_memory_mib >= config.plugin_memory_mib,

@@ -1,1 +1,18 @@
-//! End-to-end test harness (see tests/).
+//! End-to-end test harness for Distill: every test starts (or shares) the real
+//! `distill` binary and talks HTTP to it, scraping a local fixture site.
+//!
+//! - [`server`]: spawn `$DISTILL_BIN` on an ephemeral port, capture its logs.
+//! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
+//! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
+//!
+//! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
+//! `DISTILL_TEST_PLUGINS_DIR`; without them the harness looks under `target/`.
+//! All traffic stays on 127.0.0.1.
+
+pub mod client;
+pub mod fixture;
+pub mod server;
+
+pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
+pub use fixture::{FixtureSite, read_fixture, site};
+pub use server::{Plugins, ServerOptions, TestServer, shared};

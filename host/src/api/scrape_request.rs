@@ -35,6 +35,8 @@ pub struct ScrapeOptions {
     pub remove_base64_images: bool,
     pub block_ads: bool,
     pub proxy: String,
+    /// Accepted for SDK compatibility (upstream's `fastMode`); the HTTP engine is always fast.
+    pub fast_mode: bool,
     pub location: Option<Location>,
     pub actions: Vec<Value>,
     pub parsers: Vec<ParserSpec>,
@@ -162,9 +164,11 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
 /// Reads every scrape option from `fields` (shared by scrape and parse).
 pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dyn Fn(&str) -> bool) -> ScrapeOptions {
     let formats = parse_formats(c, fields, is_plugin_format);
-    let timeout_ms = fields.int(c, "timeout", Some(1000), Some(300_000)).unwrap_or(60_000);
+    let explicit_timeout = fields.int(c, "timeout", Some(1000), Some(300_000));
+    let timeout_ms = explicit_timeout.unwrap_or(60_000);
     let wait_for_ms = fields.int(c, "waitFor", Some(0), Some(60_000)).unwrap_or(0);
-    if wait_for_ms > timeout_ms / 2 {
+    // As upstream: checked only against a timeout the client gave.
+    if explicit_timeout.is_some() && wait_for_ms > timeout_ms / 2 {
         c.custom(&fields.at("waitFor"), "waitFor must not exceed half of timeout");
     }
     let (actions, action_wait) = parse_actions(c, fields);
@@ -216,9 +220,12 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dy
         skip_tls_verification: fields.bool(c, "skipTlsVerification", true),
         remove_base64_images: fields.bool(c, "removeBase64Images", true),
         block_ads: fields.bool(c, "blockAds", true),
+        // "stealth" is what the official SDKs call "enhanced".
         proxy: fields
-            .one_of(c, "proxy", &["basic", "enhanced", "auto"])
+            .one_of(c, "proxy", &["basic", "enhanced", "auto", "stealth"])
+            .map(|p| if p == "stealth" { "enhanced".to_string() } else { p })
             .unwrap_or_else(|| "auto".to_string()),
+        fast_mode: fields.bool(c, "fastMode", false),
         location,
         actions,
         parsers,

@@ -279,6 +279,15 @@ fn finish<T>(
     result: wasmtime::Result<Result<T, PluginError>>,
 ) -> Result<T, PluginCallError> {
     let plugin_name = plugin.manifest.name.clone();
+    let output = store.data().output.text();
+    if !output.is_empty() {
+        let failed = !matches!(result, Ok(Ok(_)));
+        if failed {
+            tracing::warn!(plugin = %plugin_name, "plugin output: {output}");
+        } else {
+            tracing::debug!(plugin = %plugin_name, "plugin output: {output}");
+        }
+    }
     let kind = match result {
         Ok(Ok(value)) => return Ok(value),
         Ok(Err(rejected)) => PluginCallErrorKind::Rejected(rejected),
@@ -296,6 +305,8 @@ fn finish<T>(
                     }
                 }
             } else if err.downcast_ref::<Trap>().is_some() {
+                // The response gets one line; the log gets the wasm backtrace.
+                tracing::warn!(plugin = %plugin.manifest.name, "plugin trapped: {err:?}");
                 PluginCallErrorKind::Trap(describe_trap(&err))
             } else {
                 PluginCallErrorKind::Instantiate(format!("{err:#}"))

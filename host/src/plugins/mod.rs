@@ -5,6 +5,7 @@
 //! - [`bindings`]: host-side bindings generated from `wit/`, one module per ABI version.
 //! - [`engine`]: the shared wasmtime engine (pooling allocator, epoch ticker, code cache).
 //! - [`sandbox`]: per-call store state: WASI context, limits, deadline.
+//! - [`output`]: a plugin's stdout/stderr, captured for the log.
 //! - [`host_api`]: functions plugins import (logging).
 //! - [`manifest`]: what a plugin declares about itself.
 //! - [`loader`]: compiling a component file into a [`LoadedPlugin`].
@@ -20,6 +21,7 @@ pub mod engine;
 pub mod host_api;
 pub mod loader;
 pub mod manifest;
+pub mod output;
 pub mod registry;
 pub mod reload;
 pub mod sandbox;

@@ -1,6 +1,8 @@
 //! Per-call store state: a locked-down WASI context (no files, network,
-//! environment; frozen clocks), the memory limiter and the call's deadline.
+//! environment; frozen clocks; stdout/stderr captured for the log), the
+//! memory limiter and the call's deadline.
 
+use super::output::CapturedOutput;
 use crate::llm::LlmClient;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -20,6 +22,8 @@ pub struct CallState {
     pub deadline_is_request: bool,
     /// The `llm` capability: the client when granted, else why not.
     pub llm: Result<Arc<LlmClient>, String>,
+    /// What the plugin wrote to stdout/stderr (capped), for the log.
+    pub output: CapturedOutput,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -33,7 +37,10 @@ impl CallState {
         deadline_is_request: bool,
         llm: Result<Arc<LlmClient>, String>,
     ) -> Self {
+        let output = CapturedOutput::default();
         let wasi = WasiCtx::builder()
+            .stdout(output.clone())
+            .stderr(output.clone())
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false)
@@ -47,6 +54,7 @@ impl CallState {
             deadline,
             deadline_is_request,
             llm,
+            output,
             wasi,
             table: ResourceTable::new(),
         }

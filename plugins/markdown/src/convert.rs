@@ -1,8 +1,21 @@
 //! HTML to markdown with htmd, configured for Firecrawl's conventions.
 
 use crate::postprocess::postprocess;
-use htmd::HtmlToMarkdown;
+use htmd::element_handler::{HandlerResult, Handlers};
 use htmd::options::{BulletListMarker, CodeBlockStyle, HeadingStyle, HrStyle, LinkStyle, Options};
+use htmd::{Element, HtmlToMarkdown};
+
+/// `<em>`/`<i>` as `_text_`, upstream's marker (htmd's default is `*`).
+fn emphasis(handlers: &dyn Handlers, element: Element) -> Option<HandlerResult> {
+    let content = handlers.walk_children(element.node).content;
+    let inner = content.trim_matches(|c: char| c.is_ascii_whitespace());
+    if inner.is_empty() {
+        return None;
+    }
+    let start = content.find(inner).unwrap_or(0);
+    let (lead, trail) = (&content[..start], &content[start + inner.len()..]);
+    Some(format!("{lead}_{inner}_{trail}").into())
+}
 
 fn converter() -> HtmlToMarkdown {
     HtmlToMarkdown::builder()
@@ -17,6 +30,7 @@ fn converter() -> HtmlToMarkdown {
             ..Options::default()
         })
         .skip_tags(vec!["script", "style", "noscript", "template", "textarea", "head"])
+        .add_handler(vec!["em", "i"], emphasis)
         .build()
 }
 
@@ -48,6 +62,12 @@ mod tests {
             "[Link without closing tag](http://example.com)"
         );
         assert_eq!(html_to_markdown(""), "");
+    }
+
+    #[test]
+    fn emphasis_uses_underscores() {
+        assert_eq!(html_to_markdown("<p>a <em>b c</em> d <i> e </i></p>"), "a _b c_ d _e_");
+        assert_eq!(html_to_markdown("<p><strong>x</strong></p>"), "**x**");
     }
 
     #[test]

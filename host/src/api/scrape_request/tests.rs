@@ -54,8 +54,11 @@ fn bounds_and_types() {
     assert_eq!(details(&e)[0]["code"], "too_big");
     let e = parse(json!({"url": "https://a.b", "onlyMainContent": "yes"})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "invalid_type");
-    let e = parse(json!({"url": "https://a.b", "waitFor": 40000})).unwrap_err();
+    let e = parse(json!({"url": "https://a.b", "waitFor": 4000, "timeout": 5000})).unwrap_err();
     assert_eq!(e.message, "waitFor must not exceed half of timeout");
+    parse(json!({"url": "https://a.b", "waitFor": 40000})).unwrap();
+    let r = parse(json!({"url": "https://a.b", "proxy": "stealth", "fastMode": true})).unwrap();
+    assert_eq!(r.options.proxy, "enhanced");
     let e = parse(json!({"url": "https://a.b", "proxy": "stealthy"})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "invalid_enum_value");
     let e = parse(json!({})).unwrap_err();

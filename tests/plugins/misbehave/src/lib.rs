@@ -5,7 +5,10 @@
 //! - `"trap"`: panics (a wasm trap);
 //! - `"loop"`: spins forever (stopped by the host's deadline);
 //! - `"oom"`: allocates without bound (stopped by the host's memory cap);
-//! - `"error"`: returns a typed plugin error.
+//! - `"error"`: returns a typed plugin error;
+//! - `"escape"`: tries the filesystem, the network, the environment and the
+//!   clock, and reports what it got as `{"fs": ..., "net": ..., "env": ..., "clock": ...}`
+//!   (option `target`: a `host:port` to try connecting to).
 
 use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value};
 
@@ -37,9 +40,40 @@ impl FormatPlugin for Misbehave {
                 }
             }
             "error" => Err(PluginError::Failed("deliberate failure".into())),
+            "escape" => Ok(escape(options.get("target").and_then(Value::as_str).unwrap_or("127.0.0.1:80"))),
             other => Err(PluginError::InvalidOptions(format!("unknown mode '{other}'"))),
         }
     }
+}
+
+/// Tries every way out of the sandbox and reports the outcome of each.
+fn escape(target: &str) -> Value {
+    let fs = match std::fs::read_dir("/") {
+        Ok(entries) => format!("listed {} entries of /", entries.count()),
+        Err(e) => format!("error: {e}"),
+    };
+    let fs_write = match std::fs::write("/tmp/distill-escape", b"x") {
+        Ok(()) => "wrote /tmp/distill-escape".to_string(),
+        Err(e) => format!("error: {e}"),
+    };
+    let net = match std::net::TcpStream::connect(target) {
+        Ok(_) => format!("connected to {target}"),
+        Err(e) => format!("error: {e}"),
+    };
+    let env: Vec<String> = std::env::vars().map(|(k, _)| k).collect();
+    let args: Vec<String> = std::env::args().collect();
+    let clock = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    distill_sdk::json!({
+        "fs": fs,
+        "fsWrite": fs_write,
+        "net": net,
+        "env": env,
+        "args": args,
+        "clock": clock,
+    })
 }
 
 distill_sdk::export_plugin!(format: Misbehave);

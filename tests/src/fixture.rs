@@ -1,0 +1,299 @@
+//! An in-process web site for the server to scrape, on `127.0.0.1:<ephemeral>`.
+//!
+//! It serves the committed pages of `tests/fixtures/site/` plus dynamic routes:
+//!
+//! | route | what |
+//! |---|---|
+//! | `/redirect/{n}` | `n` redirects (302) ending at `/article.html` |
+//! | `/redirect-loop/{a,b}` | redirects between `a` and `b` forever |
+//! | `/redirect-to-localhost/{path}` | 302 to the same site under the name `localhost` |
+//! | `/status/{code}` | an HTML page answered with that status |
+//! | `/slow?ms=N` | an HTML page after N ms (at most 30 s) |
+//! | `/charset/shift-jis` | Shift_JIS page, charset only in the `Content-Type` header |
+//! | `/charset/windows-1252` | windows-1252 page, charset only in `<meta charset>` |
+//! | `/echo-headers` | HTML listing the request headers: `<li id="h-NAME">VALUE</li>` |
+//! | `/api/items` | [`JSON_BODY`] as `application/json` |
+//! | `/hits/{token}` | a page that counts its requests ([`FixtureSite::hits`]) |
+//! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
+//!
+//! The site runs on its own thread and Tokio runtime, so sync and async tests
+//! can use it alike; [`site`] starts it once per test binary.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// The exact body of `/api/items`.
+pub const JSON_BODY: &str = r#"{"items":[{"id":1,"name":"lichen"},{"id":2,"name":"moss"}],"count":2}"#;
+
+/// "日本語のページ" in Shift_JIS (the title of `/charset/shift-jis`).
+const SJIS_TITLE: &[u8] = b"\x93\xfa\x96\x7b\x8c\xea\x82\xcc\x83\x79\x81\x5b\x83\x57";
+/// "こんにちは、世界！" in Shift_JIS.
+const SJIS_TEXT: &[u8] = b"\x82\xb1\x82\xf1\x82\xc9\x82\xbf\x82\xcd\x81\x41\x90\xa2\x8a\x45\x81\x49";
+/// "Café “quoted” — price 5€ œuvre" in windows-1252 (0x80–0x9F differ from Latin-1).
+const CP1252_TEXT: &[u8] = b"Caf\xe9 \x93quoted\x94 \x97 price 5\x80 \x9cuvre";
+
+/// The running site.
+pub struct FixtureSite {
+    addr: SocketAddr,
+    hits: Arc<Mutex<HashMap<String, u64>>>,
+}
+
+impl FixtureSite {
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// `base()` + `path` (`path` starts with `/`).
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// `host:port` without a scheme.
+    pub fn host_port(&self) -> String {
+        self.addr.to_string()
+    }
+
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// How many requests `/hits/{token}` received.
+    pub fn hits(&self, token: &str) -> u64 {
+        self.hits.lock().unwrap().get(token).copied().unwrap_or(0)
+    }
+}
+
+/// The fixture site of this test binary (started on first use).
+pub fn site() -> &'static FixtureSite {
+    static SITE: OnceLock<FixtureSite> = OnceLock::new();
+    SITE.get_or_init(start)
+}
+
+/// `tests/fixtures/site/`.
+pub fn site_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/site")
+}
+
+/// The committed file `tests/fixtures/site/<rel>`, as text.
+pub fn read_fixture(rel: &str) -> String {
+    std::fs::read_to_string(site_dir().join(rel)).unwrap_or_else(|e| panic!("fixture {rel}: {e}"))
+}
+
+#[derive(Clone)]
+struct Ctx {
+    port: u16,
+    hits: Arc<Mutex<HashMap<String, u64>>>,
+}
+
+fn start() -> FixtureSite {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binding the fixture site");
+    listener.set_nonblocking(true).unwrap();
+    let addr = listener.local_addr().unwrap();
+    let hits = Arc::new(Mutex::new(HashMap::new()));
+    let ctx = Ctx {
+        port: addr.port(),
+        hits: hits.clone(),
+    };
+    std::thread::Builder::new()
+        .name("fixture-site".into())
+        .spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                axum::serve(listener, router(ctx)).await.unwrap();
+            });
+        })
+        .unwrap();
+    FixtureSite { addr, hits }
+}
+
+fn router(ctx: Ctx) -> Router {
+    Router::new()
+        .route("/redirect/{n}", get(redirect))
+        .route("/redirect-loop/{side}", get(redirect_loop))
+        .route("/redirect-to-localhost/{*path}", get(redirect_to_localhost))
+        .route("/status/{code}", get(status_page))
+        .route("/slow", get(slow))
+        .route("/charset/shift-jis", get(shift_jis))
+        .route("/charset/windows-1252", get(windows_1252))
+        .route("/echo-headers", get(echo_headers))
+        .route("/api/items", get(json_items))
+        .route("/hits/{token}", get(hit))
+        .route("/big", get(big))
+        .fallback(static_file)
+        .with_state(ctx)
+}
+
+fn html(status: StatusCode, content_type: &'static str, body: impl Into<Body>) -> Response {
+    (status, [(header::CONTENT_TYPE, content_type)], body.into()).into_response()
+}
+
+fn found(location: String) -> Response {
+    (
+        StatusCode::FOUND,
+        [(header::LOCATION, location.clone())],
+        format!("<a href=\"{location}\">moved</a>"),
+    )
+        .into_response()
+}
+
+async fn redirect(UrlPath(n): UrlPath<u32>) -> Response {
+    if n <= 1 {
+        found("/article.html".into())
+    } else {
+        found(format!("/redirect/{}", n - 1))
+    }
+}
+
+async fn redirect_loop(UrlPath(side): UrlPath<String>) -> Response {
+    let other = if side == "a" { "b" } else { "a" };
+    found(format!("/redirect-loop/{other}"))
+}
+
+async fn redirect_to_localhost(State(ctx): State<Ctx>, UrlPath(path): UrlPath<String>) -> Response {
+    found(format!("http://localhost:{}/{path}", ctx.port))
+}
+
+async fn status_page(UrlPath(code): UrlPath<u16>) -> Response {
+    let status = StatusCode::from_u16(code).unwrap_or(StatusCode::BAD_REQUEST);
+    let reason = status.canonical_reason().unwrap_or("Unknown");
+    let body = format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><title>{code} {reason}</title></head><body><main>\
+         <h1>Error {code}</h1><p>Nothing lives here: the fixture answered {code} on purpose.</p>\
+         </main></body></html>"
+    );
+    html(status, "text/html; charset=utf-8", body)
+}
+
+/// The numeric query parameter `name`, else `default`.
+fn query_number(uri: &Uri, name: &str, default: u64) -> u64 {
+    uri.query()
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(name).and_then(|rest| rest.strip_prefix('=')))
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(default)
+}
+
+async fn slow(uri: Uri) -> Response {
+    let ms = query_number(&uri, "ms", 1000).min(30_000);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    html(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        format!("<html><head><title>Slow</title></head><body><p>Answered after {ms} ms.</p></body></html>"),
+    )
+}
+
+async fn shift_jis() -> Response {
+    let mut body = b"<!DOCTYPE html><html lang=\"ja\"><head><title>".to_vec();
+    body.extend_from_slice(SJIS_TITLE);
+    body.extend_from_slice(b"</title></head><body><main><h1>");
+    body.extend_from_slice(SJIS_TITLE);
+    body.extend_from_slice(b"</h1><p>");
+    body.extend_from_slice(SJIS_TEXT);
+    body.extend_from_slice(b"</p></main></body></html>");
+    html(StatusCode::OK, "text/html; charset=Shift_JIS", body)
+}
+
+async fn windows_1252() -> Response {
+    let mut body =
+        b"<!DOCTYPE html><html><head><meta charset=\"windows-1252\"><title>Caf\xe9 menu</title></head><body><main><p>"
+            .to_vec();
+    body.extend_from_slice(CP1252_TEXT);
+    body.extend_from_slice(b"</p></main></body></html>");
+    // No charset parameter: only the <meta> says how to decode.
+    html(StatusCode::OK, "text/html", body)
+}
+
+async fn big(uri: Uri) -> Response {
+    let kb = query_number(&uri, "kb", 300).min(4096) as usize;
+    let mut body = String::from("<!DOCTYPE html><html><head><title>Big page</title></head><body><main><h1>Big page</h1>\n");
+    let mut i = 0;
+    while body.len() < kb * 1024 {
+        body.push_str(&format!(
+            "<p>Paragraph {i} of filler text, with a <a href=\"/big/{i}\">link number {i}</a>.</p>\n"
+        ));
+        i += 1;
+    }
+    body.push_str("<p>BIGPAGEEND</p></main></body></html>");
+    html(StatusCode::OK, "text/html; charset=utf-8", body)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+async fn echo_headers(headers: HeaderMap) -> Response {
+    let mut items = String::new();
+    for (name, value) in &headers {
+        items.push_str(&format!(
+            "<li id=\"h-{}\">{}</li>\n",
+            escape(name.as_str()),
+            escape(&String::from_utf8_lossy(value.as_bytes()))
+        ));
+    }
+    html(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        format!(
+            "<!DOCTYPE html><html><head><title>Echo headers</title></head><body><main>\
+             <h1>Request headers</h1><ul>\n{items}</ul></main></body></html>"
+        ),
+    )
+}
+
+async fn json_items() -> Response {
+    html(StatusCode::OK, "application/json", JSON_BODY)
+}
+
+async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
+    *ctx.hits.lock().unwrap().entry(token.clone()).or_default() += 1;
+    html(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        format!("<html><head><title>Hit</title></head><body><p>Hit {}</p></body></html>", escape(&token)),
+    )
+}
+
+fn content_type_for(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" | "htm" => "text/html; charset=utf-8",
+        "json" => "application/json",
+        "txt" => "text/plain; charset=utf-8",
+        "png" => "image/png",
+        _ => "application/octet-stream",
+    }
+}
+
+async fn static_file(uri: Uri) -> Response {
+    let rel = uri.path().trim_start_matches('/');
+    let rel = if rel.is_empty() || rel.ends_with('/') { format!("{rel}index.html") } else { rel.to_string() };
+    let rel_path = Path::new(&rel);
+    if rel_path.components().any(|c| !matches!(c, Component::Normal(_))) {
+        return html(StatusCode::BAD_REQUEST, "text/plain", "bad path");
+    }
+    let path = site_dir().join(rel_path);
+    match tokio::fs::read(&path).await {
+        Ok(bytes) => html(StatusCode::OK, content_type_for(&path), bytes),
+        Err(_) => html(
+            StatusCode::NOT_FOUND,
+            "text/html; charset=utf-8",
+            "<html><head><title>Missing</title></head><body><p>No such fixture file.</p></body></html>",
+        ),
+    }
+}

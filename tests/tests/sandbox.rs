@@ -1,0 +1,169 @@
+//! The plugin sandbox, driven through the test-only `misbehave` plugin: a trap,
+//! an endless loop, a memory bomb and a typed error each fail only their own
+//! request, name the plugin, and leave the server serving normal scrapes;
+//! a looping plugin does not stall concurrent requests.
+
+use distill_e2e::{Plugins, Reply, ServerOptions, TestServer, get, scrape, site};
+use serde_json::json;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn server() -> &'static TestServer {
+    static SERVER: OnceLock<TestServer> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        TestServer::start(ServerOptions {
+            plugins: Plugins::ShippedAnd(&["misbehave"]),
+            ..ServerOptions::default()
+        })
+    })
+}
+
+async fn misbehave(mode: &str, timeout_ms: u64) -> Reply {
+    scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/article.html"),
+            "formats": ["markdown", { "type": "misbehave", "mode": mode }],
+            "timeout": timeout_ms
+        }),
+    )
+    .await
+}
+
+/// A normal markdown scrape on the same server still works.
+async fn assert_still_serving() {
+    let r = scrape(server().url(), &json!({ "url": site().url("/article.html") })).await;
+    r.assert_ok();
+    assert!(r.markdown().contains("# Lichens on Old Walls"), "{}", r.pretty());
+}
+
+fn assert_names_plugin(r: &Reply) {
+    assert!(
+        r.error().contains("plugin 'misbehave'") && r.error().contains("'misbehave' format"),
+        "the error should name the plugin and the format: {}",
+        r.pretty()
+    );
+}
+
+#[tokio::test]
+async fn a_well_behaved_call_returns_its_value() {
+    let r = misbehave("ok", 30_000).await;
+    r.assert_ok();
+    assert_eq!(r.data()["misbehave"], "fine", "{}", r.pretty());
+    assert!(r.markdown().contains("Lichens on Old Walls"));
+}
+
+#[tokio::test]
+async fn a_trapping_plugin_is_a_plugin_error() {
+    let r = misbehave("trap", 30_000).await;
+    r.assert_error(500, "PLUGIN_ERROR");
+    assert_names_plugin(&r);
+    assert!(r.error().contains("crashed"), "{}", r.pretty());
+    assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
+    assert_still_serving().await;
+}
+
+#[tokio::test]
+async fn an_endless_loop_is_stopped_at_the_request_timeout() {
+    // misbehave declares no time limit of its own, so the request's 3 s
+    // deadline stops it: 408 SCRAPE_TIMEOUT (not PLUGIN_ERROR).
+    let r = misbehave("loop", 3000).await;
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+    assert_names_plugin(&r);
+    assert!(
+        r.elapsed >= Duration::from_millis(2500) && r.elapsed < Duration::from_secs(8),
+        "the 3000 ms timeout took {:?}",
+        r.elapsed
+    );
+    assert_still_serving().await;
+}
+
+#[tokio::test]
+async fn a_memory_bomb_hits_the_declared_cap() {
+    let r = misbehave("oom", 30_000).await;
+    r.assert_error(500, "PLUGIN_ERROR");
+    assert_names_plugin(&r);
+    assert!(r.error().contains("memory"), "{}", r.pretty());
+    assert!(r.error().contains("64 MiB"), "the plugin's declared cap: {}", r.pretty());
+    assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+    // Again: the memory is reclaimed, not leaked into the next call.
+    let again = misbehave("oom", 30_000).await;
+    again.assert_error(500, "PLUGIN_ERROR");
+    assert_still_serving().await;
+}
+
+#[tokio::test]
+async fn a_typed_plugin_error_names_the_plugin() {
+    let r = misbehave("error", 30_000).await;
+    r.assert_error(500, "PLUGIN_ERROR");
+    assert_names_plugin(&r);
+    assert!(r.error().contains("deliberate failure"), "{}", r.pretty());
+    assert_still_serving().await;
+}
+
+#[tokio::test]
+async fn invalid_plugin_options_are_a_bad_request() {
+    let r = misbehave("dance", 30_000).await;
+    r.assert_error(400, "BAD_REQUEST");
+    assert!(r.error().contains("unknown mode 'dance'"), "{}", r.pretty());
+}
+
+#[tokio::test]
+async fn a_plugin_cannot_reach_files_network_environment_or_the_clock() {
+    let marker = std::path::Path::new("/tmp/distill-escape");
+    let existed_before = marker.exists();
+    // The connect target is the local fixture site: even a broken sandbox
+    // would not send anything off the machine.
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/article.html"),
+            "formats": [{ "type": "misbehave", "mode": "escape", "target": site().host_port() }]
+        }),
+    )
+    .await;
+    r.assert_ok();
+    let got = &r.data()["misbehave"];
+    for probe in ["fs", "fsWrite", "net"] {
+        let outcome = got[probe].as_str().unwrap_or_else(|| panic!("no {probe} in {}", r.pretty()));
+        assert!(outcome.starts_with("error"), "{probe} escaped the sandbox: {outcome}");
+    }
+    assert_eq!(got["env"], json!([]), "the plugin sees environment variables: {}", r.pretty());
+    assert_eq!(got["clock"], 0, "the plugin sees the real clock: {}", r.pretty());
+    if !existed_before {
+        assert!(!marker.exists(), "the plugin wrote {}", marker.display());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_looping_plugin_does_not_stall_other_requests() {
+    server(); // started before anything is timed
+    let looping = tokio::spawn(misbehave("loop", 10_000));
+    // Let the loop get going.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!looping.is_finished(), "the loop request ended early");
+
+    let started = Instant::now();
+    let normal: Vec<_> = (0..6)
+        .map(|i| {
+            let url = if i % 2 == 0 { site().url("/article.html") } else { site().url("/layout.html") };
+            tokio::spawn(async move { scrape(server().url(), &json!({ "url": url })).await })
+        })
+        .collect();
+    for handle in normal {
+        let r = handle.await.unwrap();
+        r.assert_ok();
+        assert!(r.elapsed < Duration::from_secs(3), "a normal scrape took {:?} next to the loop", r.elapsed);
+    }
+    let health = get(&server().endpoint("/health")).await;
+    assert_eq!(health.status, 200);
+    let normal_time = started.elapsed();
+    assert!(
+        !looping.is_finished(),
+        "the loop request finished before the normal ones were checked ({normal_time:?})"
+    );
+    assert!(normal_time < Duration::from_secs(5), "normal requests took {normal_time:?} in total");
+
+    let r = looping.await.unwrap();
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+}
