@@ -11,9 +11,10 @@ CARGO ?= cargo
 WASM_TARGET := wasm32-wasip2
 WASM_OUT := target/$(WASM_TARGET)/wasm
 
-# Plugin crates shipped with the server, and test-only plugins.
-PLUGINS := distill-markdown
-TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2
+# Plugin crates shipped with the server (every plugins/<name> with a
+# Cargo.toml, crate distill-<name>), and test-only plugins.
+PLUGINS := $(patsubst plugins/%/Cargo.toml,distill-%,$(wildcard plugins/*/Cargo.toml))
+TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict
 
 BIN := target/release/distill
 PLUGINS_DIR := target/release/plugins
@@ -21,12 +22,17 @@ TEST_PLUGINS_DIR := target/test-plugins
 
 export DISTILL_DATA_DIR ?= $(CURDIR)/target/distill-data
 
-.PHONY: run test build setup plugins test-plugins host bench clean
+# A plugin written in Python (componentize-py, installed into target/tools).
+PY_TOOLS := target/tools/py
+COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
+EXAMPLE_PLUGINS_DIR := target/example-plugins
+
+.PHONY: run test build setup plugins test-plugins example-plugins host bench clean new-plugin
 
 run: build
 	$(BIN)
 
-build: plugins host
+build: plugins example-plugins host
 
 ## Installs what is missing: the wasm32-wasip2 target, and the C headers the
 ## official SDK's TLS stack (used by the tests) links against.
@@ -52,6 +58,21 @@ plugins: setup
 	$(call install_plugin,$(PLUGINS),$(PLUGINS_DIR))
 	$(call install_plugin,$(TEST_PLUGINS),$(TEST_PLUGINS_DIR))
 
+$(COMPONENTIZE_PY):
+	python3 -m venv $(PY_TOOLS)
+	$(PY_TOOLS)/bin/pip install -q componentize-py==0.25.1
+
+$(EXAMPLE_PLUGINS_DIR)/keywords.wasm: plugins/keywords-py/app.py wit/v0.2.0/plugin.wit | $(COMPONENTIZE_PY)
+	@mkdir -p $(EXAMPLE_PLUGINS_DIR)
+	cd plugins/keywords-py && $(CURDIR)/$(COMPONENTIZE_PY) -d $(CURDIR)/wit/v0.2.0 -w format componentize app -o $(CURDIR)/$@.tmp
+	mv $@.tmp $@
+
+example-plugins: $(EXAMPLE_PLUGINS_DIR)/keywords.wasm
+
+## make new-plugin NAME=reading-time KIND=format [DIR=...]
+new-plugin:
+	@scripts/new-plugin.sh "$(NAME)" "$(KIND)" $(DIR)
+
 host: setup
 	$(CARGO) build --release --workspace
 
@@ -59,6 +80,7 @@ test: build
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \
+	DISTILL_EXAMPLE_PLUGINS_DIR=$(CURDIR)/$(EXAMPLE_PLUGINS_DIR) \
 	$(CARGO) test --release --workspace --no-fail-fast -- --test-threads 4
 
 bench: build

@@ -6,7 +6,8 @@
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
-//! `DISTILL_TEST_PLUGINS_DIR`; without them the harness looks under `target/`.
+//! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
+//! harness looks under `target/`.
 //! All traffic stays on 127.0.0.1.
 
 pub mod client;
@@ -15,4 +16,7 @@ pub mod server;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fixture::{FixtureSite, read_fixture, site};
-pub use server::{Plugins, ServerOptions, TestServer, shared};
+pub use server::{
+    Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir, shared,
+    shipped_plugins_dir, test_plugins_dir,
+};

@@ -33,6 +33,8 @@ pub enum Plugins {
     ShippedAnd(&'static [&'static str]),
     /// An empty directory: no plugin at all.
     Empty,
+    /// This directory, as it is (the test prepares it).
+    Dir(PathBuf),
 }
 
 /// How to start a server.
@@ -79,6 +81,7 @@ pub struct TestServer {
     pid: u32,
     logs: Arc<Mutex<String>>,
     tmp: PathBuf,
+    plugins_dir: PathBuf,
 }
 
 impl TestServer {
@@ -104,6 +107,7 @@ impl TestServer {
                 std::fs::create_dir_all(&dir).unwrap();
                 dir
             }
+            Plugins::Dir(dir) => dir,
         };
         let data_dir = opts
             .data_dir
@@ -188,7 +192,13 @@ impl TestServer {
             pid,
             logs,
             tmp,
+            plugins_dir,
         }
+    }
+
+    /// The plugins directory this server watches.
+    pub fn plugins_dir(&self) -> &Path {
+        &self.plugins_dir
     }
 
     /// Base URL, e.g. `http://127.0.0.1:40123` (no trailing slash).
@@ -283,7 +293,15 @@ pub fn test_plugins_dir() -> PathBuf {
     from_env_or("DISTILL_TEST_PLUGINS_DIR", target_dir().join("test-plugins"))
 }
 
-fn copy_wasm_files(from: &Path, to: &Path) {
+/// Where `make` puts example plugins built from other languages
+/// (`$DISTILL_EXAMPLE_PLUGINS_DIR`, else `target/example-plugins`).
+pub fn example_plugins_dir() -> PathBuf {
+    std::env::var_os("DISTILL_EXAMPLE_PLUGINS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target_dir().join("example-plugins"))
+}
+
+pub fn copy_wasm_files(from: &Path, to: &Path) {
     let mut copied = 0;
     for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();

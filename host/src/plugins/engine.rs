@@ -16,6 +16,9 @@ use tokio::sync::Semaphore;
 use wasmtime::component::{HasSelf, Linker};
 use wasmtime::{Cache, CacheConfig, Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
+/// Bytes of each pooled memory/table slot kept resident between instances.
+const KEEP_RESIDENT: usize = 8 << 20;
+
 /// How often the epoch advances; deadlines are checked at this granularity.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
@@ -161,7 +164,11 @@ fn build_engine(cache_dir: Option<&Path>, limits: &RuntimeLimits) -> anyhow::Res
         .total_memories(instances * 2)
         .total_tables(instances * 4)
         .total_stacks(instances)
-        .max_memory_size((limits.max_memory_mib as usize) << 20);
+        .max_memory_size((limits.max_memory_mib as usize) << 20)
+        // Keep the first pages of a reused slot mapped: a fresh instance then
+        // skips most page faults (make bench measured ~15% per call).
+        .linear_memory_keep_resident(KEEP_RESIDENT)
+        .table_keep_resident(KEEP_RESIDENT);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     if let Some(dir) = cache_dir {
         std::fs::create_dir_all(dir)

@@ -6,6 +6,8 @@
 //! - `"loop"`: spins forever (stopped by the host's deadline);
 //! - `"oom"`: allocates without bound (stopped by the host's memory cap);
 //! - `"error"`: returns a typed plugin error;
+//! - `"llm"`: calls the `llm` capability (declared) and reports `{"ok": text}`
+//!   or `{"error": why}`;
 //! - `"escape"`: tries the filesystem, the network, the environment and the
 //!   clock, and reports what it got as `{"fs": ..., "net": ..., "env": ..., "clock": ...}`
 //!   (option `target`: a `host:port` to try connecting to).
@@ -20,6 +22,7 @@ impl FormatPlugin for Misbehave {
             .description("Test plugin that traps, loops or exhausts memory on request.")
             .format("misbehave")
             .memory_limit_mib(64)
+            .capability("llm")
     }
 
     fn render(_format: &str, _page: &Page, options: &Value) -> Result<Value, PluginError> {
@@ -40,6 +43,14 @@ impl FormatPlugin for Misbehave {
                 }
             }
             "error" => Err(PluginError::Failed("deliberate failure".into())),
+            "llm" => {
+                let request = distill_sdk::llm::Request::new(vec![distill_sdk::llm::Message::new("user", "Say hi.")])
+                    .max_tokens(8);
+                Ok(match distill_sdk::llm::complete(&request) {
+                    Ok(text) => distill_sdk::json!({ "ok": text }),
+                    Err(e) => distill_sdk::json!({ "error": e }),
+                })
+            }
             "escape" => Ok(escape(options.get("target").and_then(Value::as_str).unwrap_or("127.0.0.1:80"))),
             other => Err(PluginError::InvalidOptions(format!("unknown mode '{other}'"))),
         }
