@@ -75,7 +75,11 @@ impl ParsedPage {
         clean::strip_unwanted(&doc);
         clean::apply_exclude(&doc, &exclude);
         if opts.only_main_content {
-            main_content::remove_non_main(&doc);
+            if include.is_empty() {
+                main_content::remove_non_main(&doc);
+            } else {
+                main_content::remove_non_main_fragment(&doc);
+            }
         }
         clean::rewrite_media_and_links(&doc, &self.base);
         // Like upstream, links and images resolve against a `<base href>` that survived
