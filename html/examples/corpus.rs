@@ -39,6 +39,10 @@ fn main() {
         let t0 = Instant::now();
         let page = ParsedPage::parse(&html, &url);
         let t1 = Instant::now();
+        if let Ok(min) = env::var("EXPLAIN") {
+            fs::write(format!("{out}/{id}.explain"), page.explain_main_content(min.parse().unwrap_or(100.0)))
+                .expect("write explain");
+        }
         let mut opts = CleanOptions { only_main_content: false, include_tags: &[], exclude_tags: &[] };
         let whole = page.clean(&opts).unwrap();
         let t2 = Instant::now();

@@ -64,6 +64,15 @@ impl ParsedPage {
         metadata::extract(&self.doc, &self.page_url)
     }
 
+    /// Development aid: the main-content extractor's view of the page (after the same
+    /// stripping as [`ParsedPage::clean`]), listing elements whose score is at least `min_abs`.
+    #[doc(hidden)]
+    pub fn explain_main_content(&self, min_abs: f32) -> String {
+        let doc = self.doc.clone();
+        clean::strip_unwanted(&doc);
+        main_content::explain(&doc, min_abs)
+    }
+
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
     pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
         let include = user_selectors::compile(opts.include_tags)?;

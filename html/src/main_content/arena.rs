@@ -91,6 +91,9 @@ pub(super) struct Node {
     pub counts: Counts,
     /// Arena index of the block this element's inline text belongs to (itself if a block).
     pub block: u32,
+    /// Hash of the tag name and first class word (digits ignored): siblings with the same
+    /// signature are instances of one template (cards, rows, posts).
+    pub sig: u32,
 }
 
 impl Node {
@@ -132,6 +135,7 @@ impl Arena {
                 total: Text::default(),
                 counts: Counts::default(),
                 block: 0,
+                sig: 0,
             });
         nodes.push(root_node);
         nodes[0].block = 0;
@@ -261,7 +265,28 @@ fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_lin
         total: Text::default(),
         counts: Counts::default(),
         block: NONE,
+        sig: signature(el),
     }
+}
+
+/// FNV-1a over the tag name and the first class (ASCII digits skipped).
+fn signature(el: &dom_query::Element) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut eat = |b: u8| {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    };
+    for b in el.name.local.bytes() {
+        eat(b);
+    }
+    eat(b'.');
+    let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
+    if let Some(first) = class.split_ascii_whitespace().next() {
+        for b in first.bytes().filter(|b| !b.is_ascii_digit()) {
+            eat(b);
+        }
+    }
+    h
 }
 
 /// Statistics of one text node.

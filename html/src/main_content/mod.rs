@@ -36,3 +36,63 @@ pub(crate) fn remove_non_main(doc: &Document) {
 pub(crate) fn remove_non_main_fragment(doc: &Document) {
     upstream::remove_listed(doc);
 }
+
+/// A readable dump of the extractor's view of a page (development aid): the element tree
+/// down to blocks worth `min_abs` characters, with values, sums and decisions.
+pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
+    use std::fmt::Write;
+    let Some(body) = doc.body() else {
+        return String::new();
+    };
+    let arena = arena::Arena::build(doc, body.id);
+    let scores = score::score(&arena);
+    let plan = select::plan(&arena, &scores);
+    let mut out = String::new();
+    let mut pruned = vec![false; arena.nodes.len()];
+    for &p in &plan.prune {
+        pruned[p] = true;
+    }
+    for (i, n) in arena.nodes.iter().enumerate() {
+        if scores.sum[i].abs() < min_abs && i != plan.container {
+            continue;
+        }
+        let (tag, attrs) = doc
+            .tree
+            .query_node(&n.id, |d| match &d.data {
+                dom_query::NodeData::Element(el) => {
+                    let attrs: Vec<String> = el
+                        .attrs
+                        .iter()
+                        .filter(|a| matches!(&*a.name.local, "class" | "id" | "role" | "itemprop"))
+                        .map(|a| format!("{}={:?}", a.name.local, a.value.chars().take(60).collect::<String>()))
+                        .collect();
+                    (el.name.local.to_string(), attrs.join(" "))
+                }
+                _ => (String::new(), String::new()),
+            })
+            .unwrap_or_default();
+        let c = scores.ctx[i];
+        let _ = writeln!(
+            out,
+            "{:indent$}{i} <{tag} {attrs}> {:?}/{:?} w={} sum={:.0} own={:.0} chars={} link={} words={} punct={} links={} {}{}{}{}{}",
+            "",
+            n.kind,
+            n.landmark,
+            n.words.score,
+            scores.sum[i],
+            scores.own[i],
+            n.total.chars,
+            n.total.link_chars,
+            n.total.words,
+            n.total.punct,
+            n.counts.links,
+            if c.chrome { "CHROME " } else { "" },
+            if c.comments { "COMMENTS " } else { "" },
+            if c.content { "content " } else { "" },
+            if i == plan.container { "<<<CONTAINER " } else { "" },
+            if pruned[i] { "PRUNED" } else { "" },
+            indent = n.depth as usize
+        );
+    }
+    out
+}
