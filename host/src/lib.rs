@@ -6,6 +6,7 @@
 //! - [`api`]: request validation, typed requests, error bodies.
 //! - [`fetch`]: fetch engines and target safety.
 //! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
+//! - [`ocr`]: local OCR (pdftoppm + tesseract) for PDF pages without text.
 //! - [`pipeline`]: fetch → clean → plugins → response.
 //! - [`plugins`]: the WebAssembly plugin runtime.
 //! - [`server`]: the axum router, handlers and request logging.
@@ -14,6 +15,7 @@ pub mod api;
 pub mod config;
 pub mod fetch;
 pub mod llm;
+pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
 pub mod server;

@@ -6,10 +6,12 @@
 //! - [`validate`]: a small schema walker that collects issues with paths.
 //! - [`scrape_request`]: the `/v2/scrape` body, field by field, per the spec.
 //! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
+//! - [`parse_request`]: the `/v2/parse` upload: options, kind detection, errors.
 
 pub mod error;
 pub mod actions;
 pub mod formats;
+pub mod parse_request;
 pub mod scrape_request;
 pub mod validate;
 

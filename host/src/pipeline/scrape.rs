@@ -1,30 +1,29 @@
-//! One `/v2/scrape` request from validated options to the response's `data`.
+//! One `/v2/scrape` request from validated options to the response's `data`:
+//! checks, fetch, then either the HTML path or — for a URL serving a document
+//! (by content type or extension) — the converter path.
 
+use super::document::{Origin, convert};
 use super::errors::fetch_error;
-use super::prepare::prepare;
-use super::render::render_plugin_formats;
-use super::response::{ScrapeOutput, build_data};
+use super::produce::{Content, produce};
 use crate::api::formats::HOST_FORMATS;
-use crate::api::{ApiError, ScrapeRequest};
+use crate::api::parse_request::extension_of;
+use crate::api::{ApiError, ScrapeOptions, ScrapeRequest};
+use crate::fetch::FetchedPage;
 use crate::fetch::http::FetchRequest;
-use crate::plugins::bindings::Page;
+use crate::plugins::bindings::FileInput;
+use crate::plugins::{LoadedPlugin, Registry};
 use crate::server::AppState;
 use axum::http::StatusCode;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Scrapes `req.url` and returns the response's `data`.
 pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> Result<Value, ApiError> {
     let opts = &req.options;
-    let started = Instant::now();
-    let deadline = started + Duration::from_millis(opts.timeout_ms);
+    let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
     let registry = state.runtime.registry();
-    for f in &opts.formats {
-        let served = HOST_FORMATS.contains(&f.name.as_str()) || registry.format(&f.name).is_some();
-        if !served && f.name != "screenshot" {
-            return Err(ApiError::format_unavailable(&f.name));
-        }
-    }
+    check_formats(&registry, opts)?;
     if !opts.actions.is_empty() {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -41,7 +40,7 @@ pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> R
         return Err(ApiError::no_cached_data());
     }
     let mut warnings = Vec::new();
-    let unsupported = unsupported_features(req);
+    let unsupported = unsupported_features(opts);
     if !unsupported.is_empty() {
         warnings.push(format!(
             "The engine used does not support the following features: {} -- your scrape may be partial.",
@@ -59,62 +58,88 @@ pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> R
         })
         .await
         .map_err(|e| fetch_error(e, opts.timeout_ms))?;
-    let raw_html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref());
-    let prepared = prepare(&raw_html, &fetched.final_url, opts).await?;
 
-    let mut metadata = prepared.metadata;
-    metadata.insert("sourceURL".into(), json!(req.url_as_sent));
-    metadata.insert("url".into(), json!(fetched.final_url.as_str()));
-    metadata.insert("statusCode".into(), json!(fetched.status));
-    if let Some(ct) = &fetched.content_type {
-        metadata.insert("contentType".into(), json!(ct));
-    }
-    metadata.insert("scrapeId".into(), json!(scrape_id));
-    if !(200..300).contains(&fetched.status) {
-        let reason = StatusCode::from_u16(fetched.status)
-            .ok()
-            .and_then(|s| s.canonical_reason())
-            .unwrap_or("Error");
-        metadata.insert("error".into(), json!(reason));
-    }
-
-    let page = Page {
+    let mut content = Content {
+        html: String::new(),
+        markdown: None,
         requested_url: req.url.to_string(),
-        final_url: fetched.final_url.to_string(),
-        status_code: fetched.status,
+        final_url: fetched.final_url.clone(),
+        source_url: req.url_as_sent.clone(),
+        status: fetched.status,
         content_type: fetched.content_type.clone(),
-        raw_html,
-        cleaned_html: prepared.cleaned_html,
-        metadata: Value::Object(metadata.clone()).to_string(),
+        extra_metadata: Map::new(),
+        is_document: false,
     };
-    let rendered = render_plugin_formats(
-        &state.runtime,
-        &registry,
-        &opts.formats,
-        &page,
-        scrape_id,
-        deadline,
-        opts.timeout_ms,
-    )
-    .await?;
-    Ok(build_data(
-        opts,
-        ScrapeOutput {
-            raw_html: page.raw_html,
-            cleaned_html: page.cleaned_html,
-            links: prepared.links,
-            images: prepared.images,
-            rendered,
-            metadata,
-            warnings,
-        },
-    ))
+    match document_converter(&registry, &fetched) {
+        Some(plugin) if (200..300).contains(&fetched.status) => {
+            let file = FileInput {
+                name: file_name(&fetched),
+                content_type: fetched.content_type.clone(),
+                bytes: fetched.body.to_vec(),
+            };
+            let converted = convert(state, &plugin, file, opts, scrape_id, deadline, Origin::Scrape).await?;
+            content.html = converted.html;
+            content.markdown = converted.markdown;
+            content.extra_metadata = converted.metadata;
+            content.is_document = true;
+            warnings.extend(converted.warnings);
+        }
+        _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
+    }
+    produce(state, &registry, content, opts, scrape_id, deadline, warnings).await
+}
+
+/// Every requested format must be served by the host or a loaded plugin.
+pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), ApiError> {
+    for f in &opts.formats {
+        let served = HOST_FORMATS.contains(&f.name.as_str()) || registry.format(&f.name).is_some();
+        if !served && f.name != "screenshot" {
+            return Err(ApiError::format_unavailable(&f.name));
+        }
+    }
+    Ok(())
+}
+
+/// The converter for a fetched response that is a document: by its MIME type
+/// (unless it is HTML or plain text), else by the URL path's extension.
+fn document_converter(registry: &Registry, page: &FetchedPage) -> Option<Arc<LoadedPlugin>> {
+    let mime = page
+        .content_type
+        .as_deref()
+        .and_then(|ct| ct.split(';').next())
+        .map(|m| m.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    if mime.contains("html") || mime == "text/plain" || mime == "application/json" {
+        return None;
+    }
+    if let Some(plugin) = registry.converter_for_content_type(&mime) {
+        return Some(plugin.clone());
+    }
+    let ext = extension_of(page.final_url.path())?;
+    registry.converter_for_extension(&ext).cloned()
+}
+
+/// A file name for a fetched document: the last path segment, decoded.
+fn file_name(page: &FetchedPage) -> String {
+    let segment = page
+        .final_url
+        .path_segments()
+        .and_then(|mut s| s.next_back())
+        .filter(|s| !s.is_empty())
+        .unwrap_or("document");
+    percent_decode(segment)
+}
+
+fn percent_decode(s: &str) -> String {
+    url::form_urlencoded::parse(format!("x={}", s.replace('+', "%2B")).as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| s.to_string())
 }
 
 /// Requested features the HTTP engine cannot provide (reported as a warning,
 /// as upstream does, rather than failing the scrape).
-fn unsupported_features(req: &ScrapeRequest) -> Vec<&'static str> {
-    let o = &req.options;
+fn unsupported_features(o: &ScrapeOptions) -> Vec<&'static str> {
     let mut out = Vec::new();
     if o.wants("screenshot") {
         out.push("screenshot");

@@ -74,6 +74,13 @@ impl Registry {
         self.by_content_type.get(&mime)
     }
 
+    /// Every file extension some converter serves, sorted.
+    pub fn converter_extensions(&self) -> Vec<String> {
+        let mut exts: Vec<String> = self.by_extension.keys().cloned().collect();
+        exts.sort();
+        exts
+    }
+
     /// The plugin loaded from `path`, if any.
     pub fn by_path(&self, path: &Path) -> Option<&Arc<LoadedPlugin>> {
         self.plugins.iter().find(|p| p.path == path)

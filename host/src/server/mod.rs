@@ -1,17 +1,20 @@
 //! The HTTP server: shared state, the router and its middleware.
 //!
 //! - [`routes`]: `/v2/scrape` and the health endpoints.
+//! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`admin`]: the operator API (`/admin/plugins`), behind the admin key.
 //! - [`access_log`]: one log line per request with its outcome and time.
 
 pub mod access_log;
 pub mod admin;
+pub mod parse_route;
 pub mod routes;
 
 use crate::config::Config;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::target_guard::TargetGuard;
 use crate::llm::LlmClient;
+use crate::ocr::Ocr;
 use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -28,6 +31,8 @@ pub struct AppState {
     pub fetcher: Arc<HttpFetcher>,
     /// Enables the `x-distill-fault` request header (tests only).
     pub test_faults: bool,
+    /// Local OCR tools, when installed.
+    pub ocr: Option<Arc<Ocr>>,
 }
 
 impl AppState {
@@ -56,7 +61,12 @@ impl AppState {
             allow_private: config.allow_private_targets,
         };
         let fetcher = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?;
+        let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
+        if ocr.is_none() {
+            tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
+        }
         Ok(AppState {
+            ocr,
             config: Arc::new(config),
             runtime,
             fetcher: Arc::new(fetcher),
@@ -69,6 +79,7 @@ impl AppState {
 pub fn router(state: AppState) -> Router {
     routes::routes()
         .merge(admin::routes())
+        .merge(parse_route::routes())
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
         .layer(axum::middleware::from_fn(access_log::log_request))
         .with_state(state)

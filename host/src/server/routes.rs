@@ -72,24 +72,28 @@ async fn scrape(
         .test_faults
         .then(|| headers.get("x-distill-fault").and_then(|v| v.to_str().ok()).map(str::to_string))
         .flatten();
-    // The scrape runs in its own task: a panic anywhere in it becomes a logged
-    // 500 UNKNOWN_ERROR for this request only.
-    let task = tokio::spawn({
-        let state = state.clone();
-        let scrape_id = scrape_id.clone();
-        async move {
-            if fault.as_deref() == Some("panic") {
-                panic!("fault injected by x-distill-fault header");
-            }
-            pipeline::scrape(&state, &request, &scrape_id).await
+    let id = scrape_id.clone();
+    run_isolated(scrape_id, async move {
+        if fault.as_deref() == Some("panic") {
+            panic!("fault injected by x-distill-fault header");
         }
-    });
-    match task.await {
+        pipeline::scrape(&state, &request, &id).await
+    })
+    .await
+}
+
+/// Runs a request's work in its own task, so a panic anywhere in it becomes a
+/// logged 500 UNKNOWN_ERROR (with an error id) for this request only.
+pub async fn run_isolated(
+    request_id: String,
+    work: impl Future<Output = Result<Value, ApiError>> + Send + 'static,
+) -> Response {
+    match tokio::spawn(work).await {
         Ok(Ok(data)) => Json(json!({ "success": true, "data": data })).into_response(),
         Ok(Err(e)) => e.into_response(),
         Err(join_error) => {
             let error_id = uuid::Uuid::now_v7().to_string();
-            tracing::error!(error_id = %error_id, request = %scrape_id, "scrape failed unexpectedly: {join_error}");
+            tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
             ApiError::unknown(&error_id).into_response()
         }
     }

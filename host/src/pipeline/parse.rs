@@ -1,0 +1,82 @@
+//! One `/v2/parse` upload: HTML goes through the web-page path with no
+//! network; documents through their converter. Never cached.
+
+use super::document::{Origin, convert};
+use super::produce::{Content, produce};
+use super::scrape::check_formats;
+use crate::api::parse_request::UploadKind;
+use crate::api::{ApiError, ScrapeOptions};
+use crate::plugins::bindings::FileInput;
+use crate::server::AppState;
+use serde_json::{Map, Value};
+use std::time::{Duration, Instant};
+use url::Url;
+
+/// An uploaded file.
+pub struct Upload {
+    pub name: String,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+    pub kind: UploadKind,
+}
+
+/// The URL an upload is reported under (`metadata.url`) and that relative
+/// links in it resolve against. `.invalid` is reserved: it never resolves.
+pub fn upload_url(name: &str) -> Url {
+    let mut url = Url::parse("https://upload.distill.invalid/uploads/").expect("static URL");
+    url.path_segments_mut().expect("http URL").pop_if_empty().push(name);
+    url
+}
+
+/// Parses `upload` and returns the response's `data`.
+pub async fn parse(state: &AppState, upload: Upload, opts: &ScrapeOptions, scrape_id: &str) -> Result<Value, ApiError> {
+    let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
+    let registry = state.runtime.registry();
+    check_formats(&registry, opts)?;
+    let mut content = Content {
+        html: String::new(),
+        markdown: None,
+        requested_url: upload_url(&upload.name).to_string(),
+        final_url: upload_url(&upload.name),
+        source_url: upload.name.clone(),
+        status: 200,
+        content_type: upload.content_type.clone(),
+        extra_metadata: Map::new(),
+        is_document: false,
+    };
+    let mut warnings = Vec::new();
+    match &upload.kind {
+        UploadKind::Html => {
+            content.html = distill_html::decode_html(&upload.bytes, upload.content_type.as_deref());
+        }
+        UploadKind::Document { extension } => {
+            let plugin = registry
+                .converter_for_extension(extension)
+                .cloned()
+                .ok_or_else(|| ApiError::bad_request(format!("No converter is loaded for .{extension} files")))?;
+            let file = FileInput {
+                name: upload.name.clone(),
+                content_type: upload.content_type.clone(),
+                bytes: upload.bytes,
+            };
+            let converted = convert(state, &plugin, file, opts, scrape_id, deadline, Origin::Upload).await?;
+            content.html = converted.html;
+            content.markdown = converted.markdown;
+            content.extra_metadata = converted.metadata;
+            content.is_document = true;
+            warnings.extend(converted.warnings);
+        }
+    }
+    produce(state, &registry, content, opts, scrape_id, deadline, warnings).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::upload_url;
+
+    #[test]
+    fn upload_urls_encode_the_name() {
+        assert_eq!(upload_url("report 1.pdf").as_str(), "https://upload.distill.invalid/uploads/report%201.pdf");
+        assert_eq!(upload_url("a/b.html").as_str(), "https://upload.distill.invalid/uploads/a%2Fb.html");
+    }
+}

@@ -1,0 +1,115 @@
+//! From content to the response's `data`: the step shared by web pages,
+//! uploads and converted documents — prepare the HTML (metadata, cleaning,
+//! links, images), add the engine's metadata, run the format plugins, assemble.
+
+use super::prepare::prepare;
+use super::render::render_plugin_formats;
+use super::response::{ScrapeOutput, build_data};
+use crate::api::{ApiError, FormatRequest, ScrapeOptions};
+use crate::plugins::Registry;
+use crate::plugins::bindings::Page;
+use crate::server::AppState;
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+use std::time::Instant;
+use url::Url;
+
+/// Content ready for the pipeline.
+pub struct Content {
+    /// The HTML to work from (a page as received, or a converter's HTML).
+    pub html: String,
+    /// Markdown that is already final (a converter that produced markdown).
+    pub markdown: Option<String>,
+    /// The URL as requested (scheme-normalised), for plugins.
+    pub requested_url: String,
+    /// The URL links resolve against and `metadata.url` reports.
+    pub final_url: Url,
+    /// `metadata.sourceURL`: the URL as sent, or the uploaded file's name.
+    pub source_url: String,
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// Metadata from a converter (title, numPages, ...); wins over the HTML's.
+    pub extra_metadata: Map<String, Value>,
+    /// True for documents: they have no page chrome, so `onlyMainContent` does
+    /// not apply (include/exclude tags still do).
+    pub is_document: bool,
+}
+
+/// Runs the shared steps and returns `data`.
+pub async fn produce(
+    state: &AppState,
+    registry: &Registry,
+    content: Content,
+    opts: &ScrapeOptions,
+    scrape_id: &str,
+    deadline: Instant,
+    warnings: Vec<String>,
+) -> Result<Value, ApiError> {
+    let prepared = if content.is_document {
+        let mut doc_opts = opts.clone();
+        doc_opts.only_main_content = false;
+        prepare(&content.html, &content.final_url, &doc_opts).await?
+    } else {
+        prepare(&content.html, &content.final_url, opts).await?
+    };
+    let mut metadata = prepared.metadata;
+    for (k, v) in content.extra_metadata {
+        metadata.insert(k, v);
+    }
+    metadata.insert("sourceURL".into(), json!(content.source_url));
+    metadata.insert("url".into(), json!(content.final_url.as_str()));
+    metadata.insert("statusCode".into(), json!(content.status));
+    if let Some(ct) = &content.content_type {
+        metadata.insert("contentType".into(), json!(ct));
+    }
+    metadata.insert("scrapeId".into(), json!(scrape_id));
+    if !(200..300).contains(&content.status) {
+        let reason = StatusCode::from_u16(content.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("Error");
+        metadata.insert("error".into(), json!(reason));
+    }
+
+    let page = Page {
+        requested_url: content.requested_url,
+        final_url: content.final_url.to_string(),
+        status_code: content.status,
+        content_type: content.content_type,
+        raw_html: content.html,
+        cleaned_html: prepared.cleaned_html,
+        metadata: Value::Object(metadata.clone()).to_string(),
+    };
+    // Final markdown from a converter replaces the markdown plugin.
+    let plugin_formats: Vec<FormatRequest> = opts
+        .formats
+        .iter()
+        .filter(|f| !(content.markdown.is_some() && f.name == "markdown"))
+        .cloned()
+        .collect();
+    let mut rendered = render_plugin_formats(
+        &state.runtime,
+        registry,
+        &plugin_formats,
+        &page,
+        scrape_id,
+        deadline,
+        opts.timeout_ms,
+    )
+    .await?;
+    if let (Some(md), true) = (content.markdown, opts.wants("markdown")) {
+        rendered.insert(0, ("markdown".to_string(), Value::String(md)));
+    }
+    Ok(build_data(
+        opts,
+        ScrapeOutput {
+            raw_html: page.raw_html,
+            cleaned_html: page.cleaned_html,
+            links: prepared.links,
+            images: prepared.images,
+            rendered,
+            metadata,
+            warnings,
+        },
+    ))
+}

@@ -1,0 +1,105 @@
+//! `POST /v2/parse`: a multipart upload with a `file` part (≤ 50 MB) and an
+//! optional `options` part (a JSON object of scrape options). Errors carry
+//! upstream's exact messages.
+
+use super::AppState;
+use super::access_log::RequestId;
+use super::routes::run_isolated;
+use crate::api::ApiError;
+use crate::api::parse_request::{
+    MAX_UPLOAD_BYTES, detect_kind, missing_file, parse_upload_options, supported_extensions, too_large,
+    unsupported_type,
+};
+use crate::pipeline;
+use crate::pipeline::parse::Upload;
+use axum::Router;
+use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
+use axum::extract::{DefaultBodyLimit, Extension, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+
+/// Room for the multipart framing and the options part on top of the file.
+const FRAMING_ALLOWANCE: usize = 1024 * 1024;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route(
+        "/v2/parse",
+        post(parse).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE)),
+    )
+}
+
+async fn parse(
+    State(state): State<AppState>,
+    Extension(RequestId(scrape_id)): Extension<RequestId>,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Response {
+    let (upload, options) = match read_form(multipart).await {
+        Ok(parts) => parts,
+        Err(e) => return e.into_response(),
+    };
+    let registry = state.runtime.registry();
+    let options = match parse_upload_options(options.as_deref(), &|f| registry.format(f).is_some()) {
+        Ok(o) => o,
+        Err(e) => return e.into_response(),
+    };
+    let kind = detect_kind(
+        &upload.name,
+        upload.content_type.as_deref(),
+        &|ext| registry.converter_for_extension(ext).is_some(),
+        &|mime| {
+            registry
+                .converter_for_content_type(mime)
+                .and_then(|p| p.manifest.extensions.first().cloned())
+        },
+    );
+    let Some(kind) = kind else {
+        return unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response();
+    };
+    let upload = Upload { kind, ..upload };
+    let id = scrape_id.clone();
+    run_isolated(scrape_id, async move { pipeline::parse(&state, upload, &options, &id).await }).await
+}
+
+/// Reads the `file` and `options` parts.
+async fn read_form(multipart: Result<Multipart, MultipartRejection>) -> Result<(Upload, Option<String>), ApiError> {
+    let mut multipart = multipart.map_err(|_| missing_file())?;
+    let mut file: Option<Upload> = None;
+    let mut options: Option<String> = None;
+    while let Some(mut field) = multipart.next_field().await.map_err(form_error)? {
+        match field.name() {
+            Some("file") => {
+                let name = field.file_name().unwrap_or("upload").to_string();
+                let content_type = field.content_type().map(str::to_string);
+                let mut bytes = Vec::new();
+                while let Some(chunk) = field.chunk().await.map_err(form_error)? {
+                    if bytes.len() + chunk.len() > MAX_UPLOAD_BYTES {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                file = Some(Upload {
+                    name,
+                    content_type,
+                    bytes,
+                    kind: crate::api::parse_request::UploadKind::Html,
+                });
+            }
+            Some("options") => {
+                let text = field.text().await.map_err(form_error)?;
+                options = Some(text);
+            }
+            _ => {}
+        }
+    }
+    let file = file.ok_or_else(missing_file)?;
+    Ok((file, options))
+}
+
+fn form_error(err: MultipartError) -> ApiError {
+    if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large()
+    } else {
+        ApiError::bad_request(format!("Invalid multipart form-data request: {}", err.body_text()))
+    }
+}
