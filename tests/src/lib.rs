@@ -4,6 +4,7 @@
 //! - [`server`]: spawn `$DISTILL_BIN` on an ephemeral port, capture its logs.
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
+//! - [`upload`]: multipart uploads to `/v2/parse`.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
 //! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
@@ -13,9 +14,11 @@
 pub mod client;
 pub mod fixture;
 pub mod server;
+pub mod upload;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fixture::{FixtureSite, read_fixture, site};
+pub use upload::parse_upload;
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir, shared,
     shipped_plugins_dir, test_plugins_dir,

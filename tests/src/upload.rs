@@ -1,0 +1,40 @@
+//! Multipart uploads to `/v2/parse`, as the official SDKs send them: a `file`
+//! part and an optional `options` part holding JSON.
+
+use crate::client::{Reply, http};
+use serde_json::Value;
+use std::time::Instant;
+
+/// Uploads `bytes` as `file_name` (with an optional declared MIME type) and
+/// optional `options`.
+pub async fn parse_upload(
+    server: &str,
+    file_name: &str,
+    mime: Option<&str>,
+    bytes: Vec<u8>,
+    options: Option<&Value>,
+) -> Reply {
+    let mut part = reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_string());
+    if let Some(m) = mime {
+        part = part.mime_str(m).expect("valid MIME type");
+    }
+    let mut form = reqwest::multipart::Form::new().part("file", part);
+    if let Some(o) = options {
+        form = form.part(
+            "options",
+            reqwest::multipart::Part::text(o.to_string()).mime_str("application/json").unwrap(),
+        );
+    }
+    let started = Instant::now();
+    let resp = http()
+        .post(format!("{server}/v2/parse"))
+        .multipart(form)
+        .send()
+        .await
+        .expect("parse request");
+    let status = resp.status().as_u16();
+    let content_type = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_string);
+    let body = resp.text().await.unwrap_or_default();
+    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
+    Reply { status, content_type, body, json, elapsed: started.elapsed() }
+}
