@@ -34,13 +34,17 @@ run: build
 
 build: plugins example-plugins host
 
-## Installs what is missing: the wasm32-wasip2 target, and the C headers the
-## official SDK's TLS stack (used by the tests) links against.
+## Installs what is missing: the wasm32-wasip2 target; the C headers the
+## official SDK's TLS stack (used by the tests) links against; and the local
+## OCR tools for scanned PDFs (Debian's tesseract-ocr and poppler-utils).
+APT_PACKAGES := libssl-dev pkg-config tesseract-ocr tesseract-ocr-eng poppler-utils
 setup:
 	@rustup target list --installed 2>/dev/null | grep -qx '$(WASM_TARGET)' || rustup target add $(WASM_TARGET)
-	@if ! dpkg -s libssl-dev pkg-config >/dev/null 2>&1; then \
-	  echo "installing libssl-dev pkg-config"; \
-	  (apt-get update -qq && apt-get install -y -qq libssl-dev pkg-config) >/dev/null; \
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing $$missing"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null \
+	    || echo "warning: could not install $$missing (OCR may be unavailable)"; \
 	fi
 
 # Copies a built component into a plugins directory atomically (a running
