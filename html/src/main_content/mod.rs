@@ -14,6 +14,7 @@
 
 mod arena;
 mod hints;
+mod deferred;
 mod score;
 mod select;
 mod upstream;
@@ -28,9 +29,14 @@ pub(crate) fn remove_non_main(doc: &Document) {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena);
-    let plan = select::plan(&arena, &scores);
-    select::apply(doc, &arena, &plan);
+    match select::plan(&arena, &scores) {
+        Some(plan) => select::apply(doc, &arena, &plan),
+        // Nothing reads as content (a script shell, a page of links): upstream's rule.
+        None => upstream::remove_listed(doc),
+    }
 }
+
+pub(crate) use deferred::reveal as reveal_deferred;
 
 /// Removes non-main content from an `includeTags` fragment: upstream's selector rule.
 pub(crate) fn remove_non_main_fragment(doc: &Document) {
@@ -46,7 +52,7 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena);
-    let plan = select::plan(&arena, &scores);
+    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan { container: usize::MAX, prune: Vec::new() });
     let mut out = String::new();
     let mut pruned = vec![false; arena.nodes.len()];
     for &p in &plan.prune {

@@ -1,38 +1,7 @@
-//! HTML to markdown with htmd, configured for Firecrawl's conventions.
+//! HTML to markdown: parse (`crate::parse`), render (`crate::render`),
+//! then upstream's post-processing ([`crate::postprocess`]).
 
 use crate::postprocess::postprocess;
-use htmd::element_handler::{HandlerResult, Handlers};
-use htmd::options::{BulletListMarker, CodeBlockStyle, HeadingStyle, HrStyle, LinkStyle, Options};
-use htmd::{Element, HtmlToMarkdown};
-
-/// `<em>`/`<i>` as `_text_`, upstream's marker (htmd's default is `*`).
-fn emphasis(handlers: &dyn Handlers, element: Element) -> Option<HandlerResult> {
-    let content = handlers.walk_children(element.node).content;
-    let inner = content.trim_matches(|c: char| c.is_ascii_whitespace());
-    if inner.is_empty() {
-        return None;
-    }
-    let start = content.find(inner).unwrap_or(0);
-    let (lead, trail) = (&content[..start], &content[start + inner.len()..]);
-    Some(format!("{lead}_{inner}_{trail}").into())
-}
-
-fn converter() -> HtmlToMarkdown {
-    HtmlToMarkdown::builder()
-        .options(Options {
-            heading_style: HeadingStyle::Atx,
-            hr_style: HrStyle::Asterisks,
-            link_style: LinkStyle::Inlined,
-            code_block_style: CodeBlockStyle::Fenced,
-            bullet_list_marker: BulletListMarker::Dash,
-            ul_bullet_spacing: 1,
-            ol_number_spacing: 1,
-            ..Options::default()
-        })
-        .skip_tags(vec!["script", "style", "noscript", "template", "textarea", "head"])
-        .add_handler(vec!["em", "i"], emphasis)
-        .build()
-}
 
 /// Converts an HTML document or fragment to markdown. Never fails: unparsable
 /// input yields whatever text could be recovered (possibly empty).
@@ -40,7 +9,8 @@ pub fn html_to_markdown(html: &str) -> String {
     if html.trim().is_empty() {
         return String::new();
     }
-    let md = converter().convert(html).unwrap_or_default();
+    let doc = crate::parse::parse(html);
+    let md = crate::render::render(&doc);
     postprocess(&md)
 }
 
@@ -66,7 +36,10 @@ mod tests {
 
     #[test]
     fn emphasis_uses_underscores() {
-        assert_eq!(html_to_markdown("<p>a <em>b c</em> d <i> e </i></p>"), "a _b c_ d _e_");
+        assert_eq!(
+            html_to_markdown("<p>a <em>b c</em> d <i> e </i></p>"),
+            "a _b c_ d _e_"
+        );
         assert_eq!(html_to_markdown("<p><strong>x</strong></p>"), "**x**");
     }
 
@@ -77,5 +50,38 @@ mod tests {
         );
         assert!(md.starts_with("## Title"), "{md}");
         assert!(md.contains("```rust\nfn main() {}\n```"), "{md}");
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::html_to_markdown;
+
+    /// Pathological nesting stays within a 1 MiB stack (the wasm guest's).
+    #[test]
+    fn deep_nesting_fits_a_small_stack() {
+        let mut html = String::new();
+        for i in 0..5000 {
+            html.push_str(
+                [
+                    "<div>",
+                    "<ul><li>",
+                    "<blockquote>",
+                    "<table><tr><td>",
+                    "<a href=x>",
+                    "<em>",
+                    "<dl><dd>",
+                    "<span>",
+                ][i % 8],
+            );
+            html.push_str("x ");
+        }
+        let md = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || html_to_markdown(&html))
+            .unwrap()
+            .join()
+            .expect("converter overflowed a 1 MiB stack");
+        assert!(md.contains('x'));
     }
 }

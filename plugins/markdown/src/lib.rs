@@ -2,11 +2,16 @@
 //!
 //! Conventions follow upstream Firecrawl (ATX headings, `-` bullets, `**bold**`,
 //! `_em_`, fenced code with the language from `class="language-x"`, GFM tables,
-//! inline links), then the post-processing in [`postprocess`]. The conversion is
-//! plain Rust so it also builds natively for tests and benchmarks.
+//! inline links), then the post-processing in [`postprocess`]; README.md lists
+//! them all. The converter is its own: a small HTML parser (`parse`) and a
+//! renderer (`render`), plain Rust without dependencies, so it also builds
+//! natively for tests and benchmarks.
 
 pub mod convert;
+mod parse;
 pub mod postprocess;
+mod render;
+mod scan;
 
 use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value};
 

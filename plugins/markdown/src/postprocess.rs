@@ -1,35 +1,149 @@
 //! Markdown post-processing after conversion, as upstream does it: newlines
 //! inside link text are escaped, "Skip to content" links dropped, runs of blank
-//! lines collapsed and trailing spaces trimmed.
+//! lines collapsed and trailing spaces trimmed. Unlike upstream, fenced code
+//! blocks and code spans are left alone (an unbalanced `[` in code does not
+//! escape every later newline, and blank lines in code are kept).
 
-/// Applies every post-processing step.
+/// Applies every post-processing step: one pass that escapes newlines in
+/// link text and tidies whitespace, then (rarely needed, the renderer already
+/// drops them) skip-link removal.
 pub fn postprocess(md: &str) -> String {
-    let md = escape_newlines_in_link_text(md);
-    let md = remove_skip_links(&md);
-    tidy_whitespace(&md)
+    let out = tidy(md, true);
+    if has_skip_link(&out) {
+        tidy_whitespace(&remove_skip_links(&out))
+    } else {
+        out
+    }
+}
+
+/// The fence (a run of at least three backticks or tildes, after any
+/// indentation) opening a fenced code block on this line, if any. As in
+/// CommonMark, a backtick fence's info string cannot hold a backtick (so a
+/// code span at a line start is not a fence).
+fn fence_of(line: &str) -> Option<&str> {
+    let t = line.trim_start_matches(' ');
+    let c = *t.as_bytes().first()?;
+    if c != b'`' && c != b'~' {
+        return None;
+    }
+    let n = t.bytes().take_while(|&b| b == c).count();
+    let info_ok = c == b'~' || !t[n..].contains('`');
+    (n >= 3 && info_ok).then(|| &t[..n])
+}
+
+/// Whether `line` closes a block opened by `fence`.
+fn closes(line: &str, fence: &str) -> bool {
+    let t = line.trim();
+    let c = fence.as_bytes()[0];
+    t.len() >= fence.len() && t.bytes().all(|b| b == c)
+}
+
+/// Splits `md` into lines, marking those inside fenced code blocks (fence lines included).
+fn lines_with_code(md: &str) -> impl Iterator<Item = (&str, bool)> {
+    let mut open: Option<&str> = None;
+    let mut rest = Some(md);
+    let lines = std::iter::from_fn(move || {
+        let text = rest?;
+        match crate::scan::find(text.as_bytes(), b'\n') {
+            Some(i) => {
+                rest = Some(&text[i + 1..]);
+                Some(&text[..i])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    });
+    lines.map(move |line| match open {
+        Some(fence) => {
+            if closes(line, fence) {
+                open = None;
+            }
+            (line, true)
+        }
+        None => {
+            open = fence_of(line);
+            (line, open.is_some())
+        }
+    })
 }
 
 /// Inside `[...]` (bracket depth > 0) every newline becomes a backslash-newline,
-/// so a multi-line link label stays one link.
+/// so a multi-line link label stays one link. Code is skipped; a blank line
+/// ends any open bracket (a label cannot span paragraphs).
 pub fn escape_newlines_in_link_text(md: &str) -> String {
-    let mut out = String::with_capacity(md.len());
+    let mut out = String::with_capacity(md.len() + 16);
     let mut depth = 0usize;
-    let mut prev_backslash = false;
-    for ch in md.chars() {
-        match ch {
-            '[' if !prev_backslash => depth += 1,
-            ']' if !prev_backslash => depth = depth.saturating_sub(1),
-            '\n' if depth > 0 => {
-                if !out.ends_with('\\') {
-                    out.push('\\');
-                }
+    for (n, (line, code)) in lines_with_code(md).enumerate() {
+        if n > 0 {
+            if depth > 0 && !code && !line.trim().is_empty() && !out.ends_with('\\') {
+                out.push('\\');
             }
-            _ => {}
+            out.push('\n');
         }
-        prev_backslash = ch == '\\' && !prev_backslash;
-        out.push(ch);
+        depth = if code || line.trim().is_empty() {
+            0
+        } else {
+            bracket_depth(line, depth)
+        };
+        out.push_str(line);
     }
     out
+}
+
+/// The bracket depth after `line`, starting from `depth` (escaped brackets
+/// and code spans on the line do not count).
+fn bracket_depth(line: &str, mut depth: usize) -> usize {
+    let b = line.as_bytes();
+    let mut i = 0;
+    while let Some(p) = crate::scan::find3(&b[i..], b'[', b']', b'`').map(|p| i + p) {
+        // An odd run of backslashes before it escapes the character.
+        if b[..p].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1 {
+            i = p + 1;
+            continue;
+        }
+        match b[p] {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            _ => {
+                // Skip a code span closed on this line.
+                let run = b[p..].iter().take_while(|&&c| c == b'`').count();
+                let mut j = p + run;
+                let mut end = p + run;
+                while let Some(k) = crate::scan::find(&b[j..], b'`').map(|k| j + k) {
+                    let len = b[k..].iter().take_while(|&&c| c == b'`').count();
+                    if len == run {
+                        end = k + len;
+                        break;
+                    }
+                    j = k + len;
+                }
+                i = end;
+                continue;
+            }
+        }
+        i = p + 1;
+    }
+    depth
+}
+
+const SKIP_LABEL: &[u8] = b"[skip to content";
+
+/// Whether `md` has a `[Skip to Content](#` link (any case).
+fn has_skip_link(md: &str) -> bool {
+    let b = md.as_bytes();
+    let mut from = 0;
+    while let Some(p) = crate::scan::find2(&b[from..], *b"](").map(|p| from + p) {
+        if b.get(p + 2) == Some(&b'#')
+            && p >= SKIP_LABEL.len()
+            && b[p - SKIP_LABEL.len()..p].eq_ignore_ascii_case(SKIP_LABEL)
+        {
+            return true;
+        }
+        from = p + 2;
+    }
+    false
 }
 
 /// Removes `[Skip to content](#...)` links (label case-insensitive).
@@ -56,30 +170,53 @@ pub fn remove_skip_links(md: &str) -> String {
     out
 }
 
-/// Trims trailing spaces (keeping markdown's two-space hard breaks), collapses
-/// three or more newlines into two, and trims the whole text.
+/// Trims trailing whitespace (keeping markdown's two-space hard breaks),
+/// collapses three or more newlines into two outside fenced code, and trims
+/// the whole text.
 pub fn tidy_whitespace(md: &str) -> String {
-    let mut out = String::with_capacity(md.len());
+    tidy(md, false)
+}
+
+/// [`tidy_whitespace`], also escaping newlines in link text when `escape`.
+fn tidy(md: &str, escape: bool) -> String {
+    let mut out = String::with_capacity(md.len() + 16);
     let mut blank_run = 0;
-    for line in md.split('\n') {
+    let mut depth = 0usize;
+    for (line, code) in lines_with_code(md) {
         let trimmed = line.trim_end();
-        let line = if line.ends_with("  ") && !trimmed.is_empty() {
-            &line[..trimmed.len() + 2]
-        } else {
-            trimmed
-        };
-        if line.is_empty() {
+        if trimmed.is_empty() {
             blank_run += 1;
-            if blank_run > 1 {
+            depth = 0;
+            if blank_run > 1 && !code {
                 continue;
             }
         } else {
             blank_run = 0;
         }
-        out.push_str(line);
+        if escape && depth > 0 && !code && !trimmed.is_empty() {
+            out.pop();
+            if !out.ends_with('\\') {
+                out.push('\\');
+            }
+            out.push('\n');
+        }
+        out.push_str(trimmed);
+        if !code && !trimmed.is_empty() && line.ends_with("  ") {
+            out.push_str("  ");
+        }
         out.push('\n');
+        if escape {
+            depth = if code || trimmed.is_empty() {
+                0
+            } else {
+                bracket_depth(trimmed, depth)
+            };
+        }
     }
-    out.trim().to_string()
+    out.truncate(out.trim_end().len());
+    let lead = out.len() - out.trim_start().len();
+    out.drain(..lead);
+    out
 }
 
 #[cfg(test)]
@@ -95,12 +232,52 @@ mod tests {
     }
 
     #[test]
+    fn code_does_not_open_link_text() {
+        let md = "```\nx = a[0\n```\n\nnext\nline `[` and\nmore";
+        assert_eq!(escape_newlines_in_link_text(md), md);
+    }
+
+    #[test]
+    fn postprocess_escapes_removes_and_tidies() {
+        assert_eq!(
+            postprocess("[a\nb](x)\n\n\n\n[Skip to Content](#main)\n# Hi\n"),
+            "[a\\\nb](x)\n\n# Hi"
+        );
+        assert_eq!(
+            postprocess("  [x `]` y\nz](u)\n\nnext\nline"),
+            "[x `]` y\\\nz](u)\n\nnext\nline"
+        );
+    }
+
+    #[test]
     fn skip_link_removed() {
-        assert_eq!(remove_skip_links("[Skip to Content](#main)\n# Hi"), "\n# Hi");
+        assert_eq!(
+            remove_skip_links("[Skip to Content](#main)\n# Hi"),
+            "\n# Hi"
+        );
     }
 
     #[test]
     fn blank_lines_collapse() {
         assert_eq!(tidy_whitespace("a  \n\n\n\nb   \n"), "a  \n\nb");
+    }
+
+    #[test]
+    fn code_span_at_line_start_is_not_a_fence() {
+        assert_eq!(tidy_whitespace("``` ``x`` ``` a\n\n\n\nb"), "``` ``x`` ``` a\n\nb");
+    }
+
+    #[test]
+    fn blank_lines_in_code_are_kept() {
+        assert_eq!(
+            tidy_whitespace("```\na\n\n\n\nb\n```\n\n\n\nc"),
+            "```\na\n\n\n\nb\n```\n\nc"
+        );
+    }
+
+    #[test]
+    fn non_ascii_whitespace_before_hard_break() {
+        // Used to slice inside the no-break space and panic.
+        assert_eq!(tidy_whitespace("a\u{a0}  \nb"), "a  \nb");
     }
 }

@@ -1,0 +1,275 @@
+//! The tree builder: turns tokens into the arena [`Document`], closing
+//! elements the way the HTML standard implies (`<p>` before a block, `<li>`
+//! before the next `<li>`, table cells and rows, headings), and capping the
+//! nesting depth so the recursive renderer stays within the wasm stack.
+
+use super::tags::Tag;
+use super::tokenizer::{Token, Tokenizer};
+use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT};
+use std::borrow::Cow;
+
+/// Elements nested deeper than this are flattened into their ancestor.
+const MAX_DEPTH: usize = 256;
+
+/// Parses an HTML document or fragment.
+pub fn parse(src: &str) -> Document<'_> {
+    let mut b = Builder {
+        doc: Document {
+            nodes: Vec::with_capacity(src.len() / 24 + 4),
+            attrs: Vec::with_capacity(src.len() / 256 + 4),
+        },
+        stack: vec![ROOT],
+    };
+    b.doc.nodes.push(Node {
+        kind: Kind::Root,
+        first_child: 0,
+        last_child: 0,
+        next: 0,
+        flags: 0,
+    });
+    let mut tokens = Tokenizer::new(src);
+    // Inside `<svg>`: its nesting depth; everything is dropped.
+    let mut in_svg = 0u32;
+    loop {
+        let first_attr = b.doc.attrs.len();
+        let Some(token) = tokens.next(&mut b.doc.attrs) else {
+            break;
+        };
+        match token {
+            Token::Text(text) => {
+                if in_svg == 0 {
+                    b.text(text);
+                }
+            }
+            Token::Start {
+                tag,
+                name,
+                self_closing,
+            } => {
+                if in_svg > 0 || tag == Tag::Svg {
+                    b.doc.attrs.truncate(first_attr);
+                    if !self_closing && tag == Tag::Svg {
+                        in_svg += 1;
+                    }
+                    continue;
+                }
+                b.start(tag, name, first_attr, self_closing);
+            }
+            Token::End { tag, name } => {
+                if in_svg > 0 {
+                    if tag == Tag::Svg {
+                        in_svg -= 1;
+                    }
+                    continue;
+                }
+                b.end(tag, name);
+            }
+        }
+    }
+    b.doc
+}
+
+struct Builder<'a> {
+    doc: Document<'a>,
+    /// Open elements, root first.
+    stack: Vec<NodeId>,
+}
+
+impl<'a> Builder<'a> {
+    fn current(&self) -> NodeId {
+        *self.stack.last().unwrap_or(&ROOT)
+    }
+
+    fn tag_at(&self, depth: usize) -> Option<Tag> {
+        self.doc.tag(self.stack[depth])
+    }
+
+    fn append(&mut self, kind: Kind<'a>) -> NodeId {
+        let id = self.doc.nodes.len() as NodeId;
+        let parent = self.current();
+        self.doc.nodes.push(Node {
+            kind,
+            first_child: 0,
+            last_child: 0,
+            next: 0,
+            flags: 0,
+        });
+        let p = &mut self.doc.nodes[parent as usize];
+        let last = p.last_child;
+        p.last_child = id;
+        if last == 0 {
+            p.first_child = id;
+        } else {
+            self.doc.nodes[last as usize].next = id;
+        }
+        id
+    }
+
+    fn text(&mut self, text: Cow<'a, str>) {
+        let whitespace = text
+            .bytes()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'));
+        if whitespace {
+            use Tag::*;
+            let parent_ignores = matches!(
+                self.doc.tag(self.current()),
+                Some(
+                    Ul | Ol
+                        | Dl
+                        | Table
+                        | Thead
+                        | Tbody
+                        | Tfoot
+                        | Tr
+                        | Colgroup
+                        | Select
+                        | Menu
+                        | Dir
+                )
+            );
+            if parent_ignores || self.current() == ROOT && self.doc.node(ROOT).first_child == 0 {
+                return;
+            }
+        }
+        self.append(Kind::Text(text));
+    }
+
+    fn start(&mut self, tag: Tag, name: &'a str, first_attr: usize, self_closing: bool) {
+        use Tag::*;
+        if matches!(tag, Html | Body | Head) {
+            self.doc.attrs.truncate(first_attr);
+            return;
+        }
+        if tag.closes_p() {
+            self.close_in_scope(|t| t == P, |t| t.is_scope_boundary());
+        }
+        match tag {
+            Li => self.close_in_scope(
+                |t| t == Li,
+                |t| matches!(t, Ul | Ol | Menu | Dir) || t.is_scope_boundary(),
+            ),
+            Dd | Dt => self.close_in_scope(
+                |t| matches!(t, Dd | Dt),
+                |t| t == Dl || t.is_scope_boundary(),
+            ),
+            Tr => self.close_in_scope(|t| t == Tr, |t| matches!(t, Table | Thead | Tbody | Tfoot)),
+            Td | Th => self.close_in_scope(
+                |t| matches!(t, Td | Th),
+                |t| matches!(t, Tr | Table | Thead | Tbody | Tfoot),
+            ),
+            Thead | Tbody | Tfoot => {
+                self.close_in_scope(|t| matches!(t, Thead | Tbody | Tfoot), |t| t == Table)
+            }
+            A => self.close_in_scope(|t| t == A, |t| t.is_scope_boundary()),
+            Option | Optgroup => {
+                while matches!(self.doc.tag(self.current()), Some(Option))
+                    || tag == Optgroup && self.doc.tag(self.current()) == Some(Optgroup)
+                {
+                    self.stack.pop();
+                }
+            }
+            _ if tag.heading_level().is_some()
+                && self
+                    .doc
+                    .tag(self.current())
+                    .is_some_and(|t| t.heading_level().is_some()) =>
+            {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+        let attrs = (first_attr as u32, self.doc.attrs.len() as u32);
+        let id = self.append(Kind::Element(Element { tag, name, attrs }));
+        if tag.is_block() {
+            let flag = if matches!(tag, Pre | Listing | Xmp | Plaintext) {
+                HAS_BLOCK | HAS_PRE
+            } else {
+                HAS_BLOCK
+            };
+            for &ancestor in self.stack.iter().rev() {
+                let node = &mut self.doc.nodes[ancestor as usize];
+                if node.flags & flag == flag {
+                    break;
+                }
+                node.flags |= flag;
+            }
+        }
+        // `/>` only closes foreign (MathML, custom) elements; HTML ignores it.
+        let closed = tag.is_void() || self_closing && tag == Other;
+        if !closed && self.stack.len() < MAX_DEPTH {
+            self.stack.push(id);
+        }
+    }
+
+    fn end(&mut self, tag: Tag, name: &str) {
+        use Tag::*;
+        match tag {
+            Html | Body | Head => {}
+            Br => {
+                let attrs = (self.doc.attrs.len() as u32, self.doc.attrs.len() as u32);
+                self.append(Kind::Element(Element {
+                    tag: Br,
+                    name: "br",
+                    attrs,
+                }));
+            }
+            P => self.close_in_scope(|t| t == P, |t| t.is_scope_boundary()),
+            Li => self.close_in_scope(
+                |t| t == Li,
+                |t| matches!(t, Ul | Ol | Menu | Dir) || t.is_scope_boundary(),
+            ),
+            Dd | Dt => self.close_in_scope(|t| t == tag, |t| t == Dl || t.is_scope_boundary()),
+            Td | Th | Tr | Thead | Tbody | Tfoot | Caption | Colgroup => {
+                self.close_in_scope(|t| t == tag, |t| t == Table)
+            }
+            Table => self.close_in_scope(|t| t == Table, |t| t == Template),
+            _ if tag.heading_level().is_some() => {
+                self.close_in_scope(|t| t.heading_level().is_some(), |t| t.is_scope_boundary())
+            }
+            Other => {
+                // Custom elements: matched by name; a block in between stops the search.
+                for depth in (1..self.stack.len()).rev() {
+                    match self.doc.element(self.stack[depth]) {
+                        Some(e) if e.tag == Other && e.name.eq_ignore_ascii_case(name) => {
+                            self.stack.truncate(depth);
+                            return;
+                        }
+                        Some(e) if e.tag.is_block() => return,
+                        _ => {}
+                    }
+                }
+            }
+            _ if tag.is_block() => self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary()),
+            _ if tag.is_formatting() => {
+                self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary())
+            }
+            _ => {
+                for depth in (1..self.stack.len()).rev() {
+                    match self.tag_at(depth) {
+                        Some(t) if t == tag => {
+                            self.stack.truncate(depth);
+                            return;
+                        }
+                        Some(t) if t.is_block() => return,
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pops up to and including the innermost open element matching `target`,
+    /// unless an element matching `boundary` comes first.
+    fn close_in_scope(&mut self, target: impl Fn(Tag) -> bool, boundary: impl Fn(Tag) -> bool) {
+        for depth in (1..self.stack.len()).rev() {
+            let Some(t) = self.tag_at(depth) else { return };
+            if target(t) {
+                self.stack.truncate(depth);
+                return;
+            }
+            if boundary(t) {
+                return;
+            }
+        }
+    }
+}
