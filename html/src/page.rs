@@ -69,7 +69,6 @@ impl ParsedPage {
     #[doc(hidden)]
     pub fn explain_main_content(&self, min_abs: f32) -> String {
         let doc = self.doc.clone();
-        main_content::reveal_deferred(&doc);
         clean::strip_unwanted(&doc);
         main_content::explain(&doc, min_abs)
     }
@@ -82,15 +81,10 @@ impl ParsedPage {
         if !include.is_empty() {
             clean::apply_include(&doc, &include);
         }
-        let whole_page_main_content = opts.only_main_content && include.is_empty();
-        if whole_page_main_content {
-            // Script shells keep content in `<noscript>` or hidden streamed segments.
-            main_content::reveal_deferred(&doc);
-        }
         clean::strip_unwanted(&doc);
         clean::apply_exclude(&doc, &exclude);
         if opts.only_main_content {
-            if whole_page_main_content {
+            if include.is_empty() {
                 main_content::remove_non_main(&doc);
             } else {
                 main_content::remove_non_main_fragment(&doc);

@@ -225,7 +225,7 @@ async fn plugins_are_listed_by_health_and_logged_at_load() {
         .filter_map(|p| p["name"].as_str())
         .collect();
     names.sort();
-    assert_eq!(names, ["markdown", "misbehave"], "{}", health.pretty());
+    assert_eq!(names, ["markdown", "misbehave", "reading-time"], "{}", health.pretty());
     let logs = server.logs();
     assert!(logs.contains("plugin loaded"), "{logs}");
     assert!(logs.contains("markdown.wasm") && logs.contains("misbehave.wasm"), "{logs}");

@@ -20,10 +20,6 @@ pub(super) struct Text {
     pub punct: u32,
     /// Links (`<a>` elements) owned.
     pub links: u32,
-    /// Characters (and link characters) inside inline chrome: buttons styled as links,
-    /// share links, inline ads.
-    pub chrome_chars: u32,
-    pub chrome_link_chars: u32,
 }
 
 impl Text {
@@ -34,8 +30,6 @@ impl Text {
         self.link_words += o.link_words;
         self.punct += o.punct;
         self.links += o.links;
-        self.chrome_chars += o.chrome_chars;
-        self.chrome_link_chars += o.chrome_link_chars;
     }
 
     /// Share of the characters that sit inside links.
@@ -59,8 +53,6 @@ pub(super) struct Counts {
     pub buttons: u32,
     /// Blocks with some text.
     pub blocks: u32,
-    /// `main` landmarks (this element included).
-    pub mains: u32,
 }
 
 impl Counts {
@@ -72,7 +64,6 @@ impl Counts {
         self.items += o.items;
         self.buttons += o.buttons;
         self.blocks += o.blocks;
-        self.mains += o.mains;
     }
 }
 
@@ -86,19 +77,13 @@ pub(super) struct Node {
     pub kind: Kind,
     pub landmark: Landmark,
     pub words: Words,
-    /// A form control, embed, `aria-hidden` or the like: removed, never scored.
+    /// Hidden, or a form control / embed: removed, never scored.
     pub dropped: bool,
-    /// Hidden until a script shows it (`hidden`, `aria-hidden`, `display:none`).
-    pub hidden: bool,
     /// Matches upstream's exclude list / force-include list.
     pub listed: bool,
     pub forced: bool,
     /// Inside an `<a>` (or is one).
     pub in_link: bool,
-    /// An inline element whose own markup names chrome (`<a class="btn">`, a share link).
-    pub chrome_inline: bool,
-    /// This or an inline ancestor (up to the owning block) is `chrome_inline`.
-    pub in_chrome_inline: bool,
     /// Text owned as a block (inline descendants included, nested blocks excluded).
     pub own: Text,
     /// Text of the whole subtree.
@@ -109,13 +94,11 @@ pub(super) struct Node {
     /// Hash of the tag name and first class word (digits ignored): siblings with the same
     /// signature are instances of one template (cards, rows, posts).
     pub sig: u32,
-    /// Hash of the tag name alone (templates whose classes vary per item).
-    pub tag_sig: u32,
 }
 
 impl Node {
     pub fn is_block(&self) -> bool {
-        !matches!(self.kind, Kind::Inline | Kind::Link | Kind::Image | Kind::Break | Kind::Media)
+        !matches!(self.kind, Kind::Inline | Kind::Link | Kind::Image | Kind::Break)
     }
 }
 
@@ -145,18 +128,14 @@ impl Arena {
                 landmark: Landmark::None,
                 words: Words::default(),
                 dropped: false,
-                hidden: false,
                 listed: false,
                 forced: false,
                 in_link: false,
-                chrome_inline: false,
-                in_chrome_inline: false,
                 own: Text::default(),
                 total: Text::default(),
                 counts: Counts::default(),
                 block: 0,
                 sig: 0,
-                tag_sig: 0,
             });
         nodes.push(root_node);
         nodes[0].block = 0;
@@ -176,8 +155,7 @@ impl Arena {
                 break;
             };
             let p = &nodes[parent as usize];
-            let (p_block, p_link, p_depth, p_dropped, p_chrome) =
-                (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
+            let (p_block, p_link, p_depth, p_dropped) = (p.block, p.in_link, p.depth, p.dropped);
             enum Step {
                 Element(Node),
                 Text(Text),
@@ -188,9 +166,7 @@ impl Arena {
                     NodeData::Element(el) => {
                         Step::Element(new_node(id, parent, p_depth.saturating_add(1), el, p_link))
                     }
-                    NodeData::Text { contents } => {
-                        Step::Text(text_stats(contents, p_link, p_chrome))
-                    }
+                    NodeData::Text { contents } => Step::Text(text_stats(contents, p_link)),
                     _ => Step::Other,
                 })
                 .unwrap_or(Step::Other);
@@ -206,8 +182,7 @@ impl Arena {
                         }
                     }
                     node.dropped |= p_dropped;
-                    node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
-                    if node.dropped || node.kind == Kind::Media {
+                    if node.dropped {
                         walker.skip_children();
                     }
                     nodes.push(node);
@@ -229,7 +204,7 @@ impl Arena {
                 n.total.add(&own);
                 match kind {
                     Kind::Link => n.counts.links += 1,
-                    Kind::Image | Kind::Media => n.counts.images += 1,
+                    Kind::Image => n.counts.images += 1,
                     Kind::Heading => n.counts.headings += 1,
                     Kind::Para => n.counts.paras += 1,
                     Kind::Item => n.counts.items += 1,
@@ -238,9 +213,6 @@ impl Arena {
                 }
                 if own.chars > 0 {
                     n.counts.blocks += 1;
-                }
-                if n.landmark == Landmark::Main {
-                    n.counts.mains += 1;
                 }
             }
             let parent = n.parent;
@@ -276,10 +248,7 @@ impl Arena {
 
 fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_link: bool) -> Node {
     let kind = hints::kind(el);
-    let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let words = hints::words(el);
-    let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
         id,
         parent,
@@ -287,34 +256,21 @@ fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_lin
         depth,
         kind,
         landmark: hints::landmark(el),
-        words,
-        chrome_inline: inline && (words.boiler || words.score <= -3),
-        in_chrome_inline: false,
-        dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
-        hidden: hidden == hints::Hidden::Styled,
-        // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && EXCLUDE.matches(el),
-        forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
+        words: hints::words(el),
+        dropped: kind == Kind::Drop || hints::is_hidden(el),
+        listed: EXCLUDE.matches(el),
+        forced: FORCE_INCLUDE.matches(el),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),
         counts: Counts::default(),
         block: NONE,
-        sig: signature(el, true),
-        tag_sig: signature(el, false),
+        sig: signature(el),
     }
 }
 
-/// Cheap pre-check for upstream's force-include list (`#main`, `.swoogo-*`).
-fn may_be_forced(el: &dom_query::Element) -> bool {
-    el.attrs.iter().any(|a| {
-        (a.name.local == crate::dom::local_name!("id") && &*a.value == "main")
-            || (a.name.local == crate::dom::local_name!("class") && a.value.contains("swoogo-"))
-    })
-}
-
-/// FNV-1a over the tag name and (optionally) the first class (ASCII digits skipped).
-fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
+/// FNV-1a over the tag name and the first class (ASCII digits skipped).
+fn signature(el: &dom_query::Element) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     let mut eat = |b: u8| {
         h ^= u32::from(b);
@@ -322,9 +278,6 @@ fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
     };
     for b in el.name.local.bytes() {
         eat(b);
-    }
-    if !with_class {
-        return h;
     }
     eat(b'.');
     let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
@@ -337,7 +290,7 @@ fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
 }
 
 /// Statistics of one text node.
-fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
+fn text_stats(s: &str, in_link: bool) -> Text {
     let mut t = Text::default();
     let mut in_word = false;
     for c in s.chars() {
@@ -362,10 +315,6 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
         t.link_chars = t.chars;
         t.link_words = t.words;
     }
-    if in_chrome {
-        t.chrome_chars = t.chars;
-        t.chrome_link_chars = t.link_chars;
-    }
     t
 }
 
@@ -378,7 +327,7 @@ mod tests {
     fn owns_inline_text_and_totals_subtrees() {
         let doc = parse(
             "<div><p>Hello <a href=x>big</a> world.</p><ul><li><a href=y>one</a></li></ul>\
-             <div aria-hidden=true>secret</div><input value=v></div>",
+             <div hidden>secret</div><input value=v></div>",
         );
         let body = doc.body().unwrap().id;
         let a = Arena::build(&doc, body);
@@ -388,9 +337,9 @@ mod tests {
             [Kind::Block, Kind::Block, Kind::Para, Kind::Link, Kind::List, Kind::Item, Kind::Link, Kind::Block, Kind::Drop]
         );
         let p = &a.nodes[2];
-        assert_eq!((p.own.chars, p.own.link_chars, p.own.words, p.own.punct), (14, 3, 3, 1));
+        assert_eq!((p.own.chars, p.own.link_chars, p.own.words, p.own.punct), (16, 3, 3, 1));
         let div = &a.nodes[1];
-        assert_eq!((div.total.chars, div.total.link_chars), (17, 6));
+        assert_eq!((div.total.chars, div.total.link_chars), (19, 6));
         assert_eq!(div.counts.links, 2);
         assert_eq!(div.size, 8);
         assert!(a.nodes[7].dropped);

@@ -14,7 +14,6 @@
 
 mod arena;
 mod hints;
-mod deferred;
 mod score;
 mod select;
 mod upstream;
@@ -29,14 +28,9 @@ pub(crate) fn remove_non_main(doc: &Document) {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena);
-    match select::plan(&arena, &scores) {
-        Some(plan) => select::apply(doc, &arena, &plan),
-        // Nothing reads as content (a script shell, a page of links): upstream's rule.
-        None => upstream::remove_listed(doc),
-    }
+    let plan = select::plan(&arena, &scores);
+    select::apply(doc, &arena, &plan);
 }
-
-pub(crate) use deferred::reveal as reveal_deferred;
 
 /// Removes non-main content from an `includeTags` fragment: upstream's selector rule.
 pub(crate) fn remove_non_main_fragment(doc: &Document) {
@@ -52,7 +46,7 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena);
-    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan { container: usize::MAX, prune: Vec::new() });
+    let plan = select::plan(&arena, &scores);
     let mut out = String::new();
     let mut pruned = vec![false; arena.nodes.len()];
     for &p in &plan.prune {

@@ -1,0 +1,492 @@
+//! What an element's markup says about its role, before looking at its text: the tag, ARIA
+//! role, `itemprop`, `hidden`/`aria-hidden`/inline `display:none`, and words in `class`/`id`
+//! (split on punctuation and camelCase: `site-header__navWrap` → site, header, nav, wrap).
+//!
+//! Word lists are generic web vocabulary (WAI-ARIA landmarks, CMS and framework naming
+//! habits), never site-specific names.
+
+use dom_query::Element;
+use html5ever::ns;
+
+use crate::dom::local_name;
+
+/// What a tag is for the extractor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Removed with its subtree: form controls, embedded objects, graphics.
+    Drop,
+    /// A block that owns the text of its inline descendants.
+    Block,
+    /// Paragraph-like block: text here is prose when it is long enough.
+    Para,
+    /// `h1`–`h6`.
+    Heading,
+    /// `li`, `dt`, `dd`.
+    Item,
+    /// `ul`, `ol`, `dl`, `menu`.
+    List,
+    /// Table cells.
+    Cell,
+    /// `table` and its row groups.
+    Table,
+    /// `a` (with `href`).
+    Link,
+    /// `img`, `picture`.
+    Image,
+    /// `iframe`, `video` and other embedded media: kept where they stand, text not scored.
+    Media,
+    /// `br`, `hr` and other empty separators.
+    Break,
+    /// Text-level element: its text belongs to the nearest block ancestor.
+    Inline,
+    /// `pre` (code and preformatted text: content when inside the main area).
+    Pre,
+    /// `button`.
+    Button,
+}
+
+/// Role of an element from tag, ARIA role and attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Landmark {
+    #[default]
+    None,
+    /// `main`, `role=main`.
+    Main,
+    /// `article`, `role=article`, `itemprop=articleBody` and the like.
+    Article,
+    /// `nav`, `role=navigation|menu|menubar|toolbar|tablist`.
+    Nav,
+    /// Page `header`, `role=banner`.
+    Banner,
+    /// Page `footer`, `role=contentinfo`.
+    Footer,
+    /// `aside`, `role=complementary`.
+    Aside,
+    /// `form`, `role=search|form`.
+    Form,
+    /// `role=dialog|alertdialog` (the `dialog` element is dropped outright).
+    Dialog,
+}
+
+pub(super) fn kind(el: &Element) -> Kind {
+    let n = &el.name.local;
+    if el.name.ns != ns!(html) {
+        // SVG and MathML: icons, charts and formulas. Their text is scored like any other
+        // (a broken page can end up with its content inside an unclosed `<svg>`).
+        return if el.name.ns == ns!(svg) { Kind::Block } else { Kind::Inline };
+    }
+    match *n {
+        local_name!("p") | local_name!("blockquote") | local_name!("figcaption")
+        | local_name!("address") | local_name!("summary") | local_name!("caption") => Kind::Para,
+        local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4")
+        | local_name!("h5") | local_name!("h6") => Kind::Heading,
+        local_name!("li") | local_name!("dt") | local_name!("dd") => Kind::Item,
+        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu") => Kind::List,
+        local_name!("td") | local_name!("th") => Kind::Cell,
+        local_name!("table") | local_name!("tbody") | local_name!("thead") | local_name!("tfoot")
+        | local_name!("tr") => Kind::Table,
+        local_name!("a") => Kind::Link,
+        local_name!("img") | local_name!("picture") => Kind::Image,
+        local_name!("br") | local_name!("hr") | local_name!("wbr") => Kind::Break,
+        local_name!("pre") => Kind::Pre,
+        local_name!("button") => Kind::Button,
+        local_name!("input") | local_name!("select") | local_name!("option")
+        | local_name!("optgroup") | local_name!("textarea") | local_name!("datalist")
+        | local_name!("progress") | local_name!("meter") | local_name!("dialog")
+        | local_name!("link") | local_name!("title") => Kind::Drop,
+        // Embedded media: no text of their own (fallback text inside is not shown).
+        local_name!("iframe") | local_name!("object") | local_name!("embed")
+        | local_name!("canvas") | local_name!("audio") | local_name!("video") => Kind::Media,
+        local_name!("span") | local_name!("b") | local_name!("strong") | local_name!("em")
+        | local_name!("i") | local_name!("u") | local_name!("s") | local_name!("small")
+        | local_name!("code") | local_name!("kbd") | local_name!("samp") | local_name!("var")
+        | local_name!("abbr") | local_name!("cite") | local_name!("q") | local_name!("sub")
+        | local_name!("sup") | local_name!("mark") | local_name!("time") | local_name!("font")
+        | local_name!("label") | local_name!("del") | local_name!("ins") | local_name!("dfn")
+        | local_name!("bdi") | local_name!("bdo") | local_name!("data") | local_name!("nobr")
+        | local_name!("tt") | local_name!("big") | local_name!("strike") | local_name!("output") => {
+            Kind::Inline
+        }
+        _ => Kind::Block,
+    }
+}
+
+/// The landmark of an element (tag first, then `role`, then `itemprop`).
+pub(super) fn landmark(el: &Element) -> Landmark {
+    let tag = match el.name.local {
+        local_name!("main") => Landmark::Main,
+        local_name!("article") => Landmark::Article,
+        local_name!("nav") => Landmark::Nav,
+        local_name!("header") => Landmark::Banner,
+        local_name!("footer") => Landmark::Footer,
+        local_name!("aside") => Landmark::Aside,
+        local_name!("form") => Landmark::Form,
+        _ => Landmark::None,
+    };
+    if tag != Landmark::None {
+        return tag;
+    }
+    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+        let v = a.value.trim();
+        if a.name.local == local_name!("role") {
+            let lm = match_ignore_case(v, &[
+                ("main", Landmark::Main),
+                ("article", Landmark::Article),
+                ("navigation", Landmark::Nav),
+                ("menu", Landmark::Nav),
+                ("menubar", Landmark::Nav),
+                ("toolbar", Landmark::Nav),
+                ("tablist", Landmark::Nav),
+                ("banner", Landmark::Banner),
+                ("contentinfo", Landmark::Footer),
+                ("complementary", Landmark::Aside),
+                ("search", Landmark::Form),
+                ("dialog", Landmark::Dialog),
+                ("alertdialog", Landmark::Dialog),
+            ]);
+            if lm != Landmark::None {
+                return lm;
+            }
+        } else if a.name.local == local_name!("itemprop") {
+            let lm = match_ignore_case(v, &[
+                ("articleBody", Landmark::Article),
+                ("text", Landmark::Article),
+                ("reviewBody", Landmark::Article),
+                ("description", Landmark::Article),
+            ]);
+            if lm != Landmark::None {
+                return lm;
+            }
+        }
+    }
+    Landmark::None
+}
+
+fn match_ignore_case(v: &str, table: &[(&str, Landmark)]) -> Landmark {
+    table
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(v))
+        .map(|(_, l)| *l)
+        .unwrap_or_default()
+}
+
+/// How an element is hidden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Hidden {
+    No,
+    /// `hidden` or an inline `display:none` / `visibility:hidden`: often shown later by a
+    /// script (tabs, accordions, deferred blocks), so only a weak signal.
+    Styled,
+    /// `aria-hidden=true`: hidden from assistive technology too (decorative duplicates such
+    /// as carousel clones, icons).
+    Aria,
+}
+
+pub(super) fn hidden(el: &Element) -> Hidden {
+    let mut out = Hidden::No;
+    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+        match a.name.local {
+            local_name!("aria-hidden") if a.value.trim().eq_ignore_ascii_case("true") => {
+                return Hidden::Aria;
+            }
+            local_name!("hidden") => out = Hidden::Styled,
+            local_name!("style") if style_hides(&a.value) => out = Hidden::Styled,
+            _ => {}
+        }
+    }
+    out
+}
+
+fn style_hides(style: &str) -> bool {
+    style.split(';').any(|decl| {
+        let Some((prop, value)) = decl.split_once(':') else {
+            return false;
+        };
+        let (prop, value) = (prop.trim(), value.trim());
+        (prop.eq_ignore_ascii_case("display") && value.to_ascii_lowercase().starts_with("none"))
+            || (prop.eq_ignore_ascii_case("visibility")
+                && value.to_ascii_lowercase().starts_with("hidden"))
+    })
+}
+
+/// What the class/id words of an element say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Words {
+    /// Sum of word weights (positive = content-like, negative = chrome-like).
+    pub score: i32,
+    /// A word naming comments or replies (content on forums, not on articles).
+    pub comments: bool,
+    /// A word naming boilerplate that is never content (consent, newsletter, ads, sharing).
+    pub boiler: bool,
+    /// A class/id naming an article's body (`article-body`, `entry-content`, `postBody`).
+    pub article_body: bool,
+    /// A class for text only screen readers see (`sr-only`, `visually-hidden`…): labels
+    /// that repeat what the page shows ("Sort and filter", "Price").
+    pub screen_reader: bool,
+}
+
+/// What one class/id word says.
+enum Word {
+    /// Never content, however much text it holds: consent banners, newsletters, ads, sharing.
+    Boiler,
+    /// Chrome (weight -3) or a chrome hint (-1).
+    Chrome(i32),
+    /// Content container (+2).
+    Content,
+    /// Comments or replies (content on forums, not after articles).
+    Comments,
+    Neutral,
+}
+
+fn word(w: &str) -> Word {
+    match w {
+        "cookie" | "cookies" | "consent" | "gdpr" | "newsletter" | "newsletters" | "subscribe"
+        | "subscription" | "popup" | "modal" | "advert" | "advertisement" | "adverts" | "ads"
+        | "ad" | "adsense" | "adslot" | "advertising" | "sponsor" | "sponsored" | "share"
+        | "sharing" | "sharebar" | "breadcrumb" | "breadcrumbs" | "crumbs" | "skip"
+        | "skiplink" | "disqus" | "outbrain" | "taboola" | "login" | "signin" | "signup"
+        | "copyright" => Word::Boiler,
+        "nav" | "navbar" | "navigation" | "navlinks" | "menu" | "menubar" | "megamenu"
+        | "submenu" | "menus" | "footer" | "sidebar" | "sidenav" | "sidebars" | "social"
+        | "socials" | "overlay" | "related" | "recommended"
+        | "recommendations" | "recommendation" | "toolbar" | "pagination" | "pager"
+        | "offcanvas" | "masthead" | "topbar" | "tagcloud" | "upsell" | "crosssell"
+        | "carousel" | "banner" | "cta" | "toc" | "btn" | "button" | "buttons" | "byline" => {
+            Word::Chrome(-3)
+        }
+        // Shop chrome around a product: buy box, cart, shipping and payment widgets.
+        "cart" | "basket" | "checkout" | "wishlist" | "quantity" | "qty" | "shipping"
+        | "delivery" | "returns" | "payment" | "payments" | "afterpay" | "klarna" | "paypal"
+        | "trustpilot" | "upsells" | "reviews" | "review" | "yotpo"
+        | "bazaarvoice" => Word::Chrome(-3),
+        // Forum chrome around a post: avatars, signatures, member details.
+        "avatar" | "signature" | "usertitle" | "userinfo" | "postprofile" | "reputation" => {
+            Word::Chrome(-3)
+        }
+        "header" | "aside" | "meta" | "widget" | "widgets" | "dropdown" | "utility"
+        | "utilities" | "search" | "filter" | "filters" | "facet" | "facets" | "sort"
+        | "actions" | "tools" | "extra" | "extras" | "sr" | "hidden" | "tags" | "tag"
+        | "author" | "badge" | "badges" | "rating" | "ratings"
+        | "feedback" | "print" | "rss" | "more" | "subnav" | "secondary" | "complementary"
+        | "links" | "legal" | "disclaimer" | "bottom" | "top" | "user" | "profile" | "member"
+        | "stats" | "joined" | "bio" | "category" | "categories" | "seller" | "policy"
+        | "policies" | "trust" | "guarantee" | "promo" | "promos" | "promotion" => Word::Chrome(-1),
+        "content" | "article" | "entry" | "main" | "story" | "prose" | "markdown" | "post"
+        | "posts" | "blog" | "description" | "thread" | "message" | "messages" | "topic"
+        | "answer" | "answers" | "question" | "richtext" | "rte" | "editorial" | "wysiwyg"
+        | "docs" | "documentation" | "body" | "text" | "copy" | "details" | "detail"
+        | "specs" | "specifications" | "results" | "listing" | "listings" | "products"
+        | "items" => Word::Content,
+        "comment" | "comments" | "reply" | "replies" | "discussion" | "respond" => Word::Comments,
+        _ => Word::Neutral,
+    }
+}
+
+/// Class fragments of screen-reader-only text.
+const SCREEN_READER_MARKS: [&str; 6] =
+    ["sr-only", "sr_only", "visually-hidden", "visuallyhidden", "screen-reader", "a11ytext"];
+
+/// Whether `hay` contains one of `needles` (lower-case ASCII), ignoring ASCII case.
+/// Class names are short: a scan that only compares where a needle's first byte matches
+/// beats building a substring searcher per needle.
+fn has_fragment(hay: &str, needles: &[&str]) -> bool {
+    let h = hay.as_bytes();
+    (0..h.len()).any(|i| {
+        let c = h[i].to_ascii_lowercase();
+        needles.iter().any(|n| {
+            let n = n.as_bytes();
+            n[0] == c && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
+        })
+    })
+}
+
+/// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
+const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
+
+/// Splits a class or id into lower-case words and calls `f` on each: parts between
+/// punctuation, with camelCase and PascalCase parts split at their humps
+/// (`site-header__navWrap` → site, header, nav, wrap). Parts with digits or irregular case
+/// (`x9Kd`, `hJDwNd`: generated names) say nothing and are skipped, as are parts longer than
+/// 24 bytes.
+fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
+    for part in value.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let b = part.as_bytes();
+        if b.is_empty() || b.len() > 24 || b.iter().any(u8::is_ascii_digit) {
+            continue;
+        }
+        if b.iter().all(u8::is_ascii_lowercase) {
+            f(part);
+            continue;
+        }
+        // Humps: an upper-case letter followed by lower-case ones; the part may start with
+        // a lower-case run. Anything else (two capitals in a row, a lone capital) is a hash.
+        let mut starts = Vec::with_capacity(4);
+        let mut regular = true;
+        for (i, &c) in b.iter().enumerate() {
+            if c.is_ascii_uppercase() {
+                if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
+                    regular = false;
+                    break;
+                }
+                starts.push(i);
+            }
+        }
+        if !regular {
+            continue;
+        }
+        let mut buf = [0u8; 24];
+        let mut from = 0;
+        for end in starts.into_iter().chain(std::iter::once(b.len())) {
+            if end > from {
+                let word = &mut buf[..end - from];
+                word.copy_from_slice(&b[from..end]);
+                word.make_ascii_lowercase();
+                f(std::str::from_utf8(word).unwrap_or(""));
+            }
+            from = end;
+        }
+    }
+}
+
+fn add_word(out: &mut Words, w: &str) {
+    match word(w) {
+        Word::Boiler => {
+            out.boiler = true;
+            out.score -= 3;
+        }
+        Word::Chrome(n) => out.score += n,
+        Word::Content => out.score += 2,
+        Word::Comments => {
+            out.comments = true;
+            out.score -= 2;
+        }
+        Word::Neutral => {}
+    }
+}
+
+/// Class and id words of an element (and the words of a custom element's tag name).
+/// Accumulates the words of one element.
+struct Acc {
+    out: Words,
+    /// Hashes of the words seen: each word counts once per element
+    /// (`promo cmp-promo box-shadow-promo` is one "promo").
+    seen: [u64; 16],
+    n_seen: usize,
+    /// The previous word of the current class named a piece (article, post…).
+    prev_piece: bool,
+}
+
+impl Acc {
+    fn add(&mut self, w: &str) {
+        // `article-body`, `entry-content`: a piece word followed by a body word.
+        if self.prev_piece && matches!(w, "body" | "content" | "text") {
+            self.out.article_body = true;
+        }
+        self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
+        let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        if self.seen[..self.n_seen].contains(&key) {
+            return;
+        }
+        if self.n_seen < self.seen.len() {
+            self.seen[self.n_seen] = key;
+            self.n_seen += 1;
+        }
+        add_word(&mut self.out, w);
+    }
+}
+
+pub(super) fn words(el: &Element) -> Words {
+    let mut acc = Acc { out: Words::default(), seen: [0; 16], n_seen: 0, prev_piece: false };
+    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+        let is_class = a.name.local == local_name!("class");
+        if !is_class && a.name.local != local_name!("id") {
+            continue;
+        }
+        // Utility-class frameworks put dozens of classes on one element; only the first
+        // few name what the element is.
+        let mut n = 0;
+        for class in a.value.split_ascii_whitespace() {
+            // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
+            let variant = class.contains(':') || class.contains('[');
+            if class.len() >= 4 {
+                if has_fragment(class, &BOILER_FRAGMENTS) {
+                    acc.out.boiler = true;
+                }
+                if is_class && !variant && has_fragment(class, &SCREEN_READER_MARKS) {
+                    acc.out.screen_reader = true;
+                }
+            }
+            if variant || n == 8 {
+                continue;
+            }
+            n += 1;
+            acc.prev_piece = false;
+            for_each_word(class, |w| acc.add(w));
+        }
+    }
+    if el.name.local.contains('-') {
+        acc.prev_piece = false;
+        for_each_word(&el.name.local, |w| acc.add(w));
+    }
+    let mut out = acc.out;
+    out.score = out.score.clamp(-6, 6);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+
+    fn words_of(html: &str) -> Words {
+        let doc = parse(html);
+        let id = doc.select("body > *").nodes()[0].id;
+        crate::dom::with_element(&doc.tree, id, words).unwrap()
+    }
+
+    #[test]
+    fn splits_words() {
+        let mut seen = Vec::new();
+        for_each_word("site-header__navWrap mainContent SiteFooter jXK9ad hJDwNd col-md-6", |w| {
+            seen.push(w.to_string())
+        });
+        assert_eq!(
+            seen,
+            ["site", "header", "nav", "wrap", "main", "content", "site", "footer", "col", "md"]
+        );
+    }
+
+    #[test]
+    fn scores_class_and_id_words() {
+        assert!(words_of("<div class='entry-content'>x</div>").score > 0);
+        assert!(words_of("<div id='primary-navigation'>x</div>").score < 0);
+        assert!(words_of("<div class='share-buttons'>x</div>").score < 0);
+        assert_eq!(words_of("<div class='shadow canvas'>x</div>").score, 0);
+        assert!(words_of("<div class='comments'>x</div>").comments);
+        assert!(words_of("<site-footer>x</site-footer>").score < 0);
+        assert!(words_of("<div class='cmplz-cookiebanner'>x</div>").boiler);
+        assert!(words_of("<div class='social-share'>x</div>").boiler);
+        assert!(!words_of("<div class='social-proof'>x</div>").boiler);
+        assert!(words_of("<div class='x entry-content'>x</div>").article_body);
+        assert!(words_of("<div id='postBody'>x</div>").article_body);
+        assert!(!words_of("<div class='post-meta content'>x</div>").article_body);
+    }
+
+    #[test]
+    fn hidden_elements() {
+        let doc = parse(
+            "<div hidden>a</div><div aria-hidden=true>b</div><div style='color:red; display : none'>c</div>\
+             <div style='visibility:hidden'>d</div><div aria-hidden=false>e</div><div style='display:block'>f</div>",
+        );
+        let hidden: Vec<Hidden> = doc
+            .select("body > div")
+            .nodes()
+            .iter()
+            .map(|n| crate::dom::with_element(&doc.tree, n.id, hidden).unwrap())
+            .collect();
+        use Hidden::*;
+        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No]);
+    }
+}
