@@ -64,15 +64,6 @@ impl ParsedPage {
         metadata::extract(&self.doc, &self.page_url)
     }
 
-    /// Development aid: the main-content extractor's view of the page (after the same
-    /// stripping as [`ParsedPage::clean`]), listing elements whose score is at least `min_abs`.
-    #[doc(hidden)]
-    pub fn explain_main_content(&self, min_abs: f32) -> String {
-        let doc = self.doc.clone();
-        clean::strip_unwanted(&doc);
-        main_content::explain(&doc, min_abs)
-    }
-
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
     pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
         let include = user_selectors::compile(opts.include_tags)?;
@@ -84,11 +75,7 @@ impl ParsedPage {
         clean::strip_unwanted(&doc);
         clean::apply_exclude(&doc, &exclude);
         if opts.only_main_content {
-            if include.is_empty() {
-                main_content::remove_non_main(&doc);
-            } else {
-                main_content::remove_non_main_fragment(&doc);
-            }
+            main_content::remove_non_main(&doc);
         }
         clean::rewrite_media_and_links(&doc, &self.base);
         // Like upstream, links and images resolve against a `<base href>` that survived

@@ -1,7 +1,5 @@
-//! Upstream's `onlyMainContent` (compat notes §1.6): its exact selector lists and its removal
-//! rule — every element matching an EXCLUDE selector is removed unless it matches or contains
-//! a FORCE_INCLUDE one. Distill applies the rule as it is to `includeTags` fragments, and uses
-//! the lists as signals when scoring whole pages.
+//! `onlyMainContent`: upstream's exact selector lists and the removal rule — every element
+//! matching an EXCLUDE selector is removed unless it matches or contains a FORCE_INCLUDE one.
 //!
 //! All selectors are simple (`tag`, `.class`, `#id`), so they are matched by hand in one
 //! pass instead of 55 CSS queries. Removal order does not change the result: a force-include
@@ -81,7 +79,7 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
 /// semantics (class = whitespace-separated token). Classes are kept sorted for binary search.
-pub(super) struct SimpleSelectors {
+struct SimpleSelectors {
     tags: Vec<LocalName>,
     classes: Vec<&'static str>,
     ids: Vec<&'static str>,
@@ -107,7 +105,7 @@ impl SimpleSelectors {
         set
     }
 
-    pub(super) fn matches(&self, el: &Element) -> bool {
+    fn matches(&self, el: &Element) -> bool {
         if self.tags.contains(&el.name.local) {
             return true;
         }
@@ -128,13 +126,13 @@ impl SimpleSelectors {
     }
 }
 
-pub(super) static EXCLUDE: LazyLock<SimpleSelectors> =
+static EXCLUDE: LazyLock<SimpleSelectors> =
     LazyLock::new(|| SimpleSelectors::new(&EXCLUDE_NON_MAIN_TAGS));
-pub(super) static FORCE_INCLUDE: LazyLock<SimpleSelectors> =
+static FORCE_INCLUDE: LazyLock<SimpleSelectors> =
     LazyLock::new(|| SimpleSelectors::new(&FORCE_INCLUDE_MAIN_TAGS));
 
-/// Removes non-main-content elements from `doc` with upstream's rule (§1.6).
-pub(super) fn remove_listed(doc: &Document) {
+/// Removes non-main-content elements from `doc` (§1.6).
+pub(crate) fn remove_non_main(doc: &Document) {
     let tree = &doc.tree;
     let root = doc.root().id;
 
@@ -173,7 +171,7 @@ mod tests {
 
     fn clean(html: &str) -> String {
         let doc = parse(html);
-        remove_listed(&doc);
+        remove_non_main(&doc);
         doc.select("body").inner_html().to_string()
     }
 
