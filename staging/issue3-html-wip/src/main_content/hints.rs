@@ -191,10 +191,32 @@ pub(super) fn hidden(el: &Element) -> Hidden {
             }
             local_name!("hidden") => out = Hidden::Styled,
             local_name!("style") if style_hides(&a.value) => out = Hidden::Styled,
+            local_name!("class") if class_hides(&a.value) => out = Hidden::Styled,
             _ => {}
         }
     }
     out
+}
+
+/// A class that hides the element (`hide`, `hidden`, `d-none`…), unless a responsive
+/// variant shows it again on some screens (`hidden md:block`).
+fn class_hides(class: &str) -> bool {
+    let mut hides = false;
+    for c in class.split_ascii_whitespace() {
+        if c.contains(':') {
+            if let Some((_, rest)) = c.rsplit_once(':')
+                && matches!(rest, "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table")
+            {
+                return false;
+            }
+            continue;
+        }
+        hides |= matches!(
+            c,
+            "hide" | "hidden" | "d-none" | "is-hidden" | "display-none" | "invisible" | "u-hidden"
+        );
+    }
+    hides
 }
 
 fn style_hides(style: &str) -> bool {
@@ -478,7 +500,8 @@ mod tests {
     fn hidden_elements() {
         let doc = parse(
             "<div hidden>a</div><div aria-hidden=true>b</div><div style='color:red; display : none'>c</div>\
-             <div style='visibility:hidden'>d</div><div aria-hidden=false>e</div><div style='display:block'>f</div>",
+             <div style='visibility:hidden'>d</div><div aria-hidden=false>e</div><div style='display:block'>f</div>\
+             <div class='x hide'>g</div><div class='hidden md:block'>h</div>",
         );
         let hidden: Vec<Hidden> = doc
             .select("body > div")
@@ -487,6 +510,6 @@ mod tests {
             .map(|n| crate::dom::with_element(&doc.tree, n.id, hidden).unwrap())
             .collect();
         use Hidden::*;
-        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No]);
+        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No, Styled, No]);
     }
 }

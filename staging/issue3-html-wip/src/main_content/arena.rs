@@ -1,0 +1,399 @@
+//! The analysis tree: one entry per element of `<body>` in document order (pre-order), with
+//! what the extractor needs to score it — markup hints, and text statistics of the text it
+//! owns as a block and of its whole subtree. Built in one walk, totals in one reverse pass.
+
+use dom_query::{Document, NodeData, NodeId};
+
+use super::hints::{self, Kind, Landmark, Words};
+use super::upstream::{EXCLUDE, FORCE_INCLUDE};
+use crate::dom::Walker;
+
+/// Text statistics (characters are non-whitespace characters).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Text {
+    pub chars: u32,
+    /// Characters inside links.
+    pub link_chars: u32,
+    pub words: u32,
+    pub link_words: u32,
+    /// Sentence punctuation (`.,;:!?` and their CJK forms).
+    pub punct: u32,
+    /// Links (`<a>` elements) owned.
+    pub links: u32,
+    /// Characters (and link characters) inside inline chrome: buttons styled as links,
+    /// share links, inline ads.
+    pub chrome_chars: u32,
+    pub chrome_link_chars: u32,
+}
+
+impl Text {
+    fn add(&mut self, o: &Text) {
+        self.chars += o.chars;
+        self.link_chars += o.link_chars;
+        self.words += o.words;
+        self.link_words += o.link_words;
+        self.punct += o.punct;
+        self.links += o.links;
+        self.chrome_chars += o.chrome_chars;
+        self.chrome_link_chars += o.chrome_link_chars;
+    }
+
+    /// Share of the characters that sit inside links.
+    pub fn link_density(&self) -> f32 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            self.link_chars as f32 / self.chars as f32
+        }
+    }
+}
+
+/// Counts of descendant elements.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Counts {
+    pub links: u32,
+    pub images: u32,
+    pub headings: u32,
+    pub paras: u32,
+    pub items: u32,
+    pub buttons: u32,
+    /// Blocks with some text.
+    pub blocks: u32,
+    /// `main` landmarks (this element included).
+    pub mains: u32,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.links += o.links;
+        self.images += o.images;
+        self.headings += o.headings;
+        self.paras += o.paras;
+        self.items += o.items;
+        self.buttons += o.buttons;
+        self.blocks += o.blocks;
+        self.mains += o.mains;
+    }
+}
+
+pub(super) struct Node {
+    pub id: NodeId,
+    /// Arena index of the parent (`u32::MAX` for the root).
+    pub parent: u32,
+    /// Number of entries in this subtree, this one included (children follow in order).
+    pub size: u32,
+    pub depth: u16,
+    pub kind: Kind,
+    pub landmark: Landmark,
+    pub words: Words,
+    /// A form control, embed, `aria-hidden` or the like: removed, never scored.
+    pub dropped: bool,
+    /// Hidden until a script shows it (`hidden`, `aria-hidden`, `display:none`).
+    pub hidden: bool,
+    /// Matches upstream's exclude list / force-include list.
+    pub listed: bool,
+    pub forced: bool,
+    /// Inside an `<a>` (or is one).
+    pub in_link: bool,
+    /// An inline element whose own markup names chrome (`<a class="btn">`, a share link).
+    pub chrome_inline: bool,
+    /// This or an inline ancestor (up to the owning block) is `chrome_inline`.
+    pub in_chrome_inline: bool,
+    /// Text owned as a block (inline descendants included, nested blocks excluded).
+    pub own: Text,
+    /// Text of the whole subtree.
+    pub total: Text,
+    pub counts: Counts,
+    /// Arena index of the block this element's inline text belongs to (itself if a block).
+    pub block: u32,
+    /// Hash of the tag name and first class word (digits ignored): siblings with the same
+    /// signature are instances of one template (cards, rows, posts).
+    pub sig: u32,
+    /// Hash of the tag name alone (templates whose classes vary per item).
+    pub tag_sig: u32,
+}
+
+impl Node {
+    pub fn is_block(&self) -> bool {
+        !matches!(self.kind, Kind::Inline | Kind::Link | Kind::Image | Kind::Break | Kind::Media)
+    }
+}
+
+pub(super) struct Arena {
+    pub nodes: Vec<Node>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Arena {
+    /// Builds the arena for the subtree of `root` (normally `<body>`).
+    pub fn build(doc: &Document, root: NodeId) -> Arena {
+        let tree = &doc.tree;
+        let mut nodes: Vec<Node> = Vec::with_capacity(tree.len() / 2);
+        let root_node = tree
+            .query_node(&root, |n| match &n.data {
+                NodeData::Element(el) => Some(new_node(root, NONE, 0, el, false)),
+                _ => None,
+            })
+            .flatten()
+            .unwrap_or_else(|| Node {
+                id: root,
+                parent: NONE,
+                size: 1,
+                depth: 0,
+                kind: Kind::Block,
+                landmark: Landmark::None,
+                words: Words::default(),
+                dropped: false,
+                hidden: false,
+                listed: false,
+                forced: false,
+                in_link: false,
+                chrome_inline: false,
+                in_chrome_inline: false,
+                own: Text::default(),
+                total: Text::default(),
+                counts: Counts::default(),
+                block: 0,
+                sig: 0,
+                tag_sig: 0,
+            });
+        nodes.push(root_node);
+        nodes[0].block = 0;
+        nodes[0].kind = Kind::Block;
+        // Stack of (dom id, arena index) of the open ancestors of the current node.
+        let mut stack: Vec<(NodeId, u32)> = vec![(root, 0)];
+        let mut walker = Walker::new(tree, root);
+        while let Some(id) = walker.next() {
+            let parent_dom = tree.query_node(&id, |n| n.parent).flatten();
+            while let Some(&(top, _)) = stack.last() {
+                if Some(top) == parent_dom {
+                    break;
+                }
+                stack.pop();
+            }
+            let Some(&(_, parent)) = stack.last() else {
+                break;
+            };
+            let p = &nodes[parent as usize];
+            let (p_block, p_link, p_depth, p_dropped, p_chrome) =
+                (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
+            enum Step {
+                Element(Node),
+                Text(Text),
+                Other,
+            }
+            let step = tree
+                .query_node(&id, |n| match &n.data {
+                    NodeData::Element(el) => {
+                        Step::Element(new_node(id, parent, p_depth.saturating_add(1), el, p_link))
+                    }
+                    NodeData::Text { contents } => {
+                        Step::Text(text_stats(contents, p_link, p_chrome))
+                    }
+                    _ => Step::Other,
+                })
+                .unwrap_or(Step::Other);
+            match step {
+                Step::Element(mut node) => {
+                    let index = nodes.len() as u32;
+                    node.block = if node.is_block() || p_block == NONE { index } else { p_block };
+                    if node.kind == Kind::Link && !node.dropped && !p_dropped {
+                        if node.block == index {
+                            node.own.links += 1;
+                        } else {
+                            nodes[node.block as usize].own.links += 1;
+                        }
+                    }
+                    node.dropped |= p_dropped;
+                    node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
+                    if node.dropped || node.kind == Kind::Media {
+                        walker.skip_children();
+                    }
+                    nodes.push(node);
+                    stack.push((id, index));
+                }
+                Step::Text(t) => {
+                    if !p_dropped && t.chars > 0 && p_block != NONE {
+                        nodes[p_block as usize].own.add(&t);
+                    }
+                }
+                Step::Other => {}
+            }
+        }
+        // Totals, bottom-up: children come after their parent in pre-order.
+        for i in (0..nodes.len()).rev() {
+            let (own, kind, dropped) = (nodes[i].own, nodes[i].kind, nodes[i].dropped);
+            let n = &mut nodes[i];
+            if !dropped {
+                n.total.add(&own);
+                match kind {
+                    Kind::Link => n.counts.links += 1,
+                    Kind::Image | Kind::Media => n.counts.images += 1,
+                    Kind::Heading => n.counts.headings += 1,
+                    Kind::Para => n.counts.paras += 1,
+                    Kind::Item => n.counts.items += 1,
+                    Kind::Button => n.counts.buttons += 1,
+                    _ => {}
+                }
+                if own.chars > 0 {
+                    n.counts.blocks += 1;
+                }
+                if n.landmark == Landmark::Main {
+                    n.counts.mains += 1;
+                }
+            }
+            let parent = n.parent;
+            if parent != NONE && !dropped {
+                let (total, counts, size) = (n.total, n.counts, n.size);
+                let p = &mut nodes[parent as usize];
+                p.total.add(&total);
+                p.counts.add(&counts);
+                p.size += size;
+            } else if parent != NONE {
+                let size = n.size;
+                nodes[parent as usize].size += size;
+            }
+        }
+        Arena { nodes }
+    }
+
+    /// Arena indices of the children of `i`.
+    pub fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = i + self.nodes[i].size as usize;
+        let mut j = i + 1;
+        std::iter::from_fn(move || {
+            if j < end {
+                let c = j;
+                j += self.nodes[j].size as usize;
+                Some(c)
+            } else {
+                None
+            }
+        })
+    }
+}
+
+fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_link: bool) -> Node {
+    let kind = hints::kind(el);
+    let hidden = hints::hidden(el);
+    let is_link = kind == Kind::Link;
+    let words = hints::words(el);
+    let inline = matches!(kind, Kind::Inline | Kind::Link);
+    Node {
+        id,
+        parent,
+        size: 1,
+        depth,
+        kind,
+        landmark: hints::landmark(el),
+        words,
+        chrome_inline: inline && (words.boiler || words.score <= -3),
+        in_chrome_inline: false,
+        dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
+        hidden: hidden == hints::Hidden::Styled,
+        // Upstream's list only decides for elements whose words are mixed or silent.
+        listed: words.score > -3 && words.score <= 0 && EXCLUDE.matches(el),
+        forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
+        in_link: in_link || is_link,
+        own: Text::default(),
+        total: Text::default(),
+        counts: Counts::default(),
+        block: NONE,
+        sig: signature(el, true),
+        tag_sig: signature(el, false),
+    }
+}
+
+/// Cheap pre-check for upstream's force-include list (`#main`, `.swoogo-*`).
+fn may_be_forced(el: &dom_query::Element) -> bool {
+    el.attrs.iter().any(|a| {
+        (a.name.local == crate::dom::local_name!("id") && &*a.value == "main")
+            || (a.name.local == crate::dom::local_name!("class") && a.value.contains("swoogo-"))
+    })
+}
+
+/// FNV-1a over the tag name and (optionally) the first class (ASCII digits skipped).
+fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut eat = |b: u8| {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    };
+    for b in el.name.local.bytes() {
+        eat(b);
+    }
+    if !with_class {
+        return h;
+    }
+    eat(b'.');
+    let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
+    if let Some(first) = class.split_ascii_whitespace().next() {
+        for b in first.bytes().filter(|b| !b.is_ascii_digit()) {
+            eat(b);
+        }
+    }
+    h
+}
+
+/// Statistics of one text node.
+fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
+    let mut t = Text::default();
+    let mut in_word = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            in_word = false;
+            continue;
+        }
+        t.chars += 1;
+        if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；') {
+            t.punct += 1;
+        }
+        if c.is_alphanumeric() {
+            if !in_word {
+                t.words += 1;
+            }
+            in_word = true;
+        } else {
+            in_word = false;
+        }
+    }
+    if in_link {
+        t.link_chars = t.chars;
+        t.link_words = t.words;
+    }
+    if in_chrome {
+        t.chrome_chars = t.chars;
+        t.chrome_link_chars = t.link_chars;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+
+    #[test]
+    fn owns_inline_text_and_totals_subtrees() {
+        let doc = parse(
+            "<div><p>Hello <a href=x>big</a> world.</p><ul><li><a href=y>one</a></li></ul>\
+             <div aria-hidden=true>secret</div><input value=v></div>",
+        );
+        let body = doc.body().unwrap().id;
+        let a = Arena::build(&doc, body);
+        let names: Vec<Kind> = a.nodes.iter().map(|n| n.kind).collect();
+        assert_eq!(
+            names,
+            [Kind::Block, Kind::Block, Kind::Para, Kind::Link, Kind::List, Kind::Item, Kind::Link, Kind::Block, Kind::Drop]
+        );
+        let p = &a.nodes[2];
+        assert_eq!((p.own.chars, p.own.link_chars, p.own.words, p.own.punct), (14, 3, 3, 1));
+        let div = &a.nodes[1];
+        assert_eq!((div.total.chars, div.total.link_chars), (17, 6));
+        assert_eq!(div.counts.links, 2);
+        assert_eq!(div.size, 8);
+        assert!(a.nodes[7].dropped);
+        assert_eq!(a.children(1).collect::<Vec<_>>(), [2, 4, 7, 8]);
+    }
+}

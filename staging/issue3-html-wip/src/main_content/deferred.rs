@@ -1,0 +1,232 @@
+//! Content that a browser shows only after running scripts, revealed before scoring:
+//!
+//! - Script-rendered shells that ship their content for non-script readers inside
+//!   `<noscript>` (forum and app shells): when the `<noscript>` text outweighs the rest of
+//!   the body, its markup replaces it. Pages with ordinary `<noscript>` snippets (tracking
+//!   pixels, "enable JavaScript") are left alone: those are stripped like other non-content.
+//! - Streamed server rendering (React's Suspense): late segments arrive at the end of the
+//!   body as `<div hidden id="S:n">` and a script moves them over their placeholder
+//!   `<template id="B:n">`. The segment's children replace the placeholder and its loading
+//!   fallback; a segment without a placeholder is just un-hidden.
+
+use std::collections::HashMap;
+
+use dom_query::{Document, NodeData, NodeId};
+
+use crate::dom::{Walker, attr, local_name};
+
+/// Reveals script-deferred content (both kinds above).
+pub(crate) fn reveal(doc: &Document) {
+    expand_if_shell(doc);
+    place_streamed_segments(doc);
+}
+
+fn place_streamed_segments(doc: &Document) {
+    let Some(body) = doc.body() else {
+        return;
+    };
+    let tree = &doc.tree;
+    let mut placeholders: HashMap<String, NodeId> = HashMap::new();
+    let mut segments: Vec<(NodeId, String)> = Vec::new();
+    for id in Walker::new(tree, body.id) {
+        let found = tree
+            .query_node(&id, |n| match &n.data {
+                NodeData::Element(el) => {
+                    let v = attr(el, &local_name!("id"))?;
+                    let num = |p: &str| {
+                        v.strip_prefix(p)
+                            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                            .map(str::to_string)
+                    };
+                    if el.name.local == local_name!("template") {
+                        num("B:").map(|n| (true, n))
+                    } else if attr(el, &local_name!("hidden")).is_some() {
+                        num("S:").map(|n| (false, n))
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            })
+            .flatten();
+        match found {
+            Some((true, n)) => {
+                placeholders.entry(n).or_insert(id);
+            }
+            Some((false, n)) => segments.push((id, n)),
+            None => {}
+        }
+    }
+    for (seg, n) in segments {
+        let node = tree.get_unchecked(&seg);
+        match placeholders.get(&n) {
+            Some(&ph) if !is_inside(tree, ph, seg) => {
+                // Drop the loading fallback: siblings after the placeholder up to `<!--/$-->`.
+                let mut next = tree.next_sibling_of(&ph).map(|s| s.id);
+                let mut fallback = Vec::new();
+                while let Some(s) = next {
+                    let end = tree
+                        .query_node(&s, |n| matches!(&n.data, NodeData::Comment { contents } if &**contents == "/$"))
+                        .unwrap_or(true);
+                    if end || fallback.len() > 8 {
+                        break;
+                    }
+                    fallback.push(s);
+                    next = tree.next_sibling_of(&s).map(|x| x.id);
+                }
+                if next.is_none() {
+                    fallback.clear(); // no end marker: not a boundary we understand
+                }
+                for s in fallback {
+                    tree.remove_from_parent(&s);
+                }
+                let placeholder = tree.get_unchecked(&ph);
+                for child in tree.child_ids_of(&seg) {
+                    placeholder.insert_before(&child);
+                }
+                placeholder.remove_from_parent();
+                node.remove_from_parent();
+            }
+            _ => node.remove_attr("hidden"),
+        }
+    }
+}
+
+/// Whether `id` is `ancestor` or inside it.
+fn is_inside(tree: &dom_query::Tree, id: NodeId, ancestor: NodeId) -> bool {
+    let mut cur = Some(id);
+    while let Some(c) = cur {
+        if c == ancestor {
+            return true;
+        }
+        cur = tree.parent_of(&c).map(|p| p.id);
+    }
+    false
+}
+
+/// Smallest `<noscript>` text (non-whitespace characters) worth expanding.
+const MIN_TEXT: usize = 500;
+
+fn expand_if_shell(doc: &Document) {
+    let Some(body) = doc.body() else {
+        return;
+    };
+    let tree = &doc.tree;
+    let mut noscripts: Vec<(NodeId, String)> = Vec::new();
+    let mut visible = 0usize;
+    let mut walker = Walker::new(tree, body.id);
+    while let Some(id) = walker.next() {
+        enum Seen {
+            Noscript,
+            Skip,
+            Text(usize),
+            Other,
+        }
+        let seen = tree
+            .query_node(&id, |n| match &n.data {
+                NodeData::Element(el) => match el.name.local {
+                    local_name!("noscript") => Seen::Noscript,
+                    local_name!("script") | local_name!("style") | local_name!("template") => Seen::Skip,
+                    _ => Seen::Other,
+                },
+                NodeData::Text { contents } => {
+                    Seen::Text(contents.chars().filter(|c| !c.is_whitespace()).count())
+                }
+                _ => Seen::Other,
+            })
+            .unwrap_or(Seen::Other);
+        match seen {
+            Seen::Noscript => {
+                walker.skip_children();
+                let raw = tree.get_unchecked(&id).text().to_string();
+                if raw.contains('<') {
+                    noscripts.push((id, raw));
+                }
+            }
+            Seen::Skip => walker.skip_children(),
+            Seen::Text(n) => visible += n,
+            Seen::Other => {}
+        }
+    }
+    if noscripts.is_empty() {
+        return;
+    }
+    let texts: Vec<usize> = noscripts.iter().map(|(_, raw)| fragment_text(raw)).collect();
+    let hidden: usize = texts.iter().sum();
+    if hidden < MIN_TEXT || hidden < visible {
+        return;
+    }
+    for ((id, raw), text) in noscripts.into_iter().zip(texts) {
+        if text >= MIN_TEXT / 5 {
+            tree.get_unchecked(&id).replace_with_html(raw);
+        }
+    }
+}
+
+/// Non-whitespace characters of the text of an HTML fragment (scripts and styles excluded).
+fn fragment_text(raw: &str) -> usize {
+    let frag = Document::fragment(raw);
+    let tree = &frag.tree;
+    let mut n = 0;
+    let mut walker = Walker::new(tree, frag.root().id);
+    while let Some(id) = walker.next() {
+        let (text, skip) = tree
+            .query_node(&id, |node| match &node.data {
+                NodeData::Text { contents } => (contents.chars().filter(|c| !c.is_whitespace()).count(), false),
+                NodeData::Element(el) => (
+                    0,
+                    matches!(el.name.local, local_name!("script") | local_name!("style")),
+                ),
+                _ => (0, false),
+            })
+            .unwrap_or((0, false));
+        if skip {
+            walker.skip_children();
+        }
+        n += text;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+
+    #[test]
+    fn expands_a_shell_page() {
+        let post = "word ".repeat(200);
+        let doc = parse(&format!(
+            "<body><div id=app>Loading…</div><noscript><div class=post><p>{post}</p></div></noscript></body>"
+        ));
+        expand_if_shell(&doc);
+        assert_eq!(doc.select("div.post p").length(), 1);
+        assert_eq!(doc.select("noscript").length(), 0);
+    }
+
+    #[test]
+    fn places_streamed_segments() {
+        let doc = parse(
+            "<body><main><!--$?--><template id=\"B:0\"></template><div>Loading…</div><!--/$--></main>\
+             <footer>f</footer><div hidden id=\"S:0\"><p>Late</p><p>content</p></div>\
+             <div hidden id=\"S:7\"><p>orphan</p></div><div hidden id=x>hidden</div></body>",
+        );
+        place_streamed_segments(&doc);
+        assert_eq!(
+            doc.select("body").inner_html().to_string(),
+            "<main><!--$?--><p>Late</p><p>content</p><!--/$--></main><footer>f</footer>\
+             <div id=\"S:7\"><p>orphan</p></div><div hidden=\"\" id=\"x\">hidden</div>"
+        );
+    }
+
+    #[test]
+    fn leaves_ordinary_pages_alone() {
+        let body = "word ".repeat(300);
+        let html = format!(
+            "<body><p>{body}</p><noscript><img src=pixel.gif><p>Please enable JavaScript.</p></noscript></body>"
+        );
+        let doc = parse(&html);
+        expand_if_shell(&doc);
+        assert_eq!(doc.select("noscript").length(), 1);
+    }
+}

@@ -1,0 +1,104 @@
+//! `onlyMainContent`: finds the main content of a page by scoring its blocks, then removes
+//! everything else.
+//!
+//! 1. [`arena`]: one walk over `<body>` collects, per element, its markup hints ([`hints`]:
+//!    tag, ARIA role, class/id words, hidden) and text statistics (characters, link
+//!    characters, words, punctuation) of the text it owns and of its subtree.
+//! 2. [`score`]: every block's text gets a value (content-like positive, chrome-like
+//!    negative); subtree sums are computed bottom-up.
+//! 3. [`select`]: the container is the subtree with the best sum; inside it, subtrees that
+//!    cost more than they bring are pruned, as are hidden elements and form controls.
+//!
+//! Everything is linear in the size of the document. With `includeTags` the user chose the
+//! content already: only upstream's rule ([`upstream`]) and hidden/form-control removal apply.
+
+mod arena;
+mod hints;
+mod deferred;
+mod score;
+mod select;
+mod upstream;
+
+use dom_query::Document;
+
+/// Removes everything but the main content of a whole page from `doc`.
+pub(crate) fn remove_non_main(doc: &Document) {
+    let Some(body) = doc.body() else {
+        upstream::remove_listed(doc);
+        return;
+    };
+    let arena = arena::Arena::build(doc, body.id);
+    let scores = score::score(&arena);
+    match select::plan(&arena, &scores) {
+        Some(plan) => select::apply(doc, &arena, &plan),
+        // Nothing reads as content (a script shell, a page of links): upstream's rule.
+        None => upstream::remove_listed(doc),
+    }
+}
+
+pub(crate) use deferred::reveal as reveal_deferred;
+
+/// Removes non-main content from an `includeTags` fragment: upstream's selector rule.
+pub(crate) fn remove_non_main_fragment(doc: &Document) {
+    upstream::remove_listed(doc);
+}
+
+/// A readable dump of the extractor's view of a page (development aid): the element tree
+/// down to blocks worth `min_abs` characters, with values, sums and decisions.
+pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
+    use std::fmt::Write;
+    let Some(body) = doc.body() else {
+        return String::new();
+    };
+    let arena = arena::Arena::build(doc, body.id);
+    let scores = score::score(&arena);
+    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan { container: usize::MAX, prune: Vec::new() });
+    let mut out = String::new();
+    let mut pruned = vec![false; arena.nodes.len()];
+    for &p in &plan.prune {
+        pruned[p] = true;
+    }
+    for (i, n) in arena.nodes.iter().enumerate() {
+        if scores.sum[i].abs() < min_abs && i != plan.container {
+            continue;
+        }
+        let (tag, attrs) = doc
+            .tree
+            .query_node(&n.id, |d| match &d.data {
+                dom_query::NodeData::Element(el) => {
+                    let attrs: Vec<String> = el
+                        .attrs
+                        .iter()
+                        .filter(|a| matches!(&*a.name.local, "class" | "id" | "role" | "itemprop"))
+                        .map(|a| format!("{}={:?}", a.name.local, a.value.chars().take(60).collect::<String>()))
+                        .collect();
+                    (el.name.local.to_string(), attrs.join(" "))
+                }
+                _ => (String::new(), String::new()),
+            })
+            .unwrap_or_default();
+        let c = scores.ctx[i];
+        let _ = writeln!(
+            out,
+            "{:indent$}{i} <{tag} {attrs}> {:?}/{:?} w={} sum={:.0} own={:.0} chars={} link={} words={} punct={} links={} {}{}{}{}{}",
+            "",
+            n.kind,
+            n.landmark,
+            n.words.score,
+            scores.sum[i],
+            scores.own[i],
+            n.total.chars,
+            n.total.link_chars,
+            n.total.words,
+            n.total.punct,
+            n.counts.links,
+            if c.chrome { "CHROME " } else { "" },
+            if c.comments { "COMMENTS " } else { "" },
+            if c.content { "content " } else { "" },
+            if i == plan.container { "<<<CONTAINER " } else { "" },
+            if pruned[i] { "PRUNED" } else { "" },
+            indent = n.depth as usize
+        );
+    }
+    out
+}

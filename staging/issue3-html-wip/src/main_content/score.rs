@@ -1,0 +1,299 @@
+//! Scores: each block's text gets a value — positive for content-like text (prose, headings,
+//! long link titles in listings), negative for chrome-like text (short links, anything inside
+//! navigation, headers, footers, sidebars, sharing and ad widgets). A subtree's score is the
+//! sum of its blocks' values, so the best container is the subtree with the highest sum: it
+//! takes in a neighbouring region exactly when that region adds more content than chrome.
+
+use super::arena::{Arena, Node};
+use super::hints::{Kind, Landmark};
+
+/// Context inherited from ancestors.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Ctx {
+    /// Inside page chrome (navigation, banner, footer, sidebar, form, chrome class words).
+    pub chrome: bool,
+    /// Inside a comment section of an article-like page.
+    pub comments: bool,
+    /// Inside `main`/`article`/content class words.
+    pub content: bool,
+    /// Inside one item of a group of similar siblings (cards, rows, posts).
+    pub record: bool,
+    /// Inside an element hidden until a script shows it.
+    pub hidden: bool,
+}
+
+pub(super) struct Scores {
+    pub ctx: Vec<Ctx>,
+    /// Value of the text each element owns as a block.
+    pub own: Vec<f32>,
+    /// Sum over the subtree.
+    pub sum: Vec<f32>,
+    /// Best sum over the subtree once every subtree that costs more than it brings is
+    /// pruned (own value + the positive `best` of the children).
+    pub best: Vec<f32>,
+    /// What a subtree is worth as the container: like `sum`, but a costly part inside
+    /// counts only [`PRUNED_COST`] of its cost, as pruning will remove it. A banner between
+    /// two halves of an article does not split it; a sidebar beside it still weighs.
+    pub fit: Vec<f32>,
+}
+
+/// Share of the page's plain (non-link) text above which an element's chrome hints are
+/// ignored: a `<footer>` or "sidebar-layout" wrapper around the whole page is not chrome.
+const PROTECT_SHARE: f32 = 0.8;
+
+/// Share of a costly subtree's (negative) worth its ancestors still pay for it.
+const PRUNED_COST: f32 = 0.35;
+
+/// Plain characters an element needs before its share of the page can protect it.
+const MIN_PROTECTED: u32 = 200;
+
+pub(super) fn score(arena: &Arena) -> Scores {
+    let nodes = &arena.nodes;
+    let n = nodes.len();
+    let page_plain = plain(&nodes[0]).max(1) as f32;
+    // Shares of a tiny page mean nothing: protection needs some text.
+    let protected = |node: &Node| {
+        plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain
+    };
+
+    // Comments are content when they are most of the page (a forum thread), chrome when
+    // they follow an article.
+    let mut comment_chars = 0u32;
+    {
+        let mut i = 0;
+        while i < n {
+            if nodes[i].words.comments && !nodes[i].dropped {
+                comment_chars += plain(&nodes[i]);
+                i += nodes[i].size as usize;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let comments_are_content = comment_chars as f32 >= 0.5 * page_plain;
+
+    let groups = record_groups(arena);
+    let mut ctx = vec![Ctx::default(); n];
+    let mut own = vec![0f32; n];
+    // Characters of the nearest `main`/`article` landmark around each element.
+    let mut landmark_chars = vec![0u32; n];
+    for i in 0..n {
+        let node = &nodes[i];
+        let mut c = if node.parent == u32::MAX { Ctx::default() } else { ctx[node.parent as usize] };
+        landmark_chars[i] = if matches!(node.landmark, Landmark::Main | Landmark::Article) {
+            node.total.chars
+        } else if node.parent == u32::MAX {
+            0
+        } else {
+            landmark_chars[node.parent as usize]
+        };
+        // The wrapper of (nearly) everything in a main/article landmark is the content itself.
+        let fills_landmark = landmark_chars[i] > 0 && node.total.chars as f32 >= 0.8 * landmark_chars[i] as f32;
+        let landmark_chrome = matches!(
+            node.landmark,
+            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
+        ) || node.words.boiler;
+        // Class words, forms and asides are weaker signals: an element holding a good part
+        // of the page's prose is not chrome whatever its class says (forms wrap whole
+        // threads, asides hold call-outs).
+        let prose_rich = plain(node) >= MIN_PROTECTED
+            && plain(node) as f32 >= 0.25 * page_plain
+            && node.total.link_density() < 0.2;
+        // An item of a record group is one card of a listing, whatever its classes say
+        // (page builders name cards "cta", "widget", "promo").
+        let record_item = node.parent != u32::MAX
+            && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        let words_chrome = (node.words.score <= -3
+            || (node.listed && node.words.score <= 0)
+            || matches!(node.landmark, Landmark::Aside | Landmark::Form))
+            && !prose_rich
+            && !record_item
+            && !fills_landmark;
+        // Nothing holding the page's `main` is chrome.
+        let chrome_mark = (landmark_chrome || words_chrome) && node.counts.mains == 0;
+        let content_mark = matches!(node.landmark, Landmark::Main | Landmark::Article)
+            || node.words.score >= 2
+            || node.forced;
+        if node.forced {
+            c.chrome = false;
+        }
+        if chrome_mark && !node.forced && !protected(node) {
+            c.chrome = true;
+        }
+        if node.words.comments && !comments_are_content && (plain(node) as f32) < 0.4 * page_plain {
+            c.comments = true;
+        }
+        if content_mark && !chrome_mark {
+            c.content = true;
+        }
+        c.hidden |= node.hidden;
+        if record_item {
+            c.record = true;
+        }
+        ctx[i] = c;
+        own[i] = block_value(node, c);
+    }
+    let mut sum = own.clone();
+    let mut best = own.clone();
+    let mut fit = own.clone();
+    // Negative worth inside each subtree (what pruning it removes).
+    let mut neg: Vec<f32> = own.iter().map(|v| v.min(0.0)).collect();
+    for i in (1..n).rev() {
+        if nodes[i].dropped {
+            sum[i] = 0.0;
+            best[i] = 0.0;
+            fit[i] = 0.0;
+            neg[i] = 0.0;
+            continue;
+        }
+        let p = nodes[i].parent as usize;
+        sum[p] += sum[i];
+        best[p] += best[i].max(0.0);
+        neg[p] += neg[i];
+        // Keep the child as it is, or prune it: losing what it has and paying a share of
+        // its cost.
+        fit[p] += fit[i].max(PRUNED_COST * neg[i]);
+    }
+    Scores { ctx, own, sum, best, fit }
+}
+
+/// Non-link characters of a subtree.
+pub(super) fn plain(node: &Node) -> u32 {
+    node.total.chars - node.total.link_chars
+}
+
+/// Value of the text an element owns as a block.
+fn block_value(node: &Node, ctx: Ctx) -> f32 {
+    if node.dropped {
+        return 0.0;
+    }
+    let t = &node.own;
+    if t.chars == 0 {
+        return 0.0;
+    }
+    let chars = t.chars as f32;
+    if ctx.chrome || ctx.comments {
+        return -chars;
+    }
+    // Inline chrome (a button-styled link inside a paragraph) costs what it weighs.
+    let chrome = t.chrome_chars as f32;
+    let chars = chars - chrome;
+    let link = (t.link_chars - t.chrome_link_chars) as f32;
+    let plain = chars - link;
+    let prose = t.words >= 12 || t.punct >= 2;
+    let plain_weight = match node.kind {
+        Kind::Heading | Kind::Pre => 1.0,
+        _ if prose || ctx.record => 1.0,
+        _ => 0.6,
+    };
+    // Link text: a long anchor is a title (a listing's item); short anchors are menus.
+    let per_link = if t.links > 0 { link / t.links as f32 } else { link };
+    let link_weight = if ctx.record || (prose && plain < link) {
+        // Cards: a teaser's title and description inside one link.
+        0.5
+    } else if per_link >= 30.0 && plain < link {
+        0.3
+    } else {
+        -0.6
+    };
+    let mut v = plain * plain_weight + link * link_weight - chrome;
+    if node.kind == Kind::Button {
+        v = -chars;
+    }
+    if ctx.content && v > 0.0 {
+        v *= 1.25;
+    }
+    if ctx.hidden && v > 0.0 {
+        v *= 0.5;
+    }
+    v
+}
+
+/// Records under an element: their signature, and whether it is the tag-only one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Group {
+    sig: u32,
+    by_tag: bool,
+}
+
+impl Group {
+    fn holds(&self, node: &Node) -> bool {
+        self.sig == if self.by_tag { node.tag_sig } else { node.sig }
+    }
+}
+
+/// For each element, the records among its children, if any: at least three siblings built
+/// from one template (same tag and first class; or, for cards with an image or a heading
+/// each, same tag), holding most of the element's text, each with some substance (an image,
+/// a heading, plain text or several blocks: cards, rows, posts — not the one-link items of
+/// a menu).
+fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
+    let nodes = &arena.nodes;
+    let mut out = vec![None; nodes.len()];
+    let mut kids: Vec<(u32, usize)> = Vec::new();
+    for i in 0..nodes.len() {
+        if nodes[i].size < 4 || nodes[i].dropped {
+            continue;
+        }
+        for by_tag in [false, true] {
+            kids.clear();
+            kids.extend(
+                arena
+                    .children(i)
+                    .filter(|&c| {
+                        !nodes[c].dropped && (nodes[c].total.chars > 0 || nodes[c].counts.images > 0)
+                    })
+                    .map(|c| (if by_tag { nodes[c].tag_sig } else { nodes[c].sig }, c)),
+            );
+            if kids.len() < 3 {
+                break;
+            }
+            if let Some(sig) = record_group(nodes, i, &mut kids, by_tag) {
+                out[i] = Some(Group { sig, by_tag });
+                break;
+            }
+        }
+    }
+    out
+}
+
+fn record_group(nodes: &[Node], parent: usize, kids: &mut [(u32, usize)], by_tag: bool) -> Option<u32> {
+    kids.sort_unstable();
+    let mut best: Option<(u32, u32, usize)> = None; // (sig, chars, count)
+    let mut k = 0;
+    while k < kids.len() {
+        let sig = kids[k].0;
+        let mut j = k;
+        let mut chars = 0u32;
+        while j < kids.len() && kids[j].0 == sig {
+            chars += nodes[kids[j].1].total.chars;
+            j += 1;
+        }
+        if best.is_none_or(|(_, c, _)| chars > c) {
+            best = Some((sig, chars, j - k));
+        }
+        k = j;
+    }
+    let (sig, chars, count) = best?;
+    if count < 3 || (chars as f32) < 0.5 * nodes[parent].total.chars as f32 {
+        return None;
+    }
+    let (mut words, mut images, mut headings, mut plain_chars, mut blocks) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    for &(s, c) in kids.iter() {
+        if s == sig {
+            let t = &nodes[c];
+            words += t.total.words;
+            images += t.counts.images.min(1);
+            headings += t.counts.headings.min(1);
+            plain_chars += plain(t);
+            blocks += t.counts.blocks;
+        }
+    }
+    let avg = |x: u32| x as f32 / count as f32;
+    let rich = if by_tag {
+        avg(images) >= 0.8 || avg(headings) >= 0.8
+    } else {
+        avg(images) >= 0.5 || avg(headings) >= 0.5 || avg(plain_chars) >= 12.0 || avg(blocks) >= 2.0
+    };
+    (avg(words) >= 3.0 && rich).then_some(sig)
+}

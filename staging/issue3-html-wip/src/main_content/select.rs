@@ -1,0 +1,150 @@
+//! Choosing the container and pruning inside it, then applying the plan to the document.
+
+use dom_query::{Document, NodeId};
+
+use super::arena::Arena;
+use super::score::Scores;
+
+pub(super) struct Plan {
+    /// Arena index of the main-content container.
+    pub container: usize,
+    /// Arena indices of subtrees to remove inside the container.
+    pub prune: Vec<usize>,
+}
+
+/// The plan for a page, or `None` when nothing on it scores as content.
+pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
+    let nodes = &arena.nodes;
+    let mut container = 0;
+    let mut best = 0.0;
+    for (i, node) in nodes.iter().enumerate() {
+        if node.dropped {
+            continue;
+        }
+        // Strictly better only: on a tie the outer element (earlier in pre-order) wins.
+        if scores.fit[i] > best {
+            best = scores.fit[i];
+            container = i;
+        }
+    }
+    if best <= 0.0 {
+        return None;
+    }
+    container = narrow_to_article_body(arena, scores, container);
+    let mut prune = Vec::new();
+    let mut stack = vec![container];
+    let mut kids: Vec<(usize, bool)> = Vec::new();
+    while let Some(i) = stack.pop() {
+        kids.clear();
+        for c in arena.children(i) {
+            // A subtree goes when nothing in it is worth keeping; otherwise the walk goes
+            // down and removes its costly parts only.
+            if nodes[c].dropped
+                || nodes[c].chrome_inline
+                || scores.best[c] < 0.0
+                || (scores.best[c] == 0.0 && scores.sum[c] < 0.0)
+            {
+                prune.push(c);
+                kids.push((c, false));
+            } else {
+                stack.push(c);
+                kids.push((c, true));
+            }
+        }
+        orphan_headings(arena, &kids, &mut prune);
+    }
+    Some(Plan { container, prune })
+}
+
+/// A heading whose section was pruned (the next sibling with text is gone, and nothing kept
+/// follows before the next heading) titles nothing any more: "Related posts", "Newsletter".
+fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Vec<usize>) {
+    let nodes = &arena.nodes;
+    let heading_like = |c: usize| {
+        let n = &nodes[c];
+        n.counts.headings > 0 && n.counts.blocks <= 2 && n.total.words <= 12
+    };
+    let texts: Vec<(usize, bool)> =
+        kids.iter().copied().filter(|&(c, _)| nodes[c].total.chars > 0).collect();
+    for (k, &(c, kept)) in texts.iter().enumerate() {
+        if !kept || !heading_like(c) {
+            continue;
+        }
+        let Some(&(_, next_kept)) = texts.get(k + 1) else {
+            continue;
+        };
+        if next_kept {
+            continue;
+        }
+        let rest_empty = texts[k + 2..]
+            .iter()
+            .take_while(|&&(d, _)| !heading_like(d))
+            .all(|&(_, kept)| !kept);
+        if rest_empty {
+            prune.push(c);
+        }
+    }
+}
+
+pub(super) fn apply(doc: &Document, arena: &Arena, plan: &Plan) {
+    let tree = &doc.tree;
+    let root = arena.nodes[0].id;
+    // Everything outside the container goes, its ancestors stay as bare wrappers.
+    let mut cur: NodeId = arena.nodes[plan.container].id;
+    while cur != root {
+        let Some(parent) = tree.parent_of(&cur) else {
+            break;
+        };
+        let siblings: Vec<NodeId> = tree.child_ids_of(&parent.id);
+        for s in siblings {
+            if s != cur {
+                tree.remove_from_parent(&s);
+            }
+        }
+        cur = parent.id;
+    }
+    for &i in &plan.prune {
+        tree.remove_from_parent(&arena.nodes[i].id);
+    }
+}
+
+/// Inside the best container, the article itself — an element named as an article's body
+/// (`entry-content`, `itemprop=articleBody`) or an `<article>` — when it is the only
+/// substantial one there and holds at least half of the container's worth: what surrounds
+/// it inside the container (teasers, popular posts, a newsletter box in a side column) is
+/// not the article.
+fn narrow_to_article_body(arena: &Arena, scores: &Scores, container: usize) -> usize {
+    let nodes = &arena.nodes;
+    let is_article = |i: usize| {
+        nodes[i].words.article_body || nodes[i].landmark == super::hints::Landmark::Article
+    };
+    if nodes[container].words.article_body || scores.fit[container] <= 0.0 {
+        return container;
+    }
+    // Inside an `<article>`, only a body named as such narrows further.
+    let is_article = |i: usize| {
+        is_article(i) && (nodes[container].landmark != super::hints::Landmark::Article || nodes[i].words.article_body)
+    };
+    let total = scores.fit[container];
+    let end = container + nodes[container].size as usize;
+    let mut found = None;
+    let mut i = container + 1;
+    while i < end {
+        if is_article(i) && !nodes[i].dropped {
+            // Teaser cards are small; a second real post (a thread's reply) is not.
+            if scores.fit[i] >= (0.02 * total).max(150.0) {
+                if found.is_some() {
+                    return container; // several: posts of a thread, cards of a listing
+                }
+                found = Some(i);
+            }
+            i += nodes[i].size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    match found {
+        Some(b) if scores.fit[b] >= 0.5 * total => narrow_to_article_body(arena, scores, b),
+        _ => container,
+    }
+}

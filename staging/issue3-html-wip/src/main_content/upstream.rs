@@ -1,0 +1,236 @@
+//! Upstream's `onlyMainContent` (compat notes §1.6): its exact selector lists and its removal
+//! rule — every element matching an EXCLUDE selector is removed unless it matches or contains
+//! a FORCE_INCLUDE one. Distill applies the rule as it is to `includeTags` fragments, and uses
+//! the lists as signals when scoring whole pages.
+//!
+//! All selectors are simple (`tag`, `.class`, `#id`), so they are matched by hand in one
+//! pass instead of 55 CSS queries. Removal order does not change the result: a force-include
+//! element is never removed, so "contains a force-include element" is stable.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use dom_query::{Document, Element, NodeId};
+
+use html5ever::ns;
+
+use crate::dom::{LocalName, Walker, local_name, with_element};
+
+/// Upstream `EXCLUDE_NON_MAIN_TAGS` (42 entries, order preserved).
+pub const EXCLUDE_NON_MAIN_TAGS: [&str; 42] = [
+    "header",
+    "footer",
+    "nav",
+    "aside",
+    ".header",
+    ".top",
+    ".navbar",
+    "#header",
+    ".footer",
+    ".bottom",
+    "#footer",
+    ".sidebar",
+    ".side",
+    ".aside",
+    "#sidebar",
+    ".modal",
+    ".popup",
+    "#modal",
+    ".overlay",
+    ".ad",
+    ".ads",
+    ".advert",
+    "#ad",
+    ".lang-selector",
+    ".language",
+    "#language-selector",
+    ".social",
+    ".social-media",
+    ".social-links",
+    "#social",
+    ".menu",
+    ".navigation",
+    "#nav",
+    ".breadcrumbs",
+    "#breadcrumbs",
+    ".share",
+    "#share",
+    ".widget",
+    "#widget",
+    ".cookie",
+    "#cookie",
+    ".fc-decoration",
+];
+
+/// Upstream `FORCE_INCLUDE_MAIN_TAGS` (13 entries).
+pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
+    "#main",
+    ".swoogo-cols",
+    ".swoogo-text",
+    ".swoogo-table-div",
+    ".swoogo-space",
+    ".swoogo-alert",
+    ".swoogo-sponsors",
+    ".swoogo-title",
+    ".swoogo-tabs",
+    ".swoogo-logo",
+    ".swoogo-image",
+    ".swoogo-button",
+    ".swoogo-agenda",
+];
+
+/// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
+/// semantics (class = whitespace-separated token). Classes are kept sorted for binary search.
+pub(super) struct SimpleSelectors {
+    tags: Vec<LocalName>,
+    classes: Vec<&'static str>,
+    ids: Vec<&'static str>,
+}
+
+impl SimpleSelectors {
+    fn new(list: &[&'static str]) -> Self {
+        let mut set = SimpleSelectors {
+            tags: Vec::new(),
+            classes: Vec::new(),
+            ids: Vec::new(),
+        };
+        for sel in list {
+            if let Some(class) = sel.strip_prefix('.') {
+                set.classes.push(class);
+            } else if let Some(id) = sel.strip_prefix('#') {
+                set.ids.push(id);
+            } else {
+                set.tags.push(LocalName::from(*sel));
+            }
+        }
+        set.classes.sort_unstable();
+        set
+    }
+
+    pub(super) fn matches(&self, el: &Element) -> bool {
+        if self.tags.contains(&el.name.local) {
+            return true;
+        }
+        // One pass over the attributes for both `id` and `class`.
+        el.attrs.iter().any(|a| {
+            if a.name.ns != ns!() {
+                false
+            } else if a.name.local == local_name!("id") {
+                self.ids.contains(&&*a.value)
+            } else if a.name.local == local_name!("class") {
+                a.value
+                    .split_ascii_whitespace()
+                    .any(|c| self.classes.binary_search(&c).is_ok())
+            } else {
+                false
+            }
+        })
+    }
+}
+
+pub(super) static EXCLUDE: LazyLock<SimpleSelectors> =
+    LazyLock::new(|| SimpleSelectors::new(&EXCLUDE_NON_MAIN_TAGS));
+pub(super) static FORCE_INCLUDE: LazyLock<SimpleSelectors> =
+    LazyLock::new(|| SimpleSelectors::new(&FORCE_INCLUDE_MAIN_TAGS));
+
+/// Removes non-main-content elements from `doc` with upstream's rule (§1.6).
+pub(super) fn remove_listed(doc: &Document) {
+    let tree = &doc.tree;
+    let root = doc.root().id;
+
+    // Pass 1: mark every force-include element and all its ancestors.
+    let mut keep: HashSet<NodeId> = HashSet::new();
+    for id in Walker::new(tree, root) {
+        if with_element(tree, id, |el| FORCE_INCLUDE.matches(el)) == Some(true) {
+            let mut cur = Some(id);
+            while let Some(node) = cur {
+                if !keep.insert(node) {
+                    break;
+                }
+                cur = tree.parent_of(&node).map(|p| p.id);
+            }
+        }
+    }
+
+    // Pass 2: detach excluded, unmarked elements (their subtrees go with them).
+    let mut doomed = Vec::new();
+    let mut walker = Walker::new(tree, root);
+    while let Some(id) = walker.next() {
+        if !keep.contains(&id) && with_element(tree, id, |el| EXCLUDE.matches(el)) == Some(true) {
+            walker.skip_children();
+            doomed.push(id);
+        }
+    }
+    for id in doomed {
+        tree.remove_from_parent(&id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dom::parse;
+
+    fn clean(html: &str) -> String {
+        let doc = parse(html);
+        remove_listed(&doc);
+        doc.select("body").inner_html().to_string()
+    }
+
+    #[test]
+    fn list_sizes_match_upstream() {
+        assert_eq!(EXCLUDE_NON_MAIN_TAGS.len(), 42);
+        assert_eq!(FORCE_INCLUDE_MAIN_TAGS.len(), 13);
+        for sel in EXCLUDE_NON_MAIN_TAGS.iter().chain(&FORCE_INCLUDE_MAIN_TAGS) {
+            assert!(dom_query::Matcher::new(sel).is_ok(), "{sel}");
+        }
+    }
+
+    #[test]
+    fn removes_tags_classes_and_ids() {
+        let out = clean(
+            "<header>h</header><nav>n</nav><div class='x sidebar'>s</div><div id='cookie'>c</div>\
+             <p>keep</p><aside>a</aside><footer>f</footer>",
+        );
+        assert_eq!(out, "<p>keep</p>");
+    }
+
+    #[test]
+    fn class_matching_is_token_based_and_case_sensitive() {
+        let out = clean(
+            "<div class='advertisement'>1</div><div class='header-wrap'>2</div>\
+             <div class='Sidebar'>3</div><div class='ad'>4</div>",
+        );
+        assert_eq!(
+            out,
+            "<div class=\"advertisement\">1</div><div class=\"header-wrap\">2</div>\
+             <div class=\"Sidebar\">3</div>"
+        );
+    }
+
+    #[test]
+    fn excluded_element_containing_force_include_is_kept() {
+        let out = clean("<div class='sidebar'><div id='main'>M</div><nav>n</nav></div>");
+        assert_eq!(out, "<div class=\"sidebar\"><div id=\"main\">M</div></div>");
+    }
+
+    #[test]
+    fn excluded_element_that_is_force_include_is_kept() {
+        let out = clean("<header id='main'>H</header><div class='menu swoogo-tabs'>T</div>");
+        assert_eq!(
+            out,
+            "<header id=\"main\">H</header><div class=\"menu swoogo-tabs\">T</div>"
+        );
+    }
+
+    #[test]
+    fn force_include_deep_inside_nested_excludes() {
+        let out = clean(
+            "<header><nav><div class='swoogo-logo'>L</div></nav><div class='menu'>m</div></header>",
+        );
+        assert_eq!(
+            out,
+            "<header><nav><div class=\"swoogo-logo\">L</div></nav></header>"
+        );
+    }
+}

@@ -1,0 +1,152 @@
+//! The crate's entry points: [`ParsedPage`] (parse once, then metadata and any number of
+//! cleanings) and [`CleanedHtml`] (the `html` format plus links, images and emptiness).
+
+use std::fmt;
+
+use dom_query::{Document, NodeData};
+use serde_json::{Map, Value};
+use url::Url;
+
+use crate::dom::{Walker, is, local_name};
+use crate::{clean, dom, images, links, main_content, metadata, urls, user_selectors};
+
+/// Options of one cleaning pass (Firecrawl's `onlyMainContent`, `includeTags`, `excludeTags`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CleanOptions<'a> {
+    pub only_main_content: bool,
+    pub include_tags: &'a [String],
+    pub exclude_tags: &'a [String],
+}
+
+/// Cleaning failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CleanError {
+    /// An `includeTags`/`excludeTags` entry is not a valid CSS selector.
+    InvalidSelector { selector: String, message: String },
+}
+
+impl fmt::Display for CleanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CleanError::InvalidSelector { selector, message } => {
+                write!(f, "invalid CSS selector {selector:?}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CleanError {}
+
+/// A page parsed once; cleaning works on copies, so it can be cleaned repeatedly.
+pub struct ParsedPage {
+    doc: Document,
+    page_url: Url,
+    base: Url,
+    /// Whether the page has any `<base>` element (else cleaned copies cannot have one either).
+    has_base: bool,
+}
+
+impl ParsedPage {
+    /// Parses the raw HTML once. `page_url` is the final URL (after redirects).
+    pub fn parse(raw_html: &str, page_url: &Url) -> ParsedPage {
+        let doc = dom::parse(raw_html);
+        let (base, has_base) = urls::document_base(&doc, page_url);
+        ParsedPage {
+            doc,
+            page_url: page_url.clone(),
+            base,
+            has_base,
+        }
+    }
+
+    /// Metadata of the full page (compat notes §1.10), without engine fields.
+    pub fn metadata(&self) -> Map<String, Value> {
+        metadata::extract(&self.doc, &self.page_url)
+    }
+
+    /// Development aid: the main-content extractor's view of the page (after the same
+    /// stripping as [`ParsedPage::clean`]), listing elements whose score is at least `min_abs`.
+    #[doc(hidden)]
+    pub fn explain_main_content(&self, min_abs: f32) -> String {
+        let doc = self.doc.clone();
+        main_content::reveal_deferred(&doc);
+        clean::strip_unwanted(&doc);
+        main_content::explain(&doc, min_abs)
+    }
+
+    /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
+    pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
+        let include = user_selectors::compile(opts.include_tags)?;
+        let exclude = user_selectors::compile(opts.exclude_tags)?;
+        let doc = self.doc.clone();
+        if !include.is_empty() {
+            clean::apply_include(&doc, &include);
+        }
+        let whole_page_main_content = opts.only_main_content && include.is_empty();
+        if whole_page_main_content {
+            // Script shells keep content in `<noscript>` or hidden streamed segments.
+            main_content::reveal_deferred(&doc);
+        }
+        clean::strip_unwanted(&doc);
+        clean::apply_exclude(&doc, &exclude);
+        if opts.only_main_content {
+            if whole_page_main_content {
+                main_content::remove_non_main(&doc);
+            } else {
+                main_content::remove_non_main_fragment(&doc);
+            }
+        }
+        clean::rewrite_media_and_links(&doc, &self.base);
+        // Like upstream, links and images resolve against a `<base href>` that survived
+        // cleaning (normally none, as `<head>` is gone), else the page URL.
+        let base = if self.has_base {
+            urls::document_base(&doc, &self.page_url).0
+        } else {
+            self.page_url.clone()
+        };
+        Ok(CleanedHtml {
+            doc,
+            page_url: self.page_url.clone(),
+            base,
+        })
+    }
+}
+
+/// A cleaned document.
+pub struct CleanedHtml {
+    doc: Document,
+    page_url: Url,
+    base: Url,
+}
+
+impl CleanedHtml {
+    /// Serialized cleaned document: `<!DOCTYPE …>` (if the page had one) + `<html><body>…`
+    /// (no `<head>`); with include tags, `<html><body><div>…matches…</div></body></html>`.
+    pub fn html(&self) -> String {
+        self.doc.html().to_string()
+    }
+
+    /// Links of the cleaned document (compat notes §1.8).
+    pub fn links(&self) -> Vec<String> {
+        links::extract(&self.doc, &self.base)
+    }
+
+    /// Images of the cleaned document (compat notes §1.9), in document order.
+    pub fn images(&self) -> Vec<String> {
+        images::extract(&self.doc, &self.page_url, &self.base)
+    }
+
+    /// False when the cleaned body has no non-whitespace text and no `<img>`.
+    pub fn has_content(&self) -> bool {
+        let tree = &self.doc.tree;
+        let root = self.doc.body().unwrap_or_else(|| self.doc.root()).id;
+        Walker::new(tree, root).any(|id| {
+            tree.query_node(&id, |n| match &n.data {
+                NodeData::Text { contents } => contents.chars().any(|c| !c.is_whitespace()),
+                NodeData::Element(el) => is(el, &local_name!("img")),
+                _ => false,
+            })
+            .unwrap_or(false)
+        })
+    }
+}
