@@ -288,8 +288,25 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
     if depth > 64 {
         return;
     }
-    for e in parent.elements() {
+    let children: Vec<&Element> = parent.elements().collect();
+    let mut k = 0;
+    while k < children.len() {
+        let e = children[k];
+        k += 1;
         match e.name.as_str() {
+            "list" => {
+                let style = e.attr("text:style-name").map(str::to_string);
+                let mut items: Vec<&Element> = list_items(e).collect();
+                while k < children.len()
+                    && (children[k].name == "soft-page-break"
+                        || (children[k].name == "list"
+                            && list_kind(ctx, children[k].attr("text:style-name")) == list_kind(ctx, style.as_deref())))
+                {
+                    items.extend(list_items(children[k]));
+                    k += 1;
+                }
+                render_list(&items, ctx, out, style, 1, depth + 1);
+            }
             "h" => {
                 let lvl: u8 = e.attr("text:outline-level").and_then(|v| v.parse().ok()).unwrap_or(1).clamp(1, 6);
                 let content = render_inline(e, ctx, depth);
@@ -315,7 +332,6 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
                 }
                 out.push_str(&frames);
             }
-            "list" => render_list(e, ctx, out, e.attr("text:style-name").map(str::to_string), 1, depth + 1),
             "table" => render_table(e, ctx, out, depth + 1),
             "section" | "index-body" | "table-of-content" | "alphabetical-index" | "illustration-index"
             | "table-index" | "bibliography" | "user-index" | "object-index" | "text-box" | "deletion-placeholder" => {
@@ -367,11 +383,25 @@ fn render_frame(f: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
     }
 }
 
-fn render_list(list: &Element, ctx: &mut Ctx, out: &mut String, style: Option<String>, level: u32, depth: usize) {
-    if depth > 64 {
+/// Whether level 1 of list style `style` is numbered.
+fn list_kind(ctx: &Ctx, style: Option<&str>) -> bool {
+    style.and_then(|s| ctx.list_styles.get(s)).and_then(|l| l.get(&1)).copied().unwrap_or(false)
+}
+
+fn list_items(list: &Element) -> impl Iterator<Item = &Element> {
+    list.elements().filter(|e| e.name == "list-item" || e.name == "list-header")
+}
+
+fn has_text(item: &Element) -> bool {
+    item.elements().any(|c| (c.name == "p" || c.name == "h") && !c.text().trim().is_empty())
+}
+
+/// Renders one list made of `items` (consecutive sibling lists are merged: LibreOffice
+/// writes one `text:list` per paragraph in presentations).
+fn render_list(items: &[&Element], ctx: &mut Ctx, out: &mut String, style: Option<String>, level: u32, depth: usize) {
+    if depth > 64 || items.is_empty() {
         return;
     }
-    let style = list.attr("text:style-name").map(str::to_string).or(style);
     let ordered = style
         .as_deref()
         .and_then(|s| ctx.list_styles.get(s))
@@ -380,19 +410,13 @@ fn render_list(list: &Element, ctx: &mut Ctx, out: &mut String, style: Option<St
         .unwrap_or(false);
     let tag = if ordered { "ol" } else { "ul" };
     out.push_str(&format!("<{tag}>\n"));
-    let mut li_open = false;
-    for item in list.elements().filter(|e| e.name == "list-item" || e.name == "list-header") {
-        let has_text = item.elements().any(|c| (c.name == "p" || c.name == "h") && !c.text().trim().is_empty());
-        // An item holding only a nested list continues the previous item
-        // (how LibreOffice writes deeper levels).
-        if has_text || !li_open {
-            if li_open {
-                out.push_str("</li>\n");
-            }
-            out.push_str("<li>");
-            li_open = true;
-        }
+    let mut i = 0;
+    while i < items.len() {
+        let item = items[i];
+        out.push_str("<li>");
         let mut first = true;
+        let mut nested: Vec<&Element> = Vec::new();
+        let mut nested_style = None;
         for c in item.elements() {
             match c.name.as_str() {
                 "p" | "h" => {
@@ -405,14 +429,28 @@ fn render_list(list: &Element, ctx: &mut Ctx, out: &mut String, style: Option<St
                         first = false;
                     }
                 }
-                "list" => render_list(c, ctx, out, style.clone(), level + 1, depth + 1),
+                "list" => {
+                    nested_style = nested_style.or(c.attr("text:style-name").map(str::to_string));
+                    nested.extend(list_items(c));
+                }
                 "table" => render_table(c, ctx, out, depth + 1),
                 _ => {}
             }
         }
-    }
-    if li_open {
+        // Following items that only hold a deeper list belong to this item.
+        let mut j = i + 1;
+        while j < items.len() && !has_text(items[j]) {
+            for c in items[j].children_named("list") {
+                nested_style = nested_style.or(c.attr("text:style-name").map(str::to_string));
+                nested.extend(list_items(c));
+            }
+            j += 1;
+        }
+        if !nested.is_empty() {
+            render_list(&nested, ctx, out, nested_style.or(style.clone()), level + 1, depth + 1);
+        }
         out.push_str("</li>\n");
+        i = j;
     }
     out.push_str(&format!("</{tag}>\n"));
 }
@@ -451,7 +489,10 @@ fn render_table(t: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
                             inner.push_str(s.trim());
                         }
                     }
-                    "list" => render_list(p, ctx, &mut inner, None, 1, depth + 1),
+                    "list" => {
+                        let items: Vec<&Element> = list_items(p).collect();
+                        render_list(&items, ctx, &mut inner, p.attr("text:style-name").map(str::to_string), 1, depth + 1)
+                    }
                     "table" => render_table(p, ctx, &mut inner, depth + 1),
                     _ => {}
                 }
