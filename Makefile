@@ -3,6 +3,7 @@
 #   make run    install what is missing, build plugins and server, serve on 127.0.0.1:3002
 #   make test   the same set-up, then the whole test suite
 #   make bench  benchmarks, written to BENCHMARKS.md
+#   make quality  main-content extraction quality on ../shared/corpus/wcxb-dev, beside trafilatura
 #
 # Everything built or cached stays under target/.
 
@@ -27,7 +28,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test build setup plugins test-plugins example-plugins host bench clean new-plugin
+.PHONY: run test build setup plugins test-plugins example-plugins host bench quality clean new-plugin
 
 run: build
 	$(BIN)
@@ -89,6 +90,13 @@ test: build
 
 bench: build
 	$(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
+
+## Serves the corpus from a local fixture server, scrapes every page through the
+## built server (markdown, default onlyMainContent), runs trafilatura (installed
+## into target/tools/quality) on the same pages and scores both.
+QUALITY_CORPUS ?= ../shared/corpus/wcxb-dev
+quality: plugins host
+	python3 quality/quality.py --corpus $(QUALITY_CORPUS)
 
 clean:
 	$(CARGO) clean
