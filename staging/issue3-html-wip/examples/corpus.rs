@@ -41,10 +41,17 @@ fn main() {
         let page = ParsedPage::parse(&html, &url);
         let t1 = Instant::now();
         if let Ok(min) = env::var("EXPLAIN") {
-            fs::write(format!("{out}/{id}.explain"), page.explain_main_content(min.parse().unwrap_or(100.0)))
-                .expect("write explain");
+            fs::write(
+                format!("{out}/{id}.explain"),
+                page.explain_main_content(min.parse().unwrap_or(100.0)),
+            )
+            .expect("write explain");
         }
-        let mut opts = CleanOptions { only_main_content: false, include_tags: &[], exclude_tags: &[] };
+        let mut opts = CleanOptions {
+            only_main_content: false,
+            include_tags: &[],
+            exclude_tags: &[],
+        };
         let whole = page.clean(&opts).unwrap();
         std::hint::black_box(whole.html());
         let t2 = Instant::now();

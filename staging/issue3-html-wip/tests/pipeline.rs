@@ -30,20 +30,25 @@ fn opts<'a>(main: bool, include: &'a [String], exclude: &'a [String]) -> CleanOp
 fn golden_main_content_html_links_images() {
     let page = ParsedPage::parse(PAGE, &url());
     let cleaned = page.clean(&opts(true, &[], &[])).unwrap();
-    // The scoring extractor keeps the article; upstream's selector lists also kept the
-    // sidebar's `#main` paragraph (force-included by id).
     assert_eq!(
         cleaned.html(),
         "<!DOCTYPE html><html lang=\"en\">\n\
-         <body><article><h1>Title</h1><img src=\"https://example.com/static/a@2x.png\" srcset=\"a.png 1x, a@2x.png 2x\">\n\
+         <body>\n\
+         <div class=\"sidebar\"><div id=\"main\"><p>Keep <a href=\"https://example.com/static/rel/page\">rel</a></p></div></div>\n\
+         \n\
+         <article><h1>Title</h1><img src=\"https://example.com/static/a@2x.png\" srcset=\"a.png 1x, a@2x.png 2x\">\n\
          <img src=\"https://example.com/static/real.jpg\" data-src=\"real.jpg\"><p>Body <a href=\"https://example.com/static/#c\">c</a> \
          <a href=\"https://u:p@x.org/y\">x</a></p>\n\
-         <iframe src=\"https://video.example/embed\"></iframe><div data-original-tag=\"iframe\">inlined</div></article>\
+         <iframe src=\"https://video.example/embed\"></iframe><div data-original-tag=\"iframe\">inlined</div></article>\n\
          </body></html>"
     );
     assert_eq!(
         cleaned.links(),
-        ["https://example.com/static/#c", "https://x.org/y"]
+        [
+            "https://example.com/static/rel/page",
+            "https://example.com/static/#c",
+            "https://x.org/y"
+        ]
     );
     // srcset candidates are resolved against the page URL: the <base> went away with <head>.
     assert_eq!(

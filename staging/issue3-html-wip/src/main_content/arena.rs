@@ -24,6 +24,10 @@ pub(super) struct Text {
     /// share links, inline ads.
     pub chrome_chars: u32,
     pub chrome_link_chars: u32,
+    /// Text nodes with letters, and how many of them are furniture ("Share", "Read more",
+    /// see [`super::phrases`]): a block whose every text node is furniture is chrome.
+    pub text_nodes: u32,
+    pub furniture_nodes: u32,
 }
 
 impl Text {
@@ -36,6 +40,8 @@ impl Text {
         self.links += o.links;
         self.chrome_chars += o.chrome_chars;
         self.chrome_link_chars += o.chrome_link_chars;
+        self.text_nodes += o.text_nodes;
+        self.furniture_nodes += o.furniture_nodes;
     }
 
     /// Share of the characters that sit inside links.
@@ -115,7 +121,10 @@ pub(super) struct Node {
 
 impl Node {
     pub fn is_block(&self) -> bool {
-        !matches!(self.kind, Kind::Inline | Kind::Link | Kind::Image | Kind::Break | Kind::Media)
+        !matches!(
+            self.kind,
+            Kind::Inline | Kind::Link | Kind::Image | Kind::Break | Kind::Media
+        )
     }
 }
 
@@ -130,9 +139,10 @@ impl Arena {
     pub fn build(doc: &Document, root: NodeId) -> Arena {
         let tree = &doc.tree;
         let mut nodes: Vec<Node> = Vec::with_capacity(tree.len() / 2);
+        let mut cache = hints::WordCache::default();
         let root_node = tree
             .query_node(&root, |n| match &n.data {
-                NodeData::Element(el) => Some(new_node(root, NONE, 0, el, false)),
+                NodeData::Element(el) => Some(new_node(root, NONE, 0, el, false, &mut cache)),
                 _ => None,
             })
             .flatten()
@@ -185,9 +195,14 @@ impl Arena {
             }
             let step = tree
                 .query_node(&id, |n| match &n.data {
-                    NodeData::Element(el) => {
-                        Step::Element(new_node(id, parent, p_depth.saturating_add(1), el, p_link))
-                    }
+                    NodeData::Element(el) => Step::Element(new_node(
+                        id,
+                        parent,
+                        p_depth.saturating_add(1),
+                        el,
+                        p_link,
+                        &mut cache,
+                    )),
                     NodeData::Text { contents } => {
                         Step::Text(text_stats(contents, p_link, p_chrome))
                     }
@@ -197,7 +212,11 @@ impl Arena {
             match step {
                 Step::Element(mut node) => {
                     let index = nodes.len() as u32;
-                    node.block = if node.is_block() || p_block == NONE { index } else { p_block };
+                    node.block = if node.is_block() || p_block == NONE {
+                        index
+                    } else {
+                        p_block
+                    };
                     if node.kind == Kind::Link && !node.dropped && !p_dropped {
                         if node.block == index {
                             node.own.links += 1;
@@ -274,11 +293,18 @@ impl Arena {
     }
 }
 
-fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_link: bool) -> Node {
+fn new_node(
+    id: NodeId,
+    parent: u32,
+    depth: u16,
+    el: &dom_query::Element,
+    in_link: bool,
+    cache: &mut hints::WordCache,
+) -> Node {
     let kind = hints::kind(el);
     let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let words = hints::words(el);
+    let words = hints::words(el, cache);
     let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
         id,
@@ -291,7 +317,7 @@ fn new_node(id: NodeId, parent: u32, depth: u16, el: &dom_query::Element, in_lin
         chrome_inline: inline && (words.boiler || words.score <= -3),
         in_chrome_inline: false,
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
-        hidden: hidden == hints::Hidden::Styled,
+        hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
         listed: words.score > -3 && words.score <= 0 && EXCLUDE.matches(el),
         forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
@@ -340,23 +366,46 @@ fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
 fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
     let mut t = Text::default();
     let mut in_word = false;
-    for c in s.chars() {
+    let mut bytes = s.bytes();
+    let mut rest = s;
+    // ASCII fast path; the first non-ASCII byte switches to decoding characters.
+    while let Some(b) = bytes.next() {
+        if b >= 0x80 {
+            rest = &s[s.len() - bytes.len() - 1..];
+            break;
+        }
+        rest = "";
+        if b.is_ascii_whitespace() {
+            in_word = false;
+            continue;
+        }
+        t.chars += 1;
+        if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+            t.punct += 1;
+        }
+        let word = b.is_ascii_alphanumeric();
+        if word && !in_word {
+            t.words += 1;
+        }
+        in_word = word;
+    }
+    for c in rest.chars() {
         if c.is_whitespace() {
             in_word = false;
             continue;
         }
         t.chars += 1;
-        if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；') {
+        if matches!(
+            c,
+            '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；'
+        ) {
             t.punct += 1;
         }
-        if c.is_alphanumeric() {
-            if !in_word {
-                t.words += 1;
-            }
-            in_word = true;
-        } else {
-            in_word = false;
+        let word = c.is_alphanumeric();
+        if word && !in_word {
+            t.words += 1;
         }
+        in_word = word;
     }
     if in_link {
         t.link_chars = t.chars;
@@ -365,6 +414,10 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
     if in_chrome {
         t.chrome_chars = t.chars;
         t.chrome_link_chars = t.link_chars;
+    }
+    if t.words > 0 {
+        t.text_nodes = 1;
+        t.furniture_nodes = u32::from(t.words <= 6 && super::phrases::is_furniture(s));
     }
     t
 }
@@ -385,10 +438,23 @@ mod tests {
         let names: Vec<Kind> = a.nodes.iter().map(|n| n.kind).collect();
         assert_eq!(
             names,
-            [Kind::Block, Kind::Block, Kind::Para, Kind::Link, Kind::List, Kind::Item, Kind::Link, Kind::Block, Kind::Drop]
+            [
+                Kind::Block,
+                Kind::Block,
+                Kind::Para,
+                Kind::Link,
+                Kind::List,
+                Kind::Item,
+                Kind::Link,
+                Kind::Block,
+                Kind::Drop
+            ]
         );
         let p = &a.nodes[2];
-        assert_eq!((p.own.chars, p.own.link_chars, p.own.words, p.own.punct), (14, 3, 3, 1));
+        assert_eq!(
+            (p.own.chars, p.own.link_chars, p.own.words, p.own.punct),
+            (14, 3, 3, 1)
+        );
         let div = &a.nodes[1];
         assert_eq!((div.total.chars, div.total.link_chars), (17, 6));
         assert_eq!(div.counts.links, 2);

@@ -113,47 +113,31 @@ fn expand_if_shell(doc: &Document) {
     };
     let tree = &doc.tree;
     let mut noscripts: Vec<(NodeId, String)> = Vec::new();
-    let mut visible = 0usize;
     let mut walker = Walker::new(tree, body.id);
     while let Some(id) = walker.next() {
-        enum Seen {
-            Noscript,
-            Skip,
-            Text(usize),
-            Other,
-        }
-        let seen = tree
+        let noscript = tree
             .query_node(&id, |n| match &n.data {
-                NodeData::Element(el) => match el.name.local {
-                    local_name!("noscript") => Seen::Noscript,
-                    local_name!("script") | local_name!("style") | local_name!("template") => Seen::Skip,
-                    _ => Seen::Other,
-                },
-                NodeData::Text { contents } => {
-                    Seen::Text(contents.chars().filter(|c| !c.is_whitespace()).count())
-                }
-                _ => Seen::Other,
+                NodeData::Element(el) => Some(el.name.local == local_name!("noscript")),
+                _ => None,
             })
-            .unwrap_or(Seen::Other);
-        match seen {
-            Seen::Noscript => {
-                walker.skip_children();
-                let raw = tree.get_unchecked(&id).text().to_string();
-                if raw.contains('<') {
-                    noscripts.push((id, raw));
-                }
+            .flatten();
+        if noscript == Some(true) {
+            walker.skip_children();
+            let raw = tree.get_unchecked(&id).text().to_string();
+            if raw.contains('<') {
+                noscripts.push((id, raw));
             }
-            Seen::Skip => walker.skip_children(),
-            Seen::Text(n) => visible += n,
-            Seen::Other => {}
         }
     }
-    if noscripts.is_empty() {
+    if noscripts.iter().map(|(_, raw)| raw.len()).sum::<usize>() < MIN_TEXT {
         return;
     }
-    let texts: Vec<usize> = noscripts.iter().map(|(_, raw)| fragment_text(raw)).collect();
+    let texts: Vec<usize> = noscripts
+        .iter()
+        .map(|(_, raw)| fragment_text(raw))
+        .collect();
     let hidden: usize = texts.iter().sum();
-    if hidden < MIN_TEXT || hidden < visible {
+    if hidden < MIN_TEXT || hidden < visible_text(doc, body.id) {
         return;
     }
     for ((id, raw), text) in noscripts.into_iter().zip(texts) {
@@ -163,19 +147,31 @@ fn expand_if_shell(doc: &Document) {
     }
 }
 
-/// Non-whitespace characters of the text of an HTML fragment (scripts and styles excluded).
-fn fragment_text(raw: &str) -> usize {
-    let frag = Document::fragment(raw);
-    let tree = &frag.tree;
+/// Non-whitespace characters of the body's text outside `<noscript>`, `<script>`,
+/// `<style>` and `<template>`.
+fn visible_text(doc: &Document, body: NodeId) -> usize {
+    let tree = &doc.tree;
     let mut n = 0;
-    let mut walker = Walker::new(tree, frag.root().id);
+    let mut walker = Walker::new(tree, body);
     while let Some(id) = walker.next() {
         let (text, skip) = tree
             .query_node(&id, |node| match &node.data {
-                NodeData::Text { contents } => (contents.chars().filter(|c| !c.is_whitespace()).count(), false),
                 NodeData::Element(el) => (
                     0,
-                    matches!(el.name.local, local_name!("script") | local_name!("style")),
+                    matches!(
+                        el.name.local,
+                        local_name!("noscript")
+                            | local_name!("script")
+                            | local_name!("style")
+                            | local_name!("template")
+                    ),
+                ),
+                NodeData::Text { contents } => (
+                    contents
+                        .bytes()
+                        .filter(|b| !b.is_ascii_whitespace() && (b & 0xC0) != 0x80)
+                        .count(),
+                    false,
                 ),
                 _ => (0, false),
             })
@@ -186,6 +182,55 @@ fn fragment_text(raw: &str) -> usize {
         n += text;
     }
     n
+}
+
+/// Non-whitespace characters of the text of an HTML fragment, estimated without parsing
+/// it: characters outside tags, `<script>`/`<style>` bodies and comments skipped.
+fn fragment_text(raw: &str) -> usize {
+    let b = raw.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'<' {
+            let rest = &b[i + 1..];
+            let skip_to: Option<&[u8]> = if rest.starts_with(b"!--") {
+                Some(b"-->")
+            } else if starts_with_ignore_case(rest, b"script") {
+                Some(b"</script")
+            } else if starts_with_ignore_case(rest, b"style") {
+                Some(b"</style")
+            } else {
+                None
+            };
+            if let Some(end) = skip_to {
+                match find_ignore_case(&b[i + 1..], end) {
+                    Some(at) => i += 1 + at + end.len(),
+                    None => break,
+                }
+            }
+            // Skip the tag itself.
+            match b[i..].iter().position(|&c| c == b'>') {
+                Some(at) => i += at + 1,
+                None => break,
+            }
+            continue;
+        }
+        // Count characters (UTF-8 lead bytes) that are not ASCII whitespace.
+        if !b[i].is_ascii_whitespace() && (b[i] & 0xC0) != 0x80 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+fn starts_with_ignore_case(hay: &[u8], prefix: &[u8]) -> bool {
+    hay.len() >= prefix.len() && hay[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+fn find_ignore_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
 #[cfg(test)]

@@ -73,40 +73,90 @@ pub(super) fn kind(el: &Element) -> Kind {
     if el.name.ns != ns!(html) {
         // SVG and MathML: icons, charts and formulas. Their text is scored like any other
         // (a broken page can end up with its content inside an unclosed `<svg>`).
-        return if el.name.ns == ns!(svg) { Kind::Block } else { Kind::Inline };
+        return if el.name.ns == ns!(svg) {
+            Kind::Block
+        } else {
+            Kind::Inline
+        };
     }
     match *n {
-        local_name!("p") | local_name!("blockquote") | local_name!("figcaption")
-        | local_name!("address") | local_name!("summary") | local_name!("caption") => Kind::Para,
-        local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4")
-        | local_name!("h5") | local_name!("h6") => Kind::Heading,
+        local_name!("p")
+        | local_name!("blockquote")
+        | local_name!("figcaption")
+        | local_name!("address")
+        | local_name!("summary")
+        | local_name!("caption") => Kind::Para,
+        local_name!("h1")
+        | local_name!("h2")
+        | local_name!("h3")
+        | local_name!("h4")
+        | local_name!("h5")
+        | local_name!("h6") => Kind::Heading,
         local_name!("li") | local_name!("dt") | local_name!("dd") => Kind::Item,
-        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu") => Kind::List,
+        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu") => {
+            Kind::List
+        }
         local_name!("td") | local_name!("th") => Kind::Cell,
-        local_name!("table") | local_name!("tbody") | local_name!("thead") | local_name!("tfoot")
+        local_name!("table")
+        | local_name!("tbody")
+        | local_name!("thead")
+        | local_name!("tfoot")
         | local_name!("tr") => Kind::Table,
         local_name!("a") => Kind::Link,
         local_name!("img") | local_name!("picture") => Kind::Image,
         local_name!("br") | local_name!("hr") | local_name!("wbr") => Kind::Break,
         local_name!("pre") => Kind::Pre,
         local_name!("button") => Kind::Button,
-        local_name!("input") | local_name!("select") | local_name!("option")
-        | local_name!("optgroup") | local_name!("textarea") | local_name!("datalist")
-        | local_name!("progress") | local_name!("meter") | local_name!("dialog")
-        | local_name!("link") | local_name!("title") => Kind::Drop,
+        local_name!("input")
+        | local_name!("select")
+        | local_name!("option")
+        | local_name!("optgroup")
+        | local_name!("textarea")
+        | local_name!("datalist")
+        | local_name!("progress")
+        | local_name!("meter")
+        | local_name!("dialog")
+        | local_name!("link")
+        | local_name!("title") => Kind::Drop,
         // Embedded media: no text of their own (fallback text inside is not shown).
-        local_name!("iframe") | local_name!("object") | local_name!("embed")
-        | local_name!("canvas") | local_name!("audio") | local_name!("video") => Kind::Media,
-        local_name!("span") | local_name!("b") | local_name!("strong") | local_name!("em")
-        | local_name!("i") | local_name!("u") | local_name!("s") | local_name!("small")
-        | local_name!("code") | local_name!("kbd") | local_name!("samp") | local_name!("var")
-        | local_name!("abbr") | local_name!("cite") | local_name!("q") | local_name!("sub")
-        | local_name!("sup") | local_name!("mark") | local_name!("time") | local_name!("font")
-        | local_name!("label") | local_name!("del") | local_name!("ins") | local_name!("dfn")
-        | local_name!("bdi") | local_name!("bdo") | local_name!("data") | local_name!("nobr")
-        | local_name!("tt") | local_name!("big") | local_name!("strike") | local_name!("output") => {
-            Kind::Inline
-        }
+        local_name!("iframe")
+        | local_name!("object")
+        | local_name!("embed")
+        | local_name!("canvas")
+        | local_name!("audio")
+        | local_name!("video") => Kind::Media,
+        local_name!("span")
+        | local_name!("b")
+        | local_name!("strong")
+        | local_name!("em")
+        | local_name!("i")
+        | local_name!("u")
+        | local_name!("s")
+        | local_name!("small")
+        | local_name!("code")
+        | local_name!("kbd")
+        | local_name!("samp")
+        | local_name!("var")
+        | local_name!("abbr")
+        | local_name!("cite")
+        | local_name!("q")
+        | local_name!("sub")
+        | local_name!("sup")
+        | local_name!("mark")
+        | local_name!("time")
+        | local_name!("font")
+        | local_name!("label")
+        | local_name!("del")
+        | local_name!("ins")
+        | local_name!("dfn")
+        | local_name!("bdi")
+        | local_name!("bdo")
+        | local_name!("data")
+        | local_name!("nobr")
+        | local_name!("tt")
+        | local_name!("big")
+        | local_name!("strike")
+        | local_name!("output") => Kind::Inline,
         _ => Kind::Block,
     }
 }
@@ -129,31 +179,37 @@ pub(super) fn landmark(el: &Element) -> Landmark {
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         let v = a.value.trim();
         if a.name.local == local_name!("role") {
-            let lm = match_ignore_case(v, &[
-                ("main", Landmark::Main),
-                ("article", Landmark::Article),
-                ("navigation", Landmark::Nav),
-                ("menu", Landmark::Nav),
-                ("menubar", Landmark::Nav),
-                ("toolbar", Landmark::Nav),
-                ("tablist", Landmark::Nav),
-                ("banner", Landmark::Banner),
-                ("contentinfo", Landmark::Footer),
-                ("complementary", Landmark::Aside),
-                ("search", Landmark::Form),
-                ("dialog", Landmark::Dialog),
-                ("alertdialog", Landmark::Dialog),
-            ]);
+            let lm = match_ignore_case(
+                v,
+                &[
+                    ("main", Landmark::Main),
+                    ("article", Landmark::Article),
+                    ("navigation", Landmark::Nav),
+                    ("menu", Landmark::Nav),
+                    ("menubar", Landmark::Nav),
+                    ("toolbar", Landmark::Nav),
+                    ("tablist", Landmark::Nav),
+                    ("banner", Landmark::Banner),
+                    ("contentinfo", Landmark::Footer),
+                    ("complementary", Landmark::Aside),
+                    ("search", Landmark::Form),
+                    ("dialog", Landmark::Dialog),
+                    ("alertdialog", Landmark::Dialog),
+                ],
+            );
             if lm != Landmark::None {
                 return lm;
             }
         } else if a.name.local == local_name!("itemprop") {
-            let lm = match_ignore_case(v, &[
-                ("articleBody", Landmark::Article),
-                ("text", Landmark::Article),
-                ("reviewBody", Landmark::Article),
-                ("description", Landmark::Article),
-            ]);
+            let lm = match_ignore_case(
+                v,
+                &[
+                    ("articleBody", Landmark::Article),
+                    ("text", Landmark::Article),
+                    ("reviewBody", Landmark::Article),
+                    ("description", Landmark::Article),
+                ],
+            );
             if lm != Landmark::None {
                 return lm;
             }
@@ -182,6 +238,7 @@ pub(super) enum Hidden {
     Aria,
 }
 
+/// (Hiding classes are read with the other class words: [`Words::class_hidden`].)
 pub(super) fn hidden(el: &Element) -> Hidden {
     let mut out = Hidden::No;
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
@@ -191,7 +248,6 @@ pub(super) fn hidden(el: &Element) -> Hidden {
             }
             local_name!("hidden") => out = Hidden::Styled,
             local_name!("style") if style_hides(&a.value) => out = Hidden::Styled,
-            local_name!("class") if class_hides(&a.value) => out = Hidden::Styled,
             _ => {}
         }
     }
@@ -205,7 +261,10 @@ fn class_hides(class: &str) -> bool {
     for c in class.split_ascii_whitespace() {
         if c.contains(':') {
             if let Some((_, rest)) = c.rsplit_once(':')
-                && matches!(rest, "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table")
+                && matches!(
+                    rest,
+                    "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
+                )
             {
                 return false;
             }
@@ -242,12 +301,22 @@ pub(super) struct Words {
     pub boiler: bool,
     /// A class/id naming an article's body (`article-body`, `entry-content`, `postBody`).
     pub article_body: bool,
+    /// A word that names a chrome region outright (sidebar, related, cart…): it wins over
+    /// generic content words in the same element (`related-products`, `sidebar-content`).
+    pub strong_chrome: bool,
+    /// Another chrome word (nav, menu…), and whether a content word other than "main"
+    /// qualifies it: `main-nav` is navigation, `content-nav-section` is not.
+    pub weak_chrome: bool,
+    pub content_word: bool,
     /// A class for text only screen readers see (`sr-only`, `visually-hidden`…): labels
     /// that repeat what the page shows ("Sort and filter", "Price").
     pub screen_reader: bool,
+    /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
+    pub class_hidden: bool,
 }
 
 /// What one class/id word says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Word {
     /// Never content, however much text it holds: consent banners, newsletters, ads, sharing.
     Boiler,
@@ -260,65 +329,287 @@ enum Word {
     Neutral,
 }
 
-fn word(w: &str) -> Word {
-    match w {
-        "cookie" | "cookies" | "consent" | "gdpr" | "newsletter" | "newsletters" | "subscribe"
-        | "subscription" | "popup" | "modal" | "advert" | "advertisement" | "adverts" | "ads"
-        | "ad" | "adsense" | "adslot" | "advertising" | "sponsor" | "sponsored" | "share"
-        | "sharing" | "sharebar" | "breadcrumb" | "breadcrumbs" | "crumbs" | "skip"
-        | "skiplink" | "disqus" | "outbrain" | "taboola" | "login" | "signin" | "signup"
-        | "copyright" => Word::Boiler,
-        "nav" | "navbar" | "navigation" | "navlinks" | "menu" | "menubar" | "megamenu"
-        | "submenu" | "menus" | "footer" | "sidebar" | "sidenav" | "sidebars" | "social"
-        | "socials" | "overlay" | "related" | "recommended"
-        | "recommendations" | "recommendation" | "toolbar" | "pagination" | "pager"
-        | "offcanvas" | "masthead" | "topbar" | "tagcloud" | "upsell" | "crosssell"
-        | "carousel" | "banner" | "cta" | "toc" | "btn" | "button" | "buttons" | "byline" => {
-            Word::Chrome(-3)
+/// Class/id vocabulary, by what the word says. Generic web vocabulary (WAI-ARIA roles,
+/// CMS and framework naming habits), never site names.
+const BOILER_WORDS: &[&str] = &[
+    "ad",
+    "ads",
+    "adsense",
+    "adslot",
+    "advert",
+    "adverts",
+    "advertising",
+    "breadcrumb",
+    "breadcrumbs",
+    "consent",
+    "cookie",
+    "cookies",
+    "copyright",
+    "crumbs",
+    "disqus",
+    "gdpr",
+    "login",
+    "modal",
+    "newsletter",
+    "newsletters",
+    "outbrain",
+    "popup",
+    "share",
+    "sharebar",
+    "sharing",
+    "signin",
+    "signup",
+    "skip",
+    "skiplink",
+    "sponsor",
+    "sponsored",
+    "subscribe",
+    "subscription",
+    "taboola",
+];
+const CHROME_WORDS: &[&str] = &[
+    // Page chrome: navigation, site header/footer, sidebars, overlays, recirculation.
+    "banner",
+    "btn",
+    "button",
+    "buttons",
+    "byline",
+    "carousel",
+    "crosssell",
+    "cta",
+    "footer",
+    "masthead",
+    "megamenu",
+    "menu",
+    "menubar",
+    "menus",
+    "nav",
+    "navbar",
+    "navigation",
+    "navlinks",
+    "offcanvas",
+    "overlay",
+    "pager",
+    "pagination",
+    "recommendation",
+    "recommendations",
+    "recommended",
+    "related",
+    "sidebar",
+    "sidebars",
+    "sidenav",
+    "social",
+    "socials",
+    "submenu",
+    "tagcloud",
+    "toc",
+    "toolbar",
+    "topbar",
+    "upsell",
+    // Shop chrome around a product: buy box, cart, shipping and payment widgets, reviews.
+    "afterpay",
+    "basket",
+    "bazaarvoice",
+    "cart",
+    "checkout",
+    "delivery",
+    "klarna",
+    "payment",
+    "payments",
+    "paypal",
+    "qty",
+    "quantity",
+    "returns",
+    "review",
+    "reviews",
+    "shipping",
+    "trustpilot",
+    "upsells",
+    "wishlist",
+    "yotpo",
+    // Forum chrome around a post: avatars, signatures, member details.
+    "avatar",
+    "postprofile",
+    "reputation",
+    "signature",
+    "userinfo",
+    "usertitle",
+];
+const CHROME_HINT_WORDS: &[&str] = &[
+    "actions",
+    "aside",
+    "author",
+    "badge",
+    "badges",
+    "bio",
+    "bottom",
+    "categories",
+    "category",
+    "complementary",
+    "disclaimer",
+    "dropdown",
+    "extra",
+    "extras",
+    "facet",
+    "facets",
+    "feedback",
+    "filter",
+    "filters",
+    "guarantee",
+    "header",
+    "hidden",
+    "joined",
+    "legal",
+    "links",
+    "member",
+    "meta",
+    "more",
+    "policies",
+    "policy",
+    "print",
+    "profile",
+    "promo",
+    "promos",
+    "promotion",
+    "rating",
+    "ratings",
+    "rss",
+    "search",
+    "secondary",
+    "seller",
+    "sort",
+    "sr",
+    "stats",
+    "subnav",
+    "tag",
+    "tags",
+    "tools",
+    "top",
+    "trust",
+    "user",
+    "utilities",
+    "utility",
+    "widget",
+    "widgets",
+];
+const CONTENT_WORDS: &[&str] = &[
+    "answer",
+    "answers",
+    "article",
+    "blog",
+    "body",
+    "content",
+    "copy",
+    "description",
+    "detail",
+    "details",
+    "docs",
+    "documentation",
+    "editorial",
+    "entry",
+    "items",
+    "listing",
+    "listings",
+    "main",
+    "markdown",
+    "message",
+    "messages",
+    "post",
+    "posts",
+    "products",
+    "prose",
+    "question",
+    "results",
+    "richtext",
+    "rte",
+    "specifications",
+    "specs",
+    "story",
+    "text",
+    "thread",
+    "topic",
+    "wysiwyg",
+];
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "comments",
+    "discussion",
+    "replies",
+    "reply",
+    "respond",
+];
+
+/// FNV-1a, for the small maps of short words here.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
         }
-        // Shop chrome around a product: buy box, cart, shipping and payment widgets.
-        "cart" | "basket" | "checkout" | "wishlist" | "quantity" | "qty" | "shipping"
-        | "delivery" | "returns" | "payment" | "payments" | "afterpay" | "klarna" | "paypal"
-        | "trustpilot" | "upsells" | "reviews" | "review" | "yotpo"
-        | "bazaarvoice" => Word::Chrome(-3),
-        // Forum chrome around a post: avatars, signatures, member details.
-        "avatar" | "signature" | "usertitle" | "userinfo" | "postprofile" | "reputation" => {
-            Word::Chrome(-3)
-        }
-        "header" | "aside" | "meta" | "widget" | "widgets" | "dropdown" | "utility"
-        | "utilities" | "search" | "filter" | "filters" | "facet" | "facets" | "sort"
-        | "actions" | "tools" | "extra" | "extras" | "sr" | "hidden" | "tags" | "tag"
-        | "author" | "badge" | "badges" | "rating" | "ratings"
-        | "feedback" | "print" | "rss" | "more" | "subnav" | "secondary" | "complementary"
-        | "links" | "legal" | "disclaimer" | "bottom" | "top" | "user" | "profile" | "member"
-        | "stats" | "joined" | "bio" | "category" | "categories" | "seller" | "policy"
-        | "policies" | "trust" | "guarantee" | "promo" | "promos" | "promotion" => Word::Chrome(-1),
-        "content" | "article" | "entry" | "main" | "story" | "prose" | "markdown" | "post"
-        | "posts" | "blog" | "description" | "thread" | "message" | "messages" | "topic"
-        | "answer" | "answers" | "question" | "richtext" | "rte" | "editorial" | "wysiwyg"
-        | "docs" | "documentation" | "body" | "text" | "copy" | "details" | "detail"
-        | "specs" | "specifications" | "results" | "listing" | "listings" | "products"
-        | "items" => Word::Content,
-        "comment" | "comments" | "reply" | "replies" | "discussion" | "respond" => Word::Comments,
-        _ => Word::Neutral,
+        self.0 = h;
     }
 }
 
-/// Class fragments of screen-reader-only text.
-const SCREEN_READER_MARKS: [&str; 6] =
-    ["sr-only", "sr_only", "visually-hidden", "visuallyhidden", "screen-reader", "a11ytext"];
+type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
-/// Whether `hay` contains one of `needles` (lower-case ASCII), ignoring ASCII case.
-/// Class names are short: a scan that only compares where a needle's first byte matches
-/// beats building a substring searcher per needle.
+static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> =
+    std::sync::LazyLock::new(|| {
+        let mut map = FnvMap::default();
+        for (words, w) in [
+            (BOILER_WORDS, Word::Boiler),
+            (CHROME_WORDS, Word::Chrome(-3)),
+            (CHROME_HINT_WORDS, Word::Chrome(-1)),
+            (CONTENT_WORDS, Word::Content),
+            (COMMENT_WORDS, Word::Comments),
+        ] {
+            for &word in words {
+                map.insert(word, w);
+            }
+        }
+        map
+    });
+
+fn word(w: &str) -> Word {
+    VOCABULARY.get(w).copied().unwrap_or(Word::Neutral)
+}
+
+/// Class fragments of screen-reader-only text. (`has_fragment` knows the first two
+/// letters of these and of [`BOILER_FRAGMENTS`].)
+const SCREEN_READER_MARKS: [&str; 7] = [
+    "sr-only",
+    "sr_only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader",
+    "screenreader",
+    "a11ytext",
+];
+
+/// Whether `hay` contains one of `needles` (lower-case ASCII, two bytes at least),
+/// ignoring ASCII case. Class names are short: comparing where a needle's first two bytes
+/// match beats building a substring searcher per needle.
 fn has_fragment(hay: &str, needles: &[&str]) -> bool {
     let h = hay.as_bytes();
-    (0..h.len()).any(|i| {
-        let c = h[i].to_ascii_lowercase();
-        needles.iter().any(|n| {
-            let n = n.as_bytes();
-            n[0] == c && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
-        })
+    h.windows(2).enumerate().any(|(i, pair)| {
+        let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
+        // Every needle starts with one of these pairs: most positions stop here.
+        matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
+            && needles.iter().any(|n| {
+                let n = n.as_bytes();
+                n[..2] == pair
+                    && h.len() - i >= n.len()
+                    && h[i..i + n.len()].eq_ignore_ascii_case(n)
+            })
     })
 }
 
@@ -376,8 +667,38 @@ fn add_word(out: &mut Words, w: &str) {
             out.boiler = true;
             out.score -= 3;
         }
-        Word::Chrome(n) => out.score += n,
-        Word::Content => out.score += 2,
+        Word::Chrome(n) => {
+            out.score += n;
+            if n <= -3 {
+                // Navigation words also name in-page navigation inside content
+                // (`content-nav-section`); the rest name chrome regions outright.
+                if matches!(
+                    w,
+                    "nav"
+                        | "navbar"
+                        | "navigation"
+                        | "navlinks"
+                        | "menu"
+                        | "menus"
+                        | "submenu"
+                        | "menubar"
+                        | "megamenu"
+                        | "carousel"
+                        | "banner"
+                        | "cta"
+                        | "overlay"
+                ) {
+                    out.weak_chrome = true;
+                } else {
+                    out.strong_chrome = true;
+                }
+            }
+        }
+        Word::Content => {
+            out.score += 2;
+            // "main" qualifies chrome (`main-nav`) more often than it names content.
+            out.content_word |= w != "main";
+        }
         Word::Comments => {
             out.comments = true;
             out.score -= 2;
@@ -396,6 +717,8 @@ struct Acc {
     n_seen: usize,
     /// The previous word of the current class named a piece (article, post…).
     prev_piece: bool,
+    /// The previous word of the current class named a component (card, item…).
+    prev_component: bool,
 }
 
 impl Acc {
@@ -404,7 +727,28 @@ impl Acc {
         if self.prev_piece && matches!(w, "body" | "content" | "text") {
             self.out.article_body = true;
         }
+        let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
         self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
+        self.prev_component = matches!(
+            w,
+            "card"
+                | "item"
+                | "tile"
+                | "teaser"
+                | "panel"
+                | "box"
+                | "block"
+                | "section"
+                | "product"
+                | "accordion"
+                | "tab"
+                | "table"
+        );
+        // `card-footer`, `section-header`: a part of a component, not the page's chrome
+        // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
+        if part_of_component {
+            return;
+        }
         let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
         });
@@ -419,42 +763,83 @@ impl Acc {
     }
 }
 
-pub(super) fn words(el: &Element) -> Words {
-    let mut acc = Acc { out: Words::default(), seen: [0; 16], n_seen: 0, prev_piece: false };
+/// Memo of the words of `class` values: a page repeats the same class lists on many
+/// elements (cards, list items, menu entries).
+#[derive(Default)]
+pub(super) struct WordCache {
+    classes: FnvMap<Box<str>, Words>,
+}
+
+/// Class and id words of an element (and the words of a custom element's tag name).
+pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
+    let mut out = Words::default();
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
-        let is_class = a.name.local == local_name!("class");
-        if !is_class && a.name.local != local_name!("id") {
-            continue;
-        }
-        // Utility-class frameworks put dozens of classes on one element; only the first
-        // few name what the element is.
-        let mut n = 0;
-        for class in a.value.split_ascii_whitespace() {
-            // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-            let variant = class.contains(':') || class.contains('[');
-            if class.len() >= 4 {
-                if has_fragment(class, &BOILER_FRAGMENTS) {
-                    acc.out.boiler = true;
+        if a.name.local == local_name!("class") {
+            let w = match cache.classes.get(&*a.value) {
+                Some(w) => *w,
+                None => {
+                    let mut w = words_of(&a.value, true);
+                    w.class_hidden = class_hides(&a.value);
+                    cache.classes.insert(Box::from(&*a.value), w);
+                    w
                 }
-                if is_class && !variant && has_fragment(class, &SCREEN_READER_MARKS) {
-                    acc.out.screen_reader = true;
-                }
-            }
-            if variant || n == 8 {
-                continue;
-            }
-            n += 1;
-            acc.prev_piece = false;
-            for_each_word(class, |w| acc.add(w));
+            };
+            merge(&mut out, w);
+        } else if a.name.local == local_name!("id") {
+            merge(&mut out, words_of(&a.value, false));
         }
     }
     if el.name.local.contains('-') {
-        acc.prev_piece = false;
-        for_each_word(&el.name.local, |w| acc.add(w));
+        merge(&mut out, words_of(&el.name.local, false));
     }
-    let mut out = acc.out;
     out.score = out.score.clamp(-6, 6);
     out
+}
+
+fn merge(into: &mut Words, w: Words) {
+    into.score += w.score;
+    into.comments |= w.comments;
+    into.boiler |= w.boiler;
+    into.article_body |= w.article_body;
+    into.strong_chrome |= w.strong_chrome;
+    into.weak_chrome |= w.weak_chrome;
+    into.content_word |= w.content_word;
+    into.screen_reader |= w.screen_reader;
+    into.class_hidden |= w.class_hidden;
+}
+
+/// Words of one `class` (or `id`, or tag name) value.
+fn words_of(value: &str, is_class: bool) -> Words {
+    let mut acc = Acc {
+        out: Words::default(),
+        seen: [0; 16],
+        n_seen: 0,
+        prev_piece: false,
+        prev_component: false,
+    };
+    // Utility-class frameworks put dozens of classes on one element; only the first few
+    // name what the element is.
+    let mut n = 0;
+    for class in value.split_ascii_whitespace() {
+        // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
+        let variant = class.contains(':') || class.contains('[');
+        if class.len() >= 4 {
+            if has_fragment(class, &BOILER_FRAGMENTS) {
+                acc.out.boiler = true;
+            }
+            if is_class && !variant && has_fragment(class, &SCREEN_READER_MARKS) {
+                acc.out.screen_reader = true;
+            }
+        }
+        if variant || n == 8 {
+            continue;
+        }
+        n += 1;
+        acc.prev_piece = false;
+        acc.prev_component = false;
+        for_each_word(class, |w| acc.add(w));
+    }
+    acc.out
 }
 
 #[cfg(test)]
@@ -465,18 +850,21 @@ mod tests {
     fn words_of(html: &str) -> Words {
         let doc = parse(html);
         let id = doc.select("body > *").nodes()[0].id;
-        crate::dom::with_element(&doc.tree, id, words).unwrap()
+        crate::dom::with_element(&doc.tree, id, |el| words(el, &mut WordCache::default())).unwrap()
     }
 
     #[test]
     fn splits_words() {
         let mut seen = Vec::new();
-        for_each_word("site-header__navWrap mainContent SiteFooter jXK9ad hJDwNd col-md-6", |w| {
-            seen.push(w.to_string())
-        });
+        for_each_word(
+            "site-header__navWrap mainContent SiteFooter jXK9ad hJDwNd col-md-6",
+            |w| seen.push(w.to_string()),
+        );
         assert_eq!(
             seen,
-            ["site", "header", "nav", "wrap", "main", "content", "site", "footer", "col", "md"]
+            [
+                "site", "header", "nav", "wrap", "main", "content", "site", "footer", "col", "md"
+            ]
         );
     }
 
@@ -510,6 +898,8 @@ mod tests {
             .map(|n| crate::dom::with_element(&doc.tree, n.id, hidden).unwrap())
             .collect();
         use Hidden::*;
-        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No, Styled, No]);
+        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No, No, No]);
+        // Hiding classes are read with the class words.
+        assert!(class_hides("x hide") && !class_hides("hidden md:block"));
     }
 }

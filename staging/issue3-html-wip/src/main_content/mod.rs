@@ -1,20 +1,31 @@
 //! `onlyMainContent`: finds the main content of a page by scoring its blocks, then removes
-//! everything else.
+//! everything else. Deterministic, no model, linear in the size of the document.
 //!
+//! 0. [`deferred`] (before the usual stripping): content a browser would show after running
+//!    scripts is put in place — `<noscript>` fallbacks of script shells, streamed segments.
 //! 1. [`arena`]: one walk over `<body>` collects, per element, its markup hints ([`hints`]:
-//!    tag, ARIA role, class/id words, hidden) and text statistics (characters, link
-//!    characters, words, punctuation) of the text it owns and of its subtree.
-//! 2. [`score`]: every block's text gets a value (content-like positive, chrome-like
-//!    negative); subtree sums are computed bottom-up.
-//! 3. [`select`]: the container is the subtree with the best sum; inside it, subtrees that
-//!    cost more than they bring are pruned, as are hidden elements and form controls.
+//!    tag, ARIA role, `itemprop`, class/id words, hidden) and text statistics (characters,
+//!    link characters, words, punctuation, furniture phrases from [`phrases`]) of the text
+//!    it owns as a block and of its subtree.
+//! 2. [`score`]: every block's text gets a value — prose, headings, table and list data
+//!    and the cards of a listing (sibling groups built from one template) count for the
+//!    content; short links, buttons, furniture phrases and anything inside navigation,
+//!    banners, footers, sidebars, dialogs, ads, sharing or consent boxes count against it.
+//!    Subtree sums are computed bottom-up.
+//! 3. [`select`]: the container is the subtree worth the most (a costly part inside costs
+//!    only a share of its weight: pruning will take it out), narrowed to the page's `main`
+//!    or the article's body when those hold most of it; inside the container, subtrees
+//!    that cost more than they bring are pruned, and headings left without a section.
 //!
-//! Everything is linear in the size of the document. With `includeTags` the user chose the
-//! content already: only upstream's rule ([`upstream`]) and hidden/form-control removal apply.
+//! Upstream's force-include list still keeps its elements. When nothing scores as content
+//! (a script shell, a page of links), upstream's selector rule applies instead; an empty
+//! result then makes the server fall back to the whole page. With `includeTags` the user
+//! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
-mod hints;
 mod deferred;
+mod hints;
+mod phrases;
 mod score;
 mod select;
 mod upstream;
@@ -52,7 +63,10 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena);
-    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan { container: usize::MAX, prune: Vec::new() });
+    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan {
+        container: usize::MAX,
+        prune: Vec::new(),
+    });
     let mut out = String::new();
     let mut pruned = vec![false; arena.nodes.len()];
     for &p in &plan.prune {
@@ -70,7 +84,13 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
                         .attrs
                         .iter()
                         .filter(|a| matches!(&*a.name.local, "class" | "id" | "role" | "itemprop"))
-                        .map(|a| format!("{}={:?}", a.name.local, a.value.chars().take(60).collect::<String>()))
+                        .map(|a| {
+                            format!(
+                                "{}={:?}",
+                                a.name.local,
+                                a.value.chars().take(60).collect::<String>()
+                            )
+                        })
                         .collect();
                     (el.name.local.to_string(), attrs.join(" "))
                 }
@@ -95,7 +115,11 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
             if c.chrome { "CHROME " } else { "" },
             if c.comments { "COMMENTS " } else { "" },
             if c.content { "content " } else { "" },
-            if i == plan.container { "<<<CONTAINER " } else { "" },
+            if i == plan.container {
+                "<<<CONTAINER "
+            } else {
+                ""
+            },
             if pruned[i] { "PRUNED" } else { "" },
             indent = n.depth as usize
         );

@@ -1,8 +1,10 @@
 //! Scores: each block's text gets a value — positive for content-like text (prose, headings,
-//! long link titles in listings), negative for chrome-like text (short links, anything inside
-//! navigation, headers, footers, sidebars, sharing and ad widgets). A subtree's score is the
-//! sum of its blocks' values, so the best container is the subtree with the highest sum: it
-//! takes in a neighbouring region exactly when that region adds more content than chrome.
+//! table and list data, the cards of a listing, links inside sentences), negative for
+//! chrome-like text (short links, buttons, furniture phrases, anything inside navigation,
+//! banners, footers, sidebars, dialogs, sharing, consent and ad boxes). Values are in
+//! characters, so a subtree's worth is the sum of its blocks' values, and the best container
+//! is the subtree worth the most ([`Scores::fit`]): it takes in a neighbouring region when
+//! that region adds more content than chrome.
 
 use super::arena::{Arena, Node};
 use super::hints::{Kind, Landmark};
@@ -16,6 +18,11 @@ pub(super) struct Ctx {
     pub comments: bool,
     /// Inside `main`/`article`/content class words.
     pub content: bool,
+    /// Inside a `main`/`article` landmark (or `itemprop=articleBody`): the author's own
+    /// statement of where the content is.
+    pub landmark: bool,
+    /// That landmark is mostly links (a page whose content is a list of links).
+    pub link_landmark: bool,
     /// Inside one item of a group of similar siblings (cards, rows, posts).
     pub record: bool,
     /// Inside an element hidden until a script shows it.
@@ -41,6 +48,13 @@ pub(super) struct Scores {
 /// ignored: a `<footer>` or "sidebar-layout" wrapper around the whole page is not chrome.
 const PROTECT_SHARE: f32 = 0.8;
 
+/// Weight of short (non-prose) plain text in table cells and list items, and elsewhere.
+const SHORT_IN_LIST: f32 = 0.6;
+const SHORT_ELSEWHERE: f32 = 0.1;
+
+/// Weight of text hidden until a script shows it.
+const HIDDEN_WEIGHT: f32 = 0.5;
+
 /// Share of a costly subtree's (negative) worth its ancestors still pay for it.
 const PRUNED_COST: f32 = 0.35;
 
@@ -51,6 +65,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let nodes = &arena.nodes;
     let n = nodes.len();
     let page_plain = plain(&nodes[0]).max(1) as f32;
+    let page_chars = nodes[0].total.chars.max(1) as f32;
     // Shares of a tiny page mean nothing: protection needs some text.
     let protected = |node: &Node| {
         plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain
@@ -79,7 +94,11 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let mut landmark_chars = vec![0u32; n];
     for i in 0..n {
         let node = &nodes[i];
-        let mut c = if node.parent == u32::MAX { Ctx::default() } else { ctx[node.parent as usize] };
+        let mut c = if node.parent == u32::MAX {
+            Ctx::default()
+        } else {
+            ctx[node.parent as usize]
+        };
         landmark_chars[i] = if matches!(node.landmark, Landmark::Main | Landmark::Article) {
             node.total.chars
         } else if node.parent == u32::MAX {
@@ -88,7 +107,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
             landmark_chars[node.parent as usize]
         };
         // The wrapper of (nearly) everything in a main/article landmark is the content itself.
-        let fills_landmark = landmark_chars[i] > 0 && node.total.chars as f32 >= 0.8 * landmark_chars[i] as f32;
+        let fills_landmark =
+            landmark_chars[i] > 0 && node.total.chars as f32 >= 0.8 * landmark_chars[i] as f32;
         let landmark_chrome = matches!(
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
@@ -101,12 +121,19 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && node.total.link_density() < 0.2;
         // An item of a record group is one card of a listing, whatever its classes say
         // (page builders name cards "cta", "widget", "promo").
-        let record_item = node.parent != u32::MAX
-            && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        let record_item =
+            node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        // A class naming chrome on the element that holds most of the page is a layout
+        // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
+        let layout_wrapper =
+            node.total.chars as f32 >= 0.5 * page_chars && node.total.link_density() < 0.5;
         let words_chrome = (node.words.score <= -3
+            || (node.words.strong_chrome && !node.words.article_body)
+            || (node.words.weak_chrome && !node.words.content_word)
             || (node.listed && node.words.score <= 0)
             || matches!(node.landmark, Landmark::Aside | Landmark::Form))
             && !prose_rich
+            && !layout_wrapper
             && !record_item
             && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
@@ -122,6 +149,10 @@ pub(super) fn score(arena: &Arena) -> Scores {
         }
         if node.words.comments && !comments_are_content && (plain(node) as f32) < 0.4 * page_plain {
             c.comments = true;
+        }
+        if matches!(node.landmark, Landmark::Main | Landmark::Article) && !chrome_mark {
+            c.landmark = true;
+            c.link_landmark = node.total.link_density() >= 0.6;
         }
         if content_mark && !chrome_mark {
             c.content = true;
@@ -154,7 +185,13 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // its cost.
         fit[p] += fit[i].max(PRUNED_COST * neg[i]);
     }
-    Scores { ctx, own, sum, best, fit }
+    Scores {
+        ctx,
+        own,
+        sum,
+        best,
+        fit,
+    }
 }
 
 /// Non-link characters of a subtree.
@@ -172,7 +209,8 @@ fn block_value(node: &Node, ctx: Ctx) -> f32 {
         return 0.0;
     }
     let chars = t.chars as f32;
-    if ctx.chrome || ctx.comments {
+    // Chrome context, or a block whose every text is furniture ("Share", "Read more").
+    if ctx.chrome || ctx.comments || (t.furniture_nodes > 0 && t.furniture_nodes == t.text_nodes) {
         return -chars;
     }
     // Inline chrome (a button-styled link inside a paragraph) costs what it weighs.
@@ -184,15 +222,28 @@ fn block_value(node: &Node, ctx: Ctx) -> f32 {
     let plain_weight = match node.kind {
         Kind::Heading | Kind::Pre => 1.0,
         _ if prose || ctx.record => 1.0,
-        _ => 0.6,
+        // Short texts: a table cell or list item is data; a lone label is often a widget's.
+        Kind::Cell | Kind::Item => SHORT_IN_LIST,
+        _ => SHORT_ELSEWHERE,
     };
     // Link text: a long anchor is a title (a listing's item); short anchors are menus.
-    let per_link = if t.links > 0 { link / t.links as f32 } else { link };
+    let per_link = if t.links > 0 {
+        link / t.links as f32
+    } else {
+        link
+    };
     let link_weight = if ctx.record || (prose && plain < link) {
         // Cards: a teaser's title and description inside one link.
         0.5
-    } else if per_link >= 30.0 && plain < link {
+    } else if (per_link >= 30.0 && plain < link) || (prose && plain >= link) {
+        // A title; or links inside a sentence.
         0.3
+    } else if plain == 0.0 && t.words <= 3 && !ctx.link_landmark {
+        // A lone short link (a tag, a category, "Home"): furniture even in the content.
+        -0.3
+    } else if ctx.landmark || ctx.content {
+        // Links the author put in the main content: reading lists, references.
+        0.1
     } else {
         -0.6
     };
@@ -204,7 +255,7 @@ fn block_value(node: &Node, ctx: Ctx) -> f32 {
         v *= 1.25;
     }
     if ctx.hidden && v > 0.0 {
-        v *= 0.5;
+        v *= HIDDEN_WEIGHT;
     }
     v
 }
@@ -241,9 +292,19 @@ fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
                 arena
                     .children(i)
                     .filter(|&c| {
-                        !nodes[c].dropped && (nodes[c].total.chars > 0 || nodes[c].counts.images > 0)
+                        !nodes[c].dropped
+                            && (nodes[c].total.chars > 0 || nodes[c].counts.images > 0)
                     })
-                    .map(|c| (if by_tag { nodes[c].tag_sig } else { nodes[c].sig }, c)),
+                    .map(|c| {
+                        (
+                            if by_tag {
+                                nodes[c].tag_sig
+                            } else {
+                                nodes[c].sig
+                            },
+                            c,
+                        )
+                    }),
             );
             if kids.len() < 3 {
                 break;
@@ -257,7 +318,12 @@ fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
     out
 }
 
-fn record_group(nodes: &[Node], parent: usize, kids: &mut [(u32, usize)], by_tag: bool) -> Option<u32> {
+fn record_group(
+    nodes: &[Node],
+    parent: usize,
+    kids: &mut [(u32, usize)],
+    by_tag: bool,
+) -> Option<u32> {
     kids.sort_unstable();
     let mut best: Option<(u32, u32, usize)> = None; // (sig, chars, count)
     let mut k = 0;
@@ -278,7 +344,8 @@ fn record_group(nodes: &[Node], parent: usize, kids: &mut [(u32, usize)], by_tag
     if count < 3 || (chars as f32) < 0.5 * nodes[parent].total.chars as f32 {
         return None;
     }
-    let (mut words, mut images, mut headings, mut plain_chars, mut blocks) = (0u32, 0u32, 0u32, 0u32, 0u32);
+    let (mut words, mut images, mut headings, mut plain_chars, mut blocks) =
+        (0u32, 0u32, 0u32, 0u32, 0u32);
     for &(s, c) in kids.iter() {
         if s == sig {
             let t = &nodes[c];

@@ -3,6 +3,7 @@
 use dom_query::{Document, NodeId};
 
 use super::arena::Arena;
+use super::hints::Landmark;
 use super::score::Scores;
 
 pub(super) struct Plan {
@@ -30,7 +31,21 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     if best <= 0.0 {
         return None;
     }
+    container = narrow_to_main(arena, scores, container);
     container = narrow_to_article_body(arena, scores, container);
+    // Upstream's force-include list (`#main`…) keeps its elements whatever they score:
+    // the container grows to hold them, and neither they nor their ancestors are pruned.
+    let mut holds_forced = vec![false; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if node.forced && !node.dropped {
+            container = common_ancestor(arena, container, i);
+            let mut cur = i as u32;
+            while cur != u32::MAX && !holds_forced[cur as usize] {
+                holds_forced[cur as usize] = true;
+                cur = nodes[cur as usize].parent;
+            }
+        }
+    }
     let mut prune = Vec::new();
     let mut stack = vec![container];
     let mut kids: Vec<(usize, bool)> = Vec::new();
@@ -39,7 +54,12 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         for c in arena.children(i) {
             // A subtree goes when nothing in it is worth keeping; otherwise the walk goes
             // down and removes its costly parts only.
-            if nodes[c].dropped
+            if nodes[c].forced {
+                kids.push((c, true)); // kept whole
+            } else if holds_forced[c] {
+                stack.push(c);
+                kids.push((c, true));
+            } else if nodes[c].dropped
                 || nodes[c].chrome_inline
                 || scores.best[c] < 0.0
                 || (scores.best[c] == 0.0 && scores.sum[c] < 0.0)
@@ -56,6 +76,42 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     Some(Plan { container, prune })
 }
 
+/// A container around the page's one `main` landmark narrows to it when it holds most
+/// of the container's worth: the author said where the content is.
+fn narrow_to_main(arena: &Arena, scores: &Scores, container: usize) -> usize {
+    let nodes = &arena.nodes;
+    if nodes[container].landmark == Landmark::Main || nodes[container].counts.mains != 1 {
+        return container;
+    }
+    let end = container + nodes[container].size as usize;
+    let Some(m) = (container + 1..end).find(|&i| nodes[i].landmark == Landmark::Main) else {
+        return container;
+    };
+    if !nodes[m].dropped && scores.fit[m] >= MAIN_SHARE * scores.fit[container] {
+        m
+    } else {
+        container
+    }
+}
+
+/// Share of the container's worth the `main` landmark needs to become the container.
+const MAIN_SHARE: f32 = 0.85;
+
+/// The lowest common ancestor of two arena entries.
+fn common_ancestor(arena: &Arena, a: usize, b: usize) -> usize {
+    let nodes = &arena.nodes;
+    let inside = |x: usize, anc: usize| x >= anc && x < anc + nodes[anc].size as usize;
+    let mut cur = a;
+    while !inside(b, cur) {
+        let p = nodes[cur].parent;
+        if p == u32::MAX {
+            return 0;
+        }
+        cur = p as usize;
+    }
+    cur
+}
+
 /// A heading whose section was pruned (the next sibling with text is gone, and nothing kept
 /// follows before the next heading) titles nothing any more: "Related posts", "Newsletter".
 fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Vec<usize>) {
@@ -64,8 +120,11 @@ fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Vec<usize>
         let n = &nodes[c];
         n.counts.headings > 0 && n.counts.blocks <= 2 && n.total.words <= 12
     };
-    let texts: Vec<(usize, bool)> =
-        kids.iter().copied().filter(|&(c, _)| nodes[c].total.chars > 0).collect();
+    let texts: Vec<(usize, bool)> = kids
+        .iter()
+        .copied()
+        .filter(|&(c, _)| nodes[c].total.chars > 0)
+        .collect();
     for (k, &(c, kept)) in texts.iter().enumerate() {
         if !kept || !heading_like(c) {
             continue;
@@ -115,15 +174,15 @@ pub(super) fn apply(doc: &Document, arena: &Arena, plan: &Plan) {
 /// not the article.
 fn narrow_to_article_body(arena: &Arena, scores: &Scores, container: usize) -> usize {
     let nodes = &arena.nodes;
-    let is_article = |i: usize| {
-        nodes[i].words.article_body || nodes[i].landmark == super::hints::Landmark::Article
-    };
+    let is_article =
+        |i: usize| nodes[i].words.article_body || nodes[i].landmark == Landmark::Article;
     if nodes[container].words.article_body || scores.fit[container] <= 0.0 {
         return container;
     }
     // Inside an `<article>`, only a body named as such narrows further.
     let is_article = |i: usize| {
-        is_article(i) && (nodes[container].landmark != super::hints::Landmark::Article || nodes[i].words.article_body)
+        is_article(i)
+            && (nodes[container].landmark != Landmark::Article || nodes[i].words.article_body)
     };
     let total = scores.fit[container];
     let end = container + nodes[container].size as usize;

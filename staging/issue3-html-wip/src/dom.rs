@@ -1,0 +1,176 @@
+//! Thin DOM helpers over `dom_query`: parsing with upstream's options, a pre-order walker that
+//! tolerates mutation between steps, and cheap element/attribute accessors.
+
+use std::sync::LazyLock;
+
+use dom_query::{Document, Element, NodeData, NodeId, Tree};
+use html5ever::tendril::TendrilSink;
+use html5ever::tree_builder::TreeBuilderOpts;
+pub(crate) use html5ever::{LocalName, local_name};
+use html5ever::{ParseOpts, ns, parse_document};
+
+/// Attribute names missing from html5ever's static atom set, interned once.
+pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-src"));
+pub(crate) static DATA_SRCSET: LazyLock<LocalName> =
+    LazyLock::new(|| LocalName::from("data-srcset"));
+
+/// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
+/// (so `<noscript>` content is raw text and never leaks into `<body>`).
+pub(crate) fn parse(html: &str) -> Document {
+    let opts = ParseOpts {
+        tree_builder: TreeBuilderOpts {
+            scripting_enabled: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    parse_document(Document::default(), opts).one(html)
+}
+
+/// Pre-order walker over the descendants of `root`.
+///
+/// The successor of the yielded node is computed when it is yielded, so callers may mutate
+/// attributes freely; to detach the current node, call [`Walker::skip_children`] first.
+pub(crate) struct Walker<'a> {
+    tree: &'a Tree,
+    root: NodeId,
+    current: Option<NodeId>,
+    next: Option<NodeId>,
+}
+
+impl<'a> Walker<'a> {
+    pub(crate) fn new(tree: &'a Tree, root: NodeId) -> Self {
+        let next = tree.query_node(&root, |n| n.first_child).flatten();
+        Walker {
+            tree,
+            root,
+            current: None,
+            next,
+        }
+    }
+
+    /// Do not descend into the node last returned by `next`.
+    pub(crate) fn skip_children(&mut self) {
+        if let Some(cur) = self.current {
+            self.next = self.successor(cur, false);
+        }
+    }
+
+    fn successor(&self, id: NodeId, descend: bool) -> Option<NodeId> {
+        if descend && let Some(child) = self.tree.query_node(&id, |n| n.first_child).flatten() {
+            return Some(child);
+        }
+        let mut cur = id;
+        loop {
+            if cur == self.root {
+                return None;
+            }
+            let (sibling, parent) = self.tree.query_node(&cur, |n| (n.next_sibling, n.parent))?;
+            if sibling.is_some() {
+                return sibling;
+            }
+            cur = parent?;
+        }
+    }
+}
+
+impl Iterator for Walker<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        let id = self.next?;
+        self.current = Some(id);
+        self.next = self.successor(id, true);
+        Some(id)
+    }
+}
+
+/// Runs `f` on the element `id` (None if it is not an element).
+pub(crate) fn with_element<R>(tree: &Tree, id: NodeId, f: impl FnOnce(&Element) -> R) -> Option<R> {
+    tree.query_node(&id, |n| match &n.data {
+        NodeData::Element(el) => Some(f(el)),
+        _ => None,
+    })
+    .flatten()
+}
+
+/// Whether the element's local (lower-case for HTML) tag name is `name` (atom comparison).
+pub(crate) fn is(el: &Element, name: &LocalName) -> bool {
+    el.name.local == *name
+}
+
+/// Value of the un-namespaced attribute `name`, like `element.attributes.get(name)`.
+pub(crate) fn attr<'e>(el: &'e Element, name: &LocalName) -> Option<&'e str> {
+    el.attrs
+        .iter()
+        .find(|a| a.name.local == *name && a.name.ns == ns!())
+        .map(|a| &*a.value)
+}
+
+/// ASCII case-insensitive substring test (CSS `[attr*=value i]` semantics for `rel`).
+pub(crate) fn contains_ignore_ascii_case(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(doc: &Document) -> Vec<String> {
+        Walker::new(&doc.tree, doc.root().id)
+            .filter_map(|id| with_element(&doc.tree, id, |el| el.name.local.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn walks_in_document_order() {
+        let doc = parse("<div><p><b>x</b></p><span></span></div><i></i>");
+        assert_eq!(
+            names(&doc),
+            ["html", "head", "body", "div", "p", "b", "span", "i"]
+        );
+    }
+
+    #[test]
+    fn skip_children_then_detach_is_safe() {
+        let doc = parse("<div><p><b>x</b></p><span></span></div><i></i>");
+        let tree = &doc.tree;
+        let mut walker = Walker::new(tree, doc.root().id);
+        let mut seen = Vec::new();
+        while let Some(id) = walker.next() {
+            let Some(name) = with_element(tree, id, |el| el.name.local.to_string()) else {
+                continue;
+            };
+            if name == "p" {
+                walker.skip_children();
+                tree.remove_from_parent(&id);
+            }
+            seen.push(name);
+        }
+        assert_eq!(seen, ["html", "head", "body", "div", "p", "span", "i"]);
+        assert!(!doc.html().contains("<p>"));
+    }
+
+    #[test]
+    fn noscript_in_head_stays_raw_text() {
+        let doc = parse(
+            "<html><head><noscript><img src=\"https://t.example/px\"></noscript></head><body>hi</body></html>",
+        );
+        assert_eq!(doc.select("body img").length(), 0);
+    }
+
+    #[test]
+    fn attribute_helpers() {
+        let doc = parse("<a HREF='x' rel='Shortcut ICON'>t</a>");
+        let a = doc.select("a").nodes()[0].id;
+        with_element(&doc.tree, a, |el| {
+            assert_eq!(attr(el, &local_name!("href")), Some("x"));
+            assert!(contains_ignore_ascii_case(
+                attr(el, &local_name!("rel")).unwrap(),
+                "icon"
+            ));
+            assert!(is(el, &local_name!("a")));
+        });
+    }
+}

@@ -1,0 +1,31 @@
+//! HTML processing for Distill, matching upstream Firecrawl's behaviour: charset decoding,
+//! the cleaned `html` format (include/exclude tags, `onlyMainContent`), metadata, links,
+//! images and markdown fix-ups.
+//!
+//! ```
+//! use distill_html::{CleanOptions, ParsedPage};
+//! let url = url::Url::parse("https://example.com/post").unwrap();
+//! let page = ParsedPage::parse("<title>T</title><nav>menu</nav><p>Hi <a href=/x>x</a></p>", &url);
+//! assert_eq!(page.metadata()["title"], "T");
+//! let opts = CleanOptions { only_main_content: true, include_tags: &[], exclude_tags: &[] };
+//! let cleaned = page.clean(&opts).unwrap();
+//! assert_eq!(cleaned.links(), ["https://example.com/x"]);
+//! assert!(!cleaned.html().contains("menu"));
+//! ```
+
+mod charset;
+mod clean;
+mod dom;
+mod images;
+mod links;
+mod main_content;
+mod markdown_fixups;
+mod metadata;
+mod page;
+mod srcset;
+mod urls;
+mod user_selectors;
+
+pub use charset::decode_html;
+pub use markdown_fixups::remove_base64_images;
+pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};

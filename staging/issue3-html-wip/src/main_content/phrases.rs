@@ -1,0 +1,231 @@
+//! Short texts that are page furniture whatever element holds them: calls to action,
+//! sharing and account links, the titles of "related" and "newsletter" boxes. Only whole
+//! short text nodes are matched ("Share", "Related posts", "Comments (12)"), and a block
+//! counts as furniture only when every text node in it does, so the same words inside a
+//! sentence are never touched. English only: other languages simply get no help here.
+
+/// Texts that are chrome when they are the whole text node (after trimming counts and
+/// punctuation: "Comments (12)" → "comments"). Sorted (binary search).
+const EXACT: &[&str] = &[
+    "accept",
+    "accept all",
+    "add to bag",
+    "add to basket",
+    "add to cart",
+    "add to wishlist",
+    "advertisement",
+    "all rights reserved",
+    "back",
+    "back to top",
+    "book now",
+    "buy now",
+    "call me back",
+    "click to expand",
+    "close",
+    "comments",
+    "contact",
+    "contact us",
+    "continue reading",
+    "cookie settings",
+    "copy link",
+    "deal of the day",
+    "download the app",
+    "email",
+    "facebook",
+    "filter",
+    "filters",
+    "follow",
+    "follow us",
+    "get a quote",
+    "get in touch",
+    "get started",
+    "get the app",
+    "home",
+    "instagram",
+    "like",
+    "like this",
+    "linkedin",
+    "load more",
+    "loading",
+    "log in",
+    "log out",
+    "login",
+    "menu",
+    "more",
+    "newsletter",
+    "next",
+    "open in app",
+    "pinterest",
+    "previous",
+    "print",
+    "privacy policy",
+    "quick shop",
+    "quick view",
+    "quote",
+    "read more",
+    "register",
+    "related",
+    "reply",
+    "report",
+    "search",
+    "see all",
+    "see less",
+    "see more",
+    "share",
+    "share this",
+    "shop now",
+    "show all",
+    "show less",
+    "show more",
+    "sign in",
+    "sign up",
+    "skip",
+    "something went wrong",
+    "sort",
+    "sort by",
+    "sort options",
+    "sponsored",
+    "subscribe",
+    "table of contents",
+    "terms of use",
+    "tiktok",
+    "toggle navigation",
+    "tweet",
+    "twitter",
+    "upvote",
+    "view all",
+    "view less",
+    "view more",
+    "view options",
+    "whatsapp",
+    "youtube",
+];
+
+/// Beginnings of short texts that are chrome ("Related articles", "Sign up for our
+/// newsletter", "You may also like").
+const PREFIX: &[&str] = &[
+    "also read",
+    "customers also",
+    "frequently bought",
+    "get started",
+    "improve this",
+    "join our",
+    "join the conversation",
+    "last modified",
+    "last updated",
+    "latest posts",
+    "leave a comment",
+    "leave a reply",
+    "more from",
+    "more stories",
+    "more topics",
+    "most popular",
+    "most read",
+    "people also",
+    "popular posts",
+    "post a comment",
+    "posted by",
+    "posted on",
+    "published on",
+    "read next",
+    "recent posts",
+    "recommended for you",
+    "related articles",
+    "related posts",
+    "related products",
+    "related stories",
+    "report inappropriate",
+    "report this",
+    "sent from my",
+    "share on",
+    "share this",
+    "showing",
+    "sign up for",
+    "similar posts",
+    "similar products",
+    "similar threads",
+    "skip to",
+    "subscribe to",
+    "trending now",
+    "updated on",
+    "use promo code",
+    "was this helpful",
+    "you may also like",
+    "you might also like",
+];
+
+/// Longest text (bytes, trimmed) looked at.
+const MAX_LEN: usize = 48;
+
+/// Whether a text node is furniture (see the module docs).
+pub(super) fn is_furniture(text: &str) -> bool {
+    if text.len() > 4 * MAX_LEN {
+        return false;
+    }
+    // Trim decorations and counts: "→ Share", "Comments (12)", "Share:".
+    let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
+    if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
+        return false;
+    }
+    // Lower-case with single spaces.
+    let mut buf = [0u8; MAX_LEN];
+    let mut len = 0;
+    let mut space = false;
+    for b in t.bytes() {
+        if b.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && len > 0 {
+            buf[len] = b' ';
+            len += 1;
+        }
+        space = false;
+        buf[len] = b.to_ascii_lowercase();
+        len += 1;
+    }
+    let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
+    EXACT.binary_search(&s).is_ok()
+        || PREFIX.iter().any(|p| {
+            s.strip_prefix(p)
+                .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_list_is_sorted_for_binary_search() {
+        assert!(
+            EXACT.windows(2).all(|w| w[0] < w[1]),
+            "EXACT must stay sorted"
+        );
+    }
+
+    #[test]
+    fn matches_whole_short_texts_only() {
+        for yes in [
+            "Share",
+            "  Comments (12) ",
+            "→ Read more",
+            "Related posts",
+            "SIGN UP FOR OUR NEWSLETTER",
+            "You may also like",
+            "Add to cart",
+        ] {
+            assert!(is_furniture(yes), "{yes}");
+        }
+        for no in [
+            "Shared hosting",
+            "Sharing is caring: a long sentence about it.",
+            "Relatedness",
+            "Reply 3: lichens",
+            "The comments were great",
+            "Moreover",
+        ] {
+            assert!(!is_furniture(no), "{no}");
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! `onlyMainContent` on whole pages of each kind the extractor is meant for, built from
+//! the patterns real sites use (landmarks, CMS class names, cards, posts), plus the
+//! upstream semantics users rely on.
+
+use distill_html::{CleanOptions, ParsedPage};
+use url::Url;
+
+fn main_content(html: &str) -> String {
+    let url = Url::parse("https://example.com/page").unwrap();
+    let page = ParsedPage::parse(html, &url);
+    let opts = CleanOptions {
+        only_main_content: true,
+        include_tags: &[],
+        exclude_tags: &[],
+    };
+    page.clean(&opts).unwrap().html()
+}
+
+fn assert_kept(out: &str, kept: &[&str], removed: &[&str]) {
+    for k in kept {
+        assert!(out.contains(k), "lacks {k:?}:\n{out}");
+    }
+    for r in removed {
+        assert!(!out.contains(r), "contains {r:?}:\n{out}");
+    }
+}
+
+const PROSE: &str = "Lichens grow slowly on old stone, and a wall can carry dozens of species. \
+    Each one is a partnership between a fungus and an alga, which is why they survive where \
+    nothing else does.";
+
+#[test]
+fn upstream_layout_fixture() {
+    // The e2e suite's layout page: chrome by tag, class and id goes; `#main` is force-kept
+    // with the element holding it.
+    let html = r#"<body>
+      <div class="cookie">COOKIEBANNER</div><header>SITEHEADER</header><div id="header">IDHEADER</div>
+      <div class="navbar">NAVBAR</div><nav class="breadcrumbs">BREADCRUMBS</nav><div class="top">TOPSTRIP</div>
+      <ul class="menu"><li>MENUITEM</li></ul>
+      <div class="wrapper"><main><h1>Main Story</h1><p class="lede">LEDETEXT opens the story.</p>
+        <p>MAINBODYTEXT continues the story.</p><div class="advertisement">ADVERTISEMENTCLASSISNOTAD</div>
+        <div class="ad">ADBLOCK</div><div class="share">SHAREBUTTONS</div><div class="social-links">SOCIALLINKS</div></main>
+        <aside>ASIDEBLOCK</aside><div class="sidebar">SIDEBARBLOCK <div id="main">FORCEDMAININSIDEBAR</div></div>
+        <div class="modal">MODALDIALOG</div><div class="widget">WIDGETBOX</div></div>
+      <footer>SITEFOOTER</footer><div id="footer">IDFOOTER</div></body>"#;
+    let out = main_content(html);
+    assert_kept(
+        &out,
+        &[
+            "Main Story",
+            "LEDETEXT",
+            "MAINBODYTEXT",
+            "ADVERTISEMENTCLASSISNOTAD",
+            "FORCEDMAININSIDEBAR",
+            "SIDEBARBLOCK",
+        ],
+        &[
+            "COOKIEBANNER",
+            "SITEHEADER",
+            "IDHEADER",
+            "NAVBAR",
+            "BREADCRUMBS",
+            "TOPSTRIP",
+            "MENUITEM",
+            "ADBLOCK",
+            "SHAREBUTTONS",
+            "SOCIALLINKS",
+            "ASIDEBLOCK",
+            "MODALDIALOG",
+            "WIDGETBOX",
+            "SITEFOOTER",
+            "IDFOOTER",
+        ],
+    );
+}
+
+#[test]
+fn article_keeps_linked_sentences_and_drops_chrome() {
+    let html = format!(
+        r#"<body><header class="site-header"><a href="/">Home</a> HEADERMARKER</header>
+        <nav><a href="/a">Topics</a> <a href="/b">About</a></nav>
+        <main><article><h1>Lichens on Old Walls</h1><p>{PROSE}</p>
+        <p>Read the <a href="/guide">identification guide</a> or <a href="/appendix">the appendix</a>.</p>
+        <ul><li>Xanthoria parietina</li><li>Lecanora muralis</li></ul><p>{PROSE}</p></article></main>
+        <aside class="sidebar">ASIDEMARKER <a href="/related">Related reading</a></aside>
+        <footer>FOOTERMARKER <a href="mailto:e@x.org">Contact</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Lichens on Old Walls",
+            "identification guide",
+            "the appendix",
+            "Lecanora muralis",
+        ],
+        &["HEADERMARKER", "Topics", "ASIDEMARKER", "FOOTERMARKER"],
+    );
+}
+
+#[test]
+fn article_body_is_chosen_over_its_side_column() {
+    let teasers: String = (0..6)
+        .map(|i| format!("<li><a href='/p{i}'>Popular story number {i} about something else entirely</a></li>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="layout"><div class="col-main"><div class="article-body">
+        <p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p></div></div>
+        <div class="col-side"><div class="box"><p>Subscribe to our daily letter for more.</p></div>
+        <p>Popular posts</p><ol>{teasers}</ol></div></div></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["partnership between a fungus"],
+        &["Popular story", "daily letter"],
+    );
+}
+
+#[test]
+fn listing_keeps_every_card() {
+    let cards: String = (0..8)
+        .map(|i| {
+            format!(
+                "<div class='card'><a href='/item{i}'><img src='/i{i}.jpg' alt=''></a>\
+                 <h3><a href='/item{i}'>Stoneware mug {i}</a></h3><span class='price'>$2{i}.00</span>\
+                 <a class='btn' href='/cart?add={i}'>Add to cart</a></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav class="menu"><ul><li><a href="/mugs">Mugs</a></li><li><a href="/plates">Plates</a></li></ul></nav>
+        <div class="filters"><ul><li><a href="?c=red">Red (4)</a></li><li><a href="?c=blue">Blue (2)</a></li></ul></div>
+        <div class="grid">{cards}</div><footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..8 {
+        assert_kept(
+            &out,
+            &[&format!("Stoneware mug {i}"), &format!("$2{i}.00")],
+            &[],
+        );
+    }
+    assert_kept(&out, &[], &["Add to cart", "Red (4)", "Plates", "Terms"]);
+}
+
+#[test]
+fn forum_thread_keeps_all_posts() {
+    let posts: String = (0..5)
+        .map(|i| {
+            format!(
+                "<article class='message'><div class='message-user'><a class='username' href='/u{i}'>user{i}</a>\
+                 <div class='userinfo'>Joined: 2019 Messages: 12{i}</div></div>\
+                 <div class='message-body'><p>Reply {i}: {PROSE}</p></div></article>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header><nav><a href="/forums">Forums</a></nav></header><main><h1>Best lichen guide?</h1>
+        <div class="thread">{posts}</div></main><footer>Forum software</footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..5 {
+        assert!(
+            out.contains(&format!("Reply {i}:")),
+            "lacks post {i}:\n{out}"
+        );
+    }
+    assert_kept(&out, &[], &["Joined: 2019", "Forum software"]);
+}
+
+#[test]
+fn product_page_keeps_description_and_specs() {
+    let related: String = (0..4)
+        .map(|i| {
+            format!(
+                "<li class='product-card'><a href='/p{i}'>Other mug {i}</a><span>$9</span></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header><a href="/">Shop</a></header><main><div class="product">
+        <h1>Stoneware Coffee Mug</h1><div class="price">$24.00</div>
+        <div class="product-description"><p>{PROSE}</p></div>
+        <table class="specs"><tr><th>Capacity</th><td>350 ml</td></tr><tr><th>Weight</th><td>280 g</td></tr></table>
+        <div class="shipping-info"><p>Free shipping on orders over $50. Returns accepted within 14 days.</p></div>
+        </div><section class="related-products"><h2>You may also like</h2><ul>{related}</ul></section></main></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Stoneware Coffee Mug",
+            "partnership between a fungus",
+            "350 ml",
+            "280 g",
+        ],
+        &["Other mug", "Free shipping", "You may also like"],
+    );
+}
+
+#[test]
+fn documentation_drops_navigation_sidebars() {
+    let toc: String = (0..20)
+        .map(|i| format!("<li><a href='/docs/p{i}'>Page {i}</a></li>"))
+        .collect();
+    let html = format!(
+        r##"<body><div class="docs-layout"><nav class="sidebar"><ul>{toc}</ul></nav>
+        <div class="content"><h1>Install</h1><p>{PROSE}</p><pre><code>cargo add lichen</code></pre>
+        <p>See <a href="/docs/config">configuration</a> next.</p></div>
+        <div class="toc"><a href="#a">On this page</a></div></div></body>"##
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Install", "cargo add lichen", "configuration"],
+        &["Page 3", "On this page"],
+    );
+}
+
+#[test]
+fn pages_with_nothing_but_chrome_come_back_empty() {
+    // The server then falls back to the whole page.
+    let html = "<body><nav><p>ONLYNAVTEXT lives in the navigation.</p></nav>\
+        <div class='sidebar'><p>ONLYSIDEBARTEXT lives in a sidebar.</p></div>\
+        <footer><p>ONLYFOOTERTEXT lives in the footer.</p></footer></body>";
+    let url = Url::parse("https://example.com/").unwrap();
+    let page = ParsedPage::parse(html, &url);
+    let opts = CleanOptions {
+        only_main_content: true,
+        include_tags: &[],
+        exclude_tags: &[],
+    };
+    assert!(!page.clean(&opts).unwrap().has_content());
+}
+
+#[test]
+fn script_shells_use_their_noscript_content() {
+    let html = format!(
+        "<body><div id='app'>Loading…</div><noscript><main><h1>Thread</h1><p>{PROSE}</p><p>{PROSE}</p>\
+         <p>{PROSE}</p><p>{PROSE}</p></main></noscript></body>"
+    );
+    assert_kept(
+        &main_content(&html),
+        &["Thread", "partnership between a fungus"],
+        &["Loading"],
+    );
+}
+
+#[test]
+fn include_tags_get_upstreams_rule_only() {
+    // With includeTags the user chose the content: only upstream's lists apply inside it.
+    let html = format!(
+        "<body><div class='grid'><p>{PROSE}</p><div class='share'>SHARE</div>\
+         <ul><li><a href='/a'>a link list</a></li></ul></div><footer>FOOT</footer></body>"
+    );
+    let url = Url::parse("https://example.com/").unwrap();
+    let page = ParsedPage::parse(&html, &url);
+    let include = [".grid".to_string()];
+    let opts = CleanOptions {
+        only_main_content: true,
+        include_tags: &include,
+        exclude_tags: &[],
+    };
+    let out = page.clean(&opts).unwrap().html();
+    assert_kept(
+        &out,
+        &["partnership between a fungus", "a link list"],
+        &["SHARE", "FOOT"],
+    );
+}
+
+#[test]
+fn extraction_is_deterministic() {
+    let html = format!("<body><main><p>{PROSE}</p></main><aside>side</aside></body>");
+    let first = main_content(&html);
+    for _ in 0..5 {
+        assert_eq!(main_content(&html), first);
+    }
+}
