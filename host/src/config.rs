@@ -27,6 +27,10 @@ pub struct Cli {
     /// Directory for state: compiled-plugin cache and, later, the page cache.
     #[arg(long, env = "DISTILL_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Directory of compiled plugin code (default: DATA_DIR/wasm-cache). Several
+    /// servers may share one.
+    #[arg(long, env = "DISTILL_WASM_CACHE_DIR")]
+    pub wasm_cache_dir: Option<PathBuf>,
     /// Allow scraping loopback, private, link-local and metadata addresses.
     #[arg(long, env = "DISTILL_ALLOW_PRIVATE_TARGETS", num_args = 0..=1, default_missing_value = "true")]
     pub allow_private_targets: Option<bool>,
@@ -82,6 +86,7 @@ struct FileConfig {
     port: Option<u16>,
     plugins_dir: Option<PathBuf>,
     data_dir: Option<PathBuf>,
+    wasm_cache_dir: Option<PathBuf>,
     allow_private_targets: Option<bool>,
     log: Option<String>,
     log_format: Option<String>,
@@ -113,6 +118,8 @@ pub struct Config {
     pub port: u16,
     pub plugins_dir: PathBuf,
     pub data_dir: PathBuf,
+    /// Compiled plugin code (wasmtime's cache).
+    pub wasm_cache_dir: PathBuf,
     pub allow_private_targets: bool,
     pub log: String,
     pub log_format: LogFormat,
@@ -155,6 +162,7 @@ impl Config {
             port: cli.port.or(file.port).unwrap_or(3002),
             plugins_dir: cli.plugins_dir.or(file.plugins_dir).unwrap_or_else(default_plugins_dir),
             data_dir: cli.data_dir.or(file.data_dir).unwrap_or_else(|| PathBuf::from("distill-data")),
+            wasm_cache_dir: cli.wasm_cache_dir.or(file.wasm_cache_dir).unwrap_or_default(),
             allow_private_targets: cli.allow_private_targets.or(file.allow_private_targets).unwrap_or(false),
             log: cli.log.or(file.log).unwrap_or_else(|| "info".to_string()),
             log_format,
@@ -185,6 +193,10 @@ impl Config {
         let mut config = config;
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
+        if config.wasm_cache_dir.as_os_str().is_empty() {
+            config.wasm_cache_dir = config.data_dir.join("wasm-cache");
+        }
+        config.wasm_cache_dir = std::path::absolute(&config.wasm_cache_dir)?;
         config.plugins_dir = std::path::absolute(&config.plugins_dir)?;
         anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
         anyhow::ensure!(

@@ -36,6 +36,8 @@
 extern crate self as distill_sdk;
 
 pub mod bindings;
+#[cfg(feature = "documents")]
+pub mod documents;
 pub mod llm;
 pub mod log;
 mod plugin;

@@ -15,6 +15,8 @@
 //! | `/api/items` | [`JSON_BODY`] as `application/json` |
 //! | `/hits/{token}` | a page that counts its requests ([`FixtureSite::hits`]) |
 //! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
+//! | `/documents/{name}` | `tests/fixtures/documents/<name>`, typed by its extension |
+//! | `/download?file=NAME&type=MIME` | the same file under a path without an extension, typed `MIME` |
 //!
 //! The site runs on its own thread and Tokio runtime, so sync and async tests
 //! can use it alike; [`site`] starts it once per test binary.
@@ -84,6 +86,16 @@ pub fn site_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/site")
 }
 
+/// `tests/fixtures/documents/` (the converter fixtures).
+pub fn documents_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/documents")
+}
+
+/// The committed file `tests/fixtures/documents/<name>`.
+pub fn read_document(name: &str) -> Vec<u8> {
+    std::fs::read(documents_dir().join(name)).unwrap_or_else(|e| panic!("document fixture {name}: {e}"))
+}
+
 /// The committed file `tests/fixtures/site/<rel>`, as text.
 pub fn read_fixture(rel: &str) -> String {
     std::fs::read_to_string(site_dir().join(rel)).unwrap_or_else(|e| panic!("fixture {rel}: {e}"))
@@ -134,6 +146,8 @@ fn router(ctx: Ctx) -> Router {
         .route("/api/items", get(json_items))
         .route("/hits/{token}", get(hit))
         .route("/big", get(big))
+        .route("/documents/{name}", get(document))
+        .route("/download", get(download))
         .fallback(static_file)
         .with_state(ctx)
 }
@@ -270,12 +284,38 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Respons
     )
 }
 
+/// A document fixture, typed by its extension.
+async fn document(UrlPath(name): UrlPath<String>) -> Response {
+    let ctype = content_type_for(Path::new(&name));
+    serve_document(&name, ctype).await
+}
+
+/// A document fixture under an extension-less path, typed by `?type=`.
+async fn download(uri: Uri) -> Response {
+    let query = uri.query().unwrap_or("");
+    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
+    let ctype = param("type").unwrap_or("application/octet-stream").replace("%2F", "/");
+    serve_document(param("file").unwrap_or(""), &ctype).await
+}
+
+async fn serve_document(name: &str, content_type: &str) -> Response {
+    if name.is_empty() || name.contains('/') || name.starts_with('.') {
+        return html(StatusCode::BAD_REQUEST, "text/plain", "bad path");
+    }
+    match tokio::fs::read(documents_dir().join(name)).await {
+        Ok(bytes) => (StatusCode::OK, [(header::CONTENT_TYPE, content_type.to_string())], bytes).into_response(),
+        Err(_) => html(StatusCode::NOT_FOUND, "text/plain", "no such document"),
+    }
+}
+
 fn content_type_for(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" | "htm" => "text/html; charset=utf-8",
         "json" => "application/json",
         "txt" => "text/plain; charset=utf-8",
         "png" => "image/png",
+        "pdf" => "application/pdf",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
         _ => "application/octet-stream",
     }
 }

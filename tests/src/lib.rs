@@ -17,7 +17,7 @@ pub mod server;
 pub mod upload;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
-pub use fixture::{FixtureSite, read_fixture, site};
+pub use fixture::{FixtureSite, read_document, read_fixture, site};
 pub use upload::parse_upload;
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir, shared,

@@ -126,6 +126,7 @@ impl TestServer {
             .env("DISTILL_PORT", "0")
             .env("DISTILL_PLUGINS_DIR", &plugins_dir)
             .env("DISTILL_DATA_DIR", &data_dir)
+            .env("DISTILL_WASM_CACHE_DIR", shared_wasm_cache_dir())
             .env("DISTILL_LOG", "info")
             .env("DISTILL_LOG_FORMAT", if opts.json_logs { "json" } else { "text" });
         if let Some(allow) = opts.allow_private_targets {
@@ -279,6 +280,15 @@ fn from_env_or(var: &str, default: PathBuf) -> PathBuf {
 }
 
 /// `$DISTILL_BIN`, else `target/release/distill`.
+/// Compiled plugin code shared by every test server of every test binary
+/// (`DISTILL_TEST_WASM_CACHE_DIR`, else `target/test-wasm-cache`): the PDF
+/// converter alone takes ~20 s to compile, so each server must not redo it.
+pub fn shared_wasm_cache_dir() -> PathBuf {
+    std::env::var_os("DISTILL_TEST_WASM_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/test-wasm-cache"))
+}
+
 pub fn distill_bin() -> PathBuf {
     from_env_or("DISTILL_BIN", target_dir().join("release/distill"))
 }

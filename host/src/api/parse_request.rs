@@ -137,6 +137,31 @@ pub fn detect_kind(
     converter_for_mime(&mime).map(|extension| UploadKind::Document { extension })
 }
 
+/// The registered MIME type of a document extension (for `metadata.contentType`
+/// when the upload declares none or a generic one).
+pub fn mime_for_extension(extension: &str) -> Option<&'static str> {
+    Some(match extension {
+        "pdf" => "application/pdf",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "docm" => "application/vnd.ms-word.document.macroEnabled.12",
+        "doc" => "application/msword",
+        "odt" => "application/vnd.oasis.opendocument.text",
+        "ods" => "application/vnd.oasis.opendocument.spreadsheet",
+        "odp" => "application/vnd.oasis.opendocument.presentation",
+        "rtf" => "application/rtf",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xlsm" => "application/vnd.ms-excel.sheet.macroEnabled.12",
+        "xlsb" => "application/vnd.ms-excel.sheet.binary.macroEnabled.12",
+        "xls" => "application/vnd.ms-excel",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "pptm" => "application/vnd.ms-powerpoint.presentation.macroEnabled.12",
+        "ppt" => "application/vnd.ms-powerpoint",
+        "epub" => "application/epub+zip",
+        "csv" => "text/csv",
+        _ => return None,
+    })
+}
+
 /// `UNSUPPORTED_FILE_TYPE`, listing what this server accepts.
 pub fn unsupported_type(supported: &[String]) -> ApiError {
     let list = supported.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");

@@ -75,6 +75,10 @@ pub async fn convert(
         if !pages.is_empty() && mode != "fast" {
             match ocr_pages(state, &file.bytes, &pages, deadline).await {
                 Ok(texts) => {
+                    let blank: Vec<u32> = texts.iter().filter(|(_, t)| t.trim().is_empty()).map(|(p, _)| *p).collect();
+                    if !blank.is_empty() {
+                        warnings.push(format!("OCR found no text on page(s) {blank:?}"));
+                    }
                     for (page, text) in texts {
                         let marker = ocr_marker(page);
                         let escaped = escape_html(&text);

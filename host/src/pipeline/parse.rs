@@ -4,7 +4,7 @@
 use super::document::{Origin, convert};
 use super::produce::{Content, produce};
 use super::scrape::check_formats;
-use crate::api::parse_request::UploadKind;
+use crate::api::parse_request::{UploadKind, mime_for_extension};
 use crate::api::{ApiError, ScrapeOptions};
 use crate::plugins::bindings::FileInput;
 use crate::server::AppState;
@@ -44,6 +44,13 @@ pub async fn parse(state: &AppState, upload: Upload, opts: &ScrapeOptions, scrap
         extra_metadata: Map::new(),
         is_document: false,
     };
+    if let UploadKind::Document { extension } = &upload.kind {
+        // A generic or missing declared type says nothing: report the format's own.
+        let generic = content.content_type.as_deref().is_none_or(|t| t.starts_with("application/octet-stream"));
+        if generic && let Some(mime) = mime_for_extension(extension) {
+            content.content_type = Some(mime.to_string());
+        }
+    }
     let mut warnings = Vec::new();
     match &upload.kind {
         UploadKind::Html => {

@@ -43,7 +43,9 @@ impl AppState {
             max_memory_mib: config.plugin_max_memory_mib,
             max_concurrent_calls: config.plugin_concurrency,
         };
-        let cache_dir = config.data_dir.join("wasm-cache");
+        std::fs::create_dir_all(&config.data_dir)
+            .map_err(|e| anyhow::anyhow!("creating the data dir {}: {e}", config.data_dir.display()))?;
+        let cache_dir = config.wasm_cache_dir.clone();
         let services = HostServices {
             allowed_capabilities: config.allowed_capabilities.clone(),
             llm: match &config.llm {

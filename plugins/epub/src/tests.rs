@@ -1,0 +1,55 @@
+use super::*;
+#[path = "fixture.rs"]
+use distill_sdk::documents::testing::many_entries_zip;
+
+fn fixture(name: &str) -> Vec<u8> {
+    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+}
+
+fn convert(name: &str) -> Result<Document, PluginError> {
+    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    Epub::convert(&file, &json!({}))
+}
+
+fn pos(hay: &str, needle: &str) -> usize {
+    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
+}
+
+fn unsupported(r: Result<Document, PluginError>) -> String {
+    match r {
+        Err(PluginError::UnsupportedInput(m)) => m,
+        Err(e) => panic!("expected UnsupportedInput, got {e:?}"),
+        Ok(d) => panic!("expected an error, got {}", d.content),
+    }
+}
+
+#[test]
+fn book() {
+    let doc = convert("book.epub").unwrap();
+    let h = &doc.content;
+    let meta: Value = serde_json::from_str(&doc.metadata).unwrap();
+    assert_eq!(meta["title"], "The Fixture Book");
+    assert_eq!(meta["author"], "Ann Author");
+    assert_eq!(meta["numChapters"], 2);
+    // Spine order: chapter 2's file comes first.
+    assert!(pos(h, "Chapter Beta") < pos(h, "Chapter Alpha"), "{h}");
+    assert!(!h.contains("alert(1)") && !h.contains("color:red"));
+    assert!(h.contains("<em>emphasis</em>\u{a0}and"));
+    assert!(h.contains("<a href=\"#s\">a cross link</a>"), "{h}");
+    assert!(h.contains("<a href=\"https://example.net/\">an outside link</a>"));
+    assert!(h.contains("<img alt=\"A picture\">"));
+    assert!(h.contains("<th>k</th>"));
+    assert!(!h.contains(">Nav<") && !h.contains(">One</a>"), "non-linear nav skipped");
+}
+
+#[test]
+fn hostile_inputs_are_refused() {
+    assert!(unsupported(convert("hostile-pdf-renamed.epub")).contains("PDF"));
+    let many = FileInput { name: "many.epub".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    assert!(unsupported(Epub::convert(&many, &json!({}))).contains("entries"));
+    let docx = FileInput { name: "x.epub".into(), content_type: None, bytes: fixture("word-features.docx") };
+    assert!(unsupported(Epub::convert(&docx, &json!({}))).contains("container.xml"));
+    let bytes = fixture("book.epub");
+    let cut = FileInput { name: "t.epub".into(), content_type: None, bytes: bytes[..bytes.len() / 2].to_vec() };
+    assert!(unsupported(Epub::convert(&cut, &json!({}))).contains("truncated"));
+}

@@ -1,0 +1,78 @@
+use super::*;
+#[path = "fixture.rs"]
+use distill_sdk::documents::testing::many_entries_zip;
+
+fn fixture(name: &str) -> Vec<u8> {
+    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+}
+
+fn convert(name: &str) -> Result<Document, PluginError> {
+    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    Pptx::convert(&file, &json!({}))
+}
+
+fn pos(hay: &str, needle: &str) -> usize {
+    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
+}
+
+fn unsupported(r: Result<Document, PluginError>) -> String {
+    match r {
+        Err(PluginError::UnsupportedInput(m)) => m,
+        Err(e) => panic!("expected UnsupportedInput, got {e:?}"),
+        Ok(d) => panic!("expected an error, got {}", d.content),
+    }
+}
+
+#[test]
+fn deck() {
+    let doc = convert("deck.pptx").unwrap();
+    let h = &doc.content;
+    let meta: Value = serde_json::from_str(&doc.metadata).unwrap();
+    assert_eq!(meta["title"], "Deck Fixture Title");
+    assert_eq!(meta["numPages"], 4);
+    let s1 = pos(h, "<h2>Slide 1: Welcome Slide</h2>");
+    let sub = pos(h, "<p>Subtitle text here</p>");
+    let n1 = pos(h, "Speaker notes for slide one");
+    let s2 = pos(h, "<h2>Slide 2: Agenda</h2>");
+    let s3 = pos(h, "<h2>Slide 3: Numbers Table</h2>");
+    let s4 = pos(h, "<h2>Slide 4</h2>");
+    assert!(s1 < sub && sub < n1 && n1 < s2 && s2 < s3 && s3 < s4, "{h}");
+    assert!(h[s1..s2].contains("<h3>Notes</h3>\n<p>Speaker notes for slide one</p>"), "{h}");
+    assert!(h.contains("<ul>\n<li>First point<ul>\n<li>Nested point</li></ul>\n</li>\n<li>Second point<a href=\"https://example.org/docs\"> (docs)</a></li></ul>"), "{h}");
+    assert!(h.contains("<tr><th>Metric</th><th>Value</th></tr>"));
+    assert!(h.contains("<tr><td>Revenue</td><td>$5k</td></tr>"));
+    // The table sits above the text box: reading order by position.
+    assert!(pos(h, "<th>Metric</th>") < pos(h, "Footnote box below table"));
+    assert!(pos(h, "Footnote box below table") < pos(h, "Notes on the table slide"));
+    assert!(h.contains("Slide without a title"));
+}
+
+#[test]
+fn hostile_inputs_are_refused() {
+    assert!(unsupported(convert("hostile-deep-nesting.pptx")).contains("deeper than"));
+    let m = unsupported(convert("hostile-truncated.pptx"));
+    assert!(m.contains("truncated or corrupt"), "{m}");
+    assert!(unsupported(convert("hostile-pdf-renamed.pptx")).contains("PDF"));
+    let enc = FileInput { name: "e.pptx".into(), content_type: None, bytes: fixture("hostile-encrypted.docx") };
+    assert!(unsupported(Pptx::convert(&enc, &json!({}))).contains("password-protected"));
+    let many = FileInput { name: "many.pptx".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    assert!(unsupported(Pptx::convert(&many, &json!({}))).contains("entries"));
+    let docx = FileInput { name: "x.pptx".into(), content_type: None, bytes: fixture("word-features.docx") };
+    assert!(unsupported(Pptx::convert(&docx, &json!({}))).contains("Word"));
+}
+
+/// Documents per second, natively: `cargo test --release -- --ignored --nocapture throughput`.
+#[test]
+#[ignore]
+fn throughput() {
+    for name in ["deck.pptx"] {
+        let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+        let n = 300;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            Pptx::convert(&file, &json!({})).unwrap();
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!("{name}: {} bytes, {:.0} documents/s ({:.2} ms each)", file.bytes.len(), n as f64 / secs, secs * 1000.0 / n as f64);
+    }
+}

@@ -1,0 +1,123 @@
+use super::*;
+#[path = "fixture.rs"]
+use distill_sdk::documents::testing::many_entries_zip;
+
+fn fixture(name: &str) -> Vec<u8> {
+    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+}
+
+fn convert(name: &str) -> Result<Document, PluginError> {
+    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    Spreadsheet::convert(&file, &json!({}))
+}
+
+fn pos(hay: &str, needle: &str) -> usize {
+    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
+}
+
+fn unsupported(r: Result<Document, PluginError>) -> String {
+    match r {
+        Err(PluginError::UnsupportedInput(m)) => m,
+        Err(e) => panic!("expected UnsupportedInput, got {e:?}"),
+        Ok(d) => panic!("expected an error, got {}", d.content),
+    }
+}
+
+fn check_workbook(name: &str) {
+    let doc = convert(name).unwrap();
+    let h = &doc.content;
+    let meta: Value = serde_json::from_str(&doc.metadata).unwrap();
+    assert_eq!(meta["numSheets"], 4, "{name}");
+    // Sheets in order, each with a heading.
+    assert!(pos(h, "<h2>Sales</h2>") < pos(h, "<h2>People</h2>"));
+    assert!(pos(h, "<h2>People</h2>") < pos(h, "<h2>Big</h2>"));
+    assert!(h.contains("<h2>Empty</h2>"));
+    assert!(h.contains("<tr><th>Region</th><th>Date</th><th>Amount</th><th>Ratio</th></tr>"), "{name}: {h}");
+    assert!(h.contains("<tr><td>North</td><td>2024-01-15</td><td>1200</td><td>0.25</td></tr>"), "{name}: {h}");
+    assert!(h.contains("<td>South</td><td>2024-02-29 13:45</td><td>987.5</td><td>0.3333333333</td>"), "{name}: {h}");
+    assert!(h.contains("<td>East &amp; &lt;West&gt;</td><td>1999-12-31</td><td>-42</td>"), "{name}: {h}");
+    // LibreOffice stores the converted booleans as numbers 1/0 in the .ods.
+    assert!(h.contains("<tr><td>Alice</td><td>TRUE</td></tr>") || h.contains("<tr><td>Alice</td><td>1</td></tr>"), "{name}");
+    // Trailing empty rows/columns trimmed: no empty cells in the Sales table.
+    let sales = &h[pos(h, "<h2>Sales</h2>")..pos(h, "<h2>People</h2>")];
+    assert!(!sales.contains("<td></td>"), "{name}: {sales}");
+    assert_eq!(sales.matches("<tr>").count(), 4);
+    // Row cap: 1201 rows in "Big" → first 1000 rows, and a warning.
+    assert!(h.contains("<td>999</td><td>998001</td>"));
+    assert!(!h.contains("<td>1000</td><td>1000000</td>"));
+    assert!(doc.warnings.iter().any(|w| w.contains("Big") && w.contains("1000 rows")), "{:?}", doc.warnings);
+}
+
+#[test]
+fn xlsx() {
+    check_workbook("workbook.xlsx");
+    let doc = convert("workbook.xlsx").unwrap();
+    let meta: Value = serde_json::from_str(&doc.metadata).unwrap();
+    assert_eq!(meta["title"], "Workbook Fixture");
+}
+
+#[test]
+fn ods() {
+    check_workbook("workbook.ods");
+}
+
+#[test]
+fn xls() {
+    check_workbook("workbook.xls");
+}
+
+#[test]
+fn row_cap_option() {
+    let file = FileInput { name: "w.xlsx".into(), content_type: None, bytes: fixture("workbook.xlsx") };
+    let doc = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 2000})).unwrap();
+    assert!(doc.content.contains("<td>1200</td><td>1440000</td>"));
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    let bad = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 0}));
+    assert!(matches!(bad, Err(PluginError::InvalidOptions(_))));
+}
+
+#[test]
+fn sparse_sheet_does_not_allocate_the_whole_grid() {
+    let doc = convert("hostile-sparse.xlsx").unwrap();
+    assert!(doc.content.contains("corner"));
+    assert!(!doc.warnings.is_empty());
+}
+
+#[test]
+fn hostile_inputs_are_refused() {
+    assert!(unsupported(convert("hostile-zip-bomb.xlsx")).contains("ZIP bomb"));
+    let m = unsupported(convert("hostile-truncated.xlsx"));
+    assert!(m.contains("truncated or corrupt"), "{m}");
+    assert!(unsupported(convert("hostile-pdf-renamed.xlsx")).contains("PDF"));
+    let enc = FileInput { name: "e.xlsx".into(), content_type: None, bytes: fixture("hostile-encrypted.docx") };
+    let m = unsupported(Spreadsheet::convert(&enc, &json!({})));
+    assert!(!m.is_empty());
+    let many = FileInput { name: "many.xlsx".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    assert!(unsupported(Spreadsheet::convert(&many, &json!({}))).contains("entries"));
+    let docx = FileInput { name: "x.xlsx".into(), content_type: None, bytes: fixture("word-features.docx") };
+    assert!(unsupported(Spreadsheet::convert(&docx, &json!({}))).contains("Word"));
+}
+
+#[test]
+fn numbers() {
+    assert_eq!(format_float(3.0), "3");
+    assert_eq!(format_float(0.1 + 0.2), "0.3");
+    assert_eq!(format_float(1e20), "1e20");
+    assert_eq!(format_float(-2.5), "-2.5");
+}
+
+/// Documents per second, natively: `cargo test --release -- --ignored --nocapture throughput`.
+#[test]
+#[ignore]
+fn throughput() {
+    for name in ["workbook.xlsx"] {
+        let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+        let n = 300;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            Spreadsheet::convert(&file, &json!({})).unwrap();
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!("{name}: {} bytes, {:.0} documents/s ({:.2} ms each)", file.bytes.len(), n as f64 / secs, secs * 1000.0 / n as f64);
+    }
+}

@@ -1,0 +1,51 @@
+//! HTML output helpers for converters: escaping, safe link targets, a page wrapper.
+
+/// Escapes text for HTML element content.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            // Control characters other than tab/newline have no place in HTML.
+            c if (c as u32) < 0x20 && c != '\t' && c != '\n' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A link target safe to put in `href`: http(s), mailto, tel, ftp, fragments and
+/// relative references; `None` for script/data URLs and the like.
+pub fn safe_href(url: &str) -> Option<String> {
+    let u = url.trim();
+    if u.is_empty() {
+        return None;
+    }
+    let lower = u.to_ascii_lowercase();
+    if let Some(colon) = lower.find(':') {
+        let scheme = &lower[..colon];
+        let is_scheme = scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+        if is_scheme && !["http", "https", "mailto", "tel", "ftp"].contains(&scheme) {
+            return None;
+        }
+    }
+    Some(esc(u))
+}
+
+/// Wraps a body in a minimal HTML document with a title.
+pub fn page(title: Option<&str>, body: &str) -> String {
+    let mut out = String::with_capacity(body.len() + 200);
+    out.push_str("<!DOCTYPE html><html><head><meta charset=\"utf-8\">");
+    if let Some(t) = title {
+        out.push_str("<title>");
+        out.push_str(&esc(t));
+        out.push_str("</title>");
+    }
+    out.push_str("</head><body>\n");
+    out.push_str(body);
+    out.push_str("\n</body></html>\n");
+    out
+}
