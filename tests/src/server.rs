@@ -279,7 +279,6 @@ fn from_env_or(var: &str, default: PathBuf) -> PathBuf {
     path
 }
 
-/// `$DISTILL_BIN`, else `target/release/distill`.
 /// Compiled plugin code shared by every test server of every test binary
 /// (`DISTILL_TEST_WASM_CACHE_DIR`, else `target/test-wasm-cache`): the PDF
 /// converter alone takes ~20 s to compile, so each server must not redo it.
@@ -289,6 +288,7 @@ pub fn shared_wasm_cache_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/test-wasm-cache"))
 }
 
+/// `$DISTILL_BIN`, else `target/release/distill`.
 pub fn distill_bin() -> PathBuf {
     from_env_or("DISTILL_BIN", target_dir().join("release/distill"))
 }

@@ -26,6 +26,11 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
     PluginError::UnsupportedInput(msg.into())
 }
 
+/// "a" or "an" before a format name ("an EPUB", "an OpenDocument", "a DOCX").
+fn article(what: &str) -> &'static str {
+    if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+}
+
 /// Says what a non-ZIP file probably is, for a clear error message.
 pub fn sniff(bytes: &[u8]) -> &'static str {
     if bytes.starts_with(b"%PDF") {
@@ -52,7 +57,8 @@ impl<'a> Archive<'a> {
     pub fn open(bytes: &'a [u8], what: &'static str) -> Result<Self, PluginError> {
         if !bytes.starts_with(b"PK\x03\x04") {
             return Err(unsupported(format!(
-                "not a {what} file: the content is {}",
+                "not {} {what} file: the content is {}",
+                article(what),
                 sniff(bytes)
             )));
         }

@@ -1,0 +1,116 @@
+//! Hostile documents: zip bombs, an entry-count bomb, deeply nested XML, entity
+//! expansion, truncated, encrypted and mislabelled files. Each gets a clear 4xx
+//! JSON error (or, where the file is harmless, a bounded result) well within the
+//! request's time limit, and the server keeps serving.
+
+use distill_e2e::{get, parse_upload, read_document, shared};
+use distill_sdk::documents::testing::many_entries_zip;
+use serde_json::json;
+use std::time::Duration;
+
+/// Far above what any of these takes (tens of ms): a hang guard, not a benchmark.
+const HANG_GUARD: Duration = Duration::from_secs(20);
+
+async fn expect_refusal(name: &str, bytes: Vec<u8>, message_part: &str) {
+    let r = parse_upload(shared().url(), name, None, bytes, Some(&json!({"timeout": 30000}))).await;
+    r.assert_error(400, "PARSE_DOCUMENT_ERROR");
+    assert!(r.error().contains(name), "{name}: error does not name the file: {}", r.pretty());
+    assert!(
+        r.error().to_lowercase().contains(&message_part.to_lowercase()),
+        "{name}: expected {message_part:?} in: {}",
+        r.pretty()
+    );
+    assert!(r.elapsed < HANG_GUARD, "{name}: took {:?}", r.elapsed);
+}
+
+#[tokio::test]
+async fn zip_bombs_are_refused() {
+    for name in ["hostile-zip-bomb.docx", "hostile-zip-bomb.xlsx"] {
+        expect_refusal(name, read_document(name), "ZIP bomb").await;
+    }
+    // A PDF whose compressed stream inflates to ~90 MB.
+    expect_refusal("flate-bomb.pdf", read_document("flate-bomb.pdf"), "decompression bomb").await;
+}
+
+#[tokio::test]
+async fn an_entry_count_bomb_is_refused() {
+    for ext in ["docx", "xlsx", "pptx", "odt", "epub"] {
+        let name = format!("many-entries.{ext}");
+        expect_refusal(&name, many_entries_zip(20_000), "entries").await;
+    }
+}
+
+#[tokio::test]
+async fn deeply_nested_xml_is_refused() {
+    for name in ["hostile-deep-nesting.docx", "hostile-deep-nesting.pptx"] {
+        expect_refusal(name, read_document(name), "deeper than").await;
+    }
+}
+
+#[tokio::test]
+async fn xml_entities_are_not_expanded() {
+    let r = parse_upload(shared().url(), "laughs.docx", None, read_document("hostile-billion-laughs.docx"), None).await;
+    r.assert_ok();
+    assert!(r.markdown().len() < 1000, "entities expanded: {} bytes", r.markdown().len());
+    assert!(!r.markdown().contains("lollol"), "{}", r.pretty());
+}
+
+#[tokio::test]
+async fn truncated_files_are_refused() {
+    for (name, part) in [
+        ("hostile-truncated.docx", "truncated or corrupt"),
+        ("hostile-truncated.xlsx", "truncated or corrupt"),
+        ("hostile-truncated.pptx", "truncated or corrupt"),
+        ("truncated.pdf", "damaged or truncated"),
+    ] {
+        expect_refusal(name, read_document(name), part).await;
+    }
+    let doc = read_document("report.doc");
+    expect_refusal("cut.doc", doc[..3000].to_vec(), "").await;
+    let ppt = read_document("deck.ppt");
+    expect_refusal("cut.ppt", ppt[..ppt.len() / 3].to_vec(), "").await;
+}
+
+#[tokio::test]
+async fn encrypted_files_are_refused_unless_the_password_is_empty() {
+    expect_refusal("encrypted-user-password.pdf", read_document("encrypted-user-password.pdf"), "encrypted").await;
+    expect_refusal("hostile-encrypted.docx", read_document("hostile-encrypted.docx"), "password-protected").await;
+    // An empty user password is no protection: readers open these without asking.
+    for name in ["encrypted-empty-password-aes256.pdf", "encrypted-empty-password-rc4.pdf"] {
+        let r = parse_upload(shared().url(), name, None, read_document(name), None).await;
+        r.assert_ok();
+        assert!(r.markdown().contains("Quarterly Report"), "{name}: {}", r.pretty());
+    }
+}
+
+#[tokio::test]
+async fn a_file_whose_extension_lies_is_refused_with_what_it_really_is() {
+    for ext in ["docx", "xlsx", "pptx", "odt", "epub"] {
+        let name = format!("hostile-pdf-renamed.{ext}");
+        expect_refusal(&name, read_document(&name), "is a PDF file").await;
+    }
+    expect_refusal("html-named.pdf", read_document("html-named.pdf"), "not a PDF").await;
+    expect_refusal("zip-named.doc", read_document("zip-named.doc"), "zip archive").await;
+    expect_refusal("random.xls", b"just some text, not a workbook".to_vec(), "").await;
+    expect_refusal("empty.pptx", Vec::new(), "empty").await;
+}
+
+#[tokio::test]
+async fn a_sparse_sheet_does_not_allocate_the_whole_grid() {
+    // Cells at A1 and XFD1048576 only: 17 billion cells if materialised.
+    let r = parse_upload(shared().url(), "sparse.xlsx", None, read_document("hostile-sparse.xlsx"), None).await;
+    r.assert_ok();
+    assert!(r.markdown().contains("corner"), "{}", r.pretty());
+    assert!(r.elapsed < HANG_GUARD);
+}
+
+#[tokio::test]
+async fn the_server_keeps_serving_after_hostile_uploads() {
+    for name in ["hostile-zip-bomb.docx", "flate-bomb.pdf", "hostile-deep-nesting.docx", "truncated.pdf"] {
+        let _ = parse_upload(shared().url(), name, None, read_document(name), None).await;
+    }
+    let health = get(&shared().endpoint("/health")).await;
+    assert_eq!(health.status, 200, "{}", health.pretty());
+    let r = parse_upload(shared().url(), "ok.docx", None, read_document("word-features.docx"), None).await;
+    r.assert_ok();
+}
