@@ -15,7 +15,7 @@ WASM_OUT := target/$(WASM_TARGET)/wasm
 # Plugin crates shipped with the server (every plugins/<name> with a
 # Cargo.toml, crate distill-<name>), and test-only plugins.
 PLUGINS := $(patsubst plugins/%/Cargo.toml,distill-%,$(wildcard plugins/*/Cargo.toml))
-TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict
+TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict distill-crashy
 
 BIN := target/release/distill
 PLUGINS_DIR := target/release/plugins
@@ -88,7 +88,14 @@ test: build
 	DISTILL_EXAMPLE_PLUGINS_DIR=$(CURDIR)/$(EXAMPLE_PLUGINS_DIR) \
 	$(CARGO) test --release --workspace --no-fail-fast -- --test-threads 4
 
-bench: build
+## markitdown (PyPI), the comparison point of the documents benchmark.
+MARKITDOWN := target/tools/markitdown/bin/markitdown
+$(MARKITDOWN):
+	python3 -m venv target/tools/markitdown
+	target/tools/markitdown/bin/pip install -q 'markitdown[pdf,docx,pptx,xlsx,xls]==0.1.3' \
+	  || echo "warning: could not install markitdown; the benchmark will skip it"
+
+bench: build | $(MARKITDOWN)
 	$(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
 
 ## Serves the corpus from a local fixture server, scrapes every page through the

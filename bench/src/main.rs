@@ -4,6 +4,8 @@
 //! 1. [`markdown`]: the markdown plugin in wasm against the same code native.
 //! 2. [`overhead`]: the fixed cost of one plugin call.
 //! 3. [`scrape`]: the server binary under load on a local page.
+//! 4. [`documents`]: document conversion (PDF against pdftotext, office
+//!    documents per second, markitdown comparison).
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -11,10 +13,11 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,documents]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`
 
 mod corpus;
+mod documents;
 mod machine;
 mod markdown;
 mod overhead;
@@ -50,7 +53,7 @@ impl Args {
         let mut args = Args {
             out: PathBuf::from("BENCHMARKS.md"),
             quick: false,
-            only: vec!["markdown".into(), "overhead".into(), "scrape".into()],
+            only: vec!["markdown".into(), "overhead".into(), "scrape".into(), "documents".into()],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
@@ -73,7 +76,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -193,6 +196,24 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let fixtures_dir = root.join("tests/fixtures/documents");
+    let docs = if args.wants("documents") {
+        eprintln!("benchmark 4: documents");
+        let python = root.join("target/tools/markitdown/bin/python");
+        let cfg = documents::Config {
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.join("documents"),
+            fixtures_dir: fixtures_dir.clone(),
+            markitdown_python: python.is_file().then_some(python),
+            rounds: if args.quick { 10 } else { 100 },
+            budget: Duration::from_secs(if args.quick { 5 } else { 30 }),
+        };
+        Some(documents::run(&cfg).await?)
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -221,6 +242,9 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     }
     if let Some(sc) = &sc {
         report.section("3. scrape_load", &scrape::to_markdown(sc));
+    }
+    if let Some(docs) = &docs {
+        report.section("4. documents", &documents::to_markdown(docs, Path::new("tests/fixtures/documents")));
     }
     report.write(&args.out)?;
     eprintln!(

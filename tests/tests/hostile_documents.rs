@@ -114,3 +114,44 @@ async fn the_server_keeps_serving_after_hostile_uploads() {
     let r = parse_upload(shared().url(), "ok.docx", None, read_document("word-features.docx"), None).await;
     r.assert_ok();
 }
+
+/// A converter that crashes, spins or outgrows its memory fails that upload with
+/// a document error, and the server and the other converters carry on.
+#[tokio::test]
+async fn a_misbehaving_converter_fails_its_upload_and_never_the_server() {
+    let server = distill_e2e::TestServer::start(distill_e2e::ServerOptions {
+        plugins: distill_e2e::Plugins::ShippedAnd(&["crashy"]),
+        ..distill_e2e::ServerOptions::default()
+    });
+    let url = server.url();
+    let upload = async |body: &str, timeout: u64| {
+        parse_upload(url, "x.crashy", None, body.as_bytes().to_vec(), Some(&json!({ "timeout": timeout }))).await
+    };
+    upload("hello", 10_000).await.assert_ok();
+
+    let r = upload("panic", 10_000).await;
+    r.assert_error(400, "PARSE_DOCUMENT_ERROR");
+    assert!(r.error().contains("the converter failed on this file"), "{}", r.pretty());
+
+    let r = upload("fail", 10_000).await;
+    r.assert_error(400, "PARSE_DOCUMENT_ERROR");
+    assert!(r.error().contains("crashy failed on purpose"), "{}", r.pretty());
+
+    // 256 MiB does not fit in its declared 32 MiB.
+    let r = upload("grow", 10_000).await;
+    r.assert_error(400, "PARSE_DOCUMENT_ERROR");
+    assert!(r.error().contains("too large or too complex"), "{}", r.pretty());
+    assert!(r.error().contains("memory limit of 32 MiB"), "{}", r.pretty());
+
+    // A converter that never returns is stopped by the request's deadline.
+    let r = upload("loop", 1500).await;
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
+
+    assert!(server.is_running());
+    upload("hello again", 10_000).await.assert_ok();
+    let r = parse_upload(url, "w.docx", None, read_document("word-features.docx"), None).await;
+    r.assert_ok();
+    let (found, logs) = server.wait_for_logs(Duration::from_secs(2), |l| l.contains("crashy was asked to panic"));
+    assert!(found, "the panic is not in the log:\n{logs}");
+}

@@ -225,7 +225,16 @@ async fn plugins_are_listed_by_health_and_logged_at_load() {
         .filter_map(|p| p["name"].as_str())
         .collect();
     names.sort();
-    assert_eq!(names, ["markdown", "misbehave", "reading-time"], "{}", health.pretty());
+    let mut expected: Vec<String> = std::fs::read_dir(distill_e2e::shipped_plugins_dir())
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().to_str()?.strip_suffix(".wasm").map(str::to_string))
+        .chain(["misbehave".to_string()])
+        .collect();
+    expected.sort();
+    assert!(expected.len() >= 12, "shipped plugins: {expected:?}");
+    assert_eq!(names, expected, "{}", health.pretty());
+    let kinds = |kind: &str| health.json["plugins"].as_array().unwrap().iter().filter(|p| p["kind"] == kind).count();
+    assert_eq!(kinds("converter"), 10, "{}", health.pretty());
     let logs = server.logs();
     assert!(logs.contains("plugin loaded"), "{logs}");
     assert!(logs.contains("markdown.wasm") && logs.contains("misbehave.wasm"), "{logs}");

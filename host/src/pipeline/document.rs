@@ -154,6 +154,12 @@ fn conversion_error(err: PluginCallError, name: &str, origin: Origin, timeout_ms
         PluginCallErrorKind::Rejected(PluginError::InvalidOptions(_)) => {
             ApiError::bad_request(format!("Invalid converter options for {name}: {err}"))
         }
+        // A converter that crashes on a file is a bug to fix, but for the user the
+        // file could not be converted: say so with the document error (the trap
+        // itself is in the log line of the call).
+        PluginCallErrorKind::Trap(_) | PluginCallErrorKind::Rejected(PluginError::Failed(_)) => {
+            ApiError::new(status, code, format!("Could not convert {name}: the converter failed on this file ({err})"))
+        }
         _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "PLUGIN_ERROR", format!("Failed while converting {name}: {err}")),
     }
 }

@@ -1,5 +1,4 @@
 use super::*;
-#[path = "fixture.rs"]
 use distill_sdk::documents::testing::many_entries_zip;
 
 fn fixture(name: &str) -> Vec<u8> {

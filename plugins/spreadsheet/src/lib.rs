@@ -3,7 +3,7 @@
 //! as header, empty leading/trailing rows and columns trimmed, dates and numbers
 //! formatted, rows per sheet capped (with a warning).
 //!
-//! Options: `maxRowsPerSheet` (default 1000, at most 100 000), `maxColumns`
+//! Options: `maxRowsPerSheet` (default 100 000, the most allowed), `maxColumns`
 //! (default 100, at most 1000).
 
 use distill_sdk::documents::{archive, html};
@@ -21,7 +21,7 @@ use std::io::Cursor;
 pub struct Spreadsheet;
 
 /// Default rows rendered per sheet (header included).
-pub const DEFAULT_MAX_ROWS: usize = 1000;
+pub const DEFAULT_MAX_ROWS: usize = 100_000;
 /// Default columns rendered per sheet.
 pub const DEFAULT_MAX_COLS: usize = 100;
 /// Cells read from one workbook at most, rendered or not.

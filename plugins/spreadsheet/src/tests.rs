@@ -1,5 +1,4 @@
 use super::*;
-#[path = "fixture.rs"]
 use distill_sdk::documents::testing::many_entries_zip;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -42,10 +41,9 @@ fn check_workbook(name: &str) {
     let sales = &h[pos(h, "<h2>Sales</h2>")..pos(h, "<h2>People</h2>")];
     assert!(!sales.contains("<td></td>"), "{name}: {sales}");
     assert_eq!(sales.matches("<tr>").count(), 4);
-    // Row cap: 1201 rows in "Big" → first 1000 rows, and a warning.
-    assert!(h.contains("<td>999</td><td>998001</td>"));
-    assert!(!h.contains("<td>1000</td><td>1000000</td>"));
-    assert!(doc.warnings.iter().any(|w| w.contains("Big") && w.contains("1000 rows")), "{:?}", doc.warnings);
+    // All 1201 rows of "Big" (under the default cap of 100 000), no warning.
+    assert!(h.contains("<td>1200</td><td>1440000</td>"));
+    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
 }
 
 #[test]
@@ -69,9 +67,11 @@ fn xls() {
 #[test]
 fn row_cap_option() {
     let file = FileInput { name: "w.xlsx".into(), content_type: None, bytes: fixture("workbook.xlsx") };
-    let doc = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 2000})).unwrap();
-    assert!(doc.content.contains("<td>1200</td><td>1440000</td>"));
-    assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    // 1201 rows in "Big", capped at 1000 (the header row included) with a warning.
+    let doc = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 1000})).unwrap();
+    assert!(doc.content.contains("<td>999</td><td>998001</td>"));
+    assert!(!doc.content.contains("<td>1000</td><td>1000000</td>"));
+    assert!(doc.warnings.iter().any(|w| w.contains("Big") && w.contains("1000 rows")), "{:?}", doc.warnings);
     let bad = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 0}));
     assert!(matches!(bad, Err(PluginError::InvalidOptions(_))));
 }
