@@ -186,6 +186,15 @@ impl TestServer {
                 );
             }
         };
+        // stdout and stderr are separate pipes read by separate threads: the listening
+        // line on stdout can arrive before the reader has taken the startup logs off
+        // stderr. The server logs "distill listening" to stderr before it prints the
+        // line on stdout, so once that log line is in the buffer, so is everything the
+        // server logged while starting (plugins loaded or refused, grants, conflicts).
+        let until = Instant::now() + START_TIMEOUT;
+        while !logs.lock().unwrap().contains("distill listening") && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         TestServer {
             url,
             child: Mutex::new(child),
