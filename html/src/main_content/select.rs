@@ -3,7 +3,7 @@
 use dom_query::{Document, NodeId};
 
 use super::arena::Arena;
-use super::hints::Landmark;
+use super::hints::{Kind, Landmark};
 use super::score::Scores;
 
 pub(super) struct Plan {
@@ -73,7 +73,48 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         }
         orphan_headings(arena, &kids, &mut prune);
     }
+    prune_repeats(arena, scores, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
+}
+
+/// Characters a subtree needs before its repetition counts: short labels ("Add to cart",
+/// a price) legitimately repeat.
+const REPEAT_MIN_CHARS: u32 = 40;
+
+/// Prunes every kept subtree whose text repeats one kept earlier in the container (same
+/// words in the same order): a block rendered once per screen size, a promise or dialog
+/// repeated in several places. The first copy stays. List items, table cells, code and
+/// the cards of a listing are data: their repeats (a step in two recipes, a line every
+/// coupon carries, a product in two shelves) stay.
+fn prune_repeats(
+    arena: &Arena,
+    scores: &Scores,
+    container: usize,
+    holds_forced: &[bool],
+    prune: &mut Vec<usize>,
+) {
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let mut gone = vec![false; nodes.len()];
+    for &p in prune.iter() {
+        gone[p] = true;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut i = container;
+    while i < end {
+        let n = &nodes[i];
+        let data = matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre);
+        if gone[i] || n.dropped || data {
+            i += n.size as usize;
+            continue;
+        }
+        if n.total.chars >= REPEAT_MIN_CHARS && !seen.insert(n.hash) && !n.forced && !holds_forced[i] {
+            prune.push(i);
+            i += n.size as usize;
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// A container around the page's one `main` landmark narrows to it when it holds most
