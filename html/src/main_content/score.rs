@@ -116,9 +116,12 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // Class words, forms and asides are weaker signals: an element holding a good part
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
-        let prose_rich = plain(node) >= MIN_PROTECTED
-            && plain(node) as f32 >= 0.25 * page_plain
-            && node.total.link_density() < 0.2;
+        let substantial = plain(node) >= MIN_PROTECTED && plain(node) as f32 >= 0.25 * page_plain;
+        let prose_rich = substantial && node.total.link_density() < 0.2;
+        // A form around a good part of the page's text is the page (a product grid with
+        // compare boxes, a thread with quick-reply controls), even with its cards' links.
+        let content_form =
+            substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         // An item of a record group is one card of a listing, whatever its classes say
         // (page builders name cards "cta", "widget", "promo").
         let record_item =
@@ -133,6 +136,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             || (node.listed && node.words.score <= 0)
             || matches!(node.landmark, Landmark::Aside | Landmark::Form))
             && !prose_rich
+            && !content_form
             && !layout_wrapper
             && !record_item
             && !fills_landmark;

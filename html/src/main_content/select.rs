@@ -79,7 +79,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
 
 /// Characters a subtree needs before its repetition counts: short labels ("Add to cart",
 /// a price) legitimately repeat.
-const REPEAT_MIN_CHARS: u32 = 40;
+const REPEAT_MIN_CHARS: u32 = 100;
 
 /// Prunes every kept subtree whose text repeats one kept earlier in the container (same
 /// words in the same order): a block rendered once per screen size, a promise or dialog
