@@ -92,6 +92,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
     let mut landmark_chars = vec![0u32; n];
+    // Characters of the nearest record item (card) around each element.
+    let mut record_chars = vec![0u32; n];
     for i in 0..n {
         let node = &nodes[i];
         let mut c = if node.parent == u32::MAX {
@@ -126,6 +128,22 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // (page builders name cards "cta", "widget", "promo").
         let record_item =
             node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        // Only cards of one class template: a group by tag alone (sections of a page that
+        // each have a heading) is too loose to vouch for what is inside.
+        let class_record = record_item
+            && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
+        record_chars[i] = if class_record {
+            node.total.chars
+        } else if node.parent == u32::MAX {
+            0
+        } else {
+            record_chars[node.parent as usize]
+        };
+        // The wrapper of (nearly) all of a card is the card, whatever generic class words it
+        // carries ("cta", "banner"); words naming a region outright (reviews, related) count.
+        let fills_record = record_chars[i] > 0
+            && node.total.chars as f32 >= 0.8 * record_chars[i] as f32
+            && !node.words.strong_chrome;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
         let layout_wrapper =
@@ -139,6 +157,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !content_form
             && !layout_wrapper
             && !record_item
+            && !fills_record
             && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
         let chrome_mark = (landmark_chrome || words_chrome) && node.counts.mains == 0;
