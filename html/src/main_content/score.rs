@@ -130,8 +130,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
         // Only cards of one class template: a group by tag alone (sections of a page that
         // each have a heading) is too loose to vouch for what is inside.
-        let class_record = record_item
-            && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
+        let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
         record_chars[i] = if class_record {
             node.total.chars
         } else if node.parent == u32::MAX {

@@ -73,7 +73,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         }
         orphan_headings(arena, &kids, &mut prune);
     }
-    prune_repeats(arena, scores, container, &holds_forced, &mut prune);
+    prune_repeats(arena, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
 }
 
@@ -83,16 +83,9 @@ const REPEAT_MIN_CHARS: u32 = 100;
 
 /// Prunes every kept subtree whose text repeats one kept earlier in the container (same
 /// words in the same order): a block rendered once per screen size, a promise or dialog
-/// repeated in several places. The first copy stays. List items, table cells, code and
-/// the cards of a listing are data: their repeats (a step in two recipes, a line every
-/// coupon carries, a product in two shelves) stay.
-fn prune_repeats(
-    arena: &Arena,
-    scores: &Scores,
-    container: usize,
-    holds_forced: &[bool],
-    prune: &mut Vec<usize>,
-) {
+/// repeated in several places. The first copy stays. List items, table cells and code are
+/// data: their repeats (a step in two recipes, a line in every row) stay.
+fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
     let nodes = &arena.nodes;
     let end = container + nodes[container].size as usize;
     let mut gone = vec![false; nodes.len()];
@@ -108,7 +101,11 @@ fn prune_repeats(
             i += n.size as usize;
             continue;
         }
-        if n.total.chars >= REPEAT_MIN_CHARS && !seen.insert(n.hash) && !n.forced && !holds_forced[i] {
+        if n.total.chars >= REPEAT_MIN_CHARS
+            && !seen.insert(n.hash)
+            && !n.forced
+            && !holds_forced[i]
+        {
             prune.push(i);
             i += n.size as usize;
             continue;
