@@ -365,6 +365,7 @@ fn add_word(out: &mut Words, w: &str) {
                     "nav"
                         | "navbar"
                         | "navigation"
+                        | "navigator"
                         | "navlinks"
                         | "menu"
                         | "menus"
@@ -407,6 +408,8 @@ struct Acc {
     prev_piece: bool,
     /// The previous word of the current class named a component (card, item…).
     prev_component: bool,
+    /// The previous word of the current class named a person (user, author, member).
+    prev_person: bool,
 }
 
 impl Acc {
@@ -416,6 +419,31 @@ impl Acc {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
+        // author beside their text (title, join date, post count, biography) is chrome,
+        // whatever content word ("details", "description") names its parts.
+        if self.prev_person
+            && matches!(
+                w,
+                "details"
+                    | "extras"
+                    | "info"
+                    | "bio"
+                    | "title"
+                    | "banner"
+                    | "stats"
+                    | "box"
+                    | "card"
+                    | "description"
+                    | "about"
+            )
+        {
+            self.out.strong_chrome = true;
+            self.out.score -= 3;
+            self.prev_person = false;
+            return;
+        }
+        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
         self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
         self.prev_component = matches!(
             w,
@@ -503,6 +531,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         seen: [0; 16],
         n_seen: 0,
         prev_piece: false,
+        prev_person: false,
         prev_component: false,
     };
     // Utility-class frameworks put dozens of classes on one element; only the first few
@@ -524,6 +553,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         }
         n += 1;
         acc.prev_piece = false;
+        acc.prev_person = false;
         acc.prev_component = false;
         for_each_word(class, |w| acc.add(w));
     }
