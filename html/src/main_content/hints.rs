@@ -501,7 +501,7 @@ pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
                 }
             };
             merge(&mut out, w);
-        } else if a.name.local == local_name!("id") {
+        } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
             merge(&mut out, words_of(&a.value, false));
         }
     }
@@ -510,6 +510,12 @@ pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
     }
     out.score = out.score.clamp(-6, 6);
     out
+}
+
+/// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
+/// card): five parts or more. Its words describe the content, not the element's role.
+fn is_slug(id: &str) -> bool {
+    id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5
 }
 
 fn merge(into: &mut Words, w: Words) {
