@@ -328,3 +328,27 @@ fn a_product_grid_inside_a_form_is_content() {
         &["FOOTERTEXT"],
     );
 }
+
+#[test]
+fn a_shelf_of_link_cards_after_the_product_goes() {
+    let card = |n: u32| {
+        format!(
+            r#"<div class="tile"><a href="/p/{n}"><img src="/i/{n}.jpg" alt=""><span>Other lamp number {n} in brass</span></a>
+               <span>${n}9</span></div>"#
+        )
+    };
+    let cards: String = (1..=8).map(card).collect();
+    let html = format!(
+        r#"<body><main><div class="product">
+             <h1>Brass Desk Lamp</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+             <table><tr><th>Height</th><td>42 cm</td></tr><tr><th>Bulb</th><td>E27, 40 W max</td></tr></table>
+             <div class="shelf">{cards}</div>
+           </div></main></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Brass Desk Lamp", "Lichens grow slowly", "42 cm"],
+        &["Other lamp number"],
+    );
+}

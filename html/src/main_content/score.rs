@@ -42,6 +42,8 @@ pub(super) struct Scores {
     /// counts only [`PRUNED_COST`] of its cost, as pruning will remove it. A banner between
     /// two halves of an article does not split it; a sidebar beside it still weighs.
     pub fit: Vec<f32>,
+    /// Whether the element's children include a group of records (cards, rows, posts).
+    pub has_records: Vec<bool>,
 }
 
 /// Share of the page's plain (non-link) text above which an element's chrome hints are
@@ -213,6 +215,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         sum,
         best,
         fit,
+        has_records: groups.iter().map(Option::is_some).collect(),
     }
 }
 
