@@ -121,7 +121,16 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
         let substantial = plain(node) >= MIN_PROTECTED && plain(node) as f32 >= 0.25 * page_plain;
-        let prose_rich = substantial && node.total.link_density() < 0.2;
+        // A word naming a region outright (sidebar, related, reviews) needs half the page's
+        // prose before it is overruled: testimonials in a sidebar are still the sidebar.
+        let share = if node.words.strong_chrome && !node.words.article_body {
+            0.5
+        } else {
+            0.25
+        };
+        let prose_rich = plain(node) >= MIN_PROTECTED
+            && plain(node) as f32 >= share * page_plain
+            && node.total.link_density() < 0.2;
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form =
