@@ -113,10 +113,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // The wrapper of (nearly) everything in a main/article landmark is the content itself.
         let fills_landmark =
             landmark_chars[i] > 0 && node.total.chars as f32 >= 0.8 * landmark_chars[i] as f32;
-        let landmark_chrome = matches!(
-            node.landmark,
-            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
-        ) || node.words.boiler;
+
         // Class words, forms and asides are weaker signals: an element holding a good part
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
@@ -131,6 +128,14 @@ pub(super) fn score(arena: &Arena) -> Scores {
         let prose_rich = plain(node) >= MIN_PROTECTED
             && plain(node) as f32 >= share * page_plain
             && node.total.link_density() < 0.2;
+        // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
+        // page's prose (tab panels, a whole article) is a misused role, not navigation.
+        let misused_nav = node.landmark == Landmark::Nav && prose_rich;
+        let landmark_chrome = (matches!(
+            node.landmark,
+            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
+        ) && !misused_nav)
+            || node.words.boiler;
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form =
