@@ -8,7 +8,9 @@
 use dom_query::Element;
 use html5ever::ns;
 
-use super::vocabulary::{FnvMap, Word, for_each_word, word};
+use super::vocabulary::{
+    BOILER_FRAGMENTS, FnvMap, SCREEN_READER_MARKS, Word, for_each_word, has_fragment, word,
+};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -315,39 +317,6 @@ pub(super) struct Words {
     /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
     pub class_hidden: bool,
 }
-
-/// Class fragments of screen-reader-only text. (`has_fragment` knows the first two
-/// letters of these and of [`BOILER_FRAGMENTS`].)
-const SCREEN_READER_MARKS: [&str; 7] = [
-    "sr-only",
-    "sr_only",
-    "visually-hidden",
-    "visuallyhidden",
-    "screen-reader",
-    "screenreader",
-    "a11ytext",
-];
-
-/// Whether `hay` contains one of `needles` (lower-case ASCII, two bytes at least),
-/// ignoring ASCII case. Class names are short: comparing where a needle's first two bytes
-/// match beats building a substring searcher per needle.
-fn has_fragment(hay: &str, needles: &[&str]) -> bool {
-    let h = hay.as_bytes();
-    h.windows(2).enumerate().any(|(i, pair)| {
-        let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
-        // Every needle starts with one of these pairs: most positions stop here.
-        matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
-            && needles.iter().any(|n| {
-                let n = n.as_bytes();
-                n[..2] == pair
-                    && h.len() - i >= n.len()
-                    && h[i..i + n.len()].eq_ignore_ascii_case(n)
-            })
-    })
-}
-
-/// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
-const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 
 fn add_word(out: &mut Words, w: &str) {
     match word(w) {

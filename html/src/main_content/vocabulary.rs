@@ -1,5 +1,6 @@
 //! The class/id vocabulary of [`super::hints`]: what one word of a `class` or `id` says
-//! (boilerplate, chrome, content, comments), and how a class is split into words. Generic web vocabulary (WAI-ARIA roles, CMS and
+//! (boilerplate, chrome, content, comments), how a class is split into words, and the
+//! fragments that count even inside compound class names (`cookiebanner`, `sr-only`). Generic web vocabulary (WAI-ARIA roles, CMS and
 //! framework naming habits), never site-specific names.
 
 /// What one class/id word says.
@@ -320,6 +321,39 @@ pub(super) fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
         }
     }
 }
+
+/// Class fragments of screen-reader-only text. (`has_fragment` knows the first two
+/// letters of these and of [`BOILER_FRAGMENTS`].)
+pub(super) const SCREEN_READER_MARKS: [&str; 7] = [
+    "sr-only",
+    "sr_only",
+    "visually-hidden",
+    "visuallyhidden",
+    "screen-reader",
+    "screenreader",
+    "a11ytext",
+];
+
+/// Whether `hay` contains one of `needles` (lower-case ASCII, two bytes at least),
+/// ignoring ASCII case. Class names are short: comparing where a needle's first two bytes
+/// match beats building a substring searcher per needle.
+pub(super) fn has_fragment(hay: &str, needles: &[&str]) -> bool {
+    let h = hay.as_bytes();
+    h.windows(2).enumerate().any(|(i, pair)| {
+        let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
+        // Every needle starts with one of these pairs: most positions stop here.
+        matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
+            && needles.iter().any(|n| {
+                let n = n.as_bytes();
+                n[..2] == pair
+                    && h.len() - i >= n.len()
+                    && h[i..i + n.len()].eq_ignore_ascii_case(n)
+            })
+    })
+}
+
+/// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
+pub(super) const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 
 #[cfg(test)]
 mod tests {
