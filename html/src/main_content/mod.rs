@@ -15,8 +15,9 @@
 //! 3. [`select`]: the container is the subtree worth the most (a costly part inside costs
 //!    only a share of its weight: pruning will take it out), narrowed to the page's `main`
 //!    or the article's body when those hold most of it; inside the container, subtrees
-//!    that cost more than they bring are pruned, then repeats of a kept block (the same
-//!    words in the same order) and headings left without a section.
+//!    that cost more than they bring are pruned, then shelves of link cards after the
+//!    page's own content, repeats of a kept block (the same words in the same order) and
+//!    headings left without a section.
 //!
 //! Upstream's force-include list still keeps its elements. When nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty

@@ -1,7 +1,8 @@
 //! The class/id vocabulary of [`super::hints`]: what one word of a `class` or `id` says
 //! (boilerplate, chrome, content, comments), how a class is split into words, and the
-//! fragments that count even inside compound class names (`cookiebanner`, `sr-only`). Generic web vocabulary (WAI-ARIA roles, CMS and
-//! framework naming habits), never site-specific names.
+//! fragments that count even inside compound class names (`cookiebanner`, `sr-only`).
+//! Generic web vocabulary (WAI-ARIA roles, CMS and framework naming habits), never
+//! site-specific names.
 
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
