@@ -4,8 +4,10 @@
 //! 1. [`markdown`]: the markdown plugin in wasm against the same code native.
 //! 2. [`overhead`]: the fixed cost of one plugin call.
 //! 3. [`scrape`]: the server binary under load on a local page.
-//! 4. [`documents`]: document conversion (PDF against pdftotext, office
-//!    documents per second, markitdown comparison).
+//! 4. [`extraction`]: main content + markdown in pages per CPU-second, beside
+//!    trafilatura on the same pages.
+//! 5. [`documents`]: document conversion (PDF against pdftotext, office
+//!    documents per second, markitdown comparison) on the committed fixtures.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -13,11 +15,13 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,documents]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents]
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
+//! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod corpus;
 mod documents;
+mod extraction;
 mod machine;
 mod markdown;
 mod overhead;
@@ -53,7 +57,13 @@ impl Args {
         let mut args = Args {
             out: PathBuf::from("BENCHMARKS.md"),
             quick: false,
-            only: vec!["markdown".into(), "overhead".into(), "scrape".into(), "documents".into()],
+            only: vec![
+                "markdown".into(),
+                "overhead".into(),
+                "scrape".into(),
+                "extraction".into(),
+                "documents".into(),
+            ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
@@ -76,7 +86,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -119,35 +129,53 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     )
     .await?;
 
-    eprintln!(
-        "loading and cleaning the corpus at {}",
-        args.corpus.display()
-    );
-    let max_pages = if args.quick { 40 } else { usize::MAX };
-    let mut corpus = corpus::load(&args.corpus, max_pages, Duration::from_secs(120))?;
-    if args.quick && !corpus.pages.iter().any(|p| p.id == args.page) {
-        // Make sure the scrape page is there even in a reduced corpus.
-        let full = corpus::load(&args.corpus, usize::MAX, Duration::from_secs(120))?;
-        corpus
-            .pages
-            .extend(full.pages.into_iter().filter(|p| p.id == args.page));
-    }
-    eprintln!(
-        "  {} pages, {:.1} MB raw, {:.1} MB cleaned ({:.1} s)",
-        corpus.pages.len(),
-        stats::mb(corpus.raw_bytes()),
-        stats::mb(corpus.cleaned_bytes()),
-        started.elapsed().as_secs_f64()
-    );
+    let corpus_present =
+        args.corpus.join("manifest.jsonl").is_file() && args.corpus.join("html").is_dir();
+    let corpus = if corpus_present {
+        eprintln!(
+            "loading and cleaning the corpus at {}",
+            args.corpus.display()
+        );
+        let max_pages = if args.quick { 40 } else { usize::MAX };
+        let mut corpus = corpus::load(&args.corpus, max_pages, Duration::from_secs(120))?;
+        if args.quick && !corpus.pages.iter().any(|p| p.id == args.page) {
+            // Make sure the scrape page is there even in a reduced corpus.
+            let full = corpus::load(&args.corpus, usize::MAX, Duration::from_secs(120))?;
+            corpus
+                .pages
+                .extend(full.pages.into_iter().filter(|p| p.id == args.page));
+        }
+        eprintln!(
+            "  {} pages, {:.1} MB raw, {:.1} MB cleaned ({:.1} s)",
+            corpus.pages.len(),
+            stats::mb(corpus.raw_bytes()),
+            stats::mb(corpus.cleaned_bytes()),
+            started.elapsed().as_secs_f64()
+        );
+        Some(corpus)
+    } else {
+        eprintln!(
+            "corpus not found at {} (manifest.jsonl and html/): skipping the sections that need it \
+             (markdown, scrape, extraction)",
+            args.corpus.display()
+        );
+        None
+    };
+    let skipped = |name: &str| {
+        format!(
+            "Skipped: the corpus was not found at `{}` (`--corpus DIR`; section {name} measures its pages).\n",
+            args.corpus.display()
+        )
+    };
 
-    let md = if args.wants("markdown") {
+    let md = if let (true, Some(corpus)) = (args.wants("markdown"), &corpus) {
         eprintln!("benchmark 1: markdown wasm vs native");
         let cfg = markdown::Config {
             rounds_cleaned: if args.quick { 1 } else { 5 },
             rounds_raw: if args.quick { 1 } else { 2 },
             budget: Duration::from_secs(if args.quick { 30 } else { 150 }),
         };
-        Some(markdown::run(&plugins, &corpus, &cfg).await?)
+        Some(markdown::run(&plugins, corpus, &cfg).await?)
     } else {
         None
     };
@@ -164,7 +192,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
-    let sc = if args.wants("scrape") {
+    let sc = if let (true, Some(corpus)) = (args.wants("scrape"), &corpus) {
         eprintln!("benchmark 3: scrape load");
         let (n1, n16) = if args.quick { (100, 400) } else { (500, 3000) };
         let mut phases = Vec::new();
@@ -191,14 +219,28 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             stage_iterations: if args.quick { 50 } else { 300 },
             profile: !args.no_perf,
         };
-        Some(scrape::run(&cfg, &corpus, &plugins).await?)
+        Some(scrape::run(&cfg, corpus, &plugins).await?)
+    } else {
+        None
+    };
+
+    let ex = if let (true, Some(corpus)) = (args.wants("extraction"), &corpus) {
+        eprintln!("benchmark 4: main content + markdown vs trafilatura");
+        let cfg = extraction::Config {
+            rounds: if args.quick { 1 } else { 3 },
+            budget: Duration::from_secs(if args.quick { 30 } else { 120 }),
+            venv: root.join("target/tools/quality"),
+            root: root.to_path_buf(),
+            work_dir: work_dir.clone(),
+        };
+        Some(extraction::run(&plugins, corpus, &cfg).await?)
     } else {
         None
     };
 
     let fixtures_dir = root.join("tests/fixtures/documents");
     let docs = if args.wants("documents") {
-        eprintln!("benchmark 4: documents");
+        eprintln!("benchmark 5: documents");
         let python = root.join("target/tools/markitdown/bin/python");
         let cfg = documents::Config {
             server_bin: args.server_bin.clone(),
@@ -232,19 +274,31 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     ));
     report.section(
         "Summary",
-        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref()),
+        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref()),
     );
     if let Some(md) = &md {
         report.section("1. markdown_wasm_vs_native", &markdown::to_markdown(md));
+    } else if args.wants("markdown") {
+        report.section("1. markdown_wasm_vs_native", &skipped("1"));
     }
     if let Some(oh) = &oh {
         report.section("2. plugin_call_overhead", &overhead::to_markdown(oh));
     }
     if let Some(sc) = &sc {
         report.section("3. scrape_load", &scrape::to_markdown(sc));
+    } else if args.wants("scrape") {
+        report.section("3. scrape_load", &skipped("3"));
+    }
+    if let Some(ex) = &ex {
+        report.section(
+            "4. main_content_vs_trafilatura",
+            &extraction::to_markdown(ex),
+        );
+    } else if args.wants("extraction") {
+        report.section("4. main_content_vs_trafilatura", &skipped("4"));
     }
     if let Some(docs) = &docs {
-        report.section("4. documents", &documents::to_markdown(docs, Path::new("tests/fixtures/documents")));
+        report.section("5. documents", &documents::to_markdown(docs, Path::new("tests/fixtures/documents")));
     }
     report.write(&args.out)?;
     eprintln!(

@@ -4,7 +4,7 @@
 
 use crate::report::Table;
 use crate::stats::{f, verdict};
-use crate::{markdown, overhead, scrape};
+use crate::{extraction, markdown, overhead, scrape};
 
 fn pages(n: usize) -> String {
     format!("{n} page{}", if n == 1 { "" } else { "s" })
@@ -15,6 +15,7 @@ pub fn to_markdown(
     md: Option<&markdown::Results>,
     oh: Option<&overhead::Results>,
     sc: Option<&scrape::Results>,
+    ex: Option<&extraction::Results>,
 ) -> String {
     let mut t = Table::new(&["target (issue)", "measured", "verdict"]);
     let mut notes = Vec::new();
@@ -132,6 +133,31 @@ pub fn to_markdown(
                 format!("{} MiB", f(kib as f64 / 1024.0, 1)),
                 "–".to_string(),
             ]);
+        }
+    }
+    if let Some(ex) = ex {
+        match ex.ratio(true) {
+            Some(r) => t.row([
+                "main content + markdown at least 5× trafilatura, in pages per CPU-second"
+                    .to_string(),
+                format!(
+                    "{}× ({} vs {} pages per CPU-second; {}× with markdown native)",
+                    f(r, 1),
+                    f(ex.distill_pps(true), 0),
+                    f(ex.trafilatura_pps().unwrap_or(0.0), 1),
+                    f(ex.ratio(false).unwrap_or(0.0), 1)
+                ),
+                verdict(r >= extraction::TARGET_RATIO).to_string(),
+            ]),
+            None => t.row([
+                "main content + markdown at least 5× trafilatura, in pages per CPU-second"
+                    .to_string(),
+                format!(
+                    "{} pages per CPU-second; trafilatura not measured (section 4)",
+                    f(ex.distill_pps(true), 0)
+                ),
+                "–".to_string(),
+            ]),
         }
     }
     let mut out = t.to_markdown();

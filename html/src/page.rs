@@ -64,6 +64,16 @@ impl ParsedPage {
         metadata::extract(&self.doc, &self.page_url)
     }
 
+    /// Development aid: the main-content extractor's view of the page (after the same
+    /// stripping as [`ParsedPage::clean`]), listing elements whose score is at least `min_abs`.
+    #[doc(hidden)]
+    pub fn explain_main_content(&self, min_abs: f32) -> String {
+        let doc = self.doc.clone();
+        main_content::reveal_deferred(&doc);
+        clean::strip_unwanted(&doc);
+        main_content::explain(&doc, min_abs)
+    }
+
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
     pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
         let include = user_selectors::compile(opts.include_tags)?;
@@ -72,10 +82,19 @@ impl ParsedPage {
         if !include.is_empty() {
             clean::apply_include(&doc, &include);
         }
+        let whole_page_main_content = opts.only_main_content && include.is_empty();
+        if whole_page_main_content {
+            // Script shells keep content in `<noscript>` or hidden streamed segments.
+            main_content::reveal_deferred(&doc);
+        }
         clean::strip_unwanted(&doc);
         clean::apply_exclude(&doc, &exclude);
         if opts.only_main_content {
-            main_content::remove_non_main(&doc);
+            if whole_page_main_content {
+                main_content::remove_non_main(&doc);
+            } else {
+                main_content::remove_non_main_fragment(&doc);
+            }
         }
         clean::rewrite_media_and_links(&doc, &self.base);
         // Like upstream, links and images resolve against a `<base href>` that survived

@@ -19,8 +19,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
-/// How long a server may take to print its listening line.
-const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a server may take to print its listening line. Generous: the first
+/// server of a clean run compiles every plugin (the PDF converter alone takes
+/// ~20 s of CPU) while other tests compete for the same two cores.
+const START_TIMEOUT: Duration = Duration::from_secs(180);
 
 /// Which plugins the server loads.
 #[derive(Debug, Clone)]
@@ -187,6 +189,15 @@ impl TestServer {
                 );
             }
         };
+        // stdout and stderr are separate pipes read by separate threads: the listening
+        // line on stdout can arrive before the reader has taken the startup logs off
+        // stderr. The server logs "distill listening" to stderr before it prints the
+        // line on stdout, so once that log line is in the buffer, so is everything the
+        // server logged while starting (plugins loaded or refused, grants, conflicts).
+        let until = Instant::now() + START_TIMEOUT;
+        while !logs.lock().unwrap().contains("distill listening") && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         TestServer {
             url,
             child: Mutex::new(child),

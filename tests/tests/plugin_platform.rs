@@ -137,7 +137,8 @@ async fn hot_swap_under_load_drops_no_request_and_switches_version() {
     assert!(totals.1 >= 40, "responses did not switch to the new version: {totals:?}\n{}", server.logs());
     let after = markdown_of(&server).await;
     assert!(after.markdown().starts_with("markdown v2: Field Notes on Lichens"), "{}", after.pretty());
-    assert!(server.logs().contains("plugin replaced by its new version"), "{}", server.logs());
+    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| l.contains("plugin replaced by its new version"));
+    assert!(logged, "{logs}");
 }
 
 #[tokio::test]
@@ -236,7 +237,9 @@ async fn plugins_of_the_older_abi_load_and_unknown_abis_are_refused() {
     assert_eq!(echo["finalUrl"], site().url("/article.html"));
     assert!(echo["cleanedBytes"].as_u64().unwrap() > 100, "{echo}");
     assert!(r.markdown().contains("# Lichens on Old Walls"));
-    assert!(server.logs().contains("legacy plugin called"), "the 0.1.0 log import did not reach the log");
+    // The server logs before it responds, but the harness reads stderr on its own thread.
+    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| l.contains("legacy plugin called"));
+    assert!(logged, "the 0.1.0 log import did not reach the log:\n{logs}");
 }
 
 #[tokio::test]
@@ -303,7 +306,9 @@ async fn the_llm_capability_is_granted_only_when_declared_allowed_and_configured
     let r = scrape(server.url(), &body).await;
     let err = r.data()["misbehave"]["error"].as_str().unwrap_or_default().to_string();
     assert!(err.contains("operator does not allow"), "{}", r.pretty());
-    assert!(server.logs().contains("capabilities the operator does not allow"), "{}", server.logs());
+    let (logged, logs) =
+        server.wait_for_logs(Duration::from_secs(10), |l| l.contains("capabilities the operator does not allow"));
+    assert!(logged, "{logs}");
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! Development aid for main-content extraction: runs the server's HTML step (parse →
 //! clean with `onlyMainContent`, whole-page fallback when empty) on a directory of pages,
-//! writes the cleaned HTML to `<out>/<id>.html` and prints timings per step. With
+//! writes the cleaned HTML to `<out>/<id>.html` and its markdown (the markdown plugin's
+//! code, native) to `<out>/<id>.md`, and prints timings per step. With
 //! `EXPLAIN=N` it also writes `<out>/<id>.explain`: the extractor's scores for elements
 //! worth at least N characters.
 //!
@@ -69,6 +70,9 @@ fn main() {
         full_t += t2 - t1;
         clean_t += t4 - t3;
         n += 1;
+        let md =
+            distill_html::remove_base64_images(&distill_markdown::html_to_markdown(&cleaned_html));
+        fs::write(format!("{out}/{id}.md"), md).expect("write markdown");
         fs::write(format!("{out}/{id}.html"), cleaned_html).expect("write html");
     }
     let us = |d: Duration| d.as_secs_f64() * 1e6 / n.max(1) as f64;

@@ -8,6 +8,9 @@
 use dom_query::Element;
 use html5ever::ns;
 
+use super::vocabulary::{
+    BOILER_FRAGMENTS, FnvMap, SCREEN_READER_MARKS, Word, for_each_word, has_fragment, word,
+};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -315,352 +318,6 @@ pub(super) struct Words {
     pub class_hidden: bool,
 }
 
-/// What one class/id word says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Word {
-    /// Never content, however much text it holds: consent banners, newsletters, ads, sharing.
-    Boiler,
-    /// Chrome (weight -3) or a chrome hint (-1).
-    Chrome(i32),
-    /// Content container (+2).
-    Content,
-    /// Comments or replies (content on forums, not after articles).
-    Comments,
-    Neutral,
-}
-
-/// Class/id vocabulary, by what the word says. Generic web vocabulary (WAI-ARIA roles,
-/// CMS and framework naming habits), never site names.
-const BOILER_WORDS: &[&str] = &[
-    "ad",
-    "ads",
-    "adsense",
-    "adslot",
-    "advert",
-    "adverts",
-    "advertising",
-    "breadcrumb",
-    "breadcrumbs",
-    "consent",
-    "cookie",
-    "cookies",
-    "copyright",
-    "crumbs",
-    "disqus",
-    "gdpr",
-    "login",
-    "modal",
-    "newsletter",
-    "newsletters",
-    "outbrain",
-    "popup",
-    "share",
-    "sharebar",
-    "sharing",
-    "signin",
-    "signup",
-    "skip",
-    "skiplink",
-    "sponsor",
-    "sponsored",
-    "subscribe",
-    "subscription",
-    "taboola",
-];
-const CHROME_WORDS: &[&str] = &[
-    // Page chrome: navigation, site header/footer, sidebars, overlays, recirculation.
-    "banner",
-    "btn",
-    "button",
-    "buttons",
-    "byline",
-    "carousel",
-    "crosssell",
-    "cta",
-    "footer",
-    "masthead",
-    "megamenu",
-    "menu",
-    "menubar",
-    "menus",
-    "nav",
-    "navbar",
-    "navigation",
-    "navlinks",
-    "offcanvas",
-    "overlay",
-    "pager",
-    "pagination",
-    "recommendation",
-    "recommendations",
-    "recommended",
-    "related",
-    "sidebar",
-    "sidebars",
-    "sidenav",
-    "social",
-    "socials",
-    "submenu",
-    "tagcloud",
-    "toc",
-    "toolbar",
-    "topbar",
-    "upsell",
-    // Shop chrome around a product: buy box, cart, shipping and payment widgets, reviews.
-    "afterpay",
-    "basket",
-    "bazaarvoice",
-    "cart",
-    "checkout",
-    "delivery",
-    "klarna",
-    "payment",
-    "payments",
-    "paypal",
-    "qty",
-    "quantity",
-    "returns",
-    "review",
-    "reviews",
-    "shipping",
-    "trustpilot",
-    "upsells",
-    "wishlist",
-    "yotpo",
-    // Forum chrome around a post: avatars, signatures, member details.
-    "avatar",
-    "postprofile",
-    "reputation",
-    "signature",
-    "userinfo",
-    "usertitle",
-];
-const CHROME_HINT_WORDS: &[&str] = &[
-    "actions",
-    "aside",
-    "author",
-    "badge",
-    "badges",
-    "bio",
-    "bottom",
-    "categories",
-    "category",
-    "complementary",
-    "disclaimer",
-    "dropdown",
-    "extra",
-    "extras",
-    "facet",
-    "facets",
-    "feedback",
-    "filter",
-    "filters",
-    "guarantee",
-    "header",
-    "hidden",
-    "joined",
-    "legal",
-    "links",
-    "member",
-    "meta",
-    "more",
-    "policies",
-    "policy",
-    "print",
-    "profile",
-    "promo",
-    "promos",
-    "promotion",
-    "rating",
-    "ratings",
-    "rss",
-    "search",
-    "secondary",
-    "seller",
-    "sort",
-    "sr",
-    "stats",
-    "subnav",
-    "tag",
-    "tags",
-    "tools",
-    "top",
-    "trust",
-    "user",
-    "utilities",
-    "utility",
-    "widget",
-    "widgets",
-];
-const CONTENT_WORDS: &[&str] = &[
-    "answer",
-    "answers",
-    "article",
-    "blog",
-    "body",
-    "content",
-    "copy",
-    "description",
-    "detail",
-    "details",
-    "docs",
-    "documentation",
-    "editorial",
-    "entry",
-    "items",
-    "listing",
-    "listings",
-    "main",
-    "markdown",
-    "message",
-    "messages",
-    "post",
-    "posts",
-    "products",
-    "prose",
-    "question",
-    "results",
-    "richtext",
-    "rte",
-    "specifications",
-    "specs",
-    "story",
-    "text",
-    "thread",
-    "topic",
-    "wysiwyg",
-];
-const COMMENT_WORDS: &[&str] = &[
-    "comment",
-    "comments",
-    "discussion",
-    "replies",
-    "reply",
-    "respond",
-];
-
-/// FNV-1a, for the small maps of short words here.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
-
-static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> =
-    std::sync::LazyLock::new(|| {
-        let mut map = FnvMap::default();
-        for (words, w) in [
-            (BOILER_WORDS, Word::Boiler),
-            (CHROME_WORDS, Word::Chrome(-3)),
-            (CHROME_HINT_WORDS, Word::Chrome(-1)),
-            (CONTENT_WORDS, Word::Content),
-            (COMMENT_WORDS, Word::Comments),
-        ] {
-            for &word in words {
-                map.insert(word, w);
-            }
-        }
-        map
-    });
-
-fn word(w: &str) -> Word {
-    VOCABULARY.get(w).copied().unwrap_or(Word::Neutral)
-}
-
-/// Class fragments of screen-reader-only text. (`has_fragment` knows the first two
-/// letters of these and of [`BOILER_FRAGMENTS`].)
-const SCREEN_READER_MARKS: [&str; 7] = [
-    "sr-only",
-    "sr_only",
-    "visually-hidden",
-    "visuallyhidden",
-    "screen-reader",
-    "screenreader",
-    "a11ytext",
-];
-
-/// Whether `hay` contains one of `needles` (lower-case ASCII, two bytes at least),
-/// ignoring ASCII case. Class names are short: comparing where a needle's first two bytes
-/// match beats building a substring searcher per needle.
-fn has_fragment(hay: &str, needles: &[&str]) -> bool {
-    let h = hay.as_bytes();
-    h.windows(2).enumerate().any(|(i, pair)| {
-        let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
-        // Every needle starts with one of these pairs: most positions stop here.
-        matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
-            && needles.iter().any(|n| {
-                let n = n.as_bytes();
-                n[..2] == pair
-                    && h.len() - i >= n.len()
-                    && h[i..i + n.len()].eq_ignore_ascii_case(n)
-            })
-    })
-}
-
-/// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
-const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
-
-/// Splits a class or id into lower-case words and calls `f` on each: parts between
-/// punctuation, with camelCase and PascalCase parts split at their humps
-/// (`site-header__navWrap` → site, header, nav, wrap). Parts with digits or irregular case
-/// (`x9Kd`, `hJDwNd`: generated names) say nothing and are skipped, as are parts longer than
-/// 24 bytes.
-fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
-    for part in value.split(|c: char| !c.is_ascii_alphanumeric()) {
-        let b = part.as_bytes();
-        if b.is_empty() || b.len() > 24 || b.iter().any(u8::is_ascii_digit) {
-            continue;
-        }
-        if b.iter().all(u8::is_ascii_lowercase) {
-            f(part);
-            continue;
-        }
-        // Humps: an upper-case letter followed by lower-case ones; the part may start with
-        // a lower-case run. Anything else (two capitals in a row, a lone capital) is a hash.
-        let mut starts = Vec::with_capacity(4);
-        let mut regular = true;
-        for (i, &c) in b.iter().enumerate() {
-            if c.is_ascii_uppercase() {
-                if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
-                    regular = false;
-                    break;
-                }
-                starts.push(i);
-            }
-        }
-        if !regular {
-            continue;
-        }
-        let mut buf = [0u8; 24];
-        let mut from = 0;
-        for end in starts.into_iter().chain(std::iter::once(b.len())) {
-            if end > from {
-                let word = &mut buf[..end - from];
-                word.copy_from_slice(&b[from..end]);
-                word.make_ascii_lowercase();
-                f(std::str::from_utf8(word).unwrap_or(""));
-            }
-            from = end;
-        }
-    }
-}
-
 fn add_word(out: &mut Words, w: &str) {
     match word(w) {
         Word::Boiler => {
@@ -677,6 +334,7 @@ fn add_word(out: &mut Words, w: &str) {
                     "nav"
                         | "navbar"
                         | "navigation"
+                        | "navigator"
                         | "navlinks"
                         | "menu"
                         | "menus"
@@ -719,6 +377,8 @@ struct Acc {
     prev_piece: bool,
     /// The previous word of the current class named a component (card, item…).
     prev_component: bool,
+    /// The previous word of the current class named a person (user, author, member).
+    prev_person: bool,
 }
 
 impl Acc {
@@ -728,6 +388,31 @@ impl Acc {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
+        // author beside their text (title, join date, post count, biography) is chrome,
+        // whatever content word ("details", "description") names its parts.
+        if self.prev_person
+            && matches!(
+                w,
+                "details"
+                    | "extras"
+                    | "info"
+                    | "bio"
+                    | "title"
+                    | "banner"
+                    | "stats"
+                    | "box"
+                    | "card"
+                    | "description"
+                    | "about"
+            )
+        {
+            self.out.strong_chrome = true;
+            self.out.score -= 3;
+            self.prev_person = false;
+            return;
+        }
+        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
         self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
         self.prev_component = matches!(
             w,
@@ -785,7 +470,7 @@ pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
                 }
             };
             merge(&mut out, w);
-        } else if a.name.local == local_name!("id") {
+        } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
             merge(&mut out, words_of(&a.value, false));
         }
     }
@@ -794,6 +479,12 @@ pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
     }
     out.score = out.score.clamp(-6, 6);
     out
+}
+
+/// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
+/// card): five parts or more. Its words describe the content, not the element's role.
+fn is_slug(id: &str) -> bool {
+    id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5
 }
 
 fn merge(into: &mut Words, w: Words) {
@@ -815,6 +506,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         seen: [0; 16],
         n_seen: 0,
         prev_piece: false,
+        prev_person: false,
         prev_component: false,
     };
     // Utility-class frameworks put dozens of classes on one element; only the first few
@@ -836,6 +528,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         }
         n += 1;
         acc.prev_piece = false;
+        acc.prev_person = false;
         acc.prev_component = false;
         for_each_word(class, |w| acc.add(w));
     }
@@ -851,21 +544,6 @@ mod tests {
         let doc = parse(html);
         let id = doc.select("body > *").nodes()[0].id;
         crate::dom::with_element(&doc.tree, id, |el| words(el, &mut WordCache::default())).unwrap()
-    }
-
-    #[test]
-    fn splits_words() {
-        let mut seen = Vec::new();
-        for_each_word(
-            "site-header__navWrap mainContent SiteFooter jXK9ad hJDwNd col-md-6",
-            |w| seen.push(w.to_string()),
-        );
-        assert_eq!(
-            seen,
-            [
-                "site", "header", "nav", "wrap", "main", "content", "site", "footer", "col", "md"
-            ]
-        );
     }
 
     #[test]

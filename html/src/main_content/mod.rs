@@ -4,9 +4,9 @@
 //! 0. [`deferred`] (before the usual stripping): content a browser would show after running
 //!    scripts is put in place — `<noscript>` fallbacks of script shells, streamed segments.
 //! 1. [`arena`]: one walk over `<body>` collects, per element, its markup hints ([`hints`]:
-//!    tag, ARIA role, `itemprop`, class/id words, hidden) and text statistics (characters,
-//!    link characters, words, punctuation, furniture phrases from [`phrases`]) of the text
-//!    it owns as a block and of its subtree.
+//!    tag, ARIA role, `itemprop`, class/id words read with [`vocabulary`], hidden) and text
+//!    statistics (characters, link characters, words, punctuation, furniture phrases from
+//!    [`phrases`], a hash of the words) of the text it owns as a block and of its subtree.
 //! 2. [`score`]: every block's text gets a value — prose, headings, table and list data
 //!    and the cards of a listing (sibling groups built from one template) count for the
 //!    content; short links, buttons, furniture phrases and anything inside navigation,
@@ -15,7 +15,9 @@
 //! 3. [`select`]: the container is the subtree worth the most (a costly part inside costs
 //!    only a share of its weight: pruning will take it out), narrowed to the page's `main`
 //!    or the article's body when those hold most of it; inside the container, subtrees
-//!    that cost more than they bring are pruned, and headings left without a section.
+//!    that cost more than they bring are pruned, then shelves of link cards after the
+//!    page's own content, repeats of a kept block (the same words in the same order) and
+//!    headings left without a section.
 //!
 //! Upstream's force-include list still keeps its elements. When nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty
@@ -29,6 +31,7 @@ mod phrases;
 mod score;
 mod select;
 mod upstream;
+mod vocabulary;
 
 use dom_query::Document;
 

@@ -278,3 +278,77 @@ fn extraction_is_deterministic() {
         assert_eq!(main_content(&html), first);
     }
 }
+
+#[test]
+fn a_block_repeated_for_another_screen_size_is_kept_once() {
+    let promise = "Free repairs for five years on every frame we make, wherever you bought it, \
+        and free collection from your door when something goes wrong.";
+    let html = format!(
+        r#"<body><main>
+          <div class="desktop-only"><p>{promise}</p></div>
+          <h1>Oak Frame</h1><p>{PROSE}</p>
+          <ul><li>Step one: sand the joint until the old glue comes away cleanly.</li>
+              <li>Step one: sand the joint until the old glue comes away cleanly.</li></ul>
+          <div class="mobile-only"><p>{promise}</p></div>
+        </main></body>"#
+    );
+    let out = main_content(&html);
+    assert_eq!(out.matches(promise).count(), 1, "{out}");
+    // List items are data: a repeated step stays.
+    assert_eq!(out.matches("Step one").count(), 2, "{out}");
+    assert!(
+        out.contains("Oak Frame") && out.contains("Lichens grow slowly"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_product_grid_inside_a_form_is_content() {
+    let card = |n: u32| {
+        format!(
+            r#"<li class="product"><article class="card"><h3><a href="/p/{n}">Purifier model {n}</a></h3>
+               <p>Captures fine dust and pollen in rooms up to {n}0 square metres, with a washable pre-filter.</p>
+               <span class="price">${n}9.99</span></article></li>"#
+        )
+    };
+    let cards: String = (1..=6).map(card).collect();
+    let html = format!(
+        r#"<body><nav><a href="/">Home</a><a href="/shop">Shop</a><a href="/help">Help</a></nav>
+           <main><h1>Air purifiers</h1><form class="grid"><ul class="products">{cards}</ul></form></main>
+           <footer>FOOTERTEXT</footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Purifier model 1",
+            "Purifier model 6",
+            "washable pre-filter",
+        ],
+        &["FOOTERTEXT"],
+    );
+}
+
+#[test]
+fn a_shelf_of_link_cards_after_the_product_goes() {
+    let card = |n: u32| {
+        format!(
+            r#"<div class="tile"><a href="/p/{n}"><img src="/i/{n}.jpg" alt=""><span>Other lamp number {n} in brass</span></a>
+               <span>${n}9</span></div>"#
+        )
+    };
+    let cards: String = (1..=8).map(card).collect();
+    let html = format!(
+        r#"<body><main><div class="product">
+             <h1>Brass Desk Lamp</h1><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p><p>{PROSE}</p>
+             <table><tr><th>Height</th><td>42 cm</td></tr><tr><th>Bulb</th><td>E27, 40 W max</td></tr></table>
+             <div class="shelf">{cards}</div>
+           </div></main></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Brass Desk Lamp", "Lichens grow slowly", "42 cm"],
+        &["Other lamp number"],
+    );
+}

@@ -3,7 +3,7 @@
 use dom_query::{Document, NodeId};
 
 use super::arena::Arena;
-use super::hints::Landmark;
+use super::hints::{Kind, Landmark};
 use super::score::Scores;
 
 pub(super) struct Plan {
@@ -73,7 +73,103 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         }
         orphan_headings(arena, &kids, &mut prune);
     }
+    prune_card_shelves(arena, scores, container, &holds_forced, &mut prune);
+    prune_repeats(arena, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
+}
+
+/// Share of the container's characters the shelves of link cards may hold together and
+/// still be asides of the page rather than its subject.
+const SHELF_SHARE: f32 = 0.35;
+
+/// Prunes shelves of link cards after the page's own content: groups of records whose
+/// text is mostly links ("more from this shop", recommended products, other threads),
+/// holding together a minority of the container and starting once most of the rest has
+/// been read. On a listing the cards are most of the container and all stay; a grid
+/// before the category's copy stays; cards with their own prose (products reviewed in a
+/// buying guide) are not link-dominated and stay.
+fn prune_card_shelves(
+    arena: &Arena,
+    scores: &Scores,
+    container: usize,
+    holds_forced: &[bool],
+    prune: &mut Vec<usize>,
+) {
+    let nodes = &arena.nodes;
+    let total = nodes[container].total.chars as f32;
+    let end = container + nodes[container].size as usize;
+    // (shelf, characters of the rest read before it)
+    let mut shelves = Vec::new();
+    let mut shelf_chars = 0.0;
+    let mut before = 0.0;
+    let mut i = container + 1;
+    while i < end {
+        let n = &nodes[i];
+        if scores.has_records[i]
+            && !n.dropped
+            && !holds_forced[i]
+            && n.total.link_density() >= SHELF_LINK_DENSITY
+        {
+            shelves.push((i, before));
+            shelf_chars += n.total.chars as f32;
+            i += n.size as usize;
+        } else {
+            if !n.dropped {
+                before += n.own.chars as f32;
+            }
+            i += 1;
+        }
+    }
+    let rest = total - shelf_chars;
+    if shelf_chars < SHELF_SHARE * total && rest >= SHELF_MIN_REST {
+        prune.extend(
+            shelves
+                .into_iter()
+                .filter(|&(_, before)| before >= 0.5 * rest)
+                .map(|(s, _)| s),
+        );
+    }
+}
+
+/// Link share of a shelf's text, and the characters the rest of the container must hold.
+const SHELF_LINK_DENSITY: f32 = 0.4;
+const SHELF_MIN_REST: f32 = 500.0;
+
+/// Characters a subtree needs before its repetition counts: short labels ("Add to cart",
+/// a price) legitimately repeat.
+const REPEAT_MIN_CHARS: u32 = 100;
+
+/// Prunes every kept subtree whose text repeats one kept earlier in the container (same
+/// words in the same order): a block rendered once per screen size, a promise or dialog
+/// repeated in several places. The first copy stays. List items, table cells and code are
+/// data: their repeats (a step in two recipes, a line in every row) stay.
+fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let mut gone = vec![false; nodes.len()];
+    for &p in prune.iter() {
+        gone[p] = true;
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut i = container;
+    while i < end {
+        let n = &nodes[i];
+        let data = matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre);
+        if gone[i] || n.dropped || data {
+            i += n.size as usize;
+            continue;
+        }
+        if n.total.chars >= REPEAT_MIN_CHARS
+            && !seen.insert(n.hash)
+            && !n.forced
+            && !holds_forced[i]
+        {
+            prune.push(i);
+            i += n.size as usize;
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// A container around the page's one `main` landmark narrows to it when it holds most

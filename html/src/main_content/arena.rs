@@ -117,6 +117,13 @@ pub(super) struct Node {
     pub sig: u32,
     /// Hash of the tag name alone (templates whose classes vary per item).
     pub tag_sig: u32,
+    /// Hash of the words of the text owned as a block, in order (letters and digits only,
+    /// ASCII lower-cased).
+    pub own_hash: u64,
+    /// Hash of the subtree's text: own words, then the children's `hash` in order. Two
+    /// subtrees with the same hash repeat one text (a block rendered twice for two screen
+    /// sizes, a carousel's cloned slides, a dialog repeated per item).
+    pub hash: u64,
 }
 
 impl Node {
@@ -167,6 +174,8 @@ impl Arena {
                 block: 0,
                 sig: 0,
                 tag_sig: 0,
+                own_hash: HASH_SEED,
+                hash: HASH_SEED,
             });
         nodes.push(root_node);
         nodes[0].block = 0;
@@ -190,7 +199,7 @@ impl Arena {
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
             enum Step {
                 Element(Node),
-                Text(Text),
+                Text(Text, u64),
                 Other,
             }
             let step = tree
@@ -204,7 +213,8 @@ impl Arena {
                         &mut cache,
                     )),
                     NodeData::Text { contents } => {
-                        Step::Text(text_stats(contents, p_link, p_chrome))
+                        let (t, h) = text_stats(contents, p_link, p_chrome);
+                        Step::Text(t, h)
                     }
                     _ => Step::Other,
                 })
@@ -232,9 +242,11 @@ impl Arena {
                     nodes.push(node);
                     stack.push((id, index));
                 }
-                Step::Text(t) => {
+                Step::Text(t, h) => {
                     if !p_dropped && t.chars > 0 && p_block != NONE {
-                        nodes[p_block as usize].own.add(&t);
+                        let block = &mut nodes[p_block as usize];
+                        block.own.add(&t);
+                        block.own_hash = mix(block.own_hash, h);
                     }
                 }
                 Step::Other => {}
@@ -273,6 +285,19 @@ impl Arena {
                 let size = n.size;
                 nodes[parent as usize].size += size;
             }
+        }
+        // Subtree hashes, bottom-up; children are folded in document order.
+        for i in (0..nodes.len()).rev() {
+            let mut h = nodes[i].own_hash;
+            let end = i + nodes[i].size as usize;
+            let mut c = i + 1;
+            while c < end {
+                if !nodes[c].dropped {
+                    h = mix(h, nodes[c].hash);
+                }
+                c += nodes[c].size as usize;
+            }
+            nodes[i].hash = h;
         }
         Arena { nodes }
     }
@@ -328,6 +353,8 @@ fn new_node(
         block: NONE,
         sig: signature(el, true),
         tag_sig: signature(el, false),
+        own_hash: HASH_SEED,
+        hash: HASH_SEED,
     }
 }
 
@@ -362,9 +389,17 @@ fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
     h
 }
 
-/// Statistics of one text node.
-fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
+const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Folds `x` into `h`, order-sensitive.
+fn mix(h: u64, x: u64) -> u64 {
+    (h.rotate_left(17) ^ x).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// Statistics of one text node, and the hash of its letters and digits.
+fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> (Text, u64) {
     let mut t = Text::default();
+    let mut h = HASH_SEED;
     let mut in_word = false;
     let mut bytes = s.bytes();
     let mut rest = s;
@@ -384,8 +419,11 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
             t.punct += 1;
         }
         let word = b.is_ascii_alphanumeric();
-        if word && !in_word {
-            t.words += 1;
+        if word {
+            h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+            if !in_word {
+                t.words += 1;
+            }
         }
         in_word = word;
     }
@@ -402,8 +440,11 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
             t.punct += 1;
         }
         let word = c.is_alphanumeric();
-        if word && !in_word {
-            t.words += 1;
+        if word {
+            h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+            if !in_word {
+                t.words += 1;
+            }
         }
         in_word = word;
     }
@@ -419,7 +460,7 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> Text {
         t.text_nodes = 1;
         t.furniture_nodes = u32::from(t.words <= 6 && super::phrases::is_furniture(s));
     }
-    t
+    (t, h)
 }
 
 #[cfg(test)]

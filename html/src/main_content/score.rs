@@ -42,6 +42,8 @@ pub(super) struct Scores {
     /// counts only [`PRUNED_COST`] of its cost, as pruning will remove it. A banner between
     /// two halves of an article does not split it; a sidebar beside it still weighs.
     pub fit: Vec<f32>,
+    /// Whether the element's children include a group of records (cards, rows, posts).
+    pub has_records: Vec<bool>,
 }
 
 /// Share of the page's plain (non-link) text above which an element's chrome hints are
@@ -92,6 +94,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
     let mut landmark_chars = vec![0u32; n];
+    // Characters of the nearest record item (card) around each element.
+    let mut record_chars = vec![0u32; n];
     for i in 0..n {
         let node = &nodes[i];
         let mut c = if node.parent == u32::MAX {
@@ -109,20 +113,52 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // The wrapper of (nearly) everything in a main/article landmark is the content itself.
         let fills_landmark =
             landmark_chars[i] > 0 && node.total.chars as f32 >= 0.8 * landmark_chars[i] as f32;
-        let landmark_chrome = matches!(
-            node.landmark,
-            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
-        ) || node.words.boiler;
+
         // Class words, forms and asides are weaker signals: an element holding a good part
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
+        let substantial = plain(node) >= MIN_PROTECTED && plain(node) as f32 >= 0.25 * page_plain;
+        // A word naming a region outright (sidebar, related, reviews) needs half the page's
+        // prose before it is overruled: testimonials in a sidebar are still the sidebar.
+        let share = if node.words.strong_chrome && !node.words.article_body {
+            0.5
+        } else {
+            0.25
+        };
         let prose_rich = plain(node) >= MIN_PROTECTED
-            && plain(node) as f32 >= 0.25 * page_plain
+            && plain(node) as f32 >= share * page_plain
             && node.total.link_density() < 0.2;
+        // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
+        // page's prose (tab panels, a whole article) is a misused role, not navigation.
+        let misused_nav = node.landmark == Landmark::Nav && prose_rich;
+        let landmark_chrome = (matches!(
+            node.landmark,
+            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
+        ) && !misused_nav)
+            || node.words.boiler;
+        // A form around a good part of the page's text is the page (a product grid with
+        // compare boxes, a thread with quick-reply controls), even with its cards' links.
+        let content_form =
+            substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         // An item of a record group is one card of a listing, whatever its classes say
         // (page builders name cards "cta", "widget", "promo").
         let record_item =
             node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        // Only cards of one class template: a group by tag alone (sections of a page that
+        // each have a heading) is too loose to vouch for what is inside.
+        let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
+        record_chars[i] = if class_record {
+            node.total.chars
+        } else if node.parent == u32::MAX {
+            0
+        } else {
+            record_chars[node.parent as usize]
+        };
+        // The wrapper of (nearly) all of a card is the card, whatever generic class words it
+        // carries ("cta", "banner"); words naming a region outright (reviews, related) count.
+        let fills_record = record_chars[i] > 0
+            && node.total.chars as f32 >= 0.8 * record_chars[i] as f32
+            && !node.words.strong_chrome;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
         let layout_wrapper =
@@ -133,8 +169,10 @@ pub(super) fn score(arena: &Arena) -> Scores {
             || (node.listed && node.words.score <= 0)
             || matches!(node.landmark, Landmark::Aside | Landmark::Form))
             && !prose_rich
+            && !content_form
             && !layout_wrapper
-            && !record_item
+            && !(record_item && !node.words.strong_chrome)
+            && !fills_record
             && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
         let chrome_mark = (landmark_chrome || words_chrome) && node.counts.mains == 0;
@@ -191,6 +229,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         sum,
         best,
         fit,
+        has_records: groups.iter().map(Option::is_some).collect(),
     }
 }
 
