@@ -274,7 +274,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     ));
     report.section(
         "Summary",
-        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref()),
+        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref(), docs.as_ref()),
     );
     if let Some(md) = &md {
         report.section("1. markdown_wasm_vs_native", &markdown::to_markdown(md));

@@ -4,7 +4,7 @@
 
 use crate::report::Table;
 use crate::stats::{f, verdict};
-use crate::{extraction, markdown, overhead, scrape};
+use crate::{documents, extraction, markdown, overhead, scrape};
 
 fn pages(n: usize) -> String {
     format!("{n} page{}", if n == 1 { "" } else { "s" })
@@ -16,6 +16,7 @@ pub fn to_markdown(
     oh: Option<&overhead::Results>,
     sc: Option<&scrape::Results>,
     ex: Option<&extraction::Results>,
+    docs: Option<&documents::Results>,
 ) -> String {
     let mut t = Table::new(&["target (issue)", "measured", "verdict"]);
     let mut notes = Vec::new();
@@ -158,6 +159,11 @@ pub fn to_markdown(
                 ),
                 "–".to_string(),
             ]),
+        }
+    }
+    if let Some(d) = docs {
+        for row in d.summary_rows() {
+            t.row(row);
         }
     }
     let mut out = t.to_markdown();
