@@ -186,6 +186,18 @@ async fn slides_come_under_slide_headings_with_their_notes() {
             "Slide without a title",
         ],
     );
+    let md = parse_fixture("deck.odp").await.markdown().to_string();
+    assert_in_order(
+        &md,
+        &[
+            "## Slide 1: Welcome Slide",
+            "Speaker notes for slide one",
+            "## Slide 3: Numbers Table",
+            "| Users | 1000 |",
+            "## Slide 4",
+            "Slide without a title",
+        ],
+    );
     let md = parse_fixture("deck.ppt").await.markdown().to_string();
     assert_in_order(
         &md,

@@ -42,6 +42,7 @@ const DECK: &[&str] = &[
     "Numbers Table",
     "Revenue",
     "Notes on the table slide",
+    "Slide without a title",
 ];
 
 pub const EVERY_EXTENSION: &[Fixture] = &[

@@ -189,7 +189,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         meta.insert("numPages".into(), json!(pages.len()));
         for (i, page) in pages.iter().enumerate() {
             let n = i + 1;
-            let frames: Vec<&Element> = page.elements().filter(|e| e.name == "frame" || e.name == "g").collect();
+            let frames: Vec<&Element> = page.elements().filter(|e| is_drawing(&e.name)).collect();
             let is_title = |f: &Element| matches!(f.attr("presentation:class"), Some("title"));
             let title = frames.iter().find(|f| is_title(f)).map(|f| f.text().trim().to_string()).filter(|t| !t.is_empty());
             if first_title.is_none() {
@@ -344,10 +344,20 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
     }
 }
 
-/// Frames anchored in a paragraph (text boxes, images) rendered after it.
+/// Elements of a drawing that can carry text: frames, groups, and shapes
+/// (LibreOffice and PowerPoint imports write text boxes as `draw:custom-shape`).
+fn is_drawing(name: &str) -> bool {
+    matches!(
+        name,
+        "frame" | "g" | "custom-shape" | "rect" | "ellipse" | "circle" | "polygon" | "regular-polygon" | "path" | "caption"
+    )
+}
+
+/// Frames and shapes anchored in a paragraph (text boxes, images) rendered after it.
 fn paragraph_frames(p: &Element, ctx: &mut Ctx, depth: usize) -> String {
     let mut frames = Vec::new();
     p.find_all("frame", &mut frames);
+    p.find_all("custom-shape", &mut frames);
     let mut s = String::new();
     for f in frames {
         render_frame(f, ctx, &mut s, depth + 1);
@@ -360,9 +370,14 @@ fn render_frame(f: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
         return;
     }
     if f.name == "g" {
-        for c in f.elements().filter(|c| c.name == "frame" || c.name == "g") {
+        for c in f.elements().filter(|c| is_drawing(&c.name)) {
             render_frame(c, ctx, out, depth + 1);
         }
+        return;
+    }
+    if f.name != "frame" {
+        // A shape (text box drawn as a rectangle, callout, ...) holds its paragraphs directly.
+        render_blocks(f, ctx, out, depth + 1);
         return;
     }
     for c in f.elements() {
