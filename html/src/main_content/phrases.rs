@@ -211,6 +211,16 @@ pub(super) fn is_furniture(text: &str) -> bool {
         })
 }
 
+/// Whether a link's text is a bare site path (`/content/fragments/footer`): an include or
+/// a template slot the site left unrendered, never something written for readers.
+pub(super) fn is_bare_path(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with('/')
+        && t.len() <= 4 * MAX_LEN
+        && t.bytes().filter(|&b| b == b'/').count() >= 3
+        && !t.bytes().any(|b| b.is_ascii_whitespace())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +256,8 @@ mod tests {
         ] {
             assert!(!is_furniture(no), "{no}");
         }
+        assert!(is_bare_path(" /content/site/fragments/footer "));
+        assert!(!is_bare_path("/etc/hosts and more"));
+        assert!(!is_bare_path("/about"));
     }
 }
