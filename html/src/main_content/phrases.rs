@@ -221,6 +221,16 @@ pub(super) fn is_bare_path(text: &str) -> bool {
         && !t.bytes().any(|b| b.is_ascii_whitespace())
 }
 
+/// Whether a text that is not a link is a bare absolute URL (`https://cdn.example/a.jpg`):
+/// the value of a data field (image or file addresses), not something written for readers.
+/// Only blocks made of nothing else count as furniture, so a URL quoted in a sentence stays.
+pub(super) fn is_bare_url(text: &str) -> bool {
+    let t = text.trim();
+    (t.starts_with("https://") || t.starts_with("http://"))
+        && t.bytes().filter(|&b| b == b'/').count() >= 3
+        && !t.bytes().any(|b| b.is_ascii_whitespace())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,5 +269,7 @@ mod tests {
         assert!(is_bare_path(" /content/site/fragments/footer "));
         assert!(!is_bare_path("/etc/hosts and more"));
         assert!(!is_bare_path("/about"));
+        assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
+        assert!(!is_bare_url("https://example.com"));
     }
 }
