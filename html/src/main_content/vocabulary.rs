@@ -79,6 +79,7 @@ const CHROME_WORDS: &[&str] = &[
     "navbar",
     "navigation",
     "navlinks",
+    "notices",
     "navigator",
     "offcanvas",
     "overlay",
