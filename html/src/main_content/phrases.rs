@@ -3,6 +3,8 @@
 //! short text nodes are matched ("Share", "Related posts", "Comments (12)"), and a block
 //! counts as furniture only when every text node in it does, so the same words inside a
 //! sentence are never touched. English only: other languages simply get no help here.
+//! Two shapes count in any language: a link whose text is a bare site path (an include
+//! left unrendered) and a plain text that is a bare absolute URL (a data field's value).
 
 /// Texts that are chrome when they are the whole text node (after trimming counts and
 /// punctuation: "Comments (12)" → "comments"). Sorted (binary search).

@@ -87,8 +87,8 @@ const SHELF_ALL_LINKS: f32 = 0.9;
 
 /// Prunes shelves of link cards after the page's own content: groups of records whose
 /// text is mostly links ("more from this shop", recommended products, other threads),
-/// holding together a minority of the container and starting once most of the rest has
-/// been read. On a listing the cards are most of the container and all stay; a grid
+/// holding together a minority of the container (up to 60 % when every card is a link
+/// and nothing else) and starting once most of the rest has been read. On a listing the cards are most of the container and all stay; a grid
 /// before the category's copy stays; cards with their own prose (products reviewed in a
 /// buying guide) are not link-dominated and stay.
 fn prune_card_shelves(
@@ -128,7 +128,11 @@ fn prune_card_shelves(
     let rest = total - shelf_chars;
     // Cards that are nothing but links (title, price and all inside the anchor) can be
     // a larger share of a short page and still be a shelf.
-    let share = if all_links { SHELF_SHARE_ALL_LINKS } else { SHELF_SHARE };
+    let share = if all_links {
+        SHELF_SHARE_ALL_LINKS
+    } else {
+        SHELF_SHARE
+    };
     if shelf_chars < share * total && rest >= SHELF_MIN_REST {
         prune.extend(
             shelves
