@@ -458,7 +458,11 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> (Text, u64) {
     }
     if t.words > 0 {
         t.text_nodes = 1;
-        t.furniture_nodes = u32::from(t.words <= 6 && super::phrases::is_furniture(s));
+        t.furniture_nodes = u32::from(
+            (t.words <= 6 && super::phrases::is_furniture(s))
+                || (in_link && super::phrases::is_bare_path(s))
+                || (!in_link && super::phrases::is_bare_url(s)),
+        );
     }
     (t, h)
 }

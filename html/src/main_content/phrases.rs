@@ -3,6 +3,8 @@
 //! short text nodes are matched ("Share", "Related posts", "Comments (12)"), and a block
 //! counts as furniture only when every text node in it does, so the same words inside a
 //! sentence are never touched. English only: other languages simply get no help here.
+//! Two shapes count in any language: a link whose text is a bare site path (an include
+//! left unrendered) and a plain text that is a bare absolute URL (a data field's value).
 
 /// Texts that are chrome when they are the whole text node (after trimming counts and
 /// punctuation: "Comments (12)" → "comments"). Sorted (binary search).
@@ -12,14 +14,17 @@ const EXACT: &[&str] = &[
     "add to bag",
     "add to basket",
     "add to cart",
+    "add to wish list",
     "add to wishlist",
     "advertisement",
     "all rights reserved",
+    "ask a question",
     "back",
     "back to top",
     "book now",
     "buy now",
     "call me back",
+    "check availability",
     "click to expand",
     "close",
     "comments",
@@ -34,13 +39,20 @@ const EXACT: &[&str] = &[
     "facebook",
     "filter",
     "filters",
+    "find in store",
     "follow",
     "follow us",
+    "free delivery",
+    "free returns",
+    "free shipping",
+    "free shipping & returns",
+    "free shipping and returns",
     "get a quote",
     "get in touch",
     "get started",
     "get the app",
     "home",
+    "in stock",
     "instagram",
     "like",
     "like this",
@@ -54,7 +66,10 @@ const EXACT: &[&str] = &[
     "more",
     "newsletter",
     "next",
+    "notify me",
     "open in app",
+    "out of stock",
+    "pick up in store",
     "pinterest",
     "previous",
     "print",
@@ -68,6 +83,7 @@ const EXACT: &[&str] = &[
     "reply",
     "report",
     "search",
+    "secure checkout",
     "see all",
     "see less",
     "see more",
@@ -79,6 +95,8 @@ const EXACT: &[&str] = &[
     "show more",
     "sign in",
     "sign up",
+    "size chart",
+    "size guide",
     "skip",
     "something went wrong",
     "sort",
@@ -98,6 +116,7 @@ const EXACT: &[&str] = &[
     "view more",
     "view options",
     "whatsapp",
+    "write a review",
     "youtube",
 ];
 
@@ -109,6 +128,7 @@ const PREFIX: &[&str] = &[
     "frequently bought",
     "get started",
     "improve this",
+    "join date",
     "join our",
     "join the conversation",
     "last modified",
@@ -139,6 +159,7 @@ const PREFIX: &[&str] = &[
     "sent from my",
     "share on",
     "share this",
+    "ships from",
     "showing",
     "sign up for",
     "similar posts",
@@ -192,6 +213,26 @@ pub(super) fn is_furniture(text: &str) -> bool {
         })
 }
 
+/// Whether a link's text is a bare site path (`/content/fragments/footer`): an include or
+/// a template slot the site left unrendered, never something written for readers.
+pub(super) fn is_bare_path(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with('/')
+        && t.len() <= 4 * MAX_LEN
+        && t.bytes().filter(|&b| b == b'/').count() >= 3
+        && !t.bytes().any(|b| b.is_ascii_whitespace())
+}
+
+/// Whether a text that is not a link is a bare absolute URL (`https://cdn.example/a.jpg`):
+/// the value of a data field (image or file addresses), not something written for readers.
+/// Only blocks made of nothing else count as furniture, so a URL quoted in a sentence stays.
+pub(super) fn is_bare_url(text: &str) -> bool {
+    let t = text.trim();
+    (t.starts_with("https://") || t.starts_with("http://"))
+        && t.bytes().filter(|&b| b == b'/').count() >= 3
+        && !t.bytes().any(|b| b.is_ascii_whitespace())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +268,10 @@ mod tests {
         ] {
             assert!(!is_furniture(no), "{no}");
         }
+        assert!(is_bare_path(" /content/site/fragments/footer "));
+        assert!(!is_bare_path("/etc/hosts and more"));
+        assert!(!is_bare_path("/about"));
+        assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
+        assert!(!is_bare_url("https://example.com"));
     }
 }

@@ -81,11 +81,14 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
 /// Share of the container's characters the shelves of link cards may hold together and
 /// still be asides of the page rather than its subject.
 const SHELF_SHARE: f32 = 0.35;
+/// The same for shelves whose text is all links (at least [`SHELF_ALL_LINKS`]).
+const SHELF_SHARE_ALL_LINKS: f32 = 0.6;
+const SHELF_ALL_LINKS: f32 = 0.9;
 
 /// Prunes shelves of link cards after the page's own content: groups of records whose
 /// text is mostly links ("more from this shop", recommended products, other threads),
-/// holding together a minority of the container and starting once most of the rest has
-/// been read. On a listing the cards are most of the container and all stay; a grid
+/// holding together a minority of the container (up to 60 % when every card is a link
+/// and nothing else) and starting once most of the rest has been read. On a listing the cards are most of the container and all stay; a grid
 /// before the category's copy stays; cards with their own prose (products reviewed in a
 /// buying guide) are not link-dominated and stay.
 fn prune_card_shelves(
@@ -101,6 +104,7 @@ fn prune_card_shelves(
     // (shelf, characters of the rest read before it)
     let mut shelves = Vec::new();
     let mut shelf_chars = 0.0;
+    let mut all_links = true;
     let mut before = 0.0;
     let mut i = container + 1;
     while i < end {
@@ -112,6 +116,7 @@ fn prune_card_shelves(
         {
             shelves.push((i, before));
             shelf_chars += n.total.chars as f32;
+            all_links &= n.total.link_density() >= SHELF_ALL_LINKS;
             i += n.size as usize;
         } else {
             if !n.dropped {
@@ -121,7 +126,14 @@ fn prune_card_shelves(
         }
     }
     let rest = total - shelf_chars;
-    if shelf_chars < SHELF_SHARE * total && rest >= SHELF_MIN_REST {
+    // Cards that are nothing but links (title, price and all inside the anchor) can be
+    // a larger share of a short page and still be a shelf.
+    let share = if all_links {
+        SHELF_SHARE_ALL_LINKS
+    } else {
+        SHELF_SHARE
+    };
+    if shelf_chars < share * total && rest >= SHELF_MIN_REST {
         prune.extend(
             shelves
                 .into_iter()

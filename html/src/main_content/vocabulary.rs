@@ -80,6 +80,7 @@ const CHROME_WORDS: &[&str] = &[
     "navigation",
     "navlinks",
     "navigator",
+    "notices",
     "offcanvas",
     "overlay",
     "pager",
