@@ -1,5 +1,5 @@
 use super::*;
-use distill_sdk::documents::testing::many_entries_zip;
+use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
     distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
@@ -8,18 +8,6 @@ fn fixture(name: &str) -> Vec<u8> {
 fn convert(name: &str) -> Result<Document, PluginError> {
     let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
     Pptx::convert(&file, &json!({}))
-}
-
-fn pos(hay: &str, needle: &str) -> usize {
-    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
-}
-
-fn unsupported(r: Result<Document, PluginError>) -> String {
-    match r {
-        Err(PluginError::UnsupportedInput(m)) => m,
-        Err(e) => panic!("expected UnsupportedInput, got {e:?}"),
-        Ok(d) => panic!("expected an error, got {}", d.content),
-    }
 }
 
 #[test]

@@ -8,6 +8,20 @@ pub fn fixture(manifest_dir: &str, name: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("fixture {}: {e}", p.display()))
 }
 
+/// Byte offset of `needle` in `hay`; panics showing `hay` when it is missing.
+pub fn pos(hay: &str, needle: &str) -> usize {
+    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
+}
+
+/// The message of an `UnsupportedInput` error; panics on anything else.
+pub fn unsupported(r: Result<crate::Document, crate::PluginError>) -> String {
+    match r {
+        Err(crate::PluginError::UnsupportedInput(m)) => m,
+        Err(e) => panic!("expected UnsupportedInput, got {e:?}"),
+        Ok(d) => panic!("expected an error, got {}", d.content),
+    }
+}
+
 /// Builds a stored (uncompressed) ZIP with `n` empty entries.
 pub fn many_entries_zip(n: usize) -> Vec<u8> {
     let mut local = Vec::new();
