@@ -16,7 +16,7 @@ use distill_sdk::documents::{archive, html, xml};
 
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
-use html::{esc, safe_href};
+use html::{ListNest, esc, safe_href};
 use std::collections::HashMap;
 use xml::{Element, Node};
 
@@ -456,27 +456,12 @@ impl Ctx<'_> {
 }
 
 /// An open list level: tag and whether an `<li>` is open.
-struct ListLevel {
-    ordered: bool,
-    li_open: bool,
-}
-
-fn close_lists(stack: &mut Vec<ListLevel>, out: &mut String, depth: usize) {
-    while stack.len() > depth {
-        let l = stack.pop().unwrap();
-        if l.li_open {
-            out.push_str("</li>");
-        }
-        out.push_str(if l.ordered { "</ol>\n" } else { "</ul>\n" });
-    }
-}
-
 /// Renders the block-level children of `parent` (body, cell, header, note, ...).
 /// `compact`: paragraphs joined by `<br>` (table cells, notes).
 fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, compact: bool) {
     let mut blocks: Vec<&Element> = Vec::new();
     flatten_blocks(parent, &mut blocks, 0);
-    let mut lists: Vec<ListLevel> = Vec::new();
+    let mut lists = ListNest::default();
     let mut first = true;
     for b in blocks {
         match b.name.as_str() {
@@ -491,31 +476,10 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, compact: boo
                 let heading = if compact { None } else { ctx.heading_level(style_id, outline) };
                 let list = if heading.is_some() { None } else { ctx.list_info(ppr, style_id) };
                 if let Some((lvl, ordered)) = list {
-                    let depth = lvl as usize + 1;
-                    close_lists(&mut lists, out, depth);
-                    if lists.len() == depth && lists.last().unwrap().ordered != ordered {
-                        close_lists(&mut lists, out, depth - 1);
-                    }
-                    while lists.len() < depth {
-                        if let Some(top) = lists.last_mut() {
-                            if !top.li_open {
-                                out.push_str("<li>");
-                                top.li_open = true;
-                            }
-                        }
-                        out.push_str(if ordered { "<ol>\n" } else { "<ul>\n" });
-                        lists.push(ListLevel { ordered, li_open: false });
-                    }
-                    let top = lists.last_mut().unwrap();
-                    if top.li_open {
-                        out.push_str("</li>\n");
-                    }
-                    out.push_str("<li>");
-                    out.push_str(&content);
-                    top.li_open = true;
+                    lists.item(out, lvl as usize + 1, ordered, &content);
                     continue;
                 }
-                close_lists(&mut lists, out, 0);
+                lists.close(out, 0);
                 if content.trim().is_empty() {
                     continue;
                 }
@@ -540,14 +504,14 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, compact: boo
                 first = false;
             }
             "tbl" => {
-                close_lists(&mut lists, out, 0);
+                lists.close(out, 0);
                 render_table(b, ctx, out);
                 first = false;
             }
             _ => {}
         }
     }
-    close_lists(&mut lists, out, 0);
+    lists.close(out, 0);
 }
 
 fn unescape_basic(s: &str) -> String {

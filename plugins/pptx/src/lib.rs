@@ -15,7 +15,7 @@ use distill_sdk::documents::{archive, html, xml};
 
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
-use html::{esc, safe_href};
+use html::{ListNest, esc, safe_href};
 use std::collections::HashMap;
 use xml::Element;
 
@@ -276,23 +276,8 @@ fn render_shape(shape: &Shape, rels: &HashMap<String, Rel>, out: &mut String) {
     }
 }
 
-struct Level {
-    ordered: bool,
-    li_open: bool,
-}
-
-fn close_lists(stack: &mut Vec<Level>, out: &mut String, depth: usize) {
-    while stack.len() > depth {
-        let l = stack.pop().unwrap();
-        if l.li_open {
-            out.push_str("</li>");
-        }
-        out.push_str(if l.ordered { "</ol>\n" } else { "</ul>\n" });
-    }
-}
-
 fn render_text_body(body: &Element, rels: &HashMap<String, Rel>, bulleted: bool, out: &mut String) {
-    let mut stack: Vec<Level> = Vec::new();
+    let mut lists = ListNest::default();
     for p in body.children_named("p") {
         let content = render_runs(p, rels);
         let ppr = p.child("pPr");
@@ -308,39 +293,16 @@ fn render_text_body(body: &Element, rels: &HashMap<String, Rel>, bulleted: bool,
             continue;
         }
         match list {
-            Some(ordered) => {
-                let depth = lvl + 1;
-                close_lists(&mut stack, out, depth);
-                if stack.len() == depth && stack.last().unwrap().ordered != ordered {
-                    close_lists(&mut stack, out, depth - 1);
-                }
-                while stack.len() < depth {
-                    if let Some(top) = stack.last_mut() {
-                        if !top.li_open {
-                            out.push_str("<li>");
-                            top.li_open = true;
-                        }
-                    }
-                    out.push_str(if ordered { "<ol>\n" } else { "<ul>\n" });
-                    stack.push(Level { ordered, li_open: false });
-                }
-                let top = stack.last_mut().unwrap();
-                if top.li_open {
-                    out.push_str("</li>\n");
-                }
-                out.push_str("<li>");
-                out.push_str(content.trim());
-                top.li_open = true;
-            }
+            Some(ordered) => lists.item(out, lvl + 1, ordered, content.trim()),
             None => {
-                close_lists(&mut stack, out, 0);
+                lists.close(out, 0);
                 out.push_str("<p>");
                 out.push_str(content.trim());
                 out.push_str("</p>\n");
             }
         }
     }
-    close_lists(&mut stack, out, 0);
+    lists.close(out, 0);
 }
 
 fn on(v: Option<&str>) -> bool {

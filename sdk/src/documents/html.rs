@@ -49,3 +49,56 @@ pub fn page(title: Option<&str>, body: &str) -> String {
     out.push_str("\n</body></html>\n");
     out
 }
+
+/// Writes nested `<ul>`/`<ol>` lists from a flat run of list paragraphs, each
+/// with a depth (1 = top level) and a kind, as Word and PowerPoint store them.
+/// A deeper item opens a list inside the open item; a shallower one closes
+/// back to its depth; a kind change at the same depth starts a new list.
+#[derive(Default)]
+pub struct ListNest {
+    levels: Vec<ListLevel>,
+}
+
+struct ListLevel {
+    ordered: bool,
+    li_open: bool,
+}
+
+impl ListNest {
+    /// Appends one item (already-rendered HTML) at `depth` (≥ 1).
+    pub fn item(&mut self, out: &mut String, depth: usize, ordered: bool, content: &str) {
+        let depth = depth.max(1);
+        self.close(out, depth);
+        if self.levels.len() == depth && self.levels.last().is_some_and(|l| l.ordered != ordered) {
+            self.close(out, depth - 1);
+        }
+        while self.levels.len() < depth {
+            if let Some(top) = self.levels.last_mut()
+                && !top.li_open
+            {
+                out.push_str("<li>");
+                top.li_open = true;
+            }
+            out.push_str(if ordered { "<ol>\n" } else { "<ul>\n" });
+            self.levels.push(ListLevel { ordered, li_open: false });
+        }
+        let top = self.levels.last_mut().expect("at least one level");
+        if top.li_open {
+            out.push_str("</li>\n");
+        }
+        out.push_str("<li>");
+        out.push_str(content);
+        top.li_open = true;
+    }
+
+    /// Closes every list deeper than `depth` (0 closes them all).
+    pub fn close(&mut self, out: &mut String, depth: usize) {
+        while self.levels.len() > depth {
+            let l = self.levels.pop().expect("a level");
+            if l.li_open {
+                out.push_str("</li>");
+            }
+            out.push_str(if l.ordered { "</ol>\n" } else { "</ul>\n" });
+        }
+    }
+}
