@@ -119,10 +119,7 @@ fn read_manifest(path: &Path) -> HashMap<String, (String, String)> {
             let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
             Some((
                 s("id")?,
-                (
-                    s("url")?,
-                    s("page_type").unwrap_or_else(|| "unknown".into()),
-                ),
+                (s("url")?, s("page_type").unwrap_or_else(|| "unknown".into())),
             ))
         })
         .collect()

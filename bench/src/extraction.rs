@@ -142,9 +142,7 @@ pub async fn run(plugins: &Plugins, corpus: &Corpus, cfg: &Config) -> anyhow::Re
     for (p, html) in pages.iter().zip(&cleaned_pages) {
         let page = page_with_cleaned(p.url.as_str(), html);
         let c = thread_cpu();
-        let out = plugins
-            .render(&plugins.markdown, "markdown", &page, "{}")
-            .await;
+        let out = plugins.render(&plugins.markdown, "markdown", &page, "{}").await;
         wasm += thread_cpu().saturating_sub(c);
         wasm_ok &= out.is_ok();
     }

@@ -27,10 +27,7 @@ impl Machine {
                     .map(|(_, v)| v.trim().to_string())
             })
             .unwrap_or_else(|| "unknown".into());
-        let logical_cpus = cpuinfo
-            .lines()
-            .filter(|l| l.starts_with("processor"))
-            .count();
+        let logical_cpus = cpuinfo.lines().filter(|l| l.starts_with("processor")).count();
         let mem_kib: f64 = std::fs::read_to_string("/proc/meminfo")
             .ok()
             .and_then(|m| {
@@ -50,9 +47,7 @@ impl Machine {
         Machine {
             cpu_model,
             logical_cpus,
-            available_parallelism: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            available_parallelism: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             mem_total_gib: mem_kib / (1024.0 * 1024.0),
             kernel: std::fs::read_to_string("/proc/sys/kernel/osrelease")
                 .map(|s| s.trim().to_string())

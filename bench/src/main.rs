@@ -72,10 +72,7 @@ impl Args {
         };
         let mut it = raw.into_iter();
         while let Some(flag) = it.next() {
-            let mut value = || {
-                it.next()
-                    .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))
-            };
+            let mut value = || it.next().ok_or_else(|| anyhow::anyhow!("{flag} needs a value"));
             match flag.as_str() {
                 "--out" => args.out = value()?.into(),
                 "--quick" => args.quick = true,
@@ -129,13 +126,9 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     )
     .await?;
 
-    let corpus_present =
-        args.corpus.join("manifest.jsonl").is_file() && args.corpus.join("html").is_dir();
+    let corpus_present = args.corpus.join("manifest.jsonl").is_file() && args.corpus.join("html").is_dir();
     let corpus = if corpus_present {
-        eprintln!(
-            "loading and cleaning the corpus at {}",
-            args.corpus.display()
-        );
+        eprintln!("loading and cleaning the corpus at {}", args.corpus.display());
         let max_pages = if args.quick { 40 } else { usize::MAX };
         let mut corpus = corpus::load(&args.corpus, max_pages, Duration::from_secs(120))?;
         if args.quick && !corpus.pages.iter().any(|p| p.id == args.page) {
@@ -290,15 +283,15 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         report.section("3. scrape_load", &skipped("3"));
     }
     if let Some(ex) = &ex {
-        report.section(
-            "4. main_content_vs_trafilatura",
-            &extraction::to_markdown(ex),
-        );
+        report.section("4. main_content_vs_trafilatura", &extraction::to_markdown(ex));
     } else if args.wants("extraction") {
         report.section("4. main_content_vs_trafilatura", &skipped("4"));
     }
     if let Some(docs) = &docs {
-        report.section("5. documents", &documents::to_markdown(docs, Path::new("tests/fixtures/documents")));
+        report.section(
+            "5. documents",
+            &documents::to_markdown(docs, Path::new("tests/fixtures/documents")),
+        );
     }
     report.write(&args.out)?;
     eprintln!(

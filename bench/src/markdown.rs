@@ -171,11 +171,7 @@ async fn variant(
         done += 1;
         eprintln!("  round {} done", round + 1);
     }
-    let excluded: Vec<bool> = failed
-        .iter()
-        .zip(&native_failed)
-        .map(|(a, b)| *a || *b)
-        .collect();
+    let excluded: Vec<bool> = failed.iter().zip(&native_failed).map(|(a, b)| *a || *b).collect();
     let mut v = summarise(
         name,
         inputs,
@@ -192,10 +188,7 @@ async fn variant(
         .filter(|&i| excluded[i])
         .map(|i| inputs[i].0.to_string())
         .collect();
-    v.native_cpu = (0..n)
-        .filter(|&i| !excluded[i])
-        .map(|i| native_cpu[i])
-        .sum();
+    v.native_cpu = (0..n).filter(|&i| !excluded[i]).map(|i| native_cpu[i]).sum();
     v.wasm_cpu = (0..n).filter(|&i| !excluded[i]).map(|i| wasm_cpu[i]).sum();
     v
 }
@@ -228,9 +221,7 @@ fn summarise(
 ) -> Variant {
     let ok: Vec<usize> = (0..inputs.len()).filter(|&i| !failed[i]).collect();
     let sum = |v: &[Duration]| v.iter().sum::<Duration>();
-    let med = |v: &[Duration]| {
-        crate::stats::median(&v.iter().map(|d| d.as_secs_f64()).collect::<Vec<_>>())
-    };
+    let med = |v: &[Duration]| crate::stats::median(&v.iter().map(|d| d.as_secs_f64()).collect::<Vec<_>>());
     let mut ratios: Vec<f64> = ok
         .iter()
         .filter(|&&i| med(&native[i]) > 0.0)
@@ -369,9 +360,16 @@ pub fn to_markdown(r: &Results) -> String {
              {}. {} page(s) where the plugin's markdown differs from the native markdown.\n",
             v.name,
             v.errors,
-            v.first_error.as_ref().map(|e| format!(" (first: `{e}`)")).unwrap_or_default(),
+            v.first_error
+                .as_ref()
+                .map(|e| format!(" (first: `{e}`)"))
+                .unwrap_or_default(),
             v.native_panics,
-            if v.failed_ids.is_empty() { "none".to_string() } else { v.failed_ids.join(", ") },
+            if v.failed_ids.is_empty() {
+                "none".to_string()
+            } else {
+                v.failed_ids.join(", ")
+            },
             v.mismatches
         ));
     }

@@ -35,22 +35,18 @@ impl Plugins {
                 std::fs::remove_file(entry.path())?;
             }
         }
-        std::fs::copy(markdown_wasm, dir.join("markdown.wasm")).map_err(|e| {
-            anyhow::anyhow!("{}: {e} (run `make build` first)", markdown_wasm.display())
-        })?;
+        std::fs::copy(markdown_wasm, dir.join("markdown.wasm"))
+            .map_err(|e| anyhow::anyhow!("{}: {e} (run `make build` first)", markdown_wasm.display()))?;
         let have_misbehave = misbehave_wasm.is_file();
         if have_misbehave {
             std::fs::copy(misbehave_wasm, dir.join("misbehave.wasm"))?;
         }
-        let runtime = PluginRuntime::new(
-            &dir,
-            Some(&work_dir.join("wasm-cache")),
-            RuntimeLimits::default(),
-        )?;
+        let runtime = PluginRuntime::new(&dir, Some(&work_dir.join("wasm-cache")), RuntimeLimits::default())?;
         let registry = runtime.load_all().await;
-        let markdown = registry.format("markdown").cloned().ok_or_else(|| {
-            anyhow::anyhow!("markdown plugin did not load from {}", dir.display())
-        })?;
+        let markdown = registry
+            .format("markdown")
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("markdown plugin did not load from {}", dir.display()))?;
         let misbehave = registry.format("misbehave").cloned();
         if have_misbehave && misbehave.is_none() {
             anyhow::bail!("misbehave plugin did not load from {}", dir.display());

@@ -55,10 +55,7 @@ impl CpuSample {
 
 fn sched_total(pid: u32) -> Option<Duration> {
     let mut total: u64 = 0;
-    for entry in std::fs::read_dir(format!("/proc/{pid}/task"))
-        .ok()?
-        .flatten()
-    {
+    for entry in std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.flatten() {
         let text = std::fs::read_to_string(entry.path().join("schedstat")).ok()?;
         total += text.split_whitespace().next()?.parse::<u64>().ok()?;
     }

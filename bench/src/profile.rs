@@ -73,39 +73,25 @@ impl Recording {
         }
         let report = |extra: &[&str]| -> anyhow::Result<String> {
             let mut cmd = Command::new("perf");
-            cmd.args(["report", "--stdio", "-i"])
-                .arg(&self.data)
-                .args(extra);
+            cmd.args(["report", "--stdio", "-i"]).arg(&self.data).args(extra);
             output_within(cmd, Duration::from_secs(60))
         };
         let by_dso = parse_rows(&report(&["--no-children", "--sort", "dso", "-g", "none"])?)
             .into_iter()
             .map(|(pct, cols)| (pretty_dso(&cols), pct))
             .collect();
-        let top_symbols = parse_rows(&report(&[
-            "--no-children",
-            "--sort",
-            "dso,sym",
-            "-g",
-            "none",
-        ])?)
-        .into_iter()
-        .take(15)
-        .map(|(pct, cols)| {
-            let (dso, sym) = split_dso_sym(&cols);
-            (pretty_dso(&dso), sym, pct)
-        })
-        .collect();
+        let top_symbols = parse_rows(&report(&["--no-children", "--sort", "dso,sym", "-g", "none"])?)
+            .into_iter()
+            .take(15)
+            .map(|(pct, cols)| {
+                let (dso, sym) = split_dso_sym(&cols);
+                (pretty_dso(&dso), sym, pct)
+            })
+            .collect();
         let page_faults = report(&["--children", "--sort", "sym", "-g", "none"])?
             .lines()
             .find(|l| l.contains("asm_exc_page_fault"))
-            .and_then(|l| {
-                l.split_whitespace()
-                    .next()?
-                    .trim_end_matches('%')
-                    .parse()
-                    .ok()
-            });
+            .and_then(|l| l.split_whitespace().next()?.trim_end_matches('%').parse().ok());
         Ok(Profile {
             seconds: self.seconds,
             by_dso,

@@ -30,8 +30,7 @@ impl Report {
 
     /// Appends a `##` section.
     pub fn section(&mut self, title: &str, markdown: &str) {
-        self.sections
-            .push((title.to_string(), markdown.to_string()));
+        self.sections.push((title.to_string(), markdown.to_string()));
     }
 
     /// The whole document.

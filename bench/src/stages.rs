@@ -67,36 +67,18 @@ const NAMES: [(&str, bool, bool); 11] = [
         false,
     ),
     ("response JSON (data + metadata)", true, true),
-    (
-        "(reference) markdown natively (`html_to_markdown`)",
-        false,
-        false,
-    ),
-    (
-        "(reference) of which: build the htmd converter",
-        false,
-        false,
-    ),
+    ("(reference) markdown natively (`html_to_markdown`)", false, false),
+    ("(reference) of which: build the htmd converter", false, false),
     (
         "(reference) of which: htmd's html5ever parse into an RcDom",
         false,
         false,
     ),
-    (
-        "(reference) of which: htmd's tree walk to markdown",
-        false,
-        false,
-    ),
+    ("(reference) of which: htmd's tree walk to markdown", false, false),
 ];
 
 /// Times every stage `iterations` times (stops early past `budget`).
-pub async fn run(
-    plugins: &Plugins,
-    body: &[u8],
-    url: &Url,
-    iterations: usize,
-    budget: Duration,
-) -> Results {
+pub async fn run(plugins: &Plugins, body: &[u8], url: &Url, iterations: usize, budget: Duration) -> Results {
     let end = Instant::now() + budget;
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(iterations); NAMES.len()];
     let opts = CleanOptions {
@@ -128,9 +110,7 @@ pub async fn run(
             &Value::Object(metadata.clone()).to_string(),
         );
         lap.restart();
-        let out = plugins
-            .render(&plugins.markdown, "markdown", &record, "{}")
-            .await;
+        let out = plugins.render(&plugins.markdown, "markdown", &record, "{}").await;
         let markdown: Value = out
             .ok()
             .and_then(|o| serde_json::from_str(&o).ok())
@@ -223,9 +203,7 @@ pub fn to_markdown(
         let sum = r.total_us(markdown);
         let rest = server.map(|ms| ms * 1e3 - sum);
         t.row([
-            format!(
-                "**sum for a {label} scrape** (server CPU/request at concurrency 1, remainder)"
-            ),
+            format!("**sum for a {label} scrape** (server CPU/request at concurrency 1, remainder)"),
             format!(
                 "**{}** ({}, {})",
                 f(sum, 1),

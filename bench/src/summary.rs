@@ -34,8 +34,7 @@ pub fn to_markdown(
         ]);
         let filled: Vec<_> = v.buckets.iter().filter(|b| b.pages > 0).collect();
         if let (Some(small), Some(big)) = (filled.first().copied(), filled.last().copied()) {
-            let ratio =
-                |b: &markdown::Bucket| b.wasm.as_secs_f64() / b.native.as_secs_f64().max(1e-12);
+            let ratio = |b: &markdown::Bucket| b.wasm.as_secs_f64() / b.native.as_secs_f64().max(1e-12);
             let (rs, rb) = (ratio(small), ratio(big));
             notes.push(format!(
                 "The wasm/native ratio is {}× for inputs {} ({}) and {}× for {} ({}){}.",
@@ -139,8 +138,7 @@ pub fn to_markdown(
     if let Some(ex) = ex {
         match ex.ratio(true) {
             Some(r) => t.row([
-                "main content + markdown at least 5× trafilatura, in pages per CPU-second"
-                    .to_string(),
+                "main content + markdown at least 5× trafilatura, in pages per CPU-second".to_string(),
                 format!(
                     "{}× ({} vs {} pages per CPU-second; {}× with markdown native)",
                     f(r, 1),
@@ -151,8 +149,7 @@ pub fn to_markdown(
                 verdict(r >= extraction::TARGET_RATIO).to_string(),
             ]),
             None => t.row([
-                "main content + markdown at least 5× trafilatura, in pages per CPU-second"
-                    .to_string(),
+                "main content + markdown at least 5× trafilatura, in pages per CPU-second".to_string(),
                 format!(
                     "{} pages per CPU-second; trafilatura not measured (section 4)",
                     f(ex.distill_pps(true), 0)

@@ -10,7 +10,11 @@ use std::path::{Path, PathBuf};
 /// Command line and environment. Every field is optional so the TOML file and
 /// the defaults can fill the gaps.
 #[derive(Parser, Debug, Default)]
-#[command(name = "distill", version, about = "Web content extraction server speaking the Firecrawl v2 API")]
+#[command(
+    name = "distill",
+    version,
+    about = "Web content extraction server speaking the Firecrawl v2 API"
+)]
 pub struct Cli {
     /// TOML configuration file (keys as in the table in README.md, snake_case).
     #[arg(long, env = "DISTILL_CONFIG")]
@@ -160,17 +164,32 @@ impl Config {
         let config = Config {
             host: cli.host.or(file.host).unwrap_or(IpAddr::from([127, 0, 0, 1])),
             port: cli.port.or(file.port).unwrap_or(3002),
-            plugins_dir: cli.plugins_dir.or(file.plugins_dir).unwrap_or_else(default_plugins_dir),
-            data_dir: cli.data_dir.or(file.data_dir).unwrap_or_else(|| PathBuf::from("distill-data")),
+            plugins_dir: cli
+                .plugins_dir
+                .or(file.plugins_dir)
+                .unwrap_or_else(default_plugins_dir),
+            data_dir: cli
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(|| PathBuf::from("distill-data")),
             wasm_cache_dir: cli.wasm_cache_dir.or(file.wasm_cache_dir).unwrap_or_default(),
-            allow_private_targets: cli.allow_private_targets.or(file.allow_private_targets).unwrap_or(false),
+            allow_private_targets: cli
+                .allow_private_targets
+                .or(file.allow_private_targets)
+                .unwrap_or(false),
             log: cli.log.or(file.log).unwrap_or_else(|| "info".to_string()),
             log_format,
             plugin_memory_mib: cli.plugin_memory_mib.or(file.plugin_memory_mib).unwrap_or(256),
-            plugin_max_memory_mib: cli.plugin_max_memory_mib.or(file.plugin_max_memory_mib).unwrap_or(1024),
+            plugin_max_memory_mib: cli
+                .plugin_max_memory_mib
+                .or(file.plugin_max_memory_mib)
+                .unwrap_or(1024),
             plugin_concurrency: cli.plugin_concurrency.or(file.plugin_concurrency).unwrap_or(32),
             max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
-            user_agent: cli.user_agent.or(file.user_agent).unwrap_or_else(|| DEFAULT_USER_AGENT.to_string()),
+            user_agent: cli
+                .user_agent
+                .or(file.user_agent)
+                .unwrap_or_else(|| DEFAULT_USER_AGENT.to_string()),
             admin_key: cli.admin_key.or(file.admin_key).filter(|k| !k.is_empty()),
             watch_plugins: cli.watch_plugins.or(file.watch_plugins).unwrap_or(true),
             allowed_capabilities: cli
@@ -181,14 +200,19 @@ impl Config {
                 .map(|c| c.trim().to_string())
                 .filter(|c| !c.is_empty() && c != "none")
                 .collect(),
-            llm: cli.llm_base_url.or(file.llm_base_url).filter(|u| !u.is_empty()).map(|base_url| {
-                crate::llm::LlmConfig {
+            llm: cli
+                .llm_base_url
+                .or(file.llm_base_url)
+                .filter(|u| !u.is_empty())
+                .map(|base_url| crate::llm::LlmConfig {
                     base_url,
                     api_key: cli.llm_api_key.or(file.llm_api_key).filter(|k| !k.is_empty()),
-                    model: cli.llm_model.or(file.llm_model).unwrap_or_else(|| "default".to_string()),
+                    model: cli
+                        .llm_model
+                        .or(file.llm_model)
+                        .unwrap_or_else(|| "default".to_string()),
                     max_tokens_cap: cli.llm_max_tokens.or(file.llm_max_tokens).unwrap_or(1024),
-                }
-            }),
+                }),
         };
         let mut config = config;
         // Relative paths are taken from the working directory at start.
@@ -198,12 +222,18 @@ impl Config {
         }
         config.wasm_cache_dir = std::path::absolute(&config.wasm_cache_dir)?;
         config.plugins_dir = std::path::absolute(&config.plugins_dir)?;
-        anyhow::ensure!(config.plugin_memory_mib >= 1, "plugin_memory_mib must be at least 1");
+        anyhow::ensure!(
+            config.plugin_memory_mib >= 1,
+            "plugin_memory_mib must be at least 1"
+        );
         anyhow::ensure!(
             config.plugin_max_memory_mib >= config.plugin_memory_mib,
             "plugin_max_memory_mib must be at least plugin_memory_mib"
         );
-        anyhow::ensure!(config.plugin_concurrency >= 1, "plugin_concurrency must be at least 1");
+        anyhow::ensure!(
+            config.plugin_concurrency >= 1,
+            "plugin_concurrency must be at least 1"
+        );
         Ok(config)
     }
 }
@@ -240,7 +270,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("distill-config-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("distill.toml");
-        std::fs::write(&path, "port = 4000\nallow_private_targets = true\nlog = \"debug\"\n").unwrap();
+        std::fs::write(
+            &path,
+            "port = 4000\nallow_private_targets = true\nlog = \"debug\"\n",
+        )
+        .unwrap();
         let cli = Cli {
             config: Some(path.clone()),
             log: Some("warn".into()),
@@ -251,7 +285,11 @@ mod tests {
         assert!(c.allow_private_targets);
         assert_eq!(c.log, "warn");
         std::fs::write(&path, "prot = 1\n").unwrap();
-        let err = Config::from_cli(Cli { config: Some(path), ..Cli::default() }).unwrap_err();
+        let err = Config::from_cli(Cli {
+            config: Some(path),
+            ..Cli::default()
+        })
+        .unwrap_err();
         assert!(err.to_string().contains("unknown field"), "{err}");
     }
 }

@@ -72,7 +72,10 @@ impl LlmClient {
             call = call.bearer_auth(key);
         }
         let send = async {
-            let response = call.send().await.map_err(|e| format!("LLM request to {url} failed: {e}"))?;
+            let response = call
+                .send()
+                .await
+                .map_err(|e| format!("LLM request to {url} failed: {e}"))?;
             let status = response.status();
             let body: Value = response
                 .json()

@@ -43,7 +43,13 @@ impl Ocr {
         result
     }
 
-    fn run(&self, dir: &Path, pdf: &[u8], pages: &[u32], deadline: Instant) -> Result<Vec<(u32, String)>, String> {
+    fn run(
+        &self,
+        dir: &Path,
+        pdf: &[u8],
+        pages: &[u32],
+        deadline: Instant,
+    ) -> Result<Vec<(u32, String)>, String> {
         let input = dir.join("input.pdf");
         std::fs::write(&input, pdf).map_err(|e| format!("OCR input: {e}"))?;
         let mut out = Vec::new();
@@ -63,7 +69,14 @@ impl Ocr {
             )?;
             let image = prefix.with_extension("png");
             let left = deadline.saturating_duration_since(Instant::now());
-            let text = run_with_timeout(Command::new(&self.tesseract).arg(&image).arg("-").arg("--psm").arg("3"), left)?;
+            let text = run_with_timeout(
+                Command::new(&self.tesseract)
+                    .arg(&image)
+                    .arg("-")
+                    .arg("--psm")
+                    .arg("3"),
+                left,
+            )?;
             out.push((page, text.trim().to_string()));
         }
         Ok(out)

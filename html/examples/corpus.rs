@@ -70,8 +70,7 @@ fn main() {
         full_t += t2 - t1;
         clean_t += t4 - t3;
         n += 1;
-        let md =
-            distill_html::remove_base64_images(&distill_markdown::html_to_markdown(&cleaned_html));
+        let md = distill_html::remove_base64_images(&distill_markdown::html_to_markdown(&cleaned_html));
         fs::write(format!("{out}/{id}.md"), md).expect("write markdown");
         fs::write(format!("{out}/{id}.html"), cleaned_html).expect("write html");
     }

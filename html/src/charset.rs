@@ -215,15 +215,9 @@ mod tests {
         );
         // `nihongo` in Shift_JIS.
         let sjis = b"\x93\xFA\x96\x7B\x8C\xEA";
-        assert_eq!(
-            decode_html(sjis, Some("text/html; Charset=Shift_JIS")),
-            "日本語"
-        );
+        assert_eq!(decode_html(sjis, Some("text/html; Charset=Shift_JIS")), "日本語");
         // Unknown label: fall through to the prescan / default.
-        assert_eq!(
-            decode_html("é".as_bytes(), Some("text/html; charset=bogus")),
-            "é"
-        );
+        assert_eq!(decode_html("é".as_bytes(), Some("text/html; charset=bogus")), "é");
     }
 
     #[test]

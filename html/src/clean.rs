@@ -29,12 +29,7 @@ pub(crate) fn apply_include(doc: &Document, selectors: &[Matcher]) {
     let tree = &doc.tree;
     let container = tree.new_element("div");
     for matcher in selectors {
-        let matches: Vec<NodeId> = doc
-            .select_matcher(matcher)
-            .nodes()
-            .iter()
-            .map(|n| n.id)
-            .collect();
+        let matches: Vec<NodeId> = doc.select_matcher(matcher).nodes().iter().map(|n| n.id).collect();
         for id in matches {
             container.append_child(&id);
         }
@@ -193,10 +188,7 @@ mod tests {
     fn include_does_not_duplicate_nested_matches() {
         let doc = parse("<article><p>in</p></article><p>out</p>");
         apply_include(&doc, &compile(&["article".into(), "p".into()]).unwrap());
-        assert_eq!(
-            body(&doc),
-            "<div><article><p>in</p></article><p>out</p></div>"
-        );
+        assert_eq!(body(&doc), "<div><article><p>in</p></article><p>out</p></div>");
         // Same selector, nested: the inner match is hoisted after the outer one.
         let doc = parse("<div class=k>A<div class=k>B</div>C</div>");
         apply_include(&doc, &compile(&[".k".into()]).unwrap());
@@ -210,10 +202,7 @@ mod tests {
     fn include_with_no_match_gives_empty_container() {
         let doc = parse("<p>x</p>");
         apply_include(&doc, &compile(&["table".into()]).unwrap());
-        assert_eq!(
-            doc.html().to_string(),
-            "<html><body><div></div></body></html>"
-        );
+        assert_eq!(doc.html().to_string(), "<html><body><div></div></body></html>");
     }
 
     #[test]

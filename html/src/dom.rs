@@ -11,8 +11,7 @@ use html5ever::{ParseOpts, ns, parse_document};
 
 /// Attribute names missing from html5ever's static atom set, interned once.
 pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-src"));
-pub(crate) static DATA_SRCSET: LazyLock<LocalName> =
-    LazyLock::new(|| LocalName::from("data-srcset"));
+pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-srcset"));
 
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
 /// (so `<noscript>` content is raw text and never leaks into `<body>`).

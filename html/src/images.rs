@@ -43,11 +43,7 @@ pub(crate) fn css_urls(style: &str) -> Vec<&str> {
 fn element_refs(tree: &Tree, id: NodeId, el: &Element, out: &mut Vec<String>) {
     let mut push = |v: &str| out.push(v.to_string());
     let get = |name: &LocalName| attr(el, name);
-    let srcset_urls = || {
-        get(&local_name!("srcset"))
-            .into_iter()
-            .flat_map(candidate_urls)
-    };
+    let srcset_urls = || get(&local_name!("srcset")).into_iter().flat_map(candidate_urls);
     if is(el, &local_name!("img")) {
         get(&local_name!("src")).into_iter().for_each(&mut push);
         get(&DATA_SRC).into_iter().for_each(&mut push);
@@ -81,9 +77,7 @@ fn element_refs(tree: &Tree, id: NodeId, el: &Element, out: &mut Vec<String>) {
 }
 
 fn has_picture_ancestor(tree: &Tree, id: NodeId) -> bool {
-    tree.ancestors_of(&id, None)
-        .iter()
-        .any(|a| a.has_name("picture"))
+    tree.ancestors_of(&id, None).iter().any(|a| a.has_name("picture"))
 }
 
 /// Upstream `resolve_image_url` + final filter; `None` drops the reference.
@@ -101,9 +95,7 @@ fn resolve(src: &str, page_url: &Url, base: &Url) -> Option<String> {
     };
     let keep = !resolved.is_empty()
         && !resolved.to_lowercase().starts_with("javascript:")
-        && (resolved.starts_with("data:")
-            || resolved.starts_with("blob:")
-            || Url::parse(&resolved).is_ok());
+        && (resolved.starts_with("data:") || resolved.starts_with("blob:") || Url::parse(&resolved).is_ok());
     keep.then_some(resolved)
 }
 
@@ -178,10 +170,7 @@ mod tests {
         let doc = parse("<img src='x.png'><img src='//cdn.example/y.png'>");
         assert_eq!(
             extract(&doc, &page(), &base),
-            [
-                "http://static.example/img/x.png",
-                "https://cdn.example/y.png"
-            ]
+            ["http://static.example/img/x.png", "https://cdn.example/y.png"]
         );
     }
 }

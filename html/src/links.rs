@@ -86,10 +86,7 @@ mod tests {
     fn resolution_rules() {
         let r = |h: &str| resolve_link(h, &base());
         assert_eq!(r("  /a  ").as_deref(), Some("https://example.com/a"));
-        assert_eq!(
-            r("b?x=1").as_deref(),
-            Some("https://example.com/docs/b?x=1")
-        );
+        assert_eq!(r("b?x=1").as_deref(), Some("https://example.com/docs/b?x=1"));
         assert_eq!(r("http:/foo.com/x").as_deref(), Some("http://foo.com/x"));
         assert_eq!(r("https:/foo.com").as_deref(), Some("https://foo.com"));
         assert_eq!(
@@ -100,10 +97,7 @@ mod tests {
             r("https://Kept.Verbatim/A").as_deref(),
             Some("https://Kept.Verbatim/A")
         );
-        assert_eq!(
-            r("mailto:Someone@x.org").as_deref(),
-            Some("mailto:Someone@x.org")
-        );
+        assert_eq!(r("mailto:Someone@x.org").as_deref(), Some("mailto:Someone@x.org"));
         assert_eq!(r("#section"), None);
         assert_eq!(r("javascript:void(0)"), None);
         assert_eq!(r(" JavaScript:alert(1)"), None);

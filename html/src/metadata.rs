@@ -5,9 +5,7 @@ use dom_query::{Document, NodeId, Tree};
 use serde_json::{Map, Value};
 use url::Url;
 
-use crate::dom::{
-    LocalName, Walker, attr, contains_ignore_ascii_case, is, local_name, with_element,
-};
+use crate::dom::{LocalName, Walker, attr, contains_ignore_ascii_case, is, local_name, with_element};
 
 /// `meta[property=…]` looked up in `<head>` (first match only) → output field.
 const HEAD_PROPERTIES: [(&str, &str); 7] = [
@@ -117,12 +115,7 @@ fn visit(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
 
 /// `content` of the first meta (optionally in `<head>` only) whose `property` (or `name`) is
 /// `value`; `None` if that first match has no `content` (later matches are not consulted).
-fn first_content(
-    metas: &[Meta],
-    head_only: bool,
-    by_property: bool,
-    value: &str,
-) -> Option<String> {
+fn first_content(metas: &[Meta], head_only: bool, by_property: bool, value: &str) -> Option<String> {
     metas
         .iter()
         .filter(|m| !head_only || m.in_head)
@@ -148,10 +141,7 @@ fn merge_raw(out: &mut Map<String, Value>, key: &str, content: &str) {
                 let first = std::mem::take(existing);
                 out.insert(
                     key.to_string(),
-                    Value::Array(vec![
-                        Value::String(first),
-                        Value::String(content.to_string()),
-                    ]),
+                    Value::Array(vec![Value::String(first), Value::String(content.to_string())]),
                 );
             }
         }
@@ -323,10 +313,7 @@ mod tests {
 
     #[test]
     fn title_fallback_order() {
-        assert_eq!(
-            meta("<meta name='twitter:title' content='TW'>")["title"],
-            "TW"
-        );
+        assert_eq!(meta("<meta name='twitter:title' content='TW'>")["title"], "TW");
         assert_eq!(
             meta(
                 "<meta name='twitter:title' content='TW'><body><meta property='og:title' content='Body OG'></body>"
@@ -334,8 +321,7 @@ mod tests {
             "Body OG"
         );
         // An empty ogTitle blocks the fallback chain (upstream `or_else` semantics).
-        let m =
-            meta("<meta property='og:title' content=''><meta name='twitter:title' content='TW'>");
+        let m = meta("<meta property='og:title' content=''><meta name='twitter:title' content='TW'>");
         assert!(m.get("title").is_none());
     }
 

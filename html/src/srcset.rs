@@ -15,8 +15,7 @@ struct Candidate {
 fn parse_candidate(entry: &str) -> Option<Candidate> {
     let tokens: Vec<&str> = entry.trim().split(' ').collect();
     let last = tokens[tokens.len() - 1];
-    let has_descriptor =
-        tokens.len() > 1 && !last.is_empty() && (last.ends_with('x') || last.ends_with('w'));
+    let has_descriptor = tokens.len() > 1 && !last.is_empty() && (last.ends_with('x') || last.ends_with('w'));
     let descriptor = if has_descriptor { last } else { "1x" };
     let size: f64 = descriptor[..descriptor.len() - 1].parse().ok()?;
     let url = if has_descriptor {
@@ -76,10 +75,7 @@ mod tests {
             Some("b.jpg")
         );
         // src joins as 1x but loses the tie against an earlier 1x candidate.
-        assert_eq!(
-            pick_largest("a.jpg 1x", Some("s.jpg")).as_deref(),
-            Some("a.jpg")
-        );
+        assert_eq!(pick_largest("a.jpg 1x", Some("s.jpg")).as_deref(), Some("a.jpg"));
         assert_eq!(
             pick_largest("a.jpg 0.5x", Some("s.jpg")).as_deref(),
             Some("s.jpg")
@@ -96,10 +92,7 @@ mod tests {
 
     #[test]
     fn missing_descriptor_is_1x() {
-        assert_eq!(
-            pick_largest("a.jpg, b.jpg 2x", None).as_deref(),
-            Some("b.jpg")
-        );
+        assert_eq!(pick_largest("a.jpg, b.jpg 2x", None).as_deref(), Some("b.jpg"));
         assert_eq!(pick_largest("only.jpg", None).as_deref(), Some("only.jpg"));
     }
 
@@ -111,10 +104,7 @@ mod tests {
             Some("b.jpg")
         );
         // `100h` is not a descriptor: part of the URL, at 1x.
-        assert_eq!(
-            pick_largest("a.jpg 100h", None).as_deref(),
-            Some("a.jpg 100h")
-        );
+        assert_eq!(pick_largest("a.jpg 100h", None).as_deref(), Some("a.jpg 100h"));
         assert_eq!(pick_largest("a.jpg fox", None), None);
     }
 

@@ -94,12 +94,7 @@ mod tests {
 
     #[test]
     fn compile_skips_blank_entries() {
-        assert_eq!(
-            compile(&["".into(), "  ".into(), "p".into()])
-                .unwrap()
-                .len(),
-            1
-        );
+        assert_eq!(compile(&["".into(), "  ".into(), "p".into()]).unwrap().len(), 1);
     }
 
     #[test]

@@ -16,10 +16,7 @@ fn pages(dir: &str) -> Vec<(String, String)> {
                 .filter(|p| p.extension().is_some_and(|x| x == "html"))
                 .map(|p| {
                     let bytes = std::fs::read(&p).unwrap();
-                    (
-                        p.display().to_string(),
-                        decode_html(&bytes, Some("text/html")),
-                    )
+                    (p.display().to_string(), decode_html(&bytes, Some("text/html")))
                 })
                 .collect()
         })
@@ -74,10 +71,7 @@ fn timing() {
         .unwrap_or(20);
     let n = pages.len();
     let bytes: usize = pages.iter().map(|(_, h)| h.len()).sum();
-    let parsed: Vec<ParsedPage> = pages
-        .iter()
-        .map(|(_, h)| ParsedPage::parse(h, &url))
-        .collect();
+    let parsed: Vec<ParsedPage> = pages.iter().map(|(_, h)| ParsedPage::parse(h, &url)).collect();
     let cleaned: Vec<_> = parsed.iter().map(|p| p.clean(&opts).unwrap()).collect();
     let stages = [
         (
@@ -139,10 +133,7 @@ fn timing() {
             }),
         ),
     ];
-    println!(
-        "{n} pages, mean size {:.1} KB",
-        bytes as f64 / n as f64 / 1024.0
-    );
+    println!("{n} pages, mean size {:.1} KB", bytes as f64 / n as f64 / 1024.0);
     let (mut cpu, mut wall) = (0.0, 0.0);
     for (name, (c, w)) in stages {
         println!("{name:>12}: {c:8.1} µs CPU/page  ({w:8.1} µs wall)");
@@ -170,10 +161,7 @@ fn robustness_all_pages() {
     for (name, html) in &pages {
         let page = ParsedPage::parse(html, &url);
         let meta = page.metadata();
-        assert!(
-            meta.values().all(|v| v.is_string() || v.is_array()),
-            "{name}"
-        );
+        assert!(meta.values().all(|v| v.is_string() || v.is_array()), "{name}");
         for main in [true, false] {
             let opts = CleanOptions {
                 only_main_content: main,
@@ -182,10 +170,7 @@ fn robustness_all_pages() {
             };
             let cleaned = page.clean(&opts).unwrap();
             let out = cleaned.html();
-            assert!(
-                !out.contains("<script") && !out.contains("<head>"),
-                "{name}"
-            );
+            assert!(!out.contains("<script") && !out.contains("<head>"), "{name}");
             let links = cleaned.links();
             let unique: std::collections::HashSet<_> = links.iter().collect();
             assert_eq!(unique.len(), links.len(), "{name}");
@@ -198,10 +183,7 @@ fn robustness_all_pages() {
             }
         }
     }
-    println!(
-        "{} pages ok, {empty_main} with empty main content",
-        pages.len()
-    );
+    println!("{} pages ok, {empty_main} with empty main content", pages.len());
 }
 
 #[test]

@@ -101,7 +101,9 @@ fn article_keeps_linked_sentences_and_drops_chrome() {
 #[test]
 fn article_body_is_chosen_over_its_side_column() {
     let teasers: String = (0..6)
-        .map(|i| format!("<li><a href='/p{i}'>Popular story number {i} about something else entirely</a></li>"))
+        .map(|i| {
+            format!("<li><a href='/p{i}'>Popular story number {i} about something else entirely</a></li>")
+        })
         .collect();
     let html = format!(
         r#"<body><div class="layout"><div class="col-main"><div class="article-body">
@@ -135,11 +137,7 @@ fn listing_keeps_every_card() {
     );
     let out = main_content(&html);
     for i in 0..8 {
-        assert_kept(
-            &out,
-            &[&format!("Stoneware mug {i}"), &format!("$2{i}.00")],
-            &[],
-        );
+        assert_kept(&out, &[&format!("Stoneware mug {i}"), &format!("$2{i}.00")], &[]);
     }
     assert_kept(&out, &[], &["Add to cart", "Red (4)", "Plates", "Terms"]);
 }
@@ -161,10 +159,7 @@ fn forum_thread_keeps_all_posts() {
     );
     let out = main_content(&html);
     for i in 0..5 {
-        assert!(
-            out.contains(&format!("Reply {i}:")),
-            "lacks post {i}:\n{out}"
-        );
+        assert!(out.contains(&format!("Reply {i}:")), "lacks post {i}:\n{out}");
     }
     assert_kept(&out, &[], &["Joined: 2019", "Forum software"]);
 }
@@ -172,11 +167,7 @@ fn forum_thread_keeps_all_posts() {
 #[test]
 fn product_page_keeps_description_and_specs() {
     let related: String = (0..4)
-        .map(|i| {
-            format!(
-                "<li class='product-card'><a href='/p{i}'>Other mug {i}</a><span>$9</span></li>"
-            )
-        })
+        .map(|i| format!("<li class='product-card'><a href='/p{i}'>Other mug {i}</a><span>$9</span></li>"))
         .collect();
     let html = format!(
         r#"<body><header><a href="/">Shop</a></header><main><div class="product">
@@ -320,11 +311,7 @@ fn a_product_grid_inside_a_form_is_content() {
     let out = main_content(&html);
     assert_kept(
         &out,
-        &[
-            "Purifier model 1",
-            "Purifier model 6",
-            "washable pre-filter",
-        ],
+        &["Purifier model 1", "Purifier model 6", "washable pre-filter"],
         &["FOOTERTEXT"],
     );
 }

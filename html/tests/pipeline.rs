@@ -72,14 +72,8 @@ fn clean_is_repeatable_and_non_destructive() {
     assert!(full.html().contains("<header>") && full.html().contains("foot"));
     assert!(!main.contains("<header>"));
     assert_eq!(page.clean(&opts(true, &[], &[])).unwrap().html(), main);
-    assert!(
-        full.links()
-            .contains(&"https://example.com/nav".to_string())
-    );
-    assert!(
-        full.images()
-            .contains(&"https://example.com/f.png".to_string())
-    );
+    assert!(full.links().contains(&"https://example.com/nav".to_string()));
+    assert!(full.images().contains(&"https://example.com/f.png".to_string()));
     assert_eq!(page.metadata()["title"], "Post");
     assert_eq!(page.metadata()["language"], "en");
 }
@@ -87,19 +81,15 @@ fn clean_is_repeatable_and_non_destructive() {
 #[test]
 fn include_then_exclude_then_main_content() {
     let page = ParsedPage::parse(PAGE, &url());
-    let include = [
-        "article".to_string(),
-        "footer".to_string(),
-        "header".to_string(),
-    ];
+    let include = ["article".to_string(), "footer".to_string(), "header".to_string()];
     let exclude = ["h1".to_string(), "iframe".to_string()];
     let cleaned = page.clean(&opts(false, &include, &exclude)).unwrap();
     let html = cleaned.html();
     assert!(html.starts_with("<html><body><div><article><img"));
     assert!(html.contains("</article><footer>foot"));
-    assert!(html.ends_with(
-        "<header><a href=\"https://example.com/home\">Home</a></header></div></body></html>"
-    ));
+    assert!(
+        html.ends_with("<header><a href=\"https://example.com/home\">Home</a></header></div></body></html>")
+    );
     assert!(!html.contains("iframe"));
     // onlyMainContent still applies to the included elements.
     let main = page.clean(&opts(true, &include, &exclude)).unwrap().html();
@@ -109,9 +99,7 @@ fn include_then_exclude_then_main_content() {
 #[test]
 fn include_iframe_selects_both_forms() {
     let page = ParsedPage::parse(PAGE, &url());
-    let cleaned = page
-        .clean(&opts(true, &["iframe".to_string()], &[]))
-        .unwrap();
+    let cleaned = page.clean(&opts(true, &["iframe".to_string()], &[])).unwrap();
     assert_eq!(
         cleaned.html(),
         "<html><body><div><iframe src=\"https://video.example/embed\"></iframe>\
@@ -122,10 +110,7 @@ fn include_iframe_selects_both_forms() {
 #[test]
 fn invalid_selectors_error() {
     let page = ParsedPage::parse(PAGE, &url());
-    for (include, exclude) in [
-        (vec!["p[".to_string()], vec![]),
-        (vec![], vec!["::".to_string()]),
-    ] {
+    for (include, exclude) in [(vec!["p[".to_string()], vec![]), (vec![], vec!["::".to_string()])] {
         let err = page.clean(&opts(true, &include, &exclude)).err().unwrap();
         let CleanError::InvalidSelector { ref selector, .. } = err;
         assert!(selector == "p[" || selector == "::");
@@ -144,12 +129,7 @@ fn empty_main_content_is_detectable() {
     assert!(main.links().is_empty());
     assert!(page.clean(&opts(false, &[], &[])).unwrap().has_content());
     let image_only = ParsedPage::parse("<img src=x.png>", &url());
-    assert!(
-        image_only
-            .clean(&opts(true, &[], &[]))
-            .unwrap()
-            .has_content()
-    );
+    assert!(image_only.clean(&opts(true, &[], &[])).unwrap().has_content());
 }
 
 #[test]

@@ -68,9 +68,7 @@ macro_rules! export_plugin {
         #[doc(hidden)]
         pub struct __DistillFormatExport;
 
-        impl $crate::bindings::format::exports::distill::plugin::render::Guest
-            for __DistillFormatExport
-        {
+        impl $crate::bindings::format::exports::distill::plugin::render::Guest for __DistillFormatExport {
             fn info() -> $crate::PluginInfo {
                 <$plugin as $crate::FormatPlugin>::info()
             }

@@ -44,10 +44,7 @@ pub fn render_entry<P: FormatPlugin>(
 }
 
 #[doc(hidden)]
-pub fn convert_entry<P: ConverterPlugin>(
-    file: &FileInput,
-    options: &str,
-) -> Result<Document, PluginError> {
+pub fn convert_entry<P: ConverterPlugin>(file: &FileInput, options: &str) -> Result<Document, PluginError> {
     let options = parse_options(options)?;
     P::convert(file, &options)
 }

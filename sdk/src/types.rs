@@ -37,7 +37,8 @@ impl PluginInfo {
 
     /// Adds a file extension (without the dot) this converter handles.
     pub fn extension(mut self, ext: &str) -> Self {
-        self.extensions.push(ext.trim_start_matches('.').to_ascii_lowercase());
+        self.extensions
+            .push(ext.trim_start_matches('.').to_ascii_lowercase());
         self
     }
 

@@ -52,7 +52,11 @@ impl Reply {
     /// The reply for assertion messages.
     pub fn pretty(&self) -> String {
         let body = serde_json::to_string_pretty(&self.json).unwrap_or_else(|_| self.body.clone());
-        let body = if body.len() > 6000 { format!("{}…", &body[..6000]) } else { body };
+        let body = if body.len() > 6000 {
+            format!("{}…", &body[..6000])
+        } else {
+            body
+        };
         format!("HTTP {} in {:?}: {body}", self.status, self.elapsed)
     }
 
@@ -73,7 +77,11 @@ impl Reply {
             "expected HTTP {status} {code}, got {}",
             self.pretty()
         );
-        assert!(!self.error().is_empty(), "error message missing: {}", self.pretty());
+        assert!(
+            !self.error().is_empty(),
+            "error message missing: {}",
+            self.pretty()
+        );
         self
     }
 }
@@ -115,7 +123,10 @@ async fn into_reply(started: Instant, response: reqwest::Response) -> Reply {
 /// and the extra `headers`.
 pub async fn post_raw(url: &str, body: impl Into<reqwest::Body>, headers: &[(&str, &str)]) -> Reply {
     let started = Instant::now();
-    let mut req = http().post(url).header("content-type", "application/json").body(body);
+    let mut req = http()
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body);
     for (k, v) in headers {
         req = req.header(*k, *v);
     }
@@ -126,7 +137,11 @@ pub async fn post_raw(url: &str, body: impl Into<reqwest::Body>, headers: &[(&st
 /// GETs `url`.
 pub async fn get(url: &str) -> Reply {
     let started = Instant::now();
-    let response = http().get(url).send().await.unwrap_or_else(|e| panic!("GET {url}: {e:?}"));
+    let response = http()
+        .get(url)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e:?}"));
     into_reply(started, response).await
 }
 

@@ -236,7 +236,9 @@ async fn windows_1252() -> Response {
 
 async fn big(uri: Uri) -> Response {
     let kb = query_number(&uri, "kb", 300).min(4096) as usize;
-    let mut body = String::from("<!DOCTYPE html><html><head><title>Big page</title></head><body><main><h1>Big page</h1>\n");
+    let mut body = String::from(
+        "<!DOCTYPE html><html><head><title>Big page</title></head><body><main><h1>Big page</h1>\n",
+    );
     let mut i = 0;
     while body.len() < kb * 1024 {
         body.push_str(&format!(
@@ -249,7 +251,10 @@ async fn big(uri: Uri) -> Response {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 async fn echo_headers(headers: HeaderMap) -> Response {
@@ -280,7 +285,10 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Respons
     html(
         StatusCode::OK,
         "text/html; charset=utf-8",
-        format!("<html><head><title>Hit</title></head><body><p>Hit {}</p></body></html>", escape(&token)),
+        format!(
+            "<html><head><title>Hit</title></head><body><p>Hit {}</p></body></html>",
+            escape(&token)
+        ),
     )
 }
 
@@ -293,8 +301,14 @@ async fn document(UrlPath(name): UrlPath<String>) -> Response {
 /// A document fixture under an extension-less path, typed by `?type=`.
 async fn download(uri: Uri) -> Response {
     let query = uri.query().unwrap_or("");
-    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
-    let ctype = param("type").unwrap_or("application/octet-stream").replace("%2F", "/");
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    let ctype = param("type")
+        .unwrap_or("application/octet-stream")
+        .replace("%2F", "/");
     serve_document(param("file").unwrap_or(""), &ctype).await
 }
 
@@ -303,7 +317,12 @@ async fn serve_document(name: &str, content_type: &str) -> Response {
         return html(StatusCode::BAD_REQUEST, "text/plain", "bad path");
     }
     match tokio::fs::read(documents_dir().join(name)).await {
-        Ok(bytes) => (StatusCode::OK, [(header::CONTENT_TYPE, content_type.to_string())], bytes).into_response(),
+        Ok(bytes) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, content_type.to_string())],
+            bytes,
+        )
+            .into_response(),
         Err(_) => html(StatusCode::NOT_FOUND, "text/plain", "no such document"),
     }
 }
@@ -322,7 +341,11 @@ fn content_type_for(path: &Path) -> &'static str {
 
 async fn static_file(uri: Uri) -> Response {
     let rel = uri.path().trim_start_matches('/');
-    let rel = if rel.is_empty() || rel.ends_with('/') { format!("{rel}index.html") } else { rel.to_string() };
+    let rel = if rel.is_empty() || rel.ends_with('/') {
+        format!("{rel}index.html")
+    } else {
+        rel.to_string()
+    };
     let rel_path = Path::new(&rel);
     if rel_path.components().any(|c| !matches!(c, Component::Normal(_))) {
         return html(StatusCode::BAD_REQUEST, "text/plain", "bad path");

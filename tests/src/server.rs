@@ -132,7 +132,10 @@ impl TestServer {
             .env("DISTILL_LOG", "info")
             .env("DISTILL_LOG_FORMAT", if opts.json_logs { "json" } else { "text" });
         if let Some(allow) = opts.allow_private_targets {
-            cmd.env("DISTILL_ALLOW_PRIVATE_TARGETS", if allow { "true" } else { "false" });
+            cmd.env(
+                "DISTILL_ALLOW_PRIVATE_TARGETS",
+                if allow { "true" } else { "false" },
+            );
         }
         for (k, v) in &opts.env {
             cmd.env(k, v);
@@ -270,13 +273,22 @@ pub fn shared() -> &'static TestServer {
 // Locations of the binary, the plugins and scratch space.
 
 fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|p| if p.is_absolute() { p } else { workspace_dir().join(p) })
+        .map(|p| {
+            if p.is_absolute() {
+                p
+            } else {
+                workspace_dir().join(p)
+            }
+        })
         .unwrap_or_else(|| workspace_dir().join("target"))
 }
 
@@ -306,7 +318,10 @@ pub fn distill_bin() -> PathBuf {
 
 /// `$DISTILL_SHIPPED_PLUGINS_DIR`, else `target/release/plugins`.
 pub fn shipped_plugins_dir() -> PathBuf {
-    from_env_or("DISTILL_SHIPPED_PLUGINS_DIR", target_dir().join("release/plugins"))
+    from_env_or(
+        "DISTILL_SHIPPED_PLUGINS_DIR",
+        target_dir().join("release/plugins"),
+    )
 }
 
 /// `$DISTILL_TEST_PLUGINS_DIR`, else `target/test-plugins`.
@@ -423,7 +438,9 @@ fn register_pid(pid: u32, dir: &Path) {
 }
 
 fn unregister_pid(pid: u32) {
-    LIVE.lock().unwrap_or_else(|e| e.into_inner()).retain(|(p, _)| *p != pid);
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(p, _)| *p != pid);
 }
 
 extern "C" fn kill_live_servers() {

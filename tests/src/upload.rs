@@ -22,7 +22,9 @@ pub async fn parse_upload(
     if let Some(o) = options {
         form = form.part(
             "options",
-            reqwest::multipart::Part::text(o.to_string()).mime_str("application/json").unwrap(),
+            reqwest::multipart::Part::text(o.to_string())
+                .mime_str("application/json")
+                .unwrap(),
         );
     }
     let started = Instant::now();
@@ -33,8 +35,18 @@ pub async fn parse_upload(
         .await
         .expect("parse request");
     let status = resp.status().as_u16();
-    let content_type = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_string);
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let body = resp.text().await.unwrap_or_default();
     let json = serde_json::from_str(&body).unwrap_or(Value::Null);
-    Reply { status, content_type, body, json, elapsed: started.elapsed() }
+    Reply {
+        status,
+        content_type,
+        body,
+        json,
+        elapsed: started.elapsed(),
+    }
 }

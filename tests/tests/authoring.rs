@@ -8,12 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn run(cmd: &mut Command) -> String {
     let out = cmd.output().expect("running a command");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success(), "{cmd:?} failed:\n{text}");
     text
 }
@@ -44,8 +51,11 @@ async fn new_plugin_template_builds_and_loads_for_both_kinds() {
             .args(["build", "--release", "--target", "wasm32-wasip2", "--target-dir"])
             .arg(&target_dir));
         let crate_file = format!("distill_{}.wasm", name.replace('-', "_"));
-        std::fs::copy(target_dir.join("wasm32-wasip2/release").join(crate_file), plugins.join(format!("{name}.wasm")))
-            .unwrap();
+        std::fs::copy(
+            target_dir.join("wasm32-wasip2/release").join(crate_file),
+            plugins.join(format!("{name}.wasm")),
+        )
+        .unwrap();
     }
     // Bad names are refused before anything is written.
     let bad = Command::new("make")
@@ -56,23 +66,47 @@ async fn new_plugin_template_builds_and_loads_for_both_kinds() {
         .unwrap();
     assert!(!bad.status.success() && !work.join("bad").exists());
 
-    let server = TestServer::start(ServerOptions { plugins: Plugins::Dir(plugins), ..ServerOptions::default() });
+    let server = TestServer::start(ServerOptions {
+        plugins: Plugins::Dir(plugins),
+        ..ServerOptions::default()
+    });
     let logs = server.logs();
-    assert!(logs.contains("plugin=word-count") && logs.contains("plugin=notes"), "{logs}");
-    assert!(logs.contains("extensions=[\"notes\"]"), "the converter's manifest: {logs}");
-    let r = scrape(server.url(), &json!({ "url": site().url("/article.html"), "formats": ["word-count"] })).await;
+    assert!(
+        logs.contains("plugin=word-count") && logs.contains("plugin=notes"),
+        "{logs}"
+    );
+    assert!(
+        logs.contains("extensions=[\"notes\"]"),
+        "the converter's manifest: {logs}"
+    );
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["word-count"] }),
+    )
+    .await;
     r.assert_ok();
-    assert!(r.data()["word-count"]["cleanedHtmlBytes"].as_u64().unwrap() > 100, "{}", r.pretty());
+    assert!(
+        r.data()["word-count"]["cleanedHtmlBytes"].as_u64().unwrap() > 100,
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
 async fn a_plugin_written_in_python_is_served() {
     let wasm = example_plugins_dir().join("keywords.wasm");
-    assert!(wasm.exists(), "{} is missing: `make build` builds it with componentize-py", wasm.display());
+    assert!(
+        wasm.exists(),
+        "{} is missing: `make build` builds it with componentize-py",
+        wasm.display()
+    );
     let plugins = fresh_tmp_dir().join("plugins");
     std::fs::create_dir_all(&plugins).unwrap();
     std::fs::copy(&wasm, plugins.join("keywords.wasm")).unwrap();
-    let server = TestServer::start(ServerOptions { plugins: Plugins::Dir(plugins), ..ServerOptions::default() });
+    let server = TestServer::start(ServerOptions {
+        plugins: Plugins::Dir(plugins),
+        ..ServerOptions::default()
+    });
     let r = scrape(
         server.url(),
         &json!({ "url": site().url("/article.html"), "formats": [{ "type": "keywords", "top": 3 }] }),
@@ -82,7 +116,10 @@ async fn a_plugin_written_in_python_is_served() {
     let kw = &r.data()["keywords"];
     let list = kw["keywords"].as_array().unwrap();
     assert_eq!(list.len(), 3, "{kw}");
-    assert!(list.iter().all(|k| k["word"].as_str().is_some_and(|w| w.len() >= 3) && k["count"].as_u64() >= Some(1)));
+    assert!(
+        list.iter()
+            .all(|k| k["word"].as_str().is_some_and(|w| w.len() >= 3) && k["count"].as_u64() >= Some(1))
+    );
     assert!(list[0]["count"].as_u64() >= list[2]["count"].as_u64());
     assert!(kw["words"].as_u64().unwrap() > 20, "{kw}");
     // The Python plugin validates its options like any other.

@@ -26,23 +26,87 @@ fn assert_in_order(haystack: &str, needles: &[&str]) {
 
 /// Every extension the spec lists, with a fixture and the text that must come out.
 const EVERY_EXTENSION: &[(&str, &str, &[&str])] = &[
-    ("pdf", "report.pdf", &["# Quarterly Report", "|North|Apples|1200|", "## Outlook"]),
-    ("docx", "word-features.docx", &["# Main Heading One", "| Alice | 30 | Paris |"]),
-    ("docm", "macros.docm", &["# Main Heading One", "Final body paragraph BODY-END."]),
-    ("doc", "report.doc", &["# Quarterly Report", "| North | Apples | 1200 |", "## Outlook"]),
-    ("odt", "writer.odt", &["# Quarterly Report", "| North | 100 | 120 |"]),
-    ("ods", "workbook.ods", &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |"]),
-    ("odp", "deck.odp", &["## Slide 1: Welcome Slide", "Speaker notes for slide one"]),
-    ("rtf", "sample.rtf", &["# Quarterly Report", "| North | Apples | 1200 |"]),
-    ("xlsx", "workbook.xlsx", &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |", "## People"]),
-    ("xls", "workbook.xls", &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |", "## People"]),
+    (
+        "pdf",
+        "report.pdf",
+        &["# Quarterly Report", "|North|Apples|1200|", "## Outlook"],
+    ),
+    (
+        "docx",
+        "word-features.docx",
+        &["# Main Heading One", "| Alice | 30 | Paris |"],
+    ),
+    (
+        "docm",
+        "macros.docm",
+        &["# Main Heading One", "Final body paragraph BODY-END."],
+    ),
+    (
+        "doc",
+        "report.doc",
+        &["# Quarterly Report", "| North | Apples | 1200 |", "## Outlook"],
+    ),
+    (
+        "odt",
+        "writer.odt",
+        &["# Quarterly Report", "| North | 100 | 120 |"],
+    ),
+    (
+        "ods",
+        "workbook.ods",
+        &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |"],
+    ),
+    (
+        "odp",
+        "deck.odp",
+        &["## Slide 1: Welcome Slide", "Speaker notes for slide one"],
+    ),
+    (
+        "rtf",
+        "sample.rtf",
+        &["# Quarterly Report", "| North | Apples | 1200 |"],
+    ),
+    (
+        "xlsx",
+        "workbook.xlsx",
+        &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |", "## People"],
+    ),
+    (
+        "xls",
+        "workbook.xls",
+        &["## Sales", "| North | 2024-01-15 | 1200 | 0.25 |", "## People"],
+    ),
     ("xlsm", "macros.xlsm", &["## Sales", "| Alice | TRUE |"]),
-    ("xlsb", "workbook.xlsb", &["## Inventory", "| Bolts | 120 | 0.25 |", "## Staff"]),
-    ("pptx", "deck.pptx", &["## Slide 1: Welcome Slide", "## Slide 3: Numbers Table"]),
-    ("ppt", "deck.ppt", &["## Slide 1", "Product Launch Plan", "Speaker note: welcome everyone."]),
-    ("pptm", "macros.pptm", &["## Slide 2: Agenda", "Notes on the table slide"]),
+    (
+        "xlsb",
+        "workbook.xlsb",
+        &["## Inventory", "| Bolts | 120 | 0.25 |", "## Staff"],
+    ),
+    (
+        "pptx",
+        "deck.pptx",
+        &["## Slide 1: Welcome Slide", "## Slide 3: Numbers Table"],
+    ),
+    (
+        "ppt",
+        "deck.ppt",
+        &[
+            "## Slide 1",
+            "Product Launch Plan",
+            "Speaker note: welcome everyone.",
+        ],
+    ),
+    (
+        "pptm",
+        "macros.pptm",
+        &["## Slide 2: Agenda", "Notes on the table slide"],
+    ),
     ("epub", "book.epub", &["# Chapter Beta", "# Chapter Alpha"]),
-    ("csv", "sample.csv", &["| Product | Price | Notes |", "| Gadget, deluxe | 19.50 |"]),
+    (
+        "csv",
+        "sample.csv",
+        &["| Product | Price | Notes |", "| Gadget, deluxe | 19.50 |"],
+    ),
 ];
 
 #[tokio::test]
@@ -55,24 +119,47 @@ async fn every_spec_extension_converts_to_markdown() {
         assert_in_order(r.markdown(), needles);
         assert_eq!(r.metadata()["sourceURL"], name.as_str(), "{}", r.pretty());
         let ctype = r.metadata()["contentType"].as_str().unwrap_or("");
-        assert!(!ctype.is_empty() && ctype != "application/octet-stream", ".{ext}: contentType {ctype:?}");
+        assert!(
+            !ctype.is_empty() && ctype != "application/octet-stream",
+            ".{ext}: contentType {ctype:?}"
+        );
     }
     // The three HTML extensions go through the page pipeline.
     let html = read_fixture("article.html");
     for ext in ["html", "htm", "xhtml"] {
-        let r = parse_upload(shared().url(), &format!("page.{ext}"), None, html.clone().into_bytes(), None).await;
+        let r = parse_upload(
+            shared().url(),
+            &format!("page.{ext}"),
+            None,
+            html.clone().into_bytes(),
+            None,
+        )
+        .await;
         r.assert_ok();
-        assert!(r.markdown().contains("# Lichens on Old Walls"), ".{ext}: {}", r.pretty());
+        assert!(
+            r.markdown().contains("# Lichens on Old Walls"),
+            ".{ext}: {}",
+            r.pretty()
+        );
     }
 }
 
 #[tokio::test]
 async fn the_unsupported_type_error_lists_the_spec_extensions() {
-    let r = parse_upload(shared().url(), "notes.exe", Some("application/octet-stream"), b"MZ".to_vec(), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "notes.exe",
+        Some("application/octet-stream"),
+        b"MZ".to_vec(),
+        None,
+    )
+    .await;
     r.assert_error(400, "UNSUPPORTED_FILE_TYPE");
     let spec = ".html, .htm, .xhtml, .pdf, .docx, .doc, .docm, .odt, .ods, .odp, .rtf, .xlsx, .xls, .xlsm, .xlsb, .pptx, .ppt, .pptm, .epub, .csv";
     assert!(
-        r.error().starts_with(&format!("Unsupported upload type. Supported file extensions: {spec}")),
+        r.error().starts_with(&format!(
+            "Unsupported upload type. Supported file extensions: {spec}"
+        )),
         "{}",
         r.pretty()
     );
@@ -81,7 +168,14 @@ async fn the_unsupported_type_error_lists_the_spec_extensions() {
 #[tokio::test]
 async fn a_document_is_recognised_by_its_declared_type_without_an_extension() {
     let mime = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
-    let r = parse_upload(shared().url(), "report", Some(mime), read_document("word-features.docx"), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "report",
+        Some(mime),
+        read_document("word-features.docx"),
+        None,
+    )
+    .await;
     r.assert_ok();
     assert!(r.markdown().contains("# Main Heading One"), "{}", r.pretty());
     assert_eq!(r.metadata()["contentType"], mime);
@@ -121,7 +215,15 @@ async fn docx_keeps_headers_body_footers_and_its_structures() {
     .await;
     r.assert_ok();
     assert!(r.data_str("html").contains("<table"), "{}", r.pretty());
-    assert!(r.data()["links"].as_array().unwrap().iter().any(|l| l == "https://www.rust-lang.org/"), "{}", r.pretty());
+    assert!(
+        r.data()["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l == "https://www.rust-lang.org/"),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -201,7 +303,13 @@ async fn slides_come_under_slide_headings_with_their_notes() {
     let md = parse_fixture("deck.ppt").await.markdown().to_string();
     assert_in_order(
         &md,
-        &["## Slide 1", "Speaker note: welcome everyone.", "## Slide 2", "- Reach ten thousand users", "## Slide 3"],
+        &[
+            "## Slide 1",
+            "Speaker note: welcome everyone.",
+            "## Slide 2",
+            "- Reach ten thousand users",
+            "## Slide 3",
+        ],
     );
 }
 
@@ -210,7 +318,15 @@ async fn epub_chapters_follow_the_spine() {
     let r = parse_fixture("book.epub").await;
     let md = r.markdown();
     // The spine puts chapter 2 first; scripts and styles are dropped.
-    assert_in_order(md, &["# Chapter Beta", "| k | v |", "# Chapter Alpha", "[an outside link](https://example.net/)"]);
+    assert_in_order(
+        md,
+        &[
+            "# Chapter Beta",
+            "| k | v |",
+            "# Chapter Alpha",
+            "[an outside link](https://example.net/)",
+        ],
+    );
     assert!(!md.contains("alert(1)") && !md.contains("color:red"), "{md}");
     assert_eq!(r.metadata()["title"], "The Fixture Book");
 }
@@ -239,7 +355,14 @@ async fn rtf_and_doc_keep_headings_lists_tables_and_links() {
 #[tokio::test]
 async fn csv_quoting_and_delimiters_survive() {
     let md = parse_fixture("sample.csv").await.markdown().to_string();
-    assert_in_order(&md, &["| Product | Price | Notes |", "| Widget | 9.99 | Small, blue |", "| Gadget, deluxe | 19.50 | Says \"hello\" |"]);
+    assert_in_order(
+        &md,
+        &[
+            "| Product | Price | Notes |",
+            "| Widget | 9.99 | Small, blue |",
+            "| Gadget, deluxe | 19.50 | Says \"hello\" |",
+        ],
+    );
     let md = parse_fixture("sample-semicolon.csv").await.markdown().to_string();
     assert!(md.starts_with("| "), "{md}");
     assert!(!md.contains(';'), "semicolons not taken as the delimiter: {md}");
@@ -249,10 +372,17 @@ async fn csv_quoting_and_delimiters_survive() {
 async fn scrape_of_a_document_url_goes_through_its_converter() {
     let server = shared().url();
     // By extension.
-    let r = scrape(server, &json!({ "url": site().url("/documents/word-features.docx") })).await;
+    let r = scrape(
+        server,
+        &json!({ "url": site().url("/documents/word-features.docx") }),
+    )
+    .await;
     r.assert_ok();
     assert!(r.markdown().contains("# Main Heading One"), "{}", r.pretty());
-    assert_eq!(r.metadata()["sourceURL"], site().url("/documents/word-features.docx").as_str());
+    assert_eq!(
+        r.metadata()["sourceURL"],
+        site().url("/documents/word-features.docx").as_str()
+    );
     // By content type, under a path without an extension.
     let url = site().url("/download?file=report.pdf&type=application/pdf");
     let r = scrape(server, &json!({ "url": url, "formats": ["markdown", "html"] })).await;
@@ -265,5 +395,9 @@ async fn scrape_of_a_document_url_goes_through_its_converter() {
     );
     let r = scrape(server, &json!({ "url": url })).await;
     r.assert_ok();
-    assert!(r.markdown().contains("## Slide 1: Welcome Slide"), "{}", r.pretty());
+    assert!(
+        r.markdown().contains("## Slide 1: Welcome Slide"),
+        "{}",
+        r.pretty()
+    );
 }

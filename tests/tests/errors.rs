@@ -15,7 +15,8 @@ async fn a_slow_page_hits_the_timeout_with_408() {
     .await;
     r.assert_error(408, "SCRAPE_TIMEOUT");
     assert!(
-        r.error().starts_with("The scrape operation timed out before completing"),
+        r.error()
+            .starts_with("The scrape operation timed out before completing"),
         "{}",
         r.pretty()
     );
@@ -63,7 +64,8 @@ async fn dns_failure_is_http_200_with_success_false() {
     assert_eq!(r.json["success"], false, "{}", r.pretty());
     assert_eq!(r.code(), Some("SCRAPE_DNS_RESOLUTION_ERROR"), "{}", r.pretty());
     assert!(
-        r.error().starts_with(&format!("DNS resolution failed for hostname \"{host}\"")),
+        r.error()
+            .starts_with(&format!("DNS resolution failed for hostname \"{host}\"")),
         "{}",
         r.pretty()
     );
@@ -77,7 +79,11 @@ async fn a_refused_connection_fails_fast_with_a_json_error() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let r = scrape(shared().url(), &json!({ "url": format!("http://127.0.0.1:{port}/") })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": format!("http://127.0.0.1:{port}/") }),
+    )
+    .await;
     r.assert_error(500, "SCRAPE_SITE_ERROR");
     assert!(r.error().contains(&format!("127.0.0.1:{port}")), "{}", r.pretty());
     assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);

@@ -37,11 +37,19 @@ async fn markdown_is_the_default_format_and_follows_firecrawl_conventions() {
     }
     // Links and images are absolute (resolved against the page URL).
     assert!(
-        md.contains(&format!("[identification guide]({base}/guide/identification.html#keys)")),
+        md.contains(&format!(
+            "[identification guide]({base}/guide/identification.html#keys)"
+        )),
         "{md}"
     );
-    assert!(md.contains(&format!("[the appendix]({base}/notes/appendix.html)")), "{md}");
-    assert!(md.contains(&format!("![A yellow lichen]({base}/img/lichen.jpg)")), "{md}");
+    assert!(
+        md.contains(&format!("[the appendix]({base}/notes/appendix.html)")),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("![A yellow lichen]({base}/img/lichen.jpg)")),
+        "{md}"
+    );
     // Scripts, styles, noscript and comments never reach markdown; neither does
     // page chrome with the default onlyMainContent: true.
     for absent in [
@@ -57,13 +65,30 @@ async fn markdown_is_the_default_format_and_follows_firecrawl_conventions() {
         assert!(!md.contains(absent), "markdown contains {absent}:\n{md}");
     }
     // A GFM table (cell padding aside).
-    let squeezed: String = md.split(' ').filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
-    for row in ["| Species | Colour |", "| Xanthoria | Orange |", "| Lecanora | Grey |"] {
+    let squeezed: String = md
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    for row in [
+        "| Species | Colour |",
+        "| Xanthoria | Orange |",
+        "| Lecanora | Grey |",
+    ] {
         assert!(squeezed.contains(row), "markdown lacks table row {row:?}:\n{md}");
     }
-    assert!(md.lines().any(|l| l.starts_with("| -") && l.ends_with("- |")), "no table separator:\n{md}");
-    assert!(!md.starts_with('\n') && !md.ends_with('\n'), "markdown is not trimmed: {md:?}");
-    assert!(!md.contains("\n\n\n"), "markdown has 3+ newlines in a row: {md:?}");
+    assert!(
+        md.lines().any(|l| l.starts_with("| -") && l.ends_with("- |")),
+        "no table separator:\n{md}"
+    );
+    assert!(
+        !md.starts_with('\n') && !md.ends_with('\n'),
+        "markdown is not trimmed: {md:?}"
+    );
+    assert!(
+        !md.contains("\n\n\n"),
+        "markdown has 3+ newlines in a row: {md:?}"
+    );
 }
 
 #[tokio::test]
@@ -74,7 +99,10 @@ async fn markdown_emphasis_uses_underscores_like_upstream() {
     r.assert_ok();
     let md = r.markdown();
     assert!(md.contains("**composite organisms**"), "{md}");
-    assert!(md.contains("_They grow slowly._"), "<em> should become _..._:\n{md}");
+    assert!(
+        md.contains("_They grow slowly._"),
+        "<em> should become _..._:\n{md}"
+    );
 }
 
 #[tokio::test]
@@ -89,7 +117,12 @@ async fn all_host_formats_at_once_in_a_stable_order() {
     .await;
     r.assert_ok();
     let keys: Vec<&str> = r.data().as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["markdown", "html", "rawHtml", "links", "images", "metadata"], "{}", r.pretty());
+    assert_eq!(
+        keys,
+        ["markdown", "html", "rawHtml", "links", "images", "metadata"],
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -105,7 +138,11 @@ async fn formats_accept_the_object_form() {
     r.assert_ok();
     assert!(r.markdown().contains("# Lichens on Old Walls"));
     assert!(r.data()["links"].is_array(), "{}", r.pretty());
-    assert!(r.data().get("html").is_none(), "html was not requested: {}", r.pretty());
+    assert!(
+        r.data().get("html").is_none(),
+        "html was not requested: {}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -116,18 +153,43 @@ async fn html_is_cleaned_and_absolutized() {
     )
     .await;
     r.assert_ok();
-    assert!(r.data().get("markdown").is_none(), "markdown was not requested: {}", r.pretty());
+    assert!(
+        r.data().get("markdown").is_none(),
+        "markdown was not requested: {}",
+        r.pretty()
+    );
     let html = r.data_str("html");
     let lower = html.to_ascii_lowercase();
-    for tag in ["<script", "<style", "<head", "<noscript", "<meta", "<link", "<!--"] {
+    for tag in [
+        "<script",
+        "<style",
+        "<head",
+        "<noscript",
+        "<meta",
+        "<link",
+        "<!--",
+    ] {
         assert!(!lower.contains(tag), "cleaned html contains {tag}:\n{html}");
     }
-    for absent in ["SCRIPTMARKER", "STYLEMARKER", "NOSCRIPTMARKER", "COMMENTMARKER", "NAVMARKER", "FOOTERMARKER"] {
+    for absent in [
+        "SCRIPTMARKER",
+        "STYLEMARKER",
+        "NOSCRIPTMARKER",
+        "COMMENTMARKER",
+        "NAVMARKER",
+        "FOOTERMARKER",
+    ] {
         assert!(!html.contains(absent), "cleaned html contains {absent}:\n{html}");
     }
     let base = site().base();
-    assert!(html.contains(&format!("href=\"{base}/guide/identification.html#keys\"")), "{html}");
-    assert!(html.contains(&format!("href=\"{base}/notes/appendix.html\"")), "{html}");
+    assert!(
+        html.contains(&format!("href=\"{base}/guide/identification.html#keys\"")),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("href=\"{base}/notes/appendix.html\"")),
+        "{html}"
+    );
     assert!(html.contains(&format!("src=\"{base}/img/lichen.jpg\"")), "{html}");
     assert!(html.contains("<h1>Lichens on Old Walls</h1>"), "{html}");
     assert!(lower.contains("<body>"), "{html}");
@@ -184,13 +246,23 @@ async fn base_href_is_honoured_for_links_html_and_images() {
     let base = site().base();
     assert_eq!(
         strings(&r.data()["links"]),
-        [format!("{base}/assets/v2/doc.html"), format!("{base}/rooted.html")],
+        [
+            format!("{base}/assets/v2/doc.html"),
+            format!("{base}/rooted.html")
+        ],
         "{}",
         r.pretty()
     );
     let html = r.data_str("html");
-    assert!(html.contains(&format!("src=\"{base}/assets/v2/pic.png\"")), "{html}");
-    assert!(strings(&r.data()["images"]).contains(&format!("{base}/assets/v2/pic.png")), "{}", r.pretty());
+    assert!(
+        html.contains(&format!("src=\"{base}/assets/v2/pic.png\"")),
+        "{html}"
+    );
+    assert!(
+        strings(&r.data()["images"]).contains(&format!("{base}/assets/v2/pic.png")),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -209,7 +281,10 @@ async fn links_come_from_the_cleaned_html() {
     let full_links = strings(&full.data()["links"]);
     assert_eq!(
         main_links,
-        [format!("{base}/guide/identification.html#keys"), format!("{base}/notes/appendix.html")],
+        [
+            format!("{base}/guide/identification.html#keys"),
+            format!("{base}/notes/appendix.html")
+        ],
         "{}",
         main_only.pretty()
     );
@@ -219,7 +294,10 @@ async fn links_come_from_the_cleaned_html() {
         format!("{base}/related"),
         "mailto:editor@journal.example".to_string(),
     ] {
-        assert!(full_links.contains(&expected), "{expected} missing from {full_links:?}");
+        assert!(
+            full_links.contains(&expected),
+            "{expected} missing from {full_links:?}"
+        );
     }
 }
 
@@ -236,12 +314,25 @@ async fn images_resolve_srcset_lazy_sources_and_duplicates() {
     // srcset → the largest candidate (by width, then by density); data-src replaces a placeholder.
     assert!(html.contains(&format!("src=\"{base}/img/w-1600.jpg\"")), "{html}");
     assert!(html.contains(&format!("src=\"{base}/img/x-3.jpg\"")), "{html}");
-    assert!(html.contains(&format!("src=\"{base}/img/lazy-real.jpg\"")), "{html}");
-    assert!(html.contains(&format!("src=\"{base}/media/relative/pic.png\"")), "{html}");
-    assert!(html.contains("src=\"http://cdn.example.net/proto.png\""), "{html}");
+    assert!(
+        html.contains(&format!("src=\"{base}/img/lazy-real.jpg\"")),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("src=\"{base}/media/relative/pic.png\"")),
+        "{html}"
+    );
+    assert!(
+        html.contains("src=\"http://cdn.example.net/proto.png\""),
+        "{html}"
+    );
     assert!(!html.contains("placeholder.gif\""), "{html}");
     // The later <img> repeating an already used src is removed.
-    assert_eq!(html.matches(&format!("src=\"{base}/img/w-1600.jpg\"")).count(), 1, "{html}");
+    assert_eq!(
+        html.matches(&format!("src=\"{base}/img/w-1600.jpg\"")).count(),
+        1,
+        "{html}"
+    );
     assert!(!html.contains("duplicate of the chosen candidate"), "{html}");
 
     let images = strings(&r.data()["images"]);
@@ -264,9 +355,18 @@ async fn images_resolve_srcset_lazy_sources_and_duplicates() {
         let expected = format!("{base}{path}");
         assert!(images.contains(&expected), "{expected} missing from {images:?}");
     }
-    assert!(images.contains(&"http://cdn.example.net/proto.png".to_string()), "{images:?}");
-    assert!(images.iter().all(|i| i.starts_with("http://")), "non-absolute image in {images:?}");
-    assert!(!images.iter().any(|i| i.contains("placeholder.gif")), "{images:?}");
+    assert!(
+        images.contains(&"http://cdn.example.net/proto.png".to_string()),
+        "{images:?}"
+    );
+    assert!(
+        images.iter().all(|i| i.starts_with("http://")),
+        "non-absolute image in {images:?}"
+    );
+    assert!(
+        !images.iter().any(|i| i.contains("placeholder.gif")),
+        "{images:?}"
+    );
 }
 
 #[tokio::test]
@@ -306,8 +406,14 @@ async fn only_main_content_removes_page_chrome() {
         "SITEFOOTER",
         "IDFOOTER",
     ] {
-        assert!(!md.contains(removed), "main-content markdown contains {removed}:\n{md}");
-        assert!(!r.data_str("html").contains(removed), "main-content html contains {removed}");
+        assert!(
+            !md.contains(removed),
+            "main-content markdown contains {removed}:\n{md}"
+        );
+        assert!(
+            !r.data_str("html").contains(removed),
+            "main-content html contains {removed}"
+        );
     }
 }
 
@@ -320,7 +426,16 @@ async fn only_main_content_false_keeps_everything_but_scripts() {
     .await;
     r.assert_ok();
     let md = r.markdown();
-    for kept in ["COOKIEBANNER", "SITEHEADER", "NAVBAR", "MAINBODYTEXT", "ADBLOCK", "ASIDEBLOCK", "SITEFOOTER", "IDFOOTER"] {
+    for kept in [
+        "COOKIEBANNER",
+        "SITEHEADER",
+        "NAVBAR",
+        "MAINBODYTEXT",
+        "ADBLOCK",
+        "ASIDEBLOCK",
+        "SITEFOOTER",
+        "IDFOOTER",
+    ] {
         assert!(md.contains(kept), "full-page markdown lacks {kept}:\n{md}");
     }
 }
@@ -348,11 +463,26 @@ async fn include_tags_keep_only_matches_in_selector_order() {
     .await;
     r.assert_ok();
     let md = r.markdown();
-    let lede = md.find("LEDETEXT").unwrap_or_else(|| panic!("lede missing:\n{md}"));
-    let h1 = md.find("Main Story").unwrap_or_else(|| panic!("h1 missing:\n{md}"));
-    assert!(lede < h1, "includeTags order is selector order (.lede before h1):\n{md}");
-    for absent in ["MAINBODYTEXT", "REMOVABLEPARAGRAPH", "SITEHEADER", "FORCEDMAININSIDEBAR"] {
-        assert!(!md.contains(absent), "includeTags output contains {absent}:\n{md}");
+    let lede = md
+        .find("LEDETEXT")
+        .unwrap_or_else(|| panic!("lede missing:\n{md}"));
+    let h1 = md
+        .find("Main Story")
+        .unwrap_or_else(|| panic!("h1 missing:\n{md}"));
+    assert!(
+        lede < h1,
+        "includeTags order is selector order (.lede before h1):\n{md}"
+    );
+    for absent in [
+        "MAINBODYTEXT",
+        "REMOVABLEPARAGRAPH",
+        "SITEHEADER",
+        "FORCEDMAININSIDEBAR",
+    ] {
+        assert!(
+            !md.contains(absent),
+            "includeTags output contains {absent}:\n{md}"
+        );
     }
 }
 
@@ -371,7 +501,10 @@ async fn exclude_tags_remove_matches() {
     let md = r.markdown();
     for absent in ["REMOVABLEPARAGRAPH", "DROPPABLEDIV", "Main Story"] {
         assert!(!md.contains(absent), "excludeTags left {absent}:\n{md}");
-        assert!(!r.data_str("html").contains(absent), "excludeTags left {absent} in html");
+        assert!(
+            !r.data_str("html").contains(absent),
+            "excludeTags left {absent} in html"
+        );
     }
     assert!(md.contains("MAINBODYTEXT") && md.contains("LEDETEXT"), "{md}");
 }
@@ -385,7 +518,11 @@ async fn an_invalid_css_selector_is_a_400() {
         )
         .await;
         r.assert_error(400, "BAD_REQUEST");
-        assert!(r.error().contains(selector), "{field} {selector:?}: {}", r.pretty());
+        assert!(
+            r.error().contains(selector),
+            "{field} {selector:?}: {}",
+            r.pretty()
+        );
     }
 }
 
@@ -400,9 +537,17 @@ async fn base64_images_are_removed_from_markdown_by_default() {
     let md = r.markdown();
     assert!(md.contains("![red pixel](<Base64-Image-Removed>)"), "{md}");
     assert!(!md.contains("base64,"), "{md}");
-    assert!(md.contains(&format!("![remote picture]({}/img/remote.png)", site().base())), "{md}");
+    assert!(
+        md.contains(&format!("![remote picture]({}/img/remote.png)", site().base())),
+        "{md}"
+    );
     // Only markdown is affected: html keeps the data URL.
-    assert!(r.data_str("html").contains("src=\"data:image/png;base64,iVBORw0KGgo"), "{}", r.pretty());
+    assert!(
+        r.data_str("html")
+            .contains("src=\"data:image/png;base64,iVBORw0KGgo"),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -414,7 +559,10 @@ async fn base64_images_are_kept_with_remove_base64_images_false() {
     .await;
     r.assert_ok();
     let md = r.markdown();
-    assert!(md.contains("![red pixel](data:image/png;base64,iVBORw0KGgo"), "{md}");
+    assert!(
+        md.contains("![red pixel](data:image/png;base64,iVBORw0KGgo"),
+        "{md}"
+    );
     assert!(!md.contains("Base64-Image-Removed"), "{md}");
 }
 
@@ -445,13 +593,18 @@ async fn unsupported_browser_features_add_a_warning_not_an_error() {
     )
     .await;
     r.assert_ok();
-    let warning = r.data()["warning"].as_str().unwrap_or_else(|| panic!("no warning: {}", r.pretty()));
+    let warning = r.data()["warning"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no warning: {}", r.pretty()));
     assert!(
         warning.starts_with("The engine used does not support the following features: ")
             && warning.ends_with(" -- your scrape may be partial."),
         "{warning}"
     );
-    assert!(warning.contains("screenshot") && warning.contains("waitFor"), "{warning}");
+    assert!(
+        warning.contains("screenshot") && warning.contains("waitFor"),
+        "{warning}"
+    );
     assert!(r.markdown().contains("Lichens on Old Walls"));
 }
 
@@ -467,7 +620,11 @@ async fn a_large_page_is_converted_completely() {
     assert!(r.data_str("rawHtml").len() >= 600 * 1024);
     let md = r.markdown();
     assert!(md.starts_with("# Big page"), "{}", &md[..200.min(md.len())]);
-    assert!(md.trim_end().ends_with("BIGPAGEEND"), "{}", &md[md.len().saturating_sub(200)..]);
+    assert!(
+        md.trim_end().ends_with("BIGPAGEEND"),
+        "{}",
+        &md[md.len().saturating_sub(200)..]
+    );
     let links = strings(&r.data()["links"]);
     assert!(links.len() > 5000, "{} links", links.len());
     assert_eq!(links[0], site().url("/big/0"));

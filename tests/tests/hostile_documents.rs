@@ -12,9 +12,20 @@ use std::time::Duration;
 const HANG_GUARD: Duration = Duration::from_secs(20);
 
 async fn expect_refusal(name: &str, bytes: Vec<u8>, message_part: &str) {
-    let r = parse_upload(shared().url(), name, None, bytes, Some(&json!({"timeout": 30000}))).await;
+    let r = parse_upload(
+        shared().url(),
+        name,
+        None,
+        bytes,
+        Some(&json!({"timeout": 30000})),
+    )
+    .await;
     r.assert_error(400, "PARSE_DOCUMENT_ERROR");
-    assert!(r.error().contains(name), "{name}: error does not name the file: {}", r.pretty());
+    assert!(
+        r.error().contains(name),
+        "{name}: error does not name the file: {}",
+        r.pretty()
+    );
     assert!(
         r.error().to_lowercase().contains(&message_part.to_lowercase()),
         "{name}: expected {message_part:?} in: {}",
@@ -29,7 +40,12 @@ async fn zip_bombs_are_refused() {
         expect_refusal(name, read_document(name), "ZIP bomb").await;
     }
     // A PDF whose compressed stream inflates to ~90 MB.
-    expect_refusal("flate-bomb.pdf", read_document("flate-bomb.pdf"), "decompression bomb").await;
+    expect_refusal(
+        "flate-bomb.pdf",
+        read_document("flate-bomb.pdf"),
+        "decompression bomb",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -49,9 +65,20 @@ async fn deeply_nested_xml_is_refused() {
 
 #[tokio::test]
 async fn xml_entities_are_not_expanded() {
-    let r = parse_upload(shared().url(), "laughs.docx", None, read_document("hostile-billion-laughs.docx"), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "laughs.docx",
+        None,
+        read_document("hostile-billion-laughs.docx"),
+        None,
+    )
+    .await;
     r.assert_ok();
-    assert!(r.markdown().len() < 1000, "entities expanded: {} bytes", r.markdown().len());
+    assert!(
+        r.markdown().len() < 1000,
+        "entities expanded: {} bytes",
+        r.markdown().len()
+    );
     assert!(!r.markdown().contains("lollol"), "{}", r.pretty());
 }
 
@@ -73,13 +100,30 @@ async fn truncated_files_are_refused() {
 
 #[tokio::test]
 async fn encrypted_files_are_refused_unless_the_password_is_empty() {
-    expect_refusal("encrypted-user-password.pdf", read_document("encrypted-user-password.pdf"), "encrypted").await;
-    expect_refusal("hostile-encrypted.docx", read_document("hostile-encrypted.docx"), "password-protected").await;
+    expect_refusal(
+        "encrypted-user-password.pdf",
+        read_document("encrypted-user-password.pdf"),
+        "encrypted",
+    )
+    .await;
+    expect_refusal(
+        "hostile-encrypted.docx",
+        read_document("hostile-encrypted.docx"),
+        "password-protected",
+    )
+    .await;
     // An empty user password is no protection: readers open these without asking.
-    for name in ["encrypted-empty-password-aes256.pdf", "encrypted-empty-password-rc4.pdf"] {
+    for name in [
+        "encrypted-empty-password-aes256.pdf",
+        "encrypted-empty-password-rc4.pdf",
+    ] {
         let r = parse_upload(shared().url(), name, None, read_document(name), None).await;
         r.assert_ok();
-        assert!(r.markdown().contains("Quarterly Report"), "{name}: {}", r.pretty());
+        assert!(
+            r.markdown().contains("Quarterly Report"),
+            "{name}: {}",
+            r.pretty()
+        );
     }
 }
 
@@ -98,7 +142,14 @@ async fn a_file_whose_extension_lies_is_refused_with_what_it_really_is() {
 #[tokio::test]
 async fn a_sparse_sheet_does_not_allocate_the_whole_grid() {
     // Cells at A1 and XFD1048576 only: 17 billion cells if materialised.
-    let r = parse_upload(shared().url(), "sparse.xlsx", None, read_document("hostile-sparse.xlsx"), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "sparse.xlsx",
+        None,
+        read_document("hostile-sparse.xlsx"),
+        None,
+    )
+    .await;
     r.assert_ok();
     assert!(r.markdown().contains("corner"), "{}", r.pretty());
     assert!(r.elapsed < HANG_GUARD);
@@ -106,12 +157,24 @@ async fn a_sparse_sheet_does_not_allocate_the_whole_grid() {
 
 #[tokio::test]
 async fn the_server_keeps_serving_after_hostile_uploads() {
-    for name in ["hostile-zip-bomb.docx", "flate-bomb.pdf", "hostile-deep-nesting.docx", "truncated.pdf"] {
+    for name in [
+        "hostile-zip-bomb.docx",
+        "flate-bomb.pdf",
+        "hostile-deep-nesting.docx",
+        "truncated.pdf",
+    ] {
         let _ = parse_upload(shared().url(), name, None, read_document(name), None).await;
     }
     let health = get(&shared().endpoint("/health")).await;
     assert_eq!(health.status, 200, "{}", health.pretty());
-    let r = parse_upload(shared().url(), "ok.docx", None, read_document("word-features.docx"), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "ok.docx",
+        None,
+        read_document("word-features.docx"),
+        None,
+    )
+    .await;
     r.assert_ok();
 }
 
@@ -125,13 +188,24 @@ async fn a_misbehaving_converter_fails_its_upload_and_never_the_server() {
     });
     let url = server.url();
     let upload = async |body: &str, timeout: u64| {
-        parse_upload(url, "x.crashy", None, body.as_bytes().to_vec(), Some(&json!({ "timeout": timeout }))).await
+        parse_upload(
+            url,
+            "x.crashy",
+            None,
+            body.as_bytes().to_vec(),
+            Some(&json!({ "timeout": timeout })),
+        )
+        .await
     };
     upload("hello", 10_000).await.assert_ok();
 
     let r = upload("panic", 10_000).await;
     r.assert_error(400, "PARSE_DOCUMENT_ERROR");
-    assert!(r.error().contains("the converter failed on this file"), "{}", r.pretty());
+    assert!(
+        r.error().contains("the converter failed on this file"),
+        "{}",
+        r.pretty()
+    );
 
     let r = upload("fail", 10_000).await;
     r.assert_error(400, "PARSE_DOCUMENT_ERROR");
@@ -152,6 +226,8 @@ async fn a_misbehaving_converter_fails_its_upload_and_never_the_server() {
     upload("hello again", 10_000).await.assert_ok();
     let r = parse_upload(url, "w.docx", None, read_document("word-features.docx"), None).await;
     r.assert_ok();
-    let (found, logs) = server.wait_for_logs(Duration::from_secs(2), |l| l.contains("crashy was asked to panic"));
+    let (found, logs) = server.wait_for_logs(Duration::from_secs(2), |l| {
+        l.contains("crashy was asked to panic")
+    });
     assert!(found, "the panic is not in the log:\n{logs}");
 }

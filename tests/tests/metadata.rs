@@ -16,7 +16,10 @@ async fn article_metadata_maps_meta_tags_and_keeps_raw_copies() {
         assert_eq!(m[key], value, "metadata.{key} in {}", r.pretty());
     };
     expect("title", json!("Field Notes on Lichens"));
-    expect("description", json!("A short article about lichens on old stone walls."));
+    expect(
+        "description",
+        json!("A short article about lichens on old stone walls."),
+    );
     expect("keywords", json!("lichens, walls, moss"));
     expect("language", json!("en-GB"));
     expect("robots", json!("index, follow"));
@@ -45,7 +48,11 @@ async fn article_metadata_maps_meta_tags_and_keeps_raw_copies() {
     expect("url", json!(url));
     expect("statusCode", json!(200));
     expect("contentType", json!("text/html; charset=utf-8"));
-    assert!(m.get("error").is_none(), "no error for a 200 page: {}", r.pretty());
+    assert!(
+        m.get("error").is_none(),
+        "no error for a 200 page: {}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -53,16 +60,30 @@ async fn metadata_edge_cases_description_join_meta_title_and_relative_favicon() 
     let r = scrape(shared().url(), &json!({ "url": site().url("/meta/edge.html") })).await;
     r.assert_ok();
     let m = r.metadata();
-    assert_eq!(m["title"], "Real Title", "a meta named title never overwrites <title>: {}", r.pretty());
+    assert_eq!(
+        m["title"],
+        "Real Title",
+        "a meta named title never overwrites <title>: {}",
+        r.pretty()
+    );
     assert_eq!(m["description"], "First part., Second part.", "{}", r.pretty());
-    assert_eq!(m["name"], "Itemprop Name", "itemprop metas are copied too: {}", r.pretty());
+    assert_eq!(
+        m["name"],
+        "Itemprop Name",
+        "itemprop metas are copied too: {}",
+        r.pretty()
+    );
     assert_eq!(m["favicon"], site().url("/meta/img/fav.png"), "{}", r.pretty());
 }
 
 fn is_uuid(s: &str) -> bool {
     s.len() == 36
         && s.char_indices().all(|(i, c)| {
-            if [8, 13, 18, 23].contains(&i) { c == '-' } else { c.is_ascii_hexdigit() }
+            if [8, 13, 18, 23].contains(&i) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
         })
 }
 
@@ -73,7 +94,10 @@ async fn scrape_id_is_a_fresh_uuid_per_request() {
     let b = scrape(shared().url(), &body).await;
     a.assert_ok();
     b.assert_ok();
-    let (ia, ib) = (a.metadata()["scrapeId"].as_str().unwrap(), b.metadata()["scrapeId"].as_str().unwrap());
+    let (ia, ib) = (
+        a.metadata()["scrapeId"].as_str().unwrap(),
+        b.metadata()["scrapeId"].as_str().unwrap(),
+    );
     assert!(is_uuid(ia) && is_uuid(ib), "{ia} / {ib}");
     assert_ne!(ia, ib);
 }
@@ -88,7 +112,12 @@ async fn redirects_are_followed_and_source_url_keeps_the_requested_url() {
     assert_eq!(r.metadata()["statusCode"], 200);
     assert_eq!(r.metadata()["title"], "Field Notes on Lichens");
     // Relative links resolve against the final URL.
-    assert!(r.markdown().contains(&format!("({}/notes/appendix.html)", site().base())), "{}", r.markdown());
+    assert!(
+        r.markdown()
+            .contains(&format!("({}/notes/appendix.html)", site().base())),
+        "{}",
+        r.markdown()
+    );
 }
 
 #[tokio::test]
@@ -96,7 +125,12 @@ async fn url_without_scheme_gets_http() {
     let sent = format!("{}/article.html", site().host_port());
     let r = scrape(shared().url(), &json!({ "url": sent })).await;
     r.assert_ok();
-    assert_eq!(r.metadata()["sourceURL"], sent.as_str(), "sourceURL is the URL as sent: {}", r.pretty());
+    assert_eq!(
+        r.metadata()["sourceURL"],
+        sent.as_str(),
+        "sourceURL is the URL as sent: {}",
+        r.pretty()
+    );
     assert_eq!(r.metadata()["url"], site().url("/article.html"), "{}", r.pretty());
 }
 
@@ -134,14 +168,25 @@ async fn shift_jis_from_the_content_type_header_is_decoded() {
     assert_eq!(r.metadata()["title"], "日本語のページ", "{}", r.pretty());
     assert_eq!(r.metadata()["language"], "ja");
     assert!(r.markdown().contains("こんにちは、世界！"), "{}", r.markdown());
-    assert!(!r.markdown().contains('\u{FFFD}'), "replacement characters: {}", r.markdown());
-    assert!(r.data_str("rawHtml").contains("<title>日本語のページ</title>"), "rawHtml is decoded text");
+    assert!(
+        !r.markdown().contains('\u{FFFD}'),
+        "replacement characters: {}",
+        r.markdown()
+    );
+    assert!(
+        r.data_str("rawHtml").contains("<title>日本語のページ</title>"),
+        "rawHtml is decoded text"
+    );
     assert_eq!(r.metadata()["contentType"], "text/html; charset=Shift_JIS");
 }
 
 #[tokio::test]
 async fn windows_1252_from_a_meta_charset_is_decoded() {
-    let r = scrape(shared().url(), &json!({ "url": site().url("/charset/windows-1252") })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": site().url("/charset/windows-1252") }),
+    )
+    .await;
     r.assert_ok();
     assert_eq!(r.metadata()["title"], "Café menu", "{}", r.pretty());
     let md = r.markdown();
@@ -174,10 +219,26 @@ async fn request_headers_are_passed_to_the_target() {
     .await;
     r.assert_ok();
     let raw = r.data_str("rawHtml");
-    assert_eq!(header_line(raw, "x-e2e-token").as_deref(), Some("abc123"), "{raw}");
-    assert_eq!(header_line(raw, "user-agent").as_deref(), Some("DistillE2E/1.0"), "{raw}");
-    assert_eq!(header_line(raw, "cookie").as_deref(), Some("session=xyz"), "{raw}");
-    assert_eq!(header_line(raw, "accept-language").as_deref(), Some("de-CH"), "{raw}");
+    assert_eq!(
+        header_line(raw, "x-e2e-token").as_deref(),
+        Some("abc123"),
+        "{raw}"
+    );
+    assert_eq!(
+        header_line(raw, "user-agent").as_deref(),
+        Some("DistillE2E/1.0"),
+        "{raw}"
+    );
+    assert_eq!(
+        header_line(raw, "cookie").as_deref(),
+        Some("session=xyz"),
+        "{raw}"
+    );
+    assert_eq!(
+        header_line(raw, "accept-language").as_deref(),
+        Some("de-CH"),
+        "{raw}"
+    );
 }
 
 #[tokio::test]
@@ -216,8 +277,16 @@ async fn credential_headers_are_dropped_when_a_redirect_changes_host() {
     );
     let raw = r.data_str("rawHtml");
     assert_eq!(header_line(raw, "x-other").as_deref(), Some("kept"), "{raw}");
-    assert_eq!(header_line(raw, "authorization"), None, "Authorization leaked across hosts: {raw}");
-    assert_eq!(header_line(raw, "cookie"), None, "Cookie leaked across hosts: {raw}");
+    assert_eq!(
+        header_line(raw, "authorization"),
+        None,
+        "Authorization leaked across hosts: {raw}"
+    );
+    assert_eq!(
+        header_line(raw, "cookie"),
+        None,
+        "Cookie leaked across hosts: {raw}"
+    );
 }
 
 #[tokio::test]
@@ -233,14 +302,28 @@ async fn credential_headers_survive_a_same_host_redirect() {
     )
     .await;
     r.assert_ok();
-    assert_eq!(r.metadata()["url"], format!("http://localhost:{}/echo-headers", site().port()));
-    assert_eq!(header_line(r.data_str("rawHtml"), "cookie").as_deref(), Some("session=xyz"), "{}", r.pretty());
+    assert_eq!(
+        r.metadata()["url"],
+        format!("http://localhost:{}/echo-headers", site().port())
+    );
+    assert_eq!(
+        header_line(r.data_str("rawHtml"), "cookie").as_deref(),
+        Some("session=xyz"),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_scrapes_all_succeed_with_their_own_metadata() {
     let server = shared();
-    let pages = ["/article.html", "/layout.html", "/links/page.html", "/meta/edge.html", "/media/images.html"];
+    let pages = [
+        "/article.html",
+        "/layout.html",
+        "/links/page.html",
+        "/meta/edge.html",
+        "/media/images.html",
+    ];
     let handles: Vec<_> = (0..20)
         .map(|i| {
             let url = site().url(pages[i % pages.len()]);
@@ -252,7 +335,10 @@ async fn concurrent_scrapes_all_succeed_with_their_own_metadata() {
         let (url, r) = h.await.unwrap();
         r.assert_ok();
         assert_eq!(r.metadata()["sourceURL"], url.as_str(), "{}", r.pretty());
-        assert!(ids.insert(r.metadata()["scrapeId"].as_str().unwrap().to_string()), "duplicate scrapeId");
+        assert!(
+            ids.insert(r.metadata()["scrapeId"].as_str().unwrap().to_string()),
+            "duplicate scrapeId"
+        );
     }
     assert_eq!(ids.len(), 20);
 }

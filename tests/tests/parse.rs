@@ -21,13 +21,24 @@ async fn an_html_upload_is_parsed_like_a_page() {
     assert_eq!(r.metadata()["sourceURL"], "upload.html");
     assert_eq!(r.metadata()["statusCode"], 200);
     assert!(r.metadata()["scrapeId"].as_str().is_some_and(|s| s.len() == 36));
-    assert!(r.data()["html"].as_str().unwrap().contains("<h1"), "{}", r.pretty());
+    assert!(
+        r.data()["html"].as_str().unwrap().contains("<h1"),
+        "{}",
+        r.pretty()
+    );
     assert!(r.data()["links"].is_array());
 }
 
 #[tokio::test]
 async fn html_is_recognised_by_its_declared_type_when_the_name_has_no_extension() {
-    let r = parse_upload(shared().url(), "page", Some("text/html"), b"<h1>Hi there</h1>".to_vec(), None).await;
+    let r = parse_upload(
+        shared().url(),
+        "page",
+        Some("text/html"),
+        b"<h1>Hi there</h1>".to_vec(),
+        None,
+    )
+    .await;
     r.assert_ok();
     assert_eq!(r.markdown(), "# Hi there");
 }
@@ -42,15 +53,35 @@ async fn upload_errors_use_upstream_messages() {
 
     let r = parse_upload(url, "a.exe", Some("application/octet-stream"), html.clone(), None).await;
     r.assert_error(400, "UNSUPPORTED_FILE_TYPE");
-    assert!(r.error().starts_with("Unsupported upload type. Supported file extensions: .html, .htm, .xhtml"), "{}", r.pretty());
+    assert!(
+        r.error()
+            .starts_with("Unsupported upload type. Supported file extensions: .html, .htm, .xhtml"),
+        "{}",
+        r.pretty()
+    );
 
     for (options, message) in [
-        (json!({"actions": [{"type": "wait", "milliseconds": 5}]}), "Parse uploads do not support actions."),
-        (json!({"formats": [{"type": "screenshot"}]}), "Parse uploads do not support screenshot output."),
+        (
+            json!({"actions": [{"type": "wait", "milliseconds": 5}]}),
+            "Parse uploads do not support actions.",
+        ),
+        (
+            json!({"formats": [{"type": "screenshot"}]}),
+            "Parse uploads do not support screenshot output.",
+        ),
         (json!({"waitFor": 100}), "Parse uploads do not support waitFor."),
-        (json!({"mobile": true}), "Parse uploads do not support mobile rendering."),
-        (json!({"location": {"country": "DE"}}), "Parse uploads do not support location overrides."),
-        (json!({"proxy": "enhanced"}), "Parse uploads only support proxy values of auto or basic."),
+        (
+            json!({"mobile": true}),
+            "Parse uploads do not support mobile rendering.",
+        ),
+        (
+            json!({"location": {"country": "DE"}}),
+            "Parse uploads do not support location overrides.",
+        ),
+        (
+            json!({"proxy": "enhanced"}),
+            "Parse uploads only support proxy values of auto or basic.",
+        ),
     ] {
         let r = parse_upload(url, "a.html", None, html.clone(), Some(&options)).await;
         r.assert_error(400, "PARSE_UNSUPPORTED_OPTIONS");
@@ -64,14 +95,24 @@ async fn upload_errors_use_upstream_messages() {
 #[tokio::test]
 async fn a_body_without_a_file_or_too_large_is_refused() {
     let url = shared().url();
-    let r = distill_e2e::post_raw(&format!("{url}/v2/parse"), "{}", &[("content-type", "application/json")]).await;
+    let r = distill_e2e::post_raw(
+        &format!("{url}/v2/parse"),
+        "{}",
+        &[("content-type", "application/json")],
+    )
+    .await;
     r.assert_error(400, "BAD_REQUEST");
     assert_eq!(
         r.error(),
         "Missing file upload. Send multipart/form-data with a 'file' field and optional 'options' JSON string."
     );
     let form = reqwest::multipart::Form::new().text("options", "{}");
-    let resp = distill_e2e::client::http().post(format!("{url}/v2/parse")).multipart(form).send().await.unwrap();
+    let resp = distill_e2e::client::http()
+        .post(format!("{url}/v2/parse"))
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status().as_u16(), 400);
 
     let big = vec![b'a'; 50 * 1024 * 1024 + 1];
@@ -79,5 +120,7 @@ async fn a_body_without_a_file_or_too_large_is_refused() {
     r.assert_error(400, "BAD_REQUEST");
     assert_eq!(r.error(), "Uploaded file exceeds maximum size of 50MB.");
     // The server is fine afterwards.
-    parse_upload(url, "a.html", None, b"<p>ok</p>".to_vec(), None).await.assert_ok();
+    parse_upload(url, "a.html", None, b"<p>ok</p>".to_vec(), None)
+        .await
+        .assert_ok();
 }

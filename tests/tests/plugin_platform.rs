@@ -21,7 +21,11 @@ fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     copy_wasm_files(&shipped_plugins_dir(), &dir);
     for name in test_plugins {
-        std::fs::copy(test_plugins_dir().join(format!("{name}.wasm")), dir.join(format!("{name}.wasm"))).unwrap();
+        std::fs::copy(
+            test_plugins_dir().join(format!("{name}.wasm")),
+            dir.join(format!("{name}.wasm")),
+        )
+        .unwrap();
     }
     dir
 }
@@ -54,10 +58,20 @@ async fn admin(server: &TestServer, method: &str, path: &str, key: Option<&str>)
     let started = Instant::now();
     let resp = req.send().await.expect("admin request");
     let status = resp.status().as_u16();
-    let content_type = resp.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_string);
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let body = resp.text().await.unwrap_or_default();
     let json = serde_json::from_str(&body).unwrap_or(Value::Null);
-    Reply { status, content_type, body, json, elapsed: started.elapsed() }
+    Reply {
+        status,
+        content_type,
+        body,
+        json,
+        elapsed: started.elapsed(),
+    }
 }
 
 async fn plugin_list(server: &TestServer) -> Vec<Value> {
@@ -88,7 +102,11 @@ async fn hot_swap_under_load_drops_no_request_and_switches_version() {
     let server = Arc::new(start(&dir, &[]));
     let before = markdown_of(&server).await;
     before.assert_ok();
-    assert!(before.markdown().contains("# Lichens on Old Walls"), "{}", before.pretty());
+    assert!(
+        before.markdown().contains("# Lichens on Old Walls"),
+        "{}",
+        before.pretty()
+    );
 
     // A bounded load loop: 4 workers, at most 400 requests each, stopping once
     // every worker has seen the new version 10 times in a row.
@@ -123,7 +141,10 @@ async fn hot_swap_under_load_drops_no_request_and_switches_version() {
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
-    install(&test_plugins_dir().join("markdown-v2.wasm"), &dir.join("markdown.wasm"));
+    install(
+        &test_plugins_dir().join("markdown-v2.wasm"),
+        &dir.join("markdown.wasm"),
+    );
     stop.store(true, Ordering::Relaxed);
     let mut totals = (0, 0);
     for w in workers {
@@ -132,12 +153,32 @@ async fn hot_swap_under_load_drops_no_request_and_switches_version() {
         totals.0 += old;
         totals.1 += new;
     }
-    assert_eq!(failures.load(Ordering::Relaxed), 0, "requests failed during the swap\n{}", server.logs());
-    assert!(totals.0 > 0, "no request was served by the old version: {totals:?}");
-    assert!(totals.1 >= 40, "responses did not switch to the new version: {totals:?}\n{}", server.logs());
+    assert_eq!(
+        failures.load(Ordering::Relaxed),
+        0,
+        "requests failed during the swap\n{}",
+        server.logs()
+    );
+    assert!(
+        totals.0 > 0,
+        "no request was served by the old version: {totals:?}"
+    );
+    assert!(
+        totals.1 >= 40,
+        "responses did not switch to the new version: {totals:?}\n{}",
+        server.logs()
+    );
     let after = markdown_of(&server).await;
-    assert!(after.markdown().starts_with("markdown v2: Field Notes on Lichens"), "{}", after.pretty());
-    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| l.contains("plugin replaced by its new version"));
+    assert!(
+        after
+            .markdown()
+            .starts_with("markdown v2: Field Notes on Lichens"),
+        "{}",
+        after.pretty()
+    );
+    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| {
+        l.contains("plugin replaced by its new version")
+    });
     assert!(logged, "{logs}");
 }
 
@@ -145,24 +186,46 @@ async fn hot_swap_under_load_drops_no_request_and_switches_version() {
 async fn a_broken_update_keeps_the_previous_version_and_a_removed_plugin_stops_serving() {
     let dir = plugins_dir_with(&["misbehave"]);
     let server = start(&dir, &[]);
-    let sha_before = plugin_list(&server).await.iter().find(|p| p["name"] == "markdown").unwrap()["sha256"].clone();
+    let sha_before = plugin_list(&server)
+        .await
+        .iter()
+        .find(|p| p["name"] == "markdown")
+        .unwrap()["sha256"]
+        .clone();
 
     std::fs::write(dir.join("markdown.wasm"), b"this is not a component").unwrap();
-    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| l.contains("previous version keeps serving"));
+    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| {
+        l.contains("previous version keeps serving")
+    });
     assert!(logged, "no log line about the rejected update:\n{logs}");
     let r = markdown_of(&server).await;
     r.assert_ok();
     assert!(r.markdown().contains("# Lichens on Old Walls"), "{}", r.pretty());
-    let sha_after = plugin_list(&server).await.iter().find(|p| p["name"] == "markdown").unwrap()["sha256"].clone();
-    assert_eq!(sha_before, sha_after, "the previous version should still be the one serving");
+    let sha_after = plugin_list(&server)
+        .await
+        .iter()
+        .find(|p| p["name"] == "markdown")
+        .unwrap()["sha256"]
+        .clone();
+    assert_eq!(
+        sha_before, sha_after,
+        "the previous version should still be the one serving"
+    );
 
     std::fs::remove_file(dir.join("misbehave.wasm")).unwrap();
     let gone = eventually(Duration::from_secs(10), async || {
-        !plugin_list(&server).await.iter().any(|p| p["name"] == "misbehave")
+        !plugin_list(&server)
+            .await
+            .iter()
+            .any(|p| p["name"] == "misbehave")
     })
     .await;
     assert!(gone, "misbehave still listed after its file was removed");
-    let r = scrape(server.url(), &json!({ "url": site().url("/article.html"), "formats": ["misbehave"] })).await;
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["misbehave"] }),
+    )
+    .await;
     r.assert_error(400, "BAD_REQUEST");
     assert!(r.pretty().contains("misbehave"), "{}", r.pretty());
 }
@@ -176,7 +239,9 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
 
     let dir = plugins_dir_with(&[]);
     let server = start(&dir, &[]);
-    admin(&server, "GET", "/admin/plugins", None).await.assert_error(401, "UNAUTHORIZED");
+    admin(&server, "GET", "/admin/plugins", None)
+        .await
+        .assert_error(401, "UNAUTHORIZED");
     let r = admin(&server, "GET", "/admin/plugins", Some("wrong")).await;
     r.assert_error(401, "UNAUTHORIZED");
     assert_eq!(r.error(), "Unauthorized: Invalid token");
@@ -185,14 +250,22 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
         markdown_of(&server).await.assert_ok();
     }
     let list = plugin_list(&server).await;
-    let md = list.iter().find(|p| p["name"] == "markdown").expect("markdown listed");
+    let md = list
+        .iter()
+        .find(|p| p["name"] == "markdown")
+        .expect("markdown listed");
     assert_eq!(md["kind"], "format");
     assert_eq!(md["abi"], "0.2.0");
     assert_eq!(md["formats"], json!(["markdown"]));
     assert_eq!(md["calls"], 3);
     assert_eq!(md["errors"], 0);
     assert!(md["p50Ms"].as_f64().is_some_and(|v| v > 0.0), "{md}");
-    assert!(md["p99Ms"].as_f64().is_some_and(|v| v >= md["p50Ms"].as_f64().unwrap()), "{md}");
+    assert!(
+        md["p99Ms"]
+            .as_f64()
+            .is_some_and(|v| v >= md["p50Ms"].as_f64().unwrap()),
+        "{md}"
+    );
     assert!(md["loadedAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{md}");
     let bytes = std::fs::read(dir.join("markdown.wasm")).unwrap();
     let sha = {
@@ -207,11 +280,19 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
     assert!(list.iter().any(|p| p["name"] == "reading-time"), "{list:?}");
 
     // A forced reload reports what it did.
-    std::fs::copy(test_plugins_dir().join("legacy-abi.wasm"), dir.join("legacy-abi.wasm")).unwrap();
+    std::fs::copy(
+        test_plugins_dir().join("legacy-abi.wasm"),
+        dir.join("legacy-abi.wasm"),
+    )
+    .unwrap();
     let r = admin(&server, "POST", "/admin/plugins/reload", Some(ADMIN_KEY)).await;
     assert_eq!(r.status, 200, "{}", r.pretty());
     let report = &r.json["report"];
-    let mentioned = report["loaded"].as_array().unwrap().iter().chain(report["unchanged"].as_array().unwrap());
+    let mentioned = report["loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(report["unchanged"].as_array().unwrap());
     assert!(mentioned.clone().any(|n| n == "legacy-abi"), "{}", r.pretty());
     assert!(mentioned.clone().any(|n| n == "markdown"), "{}", r.pretty());
 }
@@ -222,15 +303,29 @@ async fn plugins_of_the_older_abi_load_and_unknown_abis_are_refused() {
     let server = start(&dir, &[]);
     let logs = server.logs();
     assert!(
-        logs.contains("unsupported plugin ABI") && logs.contains("0.1.0, 0.2.0") && logs.contains("future-abi.wasm"),
+        logs.contains("unsupported plugin ABI")
+            && logs.contains("0.1.0, 0.2.0")
+            && logs.contains("future-abi.wasm"),
         "no clear refusal of the 9.0.0 plugin:\n{logs}"
     );
     let list = plugin_list(&server).await;
-    assert!(!list.iter().any(|p| p["file"].as_str().unwrap_or("").contains("future-abi")), "{list:?}");
-    let legacy = list.iter().find(|p| p["name"] == "legacy-abi").expect("legacy plugin loaded");
+    assert!(
+        !list
+            .iter()
+            .any(|p| p["file"].as_str().unwrap_or("").contains("future-abi")),
+        "{list:?}"
+    );
+    let legacy = list
+        .iter()
+        .find(|p| p["name"] == "legacy-abi")
+        .expect("legacy plugin loaded");
     assert_eq!(legacy["abi"], "0.1.0");
 
-    let r = scrape(server.url(), &json!({ "url": site().url("/article.html"), "formats": ["markdown", "legacy-echo"] })).await;
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["markdown", "legacy-echo"] }),
+    )
+    .await;
     r.assert_ok();
     let echo = &r.data()["legacy-echo"];
     assert_eq!(echo["abi"], "0.1.0");
@@ -238,7 +333,8 @@ async fn plugins_of_the_older_abi_load_and_unknown_abis_are_refused() {
     assert!(echo["cleanedBytes"].as_u64().unwrap() > 100, "{echo}");
     assert!(r.markdown().contains("# Lichens on Old Walls"));
     // The server logs before it responds, but the harness reads stderr on its own thread.
-    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| l.contains("legacy plugin called"));
+    let (logged, logs) =
+        server.wait_for_logs(Duration::from_secs(10), |l| l.contains("legacy plugin called"));
     assert!(logged, "the 0.1.0 log import did not reach the log:\n{logs}");
 }
 
@@ -247,7 +343,11 @@ async fn two_plugins_claiming_one_format_is_a_load_error() {
     let dir = plugins_dir_with(&[]);
     // Plugins load in file-name order: markdown-v2.wasm ('-' sorts before '.')
     // comes first and takes `markdown`; markdown.wasm is then refused.
-    std::fs::copy(test_plugins_dir().join("markdown-v2.wasm"), dir.join("markdown-v2.wasm")).unwrap();
+    std::fs::copy(
+        test_plugins_dir().join("markdown-v2.wasm"),
+        dir.join("markdown-v2.wasm"),
+    )
+    .unwrap();
     let server = start(&dir, &[]);
     let logs = server.logs();
     let refusal = logs
@@ -256,7 +356,11 @@ async fn two_plugins_claiming_one_format_is_a_load_error() {
         .unwrap_or_else(|| panic!("no clear conflict message:\n{logs}"));
     assert!(refusal.contains("already"), "{refusal}");
     let r = markdown_of(&server).await;
-    assert!(r.markdown().starts_with("markdown v2:"), "the first plugin should keep the format: {}", r.pretty());
+    assert!(
+        r.markdown().starts_with("markdown v2:"),
+        "the first plugin should keep the format: {}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -274,7 +378,11 @@ async fn declared_limits_are_enforced() {
     // Its own 1500 ms limit stops the loop long before the request's 20 s.
     let r = call("loop", 20_000).await;
     r.assert_error(500, "PLUGIN_ERROR");
-    assert!(r.error().contains("exceeded its time limit of 1500 ms"), "{}", r.pretty());
+    assert!(
+        r.error().contains("exceeded its time limit of 1500 ms"),
+        "{}",
+        r.pretty()
+    );
     assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
     // A request deadline shorter than the plugin's limit wins: 408.
     let r = call("loop", 1000).await;
@@ -282,32 +390,48 @@ async fn declared_limits_are_enforced() {
     // 32 MiB does not fit in its declared 16 MiB.
     let r = call("grow", 10_000).await;
     r.assert_error(500, "PLUGIN_ERROR");
-    assert!(r.error().contains("exceeded its memory limit of 16 MiB"), "{}", r.pretty());
+    assert!(
+        r.error().contains("exceeded its memory limit of 16 MiB"),
+        "{}",
+        r.pretty()
+    );
     call("ok", 10_000).await.assert_ok();
 }
 
 #[tokio::test]
 async fn the_llm_capability_is_granted_only_when_declared_allowed_and_configured() {
     let dir = plugins_dir_with(&["misbehave"]);
-    let body = json!({ "url": site().url("/article.html"), "formats": [{ "type": "misbehave", "mode": "llm" }] });
+    let body =
+        json!({ "url": site().url("/article.html"), "formats": [{ "type": "misbehave", "mode": "llm" }] });
 
     // Allowed by default, but no model configured.
     let server = start(&dir, &[]);
     let r = scrape(server.url(), &body).await;
     r.assert_ok();
-    let err = r.data()["misbehave"]["error"].as_str().unwrap_or_default().to_string();
+    let err = r.data()["misbehave"]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(err.contains("no language model is configured"), "{}", r.pretty());
-    let granted = plugin_list(&server).await.into_iter().find(|p| p["name"] == "misbehave").unwrap();
+    let granted = plugin_list(&server)
+        .await
+        .into_iter()
+        .find(|p| p["name"] == "misbehave")
+        .unwrap();
     assert_eq!(granted["grantedCapabilities"], json!(["llm"]));
     drop(server);
 
     // The operator denies it.
     let server = start(&dir, &[("DISTILL_ALLOWED_CAPABILITIES", "none")]);
     let r = scrape(server.url(), &body).await;
-    let err = r.data()["misbehave"]["error"].as_str().unwrap_or_default().to_string();
+    let err = r.data()["misbehave"]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(err.contains("operator does not allow"), "{}", r.pretty());
-    let (logged, logs) =
-        server.wait_for_logs(Duration::from_secs(10), |l| l.contains("capabilities the operator does not allow"));
+    let (logged, logs) = server.wait_for_logs(Duration::from_secs(10), |l| {
+        l.contains("capabilities the operator does not allow")
+    });
     assert!(logged, "{logs}");
 }
 
@@ -331,5 +455,11 @@ async fn the_reading_time_plugin_from_the_template_is_served() {
     .await;
     r.assert_error(400, "BAD_REQUEST");
     let health = get(&server.endpoint("/health")).await;
-    assert!(health.json["plugins"].as_array().unwrap().iter().any(|p| p["name"] == "reading-time"));
+    assert!(
+        health.json["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "reading-time")
+    );
 }

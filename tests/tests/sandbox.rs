@@ -84,7 +84,11 @@ async fn a_memory_bomb_hits_the_declared_cap() {
     r.assert_error(500, "PLUGIN_ERROR");
     assert_names_plugin(&r);
     assert!(r.error().contains("memory"), "{}", r.pretty());
-    assert!(r.error().contains("64 MiB"), "the plugin's declared cap: {}", r.pretty());
+    assert!(
+        r.error().contains("64 MiB"),
+        "the plugin's declared cap: {}",
+        r.pretty()
+    );
     assert!(r.elapsed < Duration::from_secs(10), "{:?}", r.elapsed);
     // Again: the memory is reclaimed, not leaked into the next call.
     let again = misbehave("oom", 30_000).await;
@@ -125,10 +129,20 @@ async fn a_plugin_cannot_reach_files_network_environment_or_the_clock() {
     r.assert_ok();
     let got = &r.data()["misbehave"];
     for probe in ["fs", "fsWrite", "net"] {
-        let outcome = got[probe].as_str().unwrap_or_else(|| panic!("no {probe} in {}", r.pretty()));
-        assert!(outcome.starts_with("error"), "{probe} escaped the sandbox: {outcome}");
+        let outcome = got[probe]
+            .as_str()
+            .unwrap_or_else(|| panic!("no {probe} in {}", r.pretty()));
+        assert!(
+            outcome.starts_with("error"),
+            "{probe} escaped the sandbox: {outcome}"
+        );
     }
-    assert_eq!(got["env"], json!([]), "the plugin sees environment variables: {}", r.pretty());
+    assert_eq!(
+        got["env"],
+        json!([]),
+        "the plugin sees environment variables: {}",
+        r.pretty()
+    );
     assert_eq!(got["clock"], 0, "the plugin sees the real clock: {}", r.pretty());
     if !existed_before {
         assert!(!marker.exists(), "the plugin wrote {}", marker.display());
@@ -146,14 +160,22 @@ async fn a_looping_plugin_does_not_stall_other_requests() {
     let started = Instant::now();
     let normal: Vec<_> = (0..6)
         .map(|i| {
-            let url = if i % 2 == 0 { site().url("/article.html") } else { site().url("/layout.html") };
+            let url = if i % 2 == 0 {
+                site().url("/article.html")
+            } else {
+                site().url("/layout.html")
+            };
             tokio::spawn(async move { scrape(server().url(), &json!({ "url": url })).await })
         })
         .collect();
     for handle in normal {
         let r = handle.await.unwrap();
         r.assert_ok();
-        assert!(r.elapsed < Duration::from_secs(3), "a normal scrape took {:?} next to the loop", r.elapsed);
+        assert!(
+            r.elapsed < Duration::from_secs(3),
+            "a normal scrape took {:?} next to the loop",
+            r.elapsed
+        );
     }
     let health = get(&server().endpoint("/health")).await;
     assert_eq!(health.status, 200);
@@ -162,7 +184,10 @@ async fn a_looping_plugin_does_not_stall_other_requests() {
         !looping.is_finished(),
         "the loop request finished before the normal ones were checked ({normal_time:?})"
     );
-    assert!(normal_time < Duration::from_secs(5), "normal requests took {normal_time:?} in total");
+    assert!(
+        normal_time < Duration::from_secs(5),
+        "normal requests took {normal_time:?} in total"
+    );
 
     let r = looping.await.unwrap();
     r.assert_error(408, "SCRAPE_TIMEOUT");

@@ -42,27 +42,46 @@ async fn sdk_scrapes_markdown_html_and_links_with_metadata() {
     assert!(markdown.contains("# Lichens on Old Walls"), "{markdown}");
     assert!(!markdown.contains("FOOTERMARKER"), "{markdown}");
     let html = doc.html.as_deref().expect("html");
-    assert!(html.contains("<h1>Lichens on Old Walls</h1>") && !html.contains("<script"), "{html}");
+    assert!(
+        html.contains("<h1>Lichens on Old Walls</h1>") && !html.contains("<script"),
+        "{html}"
+    );
     let links = doc.links.as_ref().expect("links");
     assert!(links.contains(&site().url("/notes/appendix.html")), "{links:?}");
-    assert!(doc.raw_html.is_none() && doc.images.is_none(), "only requested formats come back");
+    assert!(
+        doc.raw_html.is_none() && doc.images.is_none(),
+        "only requested formats come back"
+    );
 
     let m = doc.metadata.as_ref().expect("metadata");
     assert_eq!(m.title.as_deref(), Some("Field Notes on Lichens"));
-    assert_eq!(m.description.as_deref(), Some("A short article about lichens on old stone walls."));
+    assert_eq!(
+        m.description.as_deref(),
+        Some("A short article about lichens on old stone walls.")
+    );
     assert_eq!(m.language.as_deref(), Some("en-GB"));
     assert_eq!(m.og_title.as_deref(), Some("Lichens: Field Notes"));
-    assert_eq!(m.og_locale_alternate.as_deref(), Some(&["fr_FR".to_string(), "de_DE".to_string()][..]));
+    assert_eq!(
+        m.og_locale_alternate.as_deref(),
+        Some(&["fr_FR".to_string(), "de_DE".to_string()][..])
+    );
     assert_eq!(m.source_url.as_deref(), Some(url.as_str()));
     assert_eq!(m.status_code, Some(200));
     assert_eq!(m.content_type.as_deref(), Some("text/html; charset=utf-8"));
-    assert!(m.scrape_id.as_deref().is_some_and(|id| id.len() == 36), "{:?}", m.scrape_id);
+    assert!(
+        m.scrape_id.as_deref().is_some_and(|id| id.len() == 36),
+        "{:?}",
+        m.scrape_id
+    );
     assert!(m.error.is_none());
 }
 
 #[tokio::test]
 async fn sdk_default_scrape_returns_markdown() {
-    let doc = client().scrape(site().url("/layout.html"), None).await.expect("SDK scrape");
+    let doc = client()
+        .scrape(site().url("/layout.html"), None)
+        .await
+        .expect("SDK scrape");
     let markdown = doc.markdown.expect("markdown is the default format");
     assert!(markdown.contains("# Main Story"), "{markdown}");
     assert!(doc.html.is_none());
@@ -97,7 +116,10 @@ async fn sdk_typed_options_pass_strict_validation() {
     let raw = doc.raw_html.as_deref().expect("rawHtml");
     assert!(raw.contains("<li id=\"h-x-sdk-test\">yes</li>"), "{raw}");
     let markdown = doc.markdown.as_deref().expect("markdown");
-    assert!(!markdown.contains("Request headers"), "excludeTags h1 ignored: {markdown}");
+    assert!(
+        !markdown.contains("Request headers"),
+        "excludeTags h1 ignored: {markdown}"
+    );
     assert!(doc.images.is_some());
 }
 
@@ -130,7 +152,10 @@ async fn sdk_surfaces_validation_errors_as_api_errors() {
 
 #[tokio::test]
 async fn sdk_sees_a_404_target_as_a_document_with_status() {
-    let doc = client().scrape(site().url("/status/404"), None).await.expect("a 404 page is a successful scrape");
+    let doc = client()
+        .scrape(site().url("/status/404"), None)
+        .await
+        .expect("a 404 page is a successful scrape");
     let m = doc.metadata.expect("metadata");
     assert_eq!(m.status_code, Some(404));
     assert_eq!(m.error.as_deref(), Some("Not Found"));
@@ -143,7 +168,10 @@ async fn sdk_surfaces_timeouts_dns_failures_and_unavailable_formats() {
     let e = api_error(
         c.scrape(
             site().url("/slow?ms=5000"),
-            ScrapeOptions { timeout: Some(1000), ..Default::default() },
+            ScrapeOptions {
+                timeout: Some(1000),
+                ..Default::default()
+            },
         )
         .await,
     );
@@ -158,7 +186,10 @@ async fn sdk_surfaces_timeouts_dns_failures_and_unavailable_formats() {
     let e = api_error(
         c.scrape(
             site().url("/article.html"),
-            ScrapeOptions { formats: Some(vec![Format::Markdown, Format::Summary]), ..Default::default() },
+            ScrapeOptions {
+                formats: Some(vec![Format::Markdown, Format::Summary]),
+                ..Default::default()
+            },
         )
         .await,
     );

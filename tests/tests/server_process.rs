@@ -2,9 +2,7 @@
 //! request, error ids), the panic fault header, running without plugins.
 
 use distill_e2e::server::TempDir;
-use distill_e2e::{
-    Plugins, ServerOptions, TestServer, get, post_raw, scrape, scrape_with_headers, site,
-};
+use distill_e2e::{Plugins, ServerOptions, TestServer, get, post_raw, scrape, scrape_with_headers, site};
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -12,9 +10,8 @@ use std::time::Duration;
 /// A text-log server with the fault header enabled.
 fn fault_server() -> &'static TestServer {
     static SERVER: OnceLock<TestServer> = OnceLock::new();
-    SERVER.get_or_init(|| {
-        TestServer::start(ServerOptions::default().env("DISTILL_ENABLE_TEST_FAULTS", "true"))
-    })
+    SERVER
+        .get_or_init(|| TestServer::start(ServerOptions::default().env("DISTILL_ENABLE_TEST_FAULTS", "true")))
 }
 
 /// The id at the end of upstream's self-host UNKNOWN_ERROR message.
@@ -23,7 +20,10 @@ fn error_id(message: &str) -> String {
     let id = message
         .strip_prefix(prefix)
         .unwrap_or_else(|| panic!("unexpected UNKNOWN_ERROR message: {message:?}"));
-    assert!(id.len() >= 8 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-'), "{id:?}");
+    assert!(
+        id.len() >= 8 && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-'),
+        "{id:?}"
+    );
     id.to_string()
 }
 
@@ -41,9 +41,14 @@ async fn a_panicking_scrape_is_unknown_error_with_an_id_found_in_the_logs() {
     let (found, logs) = server.wait_for_logs(Duration::from_secs(5), |l| l.contains(&id));
     assert!(found, "error id {id} not in the server log:\n{logs}");
     let line = logs.lines().find(|l| l.contains(&id)).unwrap();
-    assert!(line.contains("ERROR"), "the error id is not logged at ERROR level: {line}");
+    assert!(
+        line.contains("ERROR"),
+        "the error id is not logged at ERROR level: {line}"
+    );
     // The server survives the panic.
-    scrape(server.url(), &json!({ "url": site().url("/article.html") })).await.assert_ok();
+    scrape(server.url(), &json!({ "url": site().url("/article.html") }))
+        .await
+        .assert_ok();
     assert!(server.is_running());
 }
 
@@ -88,22 +93,38 @@ async fn json_logs_have_exactly_one_line_per_request() {
     let ok = scrape(server.url(), &json!({ "url": site().url("/article.html") })).await;
     ok.assert_ok();
     expected.push(("POST", "/v2/scrape", 200, ""));
-    scrape(server.url(), &json!({ "url": "ftp://127.0.0.1/" })).await.assert_error(400, "BAD_REQUEST");
+    scrape(server.url(), &json!({ "url": "ftp://127.0.0.1/" }))
+        .await
+        .assert_error(400, "BAD_REQUEST");
     expected.push(("POST", "/v2/scrape", 400, "BAD_REQUEST"));
-    post_raw(&scrape_url, "{oops", &[]).await.assert_error(400, "BAD_REQUEST_INVALID_JSON");
+    post_raw(&scrape_url, "{oops", &[])
+        .await
+        .assert_error(400, "BAD_REQUEST_INVALID_JSON");
     expected.push(("POST", "/v2/scrape", 400, "BAD_REQUEST_INVALID_JSON"));
     assert_eq!(get(&server.endpoint("/health")).await.status, 200);
     expected.push(("GET", "/health", 200, ""));
-    get(&server.endpoint("/nope")).await.assert_error(404, "NOT_FOUND");
+    get(&server.endpoint("/nope"))
+        .await
+        .assert_error(404, "NOT_FOUND");
     expected.push(("GET", "/nope", 404, "NOT_FOUND"));
-    scrape(server.url(), &json!({ "url": site().url("/status/404") })).await.assert_ok();
+    scrape(server.url(), &json!({ "url": site().url("/status/404") }))
+        .await
+        .assert_ok();
     expected.push(("POST", "/v2/scrape", 200, ""));
     let dns = scrape(server.url(), &json!({ "url": format!("http://{dns_host}/") })).await;
-    assert_eq!(dns.code(), Some("SCRAPE_DNS_RESOLUTION_ERROR"), "{}", dns.pretty());
+    assert_eq!(
+        dns.code(),
+        Some("SCRAPE_DNS_RESOLUTION_ERROR"),
+        "{}",
+        dns.pretty()
+    );
     expected.push(("POST", "/v2/scrape", 200, "SCRAPE_DNS_RESOLUTION_ERROR"));
-    scrape(server.url(), &json!({ "url": site().url("/slow?ms=4000"), "timeout": 1000 }))
-        .await
-        .assert_error(408, "SCRAPE_TIMEOUT");
+    scrape(
+        server.url(),
+        &json!({ "url": site().url("/slow?ms=4000"), "timeout": 1000 }),
+    )
+    .await
+    .assert_error(408, "SCRAPE_TIMEOUT");
     expected.push(("POST", "/v2/scrape", 408, "SCRAPE_TIMEOUT"));
     let fault = scrape_with_headers(
         server.url(),
@@ -114,7 +135,9 @@ async fn json_logs_have_exactly_one_line_per_request() {
     fault.assert_error(500, "UNKNOWN_ERROR");
     expected.push(("POST", "/v2/scrape", 500, "UNKNOWN_ERROR"));
 
-    server.wait_for_logs(Duration::from_secs(10), |l| access_lines(l).len() >= expected.len());
+    server.wait_for_logs(Duration::from_secs(10), |l| {
+        access_lines(l).len() >= expected.len()
+    });
     std::thread::sleep(Duration::from_millis(300)); // anything extra would show up now
     let logs = server.logs();
     let lines = access_lines(&logs);
@@ -136,7 +159,12 @@ async fn json_logs_have_exactly_one_line_per_request() {
         assert!(f["request"].is_string(), "no request id in {line}");
     }
     // The successful scrape's log line carries its scrapeId.
-    assert_eq!(lines[0]["fields"]["request"], ok.metadata()["scrapeId"], "{}", lines[0]);
+    assert_eq!(
+        lines[0]["fields"]["request"],
+        ok.metadata()["scrapeId"],
+        "{}",
+        lines[0]
+    );
     // The UNKNOWN_ERROR id is logged as a field.
     let id = error_id(fault.error());
     assert!(
@@ -172,7 +200,11 @@ async fn json_logs_stay_json_when_a_scrape_panics() {
         .lines()
         .filter(|l| !l.trim().is_empty() && serde_json::from_str::<Value>(l).is_err())
         .collect();
-    assert!(stray.is_empty(), "non-JSON lines in DISTILL_LOG_FORMAT=json output:\n{}", stray.join("\n"));
+    assert!(
+        stray.is_empty(),
+        "non-JSON lines in DISTILL_LOG_FORMAT=json output:\n{}",
+        stray.join("\n")
+    );
 }
 
 #[tokio::test]
@@ -186,7 +218,10 @@ async fn starts_with_a_relative_data_dir() {
     });
     let r = scrape(server.url(), &json!({ "url": site().url("/article.html") })).await;
     r.assert_ok();
-    assert!(cwd.path().join("relative-data").is_dir(), "data dir not created under the working directory");
+    assert!(
+        cwd.path().join("relative-data").is_dir(),
+        "data dir not created under the working directory"
+    );
 }
 
 #[tokio::test]
@@ -227,17 +262,33 @@ async fn plugins_are_listed_by_health_and_logged_at_load() {
     names.sort();
     let mut expected: Vec<String> = std::fs::read_dir(distill_e2e::shipped_plugins_dir())
         .unwrap()
-        .filter_map(|e| e.unwrap().file_name().to_str()?.strip_suffix(".wasm").map(str::to_string))
+        .filter_map(|e| {
+            e.unwrap()
+                .file_name()
+                .to_str()?
+                .strip_suffix(".wasm")
+                .map(str::to_string)
+        })
         .chain(["misbehave".to_string()])
         .collect();
     expected.sort();
     assert!(expected.len() >= 12, "shipped plugins: {expected:?}");
     assert_eq!(names, expected, "{}", health.pretty());
-    let kinds = |kind: &str| health.json["plugins"].as_array().unwrap().iter().filter(|p| p["kind"] == kind).count();
+    let kinds = |kind: &str| {
+        health.json["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["kind"] == kind)
+            .count()
+    };
     assert_eq!(kinds("converter"), 10, "{}", health.pretty());
     let logs = server.logs();
     assert!(logs.contains("plugin loaded"), "{logs}");
-    assert!(logs.contains("markdown.wasm") && logs.contains("misbehave.wasm"), "{logs}");
+    assert!(
+        logs.contains("markdown.wasm") && logs.contains("misbehave.wasm"),
+        "{logs}"
+    );
 }
 
 #[tokio::test]
@@ -247,5 +298,7 @@ async fn pages_over_the_size_cap_are_refused() {
     r.assert_error(413, "SCRAPE_CONTENT_TOO_LARGE");
     assert!(r.error().contains("100000"), "{}", r.pretty());
     // Below the cap is fine.
-    scrape(server.url(), &json!({ "url": site().url("/big?kb=50") })).await.assert_ok();
+    scrape(server.url(), &json!({ "url": site().url("/big?kb=50") }))
+        .await
+        .assert_ok();
 }

@@ -20,13 +20,21 @@ fn guarded() -> &'static TestServer {
 
 fn assert_blocked(r: &Reply, what: &str) {
     r.assert_error(403, "SCRAPE_TARGET_BLOCKED");
-    assert!(r.error().starts_with("Blocked insecure target URL"), "{what}: {}", r.pretty());
+    assert!(
+        r.error().starts_with("Blocked insecure target URL"),
+        "{what}: {}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
 async fn loopback_ip_is_refused_before_any_request() {
     let token = "guard-ipv4";
-    let r = scrape(guarded().url(), &json!({ "url": site().url(&format!("/hits/{token}")) })).await;
+    let r = scrape(
+        guarded().url(),
+        &json!({ "url": site().url(&format!("/hits/{token}")) }),
+    )
+    .await;
     assert_blocked(&r, "127.0.0.1");
     assert!(r.error().contains("loopback"), "{}", r.pretty());
     assert_eq!(site().hits(token), 0, "the blocked target was contacted");
@@ -38,13 +46,21 @@ async fn localhost_by_name_is_refused_after_resolution() {
     let url = format!("http://localhost:{}/hits/{token}", site().port());
     let r = scrape(guarded().url(), &json!({ "url": url })).await;
     assert_blocked(&r, "localhost");
-    assert!(r.error().contains("127.0.0.1"), "the message names the resolved address: {}", r.pretty());
+    assert!(
+        r.error().contains("127.0.0.1"),
+        "the message names the resolved address: {}",
+        r.pretty()
+    );
     assert_eq!(site().hits(token), 0, "the blocked target was contacted");
 }
 
 #[tokio::test]
 async fn ipv6_loopback_is_refused() {
-    let r = scrape(guarded().url(), &json!({ "url": format!("http://[::1]:{}/", site().port()) })).await;
+    let r = scrape(
+        guarded().url(),
+        &json!({ "url": format!("http://[::1]:{}/", site().port()) }),
+    )
+    .await;
     assert_blocked(&r, "[::1]");
 }
 
@@ -59,13 +75,25 @@ async fn other_spellings_of_loopback_are_refused() {
         "0.0.0.0".to_string(),
         "LOCALHOST".to_string(),
     ] {
-        let r = scrape(guarded().url(), &json!({ "url": format!("http://{host}:{port}/hits/guard-spellings") })).await;
+        let r = scrape(
+            guarded().url(),
+            &json!({ "url": format!("http://{host}:{port}/hits/guard-spellings") }),
+        )
+        .await;
         assert_blocked(&r, &host);
     }
     // A URL without a scheme goes through the same guard.
-    let r = scrape(guarded().url(), &json!({ "url": format!("localhost:{port}/hits/guard-spellings") })).await;
+    let r = scrape(
+        guarded().url(),
+        &json!({ "url": format!("localhost:{port}/hits/guard-spellings") }),
+    )
+    .await;
     assert_blocked(&r, "scheme-less localhost");
-    assert_eq!(site().hits("guard-spellings"), 0, "a blocked target was contacted");
+    assert_eq!(
+        site().hits("guard-spellings"),
+        0,
+        "a blocked target was contacted"
+    );
 }
 
 #[tokio::test]

@@ -16,14 +16,20 @@ fn article() -> String {
 
 /// The first issue of a 400 `details` array.
 fn first_issue(r: &distill_e2e::Reply) -> &Value {
-    let details = r.json["details"].as_array().unwrap_or_else(|| panic!("no details: {}", r.pretty()));
+    let details = r.json["details"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no details: {}", r.pretty()));
     assert!(!details.is_empty(), "empty details: {}", r.pretty());
     &details[0]
 }
 
 #[tokio::test]
 async fn unknown_keys_are_rejected_with_upstreams_message() {
-    let r = scrape(shared().url(), &json!({ "url": article(), "bogusKey": 1, "formatz": [] })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": article(), "bogusKey": 1, "formatz": [] }),
+    )
+    .await;
     r.assert_error(400, "BAD_REQUEST");
     assert_eq!(r.error(), "Bad Request");
     let issue = first_issue(&r);
@@ -41,15 +47,51 @@ async fn wrong_types_are_reported_per_field() {
     let cases: Vec<(Value, Value, &str)> = vec![
         (json!({ "url": 123 }), json!(["url"]), "invalid_type"),
         (json!({}), json!(["url"]), "invalid_type"),
-        (json!({ "url": article(), "onlyMainContent": "yes" }), json!(["onlyMainContent"]), "invalid_type"),
-        (json!({ "url": article(), "formats": "markdown" }), json!(["formats"]), "invalid_type"),
-        (json!({ "url": article(), "formats": ["markdown", "bogus"] }), json!(["formats", 1]), "invalid_enum_value"),
-        (json!({ "url": article(), "includeTags": ["p", 1] }), json!(["includeTags", 1]), "invalid_type"),
-        (json!({ "url": article(), "headers": { "X-A": 1 } }), json!(["headers", "X-A"]), "invalid_type"),
-        (json!({ "url": article(), "timeout": 1500.5 }), json!(["timeout"]), "invalid_type"),
-        (json!({ "url": article(), "proxy": "residential" }), json!(["proxy"]), "invalid_enum_value"),
-        (json!({ "url": article(), "location": { "country": "usa" } }), json!(["location", "country"]), "invalid_string"),
-        (json!({ "url": article(), "parsers": ["docx"] }), json!(["parsers", 0]), "invalid_enum_value"),
+        (
+            json!({ "url": article(), "onlyMainContent": "yes" }),
+            json!(["onlyMainContent"]),
+            "invalid_type",
+        ),
+        (
+            json!({ "url": article(), "formats": "markdown" }),
+            json!(["formats"]),
+            "invalid_type",
+        ),
+        (
+            json!({ "url": article(), "formats": ["markdown", "bogus"] }),
+            json!(["formats", 1]),
+            "invalid_enum_value",
+        ),
+        (
+            json!({ "url": article(), "includeTags": ["p", 1] }),
+            json!(["includeTags", 1]),
+            "invalid_type",
+        ),
+        (
+            json!({ "url": article(), "headers": { "X-A": 1 } }),
+            json!(["headers", "X-A"]),
+            "invalid_type",
+        ),
+        (
+            json!({ "url": article(), "timeout": 1500.5 }),
+            json!(["timeout"]),
+            "invalid_type",
+        ),
+        (
+            json!({ "url": article(), "proxy": "residential" }),
+            json!(["proxy"]),
+            "invalid_enum_value",
+        ),
+        (
+            json!({ "url": article(), "location": { "country": "usa" } }),
+            json!(["location", "country"]),
+            "invalid_string",
+        ),
+        (
+            json!({ "url": article(), "parsers": ["docx"] }),
+            json!(["parsers", 0]),
+            "invalid_enum_value",
+        ),
     ];
     for (body, path, code) in cases {
         let r = scrape(shared().url(), &body).await;
@@ -57,7 +99,11 @@ async fn wrong_types_are_reported_per_field() {
         let issue = first_issue(&r);
         assert_eq!(issue["path"], path, "body {body}: {}", r.pretty());
         assert_eq!(issue["code"], code, "body {body}: {}", r.pretty());
-        assert!(issue["message"].as_str().is_some_and(|m| !m.is_empty()), "{}", r.pretty());
+        assert!(
+            issue["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            r.pretty()
+        );
     }
     // A missing url says "Required".
     let r = scrape(shared().url(), &json!({ "formats": ["markdown"] })).await;
@@ -67,10 +113,30 @@ async fn wrong_types_are_reported_per_field() {
 #[tokio::test]
 async fn numeric_bounds_are_enforced() {
     let cases: Vec<(Value, &str, &str, i64)> = vec![
-        (json!({ "url": article(), "timeout": 999 }), "timeout", "too_small", 1000),
-        (json!({ "url": article(), "timeout": 300001 }), "timeout", "too_big", 300000),
-        (json!({ "url": article(), "timeout": 300000, "waitFor": 60001 }), "waitFor", "too_big", 60000),
-        (json!({ "url": article(), "waitFor": -1 }), "waitFor", "too_small", 0),
+        (
+            json!({ "url": article(), "timeout": 999 }),
+            "timeout",
+            "too_small",
+            1000,
+        ),
+        (
+            json!({ "url": article(), "timeout": 300001 }),
+            "timeout",
+            "too_big",
+            300000,
+        ),
+        (
+            json!({ "url": article(), "timeout": 300000, "waitFor": 60001 }),
+            "waitFor",
+            "too_big",
+            60000,
+        ),
+        (
+            json!({ "url": article(), "waitFor": -1 }),
+            "waitFor",
+            "too_small",
+            0,
+        ),
     ];
     for (body, field, code, bound) in cases {
         let r = scrape(shared().url(), &body).await;
@@ -90,15 +156,32 @@ async fn numeric_bounds_are_enforced() {
 
 #[tokio::test]
 async fn wait_for_more_than_half_the_timeout_is_refused_with_the_custom_message() {
-    let r = scrape(shared().url(), &json!({ "url": article(), "timeout": 2000, "waitFor": 1001 })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": article(), "timeout": 2000, "waitFor": 1001 }),
+    )
+    .await;
     r.assert_error(400, "BAD_REQUEST");
-    assert_eq!(r.error(), "waitFor must not exceed half of timeout", "{}", r.pretty());
+    assert_eq!(
+        r.error(),
+        "waitFor must not exceed half of timeout",
+        "{}",
+        r.pretty()
+    );
     assert_eq!(first_issue(&r)["code"], "custom");
     assert_eq!(first_issue(&r)["path"], json!(["waitFor"]));
     // Exactly half is fine (the HTTP engine then warns that it ignores waitFor).
-    let ok = scrape(shared().url(), &json!({ "url": article(), "timeout": 2000, "waitFor": 1000 })).await;
+    let ok = scrape(
+        shared().url(),
+        &json!({ "url": article(), "timeout": 2000, "waitFor": 1000 }),
+    )
+    .await;
     ok.assert_ok();
-    assert!(ok.data()["warning"].as_str().unwrap_or("").contains("waitFor"), "{}", ok.pretty());
+    assert!(
+        ok.data()["warning"].as_str().unwrap_or("").contains("waitFor"),
+        "{}",
+        ok.pretty()
+    );
 }
 
 #[tokio::test]
@@ -121,7 +204,12 @@ async fn non_http_schemes_are_refused() {
     ] {
         let r = scrape(shared().url(), &json!({ "url": url })).await;
         r.assert_error(400, "BAD_REQUEST");
-        assert_eq!(r.error(), "URL uses unsupported protocol", "{url}: {}", r.pretty());
+        assert_eq!(
+            r.error(),
+            "URL uses unsupported protocol",
+            "{url}: {}",
+            r.pretty()
+        );
         assert_eq!(first_issue(&r)["path"], json!(["url"]), "{url}");
     }
     for url in ["", "   ", "http://"] {
@@ -152,7 +240,11 @@ async fn json_that_is_not_an_object_is_a_bad_request() {
 
 #[tokio::test]
 async fn bodies_over_10_mb_are_refused() {
-    let big = format!("{{\"url\":\"{}\",\"origin\":\"{}\"}}", article(), "x".repeat(10 * 1024 * 1024 + 10));
+    let big = format!(
+        "{{\"url\":\"{}\",\"origin\":\"{}\"}}",
+        article(),
+        "x".repeat(10 * 1024 * 1024 + 10)
+    );
     let r = post_raw(&shared().endpoint("/v2/scrape"), big, &[]).await;
     assert_eq!(r.status, 413, "{}", r.pretty());
     assert_eq!(r.json["success"], false, "{}", r.pretty());
@@ -206,14 +298,29 @@ async fn every_documented_option_is_accepted_together() {
     .await;
     r.assert_ok();
     assert!(r.markdown().contains("Lichens on Old Walls"), "{}", r.pretty());
-    assert!(!r.markdown().contains("Xanthoria | Orange"), "excludeTags table ignored: {}", r.markdown());
+    assert!(
+        !r.markdown().contains("Xanthoria | Orange"),
+        "excludeTags table ignored: {}",
+        r.markdown()
+    );
 }
 
 #[tokio::test]
 async fn formats_no_plugin_serves_are_format_not_available() {
-    for format in [json!("summary"), json!({ "type": "json", "prompt": "extract" }), json!("branding")] {
-        let name = format.as_str().map(str::to_string).unwrap_or_else(|| format["type"].as_str().unwrap().to_string());
-        let r = scrape(shared().url(), &json!({ "url": article(), "formats": ["markdown", format] })).await;
+    for format in [
+        json!("summary"),
+        json!({ "type": "json", "prompt": "extract" }),
+        json!("branding"),
+    ] {
+        let name = format
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| format["type"].as_str().unwrap().to_string());
+        let r = scrape(
+            shared().url(),
+            &json!({ "url": article(), "formats": ["markdown", format] }),
+        )
+        .await;
         r.assert_error(400, "FORMAT_NOT_AVAILABLE");
         assert!(r.error().contains(&format!("'{name}'")), "{name}: {}", r.pretty());
     }
@@ -227,18 +334,38 @@ async fn actions_are_not_supported_but_an_empty_list_is_fine() {
     )
     .await;
     r.assert_error(400, "SCRAPE_ACTIONS_NOT_SUPPORTED");
-    assert!(r.error().starts_with("Actions are not supported by any available engines."), "{}", r.pretty());
-    scrape(shared().url(), &json!({ "url": article(), "actions": [] })).await.assert_ok();
+    assert!(
+        r.error()
+            .starts_with("Actions are not supported by any available engines."),
+        "{}",
+        r.pretty()
+    );
+    scrape(shared().url(), &json!({ "url": article(), "actions": [] }))
+        .await
+        .assert_ok();
     // A malformed action is a validation error first.
-    let r = scrape(shared().url(), &json!({ "url": article(), "actions": [{ "type": "dance" }] })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": article(), "actions": [{ "type": "dance" }] }),
+    )
+    .await;
     r.assert_error(400, "BAD_REQUEST");
-    assert_eq!(first_issue(&r)["path"], json!(["actions", 0, "type"]), "{}", r.pretty());
+    assert_eq!(
+        first_issue(&r)["path"],
+        json!(["actions", 0, "type"]),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
 async fn lockdown_is_a_cache_miss_and_never_fetches() {
     let token = "lockdown-probe";
-    let r = scrape(shared().url(), &json!({ "url": site().url(&format!("/hits/{token}")), "lockdown": true })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": site().url(&format!("/hits/{token}")), "lockdown": true }),
+    )
+    .await;
     r.assert_error(404, "SCRAPE_LOCKDOWN_CACHE_MISS");
     assert_eq!(r.error(), LOCKDOWN_MISS);
     assert_eq!(site().hits(token), 0, "lockdown made an outbound request");
@@ -247,12 +374,21 @@ async fn lockdown_is_a_cache_miss_and_never_fetches() {
 #[tokio::test]
 async fn min_age_is_no_cached_data_and_never_fetches() {
     let token = "min-age-probe";
-    let r = scrape(shared().url(), &json!({ "url": site().url(&format!("/hits/{token}")), "minAge": 1 })).await;
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": site().url(&format!("/hits/{token}")), "minAge": 1 }),
+    )
+    .await;
     r.assert_error(404, "SCRAPE_NO_CACHED_DATA");
     assert_eq!(r.error(), NO_CACHED_DATA);
     assert_eq!(site().hits(token), 0, "minAge made an outbound request");
     // The probe page itself works (the counter is live).
-    scrape(shared().url(), &json!({ "url": site().url("/hits/min-age-control") })).await.assert_ok();
+    scrape(
+        shared().url(),
+        &json!({ "url": site().url("/hits/min-age-control") }),
+    )
+    .await
+    .assert_ok();
     assert_eq!(site().hits("min-age-control"), 1);
 }
 
@@ -260,21 +396,43 @@ async fn min_age_is_no_cached_data_and_never_fetches() {
 async fn unknown_routes_and_methods_answer_json() {
     let r = get(&shared().endpoint("/v2/does-not-exist")).await;
     r.assert_error(404, "NOT_FOUND");
-    assert!(r.content_type.as_deref().unwrap_or("").starts_with("application/json"), "{r:?}");
+    assert!(
+        r.content_type
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("application/json"),
+        "{r:?}"
+    );
     let r = post_raw(&shared().endpoint("/v1/scrapez"), "{}", &[]).await;
     r.assert_error(404, "NOT_FOUND");
     let r = get(&shared().endpoint("/v2/scrape")).await;
     r.assert_error(405, "METHOD_NOT_ALLOWED");
-    assert!(r.content_type.as_deref().unwrap_or("").starts_with("application/json"), "{r:?}");
+    assert!(
+        r.content_type
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("application/json"),
+        "{r:?}"
+    );
 }
 
 #[tokio::test]
 async fn error_replies_are_json_with_the_envelope() {
     let r = scrape(shared().url(), &json!({ "url": "ftp://127.0.0.1/" })).await;
-    assert!(r.content_type.as_deref().unwrap_or("").starts_with("application/json"), "{r:?}");
+    assert!(
+        r.content_type
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("application/json"),
+        "{r:?}"
+    );
     let obj = r.json.as_object().unwrap();
     assert_eq!(obj["success"], false);
-    assert!(obj["code"].is_string() && obj["error"].is_string(), "{}", r.pretty());
+    assert!(
+        obj["code"].is_string() && obj["error"].is_string(),
+        "{}",
+        r.pretty()
+    );
 }
 
 #[tokio::test]
@@ -282,7 +440,12 @@ async fn health_and_root_describe_the_server() {
     let r = get(&shared().endpoint("/health")).await;
     assert_eq!(r.status, 200, "{}", r.pretty());
     assert_eq!(r.json["status"], "ok");
-    let names: Vec<&str> = r.json["plugins"].as_array().unwrap().iter().filter_map(|p| p["name"].as_str()).collect();
+    let names: Vec<&str> = r.json["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
     assert!(names.contains(&"markdown"), "{}", r.pretty());
     let r = get(&shared().endpoint("/")).await;
     assert_eq!(r.status, 200);

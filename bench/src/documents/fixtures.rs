@@ -32,7 +32,17 @@ const WORD: &[&str] = &[
     "BODY-END",
     "FOOTER-MARKER running footer",
 ];
-const WORKBOOK: &[&str] = &["Sales", "Region", "North", "2024-01-15", "987.5", "People", "Alice", "Big", "1440000"];
+const WORKBOOK: &[&str] = &[
+    "Sales",
+    "Region",
+    "North",
+    "2024-01-15",
+    "987.5",
+    "People",
+    "Alice",
+    "Big",
+    "1440000",
+];
 const DECK: &[&str] = &[
     "Welcome Slide",
     "Subtitle text here",
@@ -46,13 +56,41 @@ const DECK: &[&str] = &[
 ];
 
 pub const EVERY_EXTENSION: &[Fixture] = &[
-    Fixture { extension: "html", file: "report-source.html", keys: REPORT },
-    Fixture { extension: "htm", file: "report-source.html", keys: REPORT },
-    Fixture { extension: "xhtml", file: "report-source.html", keys: REPORT },
-    Fixture { extension: "pdf", file: "report.pdf", keys: REPORT },
-    Fixture { extension: "docx", file: "word-features.docx", keys: WORD },
-    Fixture { extension: "doc", file: "report.doc", keys: REPORT },
-    Fixture { extension: "docm", file: "macros.docm", keys: WORD },
+    Fixture {
+        extension: "html",
+        file: "report-source.html",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "htm",
+        file: "report-source.html",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "xhtml",
+        file: "report-source.html",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "pdf",
+        file: "report.pdf",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "docx",
+        file: "word-features.docx",
+        keys: WORD,
+    },
+    Fixture {
+        extension: "doc",
+        file: "report.doc",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "docm",
+        file: "macros.docm",
+        keys: WORD,
+    },
     Fixture {
         extension: "odt",
         file: "writer.odt",
@@ -69,18 +107,46 @@ pub const EVERY_EXTENSION: &[Fixture] = &[
             "Page Footer Text",
         ],
     },
-    Fixture { extension: "ods", file: "workbook.ods", keys: WORKBOOK },
-    Fixture { extension: "odp", file: "deck.odp", keys: DECK },
-    Fixture { extension: "rtf", file: "sample.rtf", keys: REPORT },
-    Fixture { extension: "xlsx", file: "workbook.xlsx", keys: WORKBOOK },
-    Fixture { extension: "xls", file: "workbook.xls", keys: WORKBOOK },
-    Fixture { extension: "xlsm", file: "macros.xlsm", keys: WORKBOOK },
+    Fixture {
+        extension: "ods",
+        file: "workbook.ods",
+        keys: WORKBOOK,
+    },
+    Fixture {
+        extension: "odp",
+        file: "deck.odp",
+        keys: DECK,
+    },
+    Fixture {
+        extension: "rtf",
+        file: "sample.rtf",
+        keys: REPORT,
+    },
+    Fixture {
+        extension: "xlsx",
+        file: "workbook.xlsx",
+        keys: WORKBOOK,
+    },
+    Fixture {
+        extension: "xls",
+        file: "workbook.xls",
+        keys: WORKBOOK,
+    },
+    Fixture {
+        extension: "xlsm",
+        file: "macros.xlsm",
+        keys: WORKBOOK,
+    },
     Fixture {
         extension: "xlsb",
         file: "workbook.xlsb",
         keys: &["Inventory", "Item", "Bolts", "120", "Washers", "Staff", "Alice"],
     },
-    Fixture { extension: "pptx", file: "deck.pptx", keys: DECK },
+    Fixture {
+        extension: "pptx",
+        file: "deck.pptx",
+        keys: DECK,
+    },
     Fixture {
         extension: "ppt",
         file: "deck.ppt",
@@ -94,13 +160,27 @@ pub const EVERY_EXTENSION: &[Fixture] = &[
             "40,000 EUR",
         ],
     },
-    Fixture { extension: "pptm", file: "macros.pptm", keys: DECK },
+    Fixture {
+        extension: "pptm",
+        file: "macros.pptm",
+        keys: DECK,
+    },
     Fixture {
         extension: "epub",
         file: "book.epub",
-        keys: &["Chapter Beta", "Beta comes first", "Chapter Alpha", "Alpha text", "an outside link"],
+        keys: &[
+            "Chapter Beta",
+            "Beta comes first",
+            "Chapter Alpha",
+            "Alpha text",
+            "an outside link",
+        ],
     },
-    Fixture { extension: "csv", file: "sample.csv", keys: &["Product", "Widget", "Gadget, deluxe", "Says", "Line one"] },
+    Fixture {
+        extension: "csv",
+        file: "sample.csv",
+        keys: &["Product", "Widget", "Gadget, deluxe", "Says", "Line one"],
+    },
 ];
 
 /// What one tool made of one fixture.
@@ -132,13 +212,26 @@ impl Outcome {
 /// Scores a conversion (`Ok(markdown)` or `Err(message)`) against the fixture's keys.
 pub fn score(fx: &Fixture, output: Result<&str, &str>) -> Outcome {
     match output {
-        Err(e) => Outcome { ok: false, raw: false, found: 0, found_of: fx.keys.len(), error: Some(e.to_string()) },
+        Err(e) => Outcome {
+            ok: false,
+            raw: false,
+            found: 0,
+            found_of: fx.keys.len(),
+            error: Some(e.to_string()),
+        },
         Ok(markdown) => {
             let text = normalize(markdown);
             let found = fx.keys.iter().filter(|k| text.contains(&normalize(k))).count();
             let head = markdown.trim_start();
-            let raw = head.starts_with("{\\rtf") || head.starts_with("PK\u{3}\u{4}") || head.starts_with("%PDF");
-            Outcome { ok: !markdown.trim().is_empty(), raw, found, found_of: fx.keys.len(), error: None }
+            let raw =
+                head.starts_with("{\\rtf") || head.starts_with("PK\u{3}\u{4}") || head.starts_with("%PDF");
+            Outcome {
+                ok: !markdown.trim().is_empty(),
+                raw,
+                found,
+                found_of: fx.keys.len(),
+                error: None,
+            }
         }
     }
 }
@@ -166,5 +259,9 @@ fn normalize(s: &str) -> String {
 
 fn short(e: &str) -> String {
     let first = e.lines().next().unwrap_or("").replace('|', "/");
-    if first.chars().count() > 70 { format!("{}…", first.chars().take(70).collect::<String>()) } else { first }
+    if first.chars().count() > 70 {
+        format!("{}…", first.chars().take(70).collect::<String>())
+    } else {
+        first
+    }
 }

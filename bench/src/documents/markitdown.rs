@@ -14,7 +14,10 @@ pub struct Outputs {
 
 impl Outputs {
     pub fn missing(why: &str) -> Outputs {
-        Outputs { by_extension: None, note: why.to_string() }
+        Outputs {
+            by_extension: None,
+            note: why.to_string(),
+        }
     }
 
     fn entry(&self, extension: &str) -> Option<&Value> {
@@ -37,7 +40,11 @@ impl Outputs {
     pub fn seconds(&self, file: &str) -> Option<f64> {
         let ext = file.rsplit('.').next()?;
         let e = self.entry(&format!("own:{file}")).or_else(|| self.entry(ext))?;
-        if e["error"].is_string() { None } else { e["seconds"].as_f64() }
+        if e["error"].is_string() {
+            None
+        } else {
+            e["seconds"].as_f64()
+        }
     }
 }
 
@@ -77,7 +84,10 @@ pub fn run(python: &Path, fixtures_dir: &Path, fixtures: &[Fixture]) -> anyhow::
         }
     }
     let version = Command::new(python)
-        .args(["-c", "import importlib.metadata as m; print(m.version('markitdown'))"])
+        .args([
+            "-c",
+            "import importlib.metadata as m; print(m.version('markitdown'))",
+        ])
         .output()
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())

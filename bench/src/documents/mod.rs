@@ -64,7 +64,12 @@ pub struct Results {
 }
 
 pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
-    let server = Server::spawn(&cfg.server_bin, &cfg.plugins_dir, &cfg.data_dir, Duration::from_secs(300))?;
+    let server = Server::spawn(
+        &cfg.server_bin,
+        &cfg.plugins_dir,
+        &cfg.data_dir,
+        Duration::from_secs(300),
+    )?;
     let client = reqwest::Client::new();
     let fixture = |name: &str| -> anyhow::Result<Vec<u8>> {
         std::fs::read(cfg.fixtures_dir.join(name)).map_err(|e| anyhow::anyhow!("fixture {name}: {e}"))
@@ -72,7 +77,9 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
 
     let markitdown = match &cfg.markitdown_python {
         Some(python) => markitdown::run(python, &cfg.fixtures_dir, fixtures::EVERY_EXTENSION)?,
-        None => markitdown::Outputs::missing("markitdown is not installed (make bench installs it into target/tools/markitdown)"),
+        None => markitdown::Outputs::missing(
+            "markitdown is not installed (make bench installs it into target/tools/markitdown)",
+        ),
     };
 
     let mut pdf = Vec::new();
@@ -83,7 +90,12 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
         eprintln!("  {file}: {pages} pages");
         let distill = timing::server_rate(&client, &server, file, &bytes, cfg.rounds, cfg.budget).await?;
         let pdftotext = timing::pdftotext_rate(&cfg.fixtures_dir.join(file), cfg.rounds, cfg.budget);
-        pdf.push(PdfRow { file: file.into(), pages, distill, pdftotext });
+        pdf.push(PdfRow {
+            file: file.into(),
+            pages,
+            distill,
+            pdftotext,
+        });
     }
 
     let mut docs = Vec::new();
@@ -91,7 +103,11 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
         let bytes = fixture(file)?;
         timing::parse(&client, &server.base_url, file, &bytes).await?;
         let distill = timing::server_rate(&client, &server, file, &bytes, cfg.rounds, cfg.budget).await?;
-        docs.push(DocRow { file: file.into(), distill, markitdown_seconds: markitdown.seconds(file) });
+        docs.push(DocRow {
+            file: file.into(),
+            distill,
+            markitdown_seconds: markitdown.seconds(file),
+        });
     }
 
     let mut compare = Vec::new();
@@ -110,7 +126,12 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
             markitdown: markitdown.outcome(fx),
         });
     }
-    Ok(Results { pdf, docs, compare, markitdown_note: markitdown.note })
+    Ok(Results {
+        pdf,
+        docs,
+        compare,
+        markitdown_note: markitdown.note,
+    })
 }
 
 impl Results {
@@ -131,7 +152,12 @@ impl Results {
             let (d, p) = (d_pages / d_wall, p_pages / p_wall);
             rows.push([
                 "PDF pages per second beside pdftotext (no target)".to_string(),
-                format!("{} vs {} pages/s: {}× (Distill adds headings, tables, OCR routing)", f(d, 0), f(p, 0), f(d / p, 2)),
+                format!(
+                    "{} vs {} pages/s: {}× (Distill adds headings, tables, OCR routing)",
+                    f(d, 0),
+                    f(p, 0),
+                    f(d / p, 2)
+                ),
                 "–".to_string(),
             ]);
         }
@@ -140,8 +166,15 @@ impl Results {
         let m = handled(&|c| c.markitdown.as_ref().is_some_and(|o| o.handled()));
         let ran = self.compare.iter().any(|c| c.markitdown.is_some());
         rows.push([
-            format!("document formats of the spec handled ({} extensions; markitdown beside)", self.compare.len()),
-            if ran { format!("Distill {d}, markitdown {m}") } else { format!("Distill {d}; markitdown not run") },
+            format!(
+                "document formats of the spec handled ({} extensions; markitdown beside)",
+                self.compare.len()
+            ),
+            if ran {
+                format!("Distill {d}, markitdown {m}")
+            } else {
+                format!("Distill {d}; markitdown not run")
+            },
             "–".to_string(),
         ]);
         rows
@@ -149,7 +182,12 @@ impl Results {
 }
 
 fn rate_cells(r: &timing::Rate, per: f64) -> (String, String) {
-    (f(per / r.wall.as_secs_f64(), 1), r.cpu.map(|c| f(per / c.as_secs_f64(), 1)).unwrap_or_else(|| "–".into()))
+    (
+        f(per / r.wall.as_secs_f64(), 1),
+        r.cpu
+            .map(|c| f(per / c.as_secs_f64(), 1))
+            .unwrap_or_else(|| "–".into()),
+    )
 }
 
 pub fn to_markdown(r: &Results, fixtures_dir: &Path) -> String {
@@ -160,7 +198,16 @@ pub fn to_markdown(r: &Results, fixtures_dir: &Path) -> String {
         fixtures_dir.display()
     );
     out.push_str("### PDF pages per second\n\n");
-    let mut t = Table::new(&["file", "pages", "Distill pages/s (wall)", "pdftotext pages/s (wall)", "ratio (wall)", "Distill pages/CPU-s", "pdftotext pages/CPU-s", "ratio (CPU)"]);
+    let mut t = Table::new(&[
+        "file",
+        "pages",
+        "Distill pages/s (wall)",
+        "pdftotext pages/s (wall)",
+        "ratio (wall)",
+        "Distill pages/CPU-s",
+        "pdftotext pages/CPU-s",
+        "ratio (CPU)",
+    ]);
     for row in &r.pdf {
         let total = (row.pages * row.distill.count as u64) as f64;
         let (dw, dc) = rate_cells(&row.distill, total);
@@ -170,21 +217,40 @@ pub fn to_markdown(r: &Results, fixtures_dir: &Path) -> String {
                 let (pw, pc) = rate_cells(p, ptotal);
                 let rw = (total / row.distill.wall.as_secs_f64()) / (ptotal / p.wall.as_secs_f64());
                 let rc = match (row.distill.cpu, p.cpu) {
-                    (Some(dc), Some(pcpu)) => f((total / dc.as_secs_f64()) / (ptotal / pcpu.as_secs_f64()), 2) + "x",
+                    (Some(dc), Some(pcpu)) => {
+                        f((total / dc.as_secs_f64()) / (ptotal / pcpu.as_secs_f64()), 2) + "x"
+                    }
                     _ => "–".into(),
                 };
                 (pw, pc, f(rw, 2) + "x", rc)
             }
             None => ("not installed".into(), "–".into(), "–".into(), "–".into()),
         };
-        t.row([row.file.clone(), row.pages.to_string(), dw, pw, ratio_w, dc, pc, ratio_c]);
+        t.row([
+            row.file.clone(),
+            row.pages.to_string(),
+            dw,
+            pw,
+            ratio_w,
+            dc,
+            pc,
+            ratio_c,
+        ]);
     }
     out.push_str(&t.to_markdown());
     out.push_str("\n### Documents per second\n\n");
-    let mut t = Table::new(&["file", "Distill docs/s (wall)", "Distill docs/CPU-s", "markitdown docs/s (in-process, warm)"]);
+    let mut t = Table::new(&[
+        "file",
+        "Distill docs/s (wall)",
+        "Distill docs/CPU-s",
+        "markitdown docs/s (in-process, warm)",
+    ]);
     for row in &r.docs {
         let (w, c) = rate_cells(&row.distill, row.distill.count as f64);
-        let m = row.markitdown_seconds.map(|s| f(1.0 / s.max(1e-9), 1)).unwrap_or_else(|| "–".into());
+        let m = row
+            .markitdown_seconds
+            .map(|s| f(1.0 / s.max(1e-9), 1))
+            .unwrap_or_else(|| "–".into());
         t.row([row.file.clone(), w, c, m]);
     }
     out.push_str(&t.to_markdown());
@@ -195,7 +261,12 @@ pub fn to_markdown(r: &Results, fixtures_dir: &Path) -> String {
          footers) appear in the output (whitespace and `*`/`_`/`\\` ignored).\n\n",
         r.markitdown_note
     ));
-    let mut t = Table::new(&["extension", "fixture", "Distill keys found", "markitdown keys found"]);
+    let mut t = Table::new(&[
+        "extension",
+        "fixture",
+        "Distill keys found",
+        "markitdown keys found",
+    ]);
     let (mut dh, mut mh) = (0, 0);
     for row in &r.compare {
         dh += row.distill.handled() as usize;
@@ -204,12 +275,20 @@ pub fn to_markdown(r: &Results, fixtures_dir: &Path) -> String {
             format!(".{}", row.extension),
             format!("`{}`", row.file),
             row.distill.cell(row.keys),
-            row.markitdown.as_ref().map(|m| m.cell(row.keys)).unwrap_or_else(|| "–".into()),
+            row.markitdown
+                .as_ref()
+                .map(|m| m.cell(row.keys))
+                .unwrap_or_else(|| "–".into()),
         ]);
     }
     let total_keys: usize = r.compare.iter().map(|c| c.keys).sum();
     let dk: usize = r.compare.iter().map(|c| c.distill.found).sum();
-    let mk: usize = r.compare.iter().filter_map(|c| c.markitdown.as_ref()).map(|m| m.found).sum();
+    let mk: usize = r
+        .compare
+        .iter()
+        .filter_map(|c| c.markitdown.as_ref())
+        .map(|m| m.found)
+        .sum();
     t.row([
         "**all**".to_string(),
         format!("{} formats", r.compare.len()),

@@ -19,7 +19,11 @@ pub struct Rate {
 pub async fn parse(client: &reqwest::Client, base: &str, name: &str, bytes: &[u8]) -> anyhow::Result<Value> {
     let part = reqwest::multipart::Part::bytes(bytes.to_vec()).file_name(name.to_string());
     let form = reqwest::multipart::Form::new().part("file", part);
-    let resp = client.post(format!("{base}/v2/parse")).multipart(form).send().await?;
+    let resp = client
+        .post(format!("{base}/v2/parse"))
+        .multipart(form)
+        .send()
+        .await?;
     let status = resp.status();
     let body: Value = resp.json().await?;
     if !status.is_success() {
@@ -45,7 +49,9 @@ pub async fn server_rate(
         count += 1;
     }
     let wall = started.elapsed();
-    let cpu = CpuSample::read(server.pid).ok().map(|after| after.ticks_since(&cpu_before));
+    let cpu = CpuSample::read(server.pid)
+        .ok()
+        .map(|after| after.ticks_since(&cpu_before));
     Ok(Rate { count, wall, cpu })
 }
 
@@ -77,5 +83,9 @@ pub fn pdftotext_rate(file: &Path, rounds: usize, budget: Duration) -> Option<Ra
         }
         count += 1;
     }
-    Some(Rate { count, wall: started.elapsed(), cpu: Some(children_cpu() - cpu_before) })
+    Some(Rate {
+        count,
+        wall: started.elapsed(),
+        cpu: Some(children_cpu() - cpu_before),
+    })
 }

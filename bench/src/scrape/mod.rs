@@ -111,25 +111,18 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
         .timeout(Duration::from_secs(30))
         .build()?;
     let scrape_url = format!("{}/v2/scrape", server.base_url);
-    let request = |format: &str| {
-        Bytes::from(json!({"url": site.page_url(), "formats": [format]}).to_string())
-    };
+    let request =
+        |format: &str| Bytes::from(json!({"url": site.page_url(), "formats": [format]}).to_string());
 
     // One checked request per format before anything is timed.
     let probe_md = probe(&client, &scrape_url, request("markdown")).await?;
-    let markdown_bytes = probe_md["data"]["markdown"]
-        .as_str()
-        .map(str::len)
-        .unwrap_or(0);
+    let markdown_bytes = probe_md["data"]["markdown"].as_str().map(str::len).unwrap_or(0);
     anyhow::ensure!(
         markdown_bytes > 0,
         "the markdown scrape returned no markdown: {probe_md}"
     );
     let probe_html = probe(&client, &scrape_url, request("html")).await?;
-    let cleaned_bytes = probe_html["data"]["html"]
-        .as_str()
-        .map(str::len)
-        .unwrap_or(0);
+    let cleaned_bytes = probe_html["data"]["html"].as_str().map(str::len).unwrap_or(0);
 
     let mut phases = Vec::new();
     for spec in &cfg.phases {
@@ -181,14 +174,7 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
     let startup = server.startup;
     let profile = if cfg.profile {
         eprintln!("  perf profile of markdown scrapes");
-        profile_phase(
-            &client,
-            &scrape_url,
-            &request("markdown"),
-            &server,
-            &cfg.data_dir,
-        )
-        .await
+        profile_phase(&client, &scrape_url, &request("markdown"), &server, &cfg.data_dir).await
     } else {
         Err("profiling not requested".into())
     };
@@ -274,13 +260,7 @@ pub fn to_markdown(r: &Results) -> String {
          brackets); the load generator and the static site run in the bench process, whose own CPU \
          is listed separately. The machine has 2 cores shared by the server, the bench process and \
          anything else running.\n\n",
-        r.page_id,
-        r.page_type,
-        r.page_url,
-        r.page_bytes,
-        r.cleaned_bytes,
-        r.markdown_bytes,
-        r.warmup,
+        r.page_id, r.page_type, r.page_url, r.page_bytes, r.cleaned_bytes, r.markdown_bytes, r.warmup,
     );
     let mut t = Table::new(&[
         "formats",
@@ -303,11 +283,7 @@ pub fn to_markdown(r: &Results) -> String {
             format!(
                 "{}{}",
                 l.requests,
-                if l.hit_time_limit {
-                    " (time limit)"
-                } else {
-                    ""
-                }
+                if l.hit_time_limit { " (time limit)" } else { "" }
             ),
             l.errors.to_string(),
             f(l.requests_per_sec(), 0),

@@ -91,10 +91,7 @@ impl Server {
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     if let Some(status) = server.child.try_wait()? {
-                        anyhow::bail!(
-                            "server exited with {status} (log: {})",
-                            server.log_path.display()
-                        );
+                        anyhow::bail!("server exited with {status} (log: {})", server.log_path.display());
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => {

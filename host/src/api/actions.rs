@@ -56,8 +56,12 @@ pub fn parse_actions(c: &mut Checker, fields: &mut Fields) -> (Vec<Value>, i64) 
 
 /// Checks one action; returns how long it waits (selector waits count 1 s).
 fn check_action(c: &mut Checker, item: &Value, path: Path) -> i64 {
-    let Some(mut f) = c.object(item, path) else { return 0 };
-    let Some(kind) = f.required_string(c, "type") else { return 0 };
+    let Some(mut f) = c.object(item, path) else {
+        return 0;
+    };
+    let Some(kind) = f.required_string(c, "type") else {
+        return 0;
+    };
     let mut waited = 0;
     match kind.as_str() {
         "wait" => {
@@ -66,7 +70,10 @@ fn check_action(c: &mut Checker, item: &Value, path: Path) -> i64 {
             match (ms, &selector) {
                 (Some(ms), None) => waited = ms,
                 (None, Some(_)) => waited = 1000,
-                (Some(_), Some(_)) => c.custom(&f.path, "Either 'milliseconds' or 'selector' must be provided, not both"),
+                (Some(_), Some(_)) => c.custom(
+                    &f.path,
+                    "Either 'milliseconds' or 'selector' must be provided, not both",
+                ),
                 (None, None) => c.custom(&f.path, "Either 'milliseconds' or 'selector' must be provided"),
             }
         }

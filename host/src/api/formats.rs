@@ -120,7 +120,12 @@ fn parse_one(
     }
 }
 
-fn check_name(c: &mut Checker, name: &str, path: &Path, is_plugin_format: &dyn Fn(&str) -> bool) -> Option<()> {
+fn check_name(
+    c: &mut Checker,
+    name: &str,
+    path: &Path,
+    is_plugin_format: &dyn Fn(&str) -> bool,
+) -> Option<()> {
     if SPEC_FORMATS.contains(&name) || is_plugin_format(name) {
         return Some(());
     }

@@ -8,8 +8,8 @@
 //! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
 //! - [`parse_request`]: the `/v2/parse` upload: options, kind detection, errors.
 
-pub mod error;
 pub mod actions;
+pub mod error;
 pub mod formats;
 pub mod parse_request;
 pub mod scrape_request;

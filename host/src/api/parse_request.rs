@@ -50,11 +50,14 @@ pub fn parse_upload_options(
 ) -> Result<ScrapeOptions, ApiError> {
     let value: Value = match raw.map(str::trim) {
         None | Some("") => Value::Object(Default::default()),
-        Some(text) => serde_json::from_str(text)
-            .map_err(|_| ApiError::bad_request("Invalid JSON in the 'options' field. Provide a valid JSON string."))?,
+        Some(text) => serde_json::from_str(text).map_err(|_| {
+            ApiError::bad_request("Invalid JSON in the 'options' field. Provide a valid JSON string.")
+        })?,
     };
     if !value.is_object() {
-        return Err(ApiError::bad_request("The 'options' field must parse to a JSON object."));
+        return Err(ApiError::bad_request(
+            "The 'options' field must parse to a JSON object.",
+        ));
     }
     let mut c = Checker::default();
     let mut fields = c.object(&value, Vec::new()).expect("checked above");
@@ -73,7 +76,11 @@ pub fn parse_upload_options(
 /// Options a parse cannot honour, with upstream's messages.
 fn refuse_unsupported(o: &ScrapeOptions, raw: &Value) -> Result<(), ApiError> {
     let refuse = |what: &str| {
-        Err(ApiError::new(StatusCode::BAD_REQUEST, "PARSE_UNSUPPORTED_OPTIONS", format!("Parse uploads do not support {what}.")))
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "PARSE_UNSUPPORTED_OPTIONS",
+            format!("Parse uploads do not support {what}."),
+        ))
     };
     if !o.actions.is_empty() {
         return refuse("actions");
@@ -164,7 +171,11 @@ pub fn mime_for_extension(extension: &str) -> Option<&'static str> {
 
 /// `UNSUPPORTED_FILE_TYPE`, listing what this server accepts.
 pub fn unsupported_type(supported: &[String]) -> ApiError {
-    let list = supported.iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");
+    let list = supported
+        .iter()
+        .map(|e| format!(".{e}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     ApiError::new(
         StatusCode::BAD_REQUEST,
         "UNSUPPORTED_FILE_TYPE",
@@ -198,15 +209,44 @@ mod tests {
 
     #[test]
     fn options_errors_match_upstream() {
-        assert_eq!(opts("{").unwrap_err().message, "Invalid JSON in the 'options' field. Provide a valid JSON string.");
-        assert_eq!(opts("[1]").unwrap_err().message, "The 'options' field must parse to a JSON object.");
+        assert_eq!(
+            opts("{").unwrap_err().message,
+            "Invalid JSON in the 'options' field. Provide a valid JSON string."
+        );
+        assert_eq!(
+            opts("[1]").unwrap_err().message,
+            "The 'options' field must parse to a JSON object."
+        );
         let e = opts(r#"{"actions":[{"type":"wait","milliseconds":10}]}"#).unwrap_err();
-        assert_eq!((e.code, e.message.as_str()), ("PARSE_UNSUPPORTED_OPTIONS", "Parse uploads do not support actions."));
-        assert_eq!(opts(r#"{"formats":[{"type":"screenshot"}]}"#).unwrap_err().message, "Parse uploads do not support screenshot output.");
-        assert_eq!(opts(r#"{"waitFor":100}"#).unwrap_err().message, "Parse uploads do not support waitFor.");
-        assert_eq!(opts(r#"{"mobile":true}"#).unwrap_err().message, "Parse uploads do not support mobile rendering.");
-        assert_eq!(opts(r#"{"location":{"country":"DE"}}"#).unwrap_err().message, "Parse uploads do not support location overrides.");
-        assert_eq!(opts(r#"{"proxy":"enhanced"}"#).unwrap_err().message, "Parse uploads only support proxy values of auto or basic.");
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (
+                "PARSE_UNSUPPORTED_OPTIONS",
+                "Parse uploads do not support actions."
+            )
+        );
+        assert_eq!(
+            opts(r#"{"formats":[{"type":"screenshot"}]}"#)
+                .unwrap_err()
+                .message,
+            "Parse uploads do not support screenshot output."
+        );
+        assert_eq!(
+            opts(r#"{"waitFor":100}"#).unwrap_err().message,
+            "Parse uploads do not support waitFor."
+        );
+        assert_eq!(
+            opts(r#"{"mobile":true}"#).unwrap_err().message,
+            "Parse uploads do not support mobile rendering."
+        );
+        assert_eq!(
+            opts(r#"{"location":{"country":"DE"}}"#).unwrap_err().message,
+            "Parse uploads do not support location overrides."
+        );
+        assert_eq!(
+            opts(r#"{"proxy":"enhanced"}"#).unwrap_err().message,
+            "Parse uploads only support proxy values of auto or basic."
+        );
         assert_eq!(opts(r#"{"bogus":1}"#).unwrap_err().code, "BAD_REQUEST");
         let o = opts(r#"{"formats":["markdown","html"],"origin":"python-sdk@4"}"#).unwrap();
         assert_eq!(o.timeout_ms, DEFAULT_PARSE_TIMEOUT_MS);
@@ -218,13 +258,33 @@ mod tests {
         let ext = |e: &str| e == "docx" || e == "pdf";
         let mime = |m: &str| (m == "application/pdf").then(|| "pdf".to_string());
         assert_eq!(detect_kind("a.HTML", None, &ext, &mime), Some(UploadKind::Html));
-        assert_eq!(detect_kind("dir/r.docx", None, &ext, &mime), Some(UploadKind::Document { extension: "docx".into() }));
-        assert_eq!(detect_kind("blob", Some("application/pdf"), &ext, &mime), Some(UploadKind::Document { extension: "pdf".into() }));
-        assert_eq!(detect_kind("page", Some("text/html; charset=utf-8"), &ext, &mime), Some(UploadKind::Html));
-        assert_eq!(detect_kind("x.exe", Some("application/octet-stream"), &ext, &mime), None);
+        assert_eq!(
+            detect_kind("dir/r.docx", None, &ext, &mime),
+            Some(UploadKind::Document {
+                extension: "docx".into()
+            })
+        );
+        assert_eq!(
+            detect_kind("blob", Some("application/pdf"), &ext, &mime),
+            Some(UploadKind::Document {
+                extension: "pdf".into()
+            })
+        );
+        assert_eq!(
+            detect_kind("page", Some("text/html; charset=utf-8"), &ext, &mime),
+            Some(UploadKind::Html)
+        );
+        assert_eq!(
+            detect_kind("x.exe", Some("application/octet-stream"), &ext, &mime),
+            None
+        );
         assert_eq!(extension_of(".bashrc"), None);
         let list = supported_extensions(&["pdf".into(), "docx".into(), "md".into()]);
         assert_eq!(list, ["html", "htm", "xhtml", "pdf", "docx", "md"]);
-        assert!(unsupported_type(&list).message.ends_with(".html, .htm, .xhtml, .pdf, .docx, .md"));
+        assert!(
+            unsupported_type(&list)
+                .message
+                .ends_with(".html, .htm, .xhtml, .pdf, .docx, .md")
+        );
     }
 }

@@ -114,7 +114,9 @@ impl ScrapeRequest {
         let url_as_sent = fields.required_string(&mut c, "url");
         let options = parse_options(&mut c, &mut fields, is_plugin_format);
         fields.finish_with_message(&mut c, Some(UNKNOWN_KEY_MESSAGE));
-        let url = url_as_sent.as_deref().and_then(|u| normalize_url(&mut c, u, fields.at("url")));
+        let url = url_as_sent
+            .as_deref()
+            .and_then(|u| normalize_url(&mut c, u, fields.at("url")));
         match (c.is_ok(), url_as_sent, url) {
             (true, Some(url_as_sent), Some(url)) => Ok(ScrapeRequest {
                 url_as_sent,
@@ -133,15 +135,19 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
         c.custom(&path, "URL must not be empty");
         return None;
     }
-    let has_scheme = trimmed
-        .split_once(':')
-        .is_some_and(|(scheme, rest)| {
-            !scheme.is_empty()
-                && scheme.chars().all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
-                && scheme.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
-                && (rest.starts_with("//") || !rest.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
-        });
-    let candidate = if has_scheme { trimmed.to_string() } else { format!("http://{trimmed}") };
+    let has_scheme = trimmed.split_once(':').is_some_and(|(scheme, rest)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
+            && scheme.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
+            && (rest.starts_with("//") || !rest.chars().next().is_some_and(|ch| ch.is_ascii_digit()))
+    });
+    let candidate = if has_scheme {
+        trimmed.to_string()
+    } else {
+        format!("http://{trimmed}")
+    };
     match Url::parse(&candidate) {
         Ok(url) if url.scheme() == "http" || url.scheme() == "https" => {
             if url.host_str().is_none_or(str::is_empty) {
@@ -162,7 +168,11 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
 }
 
 /// Reads every scrape option from `fields` (shared by scrape and parse).
-pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dyn Fn(&str) -> bool) -> ScrapeOptions {
+pub fn parse_options(
+    c: &mut Checker,
+    fields: &mut Fields,
+    is_plugin_format: &dyn Fn(&str) -> bool,
+) -> ScrapeOptions {
     let formats = parse_formats(c, fields, is_plugin_format);
     let explicit_timeout = fields.int(c, "timeout", Some(1000), Some(300_000));
     let timeout_ms = explicit_timeout.unwrap_or(60_000);
@@ -182,7 +192,11 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dy
     let location = parse_location(c, fields);
     let parsers = parse_parsers(c, fields);
     let lockdown = fields.bool(c, "lockdown", false);
-    let default_max_age = if lockdown { LOCKDOWN_MAX_AGE_MS } else { DEFAULT_MAX_AGE_MS };
+    let default_max_age = if lockdown {
+        LOCKDOWN_MAX_AGE_MS
+    } else {
+        DEFAULT_MAX_AGE_MS
+    };
     let audit_metadata = fields.object(c, "auditMetadata").map(|mut am| {
         am.string_len(c, "username", 0, 1024);
         if am.raw("username").is_none() {
@@ -237,7 +251,9 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dy
         redact_pii,
         profile,
         audit_metadata,
-        threat_protection: fields.any_object(c, "threatProtection").map(|m| Value::Object(m.clone())),
+        threat_protection: fields
+            .any_object(c, "threatProtection")
+            .map(|m| Value::Object(m.clone())),
         zero_data_retention: fields.bool(c, "zeroDataRetention", false),
         origin: fields.string(c, "origin"),
         integration: fields.string(c, "integration"),
@@ -245,7 +261,9 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, is_plugin_format: &dy
 }
 
 fn parse_headers(c: &mut Checker, fields: &mut Fields) -> Vec<(String, String)> {
-    let Some(map) = fields.any_object(c, "headers") else { return Vec::new() };
+    let Some(map) = fields.any_object(c, "headers") else {
+        return Vec::new();
+    };
     let path = fields.at("headers");
     let mut out = Vec::with_capacity(map.len());
     for (k, v) in map {
@@ -253,7 +271,9 @@ fn parse_headers(c: &mut Checker, fields: &mut Fields) -> Vec<(String, String)> 
         p.push(json!(k));
         match v {
             Value::String(s) => {
-                if http::HeaderName::from_bytes(k.as_bytes()).is_err() || http::HeaderValue::from_str(s).is_err() {
+                if http::HeaderName::from_bytes(k.as_bytes()).is_err()
+                    || http::HeaderValue::from_str(s).is_err()
+                {
                     c.custom(&p, format!("Header '{k}' is not a valid HTTP header"));
                 } else {
                     out.push((k.clone(), s.clone()));
@@ -282,9 +302,17 @@ fn parse_location(c: &mut Checker, fields: &mut Fields) -> Option<Location> {
 }
 
 fn parse_parsers(c: &mut Checker, fields: &mut Fields) -> Vec<ParserSpec> {
-    let default = || vec![ParserSpec { kind: "pdf".into(), max_pages: None, mode: "auto".into() }];
+    let default = || {
+        vec![ParserSpec {
+            kind: "pdf".into(),
+            max_pages: None,
+            mode: "auto".into(),
+        }]
+    };
     let path = fields.at("parsers");
-    let Some(value) = fields.raw("parsers") else { return default() };
+    let Some(value) = fields.raw("parsers") else {
+        return default();
+    };
     let Value::Array(items) = value else {
         c.invalid_type(&path, "array", value);
         return default();
@@ -294,19 +322,34 @@ fn parse_parsers(c: &mut Checker, fields: &mut Fields) -> Vec<ParserSpec> {
         let mut p = path.clone();
         p.push(json!(i));
         match item {
-            Value::String(s) if s == "pdf" => out.push(ParserSpec { kind: "pdf".into(), max_pages: None, mode: "auto".into() }),
+            Value::String(s) if s == "pdf" => out.push(ParserSpec {
+                kind: "pdf".into(),
+                max_pages: None,
+                mode: "auto".into(),
+            }),
             Value::String(s) => c.enum_mismatch(&p, &["pdf"], s),
             other => {
-                let Some(mut f) = c.object(other, p.clone()) else { continue };
-                let kind = f.raw("type").map(|_| ()).and_then(|_| f.one_of(c, "type", &["pdf"]));
+                let Some(mut f) = c.object(other, p.clone()) else {
+                    continue;
+                };
+                let kind = f
+                    .raw("type")
+                    .map(|_| ())
+                    .and_then(|_| f.one_of(c, "type", &["pdf"]));
                 if f.raw("type").is_none() {
                     c.required(&f.at("type"), "string");
                 }
                 let max_pages = f.int(c, "maxPages", Some(1), Some(10_000)).map(|n| n as u32);
-                let mode = f.one_of(c, "mode", &["fast", "auto", "ocr"]).unwrap_or_else(|| "auto".into());
+                let mode = f
+                    .one_of(c, "mode", &["fast", "auto", "ocr"])
+                    .unwrap_or_else(|| "auto".into());
                 f.finish(c);
                 if let Some(kind) = kind {
-                    out.push(ParserSpec { kind, max_pages, mode });
+                    out.push(ParserSpec {
+                        kind,
+                        max_pages,
+                        mode,
+                    });
                 }
             }
         }

@@ -66,7 +66,11 @@ impl Checker {
     }
 
     pub fn enum_mismatch(&mut self, path: &Path, allowed: &[&str], got: &str) {
-        let options = allowed.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(" | ");
+        let options = allowed
+            .iter()
+            .map(|a| format!("'{a}'"))
+            .collect::<Vec<_>>()
+            .join(" | ");
         self.issue(
             "invalid_enum_value",
             path,
@@ -254,7 +258,11 @@ impl<'v> Fields<'v> {
         }
         let default = format!(
             "Unrecognized key(s) in object: {}",
-            unknown.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")
+            unknown
+                .iter()
+                .map(|k| format!("'{k}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         c.issue(
             "unrecognized_keys",

@@ -60,12 +60,19 @@ impl HttpFetcher {
 
     /// Fetches `req.url`, following redirects.
     pub async fn fetch(&self, req: FetchRequest<'_>) -> Result<FetchedPage, FetchError> {
-        let client = if req.skip_tls_verification { &self.unverified } else { &self.verified };
+        let client = if req.skip_tls_verification {
+            &self.unverified
+        } else {
+            &self.verified
+        };
         let mut url = req.url.clone();
         let mut headers = self.request_headers(req.headers);
         for _hop in 0..=MAX_REDIRECTS {
             if let Err(reason) = self.guard.check_url(&url) {
-                return Err(FetchError::Blocked { url: url.to_string(), reason });
+                return Err(FetchError::Blocked {
+                    url: url.to_string(),
+                    reason,
+                });
             }
             let send = client.get(url.clone()).headers(headers.clone()).send();
             let response = match tokio::time::timeout_at(req.deadline.into(), send).await {
@@ -122,7 +129,10 @@ impl HttpFetcher {
             reqwest::header::ACCEPT,
             HeaderValue::from_static("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
         );
-        headers.insert(reqwest::header::ACCEPT_LANGUAGE, HeaderValue::from_static("en-US,en;q=0.9"));
+        headers.insert(
+            reqwest::header::ACCEPT_LANGUAGE,
+            HeaderValue::from_static("en-US,en;q=0.9"),
+        );
         for (k, v) in extra {
             // Validated at request time; skip anything that still fails.
             if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(k.as_bytes()), HeaderValue::from_str(v)) {
@@ -132,8 +142,16 @@ impl HttpFetcher {
         headers
     }
 
-    async fn read_body(&self, mut response: reqwest::Response, url: &Url, deadline: Instant) -> Result<Bytes, FetchError> {
-        let too_large = || FetchError::TooLarge { url: url.to_string(), limit: self.max_bytes };
+    async fn read_body(
+        &self,
+        mut response: reqwest::Response,
+        url: &Url,
+        deadline: Instant,
+    ) -> Result<Bytes, FetchError> {
+        let too_large = || FetchError::TooLarge {
+            url: url.to_string(),
+            limit: self.max_bytes,
+        };
         if response.content_length().is_some_and(|n| n > self.max_bytes) {
             return Err(too_large());
         }
@@ -161,10 +179,15 @@ fn map_error(url: &Url, err: reqwest::Error) -> FetchError {
     let mut chain = Vec::new();
     while let Some(s) = source {
         if let Some(dns) = s.downcast_ref::<DnsFailure>() {
-            return FetchError::Dns { host: dns.host.clone() };
+            return FetchError::Dns {
+                host: dns.host.clone(),
+            };
         }
         if let Some(blocked) = s.downcast_ref::<BlockedAddress>() {
-            return FetchError::Blocked { url: url_s, reason: blocked.to_string() };
+            return FetchError::Blocked {
+                url: url_s,
+                reason: blocked.to_string(),
+            };
         }
         chain.push(s.to_string());
         source = s.source();
@@ -172,11 +195,23 @@ fn map_error(url: &Url, err: reqwest::Error) -> FetchError {
     let detail = chain.last().cloned().unwrap_or_else(|| err.to_string());
     if err.is_timeout() {
         FetchError::Timeout { url: url_s }
-    } else if chain.iter().any(|m| m.contains("certificate") || m.contains("tls") || m.contains("TLS")) {
-        FetchError::Tls { url: url_s, message: detail }
+    } else if chain
+        .iter()
+        .any(|m| m.contains("certificate") || m.contains("tls") || m.contains("TLS"))
+    {
+        FetchError::Tls {
+            url: url_s,
+            message: detail,
+        }
     } else if err.is_connect() {
-        FetchError::Connect { url: url_s, message: detail }
+        FetchError::Connect {
+            url: url_s,
+            message: detail,
+        }
     } else {
-        FetchError::Other { url: url_s, message: detail }
+        FetchError::Other {
+            url: url_s,
+            message: detail,
+        }
     }
 }

@@ -92,7 +92,8 @@ impl Resolve for GuardedResolver {
             let first = addrs[0].ip();
             let allowed: Vec<SocketAddr> = addrs.into_iter().filter(|a| classify(a.ip()).is_none()).collect();
             if allowed.is_empty() {
-                return Err(Box::new(BlockedAddress { host, addr: first }) as Box<dyn std::error::Error + Send + Sync>);
+                return Err(Box::new(BlockedAddress { host, addr: first })
+                    as Box<dyn std::error::Error + Send + Sync>);
             }
             Ok(Box::new(allowed.into_iter()) as Addrs)
         })
@@ -114,7 +115,11 @@ fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
     } else if ip.is_private() {
         Some("private")
     } else if o[0] == 169 && o[1] == 254 {
-        if o[2] == 169 && o[3] == 254 { Some("cloud metadata") } else { Some("link-local") }
+        if o[2] == 169 && o[3] == 254 {
+            Some("cloud metadata")
+        } else {
+            Some("link-local")
+        }
     } else if ip.is_unspecified() || o[0] == 0 {
         Some("unspecified")
     } else if o[0] == 100 && (64..128).contains(&o[1]) {
@@ -174,10 +179,26 @@ mod tests {
     #[test]
     fn refuses_internal_addresses() {
         for a in [
-            "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.5", "192.168.1.1", "169.254.169.254",
-            "169.254.1.1", "0.0.0.0", "100.64.0.1", "224.0.0.1", "255.255.255.255", "::1", "::",
-            "fc00::1", "fd00:ec2::254", "fe80::1", "::ffff:127.0.0.1", "::ffff:10.1.1.1",
-            "64:ff9b::a9fe:a9fe", "ff02::1",
+            "127.0.0.1",
+            "127.1.2.3",
+            "10.0.0.1",
+            "172.16.5.5",
+            "192.168.1.1",
+            "169.254.169.254",
+            "169.254.1.1",
+            "0.0.0.0",
+            "100.64.0.1",
+            "224.0.0.1",
+            "255.255.255.255",
+            "::1",
+            "::",
+            "fc00::1",
+            "fd00:ec2::254",
+            "fe80::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.1.1.1",
+            "64:ff9b::a9fe:a9fe",
+            "ff02::1",
         ] {
             assert!(refused(a), "{a} should be refused");
         }
@@ -185,7 +206,14 @@ mod tests {
 
     #[test]
     fn allows_public_addresses() {
-        for a in ["93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700::1111", "172.32.0.1", "100.128.0.1"] {
+        for a in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "1.1.1.1",
+            "2606:4700::1111",
+            "172.32.0.1",
+            "100.128.0.1",
+        ] {
             assert!(!refused(a), "{a} should be allowed");
         }
     }
@@ -193,7 +221,10 @@ mod tests {
     #[test]
     fn url_literals() {
         let g = TargetGuard { allow_private: false };
-        assert!(g.check_url(&Url::parse("http://127.0.0.1:8080/").unwrap()).is_err());
+        assert!(
+            g.check_url(&Url::parse("http://127.0.0.1:8080/").unwrap())
+                .is_err()
+        );
         assert!(g.check_url(&Url::parse("http://[::1]/").unwrap()).is_err());
         assert!(g.check_url(&Url::parse("http://example.com/").unwrap()).is_ok());
         let open = TargetGuard { allow_private: true };

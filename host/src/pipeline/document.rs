@@ -70,12 +70,20 @@ pub async fn convert(
         DocumentKind::Markdown => (markdown_to_html(&doc.content), Some(doc.content)),
     };
     if let Some(Value::Array(pages)) = metadata.remove("pagesNeedingOcr") {
-        let pages: Vec<u32> = pages.iter().filter_map(|p| p.as_u64()).map(|p| p as u32).collect();
+        let pages: Vec<u32> = pages
+            .iter()
+            .filter_map(|p| p.as_u64())
+            .map(|p| p as u32)
+            .collect();
         let mode = opts.parsers.first().map(|p| p.mode.as_str()).unwrap_or("auto");
         if !pages.is_empty() && mode != "fast" {
             match ocr_pages(state, &file.bytes, &pages, deadline).await {
                 Ok(texts) => {
-                    let blank: Vec<u32> = texts.iter().filter(|(_, t)| t.trim().is_empty()).map(|(p, _)| *p).collect();
+                    let blank: Vec<u32> = texts
+                        .iter()
+                        .filter(|(_, t)| t.trim().is_empty())
+                        .map(|(p, _)| *p)
+                        .collect();
                     if !blank.is_empty() {
                         warnings.push(format!("OCR found no text on page(s) {blank:?}"));
                     }
@@ -98,12 +106,24 @@ pub async fn convert(
             ));
         }
     }
-    Ok(Converted { html, markdown, metadata, warnings })
+    Ok(Converted {
+        html,
+        markdown,
+        metadata,
+        warnings,
+    })
 }
 
-async fn ocr_pages(state: &AppState, pdf: &[u8], pages: &[u32], deadline: Instant) -> Result<Vec<(u32, String)>, String> {
+async fn ocr_pages(
+    state: &AppState,
+    pdf: &[u8],
+    pages: &[u32],
+    deadline: Instant,
+) -> Result<Vec<(u32, String)>, String> {
     let Some(ocr) = state.ocr.clone() else {
-        return Err("OCR is not available on this server (install tesseract-ocr and poppler-utils)".to_string());
+        return Err(
+            "OCR is not available on this server (install tesseract-ocr and poppler-utils)".to_string(),
+        );
     };
     let (pdf, pages) = (pdf.to_vec(), pages.to_vec());
     tokio::task::spawn_blocking(move || ocr.pages(&pdf, &pages, deadline))
@@ -149,7 +169,9 @@ fn conversion_error(err: PluginCallError, name: &str, origin: Origin, timeout_ms
         PluginCallErrorKind::OutOfMemory { .. } | PluginCallErrorKind::PluginTimeout { .. } => ApiError::new(
             status,
             code,
-            format!("Could not convert {name}: the document is too large or too complex to convert within limits ({err})"),
+            format!(
+                "Could not convert {name}: the document is too large or too complex to convert within limits ({err})"
+            ),
         ),
         PluginCallErrorKind::Rejected(PluginError::InvalidOptions(_)) => {
             ApiError::bad_request(format!("Invalid converter options for {name}: {err}"))
@@ -158,9 +180,17 @@ fn conversion_error(err: PluginCallError, name: &str, origin: Origin, timeout_ms
         // file could not be converted: say so with the document error (the trap
         // itself is in the log line of the call).
         PluginCallErrorKind::Trap(_) | PluginCallErrorKind::Rejected(PluginError::Failed(_)) => {
-            ApiError::new(status, code, format!("Could not convert {name}: the converter failed on this file ({err})"))
+            ApiError::new(
+                status,
+                code,
+                format!("Could not convert {name}: the converter failed on this file ({err})"),
+            )
         }
-        _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "PLUGIN_ERROR", format!("Failed while converting {name}: {err}")),
+        _ => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "PLUGIN_ERROR",
+            format!("Failed while converting {name}: {err}"),
+        ),
     }
 }
 
@@ -176,7 +206,10 @@ mod tests {
 
     #[test]
     fn ocr_text_replaces_its_marker() {
-        assert_eq!(replace_or_append("a <!-- distill:ocr-page 2 --> b", &ocr_marker(2), "X"), "a X b");
+        assert_eq!(
+            replace_or_append("a <!-- distill:ocr-page 2 --> b", &ocr_marker(2), "X"),
+            "a X b"
+        );
         assert_eq!(replace_or_append("a", &ocr_marker(3), "X"), "a\n\nX");
     }
 }

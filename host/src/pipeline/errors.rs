@@ -34,15 +34,19 @@ pub fn fetch_error(err: FetchError, timeout_ms: u64) -> ApiError {
             "SCRAPE_SSL_ERROR",
             format!("{e}. Set skipTlsVerification to true to accept invalid certificates."),
         ),
-        e @ FetchError::TooLarge { .. } => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "SCRAPE_CONTENT_TOO_LARGE", e.to_string())
-        }
+        e @ FetchError::TooLarge { .. } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "SCRAPE_CONTENT_TOO_LARGE",
+            e.to_string(),
+        ),
         e @ (FetchError::Connect { .. }
         | FetchError::TooManyRedirects { .. }
         | FetchError::BadRedirect { .. }
-        | FetchError::Other { .. }) => {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "SCRAPE_SITE_ERROR", e.to_string())
-        }
+        | FetchError::Other { .. }) => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "SCRAPE_SITE_ERROR",
+            e.to_string(),
+        ),
     }
 }
 

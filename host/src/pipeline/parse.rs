@@ -24,12 +24,20 @@ pub struct Upload {
 /// links in it resolve against. `.invalid` is reserved: it never resolves.
 pub fn upload_url(name: &str) -> Url {
     let mut url = Url::parse("https://upload.distill.invalid/uploads/").expect("static URL");
-    url.path_segments_mut().expect("http URL").pop_if_empty().push(name);
+    url.path_segments_mut()
+        .expect("http URL")
+        .pop_if_empty()
+        .push(name);
     url
 }
 
 /// Parses `upload` and returns the response's `data`.
-pub async fn parse(state: &AppState, upload: Upload, opts: &ScrapeOptions, scrape_id: &str) -> Result<Value, ApiError> {
+pub async fn parse(
+    state: &AppState,
+    upload: Upload,
+    opts: &ScrapeOptions,
+    scrape_id: &str,
+) -> Result<Value, ApiError> {
     let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
     let registry = state.runtime.registry();
     check_formats(&registry, opts)?;
@@ -46,7 +54,10 @@ pub async fn parse(state: &AppState, upload: Upload, opts: &ScrapeOptions, scrap
     };
     if let UploadKind::Document { extension } = &upload.kind {
         // A generic or missing declared type says nothing: report the format's own.
-        let generic = content.content_type.as_deref().is_none_or(|t| t.starts_with("application/octet-stream"));
+        let generic = content
+            .content_type
+            .as_deref()
+            .is_none_or(|t| t.starts_with("application/octet-stream"));
         if generic && let Some(mime) = mime_for_extension(extension) {
             content.content_type = Some(mime.to_string());
         }
@@ -60,7 +71,9 @@ pub async fn parse(state: &AppState, upload: Upload, opts: &ScrapeOptions, scrap
             let plugin = registry
                 .converter_for_extension(extension)
                 .cloned()
-                .ok_or_else(|| ApiError::bad_request(format!("No converter is loaded for .{extension} files")))?;
+                .ok_or_else(|| {
+                    ApiError::bad_request(format!("No converter is loaded for .{extension} files"))
+                })?;
             let file = FileInput {
                 name: upload.name.clone(),
                 content_type: upload.content_type.clone(),
@@ -83,7 +96,13 @@ mod tests {
 
     #[test]
     fn upload_urls_encode_the_name() {
-        assert_eq!(upload_url("report 1.pdf").as_str(), "https://upload.distill.invalid/uploads/report%201.pdf");
-        assert_eq!(upload_url("a/b.html").as_str(), "https://upload.distill.invalid/uploads/a%2Fb.html");
+        assert_eq!(
+            upload_url("report 1.pdf").as_str(),
+            "https://upload.distill.invalid/uploads/report%201.pdf"
+        );
+        assert_eq!(
+            upload_url("a/b.html").as_str(),
+            "https://upload.distill.invalid/uploads/a%2Fb.html"
+        );
     }
 }

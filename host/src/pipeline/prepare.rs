@@ -43,11 +43,15 @@ pub fn prepare_sync(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<Prepa
         include_tags: &opts.include_tags,
         exclude_tags: &opts.exclude_tags,
     };
-    let mut cleaned = page.clean(&clean).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let mut cleaned = page
+        .clean(&clean)
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
     if clean.only_main_content && !cleaned.has_content() {
         // Main-content filtering removed everything: fall back to the whole page.
         clean.only_main_content = false;
-        cleaned = page.clean(&clean).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        cleaned = page
+            .clean(&clean)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
     }
     Ok(PreparedPage {
         metadata,

@@ -4,12 +4,12 @@
 
 use super::bindings::convert::{document_from_v1, error_from_v1, file_to_v1, info_from_v1, page_to_v1};
 use super::bindings::{Document, FileInput, Page, PluginError, PluginInfo};
-use crate::llm::LlmClient;
-use std::sync::Arc;
 use super::engine::PluginRuntime;
 use super::loader::{LoadedPlugin, Prepared};
 use super::sandbox::CallState;
+use crate::llm::LlmClient;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wasmtime::{Store, Trap, UpdateDeadline};
 
@@ -103,10 +103,14 @@ impl PluginRuntime {
     fn llm_grant(&self, plugin: &LoadedPlugin) -> Result<Arc<LlmClient>, String> {
         let name = &plugin.manifest.name;
         if !plugin.manifest.capabilities.iter().any(|c| c == "llm") {
-            return Err(format!("plugin '{name}' did not declare the 'llm' capability in its info"));
+            return Err(format!(
+                "plugin '{name}' did not declare the 'llm' capability in its info"
+            ));
         }
         if !plugin.granted.iter().any(|c| c == "llm") {
-            return Err("the operator does not allow the 'llm' capability (DISTILL_ALLOWED_CAPABILITIES)".into());
+            return Err(
+                "the operator does not allow the 'llm' capability (DISTILL_ALLOWED_CAPABILITIES)".into(),
+            );
         }
         self.services()
             .llm
@@ -165,7 +169,10 @@ impl PluginRuntime {
             match &plugin.prepared {
                 Prepared::FormatV2(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
-                    instance.distill_plugin_render().call_render(&mut store, format, page, options).await
+                    instance
+                        .distill_plugin_render()
+                        .call_render(&mut store, format, page, options)
+                        .await
                 }
                 Prepared::FormatV1(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
@@ -193,7 +200,10 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Document, PluginCallError> {
-        if !matches!(plugin.prepared, Prepared::ConverterV1(_) | Prepared::ConverterV2(_)) {
+        if !matches!(
+            plugin.prepared,
+            Prepared::ConverterV1(_) | Prepared::ConverterV2(_)
+        ) {
             return Err(not_a(plugin, "converter"));
         }
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
@@ -204,7 +214,10 @@ impl PluginRuntime {
             match &plugin.prepared {
                 Prepared::ConverterV2(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
-                    instance.distill_plugin_convert().call_convert(&mut store, file, options).await
+                    instance
+                        .distill_plugin_convert()
+                        .call_convert(&mut store, file, options)
+                        .await
                 }
                 Prepared::ConverterV1(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
@@ -246,11 +259,15 @@ impl PluginRuntime {
                 }
                 Prepared::FormatV1(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
-                    Ok(info_from_v1(instance.distill_plugin_render().call_info(&mut store).await?))
+                    Ok(info_from_v1(
+                        instance.distill_plugin_render().call_info(&mut store).await?,
+                    ))
                 }
                 Prepared::ConverterV1(pre) => {
                     let instance = pre.instantiate_async(&mut store).await?;
-                    Ok(info_from_v1(instance.distill_plugin_convert().call_info(&mut store).await?))
+                    Ok(info_from_v1(
+                        instance.distill_plugin_convert().call_info(&mut store).await?,
+                    ))
                 }
             }
         })

@@ -4,9 +4,9 @@
 //! plugin [`Registry`], and a semaphore bounding concurrent plugin calls.
 
 use super::bindings::{v0_1, v0_2};
-use crate::llm::LlmClient;
 use super::registry::Registry;
 use super::sandbox::CallState;
+use crate::llm::LlmClient;
 use anyhow::Context;
 use arc_swap::ArcSwap;
 use std::path::{Path, PathBuf};

@@ -88,7 +88,11 @@ mod abi_0_2 {
                 Some(Err(e)) => return Err(format!("json-schema is not valid JSON: {e}")),
             };
             let chat = ChatRequest {
-                messages: request.messages.into_iter().map(|m| (m.role, m.content)).collect(),
+                messages: request
+                    .messages
+                    .into_iter()
+                    .map(|m| (m.role, m.content))
+                    .collect(),
                 json_schema,
                 max_tokens: request.max_tokens,
                 temperature: request.temperature,

@@ -70,8 +70,12 @@ impl LoadedPlugin {
 /// Compiles and prepares the component at `path`. Blocking (compilation); call
 /// from a blocking thread.
 pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Component, Abi)> {
-    let component = Component::new(runtime.engine(), bytes)
-        .map_err(|e| anyhow!("not a valid WebAssembly component: {}", one_line(&format!("{e:#}"))))?;
+    let component = Component::new(runtime.engine(), bytes).map_err(|e| {
+        anyhow!(
+            "not a valid WebAssembly component: {}",
+            one_line(&format!("{e:#}"))
+        )
+    })?;
     let exports: Vec<String> = component
         .component_type()
         .exports(runtime.engine())
@@ -84,10 +88,16 @@ pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Compone
 pub fn detect_abi(exports: &[String]) -> anyhow::Result<Abi> {
     for (version, v) in SUPPORTED_VERSIONS.iter().enumerate().rev() {
         if exports.contains(&render_export(v)) {
-            return Ok(Abi { kind: PluginKind::Format, version });
+            return Ok(Abi {
+                kind: PluginKind::Format,
+                version,
+            });
         }
         if exports.contains(&convert_export(v)) {
-            return Ok(Abi { kind: PluginKind::Converter, version });
+            return Ok(Abi {
+                kind: PluginKind::Converter,
+                version,
+            });
         }
     }
     let ours: Vec<&str> = exports
@@ -131,15 +141,22 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
     };
     let kind = abi.kind;
     let abi_version = SUPPORTED_VERSIONS[abi.version];
-    let pre = runtime
-        .linker()
-        .instantiate_pre(&component)
-        .map_err(|e| anyhow!("component imports something this host does not provide: {}", one_line(&format!("{e:#}"))))?;
+    let pre = runtime.linker().instantiate_pre(&component).map_err(|e| {
+        anyhow!(
+            "component imports something this host does not provide: {}",
+            one_line(&format!("{e:#}"))
+        )
+    })?;
     let mismatch = |e: wasmtime::Error| {
-        anyhow!("component does not match the {kind:?} world of ABI {abi_version}: {}", one_line(&format!("{e:#}")))
+        anyhow!(
+            "component does not match the {kind:?} world of ABI {abi_version}: {}",
+            one_line(&format!("{e:#}"))
+        )
     };
     let prepared = match (kind, abi_version) {
-        (PluginKind::Format, "0.1.0") => Prepared::FormatV1(v0_1::format::FormatPre::new(pre).map_err(mismatch)?),
+        (PluginKind::Format, "0.1.0") => {
+            Prepared::FormatV1(v0_1::format::FormatPre::new(pre).map_err(mismatch)?)
+        }
         (PluginKind::Converter, "0.1.0") => {
             Prepared::ConverterV1(v0_1::converter::ConverterPre::new(pre).map_err(mismatch)?)
         }

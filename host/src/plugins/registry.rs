@@ -29,7 +29,11 @@ impl Registry {
         let claims = [
             ("format", &plugin.manifest.formats, &self.by_format),
             ("extension", &plugin.manifest.extensions, &self.by_extension),
-            ("content type", &plugin.manifest.content_types, &self.by_content_type),
+            (
+                "content type",
+                &plugin.manifest.content_types,
+                &self.by_content_type,
+            ),
         ];
         for (what, keys, table) in claims {
             for key in keys {
@@ -70,7 +74,12 @@ impl Registry {
 
     /// The converter for a MIME type (parameters ignored), if any.
     pub fn converter_for_content_type(&self, content_type: &str) -> Option<&Arc<LoadedPlugin>> {
-        let mime = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+        let mime = content_type
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
         self.by_content_type.get(&mime)
     }
 

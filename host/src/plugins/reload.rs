@@ -57,20 +57,44 @@ impl PluginRuntime {
             let bytes = match std::fs::read(&path) {
                 Ok(b) => b,
                 Err(e) => {
-                    fail(&mut report, &path, format!("cannot read file: {e}"), previous.is_some());
-                    candidates.push(Candidate { path, fresh: None, previous });
+                    fail(
+                        &mut report,
+                        &path,
+                        format!("cannot read file: {e}"),
+                        previous.is_some(),
+                    );
+                    candidates.push(Candidate {
+                        path,
+                        fresh: None,
+                        previous,
+                    });
                     continue;
                 }
             };
-            if previous.as_ref().is_some_and(|p| p.sha256 == loader::digest(&bytes)) {
-                candidates.push(Candidate { path, fresh: None, previous });
+            if previous
+                .as_ref()
+                .is_some_and(|p| p.sha256 == loader::digest(&bytes))
+            {
+                candidates.push(Candidate {
+                    path,
+                    fresh: None,
+                    previous,
+                });
                 continue;
             }
             match loader::load(self, &path, bytes).await {
-                Ok(plugin) => candidates.push(Candidate { path, fresh: Some(Arc::new(plugin)), previous }),
+                Ok(plugin) => candidates.push(Candidate {
+                    path,
+                    fresh: Some(Arc::new(plugin)),
+                    previous,
+                }),
                 Err(e) => {
                     fail(&mut report, &path, format!("{e:#}"), previous.is_some());
-                    candidates.push(Candidate { path, fresh: None, previous });
+                    candidates.push(Candidate {
+                        path,
+                        fresh: None,
+                        previous,
+                    });
                 }
             }
         }
@@ -100,7 +124,9 @@ impl PluginRuntime {
             }
         }
         for old in current.plugins() {
-            if registry.by_path(&old.path).is_none() && !report.failed.iter().any(|f| Path::new(&f.file) == old.path) {
+            if registry.by_path(&old.path).is_none()
+                && !report.failed.iter().any(|f| Path::new(&f.file) == old.path)
+            {
                 report.removed.push(old.manifest.name.clone());
                 tracing::info!(plugin = %old.manifest.name, path = %old.path.display(), "plugin removed");
             }

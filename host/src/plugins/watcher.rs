@@ -15,15 +15,19 @@ impl PluginRuntime {
         let dir = self.plugins_dir().to_path_buf();
         std::fs::create_dir_all(&dir)?;
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
-        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            match event {
-                Ok(ev) if ev.paths.iter().any(|p| p.extension().is_some_and(|e| e == "wasm")) => {
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
+                Ok(ev)
+                    if ev
+                        .paths
+                        .iter()
+                        .any(|p| p.extension().is_some_and(|e| e == "wasm")) =>
+                {
                     let _ = tx.send(());
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("plugin directory watch error: {e}"),
-            }
-        })?;
+            })?;
         watcher.watch(&dir, RecursiveMode::NonRecursive)?;
         tracing::info!(dir = %dir.display(), "watching the plugins directory for changes");
         let runtime = self.clone();

@@ -20,7 +20,11 @@ pub async fn log_request(mut req: Request, next: Next) -> Response {
     let response = next.run(req).await;
     let status = response.status().as_u16();
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let code = response.extensions().get::<ErrorCode>().map(|c| c.0).unwrap_or("");
+    let code = response
+        .extensions()
+        .get::<ErrorCode>()
+        .map(|c| c.0)
+        .unwrap_or("");
     if status >= 500 {
         tracing::error!(request = %id, %method, %path, status, code, ms = format!("{ms:.1}"), "request failed");
     } else if status >= 400 || !code.is_empty() {

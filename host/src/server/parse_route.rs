@@ -58,11 +58,16 @@ async fn parse(
     };
     let upload = Upload { kind, ..upload };
     let id = scrape_id.clone();
-    run_isolated(scrape_id, async move { pipeline::parse(&state, upload, &options, &id).await }).await
+    run_isolated(scrape_id, async move {
+        pipeline::parse(&state, upload, &options, &id).await
+    })
+    .await
 }
 
 /// Reads the `file` and `options` parts.
-async fn read_form(multipart: Result<Multipart, MultipartRejection>) -> Result<(Upload, Option<String>), ApiError> {
+async fn read_form(
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<(Upload, Option<String>), ApiError> {
     let mut multipart = multipart.map_err(|_| missing_file())?;
     let mut file: Option<Upload> = None;
     let mut options: Option<String> = None;
@@ -100,6 +105,9 @@ fn form_error(err: MultipartError) -> ApiError {
     if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
         too_large()
     } else {
-        ApiError::bad_request(format!("Invalid multipart form-data request: {}", err.body_text()))
+        ApiError::bad_request(format!(
+            "Invalid multipart form-data request: {}",
+            err.body_text()
+        ))
     }
 }

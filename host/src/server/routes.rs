@@ -70,7 +70,12 @@ async fn scrape(
     };
     let fault = state
         .test_faults
-        .then(|| headers.get("x-distill-fault").and_then(|v| v.to_str().ok()).map(str::to_string))
+        .then(|| {
+            headers
+                .get("x-distill-fault")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        })
         .flatten();
     let id = scrape_id.clone();
     run_isolated(scrape_id, async move {
@@ -100,7 +105,12 @@ pub async fn run_isolated(
 }
 
 async fn not_found(method: Method, uri: Uri) -> Response {
-    ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", format!("No route for {method} {}", uri.path())).into_response()
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        format!("No route for {method} {}", uri.path()),
+    )
+    .into_response()
 }
 
 async fn method_not_allowed(method: Method, uri: Uri) -> Response {

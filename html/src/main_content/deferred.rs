@@ -66,7 +66,10 @@ fn place_streamed_segments(doc: &Document) {
                 let mut fallback = Vec::new();
                 while let Some(s) = next {
                     let end = tree
-                        .query_node(&s, |n| matches!(&n.data, NodeData::Comment { contents } if &**contents == "/$"))
+                        .query_node(
+                            &s,
+                            |n| matches!(&n.data, NodeData::Comment { contents } if &**contents == "/$"),
+                        )
                         .unwrap_or(true);
                     if end || fallback.len() > 8 {
                         break;
@@ -132,10 +135,7 @@ fn expand_if_shell(doc: &Document) {
     if noscripts.iter().map(|(_, raw)| raw.len()).sum::<usize>() < MIN_TEXT {
         return;
     }
-    let texts: Vec<usize> = noscripts
-        .iter()
-        .map(|(_, raw)| fragment_text(raw))
-        .collect();
+    let texts: Vec<usize> = noscripts.iter().map(|(_, raw)| fragment_text(raw)).collect();
     let hidden: usize = texts.iter().sum();
     if hidden < MIN_TEXT || hidden < visible_text(doc, body.id) {
         return;

@@ -96,9 +96,7 @@ pub(super) fn kind(el: &Element) -> Kind {
         | local_name!("h5")
         | local_name!("h6") => Kind::Heading,
         local_name!("li") | local_name!("dt") | local_name!("dd") => Kind::Item,
-        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu") => {
-            Kind::List
-        }
+        local_name!("ul") | local_name!("ol") | local_name!("dl") | local_name!("menu") => Kind::List,
         local_name!("td") | local_name!("th") => Kind::Cell,
         local_name!("table")
         | local_name!("tbody")
@@ -288,8 +286,7 @@ fn style_hides(style: &str) -> bool {
         };
         let (prop, value) = (prop.trim(), value.trim());
         (prop.eq_ignore_ascii_case("display") && value.to_ascii_lowercase().starts_with("none"))
-            || (prop.eq_ignore_ascii_case("visibility")
-                && value.to_ascii_lowercase().starts_with("hidden"))
+            || (prop.eq_ignore_ascii_case("visibility") && value.to_ascii_lowercase().starts_with("hidden"))
     })
 }
 

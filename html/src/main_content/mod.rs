@@ -118,11 +118,7 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
             if c.chrome { "CHROME " } else { "" },
             if c.comments { "COMMENTS " } else { "" },
             if c.content { "content " } else { "" },
-            if i == plan.container {
-                "<<<CONTAINER "
-            } else {
-                ""
-            },
+            if i == plan.container { "<<<CONTAINER " } else { "" },
             if pruned[i] { "PRUNED" } else { "" },
             indent = n.depth as usize
         );

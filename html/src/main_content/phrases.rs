@@ -239,10 +239,7 @@ mod tests {
 
     #[test]
     fn exact_list_is_sorted_for_binary_search() {
-        assert!(
-            EXACT.windows(2).all(|w| w[0] < w[1]),
-            "EXACT must stay sorted"
-        );
+        assert!(EXACT.windows(2).all(|w| w[0] < w[1]), "EXACT must stay sorted");
     }
 
     #[test]

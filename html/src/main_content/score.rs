@@ -69,9 +69,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let page_plain = plain(&nodes[0]).max(1) as f32;
     let page_chars = nodes[0].total.chars.max(1) as f32;
     // Shares of a tiny page mean nothing: protection needs some text.
-    let protected = |node: &Node| {
-        plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain
-    };
+    let protected =
+        |node: &Node| plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain;
 
     // Comments are content when they are most of the page (a forum thread), chrome when
     // they follow an article.
@@ -138,8 +137,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             || node.words.boiler;
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
-        let content_form =
-            substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
+        let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         // An item of a record group is one card of a listing, whatever its classes say
         // (page builders name cards "cta", "widget", "promo").
         let record_item =
@@ -161,8 +159,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !node.words.strong_chrome;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
-        let layout_wrapper =
-            node.total.chars as f32 >= 0.5 * page_chars && node.total.link_density() < 0.5;
+        let layout_wrapper = node.total.chars as f32 >= 0.5 * page_chars && node.total.link_density() < 0.5;
         let words_chrome = (node.words.score <= -3
             || (node.words.strong_chrome && !node.words.article_body)
             || (node.words.weak_chrome && !node.words.content_word)
@@ -266,11 +263,7 @@ fn block_value(node: &Node, ctx: Ctx) -> f32 {
         _ => SHORT_ELSEWHERE,
     };
     // Link text: a long anchor is a title (a listing's item); short anchors are menus.
-    let per_link = if t.links > 0 {
-        link / t.links as f32
-    } else {
-        link
-    };
+    let per_link = if t.links > 0 { link / t.links as f32 } else { link };
     let link_weight = if ctx.record || (prose && plain < link) {
         // Cards: a teaser's title and description inside one link.
         0.5
@@ -331,19 +324,9 @@ fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
                 arena
                     .children(i)
                     .filter(|&c| {
-                        !nodes[c].dropped
-                            && (nodes[c].total.chars > 0 || nodes[c].counts.images > 0)
+                        !nodes[c].dropped && (nodes[c].total.chars > 0 || nodes[c].counts.images > 0)
                     })
-                    .map(|c| {
-                        (
-                            if by_tag {
-                                nodes[c].tag_sig
-                            } else {
-                                nodes[c].sig
-                            },
-                            c,
-                        )
-                    }),
+                    .map(|c| (if by_tag { nodes[c].tag_sig } else { nodes[c].sig }, c)),
             );
             if kids.len() < 3 {
                 break;
@@ -357,12 +340,7 @@ fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
     out
 }
 
-fn record_group(
-    nodes: &[Node],
-    parent: usize,
-    kids: &mut [(u32, usize)],
-    by_tag: bool,
-) -> Option<u32> {
+fn record_group(nodes: &[Node], parent: usize, kids: &mut [(u32, usize)], by_tag: bool) -> Option<u32> {
     kids.sort_unstable();
     let mut best: Option<(u32, u32, usize)> = None; // (sig, chars, count)
     let mut k = 0;
@@ -383,8 +361,7 @@ fn record_group(
     if count < 3 || (chars as f32) < 0.5 * nodes[parent].total.chars as f32 {
         return None;
     }
-    let (mut words, mut images, mut headings, mut plain_chars, mut blocks) =
-        (0u32, 0u32, 0u32, 0u32, 0u32);
+    let (mut words, mut images, mut headings, mut plain_chars, mut blocks) = (0u32, 0u32, 0u32, 0u32, 0u32);
     for &(s, c) in kids.iter() {
         if s == sig {
             let t = &nodes[c];

@@ -171,11 +171,7 @@ fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: 
             i += n.size as usize;
             continue;
         }
-        if n.total.chars >= REPEAT_MIN_CHARS
-            && !seen.insert(n.hash)
-            && !n.forced
-            && !holds_forced[i]
-        {
+        if n.total.chars >= REPEAT_MIN_CHARS && !seen.insert(n.hash) && !n.forced && !holds_forced[i] {
             prune.push(i);
             i += n.size as usize;
             continue;
@@ -282,15 +278,13 @@ pub(super) fn apply(doc: &Document, arena: &Arena, plan: &Plan) {
 /// not the article.
 fn narrow_to_article_body(arena: &Arena, scores: &Scores, container: usize) -> usize {
     let nodes = &arena.nodes;
-    let is_article =
-        |i: usize| nodes[i].words.article_body || nodes[i].landmark == Landmark::Article;
+    let is_article = |i: usize| nodes[i].words.article_body || nodes[i].landmark == Landmark::Article;
     if nodes[container].words.article_body || scores.fit[container] <= 0.0 {
         return container;
     }
     // Inside an `<article>`, only a body named as such narrows further.
     let is_article = |i: usize| {
-        is_article(i)
-            && (nodes[container].landmark != Landmark::Article || nodes[i].words.article_body)
+        is_article(i) && (nodes[container].landmark != Landmark::Article || nodes[i].words.article_body)
     };
     let total = scores.fit[container];
     let end = container + nodes[container].size as usize;

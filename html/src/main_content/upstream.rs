@@ -225,9 +225,8 @@ mod tests {
 
     #[test]
     fn force_include_deep_inside_nested_excludes() {
-        let out = clean(
-            "<header><nav><div class='swoogo-logo'>L</div></nav><div class='menu'>m</div></header>",
-        );
+        let out =
+            clean("<header><nav><div class='swoogo-logo'>L</div></nav><div class='menu'>m</div></header>");
         assert_eq!(
             out,
             "<header><nav><div class=\"swoogo-logo\">L</div></nav></header>"

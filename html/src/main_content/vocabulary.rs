@@ -226,14 +226,7 @@ const CONTENT_WORDS: &[&str] = &[
     "topic",
     "wysiwyg",
 ];
-const COMMENT_WORDS: &[&str] = &[
-    "comment",
-    "comments",
-    "discussion",
-    "replies",
-    "reply",
-    "respond",
-];
+const COMMENT_WORDS: &[&str] = &["comment", "comments", "discussion", "replies", "reply", "respond"];
 
 /// FNV-1a, for the small maps of short words here.
 #[derive(Default)]
@@ -258,22 +251,21 @@ impl std::hash::Hasher for Fnv {
 
 pub(super) type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
-static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> =
-    std::sync::LazyLock::new(|| {
-        let mut map = FnvMap::default();
-        for (words, w) in [
-            (BOILER_WORDS, Word::Boiler),
-            (CHROME_WORDS, Word::Chrome(-3)),
-            (CHROME_HINT_WORDS, Word::Chrome(-1)),
-            (CONTENT_WORDS, Word::Content),
-            (COMMENT_WORDS, Word::Comments),
-        ] {
-            for &word in words {
-                map.insert(word, w);
-            }
+static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
+    let mut map = FnvMap::default();
+    for (words, w) in [
+        (BOILER_WORDS, Word::Boiler),
+        (CHROME_WORDS, Word::Chrome(-3)),
+        (CHROME_HINT_WORDS, Word::Chrome(-1)),
+        (CONTENT_WORDS, Word::Content),
+        (COMMENT_WORDS, Word::Comments),
+    ] {
+        for &word in words {
+            map.insert(word, w);
         }
-        map
-    });
+    }
+    map
+});
 
 pub(super) fn word(w: &str) -> Word {
     VOCABULARY.get(w).copied().unwrap_or(Word::Neutral)
@@ -347,9 +339,7 @@ pub(super) fn has_fragment(hay: &str, needles: &[&str]) -> bool {
         matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
             && needles.iter().any(|n| {
                 let n = n.as_bytes();
-                n[..2] == pair
-                    && h.len() - i >= n.len()
-                    && h[i..i + n.len()].eq_ignore_ascii_case(n)
+                n[..2] == pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
             })
     })
 }

@@ -35,7 +35,10 @@ impl ConverterPlugin for Csv {
             .map(|n| (n as usize).clamp(1, MAX_ROWS))
             .unwrap_or(MAX_ROWS);
         let forced = file.name.to_ascii_lowercase().ends_with(".tsv")
-            || file.content_type.as_deref().is_some_and(|c| c.contains("tab-separated"));
+            || file
+                .content_type
+                .as_deref()
+                .is_some_and(|c| c.contains("tab-separated"));
         let delim = if forced { '\t' } else { sniff(&text) };
         let parsed = parse(&text, delim, max_rows + 1);
         let mut doc = Document::html(render(&parsed.rows, parsed.max_cols.min(MAX_COLS)));
@@ -77,9 +80,15 @@ fn decode(bytes: &[u8]) -> Result<String, PluginError> {
     for (bom, le) in [([0xFFu8, 0xFE], true), ([0xFE, 0xFF], false)] {
         if let Some(rest) = bytes.strip_prefix(&bom) {
             let units = rest.chunks_exact(2).map(|c| {
-                if le { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) }
+                if le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
             });
-            return Ok(char::decode_utf16(units).map(|r| r.unwrap_or('\u{FFFD}')).collect());
+            return Ok(char::decode_utf16(units)
+                .map(|r| r.unwrap_or('\u{FFFD}'))
+                .collect());
         }
     }
     let head = &bytes[..bytes.len().min(8192)];
@@ -89,7 +98,9 @@ fn decode(bytes: &[u8]) -> Result<String, PluginError> {
         .filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)))
         .count();
     if head.contains(&0) || controls * 20 > head.len().max(1) {
-        return Err(PluginError::UnsupportedInput("the file is binary, not CSV text".into()));
+        return Err(PluginError::UnsupportedInput(
+            "the file is binary, not CSV text".into(),
+        ));
     }
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_string()),
@@ -103,7 +114,11 @@ fn cp1252(b: u8) -> char {
         '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
         '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
     ];
-    if (0x80..0xA0).contains(&b) { HIGH[(b - 0x80) as usize] } else { b as char }
+    if (0x80..0xA0).contains(&b) {
+        HIGH[(b - 0x80) as usize]
+    } else {
+        b as char
+    }
 }
 
 /// Picks the delimiter whose per-line count (outside quotes) is most consistent
@@ -114,7 +129,10 @@ fn sniff(text: &str) -> char {
     let mut best = (',', 0usize, 0usize);
     for &d in &CANDIDATES {
         let rows = parse(&sample, d, 50).rows;
-        let rows: Vec<_> = rows.iter().filter(|r| !(r.len() == 1 && r[0].is_empty())).collect();
+        let rows: Vec<_> = rows
+            .iter()
+            .filter(|r| !(r.len() == 1 && r[0].is_empty()))
+            .collect();
         if rows.is_empty() {
             continue;
         }
@@ -164,7 +182,10 @@ fn parse(text: &str, delim: char, max_rows: usize) -> Parsed {
             if c == '"' {
                 if chars.peek() == Some(&'"') {
                     chars.next();
-                    if cell_chars < MAX_CELL_CHARS { cell.push('"'); cell_chars += 1; }
+                    if cell_chars < MAX_CELL_CHARS {
+                        cell.push('"');
+                        cell_chars += 1;
+                    }
                 } else {
                     in_quotes = false;
                 }
@@ -197,7 +218,12 @@ fn parse(text: &str, delim: char, max_rows: usize) -> Parsed {
             if rows.len() >= max_rows {
                 // More non-blank content after this point means rows were dropped.
                 truncated = chars.any(|c| !c.is_whitespace());
-                return Parsed { rows, max_cols, truncated, unterminated_quote: false };
+                return Parsed {
+                    rows,
+                    max_cols,
+                    truncated,
+                    unterminated_quote: false,
+                };
             }
         } else if cell_chars < MAX_CELL_CHARS {
             cell.push(c);
@@ -210,7 +236,12 @@ fn parse(text: &str, delim: char, max_rows: usize) -> Parsed {
         max_cols = max_cols.max(total_cols);
         rows.push(row);
     }
-    Parsed { rows, max_cols, truncated, unterminated_quote: in_quotes }
+    Parsed {
+        rows,
+        max_cols,
+        truncated,
+        unterminated_quote: in_quotes,
+    }
 }
 
 fn escape(s: &str, out: &mut String) {
@@ -259,18 +290,42 @@ mod tests {
     use super::*;
 
     fn conv(name: &str, bytes: &[u8]) -> Result<Document, PluginError> {
-        Csv::convert(&FileInput { name: name.into(), content_type: None, bytes: bytes.to_vec() }, &json!({}))
+        Csv::convert(
+            &FileInput {
+                name: name.into(),
+                content_type: None,
+                bytes: bytes.to_vec(),
+            },
+            &json!({}),
+        )
     }
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/../../tests/fixtures/documents/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
     }
 
     #[test]
     fn comma_with_quotes() {
-        let d = conv("a.csv", b"name,comment\n\"Smith, J\",\"said \"\"hi\"\"\"\nBob,\"two\nlines\"\n").unwrap();
-        assert!(d.content.contains("<th>name</th><th>comment</th>"), "{}", d.content);
-        assert!(d.content.contains("<td>Smith, J</td><td>said &quot;hi&quot;</td>"), "{}", d.content);
+        let d = conv(
+            "a.csv",
+            b"name,comment\n\"Smith, J\",\"said \"\"hi\"\"\"\nBob,\"two\nlines\"\n",
+        )
+        .unwrap();
+        assert!(
+            d.content.contains("<th>name</th><th>comment</th>"),
+            "{}",
+            d.content
+        );
+        assert!(
+            d.content
+                .contains("<td>Smith, J</td><td>said &quot;hi&quot;</td>"),
+            "{}",
+            d.content
+        );
         assert!(d.content.contains("<td>two<br>lines</td>"));
         assert!(d.metadata.contains("\"numRows\":2"));
     }
@@ -278,7 +333,11 @@ mod tests {
     #[test]
     fn sniffs_semicolon_and_tab() {
         let d = conv("a.csv", b"a;b;c\r\n1,5;2;3\r\n4;5;6\r\n").unwrap();
-        assert!(d.content.contains("<td>1,5</td><td>2</td><td>3</td>"), "{}", d.content);
+        assert!(
+            d.content.contains("<td>1,5</td><td>2</td><td>3</td>"),
+            "{}",
+            d.content
+        );
         let d = conv("a.csv", b"x\ty\n1\t2\n").unwrap();
         assert!(d.content.contains("<th>x</th><th>y</th>"));
     }
@@ -287,7 +346,11 @@ mod tests {
     fn ragged_rows_padded_and_bom() {
         let d = conv("a.csv", "\u{FEFF}h1,h2,h3\n1\n1,2,3,4\n".as_bytes()).unwrap();
         assert!(d.content.contains("<th>h1</th>"));
-        assert!(d.content.contains("<td>1</td><td></td><td></td><td></td>"), "{}", d.content);
+        assert!(
+            d.content.contains("<td>1</td><td></td><td></td><td></td>"),
+            "{}",
+            d.content
+        );
     }
 
     #[test]
@@ -303,7 +366,10 @@ mod tests {
 
     #[test]
     fn rejects_binary() {
-        assert!(matches!(conv("x.csv", b"PK\x03\x04\x00\x00binary"), Err(PluginError::UnsupportedInput(_))));
+        assert!(matches!(
+            conv("x.csv", b"PK\x03\x04\x00\x00binary"),
+            Err(PluginError::UnsupportedInput(_))
+        ));
     }
 
     #[test]

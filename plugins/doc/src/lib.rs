@@ -38,23 +38,32 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
 
 pub fn open_cfb(bytes: &[u8]) -> Result<cfb::CompoundFile<std::io::Cursor<&[u8]>>, PluginError> {
     if bytes.starts_with(b"PK\x03\x04") {
-        return Err(unsupported("the file is a zip archive (probably .docx), not a Word 97-2003 .doc"));
+        return Err(unsupported(
+            "the file is a zip archive (probably .docx), not a Word 97-2003 .doc",
+        ));
     }
     if bytes.starts_with(b"{\\rtf") {
         return Err(unsupported("the file is RTF, not a Word 97-2003 .doc"));
     }
     if !bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        return Err(unsupported("the file is not an OLE compound file (Word 97-2003 .doc)"));
+        return Err(unsupported(
+            "the file is not an OLE compound file (Word 97-2003 .doc)",
+        ));
     }
     cfb::CompoundFile::open(std::io::Cursor::new(bytes))
         .map_err(|e| unsupported(format!("the compound file is damaged or truncated: {e}")))
 }
 
-fn read_stream(c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>, name: &str) -> Result<Option<Vec<u8>>, PluginError> {
+fn read_stream(
+    c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Option<Vec<u8>>, PluginError> {
     if !c.is_stream(name) {
         return Ok(None);
     }
-    let mut s = c.open_stream(name).map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
+    let mut s = c
+        .open_stream(name)
+        .map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
     let mut buf = Vec::new();
     (&mut s)
         .take(MAX_STREAM)
@@ -67,7 +76,8 @@ fn u16_at(b: &[u8], o: usize) -> Option<u16> {
     b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
 }
 fn u32_at(b: &[u8], o: usize) -> Option<u32> {
-    b.get(o..o + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    b.get(o..o + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
 struct Piece {
@@ -100,10 +110,13 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
         return Err(unsupported("the document is encrypted"));
     }
     if nfib < 101 {
-        return Err(unsupported("Word 6/95 documents are not supported (only Word 97-2003)"));
+        return Err(unsupported(
+            "Word 6/95 documents are not supported (only Word 97-2003)",
+        ));
     }
     let table_name = if flags & 0x0200 != 0 { "/1Table" } else { "/0Table" };
-    let table = read_stream(&mut c, table_name)?.ok_or_else(|| unsupported(format!("the {table_name} stream is missing")))?;
+    let table = read_stream(&mut c, table_name)?
+        .ok_or_else(|| unsupported(format!("the {table_name} stream is missing")))?;
 
     // FIB: FibBase (32) | csw | fibRgW | cslw | fibRgLw | cbRgFcLcb | blob
     let bad_fib = || unsupported("the FIB is truncated");
@@ -114,10 +127,15 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
     let ccp_text = u32_at(&wd, rglw + 3 * 4).ok_or_else(bad_fib)? as usize;
     let blob = rglw + cslw * 4 + 2;
     let fclcb = |i: usize| -> Option<(usize, usize)> {
-        Some((u32_at(&wd, blob + i * 8)? as usize, u32_at(&wd, blob + i * 8 + 4)? as usize))
+        Some((
+            u32_at(&wd, blob + i * 8)? as usize,
+            u32_at(&wd, blob + i * 8 + 4)? as usize,
+        ))
     };
     let (fc_clx, lcb_clx) = fclcb(33).ok_or_else(bad_fib)?;
-    let clx = table.get(fc_clx..fc_clx.saturating_add(lcb_clx)).ok_or_else(|| unsupported("the piece table is outside the table stream"))?;
+    let clx = table
+        .get(fc_clx..fc_clx.saturating_add(lcb_clx))
+        .ok_or_else(|| unsupported("the piece table is outside the table stream"))?;
     let pieces = parse_clx(clx)?;
 
     // Text of the main document.
@@ -135,7 +153,10 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
                 (wd.get(o).map(|&b| cp1252(b)), o as u32)
             } else {
                 let o = p.fc as usize + i * 2;
-                (u16_at(&wd, o).map(|u| char::from_u32(u as u32).unwrap_or('\u{FFFD}')), o as u32)
+                (
+                    u16_at(&wd, o).map(|u| char::from_u32(u as u32).unwrap_or('\u{FFFD}')),
+                    o as u32,
+                )
             };
             let Some(ch) = ch else { break };
             text.push(ch);
@@ -148,7 +169,11 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
     let html = render(&text, &char_fc, &papx, &heading_of_istd);
 
     let mut meta = serde_json::Map::new();
-    if let Some(title) = read_stream(&mut c, "/\u{5}SummaryInformation").ok().flatten().and_then(|s| summary_title(&s)) {
+    if let Some(title) = read_stream(&mut c, "/\u{5}SummaryInformation")
+        .ok()
+        .flatten()
+        .and_then(|s| summary_title(&s))
+    {
         meta.insert("title".into(), json!(title));
     }
     let mut doc = Document::html(html).with_metadata(Value::Object(meta));
@@ -168,7 +193,9 @@ fn parse_clx(clx: &[u8]) -> Result<Vec<Piece>, PluginError> {
             }
             0x02 => {
                 let lcb = u32_at(clx, i + 1).ok_or_else(|| unsupported("truncated CLX"))? as usize;
-                let plc = clx.get(i + 5..i + 5 + lcb).ok_or_else(|| unsupported("truncated piece table"))?;
+                let plc = clx
+                    .get(i + 5..i + 5 + lcb)
+                    .ok_or_else(|| unsupported("truncated piece table"))?;
                 if lcb < 4 {
                     return Err(unsupported("empty piece table"));
                 }
@@ -183,7 +210,12 @@ fn parse_clx(clx: &[u8]) -> Result<Vec<Piece>, PluginError> {
                     let fc = fc_raw & 0x3FFF_FFFF;
                     let fc = if compressed { fc / 2 } else { fc };
                     if cp_end > cp_start {
-                        pieces.push(Piece { cp_start, cp_end, fc, compressed });
+                        pieces.push(Piece {
+                            cp_start,
+                            cp_end,
+                            fc,
+                            compressed,
+                        });
                     }
                 }
                 pieces.sort_by_key(|p| p.cp_start);
@@ -199,18 +231,26 @@ fn parse_clx(clx: &[u8]) -> Result<Vec<Piece>, PluginError> {
 fn parse_papx(wd: &[u8], table: &[u8], loc: Option<(usize, usize)>) -> Vec<(u32, u32, ParaProps)> {
     let mut runs = Vec::new();
     let Some((fc, lcb)) = loc else { return runs };
-    let Some(plc) = table.get(fc..fc.saturating_add(lcb)) else { return runs };
+    let Some(plc) = table.get(fc..fc.saturating_add(lcb)) else {
+        return runs;
+    };
     if lcb < 4 {
         return runs;
     }
     let n = (lcb - 4) / 8;
     for k in 0..n.min(100_000) {
-        let Some(pn) = u32_at(plc, (n + 1) * 4 + k * 4) else { break };
+        let Some(pn) = u32_at(plc, (n + 1) * 4 + k * 4) else {
+            break;
+        };
         let pn = (pn & 0x3F_FFFF) as usize;
-        let Some(fkp) = wd.get(pn * 512..pn * 512 + 512) else { continue };
+        let Some(fkp) = wd.get(pn * 512..pn * 512 + 512) else {
+            continue;
+        };
         let crun = fkp[511] as usize;
         for r in 0..crun.min(101) {
-            let (Some(a), Some(b)) = (u32_at(fkp, r * 4), u32_at(fkp, r * 4 + 4)) else { break };
+            let (Some(a), Some(b)) = (u32_at(fkp, r * 4), u32_at(fkp, r * 4 + 4)) else {
+                break;
+            };
             let bx = (crun + 1) * 4 + r * 13;
             let Some(&boff) = fkp.get(bx) else { break };
             let mut props = ParaProps::default();
@@ -253,7 +293,9 @@ fn apply_sprms(g: &[u8], p: &mut ParaProps) {
                 }
             }
         };
-        let Some(op) = g.get(i..i.saturating_add(size)) else { break };
+        let Some(op) = g.get(i..i.saturating_add(size)) else {
+            break;
+        };
         match sprm {
             0x2416 => p.in_table = op[0] != 0,
             0x2417 => p.ttp = op[0] != 0,
@@ -272,7 +314,9 @@ fn apply_sprms(g: &[u8], p: &mut ParaProps) {
 fn parse_styles(table: &[u8], loc: Option<(usize, usize)>) -> Vec<Option<u8>> {
     let mut out = Vec::new();
     let Some((fc, lcb)) = loc else { return out };
-    let Some(st) = table.get(fc..fc.saturating_add(lcb)) else { return out };
+    let Some(st) = table.get(fc..fc.saturating_add(lcb)) else {
+        return out;
+    };
     let Some(cb_stshi) = u16_at(st, 0) else { return out };
     let cstd = u16_at(st, 2).unwrap_or(0) as usize;
     let mut i = 2 + cb_stshi as usize;
@@ -324,7 +368,10 @@ fn render(text: &[char], char_fc: &[u32], runs: &[(u32, u32, ParaProps)], headin
             let tag = if i == 0 { "th" } else { "td" };
             out.push_str("<tr>");
             for c in 0..cols {
-                out.push_str(&format!("<{tag}>{}</{tag}>", r.get(c).map(String::as_str).unwrap_or("")));
+                out.push_str(&format!(
+                    "<{tag}>{}</{tag}>",
+                    r.get(c).map(String::as_str).unwrap_or("")
+                ));
             }
             out.push_str("</tr>\n");
         }
@@ -365,11 +412,18 @@ fn render(text: &[char], char_fc: &[u32], runs: &[(u32, u32, ParaProps)], headin
                     para.push_str("</a>");
                     f.link = false;
                 }
-                let props = char_fc.get(i).and_then(|&fc| props_at(runs, fc)).unwrap_or_default();
+                let props = char_fc
+                    .get(i)
+                    .and_then(|&fc| props_at(runs, fc))
+                    .unwrap_or_default();
                 let content = para.trim().to_string();
                 para.clear();
                 if ch == '\u{7}' {
-                    let row_end = if have_props { props.ttp } else { prev_was_cell_mark && content.is_empty() };
+                    let row_end = if have_props {
+                        props.ttp
+                    } else {
+                        prev_was_cell_mark && content.is_empty()
+                    };
                     if row_end {
                         if !cell.is_empty() {
                             row.push(std::mem::take(&mut cell).join("<br>"));
@@ -458,13 +512,19 @@ fn hyperlink(inst: &str) -> Option<String> {
     let url = if let Some(r) = rest.strip_prefix('"') {
         r[..r.find('"').unwrap_or(r.len())].to_string()
     } else {
-        rest.split_whitespace().find(|w| !w.starts_with('\\'))?.trim_matches('"').to_string()
+        rest.split_whitespace()
+            .find(|w| !w.starts_with('\\'))?
+            .trim_matches('"')
+            .to_string()
     };
     (!url.is_empty()).then_some(url)
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn cp1252(b: u8) -> char {
@@ -472,7 +532,11 @@ fn cp1252(b: u8) -> char {
         '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
         '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
     ];
-    if (0x80..0xA0).contains(&b) { HIGH[(b - 0x80) as usize] } else { b as char }
+    if (0x80..0xA0).contains(&b) {
+        HIGH[(b - 0x80) as usize]
+    } else {
+        b as char
+    }
 }
 
 /// PIDSI_TITLE from a `\x05SummaryInformation` property set.
@@ -497,7 +561,11 @@ pub fn summary_title(s: &[u8]) -> Option<String> {
         }
     }
     let raw = title?;
-    let t = if codepage == 65001 { String::from_utf8_lossy(&raw).into_owned() } else { raw.iter().map(|&b| cp1252(b)).collect() };
+    let t = if codepage == 65001 {
+        String::from_utf8_lossy(&raw).into_owned()
+    } else {
+        raw.iter().map(|&b| cp1252(b)).collect()
+    };
     let t = t.trim().to_string();
     (!t.is_empty()).then_some(t)
 }
@@ -507,7 +575,11 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/../../tests/fixtures/documents/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -515,12 +587,25 @@ mod tests {
         let d = convert_doc(&fixture("report.doc")).unwrap();
         let c = &d.content;
         eprintln!("{c}\n{}", d.metadata);
-        for s in ["<h1>Quarterly Report</h1>", "<h2>Highlights</h2>", "<li>Revenue grew by twelve percent</li>",
-            "<a href=\"https://example.com/\">the example site</a>", "<tr><td>North</td><td>Apples</td><td>1200</td></tr>",
-            "<th>Region</th>", "Hire two engineers"] {
+        for s in [
+            "<h1>Quarterly Report</h1>",
+            "<h2>Highlights</h2>",
+            "<li>Revenue grew by twelve percent</li>",
+            "<a href=\"https://example.com/\">the example site</a>",
+            "<tr><td>North</td><td>Apples</td><td>1200</td></tr>",
+            "<th>Region</th>",
+            "Hire two engineers",
+        ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = ["Quarterly Report", "Highlights", "Sales by Region", "North", "Outlook", "Appendix"];
+        let order = [
+            "Quarterly Report",
+            "Highlights",
+            "Sales by Region",
+            "North",
+            "Outlook",
+            "Appendix",
+        ];
         let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
         assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
         assert!(d.metadata.contains("Quarterly Report"));
@@ -528,9 +613,16 @@ mod tests {
 
     #[test]
     fn hostile() {
-        for (bytes, why) in [(fixture("zip-named.doc"), "zip"), (b"hello".to_vec(), "OLE"), (fixture("report.doc")[..3000].to_vec(), "")] {
+        for (bytes, why) in [
+            (fixture("zip-named.doc"), "zip"),
+            (b"hello".to_vec(), "OLE"),
+            (fixture("report.doc")[..3000].to_vec(), ""),
+        ] {
             let e = convert_doc(&bytes).unwrap_err();
-            assert!(matches!(&e, PluginError::UnsupportedInput(m) if m.contains(why)), "{e:?}");
+            assert!(
+                matches!(&e, PluginError::UnsupportedInput(m) if m.contains(why)),
+                "{e:?}"
+            );
         }
         // Random corruption of the body must not panic.
         let mut b = fixture("report.doc");

@@ -13,7 +13,6 @@ use distill_sdk::documents::{archive, html, xml};
 #[allow(dead_code)]
 #[allow(dead_code)]
 #[allow(dead_code)]
-
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{ListNest, esc, safe_href};
@@ -53,7 +52,10 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     let doc = xml::parse(&doc_xml, &main)?;
     drop(doc_xml);
     let body = doc.path(&["document", "body"]).ok_or_else(|| {
-        PluginError::UnsupportedInput(format!("not a Word document: {main} has no w:document/w:body{}", kind_hint(&zip)))
+        PluginError::UnsupportedInput(format!(
+            "not a Word document: {main} has no w:document/w:body{}",
+            kind_hint(&zip)
+        ))
     })?;
 
     let rels = read_rels(&mut zip, &main)?;
@@ -100,7 +102,11 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     out.push_str("</div>\n");
 
     for (kind, part_name, list) in [
-        ("footnotes", "footnotes.xml", std::mem::take(&mut ctx.footnote_refs)),
+        (
+            "footnotes",
+            "footnotes.xml",
+            std::mem::take(&mut ctx.footnote_refs),
+        ),
         ("endnotes", "endnotes.xml", std::mem::take(&mut ctx.endnote_refs)),
     ] {
         if list.is_empty() {
@@ -108,7 +114,10 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         }
         let part = rels
             .values()
-            .find(|r| r.kind.ends_with(&format!("/{}", &kind[..kind.len() - 1])) || r.kind.ends_with(&format!("/{kind}")))
+            .find(|r| {
+                r.kind.ends_with(&format!("/{}", &kind[..kind.len() - 1]))
+                    || r.kind.ends_with(&format!("/{kind}"))
+            })
             .map(|r| resolve(&main, &r.target))
             .unwrap_or_else(|| resolve(&main, part_name));
         let Some(text) = zip.read_string(&part)? else {
@@ -125,10 +134,20 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
                 }
             }
         }
-        let title = if kind == "footnotes" { "Footnotes" } else { "Endnotes" };
-        out.push_str(&format!("<div data-part=\"{kind}\">\n<hr>\n<p><strong>{title}</strong></p>\n"));
+        let title = if kind == "footnotes" {
+            "Footnotes"
+        } else {
+            "Endnotes"
+        };
+        out.push_str(&format!(
+            "<div data-part=\"{kind}\">\n<hr>\n<p><strong>{title}</strong></p>\n"
+        ));
         for (i, id) in list.iter().enumerate() {
-            let label = if kind == "endnotes" { roman(i + 1) } else { (i + 1).to_string() };
+            let label = if kind == "endnotes" {
+                roman(i + 1)
+            } else {
+                (i + 1).to_string()
+            };
             let mut inner = String::new();
             if let Some(n) = by_id.get(id.as_str()) {
                 render_blocks(n, &mut ctx, &mut inner, true);
@@ -189,9 +208,13 @@ fn render_parts(
     for id in ids {
         let Some(rel) = ctx.rels.get(id) else { continue };
         let part = resolve(main, &rel.target);
-        let Some(text) = zip.read_string(&part)? else { continue };
+        let Some(text) = zip.read_string(&part)? else {
+            continue;
+        };
         let root = xml::parse(&text, &part)?;
-        let Some(el) = root.elements().next() else { continue };
+        let Some(el) = root.elements().next() else {
+            continue;
+        };
         let mut html = String::new();
         render_blocks(el, ctx, &mut html, false);
         // Skip empty or duplicate (first page / even page copies) headers.
@@ -262,9 +285,15 @@ struct Rel {
 
 fn read_rels(zip: &mut Archive, part: &str) -> Result<HashMap<String, Rel>, PluginError> {
     let (dir, file) = part.rsplit_once('/').unwrap_or(("", part));
-    let name = if dir.is_empty() { format!("_rels/{file}.rels") } else { format!("{dir}/_rels/{file}.rels") };
+    let name = if dir.is_empty() {
+        format!("_rels/{file}.rels")
+    } else {
+        format!("{dir}/_rels/{file}.rels")
+    };
     let mut map = HashMap::new();
-    let Some(text) = zip.read_string(&name)? else { return Ok(map) };
+    let Some(text) = zip.read_string(&name)? else {
+        return Ok(map);
+    };
     let root = xml::parse(&text, &name)?;
     if let Some(rels) = root.child("Relationships") {
         for r in rels.children_named("Relationship") {
@@ -274,7 +303,9 @@ fn read_rels(zip: &mut Archive, part: &str) -> Result<HashMap<String, Rel>, Plug
                     Rel {
                         kind: r.attr("Type").unwrap_or("").to_string(),
                         target: target.to_string(),
-                        external: r.attr("TargetMode").is_some_and(|m| m.eq_ignore_ascii_case("External")),
+                        external: r
+                            .attr("TargetMode")
+                            .is_some_and(|m| m.eq_ignore_ascii_case("External")),
                     },
                 );
             }
@@ -293,10 +324,26 @@ struct Style {
 
 fn read_styles(zip: &mut Archive, part: &str) -> Result<HashMap<String, Style>, PluginError> {
     let mut map = HashMap::new();
-    let Some(text) = zip.read_string(part)? else { return Ok(map) };
+    let Some(text) = zip.read_string(part)? else {
+        return Ok(map);
+    };
     // Run, table and latent style details are not needed: skip them (big in Word's templates).
-    let root = xml::parse_skipping(&text, part, &["latentStyles", "docDefaults", "rPr", "tblPr", "tcPr", "trPr", "tblStylePr"])?;
-    let Some(styles) = root.child("styles") else { return Ok(map) };
+    let root = xml::parse_skipping(
+        &text,
+        part,
+        &[
+            "latentStyles",
+            "docDefaults",
+            "rPr",
+            "tblPr",
+            "tcPr",
+            "trPr",
+            "tblStylePr",
+        ],
+    )?;
+    let Some(styles) = root.child("styles") else {
+        return Ok(map);
+    };
     for s in styles.children_named("style") {
         if s.attr("type") != Some("paragraph") {
             continue;
@@ -304,7 +351,11 @@ fn read_styles(zip: &mut Archive, part: &str) -> Result<HashMap<String, Style>, 
         let Some(id) = s.attr("styleId") else { continue };
         let ppr = s.child("pPr");
         let style = Style {
-            name: s.child("name").and_then(|n| n.attr("val")).unwrap_or(id).to_string(),
+            name: s
+                .child("name")
+                .and_then(|n| n.attr("val"))
+                .unwrap_or(id)
+                .to_string(),
             based_on: s.child("basedOn").and_then(|b| b.attr("val")).map(str::to_string),
             outline: ppr
                 .and_then(|p| p.child("outlineLvl"))
@@ -312,7 +363,11 @@ fn read_styles(zip: &mut Archive, part: &str) -> Result<HashMap<String, Style>, 
                 .and_then(|v| v.parse().ok()),
             num: ppr.and_then(|p| p.child("numPr")).and_then(|n| {
                 let id = n.child("numId")?.attr("val")?.to_string();
-                let lvl = n.child("ilvl").and_then(|l| l.attr("val")).and_then(|v| v.parse().ok()).unwrap_or(0);
+                let lvl = n
+                    .child("ilvl")
+                    .and_then(|l| l.attr("val"))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0);
                 Some((id, lvl))
             }),
         };
@@ -329,15 +384,29 @@ struct Numbering {
 }
 
 fn read_numbering(zip: &mut Archive, part: &str) -> Result<Numbering, PluginError> {
-    let mut n = Numbering { nums: HashMap::new(), ordered: HashMap::new() };
-    let Some(text) = zip.read_string(part)? else { return Ok(n) };
+    let mut n = Numbering {
+        nums: HashMap::new(),
+        ordered: HashMap::new(),
+    };
+    let Some(text) = zip.read_string(part)? else {
+        return Ok(n);
+    };
     let root = xml::parse(&text, part)?;
-    let Some(numbering) = root.child("numbering") else { return Ok(n) };
+    let Some(numbering) = root.child("numbering") else {
+        return Ok(n);
+    };
     for a in numbering.children_named("abstractNum") {
-        let Some(aid) = a.attr("abstractNumId") else { continue };
+        let Some(aid) = a.attr("abstractNumId") else {
+            continue;
+        };
         for lvl in a.children_named("lvl") {
-            let Some(l) = lvl.attr("ilvl").and_then(|v| v.parse().ok()) else { continue };
-            let fmt = lvl.child("numFmt").and_then(|f| f.attr("val")).unwrap_or("decimal");
+            let Some(l) = lvl.attr("ilvl").and_then(|v| v.parse().ok()) else {
+                continue;
+            };
+            let fmt = lvl
+                .child("numFmt")
+                .and_then(|f| f.attr("val"))
+                .unwrap_or("decimal");
             if fmt == "none" {
                 continue;
             }
@@ -345,7 +414,10 @@ fn read_numbering(zip: &mut Archive, part: &str) -> Result<Numbering, PluginErro
         }
     }
     for num in numbering.children_named("num") {
-        if let (Some(id), Some(aid)) = (num.attr("numId"), num.child("abstractNumId").and_then(|a| a.attr("val"))) {
+        if let (Some(id), Some(aid)) = (
+            num.attr("numId"),
+            num.child("abstractNumId").and_then(|a| a.attr("val")),
+        ) {
             n.nums.insert(id.to_string(), aid.to_string());
         }
     }
@@ -358,9 +430,16 @@ struct CoreProps {
 }
 
 fn read_core_props(zip: &mut Archive) -> Result<CoreProps, PluginError> {
-    let mut p = CoreProps { title: None, creator: None };
-    let Some(text) = zip.read_string("docProps/core.xml")? else { return Ok(p) };
-    let Ok(root) = xml::parse(&text, "docProps/core.xml") else { return Ok(p) };
+    let mut p = CoreProps {
+        title: None,
+        creator: None,
+    };
+    let Some(text) = zip.read_string("docProps/core.xml")? else {
+        return Ok(p);
+    };
+    let Ok(root) = xml::parse(&text, "docProps/core.xml") else {
+        return Ok(p);
+    };
     let nonempty = |e: Option<&Element>| e.map(|e| e.text().trim().to_string()).filter(|s| !s.is_empty());
     p.title = nonempty(root.find("title"));
     p.creator = nonempty(root.find("creator"));
@@ -407,7 +486,10 @@ impl Ctx<'_> {
         let direct = ppr.and_then(|p| p.child("numPr"));
         let (num_id, lvl) = if let Some(n) = direct {
             let id = n.child("numId").and_then(|e| e.attr("val"));
-            let lvl = n.child("ilvl").and_then(|l| l.attr("val")).and_then(|v| v.parse().ok());
+            let lvl = n
+                .child("ilvl")
+                .and_then(|l| l.attr("val"))
+                .and_then(|v| v.parse().ok());
             match id {
                 Some(id) => (id.to_string(), lvl.unwrap_or(0)),
                 None => {
@@ -431,7 +513,10 @@ impl Ctx<'_> {
         // their own numbering; the number in the name is the visual level.
         let mut lvl = lvl;
         if lvl == 0 && direct.is_none() {
-            if let Some(name) = style_id.and_then(|id| self.styles.get(id)).map(|s| s.name.to_ascii_lowercase()) {
+            if let Some(name) = style_id
+                .and_then(|id| self.styles.get(id))
+                .map(|s| s.name.to_ascii_lowercase())
+            {
                 if name.starts_with("list") {
                     if let Some(n) = name.rsplit(' ').next().and_then(|n| n.parse::<u8>().ok()) {
                         lvl = n.saturating_sub(1);
@@ -473,8 +558,16 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, compact: boo
                     .and_then(|o| o.attr("val"))
                     .and_then(|v| v.parse().ok());
                 let content = render_inline(b, ctx);
-                let heading = if compact { None } else { ctx.heading_level(style_id, outline) };
-                let list = if heading.is_some() { None } else { ctx.list_info(ppr, style_id) };
+                let heading = if compact {
+                    None
+                } else {
+                    ctx.heading_level(style_id, outline)
+                };
+                let list = if heading.is_some() {
+                    None
+                } else {
+                    ctx.list_info(ppr, style_id)
+                };
                 if let Some((lvl, ordered)) = list {
                     lists.item(out, lvl as usize + 1, ordered, &content);
                     continue;
@@ -515,7 +608,10 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, compact: boo
 }
 
 fn unescape_basic(s: &str) -> String {
-    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&")
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
 }
 
 /// Collects paragraphs and tables, looking through content controls and custom XML.
@@ -559,7 +655,9 @@ fn on(e: Option<&Element>) -> bool {
 }
 
 fn run_fmt(r: &Element) -> Fmt {
-    let Some(rpr) = r.child("rPr") else { return Fmt::default() };
+    let Some(rpr) = r.child("rPr") else {
+        return Fmt::default();
+    };
     let va = rpr.child("vertAlign").and_then(|v| v.attr("val"));
     Fmt {
         bold: on(rpr.child("b")),
@@ -638,7 +736,10 @@ struct Fields {
 }
 
 fn render_inline(p: &Element, ctx: &mut Ctx) -> String {
-    let mut inl = Inline { out: String::new(), cur: Fmt::default() };
+    let mut inl = Inline {
+        out: String::new(),
+        cur: Fmt::default(),
+    };
     let mut fields = Fields::default();
     inline_children(p, ctx, &mut inl, &mut fields, 0);
     for (_, _, link) in fields.stack.drain(..).rev() {
@@ -710,7 +811,10 @@ fn inline_children(parent: &Element, ctx: &mut Ctx, inl: &mut Inline, fields: &m
 /// The URL of a `HYPERLINK "url"` field instruction.
 fn field_link(instr: &str) -> Option<String> {
     let t = instr.trim();
-    let rest = t.strip_prefix("HYPERLINK").or_else(|| t.strip_prefix("hyperlink"))?.trim();
+    let rest = t
+        .strip_prefix("HYPERLINK")
+        .or_else(|| t.strip_prefix("hyperlink"))?
+        .trim();
     let mut anchor = None;
     let mut url = None;
     let mut parts = rest.split('"').enumerate().peekable();
@@ -788,7 +892,11 @@ fn run(r: &Element, ctx: &mut Ctx, inl: &mut Inline, fields: &mut Fields) {
             "sym" => {
                 if let Some(c) = e.attr("char").and_then(|c| u32::from_str_radix(c, 16).ok()) {
                     // Symbol fonts use the private use area F0xx.
-                    let c = if (0xF000..0xF100).contains(&c) { c - 0xF000 } else { c };
+                    let c = if (0xF000..0xF100).contains(&c) {
+                        c - 0xF000
+                    } else {
+                        c
+                    };
                     if let Some(ch) = char::from_u32(c).filter(|c| !c.is_control()) {
                         inl.text(&ch.to_string(), fmt);
                     }
@@ -796,7 +904,11 @@ fn run(r: &Element, ctx: &mut Ctx, inl: &mut Inline, fields: &mut Fields) {
             }
             "footnoteReference" | "endnoteReference" => {
                 if let Some(id) = e.attr("id") {
-                    let list = if e.name == "footnoteReference" { &mut ctx.footnote_refs } else { &mut ctx.endnote_refs };
+                    let list = if e.name == "footnoteReference" {
+                        &mut ctx.footnote_refs
+                    } else {
+                        &mut ctx.endnote_refs
+                    };
                     let n = match list.iter().position(|x| x == id) {
                         Some(i) => i + 1,
                         None => {
@@ -804,7 +916,11 @@ fn run(r: &Element, ctx: &mut Ctx, inl: &mut Inline, fields: &mut Fields) {
                             list.len()
                         }
                     };
-                    let label = if e.name == "footnoteReference" { n.to_string() } else { roman(n) };
+                    let label = if e.name == "footnoteReference" {
+                        n.to_string()
+                    } else {
+                        roman(n)
+                    };
                     inl.raw(&format!("[{label}]"));
                 }
             }
@@ -847,7 +963,10 @@ fn render_table(tbl: &Element, ctx: &mut Ctx, out: &mut String) {
     let mut trs = Vec::new();
     collect_named(tbl, "tr", &mut trs, &["tbl"]);
     for tr in trs {
-        let header = tr.child("trPr").and_then(|p| p.child("tblHeader")).is_some_and(|h| on(Some(h)));
+        let header = tr
+            .child("trPr")
+            .and_then(|p| p.child("tblHeader"))
+            .is_some_and(|h| on(Some(h)));
         let mut tcs = Vec::new();
         collect_named(tr, "tc", &mut tcs, &["tbl"]);
         let mut col = tr
@@ -866,8 +985,15 @@ fn render_table(tbl: &Element, ctx: &mut Ctx, out: &mut String) {
                 .and_then(|v| v.parse::<usize>().ok())
                 .unwrap_or(1)
                 .clamp(1, 1000);
-            let vmerge = pr.and_then(|p| p.child("vMerge")).map(|v| v.attr("val") == Some("restart"));
-            cells.push(CellInfo { el: tc, col, span, vmerge });
+            let vmerge = pr
+                .and_then(|p| p.child("vMerge"))
+                .map(|v| v.attr("val") == Some("restart"));
+            cells.push(CellInfo {
+                el: tc,
+                col,
+                span,
+                vmerge,
+            });
             col += span;
         }
         rows.push((header, cells));
@@ -914,7 +1040,9 @@ fn collect_named<'a>(parent: &'a Element, name: &str, out: &mut Vec<&'a Element>
     for e in parent.elements() {
         if e.name == name {
             out.push(e);
-        } else if !stop.contains(&e.name.as_str()) && matches!(e.name.as_str(), "sdt" | "sdtContent" | "customXml" | "ins") {
+        } else if !stop.contains(&e.name.as_str())
+            && matches!(e.name.as_str(), "sdt" | "sdtContent" | "customXml" | "ins")
+        {
             collect_named(e, name, out, stop);
         }
     }
@@ -923,8 +1051,19 @@ fn collect_named<'a>(parent: &'a Element, name: &str, out: &mut Vec<&'a Element>
 /// Lower-case roman numeral (endnote labels).
 fn roman(mut n: usize) -> String {
     const T: [(usize, &str); 13] = [
-        (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-        (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
     ];
     let mut s = String::new();
     for (v, r) in T {

@@ -6,7 +6,11 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    let file = FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes: fixture(name),
+    };
     Docx::convert(&file, &json!({}))
 }
 
@@ -24,8 +28,14 @@ fn word_features() {
     assert!(h.contains("<em>italic text</em>"));
     assert!(h.contains("<a href=\"https://www.rust-lang.org/\">Rust website</a>"));
     // Bullets with a nested level, then a numbered list.
-    assert!(h.contains("<ul>\n<li>Bullet one<ul>\n<li>Bullet nested</li></ul>\n</li>\n<li>Bullet two</li></ul>"), "{h}");
-    assert!(h.contains("<ol>\n<li>Number one</li>\n<li>Number two</li></ol>"), "{h}");
+    assert!(
+        h.contains("<ul>\n<li>Bullet one<ul>\n<li>Bullet nested</li></ul>\n</li>\n<li>Bullet two</li></ul>"),
+        "{h}"
+    );
+    assert!(
+        h.contains("<ol>\n<li>Number one</li>\n<li>Number two</li></ol>"),
+        "{h}"
+    );
     assert!(h.contains("<tr><th>Name</th><th>Age</th><th>City</th></tr>"));
     assert!(h.contains("<td>Berlin &amp; Co &lt;x&gt;</td>"));
     assert!(pos(h, "HEADER-MARKER") < pos(h, "Main Heading One"));
@@ -44,7 +54,10 @@ fn libreoffice_docx() {
     assert!(h.contains("<em>italic words</em>"));
     assert!(h.contains("href=\"https://example.com/report\""));
     assert!(h.contains("<ol>\n<li>First step<ol>\n<li>Sub step A</li>\n<li>Sub step B</li></ol>\n</li>\n<li>Second step</li></ol>"), "{h}");
-    assert!(h.contains("<ul>\n<li>Apple bullet<ul>\n<li>Nested bullet</li></ul>"), "{h}");
+    assert!(
+        h.contains("<ul>\n<li>Apple bullet<ul>\n<li>Nested bullet</li></ul>"),
+        "{h}"
+    );
     assert!(h.contains("<th>Region</th>"));
     assert!(h.contains("<td>South</td><td>90</td><td>95</td>"));
     // Order: header < body < footnotes < endnotes < footer.
@@ -54,8 +67,17 @@ fn libreoffice_docx() {
     let foot = pos(h, "This is the first footnote.");
     let end = pos(h, "This is an endnote.");
     let footer = pos(h, "Page Footer Text");
-    assert!(header < body && body < closing && closing < foot && foot < end && end < footer, "{h}");
-    assert!(h.contains("follows") && h.contains(".[1] More text") && h.contains("<p>[1] This is the first footnote.</p>") && h.contains("<p>[i] This is an endnote.</p>"), "{h}");
+    assert!(
+        header < body && body < closing && closing < foot && foot < end && end < footer,
+        "{h}"
+    );
+    assert!(
+        h.contains("follows")
+            && h.contains(".[1] More text")
+            && h.contains("<p>[1] This is the first footnote.</p>")
+            && h.contains("<p>[i] This is an endnote.</p>"),
+        "{h}"
+    );
 }
 
 #[test]
@@ -66,9 +88,17 @@ fn hostile_inputs_are_refused() {
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.docx")).contains("PDF"));
     assert!(unsupported(convert("hostile-encrypted.docx")).contains("password-protected"));
-    let many = FileInput { name: "many.docx".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    let many = FileInput {
+        name: "many.docx".into(),
+        content_type: None,
+        bytes: many_entries_zip(10_001),
+    };
     assert!(unsupported(Docx::convert(&many, &json!({}))).contains("entries"));
-    let xlsx = FileInput { name: "x.docx".into(), content_type: None, bytes: fixture("workbook.xlsx") };
+    let xlsx = FileInput {
+        name: "x.docx".into(),
+        content_type: None,
+        bytes: fixture("workbook.xlsx"),
+    };
     assert!(unsupported(Docx::convert(&xlsx, &json!({}))).contains("Excel"));
 }
 
@@ -80,7 +110,10 @@ fn entities_are_not_expanded() {
 
 #[test]
 fn hyperlink_field_instructions() {
-    assert_eq!(field_link(" HYPERLINK \"https://a.example/x\" ").as_deref(), Some("https://a.example/x"));
+    assert_eq!(
+        field_link(" HYPERLINK \"https://a.example/x\" ").as_deref(),
+        Some("https://a.example/x")
+    );
     assert_eq!(field_link("HYPERLINK \\l \"sec2\"").as_deref(), Some("#sec2"));
     assert_eq!(field_link("PAGE"), None);
 }
@@ -90,13 +123,22 @@ fn hyperlink_field_instructions() {
 #[ignore]
 fn throughput() {
     for name in ["word-features.docx", "docx-lo.docx"] {
-        let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+        let file = FileInput {
+            name: name.into(),
+            content_type: None,
+            bytes: fixture(name),
+        };
         let n = 300;
         let t = std::time::Instant::now();
         for _ in 0..n {
             Docx::convert(&file, &json!({})).unwrap();
         }
         let secs = t.elapsed().as_secs_f64();
-        println!("{name}: {} bytes, {:.0} documents/s ({:.2} ms each)", file.bytes.len(), n as f64 / secs, secs * 1000.0 / n as f64);
+        println!(
+            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
+            file.bytes.len(),
+            n as f64 / secs,
+            secs * 1000.0 / n as f64
+        );
     }
 }

@@ -12,7 +12,6 @@ use distill_sdk::documents::{archive, html, xml};
 #[allow(dead_code)]
 #[allow(dead_code)]
 #[allow(dead_code)]
-
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{esc, safe_href};
@@ -61,7 +60,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         .read_string(&opf_path)?
         .ok_or_else(|| unsupported(format!("EPUB package document {opf_path} is missing")))?;
     let opf = xml::parse(&opf_text, &opf_path)?;
-    let package = opf.child("package").ok_or_else(|| unsupported("the OPF has no <package>"))?;
+    let package = opf
+        .child("package")
+        .ok_or_else(|| unsupported("the OPF has no <package>"))?;
 
     // Encrypted (DRM) content documents cannot be read.
     if let Some(enc) = zip.read_string("META-INF/encryption.xml")? {
@@ -74,7 +75,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
                     u.ends_with(".xhtml") || u.ends_with(".html") || u.ends_with(".htm")
                 })
             }) {
-                return Err(unsupported("the EPUB is DRM-protected (its chapters are encrypted)"));
+                return Err(unsupported(
+                    "the EPUB is DRM-protected (its chapters are encrypted)",
+                ));
             }
         }
     }
@@ -116,11 +119,18 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         return Err(unsupported("the EPUB spine lists no readable documents"));
     }
     if spine.len() > MAX_SPINE {
-        warnings.push(format!("only the first {MAX_SPINE} of {} spine items are included", spine.len()));
+        warnings.push(format!(
+            "only the first {MAX_SPINE} of {} spine items are included",
+            spine.len()
+        ));
         spine.truncate(MAX_SPINE);
     }
     // Chapter file → its section id, so links between chapters stay inside the page.
-    let ids: HashMap<String, String> = spine.iter().enumerate().map(|(i, p)| (p.clone(), format!("chapter-{}", i + 1))).collect();
+    let ids: HashMap<String, String> = spine
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.clone(), format!("chapter-{}", i + 1)))
+        .collect();
 
     let mut out = String::new();
     for (i, part) in spine.iter().enumerate() {
@@ -162,7 +172,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
 
 fn err_text(e: &PluginError) -> String {
     match e {
-        PluginError::UnsupportedInput(m) | PluginError::Failed(m) | PluginError::InvalidOptions(m) => m.clone(),
+        PluginError::UnsupportedInput(m) | PluginError::Failed(m) | PluginError::InvalidOptions(m) => {
+            m.clone()
+        }
         #[allow(unreachable_patterns)]
         _ => format!("{e:?}"),
     }

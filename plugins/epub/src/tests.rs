@@ -6,7 +6,11 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    let file = FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes: fixture(name),
+    };
     Epub::convert(&file, &json!({}))
 }
 
@@ -26,17 +30,32 @@ fn book() {
     assert!(h.contains("<a href=\"https://example.net/\">an outside link</a>"));
     assert!(h.contains("<img alt=\"A picture\">"));
     assert!(h.contains("<th>k</th>"));
-    assert!(!h.contains(">Nav<") && !h.contains(">One</a>"), "non-linear nav skipped");
+    assert!(
+        !h.contains(">Nav<") && !h.contains(">One</a>"),
+        "non-linear nav skipped"
+    );
 }
 
 #[test]
 fn hostile_inputs_are_refused() {
     assert!(unsupported(convert("hostile-pdf-renamed.epub")).contains("PDF"));
-    let many = FileInput { name: "many.epub".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    let many = FileInput {
+        name: "many.epub".into(),
+        content_type: None,
+        bytes: many_entries_zip(10_001),
+    };
     assert!(unsupported(Epub::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput { name: "x.epub".into(), content_type: None, bytes: fixture("word-features.docx") };
+    let docx = FileInput {
+        name: "x.epub".into(),
+        content_type: None,
+        bytes: fixture("word-features.docx"),
+    };
     assert!(unsupported(Epub::convert(&docx, &json!({}))).contains("container.xml"));
     let bytes = fixture("book.epub");
-    let cut = FileInput { name: "t.epub".into(), content_type: None, bytes: bytes[..bytes.len() / 2].to_vec() };
+    let cut = FileInput {
+        name: "t.epub".into(),
+        content_type: None,
+        bytes: bytes[..bytes.len() / 2].to_vec(),
+    };
     assert!(unsupported(Epub::convert(&cut, &json!({}))).contains("truncated"));
 }

@@ -45,9 +45,8 @@ mod tests {
 
     #[test]
     fn headings_are_atx_and_code_is_fenced() {
-        let md = html_to_markdown(
-            r#"<h2>Title</h2><pre><code class="language-rust">fn main() {}</code></pre>"#,
-        );
+        let md =
+            html_to_markdown(r#"<h2>Title</h2><pre><code class="language-rust">fn main() {}</code></pre>"#);
         assert!(md.starts_with("## Title"), "{md}");
         assert!(md.contains("```rust\nfn main() {}\n```"), "{md}");
     }

@@ -251,10 +251,7 @@ mod tests {
 
     #[test]
     fn skip_link_removed() {
-        assert_eq!(
-            remove_skip_links("[Skip to Content](#main)\n# Hi"),
-            "\n# Hi"
-        );
+        assert_eq!(remove_skip_links("[Skip to Content](#main)\n# Hi"), "\n# Hi");
     }
 
     #[test]
@@ -264,7 +261,10 @@ mod tests {
 
     #[test]
     fn code_span_at_line_start_is_not_a_fence() {
-        assert_eq!(tidy_whitespace("``` ``x`` ``` a\n\n\n\nb"), "``` ``x`` ``` a\n\nb");
+        assert_eq!(
+            tidy_whitespace("``` ``x`` ``` a\n\n\n\nb"),
+            "``` ``x`` ``` a\n\nb"
+        );
     }
 
     #[test]

@@ -32,8 +32,8 @@ fn golden_files() {
             std::fs::write(&md_path, format!("{actual}\n")).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&md_path)
-            .unwrap_or_else(|e| panic!("{}: {e}", md_path.display()));
+        let expected =
+            std::fs::read_to_string(&md_path).unwrap_or_else(|e| panic!("{}: {e}", md_path.display()));
         let expected = expected.strip_suffix('\n').unwrap_or(&expected);
         if actual != expected {
             failures.push(format!(
@@ -90,10 +90,7 @@ fn golden_outputs_are_tidy() {
         let md = html_to_markdown(&std::fs::read_to_string(&html_path).unwrap());
         let name = html_path.display();
         assert_eq!(md.trim(), md, "{name}: not trimmed");
-        assert!(
-            !md.replace("![](", "").contains("[]("),
-            "{name}: empty link"
-        );
+        assert!(!md.replace("![](", "").contains("[]("), "{name}: empty link");
         assert!(!md.contains('\u{a0}'), "{name}: no-break space");
         let mut in_code = false;
         for line in md.lines() {

@@ -14,7 +14,6 @@ use distill_sdk::documents::{archive, html, xml};
 #[allow(dead_code)]
 #[allow(dead_code)]
 #[allow(dead_code)]
-
 use archive::Archive;
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{esc, safe_href};
@@ -70,18 +69,26 @@ fn collect_styles(root: &Element, ctx: &mut Ctx) {
             for s in c.elements() {
                 match s.name.as_str() {
                     "style" => {
-                        let Some(name) = s.attr("style:name") else { continue };
+                        let Some(name) = s.attr("style:name") else {
+                            continue;
+                        };
                         let tp = s.child("text-properties");
                         let style = Style {
                             parent: s.attr("style:parent-style-name").map(str::to_string),
                             display: s.attr("style:display-name").map(str::to_string),
-                            bold: tp.and_then(|t| t.attr("fo:font-weight")).map(|w| w == "bold" || w.parse::<u32>().is_ok_and(|n| n >= 600)),
-                            italic: tp.and_then(|t| t.attr("fo:font-style")).map(|w| w == "italic" || w == "oblique"),
+                            bold: tp
+                                .and_then(|t| t.attr("fo:font-weight"))
+                                .map(|w| w == "bold" || w.parse::<u32>().is_ok_and(|n| n >= 600)),
+                            italic: tp
+                                .and_then(|t| t.attr("fo:font-style"))
+                                .map(|w| w == "italic" || w == "oblique"),
                         };
                         ctx.styles.insert(name.to_string(), style);
                     }
                     "list-style" => {
-                        let Some(name) = s.attr("style:name") else { continue };
+                        let Some(name) = s.attr("style:name") else {
+                            continue;
+                        };
                         let mut levels = HashMap::new();
                         for l in s.elements() {
                             if let Some(lvl) = l.attr("text:level").and_then(|v| v.parse().ok()) {
@@ -104,7 +111,9 @@ impl Ctx {
         let (mut bold, mut italic) = (None, None);
         let mut cur = style;
         for _ in 0..10 {
-            let Some(s) = cur.and_then(|n| self.styles.get(n)) else { break };
+            let Some(s) = cur.and_then(|n| self.styles.get(n)) else {
+                break;
+            };
             bold = bold.or(s.bold);
             italic = italic.or(s.italic);
             cur = s.parent.as_deref();
@@ -118,11 +127,18 @@ impl Ctx {
         for _ in 0..10 {
             let name = cur?;
             let s = self.styles.get(name);
-            let display = s.and_then(|s| s.display.as_deref()).unwrap_or(name).to_ascii_lowercase().replace("_20_", " ");
+            let display = s
+                .and_then(|s| s.display.as_deref())
+                .unwrap_or(name)
+                .to_ascii_lowercase()
+                .replace("_20_", " ");
             if display == "title" {
                 return Some(1);
             }
-            if let Some(n) = display.strip_prefix("heading ").and_then(|n| n.trim().parse::<u8>().ok()) {
+            if let Some(n) = display
+                .strip_prefix("heading ")
+                .and_then(|n| n.trim().parse::<u8>().ok())
+            {
                 return Some(n.clamp(1, 6));
             }
             cur = s?.parent.as_deref();
@@ -148,9 +164,14 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         } else {
             ""
         };
-        return Err(unsupported(format!("not an OpenDocument file: no content.xml{hint}")));
+        return Err(unsupported(format!(
+            "not an OpenDocument file: no content.xml{hint}"
+        )));
     };
-    if zip.read_string("META-INF/manifest.xml")?.is_some_and(|m| m.contains("encryption-data")) {
+    if zip
+        .read_string("META-INF/manifest.xml")?
+        .is_some_and(|m| m.contains("encryption-data"))
+    {
         return Err(unsupported("the OpenDocument file is password-protected"));
     }
     let content = xml::parse(&content, "content.xml")?;
@@ -158,13 +179,20 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         Some(s) => Some(xml::parse(&s, "styles.xml")?),
         None => None,
     };
-    let mut ctx = Ctx { styles: HashMap::new(), list_styles: HashMap::new(), notes: Vec::new(), first_heading: None };
+    let mut ctx = Ctx {
+        styles: HashMap::new(),
+        list_styles: HashMap::new(),
+        notes: Vec::new(),
+        first_heading: None,
+    };
     if let Some(s) = &styles_root {
         collect_styles(s, &mut ctx);
     }
     collect_styles(&content, &mut ctx);
 
-    let body = content.find("body").ok_or_else(|| unsupported("content.xml has no office:body"))?;
+    let body = content
+        .find("body")
+        .ok_or_else(|| unsupported("content.xml has no office:body"))?;
     let mut out = String::new();
     let mut meta = serde_json::Map::new();
     let mut warnings: Vec<String> = Vec::new();
@@ -172,7 +200,10 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
 
     if let Some(text) = body.child("text") {
         // Page header/footer from the master pages.
-        let (headers, footers) = styles_root.as_ref().map(|s| master_parts(s, &mut ctx)).unwrap_or_default();
+        let (headers, footers) = styles_root
+            .as_ref()
+            .map(|s| master_parts(s, &mut ctx))
+            .unwrap_or_default();
         for h in &headers {
             out.push_str(&format!("<div data-part=\"header\">\n{h}</div>\n"));
         }
@@ -191,7 +222,11 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
             let n = i + 1;
             let frames: Vec<&Element> = page.elements().filter(|e| is_drawing(&e.name)).collect();
             let is_title = |f: &Element| matches!(f.attr("presentation:class"), Some("title"));
-            let title = frames.iter().find(|f| is_title(f)).map(|f| f.text().trim().to_string()).filter(|t| !t.is_empty());
+            let title = frames
+                .iter()
+                .find(|f| is_title(f))
+                .map(|f| f.text().trim().to_string())
+                .filter(|t| !t.is_empty());
             if first_title.is_none() {
                 first_title = title.clone();
             }
@@ -201,14 +236,20 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
                 None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
             }
             for f in frames.iter().filter(|f| !is_title(f)) {
-                if matches!(f.attr("presentation:class"), Some("page-number" | "date-time" | "footer" | "header")) {
+                if matches!(
+                    f.attr("presentation:class"),
+                    Some("page-number" | "date-time" | "footer" | "header")
+                ) {
                     continue;
                 }
                 render_frame(f, &mut ctx, &mut out, 1);
             }
             if let Some(notes) = page.child("notes") {
                 let mut nb = String::new();
-                for f in notes.elements().filter(|f| f.attr("presentation:class") == Some("notes")) {
+                for f in notes
+                    .elements()
+                    .filter(|f| f.attr("presentation:class") == Some("notes"))
+                {
                     render_frame(f, &mut ctx, &mut nb, 1);
                 }
                 if !nb.trim().is_empty() {
@@ -220,7 +261,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
             out.push_str("</section>\n");
         }
     } else if body.child("spreadsheet").is_some() {
-        return Err(unsupported("this is an OpenDocument spreadsheet (.ods); the spreadsheet converter handles it"));
+        return Err(unsupported(
+            "this is an OpenDocument spreadsheet (.ods); the spreadsheet converter handles it",
+        ));
     } else {
         return Err(unsupported(format!("unsupported OpenDocument type {mimetype:?}")));
     }
@@ -228,8 +271,14 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     let mut title = None;
     if let Some(m) = zip.read_string("meta.xml")? {
         if let Ok(m) = xml::parse(&m, "meta.xml") {
-            title = m.find("title").map(|t| t.text().trim().to_string()).filter(|t| !t.is_empty());
-            if let Some(pages) = m.find("document-statistic").and_then(|s| s.attr("meta:page-count")) {
+            title = m
+                .find("title")
+                .map(|t| t.text().trim().to_string())
+                .filter(|t| !t.is_empty());
+            if let Some(pages) = m
+                .find("document-statistic")
+                .and_then(|s| s.attr("meta:page-count"))
+            {
                 if let Ok(p) = pages.parse::<u32>() {
                     meta.entry("numPages").or_insert(json!(p));
                 }
@@ -274,9 +323,15 @@ fn render_notes(ctx: &mut Ctx, out: &mut String) {
             continue;
         }
         let kind = if endnote { "endnotes" } else { "footnotes" };
-        out.push_str(&format!("<div data-part=\"{kind}\">\n<hr>\n<p><strong>{title}</strong></p>\n"));
+        out.push_str(&format!(
+            "<div data-part=\"{kind}\">\n<hr>\n<p><strong>{title}</strong></p>\n"
+        ));
         for (n, i) in items.iter().enumerate() {
-            let label = if endnote { roman(n + 1) } else { (n + 1).to_string() };
+            let label = if endnote {
+                roman(n + 1)
+            } else {
+                (n + 1).to_string()
+            };
             out.push_str(&format!("<p>[{label}] {}</p>\n", i.trim()));
         }
         out.push_str("</div>\n");
@@ -299,7 +354,8 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
                 while k < children.len()
                     && (children[k].name == "soft-page-break"
                         || (children[k].name == "list"
-                            && list_kind(ctx, children[k].attr("text:style-name")) == list_kind(ctx, style.as_deref())))
+                            && list_kind(ctx, children[k].attr("text:style-name"))
+                                == list_kind(ctx, style.as_deref())))
                 {
                     items.extend(list_items(children[k]));
                     k += 1;
@@ -307,7 +363,11 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
                 render_list(&items, ctx, out, style, 1, depth + 1);
             }
             "h" => {
-                let lvl: u8 = e.attr("text:outline-level").and_then(|v| v.parse().ok()).unwrap_or(1).clamp(1, 6);
+                let lvl: u8 = e
+                    .attr("text:outline-level")
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(1)
+                    .clamp(1, 6);
                 let content = render_inline(e, ctx, depth);
                 if !content.trim().is_empty() {
                     if ctx.first_heading.is_none() {
@@ -332,10 +392,17 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
                 out.push_str(&frames);
             }
             "table" => render_table(e, ctx, out, depth + 1),
-            "section" | "index-body" | "table-of-content" | "alphabetical-index" | "illustration-index"
-            | "table-index" | "bibliography" | "user-index" | "object-index" | "text-box" | "deletion-placeholder" => {
-                render_blocks(e, ctx, out, depth + 1)
-            }
+            "section"
+            | "index-body"
+            | "table-of-content"
+            | "alphabetical-index"
+            | "illustration-index"
+            | "table-index"
+            | "bibliography"
+            | "user-index"
+            | "object-index"
+            | "text-box"
+            | "deletion-placeholder" => render_blocks(e, ctx, out, depth + 1),
             "index-title" => render_blocks(e, ctx, out, depth + 1),
             "frame" => render_frame(e, ctx, out, depth + 1),
             "tracked-changes" => {}
@@ -349,7 +416,16 @@ fn render_blocks(parent: &Element, ctx: &mut Ctx, out: &mut String, depth: usize
 fn is_drawing(name: &str) -> bool {
     matches!(
         name,
-        "frame" | "g" | "custom-shape" | "rect" | "ellipse" | "circle" | "polygon" | "regular-polygon" | "path" | "caption"
+        "frame"
+            | "g"
+            | "custom-shape"
+            | "rect"
+            | "ellipse"
+            | "circle"
+            | "polygon"
+            | "regular-polygon"
+            | "path"
+            | "caption"
     )
 }
 
@@ -386,7 +462,11 @@ fn render_frame(f: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
             "table" => render_table(c, ctx, out, depth + 1),
             "image" => {
                 if f.child("text-box").is_none() {
-                    let alt = f.child("desc").or(f.child("title")).map(|d| d.text()).unwrap_or_default();
+                    let alt = f
+                        .child("desc")
+                        .or(f.child("title"))
+                        .map(|d| d.text())
+                        .unwrap_or_default();
                     if !alt.trim().is_empty() {
                         out.push_str(&format!("<p><img alt=\"{}\"></p>\n", esc(alt.trim())));
                     }
@@ -399,20 +479,33 @@ fn render_frame(f: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
 
 /// Whether level 1 of list style `style` is numbered.
 fn list_kind(ctx: &Ctx, style: Option<&str>) -> bool {
-    style.and_then(|s| ctx.list_styles.get(s)).and_then(|l| l.get(&1)).copied().unwrap_or(false)
+    style
+        .and_then(|s| ctx.list_styles.get(s))
+        .and_then(|l| l.get(&1))
+        .copied()
+        .unwrap_or(false)
 }
 
 fn list_items(list: &Element) -> impl Iterator<Item = &Element> {
-    list.elements().filter(|e| e.name == "list-item" || e.name == "list-header")
+    list.elements()
+        .filter(|e| e.name == "list-item" || e.name == "list-header")
 }
 
 fn has_text(item: &Element) -> bool {
-    item.elements().any(|c| (c.name == "p" || c.name == "h") && !c.text().trim().is_empty())
+    item.elements()
+        .any(|c| (c.name == "p" || c.name == "h") && !c.text().trim().is_empty())
 }
 
 /// Renders one list made of `items` (consecutive sibling lists are merged: LibreOffice
 /// writes one `text:list` per paragraph in presentations).
-fn render_list(items: &[&Element], ctx: &mut Ctx, out: &mut String, style: Option<String>, level: u32, depth: usize) {
+fn render_list(
+    items: &[&Element],
+    ctx: &mut Ctx,
+    out: &mut String,
+    style: Option<String>,
+    level: u32,
+    depth: usize,
+) {
     if depth > 64 || items.is_empty() {
         return;
     }
@@ -461,7 +554,14 @@ fn render_list(items: &[&Element], ctx: &mut Ctx, out: &mut String, style: Optio
             j += 1;
         }
         if !nested.is_empty() {
-            render_list(&nested, ctx, out, nested_style.or(style.clone()), level + 1, depth + 1);
+            render_list(
+                &nested,
+                ctx,
+                out,
+                nested_style.or(style.clone()),
+                level + 1,
+                depth + 1,
+            );
         }
         out.push_str("</li>\n");
         i = j;
@@ -479,7 +579,10 @@ fn render_table(t: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
     let mut rendered = 0usize;
     for (i, row) in rows.iter().enumerate() {
         // Repeated empty rows (common at the end of sheets/tables) are not expanded.
-        let repeat: usize = row.attr("table:number-rows-repeated").and_then(|v| v.parse().ok()).unwrap_or(1);
+        let repeat: usize = row
+            .attr("table:number-rows-repeated")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
         let mut cells = String::new();
         let tag = if i == 0 { "th" } else { "td" };
         let mut any = false;
@@ -490,7 +593,10 @@ fn render_table(t: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
             if c.name != "table-cell" {
                 continue;
             }
-            let rep: usize = c.attr("table:number-columns-repeated").and_then(|v| v.parse().ok()).unwrap_or(1);
+            let rep: usize = c
+                .attr("table:number-columns-repeated")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(1);
             let mut inner = String::new();
             for (j, p) in c.elements().enumerate() {
                 match p.name.as_str() {
@@ -505,7 +611,14 @@ fn render_table(t: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
                     }
                     "list" => {
                         let items: Vec<&Element> = list_items(p).collect();
-                        render_list(&items, ctx, &mut inner, p.attr("text:style-name").map(str::to_string), 1, depth + 1)
+                        render_list(
+                            &items,
+                            ctx,
+                            &mut inner,
+                            p.attr("text:style-name").map(str::to_string),
+                            1,
+                            depth + 1,
+                        )
                     }
                     "table" => render_table(p, ctx, &mut inner, depth + 1),
                     _ => {}
@@ -515,7 +628,10 @@ fn render_table(t: &Element, ctx: &mut Ctx, out: &mut String, depth: usize) {
                 any = true;
             }
             let mut attrs = String::new();
-            for (a, h) in [("table:number-columns-spanned", "colspan"), ("table:number-rows-spanned", "rowspan")] {
+            for (a, h) in [
+                ("table:number-columns-spanned", "colspan"),
+                ("table:number-rows-spanned", "rowspan"),
+            ] {
                 if let Some(n) = c.attr(a).and_then(|v| v.parse::<u32>().ok()).filter(|n| *n > 1) {
                     attrs.push_str(&format!(" {h}=\"{}\"", n.min(1000)));
                 }
@@ -647,8 +763,19 @@ fn push_fmt(out: &mut String, text: &str, (bold, italic): (bool, bool), blank: b
 
 fn roman(mut n: usize) -> String {
     const T: [(usize, &str); 13] = [
-        (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-        (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
     ];
     let mut s = String::new();
     for (v, r) in T {

@@ -6,7 +6,11 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    let file = FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes: fixture(name),
+    };
     Odf::convert(&file, &json!({}))
 }
 
@@ -23,7 +27,10 @@ fn writer() {
     assert!(h.contains("<em>italic words</em>"));
     assert!(h.contains("<a href=\"https://example.com/report\">link to example</a>"));
     assert!(h.contains("<ol>\n<li>First step<ol>\n<li>Sub step A</li>\n<li>Sub step B</li>\n</ol>\n</li>\n<li>Second step</li>\n</ol>"), "{h}");
-    assert!(h.contains("<ul>\n<li>Apple bullet<ul>\n<li>Nested bullet</li>"), "{h}");
+    assert!(
+        h.contains("<ul>\n<li>Apple bullet<ul>\n<li>Nested bullet</li>"),
+        "{h}"
+    );
     assert!(h.contains("<tr><th>Region</th><th>Q1</th><th>Q2</th></tr>"));
     assert!(h.contains("<tr><td>South</td><td>90</td><td>95</td></tr>"));
     let header = pos(h, "Confidential Header Text");
@@ -47,9 +54,15 @@ fn impress() {
     let s3 = pos(h, "<h2>Slide 3: Numbers Table</h2>");
     assert!(s1 < n1 && n1 < s2 && s2 < s3, "{h}");
     // Slide 4's only text is in a draw:custom-shape (how LibreOffice writes text boxes).
-    assert!(pos(h, "<h2>Slide 4</h2>") < pos(h, "Slide without a title"), "{h}");
+    assert!(
+        pos(h, "<h2>Slide 4</h2>") < pos(h, "Slide without a title"),
+        "{h}"
+    );
     assert!(h.contains("<h3>Notes</h3>"));
-    assert!(h.contains("<ul>\n<li>First point<ul>\n<li>Nested point</li>\n</ul>\n</li>\n<li>Second point"), "{h}");
+    assert!(
+        h.contains("<ul>\n<li>First point<ul>\n<li>Nested point</li>\n</ul>\n</li>\n<li>Second point"),
+        "{h}"
+    );
     assert!(h.contains("<td>Revenue</td><td>$5k</td>"), "{h}");
     assert!(h.contains("Notes on the table slide"));
 }
@@ -57,19 +70,40 @@ fn impress() {
 #[test]
 fn hostile_inputs_are_refused() {
     assert!(unsupported(convert("hostile-pdf-renamed.odt")).contains("PDF"));
-    let many = FileInput { name: "many.odt".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    let many = FileInput {
+        name: "many.odt".into(),
+        content_type: None,
+        bytes: many_entries_zip(10_001),
+    };
     assert!(unsupported(Odf::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput { name: "x.odt".into(), content_type: None, bytes: fixture("word-features.docx") };
+    let docx = FileInput {
+        name: "x.odt".into(),
+        content_type: None,
+        bytes: fixture("word-features.docx"),
+    };
     assert!(unsupported(Odf::convert(&docx, &json!({}))).contains("Word"));
-    let ods = FileInput { name: "x.odt".into(), content_type: None, bytes: fixture("workbook.ods") };
+    let ods = FileInput {
+        name: "x.odt".into(),
+        content_type: None,
+        bytes: fixture("workbook.ods"),
+    };
     assert!(unsupported(Odf::convert(&ods, &json!({}))).contains("spreadsheet"));
     let bytes = fixture("writer.odt");
-    let cut = FileInput { name: "t.odt".into(), content_type: None, bytes: bytes[..bytes.len() / 2].to_vec() };
+    let cut = FileInput {
+        name: "t.odt".into(),
+        content_type: None,
+        bytes: bytes[..bytes.len() / 2].to_vec(),
+    };
     assert!(unsupported(Odf::convert(&cut, &json!({}))).contains("truncated"));
 }
 
 #[test]
 fn note_labels() {
     let h = convert("writer.odt").unwrap().content;
-    assert!(h.contains(".[1] More text") && h.contains("<p>[1] This is the first footnote.</p>") && h.contains("<p>[i] This is an endnote.</p>"), "{h}");
+    assert!(
+        h.contains(".[1] More text")
+            && h.contains("<p>[1] This is the first footnote.</p>")
+            && h.contains("<p>[i] This is an endnote.</p>"),
+        "{h}"
+    );
 }

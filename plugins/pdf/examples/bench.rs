@@ -2,7 +2,10 @@
 fn main() {
     'files: for path in std::env::args().skip(1).collect::<Vec<_>>() {
         let bytes = std::fs::read(&path).unwrap();
-        let opts = distill_pdf::Opts { mode: distill_pdf::Mode::Auto, max_pages: None };
+        let opts = distill_pdf::Opts {
+            mode: distill_pdf::Mode::Auto,
+            max_pages: None,
+        };
         let t = std::time::Instant::now();
         let runs = 10;
         let mut pages = 0u64;
@@ -18,6 +21,10 @@ fn main() {
             pages += m["numPages"].as_u64().unwrap();
         }
         let el = t.elapsed();
-        println!("{path}: {:.1} ms/file, {:.0} pages/s", el.as_secs_f64() * 1000.0 / runs as f64, pages as f64 / el.as_secs_f64());
+        println!(
+            "{path}: {:.1} ms/file, {:.0} pages/s",
+            el.as_secs_f64() * 1000.0 / runs as f64,
+            pages as f64 / el.as_secs_f64()
+        );
     }
 }

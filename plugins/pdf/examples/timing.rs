@@ -11,7 +11,10 @@ fn main() {
         distill_pdf::check_inflated_sizes(&bytes).unwrap();
     }
     let check = t.elapsed() / n;
-    let opts = distill_pdf::Opts { mode: distill_pdf::Mode::Auto, max_pages: None };
+    let opts = distill_pdf::Opts {
+        mode: distill_pdf::Mode::Auto,
+        max_pages: None,
+    };
     let t = Instant::now();
     for _ in 0..n {
         distill_pdf::convert_pdf(&bytes, &opts).unwrap();

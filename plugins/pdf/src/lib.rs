@@ -45,24 +45,35 @@ pub struct Opts {
 }
 
 pub fn parse_options(options: &Value) -> Result<Opts, PluginError> {
-    let parser = options
-        .get("parsers")
-        .and_then(Value::as_array)
-        .and_then(|ps| ps.iter().find(|p| p.as_str() == Some("pdf") || p.get("type").and_then(Value::as_str) == Some("pdf")));
-    let mut opts = Opts { mode: Mode::Auto, max_pages: None };
+    let parser = options.get("parsers").and_then(Value::as_array).and_then(|ps| {
+        ps.iter()
+            .find(|p| p.as_str() == Some("pdf") || p.get("type").and_then(Value::as_str) == Some("pdf"))
+    });
+    let mut opts = Opts {
+        mode: Mode::Auto,
+        max_pages: None,
+    };
     let Some(p) = parser else { return Ok(opts) };
     if let Some(m) = p.get("mode").filter(|m| !m.is_null()) {
         opts.mode = match m.as_str() {
             Some("fast") => Mode::Fast,
             Some("auto") => Mode::Auto,
             Some("ocr") => Mode::Ocr,
-            _ => return Err(PluginError::InvalidOptions(format!("parsers[].mode must be fast, auto or ocr, not {m}"))),
+            _ => {
+                return Err(PluginError::InvalidOptions(format!(
+                    "parsers[].mode must be fast, auto or ocr, not {m}"
+                )));
+            }
         };
     }
     if let Some(n) = p.get("maxPages").filter(|n| !n.is_null()) {
         match n.as_u64() {
             Some(n) if (1..=MAX_PAGES as u64).contains(&n) => opts.max_pages = Some(n as u32),
-            _ => return Err(PluginError::InvalidOptions(format!("parsers[].maxPages must be an integer from 1 to {MAX_PAGES}, not {n}"))),
+            _ => {
+                return Err(PluginError::InvalidOptions(format!(
+                    "parsers[].maxPages must be an integer from 1 to {MAX_PAGES}, not {n}"
+                )));
+            }
         }
     }
     Ok(opts)
@@ -71,7 +82,9 @@ pub fn parse_options(options: &Value) -> Result<Opts, PluginError> {
 impl ConverterPlugin for Pdf {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("PDF to markdown (headings, lists, tables); reports pages without a text layer for OCR.")
+            .description(
+                "PDF to markdown (headings, lists, tables); reports pages without a text layer for OCR.",
+            )
             .extension("pdf")
             .content_type("application/pdf")
             .content_type("application/x-pdf")
@@ -88,12 +101,17 @@ distill_sdk::export_plugin!(converter: Pdf);
 
 pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     let Some(header) = find(bytes, b"%PDF-", 0).filter(|&p| p < 1024) else {
-        return Err(PluginError::UnsupportedInput("the file is not a PDF (no %PDF- header)".into()));
+        return Err(PluginError::UnsupportedInput(
+            "the file is not a PDF (no %PDF- header)".into(),
+        ));
     };
     check_inflated_sizes(&bytes[header..])?;
 
     let limit = opts.max_pages.unwrap_or(MAX_PAGES);
-    let markdown_options = MarkdownOptions { include_page_numbers: true, ..MarkdownOptions::default() };
+    let markdown_options = MarkdownOptions {
+        include_page_numbers: true,
+        ..MarkdownOptions::default()
+    };
     let pdf_opts = PdfOptions::new().markdown(markdown_options).pages(1..=limit);
     let result = pdf_inspector::process_pdf_mem_with_options(bytes, pdf_opts).map_err(|e| match e {
         PdfError::Encrypted => PluginError::UnsupportedInput("the PDF is encrypted".into()),
@@ -109,7 +127,12 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     let processed = total.min(limit);
     let mut needing: Vec<u32> = match opts.mode {
         Mode::Ocr => (1..=processed).collect(),
-        _ => result.pages_needing_ocr.iter().copied().filter(|&p| p >= 1 && p <= processed).collect(),
+        _ => result
+            .pages_needing_ocr
+            .iter()
+            .copied()
+            .filter(|&p| p >= 1 && p <= processed)
+            .collect(),
     };
     // A scanned PDF may come back without per-page detail.
     if needing.is_empty() && matches!(result.pdf_type, PdfType::Scanned | PdfType::ImageBased) {
@@ -154,10 +177,15 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     meta.insert("pagesNeedingOcr".into(), json!(needing));
     let mut doc = Document::markdown(out).with_metadata(Value::Object(meta));
     if truncated {
-        doc = doc.with_warning(format!("the PDF's text is longer than {} MiB and was truncated", MAX_MARKDOWN >> 20));
+        doc = doc.with_warning(format!(
+            "the PDF's text is longer than {} MiB and was truncated",
+            MAX_MARKDOWN >> 20
+        ));
     }
     if processed < total {
-        doc = doc.with_warning(format!("only the first {processed} of {total} pages were converted (maxPages)"));
+        doc = doc.with_warning(format!(
+            "only the first {processed} of {total} pages were converted (maxPages)"
+        ));
     }
     Ok(doc)
 }
@@ -195,7 +223,10 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if from >= hay.len() {
         return None;
     }
-    hay[from..].windows(needle.len()).position(|w| w == needle).map(|p| p + from)
+    hay[from..]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
 }
 
 fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -235,7 +266,11 @@ pub fn check_inflated_sizes(pdf: &[u8]) -> Result<(), PluginError> {
         let end = find(pdf, b"endstream", data_start).unwrap_or(pdf.len());
         let data = &pdf[data_start..end];
         pos = end;
-        let cap = if is_image { MAX_TOTAL_INFLATED } else { MAX_STREAM_INFLATED };
+        let cap = if is_image {
+            MAX_TOTAL_INFLATED
+        } else {
+            MAX_STREAM_INFLATED
+        };
         let n = inflated_size(data, cap + 1, &mut scratch);
         if n > cap {
             return Err(PluginError::UnsupportedInput(format!(
@@ -272,12 +307,17 @@ fn has_name(dict: &[u8], name: &[u8]) -> bool {
 
 /// Bytes `data` inflates to (zlib, or raw deflate as a fallback), stopping at `cap`.
 fn inflated_size(data: &[u8], cap: u64, scratch: &mut [u8]) -> u64 {
-    let zlib = data.len() >= 2 && (data[0] & 0x0F) == 8 && (u16::from(data[0]) << 8 | u16::from(data[1])) % 31 == 0;
+    let zlib =
+        data.len() >= 2 && (data[0] & 0x0F) == 8 && (u16::from(data[0]) << 8 | u16::from(data[1])) % 31 == 0;
     let mut d = flate2::Decompress::new(zlib);
     loop {
         let before_in = d.total_in() as usize;
         let before_out = d.total_out();
-        let res = d.decompress(&data[before_in.min(data.len())..], scratch, flate2::FlushDecompress::None);
+        let res = d.decompress(
+            &data[before_in.min(data.len())..],
+            scratch,
+            flate2::FlushDecompress::None,
+        );
         let produced = d.total_out() - before_out;
         if d.total_out() >= cap {
             return d.total_out();
@@ -296,11 +336,19 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/../../tests/fixtures/documents/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
     }
 
     fn conv(name: &str, options: Value) -> Result<Document, PluginError> {
-        let file = FileInput { name: name.into(), content_type: Some("application/pdf".into()), bytes: fixture(name) };
+        let file = FileInput {
+            name: name.into(),
+            content_type: Some("application/pdf".into()),
+            bytes: fixture(name),
+        };
         Pdf::convert(&file, &options)
     }
 
@@ -324,7 +372,13 @@ mod tests {
         assert!(c.contains("**third quarter**"));
         assert!(c.contains("|North|Apples|1200|"), "table: {c}");
         assert!(c.contains("1. Hire two engineers"));
-        let order = ["Quarterly Report", "Sales by Region", "North", "Outlook", "Appendix"];
+        let order = [
+            "Quarterly Report",
+            "Sales by Region",
+            "North",
+            "Outlook",
+            "Appendix",
+        ];
         let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
         assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
         let m = meta(&d);
@@ -337,7 +391,11 @@ mod tests {
 
     #[test]
     fn max_pages() {
-        let d = conv("long-16p.pdf", json!({"parsers": [{"type": "pdf", "maxPages": 2}]})).unwrap();
+        let d = conv(
+            "long-16p.pdf",
+            json!({"parsers": [{"type": "pdf", "maxPages": 2}]}),
+        )
+        .unwrap();
         let m = meta(&d);
         assert_eq!(m["numPages"], 2);
         assert_eq!(m["totalPages"], 16);
@@ -362,25 +420,46 @@ mod tests {
         let d = conv("mixed-scanned-page2.pdf", auto()).unwrap();
         let c = &d.content;
         assert_eq!(meta(&d)["pagesNeedingOcr"], json!([2]));
-        let (a, b, z) = (c.find("Quarterly Report").unwrap(), c.find("<!-- distill:ocr-page 2 -->").unwrap(), c.find("Appendix").unwrap());
+        let (a, b, z) = (
+            c.find("Quarterly Report").unwrap(),
+            c.find("<!-- distill:ocr-page 2 -->").unwrap(),
+            c.find("Appendix").unwrap(),
+        );
         assert!(a < b && b < z, "{c}");
 
         // fast: no markers, but the pages are still reported.
-        let d = conv("mixed-scanned-page2.pdf", json!({"parsers": [{"type": "pdf", "mode": "fast"}]})).unwrap();
+        let d = conv(
+            "mixed-scanned-page2.pdf",
+            json!({"parsers": [{"type": "pdf", "mode": "fast"}]}),
+        )
+        .unwrap();
         assert!(!d.content.contains("distill:ocr-page"));
         assert_eq!(meta(&d)["pagesNeedingOcr"], json!([2]));
 
         // ocr: every processed page.
-        let d = conv("report.pdf", json!({"parsers": [{"type": "pdf", "mode": "ocr", "maxPages": 2}]})).unwrap();
+        let d = conv(
+            "report.pdf",
+            json!({"parsers": [{"type": "pdf", "mode": "ocr", "maxPages": 2}]}),
+        )
+        .unwrap();
         assert_eq!(meta(&d)["pagesNeedingOcr"], json!([1, 2]));
-        assert!(d.content.contains("<!-- distill:ocr-page 1 -->") && d.content.contains("<!-- distill:ocr-page 2 -->"));
+        assert!(
+            d.content.contains("<!-- distill:ocr-page 1 -->")
+                && d.content.contains("<!-- distill:ocr-page 2 -->")
+        );
     }
 
     #[test]
     fn encryption() {
         let e = conv("encrypted-user-password.pdf", auto()).unwrap_err();
-        assert!(matches!(&e, PluginError::UnsupportedInput(m) if m == "the PDF is encrypted"), "{e:?}");
-        for f in ["encrypted-empty-password-aes256.pdf", "encrypted-empty-password-rc4.pdf"] {
+        assert!(
+            matches!(&e, PluginError::UnsupportedInput(m) if m == "the PDF is encrypted"),
+            "{e:?}"
+        );
+        for f in [
+            "encrypted-empty-password-aes256.pdf",
+            "encrypted-empty-password-rc4.pdf",
+        ] {
             let d = conv(f, auto()).unwrap();
             assert!(d.content.contains("|North|Apples|1200|"), "{f}: {}", d.content);
         }
@@ -394,16 +473,30 @@ mod tests {
         }
         let e = conv("flate-bomb.pdf", auto()).unwrap_err();
         assert!(format!("{e:?}").contains("bomb"));
-        for bytes in [&b""[..], b"%PDF-1.7\n", b"%PDF-1.4\n1 0 obj << /Length 5 /Filter /FlateDecode >>\nstream\n\x78\x9c\xff\xff\xff"] {
-            let f = FileInput { name: "x.pdf".into(), content_type: None, bytes: bytes.to_vec() };
+        for bytes in [
+            &b""[..],
+            b"%PDF-1.7\n",
+            b"%PDF-1.4\n1 0 obj << /Length 5 /Filter /FlateDecode >>\nstream\n\x78\x9c\xff\xff\xff",
+        ] {
+            let f = FileInput {
+                name: "x.pdf".into(),
+                content_type: None,
+                bytes: bytes.to_vec(),
+            };
             assert!(Pdf::convert(&f, &auto()).is_err());
         }
     }
 
     #[test]
     fn options() {
-        assert!(matches!(parse_options(&json!({"parsers": [{"type": "pdf", "mode": "slow"}]})), Err(PluginError::InvalidOptions(_))));
-        assert!(matches!(parse_options(&json!({"parsers": [{"type": "pdf", "maxPages": 0}]})), Err(PluginError::InvalidOptions(_))));
+        assert!(matches!(
+            parse_options(&json!({"parsers": [{"type": "pdf", "mode": "slow"}]})),
+            Err(PluginError::InvalidOptions(_))
+        ));
+        assert!(matches!(
+            parse_options(&json!({"parsers": [{"type": "pdf", "maxPages": 0}]})),
+            Err(PluginError::InvalidOptions(_))
+        ));
         let o = parse_options(&json!({"parsers": ["pdf"]})).unwrap();
         assert_eq!((o.mode, o.max_pages), (Mode::Auto, None));
         let o = parse_options(&json!({})).unwrap();

@@ -41,10 +41,12 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
 }
 
 fn u16_at(b: &[u8], o: usize) -> Option<u16> {
-    b.get(o..o.checked_add(2)?).map(|s| u16::from_le_bytes([s[0], s[1]]))
+    b.get(o..o.checked_add(2)?)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
 }
 fn u32_at(b: &[u8], o: usize) -> Option<u32> {
-    b.get(o..o.checked_add(4)?).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    b.get(o..o.checked_add(4)?)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -66,7 +68,13 @@ fn rec_at(b: &[u8], o: usize, limit: usize) -> Option<Rec> {
     if end > limit {
         return None;
     }
-    Some(Rec { ver: vi & 0xF, inst: vi >> 4, ty, start, end })
+    Some(Rec {
+        ver: vi & 0xF,
+        inst: vi >> 4,
+        ty,
+        start,
+        end,
+    })
 }
 
 fn children(b: &[u8], r: Rec) -> Vec<Rec> {
@@ -113,7 +121,9 @@ fn decode_text(b: &[u8], r: Rec) -> String {
     let body = &b[r.start..r.end];
     if r.ty == RT_TEXT_CHARS {
         let units = body.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
-        char::decode_utf16(units).map(|c| c.unwrap_or('\u{FFFD}')).collect()
+        char::decode_utf16(units)
+            .map(|c| c.unwrap_or('\u{FFFD}'))
+            .collect()
     } else {
         body.iter().map(|&c| c as char).collect()
     }
@@ -131,7 +141,11 @@ fn collect_texts(b: &[u8], r: Rec, depth: usize, kind: &mut u32, out: &mut Vec<T
                 if *budget > 0 {
                     let t = decode_text(b, c);
                     *budget = budget.saturating_sub(t.len());
-                    out.push(Text { kind: *kind, text: t, bullets: false });
+                    out.push(Text {
+                        kind: *kind,
+                        text: t,
+                        bullets: false,
+                    });
                 }
             }
             0x0FA1 => {
@@ -217,7 +231,10 @@ fn slides_from_directory(ppd: &[u8], current_user: &[u8]) -> Option<Vec<Slide>> 
     let doc = rec_at(ppd, *dir.get(&doc_ref)?, ppd.len()).filter(|r| r.ty == RT_DOCUMENT)?;
     let mut slides = Vec::new();
     let mut budget = MAX_TEXT;
-    for list in children(ppd, doc).into_iter().filter(|r| r.ty == RT_SLWT && r.inst == 0) {
+    for list in children(ppd, doc)
+        .into_iter()
+        .filter(|r| r.ty == RT_SLWT && r.inst == 0)
+    {
         let mut kind = 4;
         for c in children(ppd, list) {
             match c.ty {
@@ -231,7 +248,11 @@ fn slides_from_directory(ppd: &[u8], current_user: &[u8]) -> Option<Vec<Slide>> 
                 RT_TEXT_HEADER => kind = u32_at(ppd, c.start).unwrap_or(4),
                 RT_TEXT_CHARS | RT_TEXT_BYTES => {
                     if let Some((_, s)) = slides.last_mut() {
-                        s.texts.push(Text { kind, text: decode_text(ppd, c), bullets: false });
+                        s.texts.push(Text {
+                            kind,
+                            text: decode_text(ppd, c),
+                            bullets: false,
+                        });
                     }
                 }
                 _ => {}
@@ -240,8 +261,14 @@ fn slides_from_directory(ppd: &[u8], current_user: &[u8]) -> Option<Vec<Slide>> 
     }
     // Notes are referenced by notes id (SlidePersistAtom.slideId in the notes list).
     let mut notes_persist: HashMap<u32, u32> = HashMap::new();
-    for list in children(ppd, doc).into_iter().filter(|r| r.ty == RT_SLWT && r.inst == 2) {
-        for c in children(ppd, list).into_iter().filter(|r| r.ty == RT_SLIDE_PERSIST) {
+    for list in children(ppd, doc)
+        .into_iter()
+        .filter(|r| r.ty == RT_SLWT && r.inst == 2)
+    {
+        for c in children(ppd, list)
+            .into_iter()
+            .filter(|r| r.ty == RT_SLIDE_PERSIST)
+        {
             if let (Some(p), Some(id)) = (u32_at(ppd, c.start), u32_at(ppd, c.start + 12)) {
                 notes_persist.insert(id, p);
             }
@@ -249,12 +276,25 @@ fn slides_from_directory(ppd: &[u8], current_user: &[u8]) -> Option<Vec<Slide>> 
     }
     let mut out = Vec::new();
     for (persist, mut slide) in slides {
-        if let Some(sr) = dir.get(&persist).and_then(|&o| rec_at(ppd, o, ppd.len())).filter(|r| r.ty == RT_SLIDE) {
+        if let Some(sr) = dir
+            .get(&persist)
+            .and_then(|&o| rec_at(ppd, o, ppd.len()))
+            .filter(|r| r.ty == RT_SLIDE)
+        {
             let mut kind = 4;
             collect_texts(ppd, sr, 0, &mut kind, &mut slide.texts, &mut budget);
             // Notes: SlideAtom.notesIdRef.
-            let notes_ref = children(ppd, sr).into_iter().find(|r| r.ty == RT_SLIDE_ATOM).and_then(|a| u32_at(ppd, a.start + 16));
-            if let Some(nr) = notes_ref.filter(|&n| n != 0).and_then(|n| notes_persist.get(&n)).and_then(|n| dir.get(n)).and_then(|&o| rec_at(ppd, o, ppd.len())).filter(|r| r.ty == RT_NOTES) {
+            let notes_ref = children(ppd, sr)
+                .into_iter()
+                .find(|r| r.ty == RT_SLIDE_ATOM)
+                .and_then(|a| u32_at(ppd, a.start + 16));
+            if let Some(nr) = notes_ref
+                .filter(|&n| n != 0)
+                .and_then(|n| notes_persist.get(&n))
+                .and_then(|n| dir.get(n))
+                .and_then(|&o| rec_at(ppd, o, ppd.len()))
+                .filter(|r| r.ty == RT_NOTES)
+            {
                 let mut kind = 2;
                 collect_texts(ppd, nr, 0, &mut kind, &mut slide.notes, &mut budget);
             }
@@ -268,7 +308,13 @@ fn slides_from_directory(ppd: &[u8], current_user: &[u8]) -> Option<Vec<Slide>> 
 fn slides_linear(ppd: &[u8]) -> Vec<Slide> {
     let mut slides: Vec<Slide> = Vec::new();
     let mut budget = MAX_TEXT;
-    let root = Rec { ver: 0xF, inst: 0, ty: 0, start: 0, end: ppd.len() };
+    let root = Rec {
+        ver: 0xF,
+        inst: 0,
+        ty: 0,
+        start: 0,
+        end: ppd.len(),
+    };
     for r in children(ppd, root) {
         match r.ty {
             RT_SLIDE if slides.len() < MAX_SLIDES => {
@@ -346,7 +392,12 @@ fn render(slides: &[Slide]) -> String {
                 }
             }
         }
-        let notes: Vec<String> = s.notes.iter().filter(|t| !matches!(t.kind, 0 | 6)).flat_map(|t| lines(&t.text)).collect();
+        let notes: Vec<String> = s
+            .notes
+            .iter()
+            .filter(|t| !matches!(t.kind, 0 | 6))
+            .flat_map(|t| lines(&t.text))
+            .collect();
         if !notes.is_empty() {
             // A blockquote, not <aside>: main-content cleaning drops asides.
             out.push_str("<blockquote>\n<p><strong>Notes:</strong></p>\n");
@@ -360,11 +411,16 @@ fn render(slides: &[Slide]) -> String {
     out
 }
 
-fn read_stream(c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>, name: &str) -> Result<Option<Vec<u8>>, PluginError> {
+fn read_stream(
+    c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>,
+    name: &str,
+) -> Result<Option<Vec<u8>>, PluginError> {
     if !c.is_stream(name) {
         return Ok(None);
     }
-    let mut s = c.open_stream(name).map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
+    let mut s = c
+        .open_stream(name)
+        .map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
     let mut buf = Vec::new();
     (&mut s)
         .take(MAX_STREAM)
@@ -375,18 +431,23 @@ fn read_stream(c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>, name: &str) ->
 
 pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
     if bytes.starts_with(b"PK\x03\x04") {
-        return Err(unsupported("the file is a zip archive (probably .pptx), not a PowerPoint 97-2003 .ppt"));
+        return Err(unsupported(
+            "the file is a zip archive (probably .pptx), not a PowerPoint 97-2003 .ppt",
+        ));
     }
     if !bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        return Err(unsupported("the file is not an OLE compound file (PowerPoint 97-2003 .ppt)"));
+        return Err(unsupported(
+            "the file is not an OLE compound file (PowerPoint 97-2003 .ppt)",
+        ));
     }
     let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes))
         .map_err(|e| unsupported(format!("the compound file is damaged or truncated: {e}")))?;
     if c.is_stream("/EncryptedSummary") {
         return Err(unsupported("the presentation is encrypted"));
     }
-    let ppd = read_stream(&mut c, "/PowerPoint Document")?
-        .ok_or_else(|| unsupported("the compound file has no 'PowerPoint Document' stream (not a presentation)"))?;
+    let ppd = read_stream(&mut c, "/PowerPoint Document")?.ok_or_else(|| {
+        unsupported("the compound file has no 'PowerPoint Document' stream (not a presentation)")
+    })?;
     let cu = read_stream(&mut c, "/Current User")?.unwrap_or_default();
     let slides = slides_from_directory(&ppd, &cu).unwrap_or_else(|| slides_linear(&ppd));
     if slides.is_empty() && rec_at(&ppd, 0, ppd.len()).is_none() {
@@ -394,9 +455,16 @@ pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
     }
     let mut meta = serde_json::Map::new();
     meta.insert("numSlides".into(), json!(slides.len()));
-    if let Some(t) = read_stream(&mut c, "/\u{5}SummaryInformation").ok().flatten().and_then(|s| summary_title(&s)) {
+    if let Some(t) = read_stream(&mut c, "/\u{5}SummaryInformation")
+        .ok()
+        .flatten()
+        .and_then(|s| summary_title(&s))
+    {
         meta.insert("title".into(), json!(t));
-    } else if let Some(t) = slides.first().and_then(|s| s.texts.iter().find(|t| matches!(t.kind, 0 | 6))) {
+    } else if let Some(t) = slides
+        .first()
+        .and_then(|s| s.texts.iter().find(|t| matches!(t.kind, 0 | 6)))
+    {
         meta.insert("title".into(), json!(lines(&t.text).join(" ")));
     }
     Ok(Document::html(render(&slides)).with_metadata(Value::Object(meta)))
@@ -413,7 +481,8 @@ fn summary_title(s: &[u8]) -> Option<String> {
             let len = (u32_at(s, off + 4)? as usize).min(4096);
             let raw = s.get(off + 8..off + 8 + len)?;
             let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
-            let t = String::from_utf8(raw.to_vec()).unwrap_or_else(|_| raw.iter().map(|&b| b as char).collect());
+            let t =
+                String::from_utf8(raw.to_vec()).unwrap_or_else(|_| raw.iter().map(|&b| b as char).collect());
             let t = t.trim().to_string();
             return (!t.is_empty()).then_some(t);
         }
@@ -426,7 +495,11 @@ mod tests {
     use super::*;
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!("{}/../../tests/fixtures/documents/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+        std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -434,11 +507,27 @@ mod tests {
         let d = convert_ppt(&fixture("deck.ppt")).unwrap();
         let c = &d.content;
         eprintln!("{c}\n{}", d.metadata);
-        for s in ["<h2>Slide 1</h2>", "<h3>Product Launch Plan</h3>", "Spring campaign overview", "<h2>Slide 2</h2>",
-            "<li>Reach ten thousand users</li>", "<h2>Slide 3</h2>", "Budget: 40,000 EUR", "Speaker note: stress the churn target."] {
+        for s in [
+            "<h2>Slide 1</h2>",
+            "<h3>Product Launch Plan</h3>",
+            "Spring campaign overview",
+            "<h2>Slide 2</h2>",
+            "<li>Reach ten thousand users</li>",
+            "<h2>Slide 3</h2>",
+            "Budget: 40,000 EUR",
+            "Speaker note: stress the churn target.",
+        ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = ["Product Launch Plan", "welcome everyone", "Key Goals", "Ship the mobile app", "churn target", "Timeline and Budget", "15 April"];
+        let order = [
+            "Product Launch Plan",
+            "welcome everyone",
+            "Key Goals",
+            "Ship the mobile app",
+            "churn target",
+            "Timeline and Budget",
+            "15 April",
+        ];
         let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
         assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
         assert!(d.metadata.contains("\"numSlides\":3"));
@@ -447,9 +536,16 @@ mod tests {
 
     #[test]
     fn hostile() {
-        for (b, why) in [(fixture("zip-named.doc"), "zip"), (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1trunc".to_vec(), "damaged"), (fixture("report.doc"), "PowerPoint")] {
+        for (b, why) in [
+            (fixture("zip-named.doc"), "zip"),
+            (b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1trunc".to_vec(), "damaged"),
+            (fixture("report.doc"), "PowerPoint"),
+        ] {
             let e = convert_ppt(&b).unwrap_err();
-            assert!(matches!(&e, PluginError::UnsupportedInput(m) if m.contains(why)), "{e:?}");
+            assert!(
+                matches!(&e, PluginError::UnsupportedInput(m) if m.contains(why)),
+                "{e:?}"
+            );
         }
         let good = fixture("deck.ppt");
         let mut b = good.clone();

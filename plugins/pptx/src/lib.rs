@@ -12,7 +12,6 @@ use distill_sdk::documents::{archive, html, xml};
 #[allow(dead_code)]
 #[allow(dead_code)]
 #[allow(dead_code)]
-
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{ListNest, esc, safe_href};
@@ -28,7 +27,9 @@ const MAX_SLIDES: usize = 2000;
 impl ConverterPlugin for Pptx {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("PowerPoint presentations (.pptx, .pptm) to HTML, one section per slide with speaker notes.")
+            .description(
+                "PowerPoint presentations (.pptx, .pptm) to HTML, one section per slide with speaker notes.",
+            )
             .extension("pptx")
             .extension("pptm")
             .content_type("application/vnd.openxmlformats-officedocument.presentationml.presentation")
@@ -55,13 +56,19 @@ struct Rel {
 
 fn rels_name(part: &str) -> String {
     let (dir, file) = part.rsplit_once('/').unwrap_or(("", part));
-    if dir.is_empty() { format!("_rels/{file}.rels") } else { format!("{dir}/_rels/{file}.rels") }
+    if dir.is_empty() {
+        format!("_rels/{file}.rels")
+    } else {
+        format!("{dir}/_rels/{file}.rels")
+    }
 }
 
 fn read_rels(zip: &mut Archive, part: &str) -> Result<HashMap<String, Rel>, PluginError> {
     let name = rels_name(part);
     let mut map = HashMap::new();
-    let Some(text) = zip.read_string(&name)? else { return Ok(map) };
+    let Some(text) = zip.read_string(&name)? else {
+        return Ok(map);
+    };
     let root = xml::parse(&text, &name)?;
     if let Some(rels) = root.child("Relationships") {
         for r in rels.children_named("Relationship") {
@@ -71,7 +78,9 @@ fn read_rels(zip: &mut Archive, part: &str) -> Result<HashMap<String, Rel>, Plug
                     Rel {
                         kind: r.attr("Type").unwrap_or("").to_string(),
                         target: target.to_string(),
-                        external: r.attr("TargetMode").is_some_and(|m| m.eq_ignore_ascii_case("External")),
+                        external: r
+                            .attr("TargetMode")
+                            .is_some_and(|m| m.eq_ignore_ascii_case("External")),
                     },
                 );
             }
@@ -93,7 +102,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         } else {
             ""
         };
-        return Err(unsupported(format!("not a PowerPoint presentation: no ppt/presentation.xml{hint}")));
+        return Err(unsupported(format!(
+            "not a PowerPoint presentation: no ppt/presentation.xml{hint}"
+        )));
     };
     let pres = xml::parse(&pres_xml, pres_part)?;
     let pres_rels = read_rels(&mut zip, pres_part)?;
@@ -107,7 +118,10 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     }
     let mut warnings = Vec::new();
     if slide_parts.len() > MAX_SLIDES {
-        warnings.push(format!("only the first {MAX_SLIDES} of {} slides are included", slide_parts.len()));
+        warnings.push(format!(
+            "only the first {MAX_SLIDES} of {} slides are included",
+            slide_parts.len()
+        ));
         slide_parts.truncate(MAX_SLIDES);
     }
 
@@ -122,7 +136,9 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         let slide = xml::parse(&text, part)?;
         drop(text);
         let rels = read_rels(&mut zip, part)?;
-        let Some(tree) = slide.find("spTree") else { continue };
+        let Some(tree) = slide.find("spTree") else {
+            continue;
+        };
         let mut shapes = Vec::new();
         collect_shapes(tree, &mut shapes, 0);
         let title = shapes
@@ -141,7 +157,12 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         // Reading order: title, then top-to-bottom, left-to-right (shapes without a
         // position keep document order, after the positioned ones above them).
         let mut order: Vec<usize> = (0..shapes.len()).filter(|&i| !shapes[i].title).collect();
-        order.sort_by_key(|&i| shapes[i].pos.map(|(x, y)| (y / 100_000, x)).unwrap_or((i64::MAX, 0)));
+        order.sort_by_key(|&i| {
+            shapes[i]
+                .pos
+                .map(|(x, y)| (y / 100_000, x))
+                .unwrap_or((i64::MAX, 0))
+        });
         for i in order {
             render_shape(&shapes[i], &rels, &mut out);
         }
@@ -214,10 +235,22 @@ fn collect_shapes<'a>(tree: &'a Element, out: &mut Vec<Shape<'a>>, depth: usize)
                 let pos = e
                     .elements()
                     .find(|c| c.name == "spPr" || c.name == "xfrm")
-                    .and_then(|p| if p.name == "xfrm" { Some(p) } else { p.child("xfrm") })
+                    .and_then(|p| {
+                        if p.name == "xfrm" {
+                            Some(p)
+                        } else {
+                            p.child("xfrm")
+                        }
+                    })
                     .and_then(|x| x.child("off"))
                     .and_then(|o| Some((o.attr("x")?.parse().ok()?, o.attr("y")?.parse().ok()?)));
-                out.push(Shape { el: e, title, ph_type, bulleted, pos });
+                out.push(Shape {
+                    el: e,
+                    title,
+                    ph_type,
+                    bulleted,
+                    pos,
+                });
             }
             "grpSp" => collect_shapes(e, out, depth + 1),
             "AlternateContent" => {
@@ -268,7 +301,11 @@ fn render_shape(shape: &Shape, rels: &HashMap<String, Rel>, out: &mut String) {
             }
         }
         "pic" => {
-            if let Some(alt) = e.find("cNvPr").and_then(|c| c.attr("descr")).filter(|a| !a.trim().is_empty()) {
+            if let Some(alt) = e
+                .find("cNvPr")
+                .and_then(|c| c.attr("descr"))
+                .filter(|a| !a.trim().is_empty())
+            {
                 out.push_str(&format!("<p><img alt=\"{}\"></p>\n", esc(alt.trim())));
             }
         }
@@ -281,7 +318,11 @@ fn render_text_body(body: &Element, rels: &HashMap<String, Rel>, bulleted: bool,
     for p in body.children_named("p") {
         let content = render_runs(p, rels);
         let ppr = p.child("pPr");
-        let lvl: usize = ppr.and_then(|p| p.attr("lvl")).and_then(|v| v.parse().ok()).unwrap_or(0).min(8);
+        let lvl: usize = ppr
+            .and_then(|p| p.attr("lvl"))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+            .min(8);
         let list = match ppr {
             Some(pp) if pp.child("buNone").is_some() => None,
             Some(pp) if pp.child("buAutoNum").is_some() => Some(true),
@@ -361,7 +402,11 @@ fn render_table(tbl: &Element, rels: &HashMap<String, Rel>, out: &mut String) {
             out.push('<');
             out.push_str(tag);
             for (attr, html_attr) in [("gridSpan", "colspan"), ("rowSpan", "rowspan")] {
-                if let Some(n) = tc.attr(attr).and_then(|v| v.parse::<u32>().ok()).filter(|n| *n > 1) {
+                if let Some(n) = tc
+                    .attr(attr)
+                    .and_then(|v| v.parse::<u32>().ok())
+                    .filter(|n| *n > 1)
+                {
                     out.push_str(&format!(" {html_attr}=\"{}\"", n.min(1000)));
                 }
             }

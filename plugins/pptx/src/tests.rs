@@ -6,7 +6,11 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    let file = FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes: fixture(name),
+    };
     Pptx::convert(&file, &json!({}))
 }
 
@@ -24,7 +28,10 @@ fn deck() {
     let s3 = pos(h, "<h2>Slide 3: Numbers Table</h2>");
     let s4 = pos(h, "<h2>Slide 4</h2>");
     assert!(s1 < sub && sub < n1 && n1 < s2 && s2 < s3 && s3 < s4, "{h}");
-    assert!(h[s1..s2].contains("<h3>Notes</h3>\n<p>Speaker notes for slide one</p>"), "{h}");
+    assert!(
+        h[s1..s2].contains("<h3>Notes</h3>\n<p>Speaker notes for slide one</p>"),
+        "{h}"
+    );
     assert!(h.contains("<ul>\n<li>First point<ul>\n<li>Nested point</li></ul>\n</li>\n<li>Second point<a href=\"https://example.org/docs\"> (docs)</a></li></ul>"), "{h}");
     assert!(h.contains("<tr><th>Metric</th><th>Value</th></tr>"));
     assert!(h.contains("<tr><td>Revenue</td><td>$5k</td></tr>"));
@@ -40,11 +47,23 @@ fn hostile_inputs_are_refused() {
     let m = unsupported(convert("hostile-truncated.pptx"));
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.pptx")).contains("PDF"));
-    let enc = FileInput { name: "e.pptx".into(), content_type: None, bytes: fixture("hostile-encrypted.docx") };
+    let enc = FileInput {
+        name: "e.pptx".into(),
+        content_type: None,
+        bytes: fixture("hostile-encrypted.docx"),
+    };
     assert!(unsupported(Pptx::convert(&enc, &json!({}))).contains("password-protected"));
-    let many = FileInput { name: "many.pptx".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    let many = FileInput {
+        name: "many.pptx".into(),
+        content_type: None,
+        bytes: many_entries_zip(10_001),
+    };
     assert!(unsupported(Pptx::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput { name: "x.pptx".into(), content_type: None, bytes: fixture("word-features.docx") };
+    let docx = FileInput {
+        name: "x.pptx".into(),
+        content_type: None,
+        bytes: fixture("word-features.docx"),
+    };
     assert!(unsupported(Pptx::convert(&docx, &json!({}))).contains("Word"));
 }
 
@@ -53,13 +72,22 @@ fn hostile_inputs_are_refused() {
 #[ignore]
 fn throughput() {
     for name in ["deck.pptx"] {
-        let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+        let file = FileInput {
+            name: name.into(),
+            content_type: None,
+            bytes: fixture(name),
+        };
         let n = 300;
         let t = std::time::Instant::now();
         for _ in 0..n {
             Pptx::convert(&file, &json!({})).unwrap();
         }
         let secs = t.elapsed().as_secs_f64();
-        println!("{name}: {} bytes, {:.0} documents/s ({:.2} ms each)", file.bytes.len(), n as f64 / secs, secs * 1000.0 / n as f64);
+        println!(
+            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
+            file.bytes.len(),
+            n as f64 / secs,
+            secs * 1000.0 / n as f64
+        );
     }
 }

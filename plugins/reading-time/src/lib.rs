@@ -54,7 +54,9 @@ pub fn count_words(html: &str) -> u64 {
             } else {
                 Some(">")
             };
-            let end = skip_to.and_then(|t| find_ci(rest, t).map(|i| i + t.len())).unwrap_or(rest.len());
+            let end = skip_to
+                .and_then(|t| find_ci(rest, t).map(|i| i + t.len()))
+                .unwrap_or(rest.len());
             rest = &rest[end..];
             // A tag separates words (e.g. "<p>a</p><p>b</p>").
             in_word = false;
@@ -97,8 +99,14 @@ mod tests {
 
     #[test]
     fn counts_words_not_markup() {
-        assert_eq!(count_words("<p>Hello, world!</p><p>It's a well-known test</p>"), 6);
-        assert_eq!(count_words("<p>a</p><p>b</p><!-- not counted --><script>x y z</script>"), 2);
+        assert_eq!(
+            count_words("<p>Hello, world!</p><p>It's a well-known test</p>"),
+            6
+        );
+        assert_eq!(
+            count_words("<p>a</p><p>b</p><!-- not counted --><script>x y z</script>"),
+            2
+        );
         assert_eq!(count_words("<p>caf\u{e9} na\u{ef}ve 42</p>"), 3);
         assert_eq!(count_words(""), 0);
     }
@@ -110,7 +118,8 @@ mod tests {
         assert_eq!(out, json!({"words": 500, "minutes": 3, "wordsPerMinute": 238}));
         let out = ReadingTime::render("reading-time", &page(&text), &json!({"wordsPerMinute": 500})).unwrap();
         assert_eq!(out["minutes"], 1);
-        let err = ReadingTime::render("reading-time", &page(&text), &json!({"wordsPerMinute": 1})).unwrap_err();
+        let err =
+            ReadingTime::render("reading-time", &page(&text), &json!({"wordsPerMinute": 1})).unwrap_err();
         assert!(matches!(err, PluginError::InvalidOptions(_)));
     }
 }

@@ -18,16 +18,24 @@ pub struct Rtf;
 impl ConverterPlugin for Rtf {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("Rich Text Format (.rtf) to HTML: paragraphs, emphasis, headings, lists, links, tables.")
+            .description(
+                "Rich Text Format (.rtf) to HTML: paragraphs, emphasis, headings, lists, links, tables.",
+            )
             .extension("rtf")
             .content_type("application/rtf")
             .content_type("text/rtf")
     }
 
     fn convert(file: &FileInput, _options: &Value) -> Result<Document, PluginError> {
-        let start = file.bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+        let start = file
+            .bytes
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(0);
         if !file.bytes[start..].starts_with(b"{\\rtf") {
-            return Err(PluginError::UnsupportedInput("the file is not RTF (no {\\rtf header)".into()));
+            return Err(PluginError::UnsupportedInput(
+                "the file is not RTF (no {\\rtf header)".into(),
+            ));
         }
         let out = convert_rtf(&file.bytes[start..]);
         let mut doc = Document::html(out.html);
@@ -86,7 +94,16 @@ struct State {
 
 impl Default for State {
     fn default() -> Self {
-        State { fmt: Fmt::default(), dest: Dest::Text, uc: 1, font: -1, in_table: false, outline: None, style: 0, list: None }
+        State {
+            fmt: Fmt::default(),
+            dest: Dest::Text,
+            uc: 1,
+            font: -1,
+            in_table: false,
+            outline: None,
+            style: 0,
+            list: None,
+        }
     }
 }
 
@@ -146,7 +163,11 @@ struct Out {
 }
 
 enum Block {
-    P { html: String, heading: Option<u8>, list: Option<(i32, bool)> },
+    P {
+        html: String,
+        heading: Option<u8>,
+        list: Option<(i32, bool)>,
+    },
     Table(Vec<Vec<String>>),
 }
 
@@ -206,7 +227,13 @@ fn convert_rtf(src: &[u8]) -> Out {
     c.end_para();
     c.flush_table();
     let html = render(&c.blocks);
-    Out { html, title: c.title, author: c.author, unbalanced, truncated: c.truncated }
+    Out {
+        html,
+        title: c.title,
+        author: c.author,
+        unbalanced,
+        truncated: c.truncated,
+    }
 }
 
 impl Conv<'_> {
@@ -258,7 +285,10 @@ impl Conv<'_> {
                         while i < src.len() && src[i].is_ascii_digit() && i - ps < 11 {
                             i += 1;
                         }
-                        let param: Option<i32> = std::str::from_utf8(&src[ps..i]).ok().and_then(|p| p.parse::<i64>().ok()).map(|v| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+                        let param: Option<i32> = std::str::from_utf8(&src[ps..i])
+                            .ok()
+                            .and_then(|p| p.parse::<i64>().ok())
+                            .map(|v| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
                         if i < src.len() && src[i] == b' ' {
                             i += 1;
                         }
@@ -282,7 +312,10 @@ impl Conv<'_> {
                         i += 1;
                         match n {
                             b'\'' => {
-                                let hex = src.get(i..i + 2).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+                                let hex = src
+                                    .get(i..i + 2)
+                                    .and_then(|h| std::str::from_utf8(h).ok())
+                                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                                 i += 2;
                                 if let Some(v) = hex {
                                     if skip_chars > 0 {
@@ -379,7 +412,10 @@ impl Conv<'_> {
             && let Some((id, name)) = self.cur_style_def.take()
         {
             let n = name.trim().trim_end_matches(';').trim().to_ascii_lowercase();
-            if let Some(level) = n.strip_prefix("heading").and_then(|l| l.trim().parse::<u8>().ok()) {
+            if let Some(level) = n
+                .strip_prefix("heading")
+                .and_then(|l| l.trim().parse::<u8>().ok())
+            {
                 self.style_names.insert(id, level.clamp(1, 6));
             } else if n == "title" {
                 self.style_names.insert(id, 1);
@@ -429,11 +465,11 @@ impl Conv<'_> {
             "colortbl" | "pict" | "object" | "header" | "headerl" | "headerr" | "headerf" | "footer"
             | "footerl" | "footerr" | "footerf" | "footnote" | "listtable" | "listoverridetable"
             | "revtbl" | "rsidtbl" | "xmlnstbl" | "themedata" | "colorschememapping" | "datastore"
-            | "latentstyles" | "generator" | "operator" | "company" | "comment" | "doccomm"
-            | "subject" | "keywords" | "creatim" | "revtim" | "printim" | "buptim" | "pgdsctbl"
-            | "pnseclvl" | "bkmkstart" | "bkmkend" | "fldtype" | "shppict" | "nonshppict" | "shp"
-            | "mmathPr" | "info" | "userprops" | "ftnsep" | "ftnsepc" | "aftnsep" | "aftnsepc"
-            | "template" | "atnid" | "atnauthor" | "annotation" | "private" => {
+            | "latentstyles" | "generator" | "operator" | "company" | "comment" | "doccomm" | "subject"
+            | "keywords" | "creatim" | "revtim" | "printim" | "buptim" | "pgdsctbl" | "pnseclvl"
+            | "bkmkstart" | "bkmkend" | "fldtype" | "shppict" | "nonshppict" | "shp" | "mmathPr" | "info"
+            | "userprops" | "ftnsep" | "ftnsepc" | "aftnsep" | "aftnsepc" | "template" | "atnid"
+            | "atnauthor" | "annotation" | "private" => {
                 if word == "info" {
                     // Title and author are picked from inside \info.
                     self.st.dest = Dest::Skip;
@@ -550,12 +586,17 @@ impl Conv<'_> {
             .or_else(|| self.style_names.get(&self.st.style).copied());
         let list = if heading.is_none() && (self.st.list.is_some() || !para.list_marker.is_empty()) {
             let m = para.marker_text.trim();
-            let ordered = m.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) && (m.ends_with('.') || m.ends_with(')'));
+            let ordered = m.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                && (m.ends_with('.') || m.ends_with(')'));
             Some((self.st.list.unwrap_or(0), ordered))
         } else {
             None
         };
-        self.blocks.push(Block::P { html: para.html(), heading, list });
+        self.blocks.push(Block::P {
+            html: para.html(),
+            heading,
+            list,
+        });
     }
 
     fn flush_table(&mut self) {
@@ -577,8 +618,14 @@ fn render(blocks: &[Block]) -> String {
     let mut open_list: Option<&str> = None;
     for b in blocks {
         let list_tag = match b {
-            Block::P { list: Some((_, true)), .. } => Some("ol"),
-            Block::P { list: Some((_, false)), .. } => Some("ul"),
+            Block::P {
+                list: Some((_, true)),
+                ..
+            } => Some("ol"),
+            Block::P {
+                list: Some((_, false)),
+                ..
+            } => Some("ul"),
             _ => None,
         };
         if let Some(t) = open_list
@@ -588,7 +635,11 @@ fn render(blocks: &[Block]) -> String {
             open_list = None;
         }
         match b {
-            Block::P { html, heading: Some(h), .. } => {
+            Block::P {
+                html,
+                heading: Some(h),
+                ..
+            } => {
                 // Headings are bold anyway: drop a <strong> wrapping the whole text.
                 let inner = html
                     .strip_prefix("<strong>")
@@ -597,7 +648,9 @@ fn render(blocks: &[Block]) -> String {
                     .unwrap_or(html);
                 out.push_str(&format!("<h{h}>{inner}</h{h}>\n"))
             }
-            Block::P { html, list: Some(_), .. } => {
+            Block::P {
+                html, list: Some(_), ..
+            } => {
                 if open_list.is_none() {
                     let t = list_tag.unwrap_or("ul");
                     out.push_str(&format!("<{t}>\n"));
@@ -613,7 +666,10 @@ fn render(blocks: &[Block]) -> String {
                     out.push_str("<tr>");
                     let tag = if i == 0 { "th" } else { "td" };
                     for c in 0..cols {
-                        out.push_str(&format!("<{tag}>{}</{tag}>", row.get(c).map(String::as_str).unwrap_or("")));
+                        out.push_str(&format!(
+                            "<{tag}>{}</{tag}>",
+                            row.get(c).map(String::as_str).unwrap_or("")
+                        ));
                     }
                     out.push_str("</tr>\n");
                 }
@@ -628,7 +684,10 @@ fn render(blocks: &[Block]) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 fn charset_cp(charset: i32) -> Option<u32> {
@@ -674,13 +733,25 @@ mod tests {
     use super::*;
 
     fn conv(bytes: &[u8]) -> Result<Document, PluginError> {
-        Rtf::convert(&FileInput { name: "a.rtf".into(), content_type: None, bytes: bytes.to_vec() }, &json!({}))
+        Rtf::convert(
+            &FileInput {
+                name: "a.rtf".into(),
+                content_type: None,
+                bytes: bytes.to_vec(),
+            },
+            &json!({}),
+        )
     }
 
     #[test]
     fn basic_formatting() {
         let d = conv(br"{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}}{\info{\title My Doc}}\f0 Hello {\b bold} and {\i it}\'e9\par Second\u8364? end\par}").unwrap();
-        assert!(d.content.contains("<p>Hello <strong>bold</strong> and <em>it</em>é</p>"), "{}", d.content);
+        assert!(
+            d.content
+                .contains("<p>Hello <strong>bold</strong> and <em>it</em>é</p>"),
+            "{}",
+            d.content
+        );
         assert!(d.content.contains("<p>Second€ end</p>"), "{}", d.content);
         assert!(d.metadata.contains("My Doc"));
     }
@@ -688,15 +759,30 @@ mod tests {
     #[test]
     fn table_and_link() {
         let d = conv(br#"{\rtf1 {\field{\*\fldinst HYPERLINK "https://x.org/"}{\fldrslt Site}}\par\trowd\cellx100\cellx200\intbl A\cell B\cell\row\intbl 1\cell 2\cell\row\pard After\par}"#).unwrap();
-        assert!(d.content.contains("<a href=\"https://x.org/\">Site</a>"), "{}", d.content);
-        assert!(d.content.contains("<tr><th>A</th><th>B</th></tr>"), "{}", d.content);
-        assert!(d.content.contains("<tr><td>1</td><td>2</td></tr>"), "{}", d.content);
+        assert!(
+            d.content.contains("<a href=\"https://x.org/\">Site</a>"),
+            "{}",
+            d.content
+        );
+        assert!(
+            d.content.contains("<tr><th>A</th><th>B</th></tr>"),
+            "{}",
+            d.content
+        );
+        assert!(
+            d.content.contains("<tr><td>1</td><td>2</td></tr>"),
+            "{}",
+            d.content
+        );
         assert!(d.content.find("</table>").unwrap() < d.content.find("After").unwrap());
     }
 
     #[test]
     fn rejects_non_rtf_and_survives_garbage() {
-        assert!(matches!(conv(b"PK\x03\x04"), Err(PluginError::UnsupportedInput(_))));
+        assert!(matches!(
+            conv(b"PK\x03\x04"),
+            Err(PluginError::UnsupportedInput(_))
+        ));
         let mut deep = b"{\\rtf1 ".to_vec();
         deep.extend(std::iter::repeat_n(b'{', 100_000));
         deep.extend(b"x");
@@ -708,15 +794,30 @@ mod tests {
 
     #[test]
     fn fixture() {
-        let bytes = std::fs::read(format!("{}/../../tests/fixtures/documents/sample.rtf", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let bytes = std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/sample.rtf",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
         let d = conv(&bytes).unwrap();
         let c = &d.content;
         eprintln!("{c}");
-        for s in ["Quarterly Report", "<strong>", "<em>", "<table>", "Apples", "<li>", "https://example.com/"] {
+        for s in [
+            "Quarterly Report",
+            "<strong>",
+            "<em>",
+            "<table>",
+            "Apples",
+            "<li>",
+            "https://example.com/",
+        ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
         assert!(c.find("Quarterly Report").unwrap() < c.find("Apples").unwrap());
-        assert!(c.contains("<h1>Quarterly Report</h1>") && c.contains("<h2>Highlights</h2>"), "{c}");
+        assert!(
+            c.contains("<h1>Quarterly Report</h1>") && c.contains("<h2>Highlights</h2>"),
+            "{c}"
+        );
         assert!(c.contains("<ol>\n<li>Hire two engineers</li>"), "{c}");
         assert!(c.contains("<ul>\n<li>Revenue grew by twelve percent</li>"), "{c}");
     }

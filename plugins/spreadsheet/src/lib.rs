@@ -10,7 +10,6 @@ use distill_sdk::documents::{archive, html};
 
 #[allow(dead_code)]
 #[allow(dead_code)]
-
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};
@@ -52,7 +51,9 @@ impl ConverterPlugin for Spreadsheet {
                     .as_u64()
                     .filter(|n| *n >= 1 && *n <= max as u64)
                     .map(|n| n as usize)
-                    .ok_or_else(|| PluginError::InvalidOptions(format!("{key} must be an integer between 1 and {max}"))),
+                    .ok_or_else(|| {
+                        PluginError::InvalidOptions(format!("{key} must be an integer between 1 and {max}"))
+                    }),
             }
         };
         let max_rows = limit("maxRowsPerSheet", DEFAULT_MAX_ROWS, 100_000)?;
@@ -96,7 +97,9 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
         } else if names.iter().any(|n| n.starts_with("word/")) {
             return Err(unsupported("not a spreadsheet: the archive is a Word document"));
         } else if names.iter().any(|n| n.starts_with("ppt/")) {
-            return Err(unsupported("not a spreadsheet: the archive is a PowerPoint presentation"));
+            return Err(unsupported(
+                "not a spreadsheet: the archive is a PowerPoint presentation",
+            ));
         } else {
             return Err(unsupported("not a spreadsheet: the ZIP archive has no workbook"));
         };
@@ -105,7 +108,10 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
     } else if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
         Kind::Xls
     } else {
-        return Err(unsupported(format!("not a spreadsheet: the content is {}", archive::sniff(bytes))));
+        return Err(unsupported(format!(
+            "not a spreadsheet: the content is {}",
+            archive::sniff(bytes)
+        )));
     };
 
     let cursor = Cursor::new(bytes);
@@ -124,8 +130,11 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
         Kind::Ods => Sheets::Ods(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
     };
 
-    let sheets: Vec<(String, SheetType)> =
-        book.sheets_metadata().iter().map(|s| (s.name.clone(), s.typ)).collect();
+    let sheets: Vec<(String, SheetType)> = book
+        .sheets_metadata()
+        .iter()
+        .map(|s| (s.name.clone(), s.typ))
+        .collect();
     let mut out = String::new();
     let mut warnings = Vec::new();
     let mut budget = MAX_CELLS_READ;
@@ -176,7 +185,11 @@ fn read_title(zip: &mut Archive, kind: Kind) -> Option<String> {
 }
 
 fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'").replace("&amp;", "&")
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
 }
 
 fn read_cells(
@@ -191,7 +204,8 @@ fn read_cells(
     // Rows beyond this are never rendered; one extra row tells us the cap was hit.
     let keep = |r: u32, c: u32, first: &mut Option<(u32, u32)>| -> bool {
         let (r0, c0) = *first.get_or_insert((r, c));
-        (r.saturating_sub(r0) as usize) <= max_rows + 1 && (c.saturating_sub(c0) as usize) <= max_cols * 4 + 1000
+        (r.saturating_sub(r0) as usize) <= max_rows + 1
+            && (c.saturating_sub(c0) as usize) <= max_cols * 4 + 1000
     };
     let mut first: Option<(u32, u32)> = None;
     match book {
@@ -258,7 +272,10 @@ fn read_cells(
             }
         }
     }
-    Ok(Cells { cells, truncated_read })
+    Ok(Cells {
+        cells,
+        truncated_read,
+    })
 }
 
 fn render_sheet(
@@ -269,7 +286,10 @@ fn render_sheet(
     out: &mut String,
     warnings: &mut Vec<String>,
 ) {
-    let Cells { cells, truncated_read } = cells;
+    let Cells {
+        cells,
+        truncated_read,
+    } = cells;
     if cells.is_empty() {
         return;
     }
@@ -287,7 +307,9 @@ fn render_sheet(
         ));
     }
     if total_cols > max_cols {
-        warnings.push(format!("sheet \"{name}\": only the first {cols} of {total_cols} columns are included"));
+        warnings.push(format!(
+            "sheet \"{name}\": only the first {cols} of {total_cols} columns are included"
+        ));
     }
     let mut grid: Vec<Vec<Option<String>>> = vec![vec![None; cols]; rows];
     for (r, c, text) in cells {
@@ -297,7 +319,10 @@ fn render_sheet(
         }
     }
     // Trim again: the cap may have cut off the cells that made a column used.
-    let used_cols = (0..cols).rev().find(|&c| grid.iter().any(|row| row[c].is_some())).map_or(0, |c| c + 1);
+    let used_cols = (0..cols)
+        .rev()
+        .find(|&c| grid.iter().any(|row| row[c].is_some()))
+        .map_or(0, |c| c + 1);
     out.push_str("<table>\n");
     for (i, row) in grid.iter().enumerate() {
         if i == 0 {
@@ -401,7 +426,11 @@ pub fn format_datetime(d: &ExcelDateTime) -> String {
         return format!("{sign}{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
     }
     let (y, mo, day, h, mi, s, _) = d.to_ymd_hms_milli();
-    let time = if s != 0 { format!("{h:02}:{mi:02}:{s:02}") } else { format!("{h:02}:{mi:02}") };
+    let time = if s != 0 {
+        format!("{h:02}:{mi:02}:{s:02}")
+    } else {
+        format!("{h:02}:{mi:02}")
+    };
     if (0.0..1.0).contains(&v) {
         time
     } else if h == 0 && mi == 0 && s == 0 {

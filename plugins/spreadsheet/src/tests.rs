@@ -6,7 +6,11 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+    let file = FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes: fixture(name),
+    };
     Spreadsheet::convert(&file, &json!({}))
 }
 
@@ -19,12 +23,27 @@ fn check_workbook(name: &str) {
     assert!(pos(h, "<h2>Sales</h2>") < pos(h, "<h2>People</h2>"));
     assert!(pos(h, "<h2>People</h2>") < pos(h, "<h2>Big</h2>"));
     assert!(h.contains("<h2>Empty</h2>"));
-    assert!(h.contains("<tr><th>Region</th><th>Date</th><th>Amount</th><th>Ratio</th></tr>"), "{name}: {h}");
-    assert!(h.contains("<tr><td>North</td><td>2024-01-15</td><td>1200</td><td>0.25</td></tr>"), "{name}: {h}");
-    assert!(h.contains("<td>South</td><td>2024-02-29 13:45</td><td>987.5</td><td>0.3333333333</td>"), "{name}: {h}");
-    assert!(h.contains("<td>East &amp; &lt;West&gt;</td><td>1999-12-31</td><td>-42</td>"), "{name}: {h}");
+    assert!(
+        h.contains("<tr><th>Region</th><th>Date</th><th>Amount</th><th>Ratio</th></tr>"),
+        "{name}: {h}"
+    );
+    assert!(
+        h.contains("<tr><td>North</td><td>2024-01-15</td><td>1200</td><td>0.25</td></tr>"),
+        "{name}: {h}"
+    );
+    assert!(
+        h.contains("<td>South</td><td>2024-02-29 13:45</td><td>987.5</td><td>0.3333333333</td>"),
+        "{name}: {h}"
+    );
+    assert!(
+        h.contains("<td>East &amp; &lt;West&gt;</td><td>1999-12-31</td><td>-42</td>"),
+        "{name}: {h}"
+    );
     // LibreOffice stores the converted booleans as numbers 1/0 in the .ods.
-    assert!(h.contains("<tr><td>Alice</td><td>TRUE</td></tr>") || h.contains("<tr><td>Alice</td><td>1</td></tr>"), "{name}");
+    assert!(
+        h.contains("<tr><td>Alice</td><td>TRUE</td></tr>") || h.contains("<tr><td>Alice</td><td>1</td></tr>"),
+        "{name}"
+    );
     // Trailing empty rows/columns trimmed: no empty cells in the Sales table.
     let sales = &h[pos(h, "<h2>Sales</h2>")..pos(h, "<h2>People</h2>")];
     assert!(!sales.contains("<td></td>"), "{name}: {sales}");
@@ -54,12 +73,22 @@ fn xls() {
 
 #[test]
 fn row_cap_option() {
-    let file = FileInput { name: "w.xlsx".into(), content_type: None, bytes: fixture("workbook.xlsx") };
+    let file = FileInput {
+        name: "w.xlsx".into(),
+        content_type: None,
+        bytes: fixture("workbook.xlsx"),
+    };
     // 1201 rows in "Big", capped at 1000 (the header row included) with a warning.
     let doc = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 1000})).unwrap();
     assert!(doc.content.contains("<td>999</td><td>998001</td>"));
     assert!(!doc.content.contains("<td>1000</td><td>1000000</td>"));
-    assert!(doc.warnings.iter().any(|w| w.contains("Big") && w.contains("1000 rows")), "{:?}", doc.warnings);
+    assert!(
+        doc.warnings
+            .iter()
+            .any(|w| w.contains("Big") && w.contains("1000 rows")),
+        "{:?}",
+        doc.warnings
+    );
     let bad = Spreadsheet::convert(&file, &json!({"maxRowsPerSheet": 0}));
     assert!(matches!(bad, Err(PluginError::InvalidOptions(_))));
 }
@@ -77,12 +106,24 @@ fn hostile_inputs_are_refused() {
     let m = unsupported(convert("hostile-truncated.xlsx"));
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.xlsx")).contains("PDF"));
-    let enc = FileInput { name: "e.xlsx".into(), content_type: None, bytes: fixture("hostile-encrypted.docx") };
+    let enc = FileInput {
+        name: "e.xlsx".into(),
+        content_type: None,
+        bytes: fixture("hostile-encrypted.docx"),
+    };
     let m = unsupported(Spreadsheet::convert(&enc, &json!({})));
     assert!(!m.is_empty());
-    let many = FileInput { name: "many.xlsx".into(), content_type: None, bytes: many_entries_zip(10_001) };
+    let many = FileInput {
+        name: "many.xlsx".into(),
+        content_type: None,
+        bytes: many_entries_zip(10_001),
+    };
     assert!(unsupported(Spreadsheet::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput { name: "x.xlsx".into(), content_type: None, bytes: fixture("word-features.docx") };
+    let docx = FileInput {
+        name: "x.xlsx".into(),
+        content_type: None,
+        bytes: fixture("word-features.docx"),
+    };
     assert!(unsupported(Spreadsheet::convert(&docx, &json!({}))).contains("Word"));
 }
 
@@ -99,13 +140,22 @@ fn numbers() {
 #[ignore]
 fn throughput() {
     for name in ["workbook.xlsx"] {
-        let file = FileInput { name: name.into(), content_type: None, bytes: fixture(name) };
+        let file = FileInput {
+            name: name.into(),
+            content_type: None,
+            bytes: fixture(name),
+        };
         let n = 300;
         let t = std::time::Instant::now();
         for _ in 0..n {
             Spreadsheet::convert(&file, &json!({})).unwrap();
         }
         let secs = t.elapsed().as_secs_f64();
-        println!("{name}: {} bytes, {:.0} documents/s ({:.2} ms each)", file.bytes.len(), n as f64 / secs, secs * 1000.0 / n as f64);
+        println!(
+            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
+            file.bytes.len(),
+            n as f64 / secs,
+            secs * 1000.0 / n as f64
+        );
     }
 }

@@ -28,7 +28,11 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
 
 /// "a" or "an" before a format name ("an EPUB", "an OpenDocument", "a DOCX").
 fn article(what: &str) -> &'static str {
-    if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+    if what.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 /// Says what a non-ZIP file probably is, for a clear error message.
@@ -63,7 +67,9 @@ impl<'a> Archive<'a> {
             )));
         }
         let zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
-            unsupported(format!("not a readable {what} file (truncated or corrupt ZIP: {e})"))
+            unsupported(format!(
+                "not a readable {what} file (truncated or corrupt ZIP: {e})"
+            ))
         })?;
         if zip.len() > MAX_ENTRIES {
             return Err(unsupported(format!(
@@ -71,7 +77,11 @@ impl<'a> Archive<'a> {
                 zip.len()
             )));
         }
-        let mut archive = Archive { zip, budget: MAX_TOTAL_BYTES, what };
+        let mut archive = Archive {
+            zip,
+            budget: MAX_TOTAL_BYTES,
+            what,
+        };
         // Declared sizes: reject obvious bombs before decompressing anything.
         let mut declared: u64 = 0;
         for i in 0..archive.zip.len() {
@@ -98,7 +108,10 @@ impl<'a> Archive<'a> {
 
     /// Entry names in archive order.
     pub fn names(&self) -> Vec<String> {
-        self.zip.file_names().filter_map(|s| s.ok().map(|s| s.into_owned())).collect()
+        self.zip
+            .file_names()
+            .filter_map(|s| s.ok().map(|s| s.into_owned()))
+            .collect()
     }
 
     /// True if the archive has an entry `name`.

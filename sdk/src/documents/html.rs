@@ -27,7 +27,9 @@ pub fn safe_href(url: &str) -> Option<String> {
     let lower = u.to_ascii_lowercase();
     if let Some(colon) = lower.find(':') {
         let scheme = &lower[..colon];
-        let is_scheme = scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+        let is_scheme = scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
         if is_scheme && !["http", "https", "mailto", "tel", "ftp"].contains(&scheme) {
             return None;
         }
@@ -80,7 +82,10 @@ impl ListNest {
                 top.li_open = true;
             }
             out.push_str(if ordered { "<ol>\n" } else { "<ul>\n" });
-            self.levels.push(ListLevel { ordered, li_open: false });
+            self.levels.push(ListLevel {
+                ordered,
+                li_open: false,
+            });
         }
         let top = self.levels.last_mut().expect("at least one level");
         if top.li_open {

@@ -4,13 +4,16 @@
 /// Reads `tests/fixtures/documents/<name>` of the Distill repository, for a crate
 /// at `plugins/<name>` (pass `env!("CARGO_MANIFEST_DIR")`).
 pub fn fixture(manifest_dir: &str, name: &str) -> Vec<u8> {
-    let p = std::path::Path::new(manifest_dir).join("../../tests/fixtures/documents").join(name);
+    let p = std::path::Path::new(manifest_dir)
+        .join("../../tests/fixtures/documents")
+        .join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("fixture {}: {e}", p.display()))
 }
 
 /// Byte offset of `needle` in `hay`; panics showing `hay` when it is missing.
 pub fn pos(hay: &str, needle: &str) -> usize {
-    hay.find(needle).unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
+    hay.find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
 }
 
 /// The message of an `UnsupportedInput` error; panics on anything else.

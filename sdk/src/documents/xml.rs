@@ -83,7 +83,10 @@ pub fn parse_skipping(text: &str, what: &str, skip: &[&str]) -> Result<Element, 
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = quick_xml::Reader::from_str(text);
     reader.config_mut().check_end_names = false;
-    let mut stack: Vec<Element> = vec![Element { name: "#document".into(), ..Default::default() }];
+    let mut stack: Vec<Element> = vec![Element {
+        name: "#document".into(),
+        ..Default::default()
+    }];
     let mut nodes = 0usize;
     // Depth inside a skipped element (0: not skipping).
     let mut skipping = 0usize;
@@ -173,7 +176,11 @@ fn start(e: &quick_xml::events::BytesStart, what: &str) -> Result<Element, Plugi
         };
         attrs.push((key.as_ref().to_string(), value));
     }
-    Ok(Element { name, attrs, children: Vec::new() })
+    Ok(Element {
+        name,
+        attrs,
+        children: Vec::new(),
+    })
 }
 
 fn push_text(parent: &mut Element, s: &str) {

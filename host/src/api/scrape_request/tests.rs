@@ -78,8 +78,12 @@ fn formats() {
     let e = parse(json!({"url": "https://a.b", "formats": [{"type": "html", "extra": true}]})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "unrecognized_keys");
     let e = parse(json!({"url": "https://a.b", "formats": ["changeTracking"]})).unwrap_err();
-    assert_eq!(e.message, "The changeTracking format requires the markdown format to be specified as well");
-    let e = parse(json!({"url": "https://a.b", "formats": [{"type": "screenshot", "quality": 101}]})).unwrap_err();
+    assert_eq!(
+        e.message,
+        "The changeTracking format requires the markdown format to be specified as well"
+    );
+    let e = parse(json!({"url": "https://a.b", "formats": [{"type": "screenshot", "quality": 101}]}))
+        .unwrap_err();
     assert_eq!(details(&e)[0]["code"], "too_big");
 }
 
@@ -91,10 +95,21 @@ fn actions_and_parsers() {
     assert_eq!(details(&e)[0]["code"], "custom");
     let e = parse(json!({"url": "https://a.b", "actions": [{"type": "fly"}]})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "invalid_enum_value");
-    let e = parse(json!({"url": "https://a.b", "actions": [{"type": "wait", "milliseconds": 61000}]})).unwrap_err();
+    let e = parse(json!({"url": "https://a.b", "actions": [{"type": "wait", "milliseconds": 61000}]}))
+        .unwrap_err();
     assert!(e.message.contains("60 seconds"));
-    let r = parse(json!({"url": "https://a.b", "parsers": ["pdf", {"type": "pdf", "maxPages": 3, "mode": "fast"}]})).unwrap();
-    assert_eq!(r.options.parsers[1], ParserSpec { kind: "pdf".into(), max_pages: Some(3), mode: "fast".into() });
+    let r = parse(
+        json!({"url": "https://a.b", "parsers": ["pdf", {"type": "pdf", "maxPages": 3, "mode": "fast"}]}),
+    )
+    .unwrap();
+    assert_eq!(
+        r.options.parsers[1],
+        ParserSpec {
+            kind: "pdf".into(),
+            max_pages: Some(3),
+            mode: "fast".into()
+        }
+    );
     let r = parse(json!({"url": "https://a.b", "parsers": []})).unwrap();
     assert!(r.options.parsers.is_empty());
     let e = parse(json!({"url": "https://a.b", "parsers": [{"type": "pdf", "maxPages": 0}]})).unwrap_err();
@@ -107,7 +122,8 @@ fn nested_objects() {
     assert_eq!(details(&e)[0]["path"], json!(["location", "country"]));
     let e = parse(json!({"url": "https://a.b", "profile": {"name": ""}})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "too_small");
-    let e = parse(json!({"url": "https://a.b", "auditMetadata": {"username": "x", "role": "y"}})).unwrap_err();
+    let e =
+        parse(json!({"url": "https://a.b", "auditMetadata": {"username": "x", "role": "y"}})).unwrap_err();
     assert_eq!(details(&e)[0]["code"], "unrecognized_keys");
     let r = parse(json!({"url": "https://a.b", "lockdown": true})).unwrap();
     assert_eq!(r.options.max_age_ms, LOCKDOWN_MAX_AGE_MS);

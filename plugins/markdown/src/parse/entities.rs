@@ -25,11 +25,7 @@ pub fn decode_all(s: &str, in_attr: bool) -> String {
             b'\r' => {
                 out.push_str(&s[copied..i]);
                 out.push('\n');
-                i += if bytes.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
+                i += if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
                 copied = i;
             }
             b'&' => {
@@ -110,9 +106,7 @@ fn numeric(s: &str) -> Option<(usize, char, Option<char>)> {
     let mut value: u32 = 0;
     for &c in &b[start..start + digits] {
         let d = (c as char).to_digit(16).unwrap_or(0);
-        value = value
-            .saturating_mul(if hex { 16 } else { 10 })
-            .saturating_add(d);
+        value = value.saturating_mul(if hex { 16 } else { 10 }).saturating_add(d);
     }
     let mut len = start + digits;
     if b.get(len) == Some(&b';') {
@@ -125,9 +119,9 @@ fn numeric(s: &str) -> Option<(usize, char, Option<char>)> {
 /// windows-1252 remapping of 0x80–0x9F and U+FFFD for invalid values).
 fn numeric_char(value: u32) -> char {
     const C1: [u16; 32] = [
-        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
-        0x2039, 0x0152, 0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013,
-        0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152,
+        0x8D, 0x017D, 0x8F, 0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122,
+        0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
     ];
     let value = match value {
         0 => 0xFFFD,

@@ -94,8 +94,9 @@ impl Tag {
     pub fn raw_text(self) -> RawText {
         use Tag::*;
         match self {
-            Script | Style | Textarea | Title | Noscript | Iframe | Noembed | Noframes
-            | Template => RawText::Skip,
+            Script | Style | Textarea | Title | Noscript | Iframe | Noembed | Noframes | Template => {
+                RawText::Skip
+            }
             Xmp => RawText::Keep,
             Plaintext => RawText::Rest,
             _ => RawText::No,

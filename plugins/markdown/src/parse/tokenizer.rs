@@ -177,10 +177,7 @@ impl<'a> Tokenizer<'a> {
                         loop {
                             match scan::find(&b[from..], b'>') {
                                 None => break src.len(),
-                                Some(i)
-                                    if from + i >= body + 2
-                                        && &b[from + i - 2..from + i] == b"--" =>
-                                {
+                                Some(i) if from + i >= body + 2 && &b[from + i - 2..from + i] == b"--" => {
                                     break from + i + 1;
                                 }
                                 Some(i) => from += i + 1,
@@ -294,10 +291,7 @@ impl<'a> Tokenizer<'a> {
                     }
                     Some(b'>') | None => {}
                     Some(_) => {
-                        let len = b[i..]
-                            .iter()
-                            .take_while(|&&c| !is_ws(c) && c != b'>')
-                            .count();
+                        let len = b[i..].iter().take_while(|&&c| !is_ws(c) && c != b'>').count();
                         value = &src[i..i + len];
                         i += len;
                     }

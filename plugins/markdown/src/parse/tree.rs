@@ -113,19 +113,7 @@ impl<'a> Builder<'a> {
             use Tag::*;
             let parent_ignores = matches!(
                 self.doc.tag(self.current()),
-                Some(
-                    Ul | Ol
-                        | Dl
-                        | Table
-                        | Thead
-                        | Tbody
-                        | Tfoot
-                        | Tr
-                        | Colgroup
-                        | Select
-                        | Menu
-                        | Dir
-                )
+                Some(Ul | Ol | Dl | Table | Thead | Tbody | Tfoot | Tr | Colgroup | Select | Menu | Dir)
             );
             if parent_ignores || self.current() == ROOT && self.doc.node(ROOT).first_child == 0 {
                 return;
@@ -148,10 +136,7 @@ impl<'a> Builder<'a> {
                 |t| t == Li,
                 |t| matches!(t, Ul | Ol | Menu | Dir) || t.is_scope_boundary(),
             ),
-            Dd | Dt => self.close_in_scope(
-                |t| matches!(t, Dd | Dt),
-                |t| t == Dl || t.is_scope_boundary(),
-            ),
+            Dd | Dt => self.close_in_scope(|t| matches!(t, Dd | Dt), |t| t == Dl || t.is_scope_boundary()),
             Tr => self.close_in_scope(|t| t == Tr, |t| matches!(t, Table | Thead | Tbody | Tfoot)),
             Td | Th => self.close_in_scope(
                 |t| matches!(t, Td | Th),
@@ -240,9 +225,7 @@ impl<'a> Builder<'a> {
                 }
             }
             _ if tag.is_block() => self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary()),
-            _ if tag.is_formatting() => {
-                self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary())
-            }
+            _ if tag.is_formatting() => self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary()),
             _ => {
                 for depth in (1..self.stack.len()).rev() {
                     match self.tag_at(depth) {

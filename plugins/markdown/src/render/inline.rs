@@ -198,9 +198,7 @@ impl Inline {
                 b'_' => !(prev.is_some_and(is_wordish) && next.is_some_and(is_wordish)),
                 b'`' => true,
                 b'[' | b']' => brackets,
-                b'<' => {
-                    next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?'))
-                }
+                b'<' => next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
                 b'&' => looks_like_entity(&b[i + 1..]),
                 b'~' => next == Some(b'~') || prev == Some(b'~'),
                 0xC2 | 0xE2 | 0xEF => {

@@ -132,13 +132,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
     }
 
     /// The link `id` (element `e`) with the children of `content` as its text.
-    pub(super) fn link_around(
-        &self,
-        id: NodeId,
-        e: &'d Element<'a>,
-        content: NodeId,
-        inl: &mut Inline,
-    ) {
+    pub(super) fn link_around(&self, id: NodeId, e: &'d Element<'a>, content: NodeId, inl: &mut Inline) {
         let Some(href) = usable_href(self.attr(e, AttrName::Href)) else {
             return self.inline_children(content, inl);
         };

@@ -93,10 +93,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
         let mut content = Blocks::for_item();
         if let Some(e) = self.doc.element(id) {
             if e.tag == Tag::Li {
-                if let Some(v) = self
-                    .attr(e, AttrName::Value)
-                    .and_then(|v| v.trim().parse().ok())
-                {
+                if let Some(v) = self.attr(e, AttrName::Value).and_then(|v| v.trim().parse().ok()) {
                     list.next = v;
                 }
                 self.blocks(id, &mut content);
@@ -146,11 +143,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
             if self.doc.tag(child) == Some(Tag::Li) {
                 inl.boundary();
                 if inl.brk != Break::Space {
-                    inl.raw(&if ordered {
-                        format!("{n}.")
-                    } else {
-                        "-".to_string()
-                    });
+                    inl.raw(&if ordered { format!("{n}.") } else { "-".to_string() });
                     inl.space();
                 }
                 n += 1;

@@ -39,15 +39,14 @@ enum Role {
 fn role(doc: &Document, id: NodeId, tag: Tag) -> Role {
     use Tag::*;
     match tag {
-        Script | Style | Noscript | Template | Textarea | Title | Meta | Link | Base | Svg
-        | Select | Option | Optgroup | Datalist | Iframe | Object | Embed | Canvas | Audio
-        | Video | Map | Area | Frame | Frameset | Noembed | Noframes | Param | Source | Track
-        | Col | Colgroup | Rp | Head => Role::Drop,
-        Div | Section | Article | Main | Header | Footer | Nav | Aside | Address | Figure
-        | Figcaption | Form | Fieldset | Legend | Details | Summary | Hgroup | Center | Body
-        | Html | Search | Dialog | P | Caption | Dd | Dt | Tbody | Thead | Tfoot | Tr | Td | Th => {
-            Role::Container
+        Script | Style | Noscript | Template | Textarea | Title | Meta | Link | Base | Svg | Select
+        | Option | Optgroup | Datalist | Iframe | Object | Embed | Canvas | Audio | Video | Map | Area
+        | Frame | Frameset | Noembed | Noframes | Param | Source | Track | Col | Colgroup | Rp | Head => {
+            Role::Drop
         }
+        Div | Section | Article | Main | Header | Footer | Nav | Aside | Address | Figure | Figcaption
+        | Form | Fieldset | Legend | Details | Summary | Hgroup | Center | Body | Html | Search | Dialog
+        | P | Caption | Dd | Dt | Tbody | Thead | Tfoot | Tr | Td | Th => Role::Container,
         H1 | H2 | H3 | H4 | H5 | H6 => Role::Heading(tag.heading_level().unwrap_or(1)),
         Ul | Ol | Menu | Dir => Role::List,
         Li => Role::Item,
@@ -107,9 +106,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
                 out.para_break();
                 let hint = self.lang_hint.get();
                 if self.doc.has_pre(id)
-                    && let Some(lang) = self
-                        .attr(e, AttrName::Class)
-                        .and_then(code::language_from_class)
+                    && let Some(lang) = self.attr(e, AttrName::Class).and_then(code::language_from_class)
                 {
                     self.lang_hint.set(Some(lang));
                 }
@@ -156,13 +153,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
     }
 
     /// `# text` … `###### text`; dropped when empty.
-    fn heading(
-        &self,
-        id: NodeId,
-        level: u8,
-        out: &mut Blocks,
-        link: Option<(NodeId, &'d Element<'a>)>,
-    ) {
+    fn heading(&self, id: NodeId, level: u8, out: &mut Blocks, link: Option<(NodeId, &'d Element<'a>)>) {
         const HASHES: &str = "###### ";
         let prefix = &HASHES[6 - level as usize..];
         let at = out.begin_in_place(prefix);
@@ -277,13 +268,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
         self.inline_children(id, inl);
         bump(inl, -1);
         let marker = match style {
-            Wrap::Em
-                if inl
-                    .byte_before(&m)
-                    .is_some_and(|c| c.is_ascii_alphanumeric()) =>
-            {
-                "*"
-            }
+            Wrap::Em if inl.byte_before(&m).is_some_and(|c| c.is_ascii_alphanumeric()) => "*",
             Wrap::Em => "_",
             Wrap::Strong => "**",
             Wrap::Del => "~~",

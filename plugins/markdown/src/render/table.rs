@@ -83,10 +83,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
             .max()
             .unwrap_or(0);
         if width == 1 {
-            let cells: Vec<NodeId> = rows
-                .iter()
-                .flat_map(|r| r.cells.iter().map(|c| c.id))
-                .collect();
+            let cells: Vec<NodeId> = rows.iter().flat_map(|r| r.cells.iter().map(|c| c.id)).collect();
             return self.layout(out, &cells);
         }
         let mut grid: Vec<(Vec<Cell>, bool)> = self
@@ -167,13 +164,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
 
     /// Rows (`<tr>` directly, or in `<thead>`/`<tbody>`/`<tfoot>` or other
     /// wrappers), not descending into nested tables.
-    fn collect_rows(
-        &self,
-        id: NodeId,
-        in_thead: bool,
-        rows: &mut Vec<RowRef>,
-        caption: &mut Option<NodeId>,
-    ) {
+    fn collect_rows(&self, id: NodeId, in_thead: bool, rows: &mut Vec<RowRef>, caption: &mut Option<NodeId>) {
         for child in self.doc.children(id) {
             let Some(e) = self.doc.element(child) else {
                 continue;

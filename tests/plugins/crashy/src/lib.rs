@@ -27,7 +27,10 @@ impl ConverterPlugin for Crashy {
             }
             "grow" => {
                 let big = vec![1u8; 256 << 20];
-                Ok(Document::html(format!("<p>{}</p>", std::hint::black_box(big).len())))
+                Ok(Document::html(format!(
+                    "<p>{}</p>",
+                    std::hint::black_box(big).len()
+                )))
             }
             "fail" => Err(PluginError::Failed("crashy failed on purpose".into())),
             other => Ok(Document::html(format!("<p>{}</p>", other.replace('<', "&lt;")))),

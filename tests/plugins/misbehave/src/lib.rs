@@ -44,14 +44,20 @@ impl FormatPlugin for Misbehave {
             }
             "error" => Err(PluginError::Failed("deliberate failure".into())),
             "llm" => {
-                let request = distill_sdk::llm::Request::new(vec![distill_sdk::llm::Message::new("user", "Say hi.")])
-                    .max_tokens(8);
+                let request =
+                    distill_sdk::llm::Request::new(vec![distill_sdk::llm::Message::new("user", "Say hi.")])
+                        .max_tokens(8);
                 Ok(match distill_sdk::llm::complete(&request) {
                     Ok(text) => distill_sdk::json!({ "ok": text }),
                     Err(e) => distill_sdk::json!({ "error": e }),
                 })
             }
-            "escape" => Ok(escape(options.get("target").and_then(Value::as_str).unwrap_or("127.0.0.1:80"))),
+            "escape" => Ok(escape(
+                options
+                    .get("target")
+                    .and_then(Value::as_str)
+                    .unwrap_or("127.0.0.1:80"),
+            )),
             other => Err(PluginError::InvalidOptions(format!("unknown mode '{other}'"))),
         }
     }
