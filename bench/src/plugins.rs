@@ -96,5 +96,6 @@ pub fn page(url: &str, raw_html: &str, cleaned_html: &str, metadata_json: &str) 
         raw_html: raw_html.to_string(),
         cleaned_html: cleaned_html.to_string(),
         metadata: metadata_json.to_string(),
+        inputs: Vec::new(),
     }
 }

@@ -3,8 +3,9 @@
 //! as header, empty leading/trailing rows and columns trimmed, dates and numbers
 //! formatted, rows per sheet capped (with a warning).
 //!
-//! Options: `maxRowsPerSheet` (default 100 000, the most allowed), `maxColumns`
-//! (default 100, at most 1000).
+//! Options, from a request's `parsers` entry `{"type": "spreadsheet", ...}`
+//! (declared with `ParserSpec`, checked by the host): `maxRowsPerSheet`
+//! (default 100 000, the most allowed), `maxColumns` (default 100, at most 1000).
 
 use distill_sdk::documents::{archive, html};
 
@@ -12,7 +13,10 @@ use distill_sdk::documents::{archive, html};
 #[allow(dead_code)]
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
-use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};
+use distill_sdk::{
+    ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
+    json,
+};
 use html::esc;
 use std::io::Cursor;
 
@@ -23,6 +27,9 @@ pub struct Spreadsheet;
 pub const DEFAULT_MAX_ROWS: usize = 100_000;
 /// Default columns rendered per sheet.
 pub const DEFAULT_MAX_COLS: usize = 100;
+/// The most rows per sheet and columns a request may ask for.
+pub const MAX_ROWS: usize = 100_000;
+pub const MAX_COLS: usize = 1000;
 /// Cells read from one workbook at most, rendered or not.
 const MAX_CELLS_READ: usize = 2_000_000;
 
@@ -40,24 +47,32 @@ impl ConverterPlugin for Spreadsheet {
             .content_type("application/vnd.ms-excel.sheet.binary.macroenabled.12")
             .content_type("application/vnd.ms-excel")
             .content_type("application/vnd.oasis.opendocument.spreadsheet")
+            .parser(
+                ParserSpec::new("spreadsheet")
+                    .option(OptionSpec::integer(
+                        "maxRowsPerSheet",
+                        "rows kept per sheet",
+                        1,
+                        MAX_ROWS as i64,
+                    ))
+                    .option(OptionSpec::integer(
+                        "maxColumns",
+                        "columns kept per sheet",
+                        1,
+                        MAX_COLS as i64,
+                    )),
+            )
             .memory_limit_mib(512)
     }
 
     fn convert(file: &FileInput, options: &Value) -> Result<Document, PluginError> {
-        let limit = |key: &str, default: usize, max: usize| -> Result<usize, PluginError> {
-            match options.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => v
-                    .as_u64()
-                    .filter(|n| *n >= 1 && *n <= max as u64)
-                    .map(|n| n as usize)
-                    .ok_or_else(|| {
-                        PluginError::InvalidOptions(format!("{key} must be an integer between 1 and {max}"))
-                    }),
-            }
-        };
-        let max_rows = limit("maxRowsPerSheet", DEFAULT_MAX_ROWS, 100_000)?;
-        let max_cols = limit("maxColumns", DEFAULT_MAX_COLS, 1000)?;
+        let options = Options::new(options);
+        let max_rows = options
+            .integer("maxRowsPerSheet", 1, MAX_ROWS as i64)?
+            .map_or(DEFAULT_MAX_ROWS, |n| n as usize);
+        let max_cols = options
+            .integer("maxColumns", 1, MAX_COLS as i64)?
+            .map_or(DEFAULT_MAX_COLS, |n| n as usize);
         convert_bytes(&file.bytes, max_rows, max_cols)
     }
 }

@@ -107,7 +107,8 @@ fn actions_and_parsers() {
         ParserSpec {
             kind: "pdf".into(),
             max_pages: Some(3),
-            mode: "fast".into()
+            mode: "fast".into(),
+            extra: Default::default(),
         }
     );
     let r = parse(json!({"url": "https://a.b", "parsers": []})).unwrap();
