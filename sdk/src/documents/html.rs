@@ -107,3 +107,50 @@ impl ListNest {
         }
     }
 }
+
+/// A lower-case roman numeral (endnote labels: i, ii, iii, iv, ...); empty for 0.
+pub fn roman(mut n: usize) -> String {
+    const NUMERALS: [(usize, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut s = String::new();
+    for (value, numeral) in NUMERALS {
+        while n >= value {
+            s.push_str(numeral);
+            n -= value;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roman_numerals() {
+        let got: Vec<String> = [1, 2, 4, 9, 14, 40, 90, 400, 1994]
+            .into_iter()
+            .map(roman)
+            .collect();
+        assert_eq!(got, ["i", "ii", "iv", "ix", "xiv", "xl", "xc", "cd", "mcmxciv"]);
+        assert_eq!(roman(0), "");
+    }
+
+    #[test]
+    fn escaping_drops_control_characters() {
+        assert_eq!(esc("a<b>&\"c\"\u{1}\t\n"), "a&lt;b&gt;&amp;&quot;c&quot;\t\n");
+    }
+}

@@ -1,12 +1,36 @@
-//! Test helpers for converter crates: the shared fixture documents and
-//! hand-built hostile archives.
+//! Test helpers for converter crates: the shared fixture documents,
+//! hand-built hostile archives, and property sets / compound files for the
+//! binary formats.
+//!
+//! Fixtures are read from the directory named by the environment variable
+//! `DISTILL_DOCUMENT_FIXTURES` when it is set; otherwise from the first
+//! `tests/fixtures/documents` found in the calling crate's directory or one of
+//! its parents (the Distill repository's fixtures for a crate at `plugins/<name>`).
 
-/// Reads `tests/fixtures/documents/<name>` of the Distill repository, for a crate
-/// at `plugins/<name>` (pass `env!("CARGO_MANIFEST_DIR")`).
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the fixture directory.
+pub const FIXTURES_ENV: &str = "DISTILL_DOCUMENT_FIXTURES";
+
+/// The fixture directory for a crate at `manifest_dir` (pass
+/// `env!("CARGO_MANIFEST_DIR")`): `$DISTILL_DOCUMENT_FIXTURES`, else the nearest
+/// `tests/fixtures/documents` at or above `manifest_dir`.
+pub fn fixture_dir(manifest_dir: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os(FIXTURES_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    Path::new(manifest_dir)
+        .ancestors()
+        .map(|a| a.join("tests/fixtures/documents"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| {
+            panic!("no tests/fixtures/documents at or above {manifest_dir}; set {FIXTURES_ENV}")
+        })
+}
+
+/// Reads the fixture `name` (see [`fixture_dir`]); panics naming the path when it cannot.
 pub fn fixture(manifest_dir: &str, name: &str) -> Vec<u8> {
-    let p = std::path::Path::new(manifest_dir)
-        .join("../../tests/fixtures/documents")
-        .join(name);
+    let p = fixture_dir(manifest_dir).join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("fixture {}: {e}", p.display()))
 }
 
@@ -55,4 +79,58 @@ pub fn many_entries_zip(n: usize) -> Vec<u8> {
     out.extend_from_slice(&cd_offset.to_le_bytes());
     out.extend_from_slice(&[0, 0]);
     out
+}
+
+/// A SummaryInformation property set ([MS-OLEPS]) holding a code page property
+/// (when given) and a title of property type `ty` (30 = VT_LPSTR, 31 =
+/// VT_LPWSTR) whose stored bytes are `raw`, terminator included.
+pub fn summary_information(codepage: Option<u16>, ty: u32, raw: &[u8]) -> Vec<u8> {
+    const FMTID_SUMMARY: [u8; 16] = [
+        0xE0, 0x85, 0x9F, 0xF2, 0xF9, 0x4F, 0x68, 0x10, 0xAB, 0x91, 0x08, 0x00, 0x2B, 0x27, 0xB3, 0xD9,
+    ];
+    let mut values: Vec<(u32, Vec<u8>)> = Vec::new();
+    if let Some(cp) = codepage {
+        let mut v = 2u32.to_le_bytes().to_vec();
+        v.extend_from_slice(&cp.to_le_bytes());
+        v.extend_from_slice(&[0, 0]);
+        values.push((1, v));
+    }
+    let count = if ty == 31 { raw.len() / 2 } else { raw.len() };
+    let mut v = ty.to_le_bytes().to_vec();
+    v.extend_from_slice(&(count as u32).to_le_bytes());
+    v.extend_from_slice(raw);
+    v.resize(v.len().next_multiple_of(4), 0);
+    values.push((2, v));
+
+    let mut set = Vec::new();
+    let mut offset = 8 + 8 * values.len();
+    for (pid, v) in &values {
+        set.extend_from_slice(&pid.to_le_bytes());
+        set.extend_from_slice(&(offset as u32).to_le_bytes());
+        offset += v.len();
+    }
+    for (_, v) in &values {
+        set.extend_from_slice(v);
+    }
+    let mut out = vec![0xFE, 0xFF, 0, 0, 0, 0, 0, 0];
+    out.extend_from_slice(&[0; 16]); // CLSID
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&FMTID_SUMMARY);
+    out.extend_from_slice(&48u32.to_le_bytes());
+    out.extend_from_slice(&((8 + set.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(values.len() as u32).to_le_bytes());
+    out.extend_from_slice(&set);
+    out
+}
+
+/// The compound file `cfb` with the stream at `path` created or replaced by `data`.
+#[cfg(feature = "cfb")]
+pub fn with_stream(cfb: &[u8], path: &str, data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut c = ::cfb::CompoundFile::open(std::io::Cursor::new(cfb.to_vec())).expect("a compound file");
+    let mut s = c.create_stream(path).expect("stream created");
+    s.write_all(data).expect("stream written");
+    drop(s);
+    c.flush().expect("compound file written");
+    c.into_inner().into_inner()
 }
