@@ -128,16 +128,15 @@ fn collect_texts(b: &[u8], r: Rec, depth: usize, kind: &mut u32, out: &mut Vec<T
     for c in children(b, r) {
         match c.ty {
             RT_TEXT_HEADER => *kind = u32_at(b, c.start).unwrap_or(4),
-            RT_TEXT_CHARS | RT_TEXT_BYTES => {
-                if *budget > 0 {
-                    let t = decode_text(b, c);
-                    *budget = budget.saturating_sub(t.len());
-                    out.push(Text {
-                        kind: *kind,
-                        text: t,
-                        bullets: false,
-                    });
-                }
+            // Text atoms (leaf records) past the text budget are skipped.
+            RT_TEXT_CHARS | RT_TEXT_BYTES if *budget > 0 => {
+                let t = decode_text(b, c);
+                *budget = budget.saturating_sub(t.len());
+                out.push(Text {
+                    kind: *kind,
+                    text: t,
+                    bullets: false,
+                });
             }
             0x0FA1 => {
                 // StyleTextPropAtom: first paragraph run: count u32, indent u16,
