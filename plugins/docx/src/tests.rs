@@ -1,5 +1,7 @@
 use super::*;
+use crate::fields::field_link;
 use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use distill_sdk::{json, serde_json};
 
 fn fixture(name: &str) -> Vec<u8> {
     distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
