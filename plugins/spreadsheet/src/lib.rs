@@ -8,8 +8,6 @@
 
 use distill_sdk::documents::{archive, html};
 
-#[allow(dead_code)]
-#[allow(dead_code)]
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};

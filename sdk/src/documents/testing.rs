@@ -34,6 +34,46 @@ pub fn fixture(manifest_dir: &str, name: &str) -> Vec<u8> {
     std::fs::read(&p).unwrap_or_else(|e| panic!("fixture {}: {e}", p.display()))
 }
 
+/// Converts `bytes`, named `name`, with the converter `P` and no options.
+pub fn convert_bytes<P: crate::ConverterPlugin>(
+    name: &str,
+    bytes: Vec<u8>,
+) -> Result<crate::Document, crate::PluginError> {
+    let file = crate::FileInput {
+        name: name.into(),
+        content_type: None,
+        bytes,
+    };
+    P::convert(&file, &serde_json::json!({}))
+}
+
+/// Converts the fixture `name` (see [`fixture`]) with the converter `P` and no options.
+pub fn convert_fixture<P: crate::ConverterPlugin>(
+    manifest_dir: &str,
+    name: &str,
+) -> Result<crate::Document, crate::PluginError> {
+    convert_bytes::<P>(name, fixture(manifest_dir, name))
+}
+
+/// Prints how many documents per second `P` converts, `runs` times each fixture
+/// of `names` (for ignored tests run with `--release -- --ignored --nocapture`).
+pub fn throughput<P: crate::ConverterPlugin>(manifest_dir: &str, names: &[&str], runs: usize) {
+    for name in names {
+        let bytes = fixture(manifest_dir, name);
+        let size = bytes.len();
+        let t = std::time::Instant::now();
+        for _ in 0..runs {
+            convert_bytes::<P>(name, bytes.clone()).expect("the fixture converts");
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{name}: {size} bytes, {:.0} documents/s ({:.2} ms each)",
+            runs as f64 / secs,
+            secs * 1000.0 / runs as f64
+        );
+    }
+}
+
 /// Byte offset of `needle` in `hay`; panics showing `hay` when it is missing.
 pub fn pos(hay: &str, needle: &str) -> usize {
     hay.find(needle)
