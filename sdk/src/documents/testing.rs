@@ -174,3 +174,24 @@ pub fn with_stream(cfb: &[u8], path: &str, data: &[u8]) -> Vec<u8> {
     c.flush().expect("compound file written");
     c.into_inner().into_inner()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixtures_are_found_above_the_crate() {
+        if std::env::var_os(FIXTURES_ENV).is_some() {
+            return; // the variable decides; nothing to search
+        }
+        // The SDK is <repo>/sdk, the fixtures <repo>/tests/fixtures/documents.
+        let dir = fixture_dir(env!("CARGO_MANIFEST_DIR"));
+        assert!(dir.ends_with("tests/fixtures/documents"), "{}", dir.display());
+        assert_eq!(
+            &fixture(env!("CARGO_MANIFEST_DIR"), "report.doc")[..4],
+            &[0xD0, 0xCF, 0x11, 0xE0]
+        );
+        let nowhere = std::panic::catch_unwind(|| fixture_dir("/nonexistent/crate"));
+        assert!(nowhere.is_err());
+    }
+}
