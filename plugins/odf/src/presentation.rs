@@ -5,7 +5,7 @@
 use crate::Ctx;
 use crate::drawing::{is_drawing, render_frame};
 use crate::text::render_notes;
-use distill_sdk::documents::html::esc;
+use distill_sdk::documents::html;
 use distill_sdk::documents::xml::Element;
 
 /// Writes the slides of `office:presentation`; answers the number of slides
@@ -29,11 +29,7 @@ pub(crate) fn render_presentation(
         if first_title.is_none() {
             first_title = title.clone();
         }
-        out.push_str("<section>\n");
-        match &title {
-            Some(t) => out.push_str(&format!("<h2>Slide {n}: {}</h2>\n", esc(t))),
-            None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
-        }
+        html::open_slide(out, n, title.as_deref());
         for f in frames.iter().filter(|f| !is_title(f)) {
             if matches!(
                 f.attr("presentation:class"),

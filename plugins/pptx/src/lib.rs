@@ -105,11 +105,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         if first_title.is_none() {
             first_title = title.clone();
         }
-        out.push_str("<section>\n");
-        match &title {
-            Some(t) => out.push_str(&format!("<h2>Slide {n}: {}</h2>\n", esc(t))),
-            None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
-        }
+        html::open_slide(&mut out, n, title.as_deref());
         // Reading order: title, then top-to-bottom, left-to-right (shapes without a
         // position keep document order, after the positioned ones above them).
         let mut order: Vec<usize> = (0..shapes.len()).filter(|&i| !shapes[i].title).collect();

@@ -52,6 +52,16 @@ pub fn page(title: Option<&str>, body: &str) -> String {
     out
 }
 
+/// Opens a slide's `<section>` with its heading: `<h2>Slide N: title</h2>`, or
+/// `<h2>Slide N</h2>` without a title (the presentation converters' layout).
+pub fn open_slide(out: &mut String, n: usize, title: Option<&str>) {
+    out.push_str("<section>\n");
+    match title {
+        Some(t) => out.push_str(&format!("<h2>Slide {n}: {}</h2>\n", esc(t))),
+        None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
+    }
+}
+
 /// Writes nested `<ul>`/`<ol>` lists from a flat run of list paragraphs, each
 /// with a depth (1 = top level) and a kind, as Word and PowerPoint store them.
 /// A deeper item opens a list inside the open item; a shallower one closes
@@ -147,6 +157,17 @@ mod tests {
             .collect();
         assert_eq!(got, ["i", "ii", "iv", "ix", "xiv", "xl", "xc", "cd", "mcmxciv"]);
         assert_eq!(roman(0), "");
+    }
+
+    #[test]
+    fn slide_sections() {
+        let mut out = String::new();
+        open_slide(&mut out, 2, Some("R&D <plan>"));
+        open_slide(&mut out, 3, None);
+        assert_eq!(
+            out,
+            "<section>\n<h2>Slide 2: R&amp;D &lt;plan&gt;</h2>\n<section>\n<h2>Slide 3</h2>\n"
+        );
     }
 
     #[test]
