@@ -26,15 +26,6 @@ pub(crate) fn main_part(zip: &mut Archive) -> Result<String, PluginError> {
 }
 
 /// " (it looks like an Excel workbook)" and the like, or "".
-pub(crate) fn kind_hint(zip: &Archive) -> &'static str {
-    let names = zip.names();
-    if names.iter().any(|n| n.starts_with("xl/")) {
-        " (it looks like an Excel workbook)"
-    } else if names.iter().any(|n| n.starts_with("ppt/")) {
-        " (it looks like a PowerPoint presentation)"
-    } else if names.iter().any(|n| n == "content.xml") {
-        " (it looks like an OpenDocument file)"
-    } else {
-        ""
-    }
+pub(crate) fn kind_hint(zip: &Archive) -> String {
+    zip.kind_hint("a Word document")
 }

@@ -66,18 +66,10 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     let mut zip = Archive::open(bytes, "OpenDocument")?;
     let mimetype = zip.read_string("mimetype")?.unwrap_or_default();
     let Some(content) = zip.read_string("content.xml")? else {
-        let names = zip.names();
-        let hint = if names.iter().any(|n| n.starts_with("word/")) {
-            " (it looks like a Word document)"
-        } else if names.iter().any(|n| n.starts_with("ppt/")) {
-            " (it looks like a PowerPoint presentation)"
-        } else if names.iter().any(|n| n.starts_with("xl/")) {
-            " (it looks like an Excel workbook)"
-        } else if names.iter().any(|n| n == "META-INF/encryption.xml") {
-            " (it is encrypted)"
-        } else {
-            ""
-        };
+        let mut hint = zip.kind_hint("an OpenDocument file");
+        if hint.is_empty() && zip.contains("META-INF/encryption.xml") {
+            hint = " (it is encrypted)".into();
+        }
         return Err(unsupported(format!(
             "not an OpenDocument file: no content.xml{hint}"
         )));

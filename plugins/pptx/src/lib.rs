@@ -50,14 +50,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     let mut zip = Archive::open(bytes, "PPTX")?;
     let pres_part = "ppt/presentation.xml";
     let Some(pres_xml) = zip.read_string(pres_part)? else {
-        let names = zip.names();
-        let hint = if names.iter().any(|n| n.starts_with("word/")) {
-            " (it looks like a Word document)"
-        } else if names.iter().any(|n| n.starts_with("xl/")) {
-            " (it looks like an Excel workbook)"
-        } else {
-            ""
-        };
+        let hint = zip.kind_hint("a PowerPoint presentation");
         return Err(unsupported(format!(
             "not a PowerPoint presentation: no ppt/presentation.xml{hint}"
         )));

@@ -91,10 +91,17 @@ pub fn unsupported(r: Result<crate::Document, crate::PluginError>) -> String {
 
 /// Builds a stored (uncompressed) ZIP with `n` empty entries.
 pub fn many_entries_zip(n: usize) -> Vec<u8> {
+    let names: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+    zip_with(&names)
+}
+
+/// Builds a stored (uncompressed) ZIP with an empty entry per name.
+pub fn zip_with(names: &[impl AsRef<str>]) -> Vec<u8> {
+    let n = names.len();
     let mut local = Vec::new();
     let mut central = Vec::new();
-    for i in 0..n {
-        let name = format!("e{i}");
+    for name in names {
+        let name = name.as_ref();
         let offset = local.len() as u32;
         local.extend_from_slice(&[0x50, 0x4b, 3, 4, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         local.extend_from_slice(&[0; 12]); // crc, sizes
