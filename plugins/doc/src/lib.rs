@@ -476,7 +476,7 @@ fn hyperlink(inst: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use distill_sdk::documents::testing::{summary_information, with_stream};
+    use distill_sdk::documents::testing::{assert_in_order, summary_information, with_stream};
 
     fn fixture(name: &str) -> Vec<u8> {
         distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
@@ -498,16 +498,17 @@ mod tests {
         ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = [
-            "Quarterly Report",
-            "Highlights",
-            "Sales by Region",
-            "North",
-            "Outlook",
-            "Appendix",
-        ];
-        let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
-        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+        assert_in_order(
+            c,
+            &[
+                "Quarterly Report",
+                "Highlights",
+                "Sales by Region",
+                "North",
+                "Outlook",
+                "Appendix",
+            ],
+        );
         assert!(d.metadata.contains("Quarterly Report"));
     }
 

@@ -426,7 +426,7 @@ pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use distill_sdk::documents::testing::{summary_information, with_stream};
+    use distill_sdk::documents::testing::{assert_in_order, summary_information, with_stream};
 
     fn fixture(name: &str) -> Vec<u8> {
         distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
@@ -449,17 +449,18 @@ mod tests {
         ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = [
-            "Product Launch Plan",
-            "welcome everyone",
-            "Key Goals",
-            "Ship the mobile app",
-            "churn target",
-            "Timeline and Budget",
-            "15 April",
-        ];
-        let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
-        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+        assert_in_order(
+            c,
+            &[
+                "Product Launch Plan",
+                "welcome everyone",
+                "Key Goals",
+                "Ship the mobile app",
+                "churn target",
+                "Timeline and Budget",
+                "15 April",
+            ],
+        );
         assert!(d.metadata.contains("\"numSlides\":3"));
         assert!(d.metadata.contains("Product Launch Deck"));
     }

@@ -80,6 +80,15 @@ pub fn pos(hay: &str, needle: &str) -> usize {
         .unwrap_or_else(|| panic!("{needle:?} not in output:\n{hay}"))
 }
 
+/// Panics (showing `hay`) unless every needle occurs in `hay`, each after the one before.
+pub fn assert_in_order(hay: &str, needles: &[&str]) {
+    let at: Vec<usize> = needles.iter().map(|n| pos(hay, n)).collect();
+    assert!(
+        at.windows(2).all(|w| w[0] < w[1]),
+        "not in the order {needles:?} (at {at:?}):\n{hay}"
+    );
+}
+
 /// The message of an `UnsupportedInput` error; panics on anything else.
 pub fn unsupported(r: Result<crate::Document, crate::PluginError>) -> String {
     match r {
@@ -200,5 +209,12 @@ mod tests {
         );
         let nowhere = std::panic::catch_unwind(|| fixture_dir("/nonexistent/crate"));
         assert!(nowhere.is_err());
+    }
+
+    #[test]
+    fn order_assertion() {
+        assert_in_order("a b c", &["a", "b", "c"]);
+        assert!(std::panic::catch_unwind(|| assert_in_order("a b c", &["b", "a"])).is_err());
+        assert!(std::panic::catch_unwind(|| assert_in_order("a b c", &["a", "d"])).is_err());
     }
 }
