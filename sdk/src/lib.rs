@@ -42,7 +42,7 @@
 extern crate self as distill_sdk;
 
 pub mod bindings;
-#[cfg(feature = "documents")]
+#[cfg(any(feature = "documents", feature = "bytes", feature = "cfb"))]
 pub mod documents;
 pub mod llm;
 pub mod log;

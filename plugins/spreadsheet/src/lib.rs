@@ -9,8 +9,6 @@
 
 use distill_sdk::documents::{archive, html};
 
-#[allow(dead_code)]
-#[allow(dead_code)]
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
 use distill_sdk::{
@@ -223,25 +221,32 @@ fn read_cells(
             && (c.saturating_sub(c0) as usize) <= max_cols * 4 + 1000
     };
     let mut first: Option<(u32, u32)> = None;
+    // One streamed cell: counted against the budget, kept when in range; `false`
+    // when reading stops (budget spent, or past the last row that can show).
+    let mut take = |(r, c): (u32, u32), text: &dyn Fn() -> String| -> bool {
+        if *budget == 0 {
+            truncated_read = true;
+            return false;
+        }
+        *budget -= 1;
+        let text = text();
+        if text.is_empty() {
+            return true;
+        }
+        if keep(r, c, &mut first) {
+            cells.push((r, c, text));
+        } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
+            truncated_read = true;
+            return false;
+        }
+        true
+    };
     match book {
         // Streaming readers: memory stays proportional to the cells kept.
         Sheets::Xlsx(x) => {
             let mut reader = x.worksheet_cells_reader(name).map_err(|e| e.to_string())?;
             while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
-                if *budget == 0 {
-                    truncated_read = true;
-                    break;
-                }
-                *budget -= 1;
-                let (r, c) = cell.get_position();
-                let text = format_ref(cell.get_value());
-                if text.is_empty() {
-                    continue;
-                }
-                if keep(r, c, &mut first) {
-                    cells.push((r, c, text));
-                } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
-                    truncated_read = true;
+                if !take(cell.get_position(), &|| format_ref(cell.get_value())) {
                     break;
                 }
             }
@@ -249,20 +254,7 @@ fn read_cells(
         Sheets::Xlsb(x) => {
             let mut reader = x.worksheet_cells_reader(name).map_err(|e| e.to_string())?;
             while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
-                if *budget == 0 {
-                    truncated_read = true;
-                    break;
-                }
-                *budget -= 1;
-                let (r, c) = cell.get_position();
-                let text = format_ref(cell.get_value());
-                if text.is_empty() {
-                    continue;
-                }
-                if keep(r, c, &mut first) {
-                    cells.push((r, c, text));
-                } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
-                    truncated_read = true;
+                if !take(cell.get_position(), &|| format_ref(cell.get_value())) {
                     break;
                 }
             }
