@@ -167,6 +167,7 @@ impl PluginRuntime {
         Call {
             plugin: plugin.to_string(),
             store,
+            _instance: instance,
             limits,
             started: Instant::now(),
         }
@@ -248,6 +249,7 @@ impl Call {
             store,
             limits,
             started,
+            ..
         } = self;
         let output = store.data().output.text();
         if !output.is_empty() {
