@@ -201,7 +201,7 @@ mod tests {
     use super::*;
 
     fn opts(raw: &str) -> Result<ScrapeOptions, ApiError> {
-        parse_upload_options(Some(raw), &|_| false)
+        parse_upload_options(Some(raw), &|_: &str| false)
     }
 
     #[test]

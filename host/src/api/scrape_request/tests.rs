@@ -3,7 +3,7 @@
 use super::*;
 
 fn parse(body: Value) -> Result<ScrapeRequest, ApiError> {
-    ScrapeRequest::from_json(&body, &|name| name == "reading-time")
+    ScrapeRequest::from_json(&body, &|name: &str| name == "reading-time")
 }
 
 fn details(err: &ApiError) -> &Vec<Value> {
