@@ -76,6 +76,7 @@ impl Plugins {
                 Instant::now() + CALL_DEADLINE,
             )
             .await
+            .map(|rendered| rendered.value)
     }
 }
 

@@ -51,7 +51,7 @@ mod page;
 mod plugin;
 mod types;
 
-pub use plugin::{ConverterPlugin, FormatPlugin};
+pub use plugin::{ConverterPlugin, FormatPlugin, take_warnings, warning};
 pub use serde_json::{self, Value, json};
 
 /// The plugin ABI version this SDK targets.
@@ -60,7 +60,7 @@ pub use options::Options;
 pub use page::PageBuilder;
 pub use types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Setting, SettingValue,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 /// Not public API: used by the code [`export_plugin!`] expands to.
@@ -90,7 +90,7 @@ macro_rules! export_plugin {
                 format: ::std::string::String,
                 page: $crate::Page,
                 options: ::std::string::String,
-            ) -> ::std::result::Result<::std::string::String, $crate::PluginError> {
+            ) -> ::std::result::Result<$crate::Rendered, $crate::PluginError> {
                 $crate::__private::render_entry::<$plugin>(&format, &page, &options)
             }
         }

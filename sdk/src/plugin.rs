@@ -2,7 +2,8 @@
 //! WIT exports (JSON in and out). Every method but `info` has a default, so a
 //! later ABI can add exports without breaking plugins written today.
 
-use crate::{Document, FileInput, Page, PluginError, PluginInfo, Setting, SettingValue};
+use crate::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting, SettingValue};
+use std::cell::RefCell;
 use serde_json::{Map, Value};
 
 /// An output format: turns a fetched, cleaned page into a JSON value.
@@ -66,15 +67,30 @@ pub fn settings_to_json(settings: &[Setting]) -> Value {
     Value::Object(map)
 }
 
+thread_local! {
+    static WARNINGS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Adds a warning to the response's `warning` field from inside
+/// [`FormatPlugin::render`] — e.g. with a null value, to say why the format
+/// found nothing. (Converters use [`Document::with_warning`].)
+pub fn warning(message: impl Into<String>) {
+    WARNINGS.with(|w| w.borrow_mut().push(message.into()));
+}
+
+/// The warnings given with [`warning`] since the last call (for native unit
+/// tests of a format; the export glue takes them after each `render`).
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
 #[doc(hidden)]
-pub fn render_entry<P: FormatPlugin>(
-    format: &str,
-    page: &Page,
-    options: &str,
-) -> Result<String, PluginError> {
+pub fn render_entry<P: FormatPlugin>(format: &str, page: &Page, options: &str) -> Result<Rendered, PluginError> {
+    take_warnings();
     let options = parse_options(options)?;
     let value = P::render(format, page, &options)?;
-    serde_json::to_string(&value).map_err(|e| PluginError::failed(e.to_string()))
+    let value = serde_json::to_string(&value).map_err(|e| PluginError::failed(e.to_string()))?;
+    Ok(Rendered { value, warnings: take_warnings() })
 }
 
 #[doc(hidden)]

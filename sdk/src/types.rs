@@ -5,7 +5,7 @@ use crate::bindings::format::distill::plugin::types;
 
 pub use types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Setting, SettingValue,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 impl PluginInfo {

@@ -114,7 +114,7 @@ pub async fn produce(
         };
         host_values.insert(name.clone(), value);
     }
-    let mut rendered = render_plugin_formats(
+    let output = render_plugin_formats(
         &services.plugins,
         registry,
         &plan,
@@ -126,6 +126,9 @@ pub async fn produce(
         opts.timeout_ms,
     )
     .await?;
+    let mut rendered = output.values;
+    let mut warnings = warnings;
+    warnings.extend(output.warnings);
     if let (Some(md), true) = (content.markdown, opts.wants("markdown")) {
         rendered.insert(0, ("markdown".to_string(), Value::String(md)));
     }

@@ -84,8 +84,15 @@ pub fn plan(
     Ok(RenderPlan { waves, host_inputs })
 }
 
-/// Renders the plan; returns `(format, value)` for the requested formats, in
-/// request order. `host_values` holds what the host made (JSON values by name).
+/// What rendering produced: the requested formats' values in request order,
+/// and the warnings the plugins reported.
+#[derive(Debug, Default)]
+pub struct RenderOutput {
+    pub values: Vec<(String, Value)>,
+    pub warnings: Vec<String>,
+}
+
+/// Renders the plan. `host_values` holds what the host made (JSON values by name).
 #[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
     runtime: &PluginRuntime,
@@ -97,8 +104,9 @@ pub async fn render_plugin_formats(
     request_id: &str,
     deadline: Instant,
     timeout_ms: u64,
-) -> Result<Vec<(String, Value)>, PipelineError> {
+) -> Result<RenderOutput, PipelineError> {
     let mut values: HashMap<String, Value> = HashMap::new();
+    let mut warnings = Vec::new();
     for wave in &plan.waves {
         let calls = wave.iter().filter_map(|(name, options)| {
             let plugin = registry.format(name)?.clone();
@@ -131,23 +139,26 @@ pub async fn render_plugin_formats(
                         error,
                         timeout_ms,
                     })?;
-                let value: Value = serde_json::from_str(&out).map_err(|e| PipelineError::FormatOutput {
+                let value: Value = serde_json::from_str(&out.value).map_err(|e| PipelineError::FormatOutput {
                     plugin: plugin.manifest.name.clone(),
                     format: name.clone(),
                     message: e.to_string(),
                 })?;
-                Ok::<_, PipelineError>((name.clone(), value))
+                Ok::<_, PipelineError>((name.clone(), value, out.warnings))
             })
         });
         for result in join_all(calls).await {
-            let (name, value) = result?;
+            let (name, value, said) = result?;
+            // Warnings of formats the request asked for; a consumed-only
+            // format's problems show up in its consumer's result.
+            if formats.iter().any(|f| f.name == name) {
+                warnings.extend(said);
+            }
             values.insert(name, value);
         }
     }
-    Ok(formats
-        .iter()
-        .filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v)))
-        .collect())
+    let values = formats.iter().filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v))).collect();
+    Ok(RenderOutput { values, warnings })
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! [`super::bindings`], then [`Call::finish`] (classification, log, stats).
 
 use super::bindings::dispatch::CallResult;
-use super::bindings::{ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared};
+use super::bindings::{ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered};
 use super::engine::PluginRuntime;
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState};
@@ -173,7 +173,8 @@ impl PluginRuntime {
         }
     }
 
-    /// Renders `format` with a format plugin; returns the format's value as JSON text.
+    /// Renders `format` with a format plugin; returns the format's value as
+    /// JSON text and its warnings.
     pub async fn render(
         &self,
         plugin: &LoadedPlugin,
@@ -182,7 +183,7 @@ impl PluginRuntime {
         options: &str,
         request_id: &str,
         request_deadline: Instant,
-    ) -> Result<String, PluginCallError> {
+    ) -> Result<Rendered, PluginCallError> {
         let Prepared::Format(pre) = &plugin.prepared else {
             return Err(not_a(plugin, "format"));
         };

@@ -4,7 +4,7 @@
 //! version's bindings, converting to and from the host's (newest) types.
 
 use super::convert::{from_v1, from_v2};
-use super::v0_3::types::{Document, FileInput, Page, PluginError, PluginInfo, Setting};
+use super::v0_3::types::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting};
 use super::{v0_1, v0_2, v0_3};
 use crate::plugins::sandbox::CallState;
 use anyhow::bail;
@@ -192,7 +192,7 @@ impl FormatPre {
         format: &str,
         page: &Page,
         options: &str,
-    ) -> CallResult<String> {
+    ) -> CallResult<Rendered> {
         match self {
             FormatPre::V1(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
@@ -200,7 +200,7 @@ impl FormatPre {
                     .distill_plugin_render()
                     .call_render(store, format, &from_v1::page(page), options)
                     .await?;
-                Ok(out.map_err(from_v1::error))
+                Ok(out.map(legacy_rendered).map_err(from_v1::error))
             }
             FormatPre::V2(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
@@ -208,7 +208,7 @@ impl FormatPre {
                     .distill_plugin_render()
                     .call_render(store, format, &from_v2::page(page), options)
                     .await?;
-                Ok(out.map_err(from_v2::error))
+                Ok(out.map(legacy_rendered).map_err(from_v2::error))
             }
             FormatPre::V3(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
@@ -218,6 +218,11 @@ impl FormatPre {
             }
         }
     }
+}
+
+/// An 0.1 / 0.2 format's value: no warnings.
+fn legacy_rendered(value: String) -> Rendered {
+    Rendered { value, warnings: Vec::new() }
 }
 
 /// A converter's options in each ABI's form.

@@ -16,5 +16,5 @@ pub use dispatch::{
 };
 pub use v0_3::types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Setting, SettingValue,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
