@@ -34,6 +34,8 @@ enum Dest {
     FieldInst,
     /// `\pntext` / `\listtext`: a list item's marker.
     ListText,
+    /// A shape (`\shp`, `\shpinst`): only its text box (`\shptxt`) is read.
+    Shape,
 }
 
 /// Kinds of stories besides the body.
@@ -291,7 +293,7 @@ impl Conv {
                     para.marker_text.push_str(s);
                 }
             }
-            Dest::Skip | Dest::FontTable | Dest::Info => {}
+            Dest::Skip | Dest::FontTable | Dest::Info | Dest::Shape => {}
             Dest::StyleSheet => {
                 if let Some((_, name)) = &mut self.cur_style_def {
                     name.push_str(s);
@@ -301,6 +303,13 @@ impl Conv {
             Dest::Author => self.author.get_or_insert_with(String::new).push_str(s),
             Dest::FieldInst => self.field_inst.push_str(s),
             Dest::Text => {
+                if s.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')) {
+                    let kept: String = s
+                        .chars()
+                        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
+                        .collect();
+                    return self.text(&kept);
+                }
                 if self.text_len >= MAX_TEXT {
                     self.truncated = true;
                     return;
@@ -466,6 +475,10 @@ impl Conv {
                 self.st.dest = Dest::ListText;
                 self.story().para.list_marker = true;
             }
+            // Text boxes: the text in place, not the shape's drawn fallback.
+            "shp" if self.st.dest == Dest::Text => self.st.dest = Dest::Shape,
+            "shpinst" if self.st.dest == Dest::Shape => {}
+            "shptxt" if self.st.dest == Dest::Shape => self.st.dest = Dest::Text,
             "header" | "headerl" | "headerr" | "headerf" if self.st.dest == Dest::Text => {
                 self.open_story(Kind::Header)
             }
@@ -486,11 +499,11 @@ impl Conv {
             | "xmlnstbl" | "themedata" | "colorschememapping" | "datastore" | "latentstyles"
             | "generator" | "operator" | "company" | "comment" | "doccomm" | "subject" | "keywords"
             | "creatim" | "revtim" | "printim" | "buptim" | "pgdsctbl" | "pnseclvl" | "bkmkstart"
-            | "bkmkend" | "fldtype" | "shppict" | "nonshppict" | "shp" | "mmathPr" | "userprops"
-            | "ftnsep" | "ftnsepc" | "aftnsep" | "aftnsepc" | "template" | "atnid" | "atnauthor"
-            | "annotation" | "private" | "pn" | "header" | "headerl" | "headerr" | "headerf" | "footer"
-            | "footerl" | "footerr" | "footerf" | "footnote" | "category" | "manager" | "hlinkbase"
-            | "nextfile" | "blipuid" | "listpicture" | "fchars" | "lchars" => {
+            | "bkmkend" | "fldtype" | "shppict" | "nonshppict" | "shp" | "shpinst" | "shptxt" | "shprslt"
+            | "do" | "mmathPr" | "userprops" | "ftnsep" | "ftnsepc" | "aftnsep" | "aftnsepc" | "template"
+            | "atnid" | "atnauthor" | "annotation" | "private" | "pn" | "header" | "headerl" | "headerr"
+            | "headerf" | "footer" | "footerl" | "footerr" | "footerf" | "footnote" | "category"
+            | "manager" | "hlinkbase" | "nextfile" | "blipuid" | "listpicture" | "fchars" | "lchars" => {
                 self.st.dest = Dest::Skip;
             }
             _ => return false,

@@ -96,6 +96,21 @@ fn headers_footers_and_footnotes_are_kept() {
 }
 
 #[test]
+fn text_boxes_are_read_once() {
+    let c = html(br"{\rtf1 Before\par{\shp{\*\shpinst\shpleft0{\sp{\sn shapeType}{\sv 202}}{\shptxt \pard Boxed {\b text}\par}}{\shprslt{\*\do\dobxcolumn{\dptxbx{\pard Boxed text\par}}}}}After\par}");
+    in_order(
+        &c,
+        &[
+            "<p>Before</p>",
+            "<p>Boxed <strong>text</strong></p>",
+            "<p>After</p>",
+        ],
+    );
+    assert_eq!(c.matches("Boxed").count(), 1, "{c}");
+    assert!(!c.contains("202") && !c.contains("shapeType"), "{c}");
+}
+
+#[test]
 fn skipped_destinations_stay_skipped() {
     // Nothing inside an ignored destination becomes text, not even a nested \fldrslt.
     let c = html(br"{\rtf1{\*\unknown {\fldrslt hidden}}{\pict {\fldrslt hidden2}}Seen\par}");
@@ -265,4 +280,40 @@ fn libreoffice_fixture_with_notes_header_and_footer() {
     );
     assert_eq!(c.matches("HEADER-MARKER").count(), 1, "{c}");
     assert!(!c.contains('?') && !c.contains('\u{FFFD}'), "{c}");
+}
+
+#[test]
+fn mutated_fixtures_never_panic() {
+    // Truncations and byte flips of the fixtures (a fixed LCG: reproducible).
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for name in ["japanese-cp932.rtf", "fidelity-lo.rtf", "sample.rtf"] {
+        let bytes = std::fs::read(format!(
+            "{}/../../tests/fixtures/documents/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        for _ in 0..200 {
+            let mut b = bytes[..next() % bytes.len()].to_vec();
+            for _ in 0..8 {
+                if !b.is_empty() {
+                    let at = next() % b.len();
+                    let pool = b"{}\\'0u-9x\x82\xff";
+                    b[at] = pool[next() % pool.len()];
+                }
+            }
+            let _ = html_of(&b);
+        }
+    }
+    // Extreme parameters: U+0000 is dropped, the next \u is its skipped fallback,
+    // \ucN is capped at 8, bad hex and a negative \ansicpg are ignored.
+    let c = html_of(
+        br"{\rtf1\u-2147483648 \u2147483647 \uc2147483647 \u26085 xxxxxxxxy\'zz\ansicpg-5 \'e9\bin99999999999 z}",
+    );
+    assert!(c.contains("<p>日yé</p>"), "{c:?}");
 }
