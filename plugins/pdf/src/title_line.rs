@@ -53,8 +53,9 @@ pub fn lost_top_lines(lines: &[Line], markdown: &str) -> Vec<Line> {
         if md.contains(&key) {
             break;
         }
-        // Page numbers and rules are furniture indeed.
-        if key.chars().filter(|c| c.is_alphabetic()).count() < 2 {
+        // Page numbers and rules are furniture indeed; right-to-left text is
+        // reordered in the markdown, so its absence cannot be told this way.
+        if key.chars().filter(|c| c.is_alphabetic()).count() < 2 || line.text.chars().any(is_rtl) {
             break;
         }
         lost.push(Line {
@@ -113,6 +114,11 @@ fn join(mut runs: Vec<&TextItem>) -> Line {
         text: text.split_whitespace().collect::<Vec<_>>().join(" "),
         bold: runs.iter().all(|r| r.is_bold),
     }
+}
+
+/// Hebrew, Arabic, Syriac, Thaana, N'Ko... and their presentation forms.
+fn is_rtl(c: char) -> bool {
+    matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFF}')
 }
 
 /// Lowercase letters and digits only: markup, spacing and hyphenation differ
@@ -178,8 +184,10 @@ mod tests {
         ] {
             assert!(lost_top_lines(&lines, md).is_empty(), "{md}");
         }
-        // A lost page number is furniture.
+        // A lost page number is furniture; right-to-left lines are left alone.
         assert!(lost_top_lines(&[line("- 1 -", false)], "Body").is_empty());
+        assert!(lost_top_lines(&[line("תקציר הדוח", false)], "Body").is_empty());
+        assert_eq!(lost_top_lines(&[line("会議録", true)], "本文").len(), 1);
     }
 
     #[test]
