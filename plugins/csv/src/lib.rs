@@ -1,9 +1,12 @@
 //! Distill converter plugin `csv`: turns a CSV/TSV file into one HTML table.
 //!
-//! - Encoding: UTF-8 (BOM stripped), UTF-16 with BOM, otherwise Windows-1252.
+//! - Encoding: BOM, UTF-16 without BOM, UTF-8, else guessed (Shift-JIS, GBK,
+//!   EUC-KR, Big5, Windows-125x...: module `charset`).
 //! - Delimiter sniffed among `,` `;` tab `|` from the first lines (quotes respected).
 //! - RFC 4180 quoting: `"a ""b"" c"`, delimiters and newlines inside quotes.
 //! - The first row becomes the header (`<thead>`); rows and columns are capped.
+
+mod charset;
 
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};
 
@@ -28,7 +31,7 @@ impl ConverterPlugin for Csv {
     }
 
     fn convert(file: &FileInput, options: &Value) -> Result<Document, PluginError> {
-        let text = decode(&file.bytes)?;
+        let (text, encoding) = charset::decode(&file.bytes)?;
         let max_rows = options
             .get("maxRows")
             .and_then(Value::as_u64)
@@ -67,59 +70,12 @@ impl ConverterPlugin for Csv {
             "numRows": data_rows,
             "numColumns": parsed.max_cols,
             "delimiter": delim.to_string(),
+            "encoding": encoding,
         })))
     }
 }
 
 distill_sdk::export_plugin!(converter: Csv);
-
-fn decode(bytes: &[u8]) -> Result<String, PluginError> {
-    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        return Ok(String::from_utf8_lossy(rest).into_owned());
-    }
-    for (bom, le) in [([0xFFu8, 0xFE], true), ([0xFE, 0xFF], false)] {
-        if let Some(rest) = bytes.strip_prefix(&bom) {
-            let units = rest.chunks_exact(2).map(|c| {
-                if le {
-                    u16::from_le_bytes([c[0], c[1]])
-                } else {
-                    u16::from_be_bytes([c[0], c[1]])
-                }
-            });
-            return Ok(char::decode_utf16(units)
-                .map(|r| r.unwrap_or('\u{FFFD}'))
-                .collect());
-        }
-    }
-    let head = &bytes[..bytes.len().min(8192)];
-    // Binary files (zip, pdf, images...) carry NUL or many control bytes.
-    let controls = head
-        .iter()
-        .filter(|&&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0C)))
-        .count();
-    if head.contains(&0) || controls * 20 > head.len().max(1) {
-        return Err(PluginError::UnsupportedInput(
-            "the file is binary, not CSV text".into(),
-        ));
-    }
-    match std::str::from_utf8(bytes) {
-        Ok(s) => Ok(s.to_string()),
-        // Windows-1252 fallback (Latin-1 for the bytes 1252 leaves undefined).
-        Err(_) => Ok(bytes.iter().map(|&b| cp1252(b)).collect()),
-    }
-}
-
-fn cp1252(b: u8) -> char {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
-        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
-    ];
-    if (0x80..0xA0).contains(&b) {
-        HIGH[(b - 0x80) as usize]
-    } else {
-        b as char
-    }
-}
 
 /// Picks the delimiter whose per-line count (outside quotes) is most consistent
 /// over the first lines, preferring more columns on ties.
@@ -388,5 +344,38 @@ mod tests {
         assert!(a < b);
         let d = conv("sample-semicolon.csv", &fixture("sample-semicolon.csv")).unwrap();
         assert!(d.content.contains("<td>3,50</td>"), "{}", d.content);
+    }
+
+    #[test]
+    fn legacy_encoded_fixtures() {
+        let d = conv("japanese-cp932.csv", &fixture("japanese-cp932.csv")).unwrap();
+        let c = &d.content;
+        assert!(
+            c.contains("<th>商品名</th><th>価格</th><th>産地</th><th>備考</th>"),
+            "{c}"
+        );
+        assert!(
+            c.contains("<td>みかん</td><td>80</td><td>愛媛県</td><td>甘い、小さい</td>"),
+            "{c}"
+        );
+        assert!(c.contains("<td>表計算ソフト</td><td>9800</td>"), "{c}");
+        assert!(
+            d.metadata.contains("\"encoding\":\"Shift_JIS\""),
+            "{}",
+            d.metadata
+        );
+        let d = conv("western-cp1252.csv", &fixture("western-cp1252.csv")).unwrap();
+        let c = &d.content;
+        assert!(c.contains("<th>Ville</th><th>Café</th><th>Prix (€)</th>"), "{c}");
+        assert!(
+            c.contains("<td>Köln</td><td>Früh am Dom</td><td>3,50</td><td>Kölsch – sehr gut</td>"),
+            "{c}"
+        );
+        assert!(c.contains("<td>São Paulo</td>"), "{c}");
+        assert!(
+            d.metadata.contains("\"encoding\":\"windows-1252\""),
+            "{}",
+            d.metadata
+        );
     }
 }

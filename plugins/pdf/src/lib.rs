@@ -14,8 +14,14 @@
 //! Metadata: `numPages` (pages processed), `totalPages`, `title` (Info dict).
 //! Pages that need OCR are handed to the host with `Document::with_ocr_page`.
 //!
+//! Page 1's top line(s) that pdf-inspector dropped as page furniture (a title
+//! set smaller than the body text, documents under three pages) are put back
+//! (module `title_line`).
+//!
 //! Hostile input: before parsing, every Flate stream is inflated into a small
 //! scratch buffer to measure it; a decompression bomb is refused.
+
+mod title_line;
 
 use distill_sdk::{
     ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
@@ -141,7 +147,18 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     needing.sort_unstable();
     needing.dedup();
 
-    let pages = split_pages(result.markdown.as_deref().unwrap_or(""), processed);
+    let mut pages = split_pages(result.markdown.as_deref().unwrap_or(""), processed);
+    // pdf-inspector's edge-furniture rule applies under three pages (longer
+    // documents need repetition, and its first occurrence is kept); reading
+    // page 1 again costs about as much as converting a short document.
+    if total < 3
+        && let Some(first) = pages.first_mut()
+        && needing.first() != Some(&1)
+        && !first.trim().is_empty()
+        && let Some(fixed) = title_line::recover(bytes, first)
+    {
+        *first = fixed;
+    }
     let mut out = String::new();
     let mut truncated = false;
     for (i, text) in pages.iter().enumerate() {
@@ -500,5 +517,33 @@ mod tests {
         assert_eq!((o.mode, o.max_pages), (Mode::Ocr, Some(7)));
         let o = parse_options(&json!({})).unwrap();
         assert_eq!(o.mode, Mode::Auto);
+    }
+
+    #[test]
+    fn a_title_line_dropped_as_page_furniture_comes_back() {
+        // pdf-inspector alone drops the bold capitals title set at 10.5 pt over 11 pt body
+        // text (an isolated top line smaller than the body: its running-header rule).
+        let raw = pdf_inspector::process_pdf_mem(&fixture("pdf-title-small-caps.pdf"))
+            .unwrap()
+            .markdown
+            .unwrap();
+        assert!(!raw.contains("LIBRARY SERVICES AGREEMENT"), "{raw}");
+        let d = conv("pdf-title-small-caps.pdf", auto()).unwrap();
+        assert!(
+            d.content
+                .starts_with("## LIBRARY SERVICES AGREEMENT\n\nThis agreement is made between"),
+            "{}",
+            d.content
+        );
+        assert!(d.content.contains("on the date written below."), "{}", d.content);
+        // A title pdf-inspector keeps is not repeated.
+        let d = conv("pdf-title-large.pdf", auto()).unwrap();
+        assert!(
+            d.content
+                .starts_with("# Annual Report of the Library Committee\n"),
+            "{}",
+            d.content
+        );
+        assert_eq!(d.content.matches("Annual Report").count(), 1, "{}", d.content);
     }
 }
