@@ -255,7 +255,7 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
         .find(|p| p["name"] == "markdown")
         .expect("markdown listed");
     assert_eq!(md["kind"], "format");
-    assert_eq!(md["abi"], "0.2.0");
+    assert_eq!(md["abi"], "0.3.0");
     assert_eq!(md["formats"], json!(["markdown"]));
     assert_eq!(md["calls"], 3);
     assert_eq!(md["errors"], 0);
@@ -267,6 +267,15 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
         "{md}"
     );
     assert!(md["loadedAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{md}");
+    // ABI 0.3 declarations are visible to the operator.
+    let sheet = list.iter().find(|p| p["name"] == "spreadsheet").expect("spreadsheet listed");
+    assert_eq!(sheet["parser"]["name"], "spreadsheet", "{sheet}");
+    let options: Vec<&str> =
+        sheet["parser"]["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(options, vec!["maxRowsPerSheet", "maxColumns"], "{sheet}");
+    assert_eq!(sheet["parser"]["rawUnlessListed"], false, "{sheet}");
+    let pdf = list.iter().find(|p| p["name"] == "pdf").expect("pdf listed");
+    assert_eq!(pdf["parser"]["rawUnlessListed"], true, "{pdf}");
     let bytes = std::fs::read(dir.join("markdown.wasm")).unwrap();
     let sha = {
         use std::fmt::Write;
