@@ -82,8 +82,8 @@ impl HttpFetcher {
                 Ok(Ok(r)) => r,
             };
             let status = response.status();
-            if status.is_redirection() {
-                if let Some(location) = response.headers().get(reqwest::header::LOCATION) {
+            if status.is_redirection()
+                && let Some(location) = response.headers().get(reqwest::header::LOCATION) {
                     let next = location
                         .to_str()
                         .ok()
@@ -103,7 +103,6 @@ impl HttpFetcher {
                     url = next;
                     continue;
                 }
-            }
             let content_type = response
                 .headers()
                 .get(reqwest::header::CONTENT_TYPE)
