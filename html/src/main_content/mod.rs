@@ -25,6 +25,7 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod comments;
 mod deferred;
 mod hints;
 mod phrases;

@@ -7,6 +7,7 @@
 //! that region adds more content than chrome.
 
 use super::arena::{Arena, Node};
+use super::comments::Section;
 use super::hints::{Kind, Landmark};
 
 /// Context inherited from ancestors.
@@ -72,21 +73,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let protected =
         |node: &Node| plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain;
 
-    // Comments are content when they are most of the page (a forum thread), chrome when
-    // they follow an article.
-    let mut comment_chars = 0u32;
-    {
-        let mut i = 0;
-        while i < n {
-            if nodes[i].words.comments && !nodes[i].dropped {
-                comment_chars += plain(&nodes[i]);
-                i += nodes[i].size as usize;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    let comments_are_content = comment_chars as f32 >= 0.5 * page_plain;
+    // Comment sections (see [`super::comments`]).
+    let comment_sections = super::comments::sections(arena);
 
     let groups = record_groups(arena);
     let mut ctx = vec![Ctx::default(); n];
@@ -182,7 +170,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         if chrome_mark && !node.forced && !protected(node) {
             c.chrome = true;
         }
-        if node.words.comments && !comments_are_content && (plain(node) as f32) < 0.4 * page_plain {
+        if comment_sections[i] != Section::No {
             c.comments = true;
         }
         if matches!(node.landmark, Landmark::Main | Landmark::Article) && !chrome_mark {

@@ -31,6 +31,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     if best <= 0.0 {
         return None;
     }
+    container = prefer_prose(arena, scores, container);
     container = narrow_to_main(arena, scores, container);
     container = narrow_to_article_body(arena, scores, container);
     // Upstream's force-include list (`#main`…) keeps its elements whatever they score:
@@ -178,6 +179,46 @@ fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: 
         }
         i += 1;
     }
+}
+
+/// Link share above which a container is a list of links (a related-links widget, a
+/// column of teasers) rather than a text, and below which a candidate is a text.
+const LINKY: f32 = 0.6;
+const PROSE_LINKS: f32 = 0.35;
+/// Plain characters the text needs, at least, and as a multiple of the list's own.
+const PROSE_MIN: u32 = 500;
+const PROSE_OVER_LIST: u32 = 2;
+/// Share of the list's worth the text needs.
+const PROSE_FIT_SHARE: f32 = 0.5;
+
+/// A container that is mostly links gives way to a text elsewhere on the page holding
+/// far more plain text and worth about as much: a small link-heavy block (related
+/// links, most-read teasers) is not chosen over a long prose body because its many
+/// links add up. A listing's grid stays when no such text competes with it.
+fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
+    let nodes = &arena.nodes;
+    let c = &nodes[container];
+    if c.total.link_density() < LINKY {
+        return container;
+    }
+    let need = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
+    let mut best = container;
+    let mut best_fit = PROSE_FIT_SHARE * scores.fit[container];
+    for (i, n) in nodes.iter().enumerate() {
+        let holds_container = i <= container && container < i + n.size as usize;
+        if n.dropped || holds_container || scores.fit[i] <= best_fit {
+            continue;
+        }
+        if plain(n) >= need && n.total.link_density() < PROSE_LINKS {
+            best = i;
+            best_fit = scores.fit[i];
+        }
+    }
+    best
+}
+
+fn plain(n: &super::arena::Node) -> u32 {
+    n.total.chars - n.total.link_chars
 }
 
 /// A container around the page's one `main` landmark narrows to it when it holds most

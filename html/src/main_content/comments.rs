@@ -1,0 +1,142 @@
+//! Reader comments: which elements start a comment section that is not the page's content.
+//!
+//! An element named `comment(s)` (`#comments`, `.comments-area`, `li.comment`) starts a
+//! comment section when the page's own prose (an article, a post: outside chrome regions
+//! and outside anything named as comments or replies) has been read before it: whatever
+//! share of the page the thread holds, it comes after the thing it comments on. Forums
+//! are told apart by their markup: posts named `reply`, `post` or `message` rather than
+//! `comment`, an opening post named like its replies (it is then no article read before
+//! them) or built from the same template as a sibling (`forum-post`, then `forum-post
+//! forum-post-reply`), and comments inside an element named as a thread, topic, forum or
+//! discussion. A block that is one comment's text (no nested blocks: a review's or a
+//! seller's comment field) is not a section. Without an article before them, the share
+//! rule decides: comments that are most of the page are its content (a forum thread, a
+//! discussion page), smaller comment-named elements are chrome.
+//!
+//! Comments are never part of `onlyMainContent` output: the ground truth of both
+//! development corpora leaves them out, as trafilatura does by default
+//! (`include_comments=False`). Should an option to include them come (upstream has none),
+//! [`Section::AfterArticle`] marks what it would keep.
+
+use super::arena::{Arena, Node};
+use super::hints::Landmark;
+
+/// Prose characters (outside chrome and comments) that must come before a comment section
+/// for it to be the comments of an article rather than the page's content.
+const LEAD_MIN: u32 = 300;
+
+/// Share of the page's plain text comment sections must hold together to be its content
+/// when no article comes before them.
+const CONTENT_SHARE: f32 = 0.5;
+/// Share of the page's plain text above which one comment-named element is a wrapper
+/// (of the page, of a thread) rather than a comment section, when no article precedes it.
+const WRAPPER_SHARE: f32 = 0.4;
+
+/// Whether an element starts a comment section (it and its subtree are comments, not
+/// content).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Section {
+    No,
+    /// A small comment-named element (a widget, a reply form, a post's comment count).
+    Small,
+    /// The comments of the article read before it.
+    AfterArticle,
+}
+
+/// For each element, whether it starts a comment section.
+pub(super) fn sections(arena: &Arena) -> Vec<Section> {
+    let nodes = &arena.nodes;
+    let n = nodes.len();
+    let mut out = vec![Section::No; n];
+    let page_plain = plain(&nodes[0]).max(1) as f32;
+
+    // Comments are content when they are most of the page (a forum thread).
+    let mut comment_chars = 0u32;
+    let mut i = 0;
+    while i < n {
+        if nodes[i].words.comments && !nodes[i].dropped {
+            comment_chars += plain(&nodes[i]);
+            i += nodes[i].size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    let comments_are_content = comment_chars as f32 >= CONTENT_SHARE * page_plain;
+
+    // Prose read so far in document order, outside chrome regions and anything named as
+    // comments (a forum's opening post named like its replies is not an article).
+    let mut lead = 0u32;
+    // End (arena index) of the chrome region or comment-named element being walked
+    // through, if any: prose there is not the article's.
+    let mut quiet_end = 0usize;
+    // End of the element named as a forum thread being walked through, if any.
+    let mut thread_end = 0usize;
+    let mut i = 0;
+    while i < n {
+        let node = &nodes[i];
+        if node.dropped {
+            i += node.size as usize;
+            continue;
+        }
+        if chrome_region(node) {
+            quiet_end = quiet_end.max(i + node.size as usize);
+        }
+        let in_thread = i < thread_end;
+        if node.words.thread && !node.words.comments && !node.words.boiler {
+            thread_end = thread_end.max(i + node.size as usize);
+        }
+        if node.words.comments {
+            let after_article = lead >= LEAD_MIN
+                && node.words.comment_word
+                && !in_thread
+                && node.own.chars * 2 < node.total.chars
+                && !posts_template(arena, i);
+            let small = !comments_are_content && (plain(node) as f32) < WRAPPER_SHARE * page_plain;
+            if after_article || small {
+                out[i] = if after_article {
+                    Section::AfterArticle
+                } else {
+                    Section::Small
+                };
+                i += node.size as usize;
+                continue;
+            }
+            quiet_end = quiet_end.max(i + node.size as usize);
+        }
+        let t = &node.own;
+        if i >= quiet_end && (t.words >= 12 || t.punct >= 2) {
+            lead += t.chars - t.link_chars;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether an earlier sibling not named as comments is built from the same template
+/// (`forum-post` then `forum-post forum-post-reply`): the posts of a thread, the first
+/// one included, not comments under an article.
+fn posts_template(arena: &Arena, i: usize) -> bool {
+    let nodes = &arena.nodes;
+    let parent = nodes[i].parent;
+    if parent == u32::MAX {
+        return false;
+    }
+    arena
+        .children(parent as usize)
+        .take_while(|&c| c < i)
+        .any(|c| nodes[c].sig == nodes[i].sig && !nodes[c].words.comments && nodes[c].total.chars > 0)
+}
+
+/// A region whose markup names page chrome: its prose (a blurb in a sidebar, a site
+/// description in the banner) is not the article's.
+fn chrome_region(node: &Node) -> bool {
+    matches!(
+        node.landmark,
+        Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Aside | Landmark::Dialog
+    ) || node.words.boiler
+        || (node.words.strong_chrome && !node.words.article_body)
+}
+
+fn plain(node: &Node) -> u32 {
+    node.total.chars - node.total.link_chars
+}
