@@ -25,6 +25,10 @@ use super::hints::Landmark;
 /// for it to be the comments of an article rather than the page's content.
 const LEAD_MIN: u32 = 300;
 
+/// The same for prose inside an element named as an article's body (`entry-content`,
+/// `post-body`): a short post is still the article its comments follow.
+const BODY_LEAD_MIN: u32 = 60;
+
 /// Share of the page's plain text comment sections must hold together to be its content
 /// when no article comes before them.
 const CONTENT_SHARE: f32 = 0.5;
@@ -66,6 +70,10 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
     // Prose read so far in document order, outside chrome regions and anything named as
     // comments (a forum's opening post named like its replies is not an article).
     let mut lead = 0u32;
+    // The same inside an element named as an article's body (`entry-content`), and the end
+    // of the one being walked through.
+    let mut body_lead = 0u32;
+    let mut body_end = 0usize;
     // End (arena index) of the chrome region or comment-named element being walked
     // through, if any: prose there is not the article's.
     let mut quiet_end = 0usize;
@@ -86,7 +94,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
             thread_end = thread_end.max(i + node.size as usize);
         }
         if node.words.comments {
-            let after_article = lead >= LEAD_MIN
+            let after_article = (lead >= LEAD_MIN || body_lead >= BODY_LEAD_MIN)
                 && node.words.comment_word
                 && !in_thread
                 && node.own.chars * 2 < node.total.chars
@@ -103,9 +111,15 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
             }
             quiet_end = quiet_end.max(i + node.size as usize);
         }
+        if i >= quiet_end && node.words.article_body {
+            body_end = body_end.max(i + node.size as usize);
+        }
         let t = &node.own;
         if i >= quiet_end && (t.words >= 12 || t.punct >= 2) {
             lead += t.chars - t.link_chars;
+            if i < body_end {
+                body_lead += t.chars - t.link_chars;
+            }
         }
         i += 1;
     }
