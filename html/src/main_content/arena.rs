@@ -28,6 +28,8 @@ pub(super) struct Text {
     /// see [`super::phrases`]): a block whose every text node is furniture is chrome.
     pub text_nodes: u32,
     pub furniture_nodes: u32,
+    /// Text nodes that title a comment section ("12 Comments", "2 thoughts on …").
+    pub comment_titles: u32,
 }
 
 impl Text {
@@ -42,6 +44,7 @@ impl Text {
         self.chrome_link_chars += o.chrome_link_chars;
         self.text_nodes += o.text_nodes;
         self.furniture_nodes += o.furniture_nodes;
+        self.comment_titles += o.comment_titles;
     }
 
     /// Share of the characters that sit inside links.
@@ -458,6 +461,7 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> (Text, u64) {
     }
     if t.words > 0 {
         t.text_nodes = 1;
+        t.comment_titles = u32::from(t.words <= 16 && super::phrases::is_comment_title(s));
         t.furniture_nodes = u32::from(
             (t.words <= 6 && super::phrases::is_furniture(s))
                 || (in_link && super::phrases::is_bare_path(s))

@@ -19,7 +19,7 @@
 //! [`Section::AfterArticle`] marks what it would keep.
 
 use super::arena::{Arena, Node};
-use super::hints::Landmark;
+use super::hints::{Kind, Landmark};
 
 /// Prose characters (outside chrome and comments) that must come before a comment section
 /// for it to be the comments of an article rather than the page's content.
@@ -82,7 +82,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
     let mut i = 0;
     while i < n {
         let node = &nodes[i];
-        if node.dropped {
+        if node.dropped || out[i] != Section::No {
             i += node.size as usize;
             continue;
         }
@@ -93,8 +93,14 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
         if node.words.thread && !node.words.comments && !node.words.boiler {
             thread_end = thread_end.max(i + node.size as usize);
         }
+        let article_read = lead >= LEAD_MIN || body_lead >= BODY_LEAD_MIN;
+        if article_read && !in_thread && i >= quiet_end && comment_title(node) {
+            mark_titled_section(arena, i, &mut out);
+            i += node.size as usize;
+            continue;
+        }
         if node.words.comments {
-            let after_article = (lead >= LEAD_MIN || body_lead >= BODY_LEAD_MIN)
+            let after_article = article_read
                 && node.words.comment_word
                 && !in_thread
                 && node.own.chars * 2 < node.total.chars
@@ -124,6 +130,39 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
         i += 1;
     }
     out
+}
+
+/// A heading titling a comment section ("12 Comments", "2 thoughts on …").
+fn comment_title(node: &Node) -> bool {
+    node.kind == Kind::Heading && node.total.comment_titles > 0 && node.total.words <= 16
+}
+
+/// Marks a comment section that only a heading announces (the comments are plain
+/// siblings after it, as blog engines of the 2000s write them): the heading, or the
+/// wrapper it is the only text of, and its following siblings up to the next heading
+/// that titles something else.
+fn mark_titled_section(arena: &Arena, heading: usize, out: &mut [Section]) {
+    let nodes = &arena.nodes;
+    let mut anchor = heading;
+    while nodes[anchor].parent != 0
+        && nodes[anchor].parent != u32::MAX
+        && nodes[nodes[anchor].parent as usize].total.chars == nodes[anchor].total.chars
+    {
+        anchor = nodes[anchor].parent as usize;
+    }
+    let parent = nodes[anchor].parent;
+    out[anchor] = Section::AfterArticle;
+    if parent == u32::MAX {
+        return;
+    }
+    for s in arena.children(parent as usize).filter(|&s| s > anchor) {
+        let n = &nodes[s];
+        let heading_like = n.counts.headings > 0 && n.total.words <= 16 && n.counts.blocks <= 2;
+        if heading_like && n.total.comment_titles == 0 {
+            break;
+        }
+        out[s] = Section::AfterArticle;
+    }
 }
 
 /// Whether an earlier sibling not named as comments is built from the same template

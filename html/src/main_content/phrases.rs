@@ -213,6 +213,82 @@ pub(super) fn is_furniture(text: &str) -> bool {
         })
 }
 
+/// Titles of a comment section, matched at the start of a short text whose letters begin
+/// with them: "Comments", "12 Comments", "Comments (3)", "Reader comments", "Leave a reply".
+/// (Not "Comment …": in French it opens a question, "Comment choisir …".)
+const COMMENT_TITLES: &[&str] = &[
+    "add a comment",
+    "comments",
+    "join the conversation",
+    "leave a comment",
+    "leave a reply",
+    "no comments",
+    "post a comment",
+    "reader comments",
+    "readers comments",
+    "trackbacks",
+    "what do you think",
+];
+/// The same for titles that need a count before them ("12 Responses to “…”", "One
+/// thought on “…”"): without one they can be an article's own section ("Responses to the
+/// plan").
+const COUNTED_TITLES: &[&str] = &["response", "responses", "thought on", "thoughts on"];
+
+/// Whether a short text titles a comment section (see [`COMMENT_TITLES`]).
+pub(super) fn is_comment_title(text: &str) -> bool {
+    let t = text.trim_start();
+    if t.len() > 4 * MAX_LEN {
+        return false;
+    }
+    let first = t.bytes().next().unwrap_or(b' ');
+    let (counted, t) = if first.is_ascii_digit() {
+        (
+            true,
+            t.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace()),
+        )
+    } else if let Some(rest) = strip_word(t, "one") {
+        (true, rest)
+    } else {
+        (false, t)
+    };
+    let t = t.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+    // Lower-case with single spaces, apostrophes dropped ("Readers' comments").
+    let mut buf = [0u8; MAX_LEN];
+    let mut len = 0;
+    let mut space = false;
+    for b in t.bytes().filter(|&b| b != b'\'') {
+        if len == MAX_LEN {
+            break;
+        }
+        if b.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && len > 0 && len < MAX_LEN {
+            buf[len] = b' ';
+            len += 1;
+        }
+        space = false;
+        if len < MAX_LEN {
+            buf[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
+    }
+    let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
+    let starts = |p: &&str| {
+        s.strip_prefix(*p)
+            .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
+    };
+    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts))
+}
+
+/// `t` without a leading `word` (any case) followed by a space.
+fn strip_word<'a>(t: &'a str, word: &str) -> Option<&'a str> {
+    let head = t.get(..word.len())?;
+    let rest = &t[word.len()..];
+    (head.eq_ignore_ascii_case(word) && rest.starts_with(char::is_whitespace)).then_some(rest)
+}
+
 /// Whether a link's text is a bare site path (`/content/fragments/footer`): an include or
 /// a template slot the site left unrendered, never something written for readers.
 pub(super) fn is_bare_path(text: &str) -> bool {
@@ -264,6 +340,26 @@ mod tests {
             "Moreover",
         ] {
             assert!(!is_furniture(no), "{no}");
+        }
+        for yes in [
+            "Comments",
+            "12 Comments",
+            "Comments (3)",
+            "One Response to “Lichens”",
+            "24 thoughts on “Old walls”",
+            "Readers' Comments",
+            "Leave a Reply",
+        ] {
+            assert!(is_comment_title(yes), "{yes}");
+        }
+        for no in [
+            "Comment choisir un barbecue",
+            "Commentary on the plan",
+            "Responses to the plan",
+            "Thoughts on walls",
+            "Discussion",
+        ] {
+            assert!(!is_comment_title(no), "{no}");
         }
         assert!(is_bare_path(" /content/site/fragments/footer "));
         assert!(!is_bare_path("/etc/hosts and more"));
