@@ -159,8 +159,12 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !(record_item && !node.words.strong_chrome)
             && !fills_record
             && !fills_landmark;
+        // An `<aside>` is a side column even when it is one of a grid's areas: only its
+        // prose (a call-out holding much of the page) or its holding the page overrules it.
+        let aside_chrome =
+            node.landmark == Landmark::Aside && !prose_rich && !layout_wrapper && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
-        let chrome_mark = (landmark_chrome || words_chrome) && node.counts.mains == 0;
+        let chrome_mark = (landmark_chrome || words_chrome || aside_chrome) && node.counts.mains == 0;
         let content_mark = matches!(node.landmark, Landmark::Main | Landmark::Article)
             || node.words.score >= 2
             || node.forced;
