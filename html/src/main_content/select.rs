@@ -76,6 +76,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     }
     prune_card_shelves(arena, scores, container, &holds_forced, &mut prune);
     prune_repeats(arena, container, &holds_forced, &mut prune);
+    prune_trailing_links(arena, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
 }
 
@@ -219,6 +220,66 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
 
 fn plain(n: &super::arena::Node) -> u32 {
     n.total.chars - n.total.link_chars
+}
+
+/// Link share above which a block after the container's last sentence is furniture.
+const TRAILING_LINKS: f32 = 0.5;
+/// Share of the prose before them those blocks may hold together.
+const TRAILING_SHARE: f32 = 0.5;
+
+/// Prunes what follows the container's last sentence when it is mostly links: the post
+/// footer of an article (tags, share bars, previous/next links, "more from" and related
+/// lists, newsletter links), once the body has been read. Nothing with prose of its own
+/// follows the last sentence, by definition; data (tables, captions, short lists without
+/// links) stays, and so does a grid of cards longer than half the prose before it (a
+/// collection's products under its copy).
+fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let mut gone = vec![false; end - container];
+    for &p in prune.iter() {
+        if p >= container && p < end {
+            gone[p - container] = true;
+        }
+    }
+    // The last block with prose of its own, and the prose read up to it.
+    let (mut last, mut prose) = (None, 0u32);
+    let mut i = container;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped {
+            i += n.size as usize;
+            continue;
+        }
+        let t = &n.own;
+        if (t.words >= 12 || t.punct >= 2) && t.link_density() < TRAILING_LINKS {
+            last = Some(i);
+            prose += t.chars - t.link_chars;
+        }
+        i += 1;
+    }
+    let Some(last) = last else {
+        return;
+    };
+    let (mut found, mut chars) = (Vec::new(), 0u32);
+    let mut i = last + nodes[last].size as usize;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+            continue;
+        }
+        if n.total.link_density() >= TRAILING_LINKS && !n.forced && !holds_forced[i] {
+            found.push(i);
+            chars += n.total.chars;
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    if (chars as f32) < TRAILING_SHARE * prose as f32 {
+        prune.extend(found);
+    }
 }
 
 /// A container around the page's one `main` landmark narrows to it when it holds most
