@@ -45,6 +45,9 @@ pub(super) enum Section {
     Small,
     /// The comments of the article read before it.
     AfterArticle,
+    /// The same, written beside the article's own paragraphs (no wrapper around the post
+    /// alone): the container has to hold both, and pruning takes the comments out.
+    BesideArticle,
 }
 
 /// For each element, whether it starts a comment section.
@@ -107,10 +110,12 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
                 && !posts_template(arena, i);
             let small = !comments_are_content && (plain(node) as f32) < WRAPPER_SHARE * page_plain;
             if after_article || small {
-                out[i] = if after_article {
-                    Section::AfterArticle
-                } else {
+                out[i] = if !after_article {
                     Section::Small
+                } else if beside_prose(arena, i) {
+                    Section::BesideArticle
+                } else {
+                    Section::AfterArticle
                 };
                 i += node.size as usize;
                 continue;
@@ -151,7 +156,12 @@ fn mark_titled_section(arena: &Arena, heading: usize, out: &mut [Section]) {
         anchor = nodes[anchor].parent as usize;
     }
     let parent = nodes[anchor].parent;
-    out[anchor] = Section::AfterArticle;
+    let section = if beside_prose(arena, anchor) {
+        Section::BesideArticle
+    } else {
+        Section::AfterArticle
+    };
+    out[anchor] = section;
     if parent == u32::MAX {
         return;
     }
@@ -161,8 +171,20 @@ fn mark_titled_section(arena: &Arena, heading: usize, out: &mut [Section]) {
         if heading_like && n.total.comment_titles == 0 {
             break;
         }
-        out[s] = Section::AfterArticle;
+        out[s] = section;
     }
+}
+
+/// Whether an earlier sibling is a paragraph of prose: the article's text sits in the
+/// same parent as the comments.
+fn beside_prose(arena: &Arena, i: usize) -> bool {
+    let nodes = &arena.nodes;
+    let parent = nodes[i].parent;
+    parent != u32::MAX
+        && arena
+            .children(parent as usize)
+            .take_while(|&c| c < i)
+            .any(|c| nodes[c].kind == Kind::Para && nodes[c].own.words >= 12)
 }
 
 /// Whether an earlier sibling not named as comments is built from the same template

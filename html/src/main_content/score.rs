@@ -61,6 +61,10 @@ const HIDDEN_WEIGHT: f32 = 0.5;
 /// Share of a costly subtree's (negative) worth its ancestors still pay for it.
 const PRUNED_COST: f32 = 0.35;
 
+/// The same for comments written beside the article's paragraphs: they go whatever
+/// holds them, so a long thread does not push the container down to one paragraph.
+const BESIDE_COST: f32 = 0.05;
+
 /// Plain characters an element needs before its share of the page can protect it.
 const MIN_PROTECTED: u32 = 200;
 
@@ -210,7 +214,12 @@ pub(super) fn score(arena: &Arena) -> Scores {
         neg[p] += neg[i];
         // Keep the child as it is, or prune it: losing what it has and paying a share of
         // its cost.
-        fit[p] += fit[i].max(PRUNED_COST * neg[i]);
+        let cost = if comment_sections[i] == Section::BesideArticle {
+            BESIDE_COST
+        } else {
+            PRUNED_COST
+        };
+        fit[p] += fit[i].max(cost * neg[i]);
     }
     Scores {
         ctx,

@@ -186,14 +186,20 @@ fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: 
 /// column of teasers) rather than a text, and below which a candidate is a text.
 const LINKY: f32 = 0.6;
 const PROSE_LINKS: f32 = 0.35;
+const PROSE_LINKS_INSIDE: f32 = 0.2;
+/// Average characters per link of a list of links (longer: cards inside their anchors).
+const LIST_LINK_CHARS: u32 = 60;
 /// Plain characters the text needs, at least, and as a multiple of the list's own.
 const PROSE_MIN: u32 = 500;
 const PROSE_OVER_LIST: u32 = 2;
-/// Share of the list's worth the text needs.
+/// Share of the list's worth the text needs (less inside it: the list's links are what
+/// make its worth).
 const PROSE_FIT_SHARE: f32 = 0.5;
+const PROSE_FIT_SHARE_INSIDE: f32 = 0.3;
 
 /// A container that is mostly links gives way to a text elsewhere on the page holding
-/// far more plain text and worth about as much: a small link-heavy block (related
+/// far more plain text and worth about as much, or to a text inside it holding most of
+/// its plain text: a small link-heavy block (related
 /// links, most-read teasers) is not chosen over a long prose body because its many
 /// links add up. A listing's grid stays when no such text competes with it.
 fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
@@ -202,15 +208,31 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
     if c.total.link_density() < LINKY {
         return container;
     }
-    let need = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
+    let end = container + c.size as usize;
+    // Elsewhere: twice the list's plain text; inside it: most of it.
+    let need_out = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
+    let need_in = (plain(c) / 2).max(PROSE_MIN);
+    // Short links (headlines, archive months), not cards whose whole text is one link.
+    let short_links = c.total.link_chars < LIST_LINK_CHARS * c.counts.links.max(1);
     let mut best = container;
-    let mut best_fit = PROSE_FIT_SHARE * scores.fit[container];
+    let mut best_fit = 0.0;
     for (i, n) in nodes.iter().enumerate() {
-        let holds_container = i <= container && container < i + n.size as usize;
-        if n.dropped || holds_container || scores.fit[i] <= best_fit {
+        if n.dropped || n.total.link_density() >= PROSE_LINKS || scores.fit[i] <= best_fit {
             continue;
         }
-        if plain(n) >= need && n.total.link_density() < PROSE_LINKS {
+        let inside = i > container && i < end;
+        let holds_container = i <= container && container < i + n.size as usize;
+        let ok = if inside {
+            short_links
+                && plain(n) >= need_in
+                && n.total.link_density() < PROSE_LINKS_INSIDE
+                && scores.fit[i] >= PROSE_FIT_SHARE_INSIDE * scores.fit[container]
+        } else {
+            !holds_container
+                && plain(n) >= need_out
+                && scores.fit[i] >= PROSE_FIT_SHARE * scores.fit[container]
+        };
+        if ok {
             best = i;
             best_fit = scores.fit[i];
         }
@@ -269,7 +291,9 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
             i += n.size as usize;
             continue;
         }
-        if n.total.link_density() >= TRAILING_LINKS && !n.forced && !holds_forced[i] {
+        // A sentence with links in it ("See the guide or the appendix.") is prose.
+        let sentence = n.kind == Kind::Para && n.own.punct > 0 && n.own.words >= n.own.link_words + 2;
+        if n.total.link_density() >= TRAILING_LINKS && !sentence && !n.forced && !holds_forced[i] {
             found.push(i);
             chars += n.total.chars;
             i += n.size as usize;
