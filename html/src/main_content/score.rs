@@ -160,7 +160,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !prose_rich
             && !content_form
             && !layout_wrapper
-            && !(record_item && !node.words.strong_chrome)
+            && (!record_item || node.words.strong_chrome)
             && !fills_record
             && !fills_landmark;
         // An `<aside>` is a side column even when it is one of a grid's areas: only its
