@@ -375,8 +375,8 @@ def report(results, notes, commit):
             parts.append("")
         tt = t["by_type"] if t else None
         parts.append(table("type", d["by_type"], tt).rstrip("\n"))
-        parts.append("| **all (%d)** | **%s** | %s |" % (
-            d["all"]["pages"], cell(d["all"]),
+        parts.append("| **all (%d)** | **%s | %s |" % (
+            d["all"]["pages"], cell(d["all"]).replace(" | ", "** | ", 1),
             cell(t["all"]) if t else "– | – | – | –"))
         parts.append("")
         if len(d["by_source"]) > 1:
@@ -467,7 +467,8 @@ def main():
             notes[name] = []
             if args.distill_pred:
                 d_dir = os.path.join(args.distill_pred, name)
-                notes[name].append("Distill: outputs of `%s` (not scraped here)" % d_dir)
+                notes[name].append("Distill: the outputs given with --distill-pred (e.g. html/examples/corpus.rs: "
+                                   "the server's HTML step and markdown code, natively), not scraped here")
             else:
                 d_dir = os.path.join(base, "distill")
                 notes[name].append("Distill: " + run_distill(args, server, corpus, pages, d_dir))
