@@ -20,8 +20,8 @@
 //!    gives way to a text holding far more plain text); inside the container, subtrees
 //!    that cost more than they bring are pruned, then shelves of link cards after the
 //!    page's own content, repeats of a kept block (the same words in the same order),
-//!    link blocks after the last sentence (tags, sharing, related lists) and headings left
-//!    without a section.
+//!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
+//!    sharing, related lists) and headings left without a section.
 //!
 //! Upstream's force-include list still keeps its elements. When nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty

@@ -254,7 +254,9 @@ const TRAILING_SHARE: f32 = 0.5;
 /// lists, newsletter links), once the body has been read. Nothing with prose of its own
 /// follows the last sentence, by definition; data (tables, captions, short lists without
 /// links) stays, and so does a grid of cards longer than half the prose before it (a
-/// collection's products under its copy).
+/// collection's products under its copy). The same before the first sentence: link blocks
+/// there (breadcrumbs, category links, a section's menu) go, a heading that links to the
+/// post's own page (its title) stays.
 fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
     let nodes = &arena.nodes;
     let end = container + nodes[container].size as usize;
@@ -265,7 +267,7 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
         }
     }
     // The last block with prose of its own, and the prose read up to it.
-    let (mut last, mut prose) = (None, 0u32);
+    let (mut first, mut last, mut prose) = (None, None, 0u32);
     let mut i = container;
     while i < end {
         let n = &nodes[i];
@@ -275,6 +277,7 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
         }
         let t = &n.own;
         if (t.words >= 12 || t.punct >= 2) && t.link_density() < TRAILING_LINKS {
+            first.get_or_insert(i);
             last = Some(i);
             prose += t.chars - t.link_chars;
         }
@@ -284,6 +287,34 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
         return;
     };
     let (mut found, mut chars) = (Vec::new(), 0u32);
+    let link_block = |i: usize, n: &super::arena::Node| {
+        // A sentence with links in it ("See the guide or the appendix.") is prose.
+        let sentence = n.kind == Kind::Para && n.own.punct > 0 && n.own.words >= n.own.link_words + 2;
+        n.total.link_density() >= TRAILING_LINKS && !sentence && !n.forced && !holds_forced[i]
+    };
+    // A heading linking to the post's own page is its title.
+    let title = |n: &super::arena::Node| n.counts.headings > 0 && n.total.words <= 20;
+    // Before the first sentence: breadcrumbs, category links, an "in this section" menu.
+    let first = first.unwrap_or(last);
+    let mut i = container + 1;
+    while i < first {
+        let n = &nodes[i];
+        let holds_first = i + n.size as usize > first;
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+        } else if !holds_first && link_block(i, n) && !title(n) {
+            found.push(i);
+            chars += n.total.chars;
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    if (chars as f32) < TRAILING_SHARE * prose as f32 {
+        prune.append(&mut found);
+    }
+    found.clear();
+    chars = 0;
     let mut i = last + nodes[last].size as usize;
     while i < end {
         let n = &nodes[i];
@@ -291,9 +322,7 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
             i += n.size as usize;
             continue;
         }
-        // A sentence with links in it ("See the guide or the appendix.") is prose.
-        let sentence = n.kind == Kind::Para && n.own.punct > 0 && n.own.words >= n.own.link_words + 2;
-        if n.total.link_density() >= TRAILING_LINKS && !sentence && !n.forced && !holds_forced[i] {
+        if link_block(i, n) {
             found.push(i);
             chars += n.total.chars;
             i += n.size as usize;
