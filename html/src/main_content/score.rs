@@ -61,9 +61,10 @@ const HIDDEN_WEIGHT: f32 = 0.5;
 /// Share of a costly subtree's (negative) worth its ancestors still pay for it.
 const PRUNED_COST: f32 = 0.35;
 
-/// The same for comments written beside the article's paragraphs: they go whatever
-/// holds them, so a long thread does not push the container down to one paragraph.
-const BESIDE_COST: f32 = 0.05;
+/// The same for comments written beside the article's paragraphs: nothing, as they go
+/// whatever holds them; a long thread (60 KB under a 2 KB post) must not push the
+/// container down to one paragraph.
+const BESIDE_COST: f32 = 0.0;
 
 /// Plain characters an element needs before its share of the page can protect it.
 const MIN_PROTECTED: u32 = 200;
