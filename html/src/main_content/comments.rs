@@ -46,7 +46,8 @@ pub(super) enum Section {
     /// The comments of the article read before it.
     AfterArticle,
     /// The same, written beside the article's own paragraphs (no wrapper around the post
-    /// alone): the container has to hold both, and pruning takes the comments out.
+    /// alone) or as the bare items of a list with no comment-named wrapper: the container
+    /// may have to hold both, and pruning takes the comments out.
     BesideArticle,
 }
 
@@ -134,7 +135,39 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
         }
         i += 1;
     }
+    free_bare_items(arena, &mut out);
     out
+}
+
+/// Comments marked one by one (`li.comment` in an unnamed list): when they are (nearly)
+/// all of their parent's text, the parent is the thread, and its items cost the
+/// container nothing, like one wrapper would once pruned.
+fn free_bare_items(arena: &Arena, out: &mut [Section]) {
+    let nodes = &arena.nodes;
+    let mut i = 0;
+    while i < nodes.len() {
+        if out[i] == Section::AfterArticle && nodes[i].parent != u32::MAX {
+            let p = nodes[i].parent as usize;
+            let (mut items, mut chars) = (0u32, 0u32);
+            for c in arena.children(p) {
+                if out[c] == Section::AfterArticle {
+                    items += 1;
+                    chars += nodes[c].total.chars;
+                }
+            }
+            if items >= 2 && chars as f32 >= 0.9 * nodes[p].total.chars as f32 {
+                for c in arena.children(p) {
+                    if out[c] == Section::AfterArticle {
+                        out[c] = Section::BesideArticle;
+                    }
+                }
+            }
+            // The parent's other children are done with it.
+            i = p + nodes[p].size as usize;
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// A heading titling a comment section ("12 Comments", "2 thoughts on …").
