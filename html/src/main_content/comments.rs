@@ -29,6 +29,10 @@ const LEAD_MIN: u32 = 300;
 /// `post-body`): a short post is still the article its comments follow.
 const BODY_LEAD_MIN: u32 = 60;
 
+/// Earlier siblings looked at for an opening post or the article's paragraphs (they come
+/// first): bounds the work on threads of thousands of bare comments.
+const SCAN_SIBLINGS: usize = 64;
+
 /// Share of the page's plain text comment sections must hold together to be its content
 /// when no article comes before them.
 const CONTENT_SHARE: f32 = 0.5;
@@ -217,6 +221,7 @@ fn beside_prose(arena: &Arena, i: usize) -> bool {
         && arena
             .children(parent as usize)
             .take_while(|&c| c < i)
+            .take(SCAN_SIBLINGS)
             .any(|c| nodes[c].kind == Kind::Para && nodes[c].own.words >= 12)
 }
 
@@ -232,6 +237,7 @@ fn posts_template(arena: &Arena, i: usize) -> bool {
     arena
         .children(parent as usize)
         .take_while(|&c| c < i)
+        .take(SCAN_SIBLINGS)
         .any(|c| nodes[c].sig == nodes[i].sig && !nodes[c].words.comments && nodes[c].total.chars > 0)
 }
 
