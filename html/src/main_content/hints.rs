@@ -8,9 +8,7 @@
 use dom_query::Element;
 use html5ever::ns;
 
-use super::vocabulary::{
-    BOILER_FRAGMENTS, FnvMap, SCREEN_READER_MARKS, Word, for_each_word, has_fragment, word,
-};
+use super::vocabulary::{FnvMap, Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -526,12 +524,9 @@ fn words_of(value: &str, is_class: bool) -> Words {
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
         let variant = class.contains(':') || class.contains('[');
         if class.len() >= 4 {
-            if has_fragment(class, &BOILER_FRAGMENTS) {
-                acc.out.boiler = true;
-            }
-            if is_class && !variant && has_fragment(class, &SCREEN_READER_MARKS) {
-                acc.out.screen_reader = true;
-            }
+            let (boiler, reader) = fragments(class);
+            acc.out.boiler |= boiler;
+            acc.out.screen_reader |= is_class && !variant && reader;
         }
         if variant || n == 8 {
             continue;

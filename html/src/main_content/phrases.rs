@@ -136,7 +136,7 @@ const EXACT: &[&str] = &[
 ];
 
 /// Beginnings of short texts that are chrome ("Related articles", "Sign up for our
-/// newsletter", "You may also like").
+/// newsletter", "You may also like"). Sorted (searched from where the text would go).
 const PREFIX: &[&str] = &[
     "also read",
     "customers also",
@@ -239,8 +239,21 @@ pub(super) fn is_furniture(text: &str) -> bool {
         len += 1;
     }
     let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
-    EXACT.binary_search(&s).is_ok()
-        || PREFIX.iter().any(|p| {
+    if EXACT.binary_search(&s).is_ok() {
+        return true;
+    }
+    // A prefix of `s` sorts before it, and so does everything between the two (it starts
+    // with the prefix too): look back from where `s` would go, while the first byte matches.
+    let at = match PREFIX.binary_search(&s) {
+        Ok(i) => i + 1,
+        Err(i) => i,
+    };
+    let first = s.as_bytes().first();
+    PREFIX[..at]
+        .iter()
+        .rev()
+        .take_while(|p| p.as_bytes().first() == first)
+        .any(|p| {
             s.strip_prefix(p)
                 .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
         })
@@ -349,6 +362,7 @@ mod tests {
     #[test]
     fn exact_list_is_sorted_for_binary_search() {
         assert!(EXACT.windows(2).all(|w| w[0] < w[1]), "EXACT must stay sorted");
+        assert!(PREFIX.windows(2).all(|w| w[0] < w[1]), "PREFIX must stay sorted");
     }
 
     #[test]
@@ -361,6 +375,8 @@ mod tests {
             "SIGN UP FOR OUR NEWSLETTER",
             "You may also like",
             "Add to cart",
+            "Not open for further replies.",
+            "More from the author",
         ] {
             assert!(is_furniture(yes), "{yes}");
         }
