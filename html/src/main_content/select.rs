@@ -184,7 +184,15 @@ fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: 
 
 /// Link share above which a container is a list of links (a related-links widget, a
 /// column of teasers) rather than a text, and below which a candidate is a text.
-const LINKY: f32 = 0.6;
+const LINKY: f32 = 0.5;
+/// The same for lists of long links (cards whose title and summary are one anchor: a
+/// guide's chapters, a hub's sections), which are more often the content.
+const LINKY_LONG: f32 = 0.6;
+/// The same for narrowing to a text inside the list (an index page's introduction sits
+/// inside its list of sections).
+const LINKY_INSIDE: f32 = 0.5;
+/// Share of the list's plain text the text inside it must hold.
+const PROSE_SHARE_INSIDE: f32 = 0.7;
 const PROSE_LINKS: f32 = 0.35;
 const PROSE_LINKS_INSIDE: f32 = 0.2;
 /// Average characters per link of a list of links (longer: cards inside their anchors).
@@ -211,7 +219,7 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
     let end = container + c.size as usize;
     // Elsewhere: twice the list's plain text; inside it: most of it.
     let need_out = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
-    let need_in = (plain(c) / 2).max(PROSE_MIN);
+    let need_in = (plain(c) as f32 * PROSE_SHARE_INSIDE).max(PROSE_MIN as f32) as u32;
     // Short links (headlines, archive months), not cards whose whole text is one link.
     let short_links = c.total.link_chars < LIST_LINK_CHARS * c.counts.links.max(1);
     let mut best = container;
@@ -224,11 +232,13 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
         let holds_container = i <= container && container < i + n.size as usize;
         let ok = if inside {
             short_links
+                && c.total.link_density() >= LINKY_INSIDE
                 && plain(n) >= need_in
                 && n.total.link_density() < PROSE_LINKS_INSIDE
                 && scores.fit[i] >= PROSE_FIT_SHARE_INSIDE * scores.fit[container]
         } else {
             !holds_container
+                && (short_links || c.total.link_density() >= LINKY_LONG)
                 && plain(n) >= need_out
                 && scores.fit[i] >= PROSE_FIT_SHARE * scores.fit[container]
         };
