@@ -5,7 +5,7 @@
 #   make unit   the fast lane: unit tests of every crate, no server, no wasm build
 #   make check  rustfmt --check and clippy -D warnings on the whole workspace
 #   make bench  benchmarks, written to BENCHMARKS.md
-#   make quality  main-content extraction quality on ../shared/corpus/wcxb-dev, beside trafilatura
+#   make quality  main-content extraction quality on every corpus in ../shared/corpus, beside trafilatura
 #
 # Everything built or cached stays under target/.
 
@@ -111,12 +111,14 @@ $(MARKITDOWN):
 bench: build | $(MARKITDOWN)
 	$(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
 
-## Serves the corpus from a local fixture server, scrapes every page through the
-## built server (markdown, default onlyMainContent), runs trafilatura (installed
-## into target/tools/quality) on the same pages and scores both.
-QUALITY_CORPUS ?= ../shared/corpus/wcxb-dev
+## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local
+## fixture server, scrapes every page through the built server (markdown, default
+## onlyMainContent), runs trafilatura (include_comments=False, installed into
+## target/tools/quality) on the same pages, scores both per page type and per source
+## (precision, recall, F1, snippets) and rewrites the generated part of docs/QUALITY.md.
+QUALITY_CORPORA ?= ../shared/corpus
 quality: plugins host
-	python3 quality/quality.py --corpus $(QUALITY_CORPUS)
+	python3 quality/quality.py --corpora $(QUALITY_CORPORA)
 
 clean:
 	$(CARGO) clean

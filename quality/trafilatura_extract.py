@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Runs trafilatura (default settings, plain text) on every page of a corpus and writes
-OUT/<id>.txt. Run with the Python of the venv `quality.py` installs trafilatura into."""
+"""Runs trafilatura (plain text, default settings but include_comments=False: comments are
+not main content, and Distill's onlyMainContent leaves them out too) on every page of a
+corpus and writes OUT/<id>.txt. Run with the Python of the venv `quality.py` installs
+trafilatura into."""
 import argparse
 import gzip
 import json
@@ -18,7 +20,7 @@ def extract(job):
         raw = f.read()
     started = time.process_time()
     try:
-        text = trafilatura.extract(raw, url=page.get("url")) or ""
+        text = trafilatura.extract(raw, url=page.get("url"), include_comments=False) or ""
     except Exception:  # noqa: BLE001 - an extractor failure scores as empty output
         text = ""
     cpu = time.process_time() - started

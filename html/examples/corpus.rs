@@ -8,7 +8,8 @@
 //! ```sh
 //! cargo run --release -p distill-html --example corpus -- PAGES_DIR MANIFEST OUT_DIR [ID…]
 //! ```
-//! `PAGES_DIR` holds `<id>.html` (gunzipped), `MANIFEST` is the corpus's `manifest.jsonl`.
+//! `PAGES_DIR` holds `<id>.html` (gunzipped), `MANIFEST` is the corpus's `manifest.jsonl`
+//! (pages without a `url` get a local one).
 //! `make quality` measures the whole thing (markdown included) through the real server.
 
 use std::time::{Duration, Instant};
@@ -34,7 +35,11 @@ fn main() {
         if !only.is_empty() && !only.iter().any(|o| o.as_str() == id) {
             continue;
         }
-        let url = url::Url::parse(v["url"].as_str().unwrap()).unwrap();
+        // Some corpora have no URL for a page (`null`): any base does for extraction.
+        let url = v["url"]
+            .as_str()
+            .and_then(|u| url::Url::parse(u).ok())
+            .unwrap_or_else(|| url::Url::parse(&format!("http://127.0.0.1/{id}.html")).unwrap());
         let raw = fs::read(format!("{pages}/{id}.html")).expect("read page");
         bytes += raw.len();
         let html = decode_html(&raw, Some("text/html"));

@@ -28,6 +28,8 @@ pub(super) struct Text {
     /// see [`super::phrases`]): a block whose every text node is furniture is chrome.
     pub text_nodes: u32,
     pub furniture_nodes: u32,
+    /// Text nodes that title a comment section ("12 Comments", "2 thoughts on …").
+    pub comment_titles: u32,
 }
 
 impl Text {
@@ -42,6 +44,7 @@ impl Text {
         self.chrome_link_chars += o.chrome_link_chars;
         self.text_nodes += o.text_nodes;
         self.furniture_nodes += o.furniture_nodes;
+        self.comment_titles += o.comment_titles;
     }
 
     /// Share of the characters that sit inside links.
@@ -197,6 +200,8 @@ impl Arena {
             let p = &nodes[parent as usize];
             let (p_block, p_link, p_depth, p_dropped, p_chrome) =
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
+            // Only a heading's text can title a comment section.
+            let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
             enum Step {
                 Element(Node),
                 Text(Text, u64),
@@ -213,7 +218,7 @@ impl Arena {
                         &mut cache,
                     )),
                     NodeData::Text { contents } => {
-                        let (t, h) = text_stats(contents, p_link, p_chrome);
+                        let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
                         Step::Text(t, h)
                     }
                     _ => Step::Other,
@@ -397,7 +402,7 @@ fn mix(h: u64, x: u64) -> u64 {
 }
 
 /// Statistics of one text node, and the hash of its letters and digits.
-fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> (Text, u64) {
+fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
     let mut t = Text::default();
     let mut h = HASH_SEED;
     let mut in_word = false;
@@ -458,6 +463,7 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool) -> (Text, u64) {
     }
     if t.words > 0 {
         t.text_nodes = 1;
+        t.comment_titles = u32::from(in_heading && t.words <= 16 && super::phrases::is_comment_title(s));
         t.furniture_nodes = u32::from(
             (t.words <= 6 && super::phrases::is_furniture(s))
                 || (in_link && super::phrases::is_bare_path(s))

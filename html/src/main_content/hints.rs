@@ -8,9 +8,7 @@
 use dom_query::Element;
 use html5ever::ns;
 
-use super::vocabulary::{
-    BOILER_FRAGMENTS, FnvMap, SCREEN_READER_MARKS, Word, for_each_word, has_fragment, word,
-};
+use super::vocabulary::{FnvMap, Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -297,6 +295,12 @@ pub(super) struct Words {
     pub score: i32,
     /// A word naming comments or replies (content on forums, not on articles).
     pub comments: bool,
+    /// The word is `comment(s)` (how blogs and news sites name readers' comments; forums
+    /// name their posts `reply`, `post`, `message`).
+    pub comment_word: bool,
+    /// A word naming a forum thread (`thread`, `topic`, `forum`, `discussion`): comments
+    /// inside are its posts.
+    pub thread: bool,
     /// A word naming boilerplate that is never content (consent, newsletter, ads, sharing).
     pub boiler: bool,
     /// A class/id naming an article's body (`article-body`, `entry-content`, `postBody`).
@@ -316,6 +320,10 @@ pub(super) struct Words {
 }
 
 fn add_word(out: &mut Words, w: &str) {
+    out.thread |= matches!(
+        w,
+        "thread" | "threads" | "topic" | "topics" | "forum" | "forums" | "discussion" | "discussions"
+    );
     match word(w) {
         Word::Boiler => {
             out.boiler = true;
@@ -356,6 +364,7 @@ fn add_word(out: &mut Words, w: &str) {
         }
         Word::Comments => {
             out.comments = true;
+            out.comment_word |= matches!(w, "comment" | "comments");
             out.score -= 2;
         }
         Word::Neutral => {}
@@ -487,6 +496,8 @@ fn is_slug(id: &str) -> bool {
 fn merge(into: &mut Words, w: Words) {
     into.score += w.score;
     into.comments |= w.comments;
+    into.comment_word |= w.comment_word;
+    into.thread |= w.thread;
     into.boiler |= w.boiler;
     into.article_body |= w.article_body;
     into.strong_chrome |= w.strong_chrome;
@@ -513,12 +524,9 @@ fn words_of(value: &str, is_class: bool) -> Words {
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
         let variant = class.contains(':') || class.contains('[');
         if class.len() >= 4 {
-            if has_fragment(class, &BOILER_FRAGMENTS) {
-                acc.out.boiler = true;
-            }
-            if is_class && !variant && has_fragment(class, &SCREEN_READER_MARKS) {
-                acc.out.screen_reader = true;
-            }
+            let (boiler, reader) = fragments(class);
+            acc.out.boiler |= boiler;
+            acc.out.screen_reader |= is_class && !variant && reader;
         }
         if variant || n == 8 {
             continue;

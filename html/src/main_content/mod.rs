@@ -7,17 +7,21 @@
 //!    tag, ARIA role, `itemprop`, class/id words read with [`vocabulary`], hidden) and text
 //!    statistics (characters, link characters, words, punctuation, furniture phrases from
 //!    [`phrases`], a hash of the words) of the text it owns as a block and of its subtree.
-//! 2. [`score`]: every block's text gets a value — prose, headings, table and list data
+//! 2. [`comments`]: comment sections after the article's prose are chrome whatever their
+//!    share of the page (forum threads, told apart by their markup, stay content).
+//!    [`score`]: every block's text gets a value — prose, headings, table and list data
 //!    and the cards of a listing (sibling groups built from one template) count for the
 //!    content; short links, buttons, furniture phrases and anything inside navigation,
 //!    banners, footers, sidebars, dialogs, ads, sharing or consent boxes count against it.
 //!    Subtree sums are computed bottom-up.
 //! 3. [`select`]: the container is the subtree worth the most (a costly part inside costs
 //!    only a share of its weight: pruning will take it out), narrowed to the page's `main`
-//!    or the article's body when those hold most of it; inside the container, subtrees
+//!    or the article's body when those hold most of it (a container that is mostly links
+//!    gives way to a text holding far more plain text); inside the container, subtrees
 //!    that cost more than they bring are pruned, then shelves of link cards after the
-//!    page's own content, repeats of a kept block (the same words in the same order) and
-//!    headings left without a section.
+//!    page's own content, repeats of a kept block (the same words in the same order),
+//!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
+//!    sharing, related lists) and headings left without a section.
 //!
 //! Upstream's force-include list still keeps its elements. When nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty
@@ -25,6 +29,7 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod comments;
 mod deferred;
 mod hints;
 mod phrases;

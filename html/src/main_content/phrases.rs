@@ -9,6 +9,8 @@
 /// Texts that are chrome when they are the whole text node (after trimming counts and
 /// punctuation: "Comments (12)" → "comments"). Sorted (binary search).
 const EXACT: &[&str] = &[
+    "about the author",
+    "about the authors",
     "accept",
     "accept all",
     "add to bag",
@@ -18,9 +20,12 @@ const EXACT: &[&str] = &[
     "add to wishlist",
     "advertisement",
     "all rights reserved",
+    "article continues below",
     "ask a question",
     "back",
+    "back to blog",
     "back to top",
+    "book a demo",
     "book now",
     "buy now",
     "call me back",
@@ -64,7 +69,9 @@ const EXACT: &[&str] = &[
     "login",
     "menu",
     "more",
+    "multi quote",
     "newsletter",
+    "newsletters",
     "next",
     "notify me",
     "open in app",
@@ -77,14 +84,19 @@ const EXACT: &[&str] = &[
     "quick shop",
     "quick view",
     "quote",
+    "quote reply",
     "read more",
     "register",
     "related",
     "reply",
+    "reply with quote",
     "report",
+    "request a demo",
+    "request a quote",
     "search",
     "secure checkout",
     "see all",
+    "see all posts",
     "see less",
     "see more",
     "share",
@@ -103,11 +115,14 @@ const EXACT: &[&str] = &[
     "sort by",
     "sort options",
     "sponsored",
+    "stay connected",
     "subscribe",
+    "subscribe here",
     "table of contents",
     "terms of use",
     "tiktok",
     "toggle navigation",
+    "trending",
     "tweet",
     "twitter",
     "upvote",
@@ -121,26 +136,34 @@ const EXACT: &[&str] = &[
 ];
 
 /// Beginnings of short texts that are chrome ("Related articles", "Sign up for our
-/// newsletter", "You may also like").
+/// newsletter", "You may also like"). Sorted (searched from where the text would go).
 const PREFIX: &[&str] = &[
     "also read",
     "customers also",
     "frequently bought",
     "get started",
+    "get the latest",
     "improve this",
+    "in partnership with",
     "join date",
     "join our",
     "join the conversation",
+    "join to",
     "last modified",
     "last updated",
     "latest posts",
     "leave a comment",
     "leave a reply",
+    "log in to",
+    "more articles",
+    "more by",
     "more from",
+    "more posts",
     "more stories",
     "more topics",
     "most popular",
     "most read",
+    "not open for further replies",
     "people also",
     "popular posts",
     "post a comment",
@@ -149,7 +172,10 @@ const PREFIX: &[&str] = &[
     "published on",
     "read next",
     "recent posts",
+    "recommended articles",
     "recommended for you",
+    "recommended reading",
+    "recommended stories",
     "related articles",
     "related posts",
     "related products",
@@ -161,18 +187,25 @@ const PREFIX: &[&str] = &[
     "share this",
     "ships from",
     "showing",
+    "sign in to",
     "sign up for",
+    "sign up to",
     "similar posts",
     "similar products",
     "similar threads",
     "skip to",
     "subscribe to",
+    "top posters in",
     "trending now",
     "updated on",
     "use promo code",
     "was this helpful",
+    "you may also",
     "you may also like",
+    "you may be interested",
     "you might also like",
+    "you must be logged in",
+    "you must log in",
 ];
 
 /// Longest text (bytes, trimmed) looked at.
@@ -206,11 +239,100 @@ pub(super) fn is_furniture(text: &str) -> bool {
         len += 1;
     }
     let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
-    EXACT.binary_search(&s).is_ok()
-        || PREFIX.iter().any(|p| {
+    if EXACT.binary_search(&s).is_ok() {
+        return true;
+    }
+    // A prefix of `s` sorts before it, and so does everything between the two (it starts
+    // with the prefix too): look back from where `s` would go, while the first byte matches.
+    let at = match PREFIX.binary_search(&s) {
+        Ok(i) => i + 1,
+        Err(i) => i,
+    };
+    let first = s.as_bytes().first();
+    PREFIX[..at]
+        .iter()
+        .rev()
+        .take_while(|p| p.as_bytes().first() == first)
+        .any(|p| {
             s.strip_prefix(p)
                 .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
         })
+}
+
+/// Titles of a comment section, matched at the start of a short text whose letters begin
+/// with them: "Comments", "12 Comments", "Comments (3)", "Reader comments", "Leave a reply".
+/// (Not "Comment …": in French it opens a question, "Comment choisir …".)
+const COMMENT_TITLES: &[&str] = &[
+    "add a comment",
+    "comments",
+    "join the conversation",
+    "leave a comment",
+    "leave a reply",
+    "no comments",
+    "post a comment",
+    "reader comments",
+    "readers comments",
+    "trackbacks",
+    "what do you think",
+];
+/// The same for titles that need a count before them ("12 Responses to “…”", "One
+/// thought on “…”"): without one they can be an article's own section ("Responses to the
+/// plan").
+const COUNTED_TITLES: &[&str] = &["response", "responses", "thought on", "thoughts on"];
+
+/// Whether a short text titles a comment section (see [`COMMENT_TITLES`]).
+pub(super) fn is_comment_title(text: &str) -> bool {
+    let t = text.trim_start();
+    if t.len() > 4 * MAX_LEN {
+        return false;
+    }
+    let first = t.bytes().next().unwrap_or(b' ');
+    let (counted, t) = if first.is_ascii_digit() {
+        (
+            true,
+            t.trim_start_matches(|c: char| c.is_ascii_digit() || c.is_whitespace()),
+        )
+    } else if let Some(rest) = strip_word(t, "one") {
+        (true, rest)
+    } else {
+        (false, t)
+    };
+    let t = t.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+    // Lower-case with single spaces, apostrophes dropped ("Readers' comments").
+    let mut buf = [0u8; MAX_LEN];
+    let mut len = 0;
+    let mut space = false;
+    for b in t.bytes().filter(|&b| b != b'\'') {
+        if len == MAX_LEN {
+            break;
+        }
+        if b.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && len > 0 && len < MAX_LEN {
+            buf[len] = b' ';
+            len += 1;
+        }
+        space = false;
+        if len < MAX_LEN {
+            buf[len] = b.to_ascii_lowercase();
+            len += 1;
+        }
+    }
+    let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
+    let starts = |p: &&str| {
+        s.strip_prefix(*p)
+            .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
+    };
+    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts))
+}
+
+/// `t` without a leading `word` (any case) followed by a space.
+fn strip_word<'a>(t: &'a str, word: &str) -> Option<&'a str> {
+    let head = t.get(..word.len())?;
+    let rest = &t[word.len()..];
+    (head.eq_ignore_ascii_case(word) && rest.starts_with(char::is_whitespace)).then_some(rest)
 }
 
 /// Whether a link's text is a bare site path (`/content/fragments/footer`): an include or
@@ -240,6 +362,7 @@ mod tests {
     #[test]
     fn exact_list_is_sorted_for_binary_search() {
         assert!(EXACT.windows(2).all(|w| w[0] < w[1]), "EXACT must stay sorted");
+        assert!(PREFIX.windows(2).all(|w| w[0] < w[1]), "PREFIX must stay sorted");
     }
 
     #[test]
@@ -252,6 +375,8 @@ mod tests {
             "SIGN UP FOR OUR NEWSLETTER",
             "You may also like",
             "Add to cart",
+            "Not open for further replies.",
+            "More from the author",
         ] {
             assert!(is_furniture(yes), "{yes}");
         }
@@ -264,6 +389,26 @@ mod tests {
             "Moreover",
         ] {
             assert!(!is_furniture(no), "{no}");
+        }
+        for yes in [
+            "Comments",
+            "12 Comments",
+            "Comments (3)",
+            "One Response to “Lichens”",
+            "24 thoughts on “Old walls”",
+            "Readers' Comments",
+            "Leave a Reply",
+        ] {
+            assert!(is_comment_title(yes), "{yes}");
+        }
+        for no in [
+            "Comment choisir un barbecue",
+            "Commentary on the plan",
+            "Responses to the plan",
+            "Thoughts on walls",
+            "Discussion",
+        ] {
+            assert!(!is_comment_title(no), "{no}");
         }
         assert!(is_bare_path(" /content/site/fragments/footer "));
         assert!(!is_bare_path("/etc/hosts and more"));

@@ -7,6 +7,7 @@
 //! that region adds more content than chrome.
 
 use super::arena::{Arena, Node};
+use super::comments::Section;
 use super::hints::{Kind, Landmark};
 
 /// Context inherited from ancestors.
@@ -60,6 +61,11 @@ const HIDDEN_WEIGHT: f32 = 0.5;
 /// Share of a costly subtree's (negative) worth its ancestors still pay for it.
 const PRUNED_COST: f32 = 0.35;
 
+/// The same for comments written beside the article's paragraphs: nothing, as they go
+/// whatever holds them; a long thread (60 KB under a 2 KB post) must not push the
+/// container down to one paragraph.
+const BESIDE_COST: f32 = 0.0;
+
 /// Plain characters an element needs before its share of the page can protect it.
 const MIN_PROTECTED: u32 = 200;
 
@@ -72,21 +78,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let protected =
         |node: &Node| plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain;
 
-    // Comments are content when they are most of the page (a forum thread), chrome when
-    // they follow an article.
-    let mut comment_chars = 0u32;
-    {
-        let mut i = 0;
-        while i < n {
-            if nodes[i].words.comments && !nodes[i].dropped {
-                comment_chars += plain(&nodes[i]);
-                i += nodes[i].size as usize;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    let comments_are_content = comment_chars as f32 >= 0.5 * page_plain;
+    // Comment sections (see [`super::comments`]).
+    let comment_sections = super::comments::sections(arena);
 
     let groups = record_groups(arena);
     let mut ctx = vec![Ctx::default(); n];
@@ -168,11 +161,15 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !prose_rich
             && !content_form
             && !layout_wrapper
-            && !(record_item && !node.words.strong_chrome)
+            && (!record_item || node.words.strong_chrome)
             && !fills_record
             && !fills_landmark;
+        // An `<aside>` is a side column even when it is one of a grid's areas: only its
+        // prose (a call-out holding much of the page) or its holding the page overrules it.
+        let aside_chrome =
+            node.landmark == Landmark::Aside && !prose_rich && !layout_wrapper && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
-        let chrome_mark = (landmark_chrome || words_chrome) && node.counts.mains == 0;
+        let chrome_mark = (landmark_chrome || words_chrome || aside_chrome) && node.counts.mains == 0;
         let content_mark = matches!(node.landmark, Landmark::Main | Landmark::Article)
             || node.words.score >= 2
             || node.forced;
@@ -182,7 +179,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         if chrome_mark && !node.forced && !protected(node) {
             c.chrome = true;
         }
-        if node.words.comments && !comments_are_content && (plain(node) as f32) < 0.4 * page_plain {
+        if comment_sections[i] != Section::No {
             c.comments = true;
         }
         if matches!(node.landmark, Landmark::Main | Landmark::Article) && !chrome_mark {
@@ -218,7 +215,12 @@ pub(super) fn score(arena: &Arena) -> Scores {
         neg[p] += neg[i];
         // Keep the child as it is, or prune it: losing what it has and paying a share of
         // its cost.
-        fit[p] += fit[i].max(PRUNED_COST * neg[i]);
+        let cost = if comment_sections[i] == Section::BesideArticle {
+            BESIDE_COST
+        } else {
+            PRUNED_COST
+        };
+        fit[p] += fit[i].max(cost * neg[i]);
     }
     Scores {
         ctx,

@@ -31,6 +31,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     if best <= 0.0 {
         return None;
     }
+    container = prefer_prose(arena, scores, container);
     container = narrow_to_main(arena, scores, container);
     container = narrow_to_article_body(arena, scores, container);
     // Upstream's force-include list (`#main`…) keeps its elements whatever they score:
@@ -75,6 +76,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     }
     prune_card_shelves(arena, scores, container, &holds_forced, &mut prune);
     prune_repeats(arena, container, &holds_forced, &mut prune);
+    prune_trailing_links(arena, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
 }
 
@@ -177,6 +179,169 @@ fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: 
             continue;
         }
         i += 1;
+    }
+}
+
+/// Link share above which a container is a list of links (a related-links widget, a
+/// column of teasers) rather than a text, and below which a candidate is a text.
+const LINKY: f32 = 0.5;
+/// The same for lists of long links (cards whose title and summary are one anchor: a
+/// guide's chapters, a hub's sections), which are more often the content.
+const LINKY_LONG: f32 = 0.6;
+/// The same for narrowing to a text inside the list (an index page's introduction sits
+/// inside its list of sections).
+const LINKY_INSIDE: f32 = 0.5;
+/// Share of the list's plain text the text inside it must hold.
+const PROSE_SHARE_INSIDE: f32 = 0.7;
+const PROSE_LINKS: f32 = 0.35;
+const PROSE_LINKS_INSIDE: f32 = 0.2;
+/// Average characters per link of a list of links (longer: cards inside their anchors).
+const LIST_LINK_CHARS: u32 = 60;
+/// Plain characters the text needs, at least, and as a multiple of the list's own.
+const PROSE_MIN: u32 = 500;
+const PROSE_OVER_LIST: u32 = 2;
+/// Share of the list's worth the text needs (less inside it: the list's links are what
+/// make its worth).
+const PROSE_FIT_SHARE: f32 = 0.5;
+const PROSE_FIT_SHARE_INSIDE: f32 = 0.3;
+
+/// A container that is mostly links gives way to a text elsewhere on the page holding
+/// far more plain text and worth about as much, or to a text inside it holding most of
+/// its plain text: a small link-heavy block (related
+/// links, most-read teasers) is not chosen over a long prose body because its many
+/// links add up. A listing's grid stays when no such text competes with it.
+fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
+    let nodes = &arena.nodes;
+    let c = &nodes[container];
+    if c.total.link_density() < LINKY {
+        return container;
+    }
+    let end = container + c.size as usize;
+    // Elsewhere: twice the list's plain text; inside it: most of it.
+    let need_out = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
+    let need_in = (plain(c) as f32 * PROSE_SHARE_INSIDE).max(PROSE_MIN as f32) as u32;
+    // Short links (headlines, archive months), not cards whose whole text is one link.
+    let short_links = c.total.link_chars < LIST_LINK_CHARS * c.counts.links.max(1);
+    let mut best = container;
+    let mut best_fit = 0.0;
+    for (i, n) in nodes.iter().enumerate() {
+        if n.dropped || n.total.link_density() >= PROSE_LINKS || scores.fit[i] <= best_fit {
+            continue;
+        }
+        let inside = i > container && i < end;
+        let holds_container = i <= container && container < i + n.size as usize;
+        let ok = if inside {
+            short_links
+                && c.total.link_density() >= LINKY_INSIDE
+                && plain(n) >= need_in
+                && n.total.link_density() < PROSE_LINKS_INSIDE
+                && scores.fit[i] >= PROSE_FIT_SHARE_INSIDE * scores.fit[container]
+        } else {
+            !holds_container
+                && (short_links || c.total.link_density() >= LINKY_LONG)
+                && plain(n) >= need_out
+                && scores.fit[i] >= PROSE_FIT_SHARE * scores.fit[container]
+        };
+        if ok {
+            best = i;
+            best_fit = scores.fit[i];
+        }
+    }
+    best
+}
+
+fn plain(n: &super::arena::Node) -> u32 {
+    n.total.chars - n.total.link_chars
+}
+
+/// Link share above which a block after the container's last sentence is furniture.
+const TRAILING_LINKS: f32 = 0.5;
+/// Share of the prose before them those blocks may hold together.
+const TRAILING_SHARE: f32 = 0.5;
+
+/// Prunes what follows the container's last sentence when it is mostly links: the post
+/// footer of an article (tags, share bars, previous/next links, "more from" and related
+/// lists, newsletter links), once the body has been read. Nothing with prose of its own
+/// follows the last sentence, by definition; data (tables, captions, short lists without
+/// links) stays, and so does a grid of cards longer than half the prose before it (a
+/// collection's products under its copy). The same before the first sentence: link blocks
+/// there (breadcrumbs, category links, a section's menu) go, a heading that links to the
+/// post's own page (its title) stays.
+fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let mut gone = vec![false; end - container];
+    for &p in prune.iter() {
+        if p >= container && p < end {
+            gone[p - container] = true;
+        }
+    }
+    // The last block with prose of its own, and the prose read up to it.
+    let (mut first, mut last, mut prose) = (None, None, 0u32);
+    let mut i = container;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped {
+            i += n.size as usize;
+            continue;
+        }
+        let t = &n.own;
+        if (t.words >= 12 || t.punct >= 2) && t.link_density() < TRAILING_LINKS {
+            first.get_or_insert(i);
+            last = Some(i);
+            prose += t.chars - t.link_chars;
+        }
+        i += 1;
+    }
+    let Some(last) = last else {
+        return;
+    };
+    let (mut found, mut chars) = (Vec::new(), 0u32);
+    let link_block = |i: usize, n: &super::arena::Node| {
+        // A sentence with links in it ("See the guide or the appendix.") is prose.
+        let sentence = n.kind == Kind::Para && n.own.punct > 0 && n.own.words >= n.own.link_words + 2;
+        n.total.link_density() >= TRAILING_LINKS && !sentence && !n.forced && !holds_forced[i]
+    };
+    // A heading linking to the post's own page is its title.
+    let title = |n: &super::arena::Node| n.counts.headings > 0 && n.total.words <= 20;
+    // Before the first sentence: breadcrumbs, category links, an "in this section" menu.
+    let first = first.unwrap_or(last);
+    let mut i = container + 1;
+    while i < first {
+        let n = &nodes[i];
+        let holds_first = i + n.size as usize > first;
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+        } else if !holds_first && link_block(i, n) && !title(n) {
+            found.push(i);
+            chars += n.total.chars;
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    if (chars as f32) < TRAILING_SHARE * prose as f32 {
+        prune.append(&mut found);
+    }
+    found.clear();
+    chars = 0;
+    let mut i = last + nodes[last].size as usize;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+            continue;
+        }
+        if link_block(i, n) {
+            found.push(i);
+            chars += n.total.chars;
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    if (chars as f32) < TRAILING_SHARE * prose as f32 {
+        prune.extend(found);
     }
 }
 

@@ -316,9 +316,9 @@ pub(super) fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
     }
 }
 
-/// Class fragments of screen-reader-only text. (`has_fragment` knows the first two
+/// Class fragments of screen-reader-only text. (`fragments` knows the first two
 /// letters of these and of [`BOILER_FRAGMENTS`].)
-pub(super) const SCREEN_READER_MARKS: [&str; 7] = [
+const SCREEN_READER_MARKS: [&str; 7] = [
     "sr-only",
     "sr_only",
     "visually-hidden",
@@ -328,24 +328,35 @@ pub(super) const SCREEN_READER_MARKS: [&str; 7] = [
     "a11ytext",
 ];
 
-/// Whether `hay` contains one of `needles` (lower-case ASCII, two bytes at least),
-/// ignoring ASCII case. Class names are short: comparing where a needle's first two bytes
-/// match beats building a substring searcher per needle.
-pub(super) fn has_fragment(hay: &str, needles: &[&str]) -> bool {
+/// Whether `hay` contains one of [`BOILER_FRAGMENTS`] and one of [`SCREEN_READER_MARKS`]
+/// (lower-case ASCII, two bytes at least), ignoring ASCII case, in one pass. Class names are
+/// short: comparing where a needle's first two bytes match beats building a substring
+/// searcher per needle.
+pub(super) fn fragments(hay: &str) -> (bool, bool) {
     let h = hay.as_bytes();
-    h.windows(2).enumerate().any(|(i, pair)| {
+    let (mut boiler, mut reader) = (false, false);
+    let found = |i: usize, pair: &[u8; 2], needles: &[&str]| {
+        needles.iter().any(|n| {
+            let n = n.as_bytes();
+            n[..2] == *pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
+        })
+    };
+    for (i, pair) in h.windows(2).enumerate() {
         let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
         // Every needle starts with one of these pairs: most positions stop here.
-        matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1")
-            && needles.iter().any(|n| {
-                let n = n.as_bytes();
-                n[..2] == pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
-            })
-    })
+        if matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1") {
+            boiler |= found(i, &pair, &BOILER_FRAGMENTS);
+            reader |= found(i, &pair, &SCREEN_READER_MARKS);
+            if boiler && reader {
+                break;
+            }
+        }
+    }
+    (boiler, reader)
 }
 
 /// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
-pub(super) const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
+const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 
 #[cfg(test)]
 mod tests {
