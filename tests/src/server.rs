@@ -168,9 +168,10 @@ impl TestServer {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 if let Some(url) = line.strip_prefix("distill listening on ")
-                    && let Some(tx) = tx.take() {
-                        let _ = tx.send(url.trim().to_string());
-                    }
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(url.trim().to_string());
+                }
             }
         });
 

@@ -268,10 +268,17 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
     );
     assert!(md["loadedAt"].as_str().is_some_and(|t| t.ends_with('Z')), "{md}");
     // ABI 0.3 declarations are visible to the operator.
-    let sheet = list.iter().find(|p| p["name"] == "spreadsheet").expect("spreadsheet listed");
+    let sheet = list
+        .iter()
+        .find(|p| p["name"] == "spreadsheet")
+        .expect("spreadsheet listed");
     assert_eq!(sheet["parser"]["name"], "spreadsheet", "{sheet}");
-    let options: Vec<&str> =
-        sheet["parser"]["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    let options: Vec<&str> = sheet["parser"]["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
     assert_eq!(options, vec!["maxRowsPerSheet", "maxColumns"], "{sheet}");
     assert_eq!(sheet["parser"]["rawUnlessListed"], false, "{sheet}");
     let pdf = list.iter().find(|p| p["name"] == "pdf").expect("pdf listed");
