@@ -163,10 +163,5 @@ impl Story {
     }
 }
 
-/// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// Escapes text for HTML content and attribute values (the SDK's one copy).
+pub use distill_sdk::documents::html::esc;
