@@ -25,6 +25,16 @@ fn response_field(format: &str) -> &str {
     }
 }
 
+/// A format plugin that has no value and a reason returns the envelope
+/// `{"$warning": "..."}` (and nothing else): the format's field becomes
+/// `null` and the reason joins the response's `warning`.
+pub fn format_warning(value: &Value) -> Option<&str> {
+    match value.as_object() {
+        Some(map) if map.len() == 1 => map.get("$warning")?.as_str(),
+        _ => None,
+    }
+}
+
 /// Assembles `data`.
 pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
     let mut data = Map::new();
@@ -51,12 +61,20 @@ pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
     if let Some(images) = out.images {
         data.insert("images".into(), json!(images));
     }
+    let mut warnings = out.warnings;
     for (format, value) in rendered {
+        let value = match format_warning(&value) {
+            Some(warning) => {
+                warnings.push(warning.to_string());
+                Value::Null
+            }
+            None => value,
+        };
         data.insert(response_field(&format).to_string(), value);
     }
     data.insert("metadata".into(), Value::Object(out.metadata));
-    if !out.warnings.is_empty() {
-        data.insert("warning".into(), json!(out.warnings.join(" ")));
+    if !warnings.is_empty() {
+        data.insert("warning".into(), json!(warnings.join(" ")));
     }
     Value::Object(data)
 }
