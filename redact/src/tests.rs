@@ -119,3 +119,21 @@ fn options_from_json() {
     );
     assert!(RedactOptions::from_json(&json!("yes")).is_err());
 }
+
+#[test]
+fn the_e2e_fixture_page() {
+    let path = format!("{}/../tests/fixtures/site/pii.html", env!("CARGO_MANIFEST_DIR"));
+    let html = std::fs::read_to_string(path).unwrap();
+    let out = all(&html);
+    assert!(out.contains("Write to [EMAIL] or call [PHONE]."), "{out}");
+    assert!(out.contains("IBAN [IBAN]. Test card [CREDIT_CARD]."), "{out}");
+    assert!(
+        out.contains("sits at [IP_ADDRESS]. Founded 1998-04-12; 1,200 members."),
+        "{out}"
+    );
+    let cards = RedactOptions {
+        mode: Mode::Mask,
+        entities: vec![Entity::CreditCard],
+    };
+    assert!(redact(&html, &cards).contains("Test card **** **** **** 1111."));
+}
