@@ -1,7 +1,8 @@
 //! The deterministic design-card formats end to end: `product` and `menu`
 //! (plugins reading the raw HTML's structured data) on the fixture pages
 //! under tests/fixtures/site/{product,menu}/, the `{"$warning"}` envelope
-//! turning into `null` + `warning`, and `redactPII` on markdown.
+//! turning into `null` + `warning` (also for `summary` without a model), and
+//! `redactPII` on markdown.
 
 use distill_e2e::{scrape, shared, site};
 use serde_json::{Value, json};
@@ -162,4 +163,22 @@ async fn redact_pii_masks_markdown_only() {
     .await;
     bad.assert_error(400, "BAD_REQUEST");
     assert!(bad.pretty().contains("redactPII"), "{}", bad.pretty());
+}
+
+#[tokio::test]
+async fn a_model_format_without_a_model_is_null_with_a_warning_naming_the_setting() {
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["summary", "product"] }),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(r.data()["summary"], Value::Null, "{}", r.pretty());
+    assert_eq!(r.data()["product"], Value::Null, "{}", r.pretty());
+    let warning = r.data()["warning"].as_str().unwrap_or_default();
+    assert!(warning.contains("DISTILL_LLM_BASE_URL"), "{warning}");
+    assert!(
+        warning.contains("No product found on this page"),
+        "both warnings are joined: {warning}"
+    );
 }
