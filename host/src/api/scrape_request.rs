@@ -233,7 +233,12 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
     });
     let redact_pii = match fields.raw("redactPII") {
         None | Some(Value::Bool(false)) => None,
-        Some(v @ (Value::Bool(true) | Value::Object(_))) => Some(v.clone()),
+        Some(v @ (Value::Bool(true) | Value::Object(_))) => {
+            if let Err(why) = distill_redact::RedactOptions::from_json(v) {
+                c.custom(&fields.at("redactPII"), why);
+            }
+            Some(v.clone())
+        }
         Some(other) => {
             c.invalid_type(&fields.at("redactPII"), "boolean or object", other);
             None

@@ -37,6 +37,15 @@ pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
             }
             other => other,
         };
+        // redactPII masks the returned markdown (validated at request parse).
+        let redact = opts
+            .redact_pii
+            .as_ref()
+            .and_then(|v| distill_redact::RedactOptions::from_json(v).ok().flatten());
+        let md = match (md, redact) {
+            (Value::String(s), Some(r)) => Value::String(distill_redact::redact(&s, &r)),
+            (other, _) => other,
+        };
         data.insert("markdown".into(), md);
     }
     if opts.wants("html") {
