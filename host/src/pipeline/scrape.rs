@@ -5,6 +5,7 @@
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
+use super::response::add_engine_data;
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
@@ -78,7 +79,8 @@ pub async fn scrape(
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
+    let data = produce(services, &registry, content, opts, scrape_id, deadline, warnings).await?;
+    Ok(add_engine_data(data, fetched.engine_data))
 }
 
 /// Every requested format must be served by the host or a loaded plugin.
