@@ -242,12 +242,6 @@ impl Config {
         };
         let mut config = config;
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
-                match host {
-                    IpAddr::V6(v6) => format!("http://[{v6}]:{}", config.port),
-                    IpAddr::V4(v4) => format!("http://{v4}:{}", config.port),
-                }
-            }
-        };
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
         if config.wasm_cache_dir.as_os_str().is_empty() {

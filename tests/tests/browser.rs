@@ -75,7 +75,11 @@ async fn script_rendered_content_needs_the_browser() {
     )
     .await;
     waited.assert_ok();
-    assert!(waited.markdown().contains("JSRENDERED-7731"), "{}", waited.pretty());
+    assert!(
+        waited.markdown().contains("JSRENDERED-7731"),
+        "{}",
+        waited.pretty()
+    );
     assert!(waited.data()["warning"].is_null(), "{}", waited.pretty());
 
     // A screenshot alone also takes the browser; the smart wait catches the timer.
@@ -114,16 +118,17 @@ async fn form_actions_click_write_press_then_scrape() {
     )
     .await;
     r.assert_ok();
-    assert!(
-        r.markdown().contains("GREETING: Hello, Ada!"),
-        "{}",
-        r.pretty()
-    );
+    assert!(r.markdown().contains("GREETING: Hello, Ada!"), "{}", r.pretty());
     let actions = &r.data()["actions"];
     let scrapes = actions["scrapes"].as_array().unwrap();
     assert_eq!(scrapes.len(), 1, "{}", r.pretty());
     assert_eq!(scrapes[0]["url"], json!(url));
-    assert!(scrapes[0]["html"].as_str().unwrap().contains("GREETING: Hello, Ada!"));
+    assert!(
+        scrapes[0]["html"]
+            .as_str()
+            .unwrap()
+            .contains("GREETING: Hello, Ada!")
+    );
     assert_eq!(
         actions["javascriptReturns"],
         json!([{"type": "string", "value": "clicks: 3"}, {"type": "number", "value": 42}])
@@ -155,8 +160,7 @@ async fn a_failing_action_names_itself_and_why() {
     .await;
     assert_eq!(r.status, 500, "{}", r.pretty());
     assert!(
-        r.error().contains("Action 1 (click) failed")
-            && r.error().contains("#does-not-exist"),
+        r.error().contains("Action 1 (click) failed") && r.error().contains("#does-not-exist"),
         "{}",
         r.pretty()
     );
@@ -198,7 +202,11 @@ async fn screenshots_match_the_viewport_and_the_full_page() {
     assert_eq!(&jpeg[..3], b"\xff\xd8\xff", "not a JPEG");
 
     // Ids are checked before any file is read; unknown ids are 404.
-    for id in ["nope", "00000000000000000000000000000000.png", "..%2F..%2Fetc%2Fpasswd"] {
+    for id in [
+        "nope",
+        "00000000000000000000000000000000.png",
+        "..%2F..%2Fetc%2Fpasswd",
+    ] {
         let resp = http()
             .get(format!("{}/v2/media/{id}", server().url()))
             .send()
@@ -274,4 +282,19 @@ async fn a_page_that_never_loads_times_out_and_others_keep_working() {
     .await;
     next.assert_ok();
     assert!(next.markdown().contains("JSRENDERED-7731"), "{}", next.pretty());
+}
+
+#[tokio::test]
+async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() {
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_CHROMIUM", "/nonexistent/chromium"));
+    let url = site().url("/browser/form.html");
+    let plain = scrape(server.url(), &json!({ "url": url })).await;
+    plain.assert_ok();
+    let r = scrape(server.url(), &json!({ "url": url, "formats": ["screenshot"] })).await;
+    r.assert_error(500, "SCRAPE_SITE_ERROR");
+    assert!(
+        r.error().contains("DISTILL_CHROMIUM") && r.error().contains("/nonexistent/chromium"),
+        "{}",
+        r.pretty()
+    );
 }

@@ -198,15 +198,27 @@ mod tests {
         assert_eq!(data["metadata"]["title"], json!("Seams"));
         assert_eq!(data["rawHtml"], json!(PAGE));
         let html = data["html"].as_str().unwrap();
-        assert!(html.contains("Pipelines without servers") && !html.contains("<nav"), "{html}");
+        assert!(
+            html.contains("Pipelines without servers") && !html.contains("<nav"),
+            "{html}"
+        );
         let links = data["links"].as_array().unwrap();
-        assert!(links.iter().any(|l| l.as_str().unwrap().ends_with("/more")), "{links:?}");
+        assert!(
+            links.iter().any(|l| l.as_str().unwrap().ends_with("/more")),
+            "{links:?}"
+        );
         assert!(data.get("warning").is_none());
 
         // An engine that cannot honour a feature: the page still comes, with upstream's warning.
         let req = request(json!({ "url": url, "formats": ["html"], "mobile": true }));
         let data = scrape(&services, &req, "test-2").await.unwrap();
-        assert!(data["warning"].as_str().unwrap().contains("following features: mobile"), "{data}");
+        assert!(
+            data["warning"]
+                .as_str()
+                .unwrap()
+                .contains("following features: mobile"),
+            "{data}"
+        );
 
         // Failures are the pipeline's own, not HTTP responses.
         let req = request(json!({ "url": url, "formats": ["markdown"] }));
@@ -214,10 +226,18 @@ mod tests {
             scrape(&services, &req, "t").await,
             Err(PipelineError::FormatUnavailable { format }) if format == "markdown"
         ));
-        let req = request(json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }));
-        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::NoEngine(_))));
+        let req = request(
+            json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }),
+        );
+        assert!(matches!(
+            scrape(&services, &req, "t").await,
+            Err(PipelineError::NoEngine(_))
+        ));
         let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
-        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::LockdownCacheMiss)));
+        assert!(matches!(
+            scrape(&services, &req, "t").await,
+            Err(PipelineError::LockdownCacheMiss)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

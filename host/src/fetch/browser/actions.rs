@@ -125,7 +125,11 @@ async fn one(
             settle(page).await;
         }
         "scroll" => {
-            let sign = if text(fields, "direction") == "up" { "-" } else { "" };
+            let sign = if text(fields, "direction") == "up" {
+                "-"
+            } else {
+                ""
+            };
             let script = match fields.get("selector").and_then(Value::as_str) {
                 Some(sel) => format!(
                     "(() => {{ const el = document.querySelector({}); if (!el) return false; \
@@ -136,7 +140,12 @@ async fn one(
             };
             match evaluate(page, &script).await? {
                 (_, Value::Bool(true)) => settle(page).await,
-                _ => return Err(format!("no element matches the selector {:?}", text(fields, "selector"))),
+                _ => {
+                    return Err(format!(
+                        "no element matches the selector {:?}",
+                        text(fields, "selector")
+                    ));
+                }
             }
         }
         "scrape" => {

@@ -46,12 +46,9 @@ const AD_HOSTS: &[&str] = &[
 /// Whether `host` (a DNS name) is, or is under, a listed host.
 pub fn is_ad_host(host: &str) -> bool {
     let host = host.trim_end_matches('.').to_ascii_lowercase();
-    AD_HOSTS.iter().any(|ad| {
-        host == *ad
-            || host
-                .strip_suffix(ad)
-                .is_some_and(|rest| rest.ends_with('.'))
-    })
+    AD_HOSTS
+        .iter()
+        .any(|ad| host == *ad || host.strip_suffix(ad).is_some_and(|rest| rest.ends_with('.')))
 }
 
 #[cfg(test)]

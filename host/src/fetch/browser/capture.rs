@@ -1,7 +1,8 @@
 //! Screenshots and PDFs of a page, stored in the [`MediaStore`] and returned
 //! as URLs. Screenshot options are the format's and the action's (`fullPage`,
 //! `quality`, `viewport`): PNG, or JPEG at `quality` when one is given; a
-//! `viewport` resizes the page for the capture and is restored after.
+//! `viewport` resizes the page for the capture; the page's own metrics are
+//! restored after it and after a full-page capture.
 
 use super::emulate::{DESKTOP, MOBILE};
 use crate::media::MediaStore;
@@ -21,9 +22,9 @@ pub struct ShotOptions {
 impl ShotOptions {
     /// From the format's options or an action's fields.
     pub fn from_json(o: &Map<String, Value>) -> ShotOptions {
-        let viewport = o.get("viewport").and_then(|v| {
-            Some((v.get("width")?.as_i64()?, v.get("height")?.as_i64()?))
-        });
+        let viewport = o
+            .get("viewport")
+            .and_then(|v| Some((v.get("width")?.as_i64()?, v.get("height")?.as_i64()?)));
         ShotOptions {
             full_page: o.get("fullPage").and_then(Value::as_bool).unwrap_or(false),
             quality: o.get("quality").and_then(Value::as_i64),
@@ -57,7 +58,8 @@ pub async fn screenshot(
         }
     };
     let shot = page.screenshot(params.build()).await.map_err(err);
-    if opts.viewport.is_some() {
+    // chromiumoxide clears the metrics override after a full-page capture.
+    if opts.viewport.is_some() || opts.full_page {
         let restore = if mobile {
             SetDeviceMetricsOverrideParams::new(MOBILE.0, MOBILE.1, MOBILE.2, true)
         } else {
@@ -65,7 +67,9 @@ pub async fn screenshot(
         };
         page.execute(restore).await.map_err(err)?;
     }
-    media.put(&shot?, ext).map_err(|e| format!("storing the screenshot: {e}"))
+    media
+        .put(&shot?, ext)
+        .map_err(|e| format!("storing the screenshot: {e}"))
 }
 
 /// Paper sizes in inches (width, height).
@@ -98,7 +102,9 @@ pub async fn pdf(page: &Page, action: &Map<String, Value>, media: &MediaStore) -
         ..Default::default()
     };
     let bytes = page.pdf(params).await.map_err(|e| e.to_string())?;
-    media.put(&bytes, "pdf").map_err(|e| format!("storing the PDF: {e}"))
+    media
+        .put(&bytes, "pdf")
+        .map_err(|e| format!("storing the PDF: {e}"))
 }
 
 #[cfg(test)]

@@ -67,7 +67,12 @@ pub async fn setup(page: &Page, opts: &ScrapeOptions, user_agent: &str) -> Resul
         .await
         .map_err(err)?;
 
-    let mut ua = if opts.mobile { MOBILE_USER_AGENT } else { user_agent }.to_string();
+    let mut ua = if opts.mobile {
+        MOBILE_USER_AGENT
+    } else {
+        user_agent
+    }
+    .to_string();
     let mut extra = Map::new();
     for (name, value) in &opts.headers {
         if name.eq_ignore_ascii_case("user-agent") {

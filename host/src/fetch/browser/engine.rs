@@ -67,11 +67,8 @@ impl BrowserEngine {
                 return Err(timeout());
             }
         };
-        let loaded = tokio::time::timeout_at(
-            req.deadline.into(),
-            self.load(&lease.page, req, &refusals),
-        )
-        .await;
+        let loaded =
+            tokio::time::timeout_at(req.deadline.into(), self.load(&lease.page, req, &refusals)).await;
         lease.close().await;
         task.abort();
         match loaded {
@@ -100,7 +97,7 @@ impl BrowserEngine {
                 return Err(FetchError::Blocked { url: blocked, reason });
             }
             return Err(FetchError::Connect {
-                url,
+                url: url.clone(),
                 message: e.to_string(),
             });
         }

@@ -10,8 +10,7 @@
 use super::adblock::is_ad_host;
 use crate::fetch::target_guard::{TargetGuard, classify};
 use chromiumoxide::cdp::browser_protocol::fetch::{
-    ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams, RequestPattern,
-    RequestStage,
+    ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams, RequestPattern, RequestStage,
 };
 use chromiumoxide::cdp::browser_protocol::network::ErrorReason;
 use chromiumoxide::page::Page;

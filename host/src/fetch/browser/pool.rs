@@ -43,6 +43,7 @@ const FLAGS: &[&str] = &[
     "--no-default-browser-check",
     "--mute-audio",
     "--hide-scrollbars",
+    "--window-size=1280,800",
     "--metrics-recording-only",
     "--password-store=basic",
     "--remote-debugging-address=127.0.0.1",
@@ -198,7 +199,8 @@ impl BrowserPool {
             .settings
             .profiles_dir
             .join(uuid::Uuid::new_v4().simple().to_string());
-        std::fs::create_dir_all(&profile).map_err(|e| fail(format!("creating {}: {e}", profile.display())))?;
+        std::fs::create_dir_all(&profile)
+            .map_err(|e| fail(format!("creating {}: {e}", profile.display())))?;
         let mut cmd = Command::new(&self.settings.executable);
         cmd.args(FLAGS)
             .arg(format!("--user-data-dir={}", profile.display()))
@@ -264,6 +266,11 @@ impl BrowserPool {
         })
     }
 
+    /// The running Chromium's process id, if one runs.
+    pub async fn pid(&self) -> Option<u32> {
+        self.running.lock().await.as_ref().and_then(|r| r.child.id())
+    }
+
     /// Kills Chromium now (server shutdown).
     pub async fn shutdown(&self) {
         *self.running.lock().await = None;
@@ -286,5 +293,53 @@ async fn new_context_page(browser: &Browser) -> Result<(Page, BrowserContextId),
             let _ = browser.dispose_browser_context(context).await;
             Err(e.to_string())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(executable: &str) -> PoolSettings {
+        PoolSettings {
+            executable: PathBuf::from(executable),
+            profiles_dir: std::env::temp_dir()
+                .join(format!("distill-pool-{}", uuid::Uuid::new_v4().simple())),
+            max_pages: 2,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_binary_is_a_clear_error_naming_the_setting() {
+        let pool = BrowserPool::new(settings("/nonexistent/chromium"));
+        let err = pool.open_page().await.err().unwrap().to_string();
+        assert!(
+            err.contains("DISTILL_CHROMIUM") && err.contains("/nonexistent/chromium"),
+            "{err}"
+        );
+    }
+
+    /// Needs Debian's chromium (`make setup`).
+    #[tokio::test]
+    async fn a_killed_chromium_is_relaunched_and_shutdown_leaves_none() {
+        let pool = BrowserPool::new(settings("/usr/bin/chromium"));
+        let lease = pool.open_page().await.unwrap();
+        let first = pool.pid().await.unwrap();
+        lease.close().await;
+        unsafe { libc::kill(first as i32, libc::SIGKILL) };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let lease = pool.open_page().await.unwrap();
+        let second = pool.pid().await.unwrap();
+        assert_ne!(first, second);
+        lease.page.goto("data:text/html,<p>ok</p>").await.unwrap();
+        assert!(lease.page.content().await.unwrap().contains("<p>ok</p>"));
+        lease.close().await;
+        pool.shutdown().await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let alive = unsafe { libc::kill(second as i32, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{second}/stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true);
+        assert!(!alive || zombie, "Chromium {second} outlived the pool");
     }
 }

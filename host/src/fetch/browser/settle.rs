@@ -28,12 +28,14 @@ pub async fn evaluate(page: &Page, expression: &str) -> Result<(String, Value), 
         user_gesture: Some(true),
         ..EvaluateParams::new(String::new())
     };
-    let out = page.execute(params).await.map_err(|e| e.to_string())?.result.clone();
+    let out = page
+        .execute(params)
+        .await
+        .map_err(|e| e.to_string())?
+        .result
+        .clone();
     if let Some(ex) = out.exception_details {
-        let detail = ex
-            .exception
-            .and_then(|o| o.description)
-            .unwrap_or(ex.text);
+        let detail = ex.exception.and_then(|o| o.description).unwrap_or(ex.text);
         return Err(detail);
     }
     let kind = serde_json::to_value(&out.result.r#type)
@@ -41,7 +43,11 @@ pub async fn evaluate(page: &Page, expression: &str) -> Result<(String, Value), 
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "undefined".into());
     let value = out.result.value.unwrap_or(Value::Null);
-    let kind = if kind == "object" && value.is_null() { "null".to_string() } else { kind };
+    let kind = if kind == "object" && value.is_null() {
+        "null".to_string()
+    } else {
+        kind
+    };
     Ok((kind, value))
 }
 
