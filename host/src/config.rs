@@ -80,6 +80,16 @@ pub struct Cli {
     /// Most tokens one LLM call may generate.
     #[arg(long, env = "DISTILL_LLM_MAX_TOKENS")]
     pub llm_max_tokens: Option<u32>,
+    /// The Chromium binary of the browser engine (default /usr/bin/chromium).
+    #[arg(long, env = "DISTILL_CHROMIUM")]
+    pub chromium: Option<PathBuf>,
+    /// Most browser pages open at once (default 4).
+    #[arg(long, env = "DISTILL_BROWSER_PAGES")]
+    pub browser_pages: Option<usize>,
+    /// The server's address as clients reach it, for media URLs
+    /// (default http://HOST:PORT).
+    #[arg(long, env = "DISTILL_PUBLIC_URL")]
+    pub public_url: Option<String>,
 }
 
 /// The same settings as read from a TOML file.
@@ -106,6 +116,9 @@ struct FileConfig {
     llm_api_key: Option<String>,
     llm_model: Option<String>,
     llm_max_tokens: Option<u32>,
+    chromium: Option<PathBuf>,
+    browser_pages: Option<usize>,
+    public_url: Option<String>,
 }
 
 /// Log output format.
@@ -138,6 +151,13 @@ pub struct Config {
     pub allowed_capabilities: Vec<String>,
     /// The LLM behind the `llm` capability, if configured.
     pub llm: Option<crate::llm::LlmConfig>,
+    /// The browser engine's Chromium binary.
+    pub chromium: PathBuf,
+    /// Most browser pages open at once.
+    pub browser_pages: usize,
+    /// Base of the URLs of media files (screenshots, PDFs), no trailing
+    /// slash; `None`: `http://` + the address the server is bound to.
+    pub public_url: Option<String>,
 }
 
 /// Sent when the request has no User-Agent header of its own.
@@ -213,8 +233,15 @@ impl Config {
                         .unwrap_or_else(|| "default".to_string()),
                     max_tokens_cap: cli.llm_max_tokens.or(file.llm_max_tokens).unwrap_or(1024),
                 }),
+            chromium: cli
+                .chromium
+                .or(file.chromium)
+                .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium")),
+            browser_pages: cli.browser_pages.or(file.browser_pages).unwrap_or(4),
+            public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
         };
         let mut config = config;
+        config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
         if config.wasm_cache_dir.as_os_str().is_empty() {
@@ -230,6 +257,7 @@ impl Config {
             config.plugin_max_memory_mib >= config.plugin_memory_mib,
             "plugin_max_memory_mib must be at least plugin_memory_mib"
         );
+        anyhow::ensure!(config.browser_pages >= 1, "browser_pages must be at least 1");
         anyhow::ensure!(
             config.plugin_concurrency >= 1,
             "plugin_concurrency must be at least 1"

@@ -16,6 +16,7 @@ pub mod api;
 pub mod config;
 pub mod fetch;
 pub mod llm;
+pub mod media;
 pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
@@ -34,11 +35,14 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
+    state.services.media.bound_to(local);
     tracing::info!(address = %local, plugins = state.services.plugins.registry().plugins().len(), "distill listening");
     println!("distill listening on http://{local}");
+    let state_for_shutdown = state.services.clone();
     axum::serve(listener, server::router(state))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
+    state_for_shutdown.browser.shutdown().await;
     tracing::info!("distill stopped");
     Ok(())
 }

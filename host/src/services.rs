@@ -4,11 +4,14 @@
 //! not on the HTTP server, so a crawl worker or a test can run it directly.
 
 use crate::config::Config;
+use crate::fetch::browser::engine::BrowserEngine;
+use crate::fetch::browser::pool::{BrowserPool, PoolSettings};
 use crate::fetch::engine::Engine;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::select::Engines;
 use crate::fetch::target_guard::TargetGuard;
 use crate::llm::LlmClient;
+use crate::media::MediaStore;
 use crate::ocr::Ocr;
 use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
 use std::sync::Arc;
@@ -21,6 +24,10 @@ pub struct Services {
     pub engines: Engines,
     /// Local OCR tools, when installed.
     pub ocr: Option<Arc<Ocr>>,
+    /// Screenshots and PDFs served by `GET /v2/media/{id}`.
+    pub media: Arc<MediaStore>,
+    /// The browser engine's Chromium (launched on first need).
+    pub browser: Arc<BrowserPool>,
 }
 
 impl Services {
@@ -56,10 +63,25 @@ impl Services {
         if ocr.is_none() {
             tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
         }
+        let media = MediaStore::open(&config.data_dir.join("media"), config.public_url.as_deref())?;
+        media.start_sweeper();
+        let browser = Arc::new(BrowserPool::new(PoolSettings {
+            executable: config.chromium.clone(),
+            profiles_dir: config.data_dir.join("browser"),
+            max_pages: config.browser_pages,
+        }));
+        let browser_engine = BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent);
+        // HTTP first: the default; the browser for what only it can do.
+        let engines = Engines::new(vec![
+            Arc::new(http) as Arc<dyn Engine>,
+            Arc::new(browser_engine) as Arc<dyn Engine>,
+        ]);
         Ok(Services {
             plugins,
-            engines: Engines::new(vec![Arc::new(http) as Arc<dyn Engine>]),
+            engines,
             ocr,
+            media,
+            browser,
         })
     }
 }

@@ -115,6 +115,7 @@ impl HttpFetcher {
                 status: status.as_u16(),
                 content_type,
                 body,
+                engine_data: serde_json::Map::new(),
             });
         }
         Err(FetchError::TooManyRedirects {

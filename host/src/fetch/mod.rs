@@ -6,15 +6,19 @@
 //! - [`target_guard`]: refuses loopback, private, link-local and metadata
 //!   addresses, checked after DNS resolution and on every redirect hop.
 //!
-//! A browser engine (Chromium) joins here as another [`engine::Engine`];
-//! engines share [`FetchedPage`] and [`FetchError`].
+//! - [`browser`]: the browser engine (Chromium), for actions, screenshots,
+//!   mobile, location and script-rendered pages.
+//!
+//! Engines share [`FetchedPage`] and [`FetchError`].
 
+pub mod browser;
 pub mod engine;
 pub mod http;
 pub mod select;
 pub mod target_guard;
 
 use bytes::Bytes;
+use serde_json::{Map, Value};
 use url::Url;
 
 /// A fetched response.
@@ -26,6 +30,9 @@ pub struct FetchedPage {
     /// The Content-Type header, if any.
     pub content_type: Option<String>,
     pub body: Bytes,
+    /// Fields the engine adds to the response's `data` (the browser's
+    /// `screenshot` URL and `actions` object); empty for HTTP.
+    pub engine_data: Map<String, Value>,
 }
 
 /// Why a fetch failed.

@@ -69,3 +69,28 @@ pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
     }
     Value::Object(data)
 }
+
+/// Adds the engine's fields (`screenshot`, `actions`) to `data`, before
+/// `metadata` as upstream orders them.
+pub fn add_engine_data(data: Value, engine_data: Map<String, Value>) -> Value {
+    if engine_data.is_empty() {
+        return data;
+    }
+    let Value::Object(fields) = data else {
+        return data;
+    };
+    let mut out = Map::new();
+    let mut pending = Some(engine_data);
+    for (k, v) in fields {
+        if k == "metadata"
+            && let Some(extra) = pending.take()
+        {
+            out.extend(extra);
+        }
+        out.insert(k, v);
+    }
+    if let Some(extra) = pending {
+        out.extend(extra);
+    }
+    Value::Object(out)
+}

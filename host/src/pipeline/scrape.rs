@@ -5,6 +5,7 @@
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
+use super::response::add_engine_data;
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
@@ -78,7 +79,8 @@ pub async fn scrape(
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
+    let data = produce(services, &registry, content, opts, scrape_id, deadline, warnings).await?;
+    Ok(add_engine_data(data, fetched.engine_data))
 }
 
 /// Every requested format must be served by the host or a loaded plugin.
@@ -207,14 +209,14 @@ mod tests {
         );
         assert!(data.get("warning").is_none());
 
-        // An engine that cannot honour a feature: the page still comes, with upstream's warning.
-        let req = request(json!({ "url": url, "formats": ["html"], "mobile": true }));
+        // A feature no engine honours: the page still comes (over HTTP), with upstream's warning.
+        let req = request(json!({ "url": url, "formats": ["html"], "proxy": "enhanced" }));
         let data = scrape(&services, &req, "test-2").await.unwrap();
         assert!(
             data["warning"]
                 .as_str()
                 .unwrap()
-                .contains("following features: mobile"),
+                .contains("following features: stealthProxy"),
             "{data}"
         );
 
@@ -224,13 +226,7 @@ mod tests {
             scrape(&services, &req, "t").await,
             Err(PipelineError::FormatUnavailable { format }) if format == "markdown"
         ));
-        let req = request(
-            json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }),
-        );
-        assert!(matches!(
-            scrape(&services, &req, "t").await,
-            Err(PipelineError::NoEngine(_))
-        ));
+        // (Actions now have the browser engine; their refusal is fetch/select's test.)
         let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
         assert!(matches!(
             scrape(&services, &req, "t").await,

@@ -6,6 +6,7 @@
 //! - [`scrape_route`]: `POST /v2/scrape`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`health`]: `GET /` and `GET /health`.
+//! - [`media_route`]: `GET /v2/media/{id}` (screenshots and PDFs of the browser engine).
 //! - [`admin`]: the operator API (`/admin/plugins`), behind the admin key.
 //! - [`respond`]: JSON bodies and isolated request work.
 //! - [`error_map`]: pipeline errors → status, code, message.
@@ -15,6 +16,7 @@ pub mod access_log;
 pub mod admin;
 pub mod error_map;
 pub mod health;
+pub mod media_route;
 pub mod parse_route;
 pub mod respond;
 pub mod router;

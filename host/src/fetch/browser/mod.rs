@@ -1,0 +1,22 @@
+//! The browser engine: Chromium driven over the DevTools protocol
+//! (chromiumoxide), for what plain HTTP cannot do — script-rendered pages,
+//! `actions`, `screenshot`, `mobile`, `location`, `waitFor`.
+//!
+//! - [`pool`]: one Chromium per server, launched lazily, relaunched after a
+//!   crash, a browser context per request, bounded pages, killed with the server.
+//! - [`engine`]: [`engine::BrowserEngine`], the [`crate::fetch::engine::Engine`].
+//! - [`intercept`]: every request of a page checked by the target guard (and
+//!   `blockAds`' [`adblock`] list) before it leaves.
+//! - [`emulate`]: viewport, mobile, location, headers, TLS.
+//! - [`settle`]: smart wait, selector wait, running script.
+//! - [`actions`]: the `actions` option, upstream's `actions` response object.
+//! - [`capture`]: screenshots and PDFs into the media store.
+
+pub mod actions;
+pub mod adblock;
+pub mod capture;
+pub mod emulate;
+pub mod engine;
+pub mod intercept;
+pub mod pool;
+pub mod settle;

@@ -1,0 +1,345 @@
+//! [`BrowserPool`]: one long-lived Chromium per server process, launched on
+//! the first request that needs it and relaunched when it has died; every
+//! request gets its own browser context (cookies, storage and cache apart)
+//! and a page, at most `max_pages` at a time.
+//!
+//! Chromium is started by us (not by chromiumoxide) so that its lifetime is
+//! tied to the server's: `kill_on_drop`, and `PR_SET_PDEATHSIG(SIGKILL)` set in
+//! the child before exec so that even a SIGKILLed server takes it down. The
+//! DevTools endpoint listens on 127.0.0.1 on a port Chromium picks; its
+//! address is read from Chromium's stderr.
+
+use chromiumoxide::browser::Browser;
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
+use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
+use chromiumoxide::page::Page;
+use futures::StreamExt;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+
+/// How long Chromium may take to print its DevTools address.
+const LAUNCH_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Chromium's flags besides the profile and DevTools port.
+const FLAGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--disable-default-apps",
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--window-size=1280,800",
+    "--metrics-recording-only",
+    "--password-store=basic",
+    "--remote-debugging-address=127.0.0.1",
+    "--remote-debugging-port=0",
+];
+
+/// How the pool runs Chromium.
+#[derive(Debug, Clone)]
+pub struct PoolSettings {
+    /// The Chromium binary (`DISTILL_CHROMIUM`).
+    pub executable: PathBuf,
+    /// Profiles go under this directory (emptied at start).
+    pub profiles_dir: PathBuf,
+    /// Most pages open at once (`DISTILL_BROWSER_PAGES`).
+    pub max_pages: usize,
+}
+
+/// Why the browser cannot serve a page.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error(
+        "the browser engine could not start Chromium ({executable}): {message}. Install it \
+         (`make setup` installs Debian's chromium) or point DISTILL_CHROMIUM at a Chromium binary"
+    )]
+    Launch { executable: String, message: String },
+    #[error("the browser failed: {0}")]
+    Browser(String),
+}
+
+/// A running Chromium and its DevTools connection.
+struct Running {
+    browser: Arc<Browser>,
+    child: Child,
+    alive: Arc<AtomicBool>,
+    handler: tokio::task::JoinHandle<()>,
+    profile: PathBuf,
+}
+
+impl Running {
+    fn is_alive(&mut self) -> bool {
+        self.alive.load(Ordering::Acquire) && matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.handler.abort();
+        let _ = self.child.start_kill();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// The server's Chromium.
+pub struct BrowserPool {
+    settings: PoolSettings,
+    running: Mutex<Option<Running>>,
+    pages: Arc<Semaphore>,
+}
+
+/// A page in its own browser context; give it back with [`PageLease::close`].
+pub struct PageLease {
+    pub page: Page,
+    browser: Arc<Browser>,
+    context: BrowserContextId,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl PageLease {
+    /// Closes the page and disposes of its context (at most 5 s).
+    pub async fn close(self) {
+        let PageLease {
+            page,
+            browser,
+            context,
+            _permit,
+        } = self;
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            let _ = page.close().await;
+            let _ = browser.dispose_browser_context(context).await;
+        })
+        .await;
+    }
+}
+
+impl BrowserPool {
+    /// A pool that launches nothing until the first page is asked for.
+    pub fn new(settings: PoolSettings) -> BrowserPool {
+        // Profiles of a previous process (killed before it could clean up).
+        let _ = std::fs::remove_dir_all(&settings.profiles_dir);
+        let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
+        BrowserPool {
+            settings,
+            running: Mutex::new(None),
+            pages,
+        }
+    }
+
+    /// A fresh page in a fresh context, waiting for a free page slot.
+    pub async fn open_page(&self) -> Result<PageLease, PoolError> {
+        let permit = self
+            .pages
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| PoolError::Browser(e.to_string()))?;
+        // A browser that died between two checks gets one relaunch.
+        let mut last = None;
+        for _ in 0..2 {
+            let browser = self.browser().await?;
+            match new_context_page(&browser).await {
+                Ok((page, context)) => {
+                    return Ok(PageLease {
+                        page,
+                        browser,
+                        context,
+                        _permit: permit,
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "browser did not open a page; restarting it");
+                    *self.running.lock().await = None;
+                    last = Some(e);
+                }
+            }
+        }
+        Err(PoolError::Browser(last.unwrap_or_default()))
+    }
+
+    /// The running browser, launched (again) if needed.
+    async fn browser(&self) -> Result<Arc<Browser>, PoolError> {
+        let mut running = self.running.lock().await;
+        if let Some(r) = running.as_mut()
+            && r.is_alive()
+        {
+            return Ok(r.browser.clone());
+        }
+        if running.take().is_some() {
+            tracing::warn!("Chromium exited; relaunching it");
+        }
+        let launched = self.launch().await?;
+        let browser = launched.browser.clone();
+        *running = Some(launched);
+        Ok(browser)
+    }
+
+    async fn launch(&self) -> Result<Running, PoolError> {
+        let executable = self.settings.executable.display().to_string();
+        let fail = |message: String| PoolError::Launch {
+            executable: executable.clone(),
+            message,
+        };
+        let profile = self
+            .settings
+            .profiles_dir
+            .join(uuid::Uuid::new_v4().simple().to_string());
+        std::fs::create_dir_all(&profile)
+            .map_err(|e| fail(format!("creating {}: {e}", profile.display())))?;
+        let mut cmd = Command::new(&self.settings.executable);
+        cmd.args(FLAGS)
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let started = std::time::Instant::now();
+        let mut child = cmd.spawn().map_err(|e| fail(e.to_string()))?;
+        let stderr = child.stderr.take().ok_or_else(|| fail("no stderr".into()))?;
+        let mut lines = BufReader::new(stderr).lines();
+        let ws = tokio::time::timeout(LAUNCH_TIMEOUT, async {
+            let mut tail = Vec::new();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Some(at) = line.find("ws://") {
+                    return Ok(line[at..].trim().to_string());
+                }
+                tail.push(line);
+            }
+            Err(tail.join(" | "))
+        })
+        .await
+        .map_err(|_| fail("no DevTools address within 20 s".into()))?
+        .map_err(|tail| fail(format!("exited before DevTools was ready: {tail}")))?;
+        // Keep draining stderr so Chromium never blocks on a full pipe.
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                tracing::trace!(target: "chromium", "{line}");
+            }
+        });
+        let (browser, mut handler) = Browser::connect(ws).await.map_err(|e| fail(e.to_string()))?;
+        let alive = Arc::new(AtomicBool::new(true));
+        let flag = alive.clone();
+        let handler = tokio::spawn(async move {
+            while let Some(event) = handler.next().await {
+                if let Err(e) = event {
+                    tracing::debug!(error = %e, "DevTools connection");
+                }
+            }
+            flag.store(false, Ordering::Release);
+        });
+        tracing::info!(
+            pid = child.id(),
+            ms = started.elapsed().as_millis() as u64,
+            "Chromium launched"
+        );
+        Ok(Running {
+            browser: Arc::new(browser),
+            child,
+            alive,
+            handler,
+            profile,
+        })
+    }
+
+    /// The running Chromium's process id, if one runs.
+    pub async fn pid(&self) -> Option<u32> {
+        self.running.lock().await.as_ref().and_then(|r| r.child.id())
+    }
+
+    /// Kills Chromium now (server shutdown).
+    pub async fn shutdown(&self) {
+        *self.running.lock().await = None;
+    }
+}
+
+async fn new_context_page(browser: &Browser) -> Result<(Page, BrowserContextId), String> {
+    let context = browser
+        .create_browser_context(CreateBrowserContextParams::default())
+        .await
+        .map_err(|e| e.to_string())?;
+    let params = CreateTargetParams::builder()
+        .url("about:blank")
+        .browser_context_id(context.clone())
+        .build()
+        .map_err(|e| e.to_string())?;
+    match browser.new_page(params).await {
+        Ok(page) => Ok((page, context)),
+        Err(e) => {
+            let _ = browser.dispose_browser_context(context).await;
+            Err(e.to_string())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(executable: &str) -> PoolSettings {
+        PoolSettings {
+            executable: PathBuf::from(executable),
+            profiles_dir: std::env::temp_dir()
+                .join(format!("distill-pool-{}", uuid::Uuid::new_v4().simple())),
+            max_pages: 2,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_binary_is_a_clear_error_naming_the_setting() {
+        let pool = BrowserPool::new(settings("/nonexistent/chromium"));
+        let err = pool.open_page().await.err().unwrap().to_string();
+        assert!(
+            err.contains("DISTILL_CHROMIUM") && err.contains("/nonexistent/chromium"),
+            "{err}"
+        );
+    }
+
+    /// Needs Debian's chromium (`make setup`).
+    #[tokio::test]
+    async fn a_killed_chromium_is_relaunched_and_shutdown_leaves_none() {
+        let pool = BrowserPool::new(settings("/usr/bin/chromium"));
+        let lease = pool.open_page().await.unwrap();
+        let first = pool.pid().await.unwrap();
+        lease.close().await;
+        unsafe { libc::kill(first as i32, libc::SIGKILL) };
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let lease = pool.open_page().await.unwrap();
+        let second = pool.pid().await.unwrap();
+        assert_ne!(first, second);
+        lease.page.goto("data:text/html,<p>ok</p>").await.unwrap();
+        assert!(lease.page.content().await.unwrap().contains("<p>ok</p>"));
+        lease.close().await;
+        pool.shutdown().await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let alive = unsafe { libc::kill(second as i32, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{second}/stat"))
+            .map(|s| s.contains(") Z "))
+            .unwrap_or(true);
+        assert!(!alive || zombie, "Chromium {second} outlived the pool");
+    }
+}

@@ -1,0 +1,300 @@
+//! The browser engine against a real Chromium (`DISTILL_CHROMIUM`, default
+//! Debian's /usr/bin/chromium) and the fixture site's pages under
+//! `tests/fixtures/site/browser/`: script-rendered content, actions on a form,
+//! screenshots measured by decoding the stored image, mobile emulation, the
+//! target guard on the browser's own requests, and the request timeout.
+
+use distill_e2e::client::http;
+use distill_e2e::{Reply, ServerOptions, TestServer, scrape, site};
+use serde_json::{Value, json};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn server() -> &'static TestServer {
+    static SERVER: OnceLock<TestServer> = OnceLock::new();
+    SERVER.get_or_init(|| TestServer::start(ServerOptions::default()))
+}
+
+fn guarded() -> &'static TestServer {
+    static SERVER: OnceLock<TestServer> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        TestServer::start(ServerOptions {
+            allow_private_targets: Some(false),
+            ..ServerOptions::default()
+        })
+    })
+}
+
+/// Downloads a media URL the server returned; checks it is served by the server.
+async fn media(url: &str) -> (String, Vec<u8>) {
+    assert!(
+        url.starts_with(&format!("{}/v2/media/", server().url())),
+        "media URL {url} is not served by the server at {}",
+        server().url()
+    );
+    let resp = http().get(url).send().await.unwrap();
+    assert_eq!(resp.status().as_u16(), 200, "GET {url}");
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    (ct, resp.bytes().await.unwrap().to_vec())
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    assert_eq!(&png[12..16], b"IHDR");
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    (be(&png[16..20]), be(&png[20..24]))
+}
+
+fn data_str<'a>(r: &'a Reply, field: &str) -> &'a str {
+    r.data()[field]
+        .as_str()
+        .unwrap_or_else(|| panic!("data.{field} missing: {}", r.pretty()))
+}
+
+#[tokio::test]
+async fn script_rendered_content_needs_the_browser() {
+    let url = site().url("/browser/js-rendered.html");
+    let plain = scrape(server().url(), &json!({ "url": url, "formats": ["markdown"] })).await;
+    plain.assert_ok();
+    assert!(
+        !plain.markdown().contains("JSRENDERED-7731"),
+        "the HTTP engine cannot run script: {}",
+        plain.pretty()
+    );
+
+    let waited = scrape(
+        server().url(),
+        &json!({ "url": url, "formats": ["markdown"], "waitFor": 1000 }),
+    )
+    .await;
+    waited.assert_ok();
+    assert!(
+        waited.markdown().contains("JSRENDERED-7731"),
+        "{}",
+        waited.pretty()
+    );
+    assert!(waited.data()["warning"].is_null(), "{}", waited.pretty());
+
+    // A screenshot alone also takes the browser; the smart wait catches the timer.
+    let shot = scrape(
+        server().url(),
+        &json!({ "url": url, "formats": ["markdown", "screenshot"] }),
+    )
+    .await;
+    shot.assert_ok();
+    assert!(shot.markdown().contains("JSRENDERED-7731"), "{}", shot.pretty());
+    assert_eq!(shot.metadata()["statusCode"], json!(200));
+}
+
+#[tokio::test]
+async fn form_actions_click_write_press_then_scrape() {
+    let url = site().url("/browser/form.html");
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": url,
+            "formats": ["markdown"],
+            "actions": [
+                {"type": "click", "selector": "#name"},
+                {"type": "write", "text": "Ada"},
+                {"type": "press", "key": "Enter"},
+                {"type": "scrape"},
+                {"type": "click", "selector": ".counter", "all": true},
+                {"type": "executeJavascript", "script": "return document.getElementById('clicks').textContent"},
+                {"type": "executeJavascript", "script": "6 * 7"},
+                {"type": "wait", "selector": "#out"},
+                {"type": "scroll", "direction": "down"},
+                {"type": "screenshot"},
+                {"type": "pdf"}
+            ]
+        }),
+    )
+    .await;
+    r.assert_ok();
+    assert!(r.markdown().contains("GREETING: Hello, Ada!"), "{}", r.pretty());
+    let actions = &r.data()["actions"];
+    let scrapes = actions["scrapes"].as_array().unwrap();
+    assert_eq!(scrapes.len(), 1, "{}", r.pretty());
+    assert_eq!(scrapes[0]["url"], json!(url));
+    assert!(
+        scrapes[0]["html"]
+            .as_str()
+            .unwrap()
+            .contains("GREETING: Hello, Ada!")
+    );
+    assert_eq!(
+        actions["javascriptReturns"],
+        json!([{"type": "string", "value": "clicks: 3"}, {"type": "number", "value": 42}])
+    );
+    let shots = actions["screenshots"].as_array().unwrap();
+    assert_eq!(shots.len(), 1);
+    let (ct, png) = media(shots[0].as_str().unwrap()).await;
+    assert_eq!(ct, "image/png");
+    assert_eq!(png_size(&png), (1280, 800));
+    let pdfs = actions["pdfs"].as_array().unwrap();
+    assert_eq!(pdfs.len(), 1);
+    let (ct, pdf) = media(pdfs[0].as_str().unwrap()).await;
+    assert_eq!(ct, "application/pdf");
+    assert!(pdf.starts_with(b"%PDF-"), "not a PDF");
+}
+
+#[tokio::test]
+async fn a_failing_action_names_itself_and_why() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/form.html"),
+            "actions": [
+                {"type": "wait", "milliseconds": 10},
+                {"type": "click", "selector": "#does-not-exist"}
+            ]
+        }),
+    )
+    .await;
+    assert_eq!(r.status, 500, "{}", r.pretty());
+    assert!(
+        r.error().contains("Action 1 (click) failed") && r.error().contains("#does-not-exist"),
+        "{}",
+        r.pretty()
+    );
+    // `all: true` on nothing is not an error.
+    let ok = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/form.html"),
+            "actions": [{"type": "click", "selector": "#does-not-exist", "all": true}]
+        }),
+    )
+    .await;
+    ok.assert_ok();
+}
+
+#[tokio::test]
+async fn screenshots_match_the_viewport_and_the_full_page() {
+    let url = site().url("/browser/tall.html");
+    let shot = |format: Value| {
+        let body = json!({ "url": url, "formats": [format] });
+        async move {
+            let r = scrape(server().url(), &body).await;
+            r.assert_ok();
+            media(data_str(&r, "screenshot")).await
+        }
+    };
+    let (ct, png) = shot(json!({"type": "screenshot"})).await;
+    assert_eq!(ct, "image/png");
+    assert_eq!(png_size(&png), (1280, 800));
+
+    let (_, full) = shot(json!({"type": "screenshot", "fullPage": true})).await;
+    assert_eq!(png_size(&full), (1280, 3000));
+
+    let (_, small) = shot(json!({"type": "screenshot", "viewport": {"width": 640, "height": 480}})).await;
+    assert_eq!(png_size(&small), (640, 480));
+
+    let (ct, jpeg) = shot(json!({"type": "screenshot", "quality": 50})).await;
+    assert_eq!(ct, "image/jpeg");
+    assert_eq!(&jpeg[..3], b"\xff\xd8\xff", "not a JPEG");
+
+    // Ids are checked before any file is read; unknown ids are 404.
+    for id in [
+        "nope",
+        "00000000000000000000000000000000.png",
+        "..%2F..%2Fetc%2Fpasswd",
+    ] {
+        let resp = http()
+            .get(format!("{}/v2/media/{id}", server().url()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status().as_u16(), 404, "{id}");
+    }
+}
+
+#[tokio::test]
+async fn mobile_sends_a_mobile_user_agent_and_a_phone_viewport() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/echo-headers"),
+            "formats": ["rawHtml", "screenshot"],
+            "mobile": true,
+            "location": {"country": "DE", "languages": ["de-DE", "de"]}
+        }),
+    )
+    .await;
+    r.assert_ok();
+    let html = data_str(&r, "rawHtml");
+    assert!(html.contains("Mobile Safari"), "{html}");
+    assert!(html.contains("de-DE,de;q=0.9"), "Accept-Language: {html}");
+    let (_, png) = media(data_str(&r, "screenshot")).await;
+    // 390 x 844 CSS pixels at a device scale factor of 3.
+    assert_eq!(png_size(&png), (1170, 2532));
+}
+
+#[tokio::test]
+async fn the_guard_refuses_the_browsers_requests_before_they_leave() {
+    let token = "browser-guard";
+    let r = scrape(
+        guarded().url(),
+        &json!({ "url": site().url(&format!("/hits/{token}")), "formats": ["screenshot"] }),
+    )
+    .await;
+    r.assert_error(403, "SCRAPE_TARGET_BLOCKED");
+    assert!(r.error().contains("loopback"), "{}", r.pretty());
+    assert_eq!(site().hits(token), 0, "Chromium contacted a refused target");
+
+    // By name: resolved by the interceptor, refused likewise.
+    let token = "browser-guard-name";
+    let url = format!("http://localhost:{}/hits/{token}", site().port());
+    let r = scrape(guarded().url(), &json!({ "url": url, "waitFor": 100 })).await;
+    r.assert_error(403, "SCRAPE_TARGET_BLOCKED");
+    assert_eq!(site().hits(token), 0, "Chromium contacted a refused target");
+}
+
+#[tokio::test]
+async fn a_page_that_never_loads_times_out_and_others_keep_working() {
+    let started = Instant::now();
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/never-loads.html"),
+            "formats": ["screenshot"],
+            "timeout": 3000
+        }),
+    )
+    .await;
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    let next = scrape(
+        server().url(),
+        &json!({ "url": site().url("/browser/js-rendered.html"), "waitFor": 500 }),
+    )
+    .await;
+    next.assert_ok();
+    assert!(next.markdown().contains("JSRENDERED-7731"), "{}", next.pretty());
+}
+
+#[tokio::test]
+async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() {
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_CHROMIUM", "/nonexistent/chromium"));
+    let url = site().url("/browser/form.html");
+    let plain = scrape(server.url(), &json!({ "url": url })).await;
+    plain.assert_ok();
+    let r = scrape(server.url(), &json!({ "url": url, "formats": ["screenshot"] })).await;
+    r.assert_error(500, "SCRAPE_SITE_ERROR");
+    assert!(
+        r.error().contains("DISTILL_CHROMIUM") && r.error().contains("/nonexistent/chromium"),
+        "{}",
+        r.pretty()
+    );
+}
