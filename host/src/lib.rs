@@ -12,6 +12,7 @@
 //! - [`server`]: the axum router, handlers and request logging.
 
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod fetch;
 pub mod llm;
