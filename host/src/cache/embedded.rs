@@ -6,7 +6,7 @@
 //! ([`super::codec`]) in both tiers, so the hot tier holds compressed bytes.
 
 use super::codec;
-use super::disk::Disk;
+use super::disk::{Disk, FLUSH_EVERY};
 use super::store::{CacheStore, StoreError, Stored, Usage, expiry, now_ms};
 use async_trait::async_trait;
 use moka::future::Cache;
@@ -42,6 +42,33 @@ impl EmbeddedStore {
             disk: Arc::new(disk),
             hot,
         })
+    }
+
+    /// Makes every write so far durable (also done once a second by
+    /// [`EmbeddedStore::start_flusher`], and on close).
+    pub async fn flush(&self) -> Result<bool, StoreError> {
+        let disk = self.disk.clone();
+        blocking(move || disk.flush()).await
+    }
+
+    /// Spawns the task that makes writes durable within [`FLUSH_EVERY`] even
+    /// when no further write comes; it ends when the store is dropped.
+    /// Needs a tokio runtime ([`super::store::open`] calls it).
+    pub fn start_flusher(&self) {
+        let disk = Arc::downgrade(&self.disk);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(FLUSH_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            loop {
+                tick.tick().await;
+                let Some(disk) = disk.upgrade() else {
+                    break;
+                };
+                if let Ok(Err(e)) = tokio::task::spawn_blocking(move || disk.flush()).await {
+                    tracing::warn!(error = %e, "cache: flush failed");
+                }
+            }
+        });
     }
 
     /// Removes expired entries from the file (full scan; run periodically).
