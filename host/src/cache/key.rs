@@ -23,12 +23,19 @@ const KEY_VERSION: u32 = 1;
 const FETCH_TIME_FORMATS: &[&str] = &["screenshot", "branding"];
 
 /// The URL as the cache sees it: scheme and host lower-cased, default port
-/// dropped and path percent-encoding normalised (all by `url`'s parser), the
-/// fragment (never sent to the server) and an empty `?` removed. Query order
-/// and trailing slashes are kept: servers may answer differently.
+/// dropped and path percent-encoding normalised (all by `url`'s parser), an
+/// empty `?` removed, and the fragment removed (it is never sent to the
+/// server) unless it is a client-side route (`#/x`, `#!/x`), which a browser
+/// engine renders differently, as upstream's index keeps it. Query order and
+/// trailing slashes are kept: servers may answer differently.
 pub fn normalize_url(url: &Url) -> String {
     let mut u = url.clone();
-    u.set_fragment(None);
+    let route = u
+        .fragment()
+        .is_some_and(|f| f.len() > 1 && (f.starts_with('/') || f.starts_with("!/")));
+    if !route {
+        u.set_fragment(None);
+    }
     if u.query() == Some("") {
         u.set_query(None);
     }

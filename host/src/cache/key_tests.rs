@@ -117,6 +117,11 @@ fn normalisation() {
     assert_eq!(u("http://example.com"), "http://example.com/");
     assert_eq!(u("http://example.com:8080/?"), "http://example.com:8080/");
     assert_eq!(u("http://example.com/?b=2&a=1"), "http://example.com/?b=2&a=1");
+    // Client-side routes are kept (a browser renders them); other fragments go.
+    assert_eq!(u("https://app.example/#/inbox"), "https://app.example/#/inbox");
+    assert_eq!(u("https://app.example/#!/inbox"), "https://app.example/#!/inbox");
+    assert_eq!(u("https://app.example/#/"), "https://app.example/");
+    assert_eq!(u("https://app.example/#top"), "https://app.example/");
 }
 
 #[test]
