@@ -9,6 +9,8 @@
 //! - [`entry`]: what a page entry and a result entry hold.
 //! - [`policy`]: maxAge / minAge / lockdown decisions, `cacheState`, `cachedAt`.
 //! - [`coalesce`]: concurrent identical fetches run once.
+//! - [`page_cache`]: [`PageCache`], the two calls the pipeline makes around a
+//!   scrape (`lookup`, `save`).
 //! - [`change_tracking`] and [`diff`]: the changeTracking format.
 //!
 //! Nothing here logs a URL or content; keys are hashes.
@@ -21,10 +23,12 @@ pub mod disk;
 pub mod embedded;
 pub mod entry;
 pub mod key;
+pub mod page_cache;
 pub mod policy;
 pub mod redis_store;
 pub mod store;
 
+pub use page_cache::{Lookup, PageCache, Saved};
 pub use store::{CacheSettings, CacheStore, StoreError, Stored, Usage, open};
 
 #[cfg(test)]
