@@ -11,6 +11,8 @@
 //! follows at most [`FLUSH_EVERY`] later (on the next write, or from the
 //! flusher task [`super::embedded`] runs, or on close). A kill -9 or power
 //! cut loses at most that last second of cache writes, never the file.
+//! Durable commits save redb's allocator state ("quick repair"), so the
+//! first open after a crash does not walk the whole file.
 //! Synchronous: [`super::embedded`] calls it from blocking threads.
 
 use super::codec;
@@ -101,7 +103,11 @@ impl Disk {
     fn begin(&self) -> Result<(WriteTransaction, bool), StoreError> {
         let mut w = self.db.begin_write()?;
         let durable = self.last_durable.lock().expect("disk lock").elapsed() >= FLUSH_EVERY;
-        if !durable {
+        if durable {
+            // Saves the allocator state with the commit: reopening after a
+            // crash takes ~70 ms instead of a full walk (~400 ms per GiB).
+            w.set_quick_repair(true);
+        } else {
             w.set_durability(Durability::None)?;
         }
         Ok((w, durable))
@@ -125,7 +131,8 @@ impl Disk {
         if !self.dirty.load(Ordering::SeqCst) {
             return Ok(false);
         }
-        let w = self.db.begin_write()?;
+        let mut w = self.db.begin_write()?;
+        w.set_quick_repair(true);
         self.commit(w, true)?;
         Ok(true)
     }
