@@ -2,8 +2,8 @@
 //! an uncached page) share one execution of the work; the others wait for
 //! its result. If the caller running the work is cancelled (client gone),
 //! one of the waiters runs its own work instead, so nobody waits forever.
-//! The key is forgotten when the work finishes: later callers find the
-//! result in the cache instead.
+//! The key is forgotten when the work finishes (later callers find the
+//! result in the cache instead), or when its last caller is cancelled.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -45,30 +45,51 @@ impl<V: Clone + Send + Sync> Coalescer<V> {
         F: FnOnce() -> Fut,
         Fut: Future<Output = V>,
     {
-        let cell = {
-            let mut map = self.inflight.lock().expect("coalescer lock");
-            map.entry(key.to_string()).or_default().clone()
+        // Holds this caller's only reference to the cell; forgets the key when
+        // the work is done, or when this caller is cancelled and nobody else
+        // waits on it.
+        let guard = Forget {
+            map: &self.inflight,
+            key,
+            cell: {
+                let mut map = self.inflight.lock().expect("coalescer lock");
+                map.entry(key.to_string()).or_default().clone()
+            },
         };
         let mut ran = false;
-        let value = cell
+        let value = guard
+            .cell
             .get_or_init(|| {
                 ran = true;
                 work()
             })
             .await
             .clone();
-        if ran {
-            let mut map = self.inflight.lock().expect("coalescer lock");
-            if map.get(key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
-                map.remove(key);
-            }
-        }
         (value, if ran { Role::Leader } else { Role::Follower })
     }
 
     /// Keys with work in flight.
     pub fn in_flight(&self) -> usize {
         self.inflight.lock().expect("coalescer lock").len()
+    }
+}
+
+/// Drop guard of one caller's interest in a key.
+struct Forget<'a, V> {
+    map: &'a Mutex<HashMap<String, Arc<OnceCell<V>>>>,
+    key: &'a str,
+    cell: Arc<OnceCell<V>>,
+}
+
+impl<V> Drop for Forget<'_, V> {
+    fn drop(&mut self) {
+        let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+        // Under the lock no caller can pick the cell up meanwhile; a count of
+        // 2 is the map's reference and this guard's: nobody else waits.
+        let ours = map.get(self.key).is_some_and(|c| Arc::ptr_eq(c, &self.cell));
+        if ours && (self.cell.initialized() || Arc::strong_count(&self.cell) <= 2) {
+            map.remove(self.key);
+        }
     }
 }
 
@@ -154,6 +175,20 @@ mod tests {
             .expect("the waiter takes over")
             .unwrap();
         assert_eq!((v, role), (2, Role::Leader));
+        assert_eq!(c.in_flight(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_cancelled_lone_caller_leaves_nothing_behind() {
+        let c = Arc::new(Coalescer::<u32>::new());
+        let lone = {
+            let c = c.clone();
+            tokio::spawn(async move { c.run("k", std::future::pending::<u32>).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(c.in_flight(), 1);
+        lone.abort();
+        let _ = lone.await;
         assert_eq!(c.in_flight(), 0);
     }
 }
