@@ -5,7 +5,8 @@
 //! removing all whitespace and `[iframe](...)` links and sorting the
 //! characters (so moved text counts as `same`). `git-diff` mode adds the
 //! diff ([`super::diff`]) when the status is `changed`; `json` mode needs an
-//! LLM and is left to the pipeline ([`ChangeTracking::json`]).
+//! LLM: the pipeline extracts both versions and [`json_changes`] compares
+//! them into [`ChangeTracking::json`].
 
 use super::diff::git_diff;
 use super::store::{CacheStore, StoreError};
@@ -212,6 +213,32 @@ pub fn compare(
         json: None,
         previous_markdown: prev_md.filter(|_| changed && opts.json).map(str::to_string),
     }
+}
+
+/// json mode with a schema: given what the LLM extracted from the previous
+/// and the current markdown, upstream's `{key: {previous, current}}` for every
+/// top-level key whose JSON differs (keys of the previous object first; a side
+/// without the key has no field, as JavaScript drops `undefined`).
+pub fn json_changes(previous: &Value, current: &Value) -> Value {
+    let empty = Map::new();
+    let prev = previous.as_object().unwrap_or(&empty);
+    let cur = current.as_object().unwrap_or(&empty);
+    let mut out = Map::new();
+    for k in prev.keys().chain(cur.keys().filter(|k| !prev.contains_key(*k))) {
+        let (p, c) = (prev.get(k), cur.get(k));
+        // serde_json keeps key order here, so this compares as JSON.stringify does.
+        if p.map(Value::to_string) != c.map(Value::to_string) {
+            let mut change = Map::new();
+            if let Some(p) = p {
+                change.insert("previous".into(), p.clone());
+            }
+            if let Some(c) = c {
+                change.insert("current".into(), c.clone());
+            }
+            out.insert(k.clone(), Value::Object(change));
+        }
+    }
+    Value::Object(out)
 }
 
 /// Reads and writes the previous-scrape records.

@@ -167,3 +167,30 @@ fn json_mode_hands_the_previous_markdown_to_the_pipeline() {
         ChangeStatus::Removed
     );
 }
+
+#[test]
+fn json_changes_lists_differing_keys() {
+    let prev = json!({"price": 3, "name": "Coffee", "tags": ["a", "b"], "gone": true});
+    let cur = json!({"price": 4, "name": "Coffee", "tags": ["a", "b"], "new": {"x": 1}});
+    assert_eq!(
+        json_changes(&prev, &cur),
+        json!({"price": {"previous": 3, "current": 4}, "gone": {"previous": true}, "new": {"current": {"x": 1}}})
+    );
+    let keys: Vec<String> = json_changes(&prev, &cur)
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, ["price", "gone", "new"], "previous keys first");
+    assert_eq!(json_changes(&prev, &prev), json!({}));
+    // Key order inside values counts, as JSON.stringify compares.
+    assert_eq!(
+        json_changes(&json!({"o": {"a": 1, "b": 2}}), &json!({"o": {"b": 2, "a": 1}}))["o"]["current"],
+        json!({"b": 2, "a": 1})
+    );
+    assert_eq!(
+        json_changes(&Value::Null, &json!({"a": 1})),
+        json!({"a": {"current": 1}})
+    );
+}
