@@ -258,7 +258,7 @@ impl Config {
             change_tracking_ttl: days(
                 cli.change_tracking_ttl_days
                     .or(file.change_tracking_ttl_days)
-                    .unwrap_or(365),
+                    .unwrap_or(3650),
             ),
         };
         let mut config = config;

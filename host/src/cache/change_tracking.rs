@@ -1,5 +1,6 @@
 //! The changeTracking format: the previous scrape of each (URL, tag) is kept
-//! in the cache store (key `ct:<sha256>`, its own long TTL), and each new
+//! in the cache store (key `ct:<sha256>`, its own long TTL, never evicted
+//! for size: [`super::store::PINNED_PREFIX`]), and each new
 //! scrape is compared with it by upstream's rule: a 404 is `removed`; no
 //! previous scrape is `new`; otherwise the markdowns are compared after
 //! removing all whitespace and `[iframe](...)` links and sorting the
@@ -138,7 +139,7 @@ pub fn record_key(url: &str, tag: Option<&str>) -> String {
         }
         None => h.update([0u8]),
     }
-    format!("ct:{}", hex::encode(h.finalize()))
+    format!("{}{}", super::store::PINNED_PREFIX, hex::encode(h.finalize()))
 }
 
 /// Upstream's equality: all whitespace (JavaScript's `\s`) removed, then

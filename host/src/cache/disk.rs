@@ -178,7 +178,9 @@ impl Disk {
                 bytes = bytes.saturating_sub((key.len() + old_len) as u64);
                 count = count.saturating_sub(1);
             }
-            age.insert((stored_at, key), size as u64)?;
+            if evictable(key) {
+                age.insert((stored_at, key), size as u64)?;
+            }
             bytes += size as u64;
             count += 1;
             evicted = if bytes > self.max_bytes {
@@ -264,17 +266,19 @@ impl Disk {
         let entries = r.open_table(ENTRIES)?;
         let age = r.open_table(AGE)?;
         let stats = r.open_table(STATS)?;
-        let (mut bytes, mut count) = (0u64, 0u64);
+        let (mut bytes, mut count, mut aged) = (0u64, 0u64, 0u64);
         for item in entries.iter()? {
             let (k, v) = item?;
             let s = super::codec::decode(v.value())?;
             let accounted = age.get((s.stored_at_ms, k.value()))?.map(|g| g.value());
             let size = (k.value().len() + v.value().len()) as u64;
-            if accounted != Some(size) {
-                return Err(StoreError::Corrupt(format!("age row of {} missing", k.value())));
+            let want_row = evictable(k.value()).then_some(size);
+            if accounted != want_row {
+                return Err(StoreError::Corrupt(format!("age row of {} wrong", k.value())));
             }
             bytes += size;
             count += 1;
+            aged += u64::from(want_row.is_some());
         }
         let want = Usage {
             entries: stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0),
@@ -285,7 +289,7 @@ impl Disk {
                 entries: count,
                 bytes,
             })
-            || age.len()? != count
+            || age.len()? != aged
         {
             return Err(StoreError::Corrupt(format!(
                 "totals {want:?} vs tables {count} entries, {bytes} bytes"
@@ -302,6 +306,12 @@ impl Drop for Disk {
             tracing::warn!(error = %e, "cache: final flush failed");
         }
     }
+}
+
+/// Whether size eviction may remove `key` (change-tracking records,
+/// [`super::store::PINNED_PREFIX`], only leave by their TTL).
+fn evictable(key: &str) -> bool {
+    !key.starts_with(super::store::PINNED_PREFIX)
 }
 
 /// Pops the oldest rows of `age` (and their entries) until `bytes <= target`.

@@ -11,6 +11,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// Keys under this prefix (change-tracking records) count against the
+/// embedded store's size cap but are never evicted for size: a page's last
+/// scrape must not vanish because other pages were cached. Only their TTL
+/// removes them. (Redis evicts by its own `maxmemory` policy.)
+pub const PINNED_PREFIX: &str = "ct:";
+
 /// A value read back from the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stored {

@@ -141,6 +141,26 @@ async fn the_size_cap_evicts_oldest_first_in_both_tiers() {
         store.get(&format!("e{:02}", first + 1)).await.unwrap().is_none(),
         "next oldest evicted"
     );
+    // Change-tracking records are not evicted for size, only counted.
+    store
+        .put("ct:record", &noise(1000, 10_000), now - 100_000, DAY)
+        .await
+        .unwrap();
+    for i in 45..70u64 {
+        store
+            .put(&format!("e{i:02}"), &noise(i, 10_000), now + i as i64, DAY)
+            .await
+            .unwrap();
+        assert!(store.usage().await.unwrap().bytes <= cap);
+    }
+    assert_eq!(
+        store.get("ct:record").await.unwrap().unwrap().value,
+        noise(1000, 10_000)
+    );
+    assert!(
+        store.get("e45").await.unwrap().is_none(),
+        "cache entries made room"
+    );
     // One entry over a quarter of the cap is refused, not stored.
     let err = store.put("huge", &noise(99, 60_000), now, DAY).await.unwrap_err();
     assert!(err.to_string().contains("exceeds"), "{err}");
