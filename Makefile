@@ -1,7 +1,9 @@
 # Distill — build, run, test, benchmark.
 #
 #   make run    install what is missing, build plugins and server, serve on 127.0.0.1:3002
-#   make test   the same set-up, then the whole test suite
+#   make test   the same set-up, then make check and the whole test suite (unit + end to end)
+#   make unit   the fast lane: unit tests of every crate, no server, no wasm build
+#   make check  rustfmt --check and clippy -D warnings on the whole workspace
 #   make bench  benchmarks, written to BENCHMARKS.md
 #   make quality  main-content extraction quality on ../shared/corpus/wcxb-dev, beside trafilatura
 #
@@ -15,7 +17,7 @@ WASM_OUT := target/$(WASM_TARGET)/wasm
 # Plugin crates shipped with the server (every plugins/<name> with a
 # Cargo.toml, crate distill-<name>), and test-only plugins.
 PLUGINS := $(patsubst plugins/%/Cargo.toml,distill-%,$(wildcard plugins/*/Cargo.toml))
-TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict distill-crashy
+TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict distill-crashy distill-consumer
 
 BIN := target/release/distill
 PLUGINS_DIR := target/release/plugins
@@ -28,7 +30,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test build setup plugins test-plugins example-plugins host bench quality clean new-plugin
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin
 
 run: build
 	$(BIN)
@@ -83,7 +85,18 @@ new-plugin:
 host: setup
 	$(CARGO) build --release --workspace
 
-test: build
+## Formatting and lints: rustfmt (rustfmt.toml) and clippy with warnings as
+## errors, on every crate of the workspace (plugins included, natively).
+check: setup
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
+
+## The fast lane: every crate's unit tests (and the html crate's own tests),
+## natively, without building plugins to wasm or starting a server.
+unit: setup
+	$(CARGO) test --release --workspace --exclude distill-e2e --exclude distill-bench
+
+test: build check
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \

@@ -76,6 +76,7 @@ impl Plugins {
                 Instant::now() + CALL_DEADLINE,
             )
             .await
+            .map(|rendered| rendered.value)
     }
 }
 
@@ -96,5 +97,6 @@ pub fn page(url: &str, raw_html: &str, cleaned_html: &str, metadata_json: &str) 
         raw_html: raw_html.to_string(),
         cleaned_html: cleaned_html.to_string(),
         metadata: metadata_json.to_string(),
+        inputs: Vec::new(),
     }
 }

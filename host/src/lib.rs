@@ -7,9 +7,10 @@
 //! - [`fetch`]: fetch engines and target safety.
 //! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
 //! - [`ocr`]: local OCR (pdftoppm + tesseract) for PDF pages without text.
-//! - [`pipeline`]: fetch → clean → plugins → response.
+//! - [`services`]: what the pipeline works with (plugins, engines, OCR), built from config.
+//! - [`pipeline`]: fetch → clean → plugins → response, with its own error type.
 //! - [`plugins`]: the WebAssembly plugin runtime.
-//! - [`server`]: the axum router, handlers and request logging.
+//! - [`server`]: the axum router, handlers, error mapping and request logging.
 
 pub mod api;
 pub mod cache;
@@ -20,6 +21,7 @@ pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
 pub mod server;
+pub mod services;
 
 use std::net::SocketAddr;
 
@@ -33,7 +35,7 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
-    tracing::info!(address = %local, plugins = state.runtime.registry().plugins().len(), "distill listening");
+    tracing::info!(address = %local, plugins = state.services.plugins.registry().plugins().len(), "distill listening");
     println!("distill listening on http://{local}");
     axum::serve(listener, server::router(state))
         .with_graceful_shutdown(shutdown_signal())

@@ -1,13 +1,12 @@
 //! The crate's entry points: [`ParsedPage`] (parse once, then metadata and any number of
 //! cleanings) and [`CleanedHtml`] (the `html` format plus links, images and emptiness).
 
-use std::fmt;
-
 use dom_query::{Document, NodeData};
 use serde_json::{Map, Value};
 use url::Url;
 
 use crate::dom::{Walker, is, local_name};
+pub use crate::user_selectors::CleanError;
 use crate::{clean, dom, images, links, main_content, metadata, urls, user_selectors};
 
 /// Options of one cleaning pass (Firecrawl's `onlyMainContent`, `includeTags`, `excludeTags`).
@@ -17,25 +16,6 @@ pub struct CleanOptions<'a> {
     pub include_tags: &'a [String],
     pub exclude_tags: &'a [String],
 }
-
-/// Cleaning failure.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CleanError {
-    /// An `includeTags`/`excludeTags` entry is not a valid CSS selector.
-    InvalidSelector { selector: String, message: String },
-}
-
-impl fmt::Display for CleanError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CleanError::InvalidSelector { selector, message } => {
-                write!(f, "invalid CSS selector {selector:?}: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CleanError {}
 
 /// A page parsed once; cleaning works on copies, so it can be cleaned repeatedly.
 pub struct ParsedPage {

@@ -3,8 +3,26 @@
 //! both the rewritten form and real `<iframe>` elements.
 
 use dom_query::Matcher;
+use std::fmt;
 
-use crate::page::CleanError;
+/// Cleaning failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CleanError {
+    /// An `includeTags`/`excludeTags` entry is not a valid CSS selector.
+    InvalidSelector { selector: String, message: String },
+}
+
+impl fmt::Display for CleanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CleanError::InvalidSelector { selector, message } => {
+                write!(f, "invalid CSS selector {selector:?}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CleanError {}
 
 const IFRAME: &str = "iframe";
 const IFRAME_DIV: &str = "div[data-original-tag=\"iframe\"]";

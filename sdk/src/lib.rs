@@ -31,24 +31,37 @@
 //! [`log`] to write to the host's log and [`llm`] to ask the operator's
 //! language model (declare the "llm" capability in [`PluginInfo`]).
 //!
-//! This SDK builds plugins for ABI `distill:plugin@0.2.0`.
+//! Formats can read other formats' values (declare them with
+//! [`PluginInfo::consumes`], read them with [`Page::input`] or
+//! [`Page::markdown`]); converters declare their options with
+//! [`PluginInfo::parser`] and read them with [`Options`]. Unit-test a format
+//! natively with [`Page::builder`] and a mocked model ([`llm::mock`]).
+//!
+//! This SDK builds plugins for ABI `distill:plugin@0.3.0`.
 
 extern crate self as distill_sdk;
 
 pub mod bindings;
-#[cfg(feature = "documents")]
+#[cfg(any(feature = "documents", feature = "bytes", feature = "cfb"))]
 pub mod documents;
 pub mod llm;
 pub mod log;
+mod options;
+mod page;
 mod plugin;
 mod types;
 
-pub use plugin::{ConverterPlugin, FormatPlugin};
+pub use plugin::{ConverterPlugin, FormatPlugin, take_warnings, warning};
 pub use serde_json::{self, Value, json};
 
 /// The plugin ABI version this SDK targets.
-pub const ABI_VERSION: &str = "0.2.0";
-pub use types::{Document, DocumentKind, FileInput, Page, PluginError, PluginInfo};
+pub const ABI_VERSION: &str = "0.3.0";
+pub use options::Options;
+pub use page::PageBuilder;
+pub use types::{
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+};
 
 /// Not public API: used by the code [`export_plugin!`] expands to.
 #[doc(hidden)]
@@ -77,7 +90,7 @@ macro_rules! export_plugin {
                 format: ::std::string::String,
                 page: $crate::Page,
                 options: ::std::string::String,
-            ) -> ::std::result::Result<::std::string::String, $crate::PluginError> {
+            ) -> ::std::result::Result<$crate::Rendered, $crate::PluginError> {
                 $crate::__private::render_entry::<$plugin>(&format, &page, &options)
             }
         }
@@ -99,7 +112,7 @@ macro_rules! export_plugin {
 
             fn convert(
                 file: $crate::FileInput,
-                options: ::std::string::String,
+                options: ::std::vec::Vec<$crate::Setting>,
             ) -> ::std::result::Result<$crate::Document, $crate::PluginError> {
                 $crate::__private::convert_entry::<$plugin>(&file, &options)
             }

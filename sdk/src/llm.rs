@@ -40,7 +40,8 @@ impl Request {
     }
 }
 
-/// Runs a completion; returns the model's text or why it failed.
+/// Runs a completion; returns the model's text or why it failed. In native
+/// builds (unit tests) it answers from the handler set with [`mock::set`].
 pub fn complete(request: &Request) -> Result<String, String> {
     #[cfg(target_arch = "wasm32")]
     {
@@ -48,7 +49,62 @@ pub fn complete(request: &Request) -> Result<String, String> {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let _ = (request, host::complete);
-        Err("the llm capability is only available inside the Distill host".to_string())
+        let _ = host::complete;
+        mock::answer(request)
+    }
+}
+
+/// A stand-in for the host's model in native unit tests: set a handler and
+/// the plugin's [`complete`] calls reach it (per thread, so tests running in
+/// parallel do not see each other's handlers).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod mock {
+    use super::Request;
+    use std::cell::RefCell;
+
+    type Handler = Box<dyn Fn(&Request) -> Result<String, String>>;
+
+    thread_local! {
+        static HANDLER: RefCell<Option<Handler>> = const { RefCell::new(None) };
+    }
+
+    /// Answers this thread's `llm::complete` calls with `handler`.
+    pub fn set(handler: impl Fn(&Request) -> Result<String, String> + 'static) {
+        HANDLER.with(|h| *h.borrow_mut() = Some(Box::new(handler)));
+    }
+
+    /// Removes the handler: calls fail again as outside the host.
+    pub fn clear() {
+        HANDLER.with(|h| *h.borrow_mut() = None);
+    }
+
+    pub(super) fn answer(request: &Request) -> Result<String, String> {
+        HANDLER.with(|h| match h.borrow().as_ref() {
+            Some(handler) => handler(request),
+            None => Err("the llm capability is only available inside the Distill host \
+                         (in unit tests, set a handler with distill_sdk::llm::mock::set)"
+                .to_string()),
+        })
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::{Message, Request, complete};
+
+        #[test]
+        fn a_mocked_model_answers_and_sees_the_request() {
+            assert!(complete(&Request::new(vec![])).is_err());
+            super::set(|req| {
+                Ok(format!(
+                    "{} messages, first: {}",
+                    req.messages.len(),
+                    req.messages[0].content
+                ))
+            });
+            let answer = complete(&Request::new(vec![Message::new("user", "hello")])).unwrap();
+            assert_eq!(answer, "1 messages, first: hello");
+            super::clear();
+            assert!(complete(&Request::new(vec![])).is_err());
+        }
     }
 }

@@ -3,7 +3,10 @@
 
 use crate::bindings::format::distill::plugin::types;
 
-pub use types::{Document, DocumentKind, FileInput, Page, PluginError, PluginInfo};
+pub use types::{
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+};
 
 impl PluginInfo {
     /// A manifest with a name and version and nothing served yet; chain
@@ -20,7 +23,23 @@ impl PluginInfo {
             capabilities: Vec::new(),
             memory_limit_mib: None,
             timeout_ms: None,
+            consumes: Vec::new(),
+            parser: None,
         }
+    }
+
+    /// Declares that this format reads `format`'s value (e.g. "markdown",
+    /// "links", "images", or another plugin's format); the host renders it
+    /// first and passes it in [`Page::input`].
+    pub fn consumes(mut self, format: &str) -> Self {
+        self.consumes.push(format.to_string());
+        self
+    }
+
+    /// Declares the `parsers` entry that configures this converter.
+    pub fn parser(mut self, parser: ParserSpec) -> Self {
+        self.parser = Some(parser);
+        self
     }
 
     /// Sets the one-line description shown to operators.
@@ -72,6 +91,103 @@ impl Page {
     pub fn metadata_value(&self) -> serde_json::Value {
         serde_json::from_str(&self.metadata).unwrap_or(serde_json::Value::Null)
     }
+
+    /// The value of a consumed format (declared with [`PluginInfo::consumes`]),
+    /// if the host could make it for this page.
+    pub fn input(&self, format: &str) -> Option<serde_json::Value> {
+        let input = self.inputs.iter().find(|i| i.format == format)?;
+        serde_json::from_str(&input.value).ok()
+    }
+
+    /// The page's markdown, when this plugin consumes "markdown".
+    pub fn markdown(&self) -> Option<String> {
+        match self.input("markdown")? {
+            serde_json::Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl PluginError {
+    /// The input cannot be handled (corrupt, encrypted, wrong type, too large):
+    /// HTTP 400 for uploads, 500 for scrapes.
+    pub fn unsupported(why: impl Into<String>) -> Self {
+        PluginError::UnsupportedInput(why.into())
+    }
+
+    /// The options are not acceptable: HTTP 400.
+    pub fn invalid_options(why: impl Into<String>) -> Self {
+        PluginError::InvalidOptions(why.into())
+    }
+
+    /// Anything else: HTTP 500.
+    pub fn failed(why: impl Into<String>) -> Self {
+        PluginError::Failed(why.into())
+    }
+}
+
+impl ParserSpec {
+    /// A `parsers` entry type with no options yet; chain [`ParserSpec::option`].
+    pub fn new(name: &str) -> Self {
+        ParserSpec {
+            name: name.to_string(),
+            options: Vec::new(),
+            raw_unless_listed: false,
+        }
+    }
+
+    /// Adds an option the entry may carry.
+    pub fn option(mut self, option: OptionSpec) -> Self {
+        self.options.push(option);
+        self
+    }
+
+    /// Upstream's rule for PDFs: when a request's `parsers` has no entry of
+    /// this type, the host returns the file base64-encoded instead of converting.
+    pub fn raw_unless_listed(mut self) -> Self {
+        self.raw_unless_listed = true;
+        self
+    }
+}
+
+impl OptionSpec {
+    fn new(name: &str, kind: OptionKind, description: &str) -> Self {
+        OptionSpec {
+            name: name.to_string(),
+            kind,
+            description: description.to_string(),
+            minimum: None,
+            maximum: None,
+            choices: Vec::new(),
+        }
+    }
+
+    /// A true/false option.
+    pub fn boolean(name: &str, description: &str) -> Self {
+        Self::new(name, OptionKind::Boolean, description)
+    }
+
+    /// A whole-number option from `min` to `max` inclusive.
+    pub fn integer(name: &str, description: &str, min: i64, max: i64) -> Self {
+        OptionSpec {
+            minimum: Some(min),
+            maximum: Some(max),
+            ..Self::new(name, OptionKind::Integer, description)
+        }
+    }
+
+    /// A number option.
+    pub fn number(name: &str, description: &str) -> Self {
+        Self::new(name, OptionKind::Number, description)
+    }
+
+    /// A text option; `choices` lists the allowed values (empty: any text).
+    pub fn text(name: &str, description: &str, choices: &[&str]) -> Self {
+        OptionSpec {
+            choices: choices.iter().map(|c| c.to_string()).collect(),
+            ..Self::new(name, OptionKind::Text, description)
+        }
+    }
 }
 
 impl Document {
@@ -82,6 +198,7 @@ impl Document {
             content: content.into(),
             metadata: "{}".to_string(),
             warnings: Vec::new(),
+            ocr_pages: Vec::new(),
         }
     }
 
@@ -92,6 +209,7 @@ impl Document {
             content: content.into(),
             metadata: "{}".to_string(),
             warnings: Vec::new(),
+            ocr_pages: Vec::new(),
         }
     }
 
@@ -104,6 +222,16 @@ impl Document {
     /// Adds a warning for the response's `warning` field.
     pub fn with_warning(mut self, warning: impl Into<String>) -> Self {
         self.warnings.push(warning.into());
+        self
+    }
+
+    /// Hands page `page` (1-based) to the host's OCR: its text replaces
+    /// `marker` in the content (or is appended when the marker is absent).
+    pub fn with_ocr_page(mut self, page: u32, marker: impl Into<String>) -> Self {
+        self.ocr_pages.push(OcrPage {
+            page,
+            marker: marker.into(),
+        });
         self
     }
 }

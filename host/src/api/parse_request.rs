@@ -3,7 +3,7 @@
 //! handles), and upstream's exact error messages.
 
 use super::error::ApiError;
-use super::scrape_request::{ScrapeOptions, issues_to_error, parse_options};
+use super::scrape_request::{Catalog, ScrapeOptions, issues_to_error, parse_options};
 use super::validate::Checker;
 use axum::http::StatusCode;
 use serde_json::Value;
@@ -44,10 +44,7 @@ pub fn too_large() -> ApiError {
 }
 
 /// Reads the `options` part. `None` (no part) gives the defaults.
-pub fn parse_upload_options(
-    raw: Option<&str>,
-    is_plugin_format: &dyn Fn(&str) -> bool,
-) -> Result<ScrapeOptions, ApiError> {
+pub fn parse_upload_options(raw: Option<&str>, catalog: &dyn Catalog) -> Result<ScrapeOptions, ApiError> {
     let value: Value = match raw.map(str::trim) {
         None | Some("") => Value::Object(Default::default()),
         Some(text) => serde_json::from_str(text).map_err(|_| {
@@ -61,7 +58,7 @@ pub fn parse_upload_options(
     }
     let mut c = Checker::default();
     let mut fields = c.object(&value, Vec::new()).expect("checked above");
-    let mut options = parse_options(&mut c, &mut fields, is_plugin_format);
+    let mut options = parse_options(&mut c, &mut fields, catalog);
     fields.finish_with_message(&mut c, None);
     if !c.is_ok() {
         return Err(issues_to_error(c));
@@ -204,7 +201,7 @@ mod tests {
     use super::*;
 
     fn opts(raw: &str) -> Result<ScrapeOptions, ApiError> {
-        parse_upload_options(Some(raw), &|_| false)
+        parse_upload_options(Some(raw), &|_: &str| false)
     }
 
     #[test]

@@ -67,6 +67,27 @@ pub struct ParserSpec {
     pub kind: String,
     pub max_pages: Option<u32>,
     pub mode: String,
+    /// Options of a converter's own parser type (any type but upstream's
+    /// "pdf"), checked against the converter's declaration when it runs.
+    pub extra: Map<String, Value>,
+}
+
+/// What the loaded plugins serve, as request validation needs to know it.
+pub trait Catalog {
+    /// Whether a format name outside the spec is served by a plugin.
+    fn has_format(&self, name: &str) -> bool;
+    /// Whether a `parsers` type other than "pdf" configures a loaded converter.
+    fn has_parser(&self, name: &str) -> bool;
+}
+
+/// A closure naming plugin formats is a catalog without extra parsers.
+impl<F: Fn(&str) -> bool> Catalog for F {
+    fn has_format(&self, name: &str) -> bool {
+        self(name)
+    }
+    fn has_parser(&self, _name: &str) -> bool {
+        false
+    }
 }
 
 /// A validated `/v2/scrape` body.
@@ -104,15 +125,15 @@ pub fn issues_to_error(c: Checker) -> ApiError {
 }
 
 impl ScrapeRequest {
-    /// Validates a JSON body. `is_plugin_format` says whether a format name
-    /// outside the spec is served by a loaded plugin.
-    pub fn from_json(body: &Value, is_plugin_format: &dyn Fn(&str) -> bool) -> Result<Self, ApiError> {
+    /// Validates a JSON body. `catalog` says which format names outside the
+    /// spec and which extra `parsers` types loaded plugins serve.
+    pub fn from_json(body: &Value, catalog: &dyn Catalog) -> Result<Self, ApiError> {
         let mut c = Checker::default();
         let Some(mut fields) = c.object(body, Vec::new()) else {
             return Err(issues_to_error(c));
         };
         let url_as_sent = fields.required_string(&mut c, "url");
-        let options = parse_options(&mut c, &mut fields, is_plugin_format);
+        let options = parse_options(&mut c, &mut fields, catalog);
         fields.finish_with_message(&mut c, Some(UNKNOWN_KEY_MESSAGE));
         let url = url_as_sent
             .as_deref()
@@ -168,12 +189,8 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
 }
 
 /// Reads every scrape option from `fields` (shared by scrape and parse).
-pub fn parse_options(
-    c: &mut Checker,
-    fields: &mut Fields,
-    is_plugin_format: &dyn Fn(&str) -> bool,
-) -> ScrapeOptions {
-    let formats = parse_formats(c, fields, is_plugin_format);
+pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) -> ScrapeOptions {
+    let formats = parse_formats(c, fields, &|name| catalog.has_format(name));
     let explicit_timeout = fields.int(c, "timeout", Some(1000), Some(300_000));
     let timeout_ms = explicit_timeout.unwrap_or(60_000);
     let wait_for_ms = fields.int(c, "waitFor", Some(0), Some(60_000)).unwrap_or(0);
@@ -190,7 +207,7 @@ pub fn parse_options(
     }
     let headers = parse_headers(c, fields);
     let location = parse_location(c, fields);
-    let parsers = parse_parsers(c, fields);
+    let parsers = parse_parsers(c, fields, catalog);
     let lockdown = fields.bool(c, "lockdown", false);
     let default_max_age = if lockdown {
         LOCKDOWN_MAX_AGE_MS
@@ -301,37 +318,56 @@ fn parse_location(c: &mut Checker, fields: &mut Fields) -> Option<Location> {
     Some(Location { country, languages })
 }
 
-fn parse_parsers(c: &mut Checker, fields: &mut Fields) -> Vec<ParserSpec> {
-    let default = || {
-        vec![ParserSpec {
-            kind: "pdf".into(),
-            max_pages: None,
-            mode: "auto".into(),
-        }]
+fn parse_parsers(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) -> Vec<ParserSpec> {
+    let pdf = || ParserSpec {
+        kind: "pdf".into(),
+        max_pages: None,
+        mode: "auto".into(),
+        extra: Map::new(),
     };
     let path = fields.at("parsers");
     let Some(value) = fields.raw("parsers") else {
-        return default();
+        return vec![pdf()];
     };
     let Value::Array(items) = value else {
         c.invalid_type(&path, "array", value);
-        return default();
+        return vec![pdf()];
     };
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let mut p = path.clone();
         p.push(json!(i));
         match item {
-            Value::String(s) if s == "pdf" => out.push(ParserSpec {
-                kind: "pdf".into(),
-                max_pages: None,
-                mode: "auto".into(),
+            Value::String(s) if s == "pdf" => out.push(pdf()),
+            Value::String(s) if catalog.has_parser(s) => out.push(ParserSpec {
+                kind: s.clone(),
+                ..pdf()
             }),
             Value::String(s) => c.enum_mismatch(&p, &["pdf"], s),
             other => {
                 let Some(mut f) = c.object(other, p.clone()) else {
                     continue;
                 };
+                let plugin_type = match other.get("type") {
+                    Some(Value::String(t)) if t != "pdf" && catalog.has_parser(t) => Some(t.clone()),
+                    _ => None,
+                };
+                if let Some(kind) = plugin_type {
+                    // A converter's own parser: its options are checked against
+                    // the converter's declaration when it runs.
+                    let extra = other
+                        .as_object()
+                        .map(|m| {
+                            m.iter()
+                                .filter(|(k, _)| *k != "type")
+                                .map(|(k, v)| (k.clone(), v.clone()))
+                        })
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    out.push(ParserSpec { kind, extra, ..pdf() });
+                    continue;
+                }
                 let kind = f
                     .raw("type")
                     .map(|_| ())
@@ -349,6 +385,7 @@ fn parse_parsers(c: &mut Checker, fields: &mut Fields) -> Vec<ParserSpec> {
                         kind,
                         max_pages,
                         mode,
+                        extra: Map::new(),
                     });
                 }
             }
@@ -363,7 +400,7 @@ pub fn parsers_json(parsers: &[ParserSpec]) -> Value {
         parsers
             .iter()
             .map(|p| {
-                let mut m = Map::new();
+                let mut m = p.extra.clone();
                 m.insert("type".into(), json!(p.kind));
                 m.insert("mode".into(), json!(p.mode));
                 if let Some(n) = p.max_pages {

@@ -2,6 +2,7 @@
 //! checked by the [`TargetGuard`]), request headers passed through, a body size
 //! cap and the request's deadline.
 
+use super::engine::{Engine, Feature, FetchFuture, FetchRequest};
 use super::target_guard::{BlockedAddress, DnsFailure, TargetGuard};
 use super::{FetchError, FetchedPage};
 use bytes::{Bytes, BytesMut};
@@ -17,8 +18,8 @@ pub const MAX_REDIRECTS: usize = 10;
 /// Headers dropped when a redirect leaves the original host.
 const CREDENTIAL_HEADERS: &[&str] = &["authorization", "cookie", "proxy-authorization"];
 
-/// What to fetch.
-pub struct FetchRequest<'a> {
+/// One GET as the HTTP engine sees it.
+pub struct HttpGet<'a> {
     pub url: &'a Url,
     pub headers: &'a [(String, String)],
     pub skip_tls_verification: bool,
@@ -59,7 +60,7 @@ impl HttpFetcher {
     }
 
     /// Fetches `req.url`, following redirects.
-    pub async fn fetch(&self, req: FetchRequest<'_>) -> Result<FetchedPage, FetchError> {
+    pub async fn get(&self, req: HttpGet<'_>) -> Result<FetchedPage, FetchError> {
         let client = if req.skip_tls_verification {
             &self.unverified
         } else {
@@ -213,5 +214,25 @@ fn map_error(url: &Url, err: reqwest::Error) -> FetchError {
             url: url_s,
             message: detail,
         }
+    }
+}
+
+impl Engine for HttpFetcher {
+    fn name(&self) -> &'static str {
+        "http"
+    }
+
+    /// A plain HTTP client renders nothing and performs no actions.
+    fn supports(&self, _feature: Feature) -> bool {
+        false
+    }
+
+    fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {
+        Box::pin(self.get(HttpGet {
+            url: req.url,
+            headers: &req.options.headers,
+            skip_tls_verification: req.options.skip_tls_verification,
+            deadline: req.deadline,
+        }))
     }
 }

@@ -1,13 +1,17 @@
 //! Fetch engines: getting a page's bytes from the network.
 //!
+//! - [`engine`]: the [`engine::Engine`] trait every engine implements, and request features.
+//! - [`select`]: picking the engine for a request; upstream's "unsupported features" warning.
 //! - [`http`]: the HTTP engine (reqwest), redirects followed hop by hop.
 //! - [`target_guard`]: refuses loopback, private, link-local and metadata
 //!   addresses, checked after DNS resolution and on every redirect hop.
 //!
-//! A browser engine (Chromium) joins here later; engines share [`FetchedPage`]
-//! and [`FetchError`].
+//! A browser engine (Chromium) joins here as another [`engine::Engine`];
+//! engines share [`FetchedPage`] and [`FetchError`].
 
+pub mod engine;
 pub mod http;
+pub mod select;
 pub mod target_guard;
 
 use bytes::Bytes;

@@ -1,16 +1,18 @@
-//! The scrape pipeline: fetch → decode → clean → plugins → response.
+//! The pipeline: fetch → decode → clean → plugins → response `data`. It
+//! depends on [`crate::services::Services`] only (no HTTP server) and fails
+//! with its own [`PipelineError`].
 //!
-//! - [`scrape`]: orchestrates one `/v2/scrape` request (web page or document URL).
-//! - [`parse`]: orchestrates one `/v2/parse` upload.
-//! - [`document`]: converters, OCR, `parsers: []`.
+//! - [`scrape`]: one scrape (web page or document URL): engine choice, fetch.
+//! - [`parse`]: one upload.
+//! - [`document`]: converters (typed options, OCR hand-off, `parsers: []`).
 //! - [`produce`]: content → `data`, shared by all of the above.
 //! - [`prepare`]: the HTML work (metadata, cleaning, links, images) in one pass.
-//! - [`render`]: calls the format plugins a request asks for.
+//! - [`render`]: format plugins in dependency order (`consumes`).
 //! - [`response`]: assembles the response's `data` object.
-//! - [`errors`]: maps fetch and plugin failures to API errors.
+//! - [`error`]: [`PipelineError`] and where a document came from.
 
 pub mod document;
-pub mod errors;
+pub mod error;
 pub mod parse;
 pub mod prepare;
 pub mod produce;
@@ -18,5 +20,6 @@ pub mod render;
 pub mod response;
 pub mod scrape;
 
+pub use error::{Origin, PipelineError};
 pub use parse::parse;
 pub use scrape::scrape;

@@ -1,13 +1,14 @@
 //! One `/v2/parse` upload: HTML goes through the web-page path with no
 //! network; documents through their converter. Never cached.
 
-use super::document::{Origin, convert};
+use super::document::convert;
+use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
 use super::scrape::check_formats;
+use crate::api::ScrapeOptions;
 use crate::api::parse_request::{UploadKind, mime_for_extension};
-use crate::api::{ApiError, ScrapeOptions};
 use crate::plugins::bindings::FileInput;
-use crate::server::AppState;
+use crate::services::Services;
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
 use url::Url;
@@ -33,13 +34,13 @@ pub fn upload_url(name: &str) -> Url {
 
 /// Parses `upload` and returns the response's `data`.
 pub async fn parse(
-    state: &AppState,
+    services: &Services,
     upload: Upload,
     opts: &ScrapeOptions,
     scrape_id: &str,
-) -> Result<Value, ApiError> {
+) -> Result<Value, PipelineError> {
     let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
-    let registry = state.runtime.registry();
+    let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let mut content = Content {
         html: String::new(),
@@ -71,15 +72,16 @@ pub async fn parse(
             let plugin = registry
                 .converter_for_extension(extension)
                 .cloned()
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!("No converter is loaded for .{extension} files"))
+                .ok_or_else(|| PipelineError::NoConverter {
+                    extension: extension.clone(),
                 })?;
             let file = FileInput {
                 name: upload.name.clone(),
                 content_type: upload.content_type.clone(),
                 bytes: upload.bytes,
             };
-            let converted = convert(state, &plugin, file, opts, scrape_id, deadline, Origin::Upload).await?;
+            let converted =
+                convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Upload).await?;
             content.html = converted.html;
             content.markdown = converted.markdown;
             content.extra_metadata = converted.metadata;
@@ -87,7 +89,7 @@ pub async fn parse(
             warnings.extend(converted.warnings);
         }
     }
-    produce(state, &registry, content, opts, scrape_id, deadline, warnings).await
+    produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
 }
 
 #[cfg(test)]

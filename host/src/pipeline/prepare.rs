@@ -2,7 +2,8 @@
 //! from the full document, then the cleaned HTML (main content, include and
 //! exclude tags), and the links and images of the cleaned document.
 
-use crate::api::{ApiError, ScrapeOptions};
+use super::error::PipelineError;
+use crate::api::ScrapeOptions;
 use distill_html::{CleanOptions, ParsedPage};
 use serde_json::{Map, Value};
 use url::Url;
@@ -19,23 +20,36 @@ pub struct PreparedPage {
     pub images: Option<Vec<String>>,
 }
 
+/// What to prepare besides metadata and the cleaned HTML.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Wanted {
+    pub links: bool,
+    pub images: bool,
+}
+
 /// Prepares `html` (off the async workers when it is large).
-pub async fn prepare(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<PreparedPage, ApiError> {
+pub async fn prepare(
+    html: &str,
+    url: &Url,
+    opts: &ScrapeOptions,
+    wanted: Wanted,
+) -> Result<PreparedPage, PipelineError> {
     if html.len() <= INLINE_LIMIT {
-        return prepare_sync(html, url, opts);
+        return prepare_sync(html, url, opts, wanted);
     }
     let (html, url, opts) = (html.to_string(), url.clone(), opts.clone());
-    tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts))
+    tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts, wanted))
         .await
-        .map_err(|e| {
-            let id = uuid::Uuid::now_v7().to_string();
-            tracing::error!(error_id = %id, "HTML preparation panicked: {e}");
-            ApiError::unknown(&id)
-        })?
+        .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?
 }
 
 /// The same, on the current thread.
-pub fn prepare_sync(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<PreparedPage, ApiError> {
+pub fn prepare_sync(
+    html: &str,
+    url: &Url,
+    opts: &ScrapeOptions,
+    wanted: Wanted,
+) -> Result<PreparedPage, PipelineError> {
     let page = ParsedPage::parse(html, url);
     let metadata = page.metadata();
     let mut clean = CleanOptions {
@@ -45,18 +59,18 @@ pub fn prepare_sync(html: &str, url: &Url, opts: &ScrapeOptions) -> Result<Prepa
     };
     let mut cleaned = page
         .clean(&clean)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     if clean.only_main_content && !cleaned.has_content() {
         // Main-content filtering removed everything: fall back to the whole page.
         clean.only_main_content = false;
         cleaned = page
             .clean(&clean)
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }
     Ok(PreparedPage {
         metadata,
         cleaned_html: cleaned.html(),
-        links: opts.wants("links").then(|| cleaned.links()),
-        images: opts.wants("images").then(|| cleaned.images()),
+        links: wanted.links.then(|| cleaned.links()),
+        images: wanted.images.then(|| cleaned.images()),
     })
 }

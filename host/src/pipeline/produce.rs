@@ -2,15 +2,17 @@
 //! uploads and converted documents — prepare the HTML (metadata, cleaning,
 //! links, images), add the engine's metadata, run the format plugins, assemble.
 
-use super::prepare::prepare;
-use super::render::render_plugin_formats;
+use super::error::PipelineError;
+use super::prepare::{Wanted, prepare};
+use super::render::{plan, render_plugin_formats};
 use super::response::{ScrapeOutput, build_data};
-use crate::api::{ApiError, FormatRequest, ScrapeOptions};
+use crate::api::{FormatRequest, ScrapeOptions};
 use crate::plugins::Registry;
 use crate::plugins::bindings::Page;
-use crate::server::AppState;
-use axum::http::StatusCode;
+use crate::services::Services;
+use http::StatusCode;
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::time::Instant;
 use url::Url;
 
@@ -37,20 +39,39 @@ pub struct Content {
 
 /// Runs the shared steps and returns `data`.
 pub async fn produce(
-    state: &AppState,
+    services: &Services,
     registry: &Registry,
     content: Content,
     opts: &ScrapeOptions,
     scrape_id: &str,
     deadline: Instant,
     warnings: Vec<String>,
-) -> Result<Value, ApiError> {
+) -> Result<Value, PipelineError> {
+    // Final markdown from a converter replaces the markdown plugin, also as an input.
+    let final_markdown = content.markdown.is_some();
+    let plugin_formats: Vec<FormatRequest> = opts
+        .formats
+        .iter()
+        .filter(|f| !(final_markdown && f.name == "markdown"))
+        .cloned()
+        .collect();
+    let consumes_of = |name: &str| {
+        if final_markdown && name == "markdown" {
+            return None;
+        }
+        registry.format(name).map(|p| p.manifest.consumes.clone())
+    };
+    let plan = plan(&plugin_formats, &consumes_of)?;
+    let wanted = Wanted {
+        links: opts.wants("links") || plan.host_inputs.contains("links"),
+        images: opts.wants("images") || plan.host_inputs.contains("images"),
+    };
     let prepared = if content.is_document {
         let mut doc_opts = opts.clone();
         doc_opts.only_main_content = false;
-        prepare(&content.html, &content.final_url, &doc_opts).await?
+        prepare(&content.html, &content.final_url, &doc_opts, wanted).await?
     } else {
-        prepare(&content.html, &content.final_url, opts).await?
+        prepare(&content.html, &content.final_url, opts, wanted).await?
     };
     let mut metadata = prepared.metadata;
     for (k, v) in content.extra_metadata {
@@ -79,24 +100,35 @@ pub async fn produce(
         raw_html: content.html,
         cleaned_html: prepared.cleaned_html,
         metadata: Value::Object(metadata.clone()).to_string(),
+        inputs: Vec::new(),
     };
-    // Final markdown from a converter replaces the markdown plugin.
-    let plugin_formats: Vec<FormatRequest> = opts
-        .formats
-        .iter()
-        .filter(|f| !(content.markdown.is_some() && f.name == "markdown"))
-        .cloned()
-        .collect();
-    let mut rendered = render_plugin_formats(
-        &state.runtime,
+    let mut host_values: HashMap<String, Value> = HashMap::new();
+    for name in &plan.host_inputs {
+        let value = match name.as_str() {
+            "links" => json!(prepared.links),
+            "images" => json!(prepared.images),
+            "html" => json!(page.cleaned_html),
+            "rawHtml" => json!(page.raw_html),
+            "markdown" => json!(content.markdown),
+            _ => continue,
+        };
+        host_values.insert(name.clone(), value);
+    }
+    let output = render_plugin_formats(
+        &services.plugins,
         registry,
+        &plan,
         &plugin_formats,
         &page,
+        &host_values,
         scrape_id,
         deadline,
         opts.timeout_ms,
     )
     .await?;
+    let mut rendered = output.values;
+    let mut warnings = warnings;
+    warnings.extend(output.warnings);
     if let (Some(md), true) = (content.markdown, opts.wants("markdown")) {
         rendered.insert(0, ("markdown".to_string(), Value::String(md)));
     }
@@ -105,8 +137,8 @@ pub async fn produce(
         ScrapeOutput {
             raw_html: page.raw_html,
             cleaned_html: page.cleaned_html,
-            links: prepared.links,
-            images: prepared.images,
+            links: prepared.links.filter(|_| opts.wants("links")),
+            images: prepared.images.filter(|_| opts.wants("images")),
             rendered,
             metadata,
             warnings,

@@ -1,45 +1,240 @@
-//! Runs the format plugins a request asks for, concurrently, each in its own
-//! fresh instance, and collects their JSON values by format name.
+//! Runs the format plugins a request asks for. A plugin may consume other
+//! formats (ABI 0.3 `consumes`): those are rendered first — with default
+//! options unless the request asks for them too — and handed over in
+//! `page.inputs`, together with host-made values (`links`, `images`, `html`,
+//! `rawHtml`, a converter's final `markdown`). Formats run in waves: each wave
+//! holds every format whose inputs are ready, its calls run concurrently, each
+//! in its own fresh instance.
 
-use super::errors::plugin_error;
-use crate::api::{ApiError, FormatRequest};
-use crate::plugins::bindings::Page;
+use super::error::PipelineError;
+use crate::api::FormatRequest;
+use crate::plugins::bindings::{FormatInput, Page};
 use crate::plugins::{PluginRuntime, Registry};
 use futures_util::future::join_all;
 use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
 use std::time::Instant;
 
-/// Renders every requested format that a plugin serves. Formats the host
-/// produces itself are skipped. Returns `(format, value)` in request order.
+/// The formats to render, in waves.
+#[derive(Debug, PartialEq)]
+pub struct RenderPlan {
+    /// Each wave's formats, with the options to render them with.
+    pub waves: Vec<Vec<(String, String)>>,
+    /// Formats the host makes that some plugin consumes.
+    pub host_inputs: BTreeSet<String>,
+}
+
+/// Plans the requested plugin `formats`. `consumes_of(name)` is `Some(list)`
+/// for a plugin-served format, `None` otherwise (the host makes it, or nobody).
+pub fn plan(
+    formats: &[FormatRequest],
+    consumes_of: &dyn Fn(&str) -> Option<Vec<String>>,
+) -> Result<RenderPlan, PipelineError> {
+    // Every plugin format needed, with its options ("{}" when only consumed).
+    let mut needed: Vec<(String, String, Vec<String>)> = Vec::new();
+    let mut host_inputs = BTreeSet::new();
+    // (name, options, reached through a `consumes` edge)
+    let mut queue: Vec<(String, String, bool)> = formats
+        .iter()
+        .map(|f| (f.name.clone(), Value::Object(f.options.clone()).to_string(), false))
+        .collect();
+    queue.reverse();
+    while let Some((name, options, consumed)) = queue.pop() {
+        if needed.iter().any(|(n, _, _)| *n == name) {
+            continue;
+        }
+        let Some(consumes) = consumes_of(&name) else {
+            if consumed {
+                host_inputs.insert(name);
+            }
+            continue;
+        };
+        for dep in consumes.iter().rev() {
+            let requested = formats.iter().find(|f| &f.name == dep);
+            let options = requested.map(|f| Value::Object(f.options.clone()).to_string());
+            queue.push((dep.clone(), options.unwrap_or_else(|| "{}".to_string()), true));
+        }
+        needed.push((name, options, consumes));
+    }
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut waves = Vec::new();
+    while done.len() < needed.len() {
+        let wave: Vec<(String, String)> = needed
+            .iter()
+            .filter(|(name, _, consumes)| {
+                !done.contains(name)
+                    && consumes
+                        .iter()
+                        .all(|d| done.contains(d) || !needed.iter().any(|(n, _, _)| n == d))
+            })
+            .map(|(name, options, _)| (name.clone(), options.clone()))
+            .collect();
+        if wave.is_empty() {
+            let formats = needed
+                .iter()
+                .map(|(n, _, _)| n)
+                .filter(|n| !done.contains(*n))
+                .cloned()
+                .collect();
+            return Err(PipelineError::FormatCycle { formats });
+        }
+        done.extend(wave.iter().map(|(n, _)| n.clone()));
+        waves.push(wave);
+    }
+    Ok(RenderPlan { waves, host_inputs })
+}
+
+/// What rendering produced: the requested formats' values in request order,
+/// and the warnings the plugins reported.
+#[derive(Debug, Default)]
+pub struct RenderOutput {
+    pub values: Vec<(String, Value)>,
+    pub warnings: Vec<String>,
+}
+
+/// Renders the plan. `host_values` holds what the host made (JSON values by name).
+#[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
     runtime: &PluginRuntime,
     registry: &Registry,
+    plan: &RenderPlan,
     formats: &[FormatRequest],
     page: &Page,
+    host_values: &HashMap<String, Value>,
     request_id: &str,
     deadline: Instant,
     timeout_ms: u64,
-) -> Result<Vec<(String, Value)>, ApiError> {
-    let calls = formats.iter().filter_map(|f| {
-        let plugin = registry.format(&f.name)?.clone();
-        Some(async move {
-            let options = Value::Object(f.options.clone()).to_string();
-            let out = runtime
-                .render(&plugin, &f.name, page, &options, request_id, deadline)
-                .await
-                .map_err(|e| plugin_error(e, &f.name, timeout_ms))?;
-            let value: Value = serde_json::from_str(&out).map_err(|e| {
-                ApiError::new(
-                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                    "PLUGIN_ERROR",
-                    format!(
-                        "Plugin '{}' returned invalid JSON for the '{}' format: {e}",
-                        plugin.manifest.name, f.name
-                    ),
-                )
-            })?;
-            Ok::<_, ApiError>((f.name.clone(), value))
-        })
-    });
-    join_all(calls).await.into_iter().collect()
+) -> Result<RenderOutput, PipelineError> {
+    let mut values: HashMap<String, Value> = HashMap::new();
+    let mut warnings = Vec::new();
+    for wave in &plan.waves {
+        let calls = wave.iter().filter_map(|(name, options)| {
+            let plugin = registry.format(name)?.clone();
+            let inputs: Vec<FormatInput> = plugin
+                .manifest
+                .consumes
+                .iter()
+                .filter_map(|c| values.get(c).or_else(|| host_values.get(c)).map(|v| (c, v)))
+                .map(|(c, v)| FormatInput {
+                    format: c.clone(),
+                    value: v.to_string(),
+                })
+                .collect();
+            Some(async move {
+                let with_inputs;
+                let page = if inputs.is_empty() {
+                    page
+                } else {
+                    with_inputs = Page {
+                        inputs,
+                        ..page.clone()
+                    };
+                    &with_inputs
+                };
+                let out = runtime
+                    .render(&plugin, name, page, options, request_id, deadline)
+                    .await
+                    .map_err(|error| PipelineError::Format {
+                        format: name.clone(),
+                        error,
+                        timeout_ms,
+                    })?;
+                let value: Value = serde_json::from_str(&out.value).map_err(|e| PipelineError::FormatOutput {
+                    plugin: plugin.manifest.name.clone(),
+                    format: name.clone(),
+                    message: e.to_string(),
+                })?;
+                Ok::<_, PipelineError>((name.clone(), value, out.warnings))
+            })
+        });
+        for result in join_all(calls).await {
+            let (name, value, said) = result?;
+            // Warnings of formats the request asked for; a consumed-only
+            // format's problems show up in its consumer's result.
+            if formats.iter().any(|f| f.name == name) {
+                warnings.extend(said);
+            }
+            values.insert(name, value);
+        }
+    }
+    let values = formats.iter().filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v))).collect();
+    Ok(RenderOutput { values, warnings })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(names: &[&str]) -> Vec<FormatRequest> {
+        names
+            .iter()
+            .map(|n| FormatRequest {
+                name: n.to_string(),
+                options: Default::default(),
+            })
+            .collect()
+    }
+
+    fn plugins(name: &str) -> Option<Vec<String>> {
+        let list: &[&str] = match name {
+            "markdown" => &[],
+            "summary" => &["markdown"],
+            "digest" => &["summary", "links"],
+            "a" => &["b"],
+            "b" => &["a"],
+            _ => return None,
+        };
+        Some(list.iter().map(|s| s.to_string()).collect())
+    }
+
+    fn names(plan: &RenderPlan) -> Vec<Vec<&str>> {
+        plan.waves
+            .iter()
+            .map(|w| w.iter().map(|(n, _)| n.as_str()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn independent_formats_share_one_wave() {
+        let p = plan(&req(&["markdown", "html", "links"]), &plugins).unwrap();
+        assert_eq!(names(&p), vec![vec!["markdown"]]);
+        assert!(p.host_inputs.is_empty(), "requested host formats are not inputs");
+    }
+
+    #[test]
+    fn consumed_formats_render_first_even_when_not_requested() {
+        let p = plan(&req(&["digest"]), &plugins).unwrap();
+        assert_eq!(names(&p), vec![vec!["markdown"], vec!["summary"], vec!["digest"]]);
+        assert_eq!(p.host_inputs.iter().collect::<Vec<_>>(), vec!["links"]);
+        assert_eq!(
+            p.waves[0][0].1, "{}",
+            "an unrequested dependency gets default options"
+        );
+    }
+
+    #[test]
+    fn a_requested_host_format_is_also_handed_to_its_consumers() {
+        let p = plan(&req(&["links", "digest"]), &plugins).unwrap();
+        assert!(p.host_inputs.contains("links"), "{p:?}");
+    }
+
+    #[test]
+    fn a_requested_dependency_keeps_its_options() {
+        let mut formats = req(&["summary", "markdown"]);
+        formats[1].options.insert("x".into(), Value::Bool(true));
+        let p = plan(&formats, &plugins).unwrap();
+        assert_eq!(
+            p.waves,
+            vec![
+                vec![("markdown".into(), r#"{"x":true}"#.into())],
+                vec![("summary".into(), "{}".into())]
+            ]
+        );
+    }
+
+    #[test]
+    fn circles_are_refused() {
+        let err = plan(&req(&["a"]), &plugins).unwrap_err();
+        assert!(matches!(err, PipelineError::FormatCycle { formats } if formats.len() == 2));
+    }
 }

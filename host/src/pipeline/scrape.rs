@@ -2,62 +2,53 @@
 //! checks, fetch, then either the HTML path or — for a URL serving a document
 //! (by content type or extension) — the converter path.
 
-use super::document::{Origin, convert};
-use super::errors::fetch_error;
+use super::document::convert;
+use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
-use crate::api::{ApiError, ScrapeOptions, ScrapeRequest};
+use crate::api::{ScrapeOptions, ScrapeRequest};
 use crate::fetch::FetchedPage;
-use crate::fetch::http::FetchRequest;
+use crate::fetch::engine::FetchRequest;
 use crate::plugins::bindings::FileInput;
 use crate::plugins::{LoadedPlugin, Registry};
-use crate::server::AppState;
-use axum::http::StatusCode;
+use crate::services::Services;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Scrapes `req.url` and returns the response's `data`.
-pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> Result<Value, ApiError> {
+pub async fn scrape(
+    services: &Services,
+    req: &ScrapeRequest,
+    scrape_id: &str,
+) -> Result<Value, PipelineError> {
     let opts = &req.options;
     let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
-    let registry = state.runtime.registry();
+    let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
-    if !opts.actions.is_empty() {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "SCRAPE_ACTIONS_NOT_SUPPORTED",
-            "Actions are not supported by any available engines. Actions need the browser engine, \
-             which this server does not have yet.",
-        ));
-    }
+    let selected = services.engines.select(opts).map_err(PipelineError::NoEngine)?;
     // There is no page cache yet: cache-only requests can never be answered.
     if opts.lockdown {
-        return Err(ApiError::lockdown_miss());
+        return Err(PipelineError::LockdownCacheMiss);
     }
     if opts.min_age_ms.is_some() {
-        return Err(ApiError::no_cached_data());
+        return Err(PipelineError::NoCachedData);
     }
-    let mut warnings = Vec::new();
-    let unsupported = unsupported_features(opts);
-    if !unsupported.is_empty() {
-        warnings.push(format!(
-            "The engine used does not support the following features: {} -- your scrape may be partial.",
-            unsupported.join(", ")
-        ));
-    }
+    let mut warnings: Vec<String> = selected.warning.into_iter().collect();
 
-    let fetched = state
-        .fetcher
+    let fetched = selected
+        .engine
         .fetch(FetchRequest {
             url: &req.url,
-            headers: &opts.headers,
-            skip_tls_verification: opts.skip_tls_verification,
+            options: opts,
             deadline,
         })
         .await
-        .map_err(|e| fetch_error(e, opts.timeout_ms))?;
+        .map_err(|error| PipelineError::Fetch {
+            error,
+            timeout_ms: opts.timeout_ms,
+        })?;
 
     let mut content = Content {
         html: String::new(),
@@ -77,7 +68,8 @@ pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> R
                 content_type: fetched.content_type.clone(),
                 bytes: fetched.body.to_vec(),
             };
-            let converted = convert(state, &plugin, file, opts, scrape_id, deadline, Origin::Scrape).await?;
+            let converted =
+                convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Scrape).await?;
             content.html = converted.html;
             content.markdown = converted.markdown;
             content.extra_metadata = converted.metadata;
@@ -86,15 +78,17 @@ pub async fn scrape(state: &AppState, req: &ScrapeRequest, scrape_id: &str) -> R
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    produce(state, &registry, content, opts, scrape_id, deadline, warnings).await
+    produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
 }
 
 /// Every requested format must be served by the host or a loaded plugin.
-pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), ApiError> {
+pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), PipelineError> {
     for f in &opts.formats {
         let served = HOST_FORMATS.contains(&f.name.as_str()) || registry.format(&f.name).is_some();
         if !served && f.name != "screenshot" {
-            return Err(ApiError::format_unavailable(&f.name));
+            return Err(PipelineError::FormatUnavailable {
+                format: f.name.clone(),
+            });
         }
     }
     Ok(())
@@ -137,24 +131,91 @@ fn percent_decode(s: &str) -> String {
         .unwrap_or_else(|| s.to_string())
 }
 
-/// Requested features the HTTP engine cannot provide (reported as a warning,
-/// as upstream does, rather than failing the scrape).
-fn unsupported_features(o: &ScrapeOptions) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if o.wants("screenshot") {
-        out.push("screenshot");
+#[cfg(test)]
+mod tests {
+    //! The pipeline run directly on `Services`, with no HTTP server of ours:
+    //! a loopback origin serves one page.
+    use super::*;
+    use crate::config::{Cli, Config};
+    use clap::Parser;
+    use serde_json::json;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    const PAGE: &str = "<html><head><title>Seams</title></head><body><nav><a href='/home'>Home</a></nav>\
+        <article><h1>Pipelines without servers</h1><p>The pipeline depends on services, \
+        not on the HTTP server, so a worker can call it. <a href='/more'>More</a></p></article></body></html>";
+
+    /// Serves `PAGE` to every connection on a loopback port.
+    async fn origin() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut buf = [0u8; 4096];
+                let _ = socket.read(&mut buf).await;
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                    PAGE.len()
+                );
+                let _ = socket.write_all(head.as_bytes()).await;
+                let _ = socket.write_all(PAGE.as_bytes()).await;
+            }
+        });
+        format!("http://{addr}/page")
     }
-    if o.wait_for_ms > 0 {
-        out.push("waitFor");
+
+    async fn services(dir: &std::path::Path) -> Services {
+        let plugins = dir.join("plugins");
+        std::fs::create_dir_all(&plugins).unwrap();
+        let cli = Cli::parse_from([
+            "distill",
+            "--plugins-dir",
+            plugins.to_str().unwrap(),
+            "--data-dir",
+            dir.join("data").to_str().unwrap(),
+            "--allow-private-targets",
+            "--watch-plugins",
+            "false",
+        ]);
+        Services::start(&Config::from_cli(cli).unwrap()).await.unwrap()
     }
-    if o.mobile {
-        out.push("mobile");
+
+    fn request(body: serde_json::Value) -> ScrapeRequest {
+        ScrapeRequest::from_json(&body, &|_: &str| false).unwrap()
     }
-    if o.location.is_some() {
-        out.push("location");
+
+    #[tokio::test]
+    async fn scrapes_a_page_with_services_alone() {
+        let dir = std::env::temp_dir().join(format!("distill-pipeline-{}", uuid::Uuid::now_v7()));
+        let services = services(&dir).await;
+        let url = origin().await;
+
+        let req = request(json!({ "url": url, "formats": ["html", "links", "rawHtml"] }));
+        let data = scrape(&services, &req, "test-1").await.unwrap();
+        assert_eq!(data["metadata"]["statusCode"], json!(200));
+        assert_eq!(data["metadata"]["title"], json!("Seams"));
+        assert_eq!(data["rawHtml"], json!(PAGE));
+        let html = data["html"].as_str().unwrap();
+        assert!(html.contains("Pipelines without servers") && !html.contains("<nav"), "{html}");
+        let links = data["links"].as_array().unwrap();
+        assert!(links.iter().any(|l| l.as_str().unwrap().ends_with("/more")), "{links:?}");
+        assert!(data.get("warning").is_none());
+
+        // An engine that cannot honour a feature: the page still comes, with upstream's warning.
+        let req = request(json!({ "url": url, "formats": ["html"], "mobile": true }));
+        let data = scrape(&services, &req, "test-2").await.unwrap();
+        assert!(data["warning"].as_str().unwrap().contains("following features: mobile"), "{data}");
+
+        // Failures are the pipeline's own, not HTTP responses.
+        let req = request(json!({ "url": url, "formats": ["markdown"] }));
+        assert!(matches!(
+            scrape(&services, &req, "t").await,
+            Err(PipelineError::FormatUnavailable { format }) if format == "markdown"
+        ));
+        let req = request(json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }));
+        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::NoEngine(_))));
+        let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
+        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::LockdownCacheMiss)));
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    if o.proxy == "enhanced" {
-        out.push("stealthProxy");
-    }
-    out
 }

@@ -1,12 +1,14 @@
 //! Calling a plugin: one fresh instance per call, a memory cap and a deadline,
 //! and every way a call can fail turned into a [`PluginCallError`] that names
-//! the plugin.
+//! the plugin. Every call takes the same path — [`PluginRuntime::begin`] (a
+//! call slot, a store with the limits), the version-dispatched call from
+//! [`super::bindings`], then [`Call::finish`] (classification, log, stats).
 
-use super::bindings::convert::{document_from_v1, error_from_v1, file_to_v1, info_from_v1, page_to_v1};
-use super::bindings::{Document, FileInput, Page, PluginError, PluginInfo};
+use super::bindings::dispatch::CallResult;
+use super::bindings::{ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered};
 use super::engine::PluginRuntime;
-use super::loader::{LoadedPlugin, Prepared};
-use super::sandbox::CallState;
+use super::plugin::LoadedPlugin;
+use super::sandbox::{CallPermit, CallState};
 use crate::llm::LlmClient;
 use std::fmt;
 use std::sync::Arc;
@@ -90,12 +92,24 @@ impl CallLimits {
             _ => (request_deadline, true),
         };
         CallLimits {
-            memory_cap: plugin.memory_cap_bytes(runtime),
+            memory_cap: runtime
+                .limits()
+                .memory_cap_bytes(plugin.manifest.memory_limit_mib),
             deadline,
             deadline_is_request,
             plugin_timeout_ms: plugin.manifest.timeout_ms.unwrap_or(0) as u64,
         }
     }
+}
+
+/// One call in progress: its store (holding the run slot), its instance
+/// slot and limits.
+struct Call {
+    plugin: String,
+    store: Store<CallState>,
+    _instance: tokio::sync::OwnedSemaphorePermit,
+    limits: CallLimits,
+    started: Instant,
 }
 
 impl PluginRuntime {
@@ -107,7 +121,7 @@ impl PluginRuntime {
                 "plugin '{name}' did not declare the 'llm' capability in its info"
             ));
         }
-        if !plugin.granted.iter().any(|c| c == "llm") {
+        if !plugin.has_capability("llm") {
             return Err(
                 "the operator does not allow the 'llm' capability (DISTILL_ALLOWED_CAPABILITIES)".into(),
             );
@@ -118,13 +132,17 @@ impl PluginRuntime {
             .ok_or_else(|| "no language model is configured on this server (DISTILL_LLM_BASE_URL)".into())
     }
 
-    fn new_store(
+    /// Waits for a call slot and builds the call's store.
+    async fn begin(
         &self,
         plugin: &str,
         request_id: &str,
-        limits: &CallLimits,
+        limits: CallLimits,
         llm: Result<Arc<LlmClient>, String>,
-    ) -> Store<CallState> {
+    ) -> Call {
+        let instance =
+            self.instances().clone().acquire_owned().await.expect("the instance semaphore is never closed");
+        let permit = CallPermit::acquire(self.permits().clone()).await;
         let state = CallState::new(
             plugin,
             request_id,
@@ -132,6 +150,7 @@ impl PluginRuntime {
             limits.deadline,
             limits.deadline_is_request,
             llm,
+            permit,
         );
         let mut store = Store::new(self.engine(), state);
         store.limiter(|s| &mut s.limiter);
@@ -145,10 +164,17 @@ impl PluginRuntime {
             }
         });
         store.set_epoch_deadline(1);
-        store
+        Call {
+            plugin: plugin.to_string(),
+            store,
+            _instance: instance,
+            limits,
+            started: Instant::now(),
+        }
     }
 
-    /// Renders `format` with a format plugin; returns the format's value as JSON text.
+    /// Renders `format` with a format plugin; returns the format's value as
+    /// JSON text and its warnings.
     pub async fn render(
         &self,
         plugin: &LoadedPlugin,
@@ -157,38 +183,16 @@ impl PluginRuntime {
         options: &str,
         request_id: &str,
         request_deadline: Instant,
-    ) -> Result<String, PluginCallError> {
-        if !matches!(plugin.prepared, Prepared::FormatV1(_) | Prepared::FormatV2(_)) {
+    ) -> Result<Rendered, PluginCallError> {
+        let Prepared::Format(pre) = &plugin.prepared else {
             return Err(not_a(plugin, "format"));
-        }
+        };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
-        let _permit = self.permits().acquire().await.expect("semaphore never closed");
-        let started = Instant::now();
-        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits, self.llm_grant(plugin));
-        let result = guard_deadline(&limits, async {
-            match &plugin.prepared {
-                Prepared::FormatV2(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    instance
-                        .distill_plugin_render()
-                        .call_render(&mut store, format, page, options)
-                        .await
-                }
-                Prepared::FormatV1(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    let out = instance
-                        .distill_plugin_render()
-                        .call_render(&mut store, format, &page_to_v1(page), options)
-                        .await?;
-                    Ok(out.map_err(error_from_v1))
-                }
-                _ => unreachable!("checked above"),
-            }
-        })
-        .await;
-        let result = finish(plugin, &store, &limits, result);
-        plugin.stats.record(started.elapsed(), result.is_err());
-        result
+        let mut call = self
+            .begin(&plugin.manifest.name, request_id, limits, self.llm_grant(plugin))
+            .await;
+        let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
+        call.finish(Some(plugin), result)
     }
 
     /// Converts a document with a converter plugin.
@@ -196,44 +200,19 @@ impl PluginRuntime {
         &self,
         plugin: &LoadedPlugin,
         file: &FileInput,
-        options: &str,
+        options: ConvertOptions<'_>,
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Document, PluginCallError> {
-        if !matches!(
-            plugin.prepared,
-            Prepared::ConverterV1(_) | Prepared::ConverterV2(_)
-        ) {
+        let Prepared::Converter(pre) = &plugin.prepared else {
             return Err(not_a(plugin, "converter"));
-        }
+        };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
-        let _permit = self.permits().acquire().await.expect("semaphore never closed");
-        let started = Instant::now();
-        let mut store = self.new_store(&plugin.manifest.name, request_id, &limits, self.llm_grant(plugin));
-        let result = guard_deadline(&limits, async {
-            match &plugin.prepared {
-                Prepared::ConverterV2(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    instance
-                        .distill_plugin_convert()
-                        .call_convert(&mut store, file, options)
-                        .await
-                }
-                Prepared::ConverterV1(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    let out = instance
-                        .distill_plugin_convert()
-                        .call_convert(&mut store, &file_to_v1(file), options)
-                        .await?;
-                    Ok(out.map(document_from_v1).map_err(error_from_v1))
-                }
-                _ => unreachable!("checked above"),
-            }
-        })
-        .await;
-        let result = finish(plugin, &store, &limits, result);
-        plugin.stats.record(started.elapsed(), result.is_err());
-        result
+        let mut call = self
+            .begin(&plugin.manifest.name, request_id, limits, self.llm_grant(plugin))
+            .await;
+        let result = guard_deadline(&call.limits, pre.convert(&mut call.store, file, options)).await;
+        call.finish(Some(plugin), result)
     }
 
     /// Calls `info` on a freshly prepared component (at load time).
@@ -244,44 +223,17 @@ impl PluginRuntime {
             deadline_is_request: false,
             plugin_timeout_ms: INFO_DEADLINE.as_millis() as u64,
         };
-        let _permit = self.permits().acquire().await.expect("semaphore never closed");
         let no_llm = Err("capabilities are not available while loading".to_string());
-        let mut store = self.new_store(name, "load", &limits, no_llm);
-        let result = guard_deadline(&limits, async {
-            match prepared {
-                Prepared::FormatV2(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    instance.distill_plugin_render().call_info(&mut store).await
-                }
-                Prepared::ConverterV2(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    instance.distill_plugin_convert().call_info(&mut store).await
-                }
-                Prepared::FormatV1(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    Ok(info_from_v1(
-                        instance.distill_plugin_render().call_info(&mut store).await?,
-                    ))
-                }
-                Prepared::ConverterV1(pre) => {
-                    let instance = pre.instantiate_async(&mut store).await?;
-                    Ok(info_from_v1(
-                        instance.distill_plugin_convert().call_info(&mut store).await?,
-                    ))
-                }
-            }
-        })
-        .await;
-        result.map_err(|e| describe_trap(&e))
+        let mut call = self.begin(name, "load", limits, no_llm).await;
+        let (store, limits) = (&mut call.store, &call.limits);
+        let result = guard_deadline(limits, async { Ok(Ok(prepared.info(store).await?)) }).await;
+        call.finish(None, result).map_err(|e| e.to_string())
     }
 }
 
 /// Backstop for the epoch deadline: if the call somehow outlives its deadline
 /// (plus a grace period), the future is dropped, which abandons the instance.
-async fn guard_deadline<T>(
-    limits: &CallLimits,
-    call: impl Future<Output = wasmtime::Result<T>>,
-) -> wasmtime::Result<T> {
+async fn guard_deadline<T>(limits: &CallLimits, call: impl Future<Output = CallResult<T>>) -> CallResult<T> {
     let grace = limits.deadline + Duration::from_millis(250);
     match tokio::time::timeout_at(grace.into(), call).await {
         Ok(result) => result,
@@ -289,27 +241,30 @@ async fn guard_deadline<T>(
     }
 }
 
-fn finish<T>(
-    plugin: &LoadedPlugin,
-    store: &Store<CallState>,
-    limits: &CallLimits,
-    result: wasmtime::Result<Result<T, PluginError>>,
-) -> Result<T, PluginCallError> {
-    let plugin_name = plugin.manifest.name.clone();
-    let output = store.data().output.text();
-    if !output.is_empty() {
-        let failed = !matches!(result, Ok(Ok(_)));
-        if failed {
-            tracing::warn!(plugin = %plugin_name, "plugin output: {output}");
-        } else {
-            tracing::debug!(plugin = %plugin_name, "plugin output: {output}");
+impl Call {
+    /// Classifies the outcome, logs the plugin's output, records stats (for
+    /// a loaded plugin) and releases the call slot.
+    fn finish<T>(self, plugin: Option<&LoadedPlugin>, result: CallResult<T>) -> Result<T, PluginCallError> {
+        let Call {
+            plugin: plugin_name,
+            store,
+            limits,
+            started,
+            ..
+        } = self;
+        let output = store.data().output.text();
+        if !output.is_empty() {
+            let failed = !matches!(result, Ok(Ok(_)));
+            if failed {
+                tracing::warn!(plugin = %plugin_name, "plugin output: {output}");
+            } else {
+                tracing::debug!(plugin = %plugin_name, "plugin output: {output}");
+            }
         }
-    }
-    let kind = match result {
-        Ok(Ok(value)) => return Ok(value),
-        Ok(Err(rejected)) => PluginCallErrorKind::Rejected(rejected),
-        Err(err) => {
-            if store.data().limiter.hit {
+        let kind = match result {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(rejected)) => Err(PluginCallErrorKind::Rejected(rejected)),
+            Err(err) => Err(if store.data().limiter.hit {
                 PluginCallErrorKind::OutOfMemory {
                     limit_mib: (limits.memory_cap >> 20) as u64,
                 }
@@ -323,17 +278,20 @@ fn finish<T>(
                 }
             } else if err.downcast_ref::<Trap>().is_some() {
                 // The response gets one line; the log gets the wasm backtrace.
-                tracing::warn!(plugin = %plugin.manifest.name, "plugin trapped: {err:?}");
+                tracing::warn!(plugin = %plugin_name, "plugin trapped: {err:?}");
                 PluginCallErrorKind::Trap(describe_trap(&err))
             } else {
                 PluginCallErrorKind::Instantiate(format!("{err:#}"))
-            }
+            }),
+        };
+        if let Some(plugin) = plugin {
+            plugin.stats.record(started.elapsed(), kind.is_err());
         }
-    };
-    Err(PluginCallError {
-        plugin: plugin_name,
-        kind,
-    })
+        kind.map_err(|kind| PluginCallError {
+            plugin: plugin_name,
+            kind,
+        })
+    }
 }
 
 /// A one-line description of a trap, without the wasm backtrace.

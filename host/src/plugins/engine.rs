@@ -1,9 +1,11 @@
 //! The shared wasmtime engine and the [`PluginRuntime`] handle the server uses:
 //! one engine for all components (pooling allocator, epoch interruption,
-//! wasmtime's on-disk code cache), two linkers (one per world), the current
-//! plugin [`Registry`], and a semaphore bounding concurrent plugin calls.
+//! wasmtime's on-disk code cache), one linker for every ABI version, the
+//! current plugin [`Registry`], and the semaphores bounding running calls
+//! (run slots) and live instances.
 
-use super::bindings::{v0_1, v0_2};
+use super::bindings::dispatch::add_to_linker;
+use super::limits::RuntimeLimits;
 use super::registry::Registry;
 use super::sandbox::CallState;
 use crate::llm::LlmClient;
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
-use wasmtime::component::{HasSelf, Linker};
+use wasmtime::component::Linker;
 use wasmtime::{Cache, CacheConfig, Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
 /// Bytes of each pooled memory/table slot kept resident between instances.
@@ -21,27 +23,6 @@ const KEEP_RESIDENT: usize = 8 << 20;
 
 /// How often the epoch advances; deadlines are checked at this granularity.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// Operator-set limits for plugin calls.
-#[derive(Clone, Debug)]
-pub struct RuntimeLimits {
-    /// Memory cap per call when a plugin declares none, in MiB.
-    pub default_memory_mib: u64,
-    /// Highest memory cap any plugin may get, in MiB.
-    pub max_memory_mib: u64,
-    /// Plugin calls running at once; more wait their turn.
-    pub max_concurrent_calls: usize,
-}
-
-impl Default for RuntimeLimits {
-    fn default() -> Self {
-        RuntimeLimits {
-            default_memory_mib: 256,
-            max_memory_mib: 1024,
-            max_concurrent_calls: 32,
-        }
-    }
-}
 
 /// What the host offers plugins beyond the sandbox.
 #[derive(Clone, Default)]
@@ -64,7 +45,11 @@ struct Inner {
     limits: RuntimeLimits,
     services: HostServices,
     registry: ArcSwap<Registry>,
-    permits: Semaphore,
+    permits: Arc<Semaphore>,
+    /// Live instances (a call waiting on the host keeps its instance but not
+    /// its run slot), bounded below the pool's size so instantiation never
+    /// fails for lack of a slot.
+    instances: Arc<Semaphore>,
     plugins_dir: PathBuf,
     reload_lock: tokio::sync::Mutex<()>,
 }
@@ -86,22 +71,16 @@ impl PluginRuntime {
     ) -> anyhow::Result<Self> {
         let engine = build_engine(cache_dir, &limits)?;
         start_epoch_ticker(&engine);
-        // One linker serves every world of every ABI version: WASI plus each
-        // version's host interfaces (the worlds of a version share interfaces,
-        // hence shadowing).
+        // One linker serves every world of every ABI version.
         let mut linker = Linker::new(&engine);
-        linker.allow_shadowing(true);
-        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
-        v0_1::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
-        v0_1::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
-        v0_2::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
-        v0_2::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(&mut linker, |s| s)?;
+        add_to_linker(&mut linker)?;
         Ok(PluginRuntime {
             inner: Arc::new(Inner {
                 engine,
                 linker,
                 services,
-                permits: Semaphore::new(limits.max_concurrent_calls.max(1)),
+                permits: Arc::new(Semaphore::new(limits.max_concurrent_calls.max(1))),
+                instances: Arc::new(Semaphore::new(live_instances(&limits) as usize)),
                 limits,
                 registry: ArcSwap::from_pointee(Registry::default()),
                 plugins_dir: plugins_dir.to_path_buf(),
@@ -122,8 +101,11 @@ impl PluginRuntime {
     pub fn limits(&self) -> &RuntimeLimits {
         &self.inner.limits
     }
-    pub(crate) fn permits(&self) -> &Semaphore {
+    pub(crate) fn permits(&self) -> &Arc<Semaphore> {
         &self.inner.permits
+    }
+    pub(crate) fn instances(&self) -> &Arc<Semaphore> {
+        &self.inner.instances
     }
     pub fn plugins_dir(&self) -> &Path {
         &self.inner.plugins_dir
@@ -154,10 +136,9 @@ impl PluginRuntime {
 fn build_engine(cache_dir: Option<&Path>, limits: &RuntimeLimits) -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.epoch_interruption(true);
-    let calls = limits.max_concurrent_calls.max(1) as u32;
-    // One component instance per call (plus slack for load-time `info` calls);
-    // a Rust component holds three core instances, one memory and a few tables.
-    let instances = calls + 8;
+    // Every live call's instance, plus slack for load-time `info` calls; a
+    // Rust component holds three core instances, one memory and a few tables.
+    let instances = live_instances(limits) + 8;
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(instances)
         .total_core_instances(instances * 4)
@@ -178,6 +159,12 @@ fn build_engine(cache_dir: Option<&Path>, limits: &RuntimeLimits) -> anyhow::Res
         config.cache(Some(Cache::new(cache_config)?));
     }
     Ok(Engine::new(&config)?)
+}
+
+/// Instances alive at once: each running call's, and as many again of calls
+/// waiting on a host capability (which hold an instance but no run slot).
+fn live_instances(limits: &RuntimeLimits) -> u32 {
+    (limits.max_concurrent_calls.max(1) as u32) * 2
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] on a dedicated thread, so

@@ -1,8 +1,9 @@
 //! Host functions offered to plugins, for every supported ABI version:
 //! structured logging (always granted) and, from 0.2.0, the `llm` call
-//! (granted per plugin by its manifest and the operator).
+//! (granted per plugin by its manifest and the operator; the call slot is
+//! given back while the model answers).
 
-use super::bindings::{v0_1, v0_2};
+use super::bindings::v0_1;
 use super::sandbox::CallState;
 use crate::llm::ChatRequest;
 
@@ -59,54 +60,90 @@ mod abi_0_1 {
     impl v0_1::format::distill::plugin::types::Host for CallState {}
 }
 
-mod abi_0_2 {
-    use super::*;
-    use v0_2::format::distill::plugin::llm;
-    use v0_2::format::distill::plugin::log::{self as wit_log, Level as L};
-
-    impl wit_log::Host for CallState {
-        fn log(&mut self, level: L, message: String) {
-            let level = match level {
-                L::Trace => Level::Trace,
-                L::Debug => Level::Debug,
-                L::Info => Level::Info,
-                L::Warn => Level::Warn,
-                L::Error => Level::Error,
-            };
-            log(self, level, message)
-        }
-    }
-
-    impl v0_2::format::distill::plugin::types::Host for CallState {}
-
-    impl llm::Host for CallState {
-        async fn complete(&mut self, request: llm::Request) -> Result<String, String> {
-            let client = self.llm.clone()?;
-            let json_schema = match request.json_schema.as_deref().map(serde_json::from_str) {
-                None => None,
-                Some(Ok(schema)) => Some(schema),
-                Some(Err(e)) => return Err(format!("json-schema is not valid JSON: {e}")),
-            };
-            let chat = ChatRequest {
-                messages: request
-                    .messages
-                    .into_iter()
-                    .map(|m| (m.role, m.content))
-                    .collect(),
-                json_schema,
-                max_tokens: request.max_tokens,
-                temperature: request.temperature,
-            };
-            let started = std::time::Instant::now();
-            let result = client.complete(&chat, self.deadline).await;
-            tracing::info!(
-                plugin = %self.plugin,
-                request = %self.request_id,
-                ok = result.is_ok(),
-                ms = started.elapsed().as_millis() as u64,
-                "llm call"
-            );
-            result
-        }
-    }
+/// The `llm` call of every version that has it: the operator's model, within
+/// the call's deadline, with the call slot given back while waiting.
+async fn complete(state: &mut CallState, chat: Result<ChatRequest, String>) -> Result<String, String> {
+    let client = state.llm.clone()?;
+    let chat = chat?;
+    let started = std::time::Instant::now();
+    let deadline = state.deadline;
+    let result = state
+        .permit
+        .released_while(client.complete(&chat, deadline))
+        .await;
+    tracing::info!(
+        plugin = %state.plugin,
+        request = %state.request_id,
+        ok = result.is_ok(),
+        ms = started.elapsed().as_millis() as u64,
+        "llm call"
+    );
+    result
 }
+
+/// Builds the chat request from a version's fields.
+fn chat_request(
+    messages: Vec<(String, String)>,
+    json_schema: Option<String>,
+    max_tokens: Option<u32>,
+    temperature: Option<f32>,
+) -> Result<ChatRequest, String> {
+    let json_schema = match json_schema.as_deref().map(serde_json::from_str) {
+        None => None,
+        Some(Ok(schema)) => Some(schema),
+        Some(Err(e)) => return Err(format!("json-schema is not valid JSON: {e}")),
+    };
+    Ok(ChatRequest {
+        messages,
+        json_schema,
+        max_tokens,
+        temperature,
+    })
+}
+
+/// Implements a version's `log`, `types` and `llm` host traits for [`CallState`].
+macro_rules! host_interfaces_with_llm {
+    ($module:ident, $plugin:path) => {
+        mod $module {
+            use super::*;
+            use wit::llm;
+            use wit::log::{self as wit_log, Level as L};
+            use $plugin as wit;
+
+            impl wit_log::Host for CallState {
+                fn log(&mut self, level: L, message: String) {
+                    let level = match level {
+                        L::Trace => Level::Trace,
+                        L::Debug => Level::Debug,
+                        L::Info => Level::Info,
+                        L::Warn => Level::Warn,
+                        L::Error => Level::Error,
+                    };
+                    log(self, level, message)
+                }
+            }
+
+            impl wit::types::Host for CallState {}
+
+            impl llm::Host for CallState {
+                async fn complete(&mut self, request: llm::Request) -> Result<String, String> {
+                    let messages = request
+                        .messages
+                        .into_iter()
+                        .map(|m| (m.role, m.content))
+                        .collect();
+                    let chat = chat_request(
+                        messages,
+                        request.json_schema,
+                        request.max_tokens,
+                        request.temperature,
+                    );
+                    complete(self, chat).await
+                }
+            }
+        }
+    };
+}
+
+host_interfaces_with_llm!(abi_0_2, crate::plugins::bindings::v0_2::format::distill::plugin);
+host_interfaces_with_llm!(abi_0_3, crate::plugins::bindings::v0_3::format::distill::plugin);

@@ -2,7 +2,10 @@
 //! keeps them compiled and pre-instantiated, and calls them sandboxed — a fresh
 //! instance per call, under a memory cap and a deadline.
 //!
-//! - [`bindings`]: host-side bindings generated from `wit/`, one module per ABI version.
+//! - [`bindings`]: host-side bindings generated from `wit/`, one module per ABI version,
+//!   and the only code that dispatches on the version.
+//! - [`limits`]: the operator's memory and concurrency limits.
+//! - [`plugin`]: a loaded plugin (manifest, grants, pre-instantiated component).
 //! - [`engine`]: the shared wasmtime engine (pooling allocator, epoch ticker, code cache).
 //! - [`sandbox`]: per-call store state: WASI context, limits, deadline.
 //! - [`output`]: a plugin's stdout/stderr, captured for the log.
@@ -19,18 +22,22 @@ pub mod bindings;
 pub mod call;
 pub mod engine;
 pub mod host_api;
+pub mod limits;
 pub mod loader;
 pub mod manifest;
 pub mod output;
+pub mod plugin;
 pub mod registry;
 pub mod reload;
 pub mod sandbox;
 pub mod stats;
 pub mod watcher;
 
+pub use bindings::PluginKind;
 pub use call::{PluginCallError, PluginCallErrorKind};
-pub use engine::{HostServices, PluginRuntime, RuntimeLimits};
-pub use loader::{LoadedPlugin, PluginKind};
+pub use engine::{HostServices, PluginRuntime};
+pub use limits::RuntimeLimits;
 pub use manifest::Manifest;
+pub use plugin::LoadedPlugin;
 pub use registry::Registry;
 pub use reload::{ReloadFailure, ReloadReport};

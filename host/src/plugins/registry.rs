@@ -2,7 +2,9 @@
 //! types they serve. A registry is immutable: a reload builds a new one and
 //! swaps it in whole.
 
-use super::loader::{LoadedPlugin, PluginKind};
+use super::bindings::PluginKind;
+use super::plugin::LoadedPlugin;
+use crate::api::scrape_request::Catalog;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -98,5 +100,19 @@ impl Registry {
     /// Every loaded plugin, in load order.
     pub fn plugins(&self) -> &[Arc<LoadedPlugin>] {
         &self.plugins
+    }
+}
+
+/// Request validation asks the registry which plugin formats and converter
+/// parsers exist.
+impl Catalog for Registry {
+    fn has_format(&self, name: &str) -> bool {
+        self.format(name).is_some()
+    }
+
+    fn has_parser(&self, name: &str) -> bool {
+        self.plugins.iter().any(|p| {
+            p.kind == PluginKind::Converter && p.manifest.parser.as_ref().is_some_and(|d| d.name == name)
+        })
     }
 }

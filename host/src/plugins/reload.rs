@@ -5,7 +5,8 @@
 //! load leaves its previous version serving; a removed file stops serving.
 
 use super::engine::PluginRuntime;
-use super::loader::{self, LoadedPlugin};
+use super::loader;
+use super::plugin::LoadedPlugin;
 use super::registry::Registry;
 use serde::Serialize;
 use std::path::{Path, PathBuf};

@@ -6,6 +6,7 @@ use super::output::CapturedOutput;
 use crate::llm::LlmClient;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use wasmtime::ResourceLimiter;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
@@ -24,6 +25,8 @@ pub struct CallState {
     pub llm: Result<Arc<LlmClient>, String>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
+    /// The call slot this call holds (given back while it waits on the host).
+    pub permit: CallPermit,
     wasi: WasiCtx,
     table: ResourceTable,
 }
@@ -36,6 +39,7 @@ impl CallState {
         deadline: Instant,
         deadline_is_request: bool,
         llm: Result<Arc<LlmClient>, String>,
+        permit: CallPermit,
     ) -> Self {
         let output = CapturedOutput::default();
         let wasi = WasiCtx::builder()
@@ -55,6 +59,7 @@ impl CallState {
             deadline_is_request,
             llm,
             output,
+            permit,
             wasi,
             table: ResourceTable::new(),
         }
@@ -67,6 +72,48 @@ impl WasiView for CallState {
             ctx: &mut self.wasi,
             table: &mut self.table,
         }
+    }
+}
+
+/// One of the runtime's plugin-call slots, held by a call while it runs
+/// WebAssembly and given back while it waits on a slow host call (`llm`), so
+/// calls waiting on a model never starve the other plugins.
+pub struct CallPermit {
+    slots: Arc<Semaphore>,
+    held: Option<OwnedSemaphorePermit>,
+}
+
+impl CallPermit {
+    /// Waits for a free slot.
+    pub async fn acquire(slots: Arc<Semaphore>) -> CallPermit {
+        let held = slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the call semaphore is never closed");
+        CallPermit {
+            slots,
+            held: Some(held),
+        }
+    }
+
+    /// Gives the slot back for the duration of `wait`, then takes one again.
+    pub async fn released_while<T>(&mut self, wait: impl Future<Output = T>) -> T {
+        self.held = None;
+        let out = wait.await;
+        self.held = Some(
+            self.slots
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the call semaphore is never closed"),
+        );
+        out
+    }
+
+    /// Whether the slot is held right now.
+    pub fn is_held(&self) -> bool {
+        self.held.is_some()
     }
 }
 

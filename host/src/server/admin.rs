@@ -6,23 +6,16 @@
 //! - `POST /admin/plugins/reload`: rescan the plugins directory now; returns
 //!   what was loaded, replaced, removed or refused.
 
-use super::AppState;
+use super::state::AppState;
 use crate::api::ApiError;
 use crate::plugins::LoadedPlugin;
+use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde_json::{Value, json};
 use std::time::{SystemTime, UNIX_EPOCH};
-
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/admin/plugins", get(list_plugins))
-        .route("/admin/plugins/reload", post(reload_plugins))
-}
 
 /// Proof that the request carries the admin key; rejects otherwise.
 pub struct AdminAuth;
@@ -60,18 +53,18 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-async fn list_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
-    let registry = state.runtime.registry();
+pub async fn list_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
+    let registry = state.services.plugins.registry();
     let plugins: Vec<Value> = registry.plugins().iter().map(|p| describe(p)).collect::<Vec<_>>();
     Json(json!({
         "success": true,
-        "pluginsDir": state.runtime.plugins_dir().display().to_string(),
+        "pluginsDir": state.services.plugins.plugins_dir().display().to_string(),
         "plugins": plugins,
     }))
 }
 
-async fn reload_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
-    let report = state.runtime.reload().await;
+pub async fn reload_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
+    let report = state.services.plugins.reload().await;
     Json(json!({ "success": true, "report": report }))
 }
 
@@ -91,6 +84,8 @@ fn describe(p: &LoadedPlugin) -> Value {
         "grantedCapabilities": p.granted,
         "memoryLimitMib": m.memory_limit_mib,
         "timeoutMs": m.timeout_ms,
+        "consumes": m.consumes,
+        "parser": m.parser,
         "file": p.path.display().to_string(),
         "sha256": p.sha256,
         "loadedAt": rfc3339(p.loaded_at),

@@ -2,9 +2,9 @@
 //! optional `options` part (a JSON object of scrape options). Errors carry
 //! upstream's exact messages.
 
-use super::AppState;
 use super::access_log::RequestId;
-use super::routes::run_isolated;
+use super::respond::run_isolated;
+use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::{
     MAX_UPLOAD_BYTES, detect_kind, missing_file, parse_upload_options, supported_extensions, too_large,
@@ -12,24 +12,18 @@ use crate::api::parse_request::{
 };
 use crate::pipeline;
 use crate::pipeline::parse::Upload;
-use axum::Router;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
-use axum::extract::{DefaultBodyLimit, Extension, State};
+use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route(
-        "/v2/parse",
-        post(parse).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE)),
-    )
-}
+/// The largest request body this route reads.
+pub const MAX_FORM_BYTES: usize = MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE;
 
-async fn parse(
+pub async fn parse(
     State(state): State<AppState>,
     Extension(RequestId(scrape_id)): Extension<RequestId>,
     multipart: Result<Multipart, MultipartRejection>,
@@ -38,8 +32,8 @@ async fn parse(
         Ok(parts) => parts,
         Err(e) => return e.into_response(),
     };
-    let registry = state.runtime.registry();
-    let options = match parse_upload_options(options.as_deref(), &|f| registry.format(f).is_some()) {
+    let registry = state.services.plugins.registry();
+    let options = match parse_upload_options(options.as_deref(), registry.as_ref()) {
         Ok(o) => o,
         Err(e) => return e.into_response(),
     };
@@ -59,7 +53,7 @@ async fn parse(
     let upload = Upload { kind, ..upload };
     let id = scrape_id.clone();
     run_isolated(scrape_id, async move {
-        pipeline::parse(&state, upload, &options, &id).await
+        pipeline::parse(&state.services, upload, &options, &id).await
     })
     .await
 }

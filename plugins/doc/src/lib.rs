@@ -6,13 +6,14 @@
 //! from the built-in style ids (sti 1..9) in the style sheet. Fields show their
 //! result; `HYPERLINK` fields become links. Character formatting is not read.
 
+use distill_sdk::documents::bytes::{u16_at, u32_at};
+use distill_sdk::documents::cfb::{self, read_stream};
+use distill_sdk::documents::codepage::cp1252_char;
+use distill_sdk::documents::html::esc;
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
-use std::io::Read;
 
 /// Most characters of main text read.
 const MAX_CHARS: usize = 16 << 20;
-/// Largest stream read from the compound file.
-const MAX_STREAM: u64 = 256 << 20;
 
 pub struct Doc;
 
@@ -36,50 +37,6 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
     PluginError::UnsupportedInput(msg.into())
 }
 
-pub fn open_cfb(bytes: &[u8]) -> Result<cfb::CompoundFile<std::io::Cursor<&[u8]>>, PluginError> {
-    if bytes.starts_with(b"PK\x03\x04") {
-        return Err(unsupported(
-            "the file is a zip archive (probably .docx), not a Word 97-2003 .doc",
-        ));
-    }
-    if bytes.starts_with(b"{\\rtf") {
-        return Err(unsupported("the file is RTF, not a Word 97-2003 .doc"));
-    }
-    if !bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        return Err(unsupported(
-            "the file is not an OLE compound file (Word 97-2003 .doc)",
-        ));
-    }
-    cfb::CompoundFile::open(std::io::Cursor::new(bytes))
-        .map_err(|e| unsupported(format!("the compound file is damaged or truncated: {e}")))
-}
-
-fn read_stream(
-    c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>,
-    name: &str,
-) -> Result<Option<Vec<u8>>, PluginError> {
-    if !c.is_stream(name) {
-        return Ok(None);
-    }
-    let mut s = c
-        .open_stream(name)
-        .map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
-    let mut buf = Vec::new();
-    (&mut s)
-        .take(MAX_STREAM)
-        .read_to_end(&mut buf)
-        .map_err(|e| unsupported(format!("the stream {name} is damaged or truncated: {e}")))?;
-    Ok(Some(buf))
-}
-
-fn u16_at(b: &[u8], o: usize) -> Option<u16> {
-    b.get(o..o + 2).map(|s| u16::from_le_bytes([s[0], s[1]]))
-}
-fn u32_at(b: &[u8], o: usize) -> Option<u32> {
-    b.get(o..o + 4)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
 struct Piece {
     cp_start: u32,
     cp_end: u32,
@@ -98,7 +55,7 @@ struct ParaProps {
 }
 
 pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
-    let mut c = open_cfb(bytes)?;
+    let mut c = cfb::open(bytes, "Word 97-2003 .doc", ".docx")?;
     let wd = read_stream(&mut c, "/WordDocument")?
         .ok_or_else(|| unsupported("the compound file has no WordDocument stream (not a Word document)"))?;
     if u16_at(&wd, 0) != Some(0xA5EC) {
@@ -150,7 +107,7 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
         for i in 0..(end - p.cp_start as usize) {
             let (ch, fc) = if p.compressed {
                 let o = p.fc as usize + i;
-                (wd.get(o).map(|&b| cp1252(b)), o as u32)
+                (wd.get(o).map(|&b| cp1252_char(b)), o as u32)
             } else {
                 let o = p.fc as usize + i * 2;
                 (
@@ -169,11 +126,7 @@ pub fn convert_doc(bytes: &[u8]) -> Result<Document, PluginError> {
     let html = render(&text, &char_fc, &papx, &heading_of_istd);
 
     let mut meta = serde_json::Map::new();
-    if let Some(title) = read_stream(&mut c, "/\u{5}SummaryInformation")
-        .ok()
-        .flatten()
-        .and_then(|s| summary_title(&s))
-    {
+    if let Some(title) = cfb::summary_title(&mut c) {
         meta.insert("title".into(), json!(title));
     }
     let mut doc = Document::html(html).with_metadata(Value::Object(meta));
@@ -520,66 +473,13 @@ fn hyperlink(inst: &str) -> Option<String> {
     (!url.is_empty()).then_some(url)
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn cp1252(b: u8) -> char {
-    const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8D}', 'Ž', '\u{8F}',
-        '\u{90}', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9D}', 'ž', 'Ÿ',
-    ];
-    if (0x80..0xA0).contains(&b) {
-        HIGH[(b - 0x80) as usize]
-    } else {
-        b as char
-    }
-}
-
-/// PIDSI_TITLE from a `\x05SummaryInformation` property set.
-pub fn summary_title(s: &[u8]) -> Option<String> {
-    let sec = u32_at(s, 44)? as usize;
-    let count = u32_at(s, sec + 4)? as usize;
-    let mut codepage = 1252u32;
-    let mut title = None;
-    for k in 0..count.min(256) {
-        let pid = u32_at(s, sec + 8 + k * 8)?;
-        let off = sec + u32_at(s, sec + 12 + k * 8)? as usize;
-        let ty = u32_at(s, off)?;
-        match (pid, ty) {
-            (1, 2) => codepage = u16_at(s, off + 4)? as u32,
-            (2, 30) => {
-                let len = (u32_at(s, off + 4)? as usize).min(4096);
-                let raw = s.get(off + 8..off + 8 + len)?;
-                let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
-                title = Some(raw.to_vec());
-            }
-            _ => {}
-        }
-    }
-    let raw = title?;
-    let t = if codepage == 65001 {
-        String::from_utf8_lossy(&raw).into_owned()
-    } else {
-        raw.iter().map(|&b| cp1252(b)).collect()
-    };
-    let t = t.trim().to_string();
-    (!t.is_empty()).then_some(t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use distill_sdk::documents::testing::{assert_in_order, summary_information, with_stream};
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!(
-            "{}/../../tests/fixtures/documents/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap()
+        distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
     }
 
     #[test]
@@ -598,17 +498,34 @@ mod tests {
         ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = [
-            "Quarterly Report",
-            "Highlights",
-            "Sales by Region",
-            "North",
-            "Outlook",
-            "Appendix",
-        ];
-        let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
-        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+        assert_in_order(
+            c,
+            &[
+                "Quarterly Report",
+                "Highlights",
+                "Sales by Region",
+                "North",
+                "Outlook",
+                "Appendix",
+            ],
+        );
         assert!(d.metadata.contains("Quarterly Report"));
+    }
+
+    #[test]
+    fn summary_title_in_its_code_page() {
+        let title = "Bericht “Q3” – 5 €\0";
+        let utf16: Vec<u8> = title.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        for info in [
+            summary_information(Some(1252), 30, b"Bericht \x93Q3\x94 \x96 5 \x80\0"),
+            summary_information(Some(65001), 30, title.as_bytes()),
+            summary_information(Some(1200), 31, &utf16),
+        ] {
+            let doc = with_stream(&fixture("report.doc"), "/\u{5}SummaryInformation", &info);
+            let d = convert_doc(&doc).unwrap();
+            let meta: Value = serde_json::from_str(&d.metadata).unwrap();
+            assert_eq!(meta["title"], "Bericht “Q3” – 5 €");
+        }
     }
 
     #[test]

@@ -1,17 +1,14 @@
 use super::*;
-use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use crate::fields::field_link;
+use distill_sdk::documents::testing::{self, many_entries_zip, pos, unsupported};
+use distill_sdk::serde_json;
 
 fn fixture(name: &str) -> Vec<u8> {
-    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+    testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput {
-        name: name.into(),
-        content_type: None,
-        bytes: fixture(name),
-    };
-    Docx::convert(&file, &json!({}))
+    testing::convert_fixture::<Docx>(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 #[test]
@@ -88,18 +85,10 @@ fn hostile_inputs_are_refused() {
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.docx")).contains("PDF"));
     assert!(unsupported(convert("hostile-encrypted.docx")).contains("password-protected"));
-    let many = FileInput {
-        name: "many.docx".into(),
-        content_type: None,
-        bytes: many_entries_zip(10_001),
-    };
-    assert!(unsupported(Docx::convert(&many, &json!({}))).contains("entries"));
-    let xlsx = FileInput {
-        name: "x.docx".into(),
-        content_type: None,
-        bytes: fixture("workbook.xlsx"),
-    };
-    assert!(unsupported(Docx::convert(&xlsx, &json!({}))).contains("Excel"));
+    let r = testing::convert_bytes::<Docx>("many.docx", many_entries_zip(10_001));
+    assert!(unsupported(r).contains("entries"));
+    let r = testing::convert_bytes::<Docx>("x.docx", fixture("workbook.xlsx"));
+    assert!(unsupported(r).contains("Excel"));
 }
 
 #[test]
@@ -122,23 +111,9 @@ fn hyperlink_field_instructions() {
 #[test]
 #[ignore]
 fn throughput() {
-    for name in ["word-features.docx", "docx-lo.docx"] {
-        let file = FileInput {
-            name: name.into(),
-            content_type: None,
-            bytes: fixture(name),
-        };
-        let n = 300;
-        let t = std::time::Instant::now();
-        for _ in 0..n {
-            Docx::convert(&file, &json!({})).unwrap();
-        }
-        let secs = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
-            file.bytes.len(),
-            n as f64 / secs,
-            secs * 1000.0 / n as f64
-        );
-    }
+    testing::throughput::<Docx>(
+        env!("CARGO_MANIFEST_DIR"),
+        &["word-features.docx", "docx-lo.docx"],
+        300,
+    );
 }

@@ -9,9 +9,6 @@
 
 use distill_sdk::documents::{archive, html, xml};
 
-#[allow(dead_code)]
-#[allow(dead_code)]
-#[allow(dead_code)]
 use archive::{Archive, resolve};
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{esc, safe_href};
@@ -65,20 +62,20 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         .ok_or_else(|| unsupported("the OPF has no <package>"))?;
 
     // Encrypted (DRM) content documents cannot be read.
-    if let Some(enc) = zip.read_string("META-INF/encryption.xml")? {
-        if let Ok(enc) = xml::parse(&enc, "META-INF/encryption.xml") {
-            let mut refs = Vec::new();
-            enc.find_all("CipherReference", &mut refs);
-            if refs.iter().any(|r| {
-                r.attr("URI").is_some_and(|u| {
-                    let u = u.to_ascii_lowercase();
-                    u.ends_with(".xhtml") || u.ends_with(".html") || u.ends_with(".htm")
-                })
-            }) {
-                return Err(unsupported(
-                    "the EPUB is DRM-protected (its chapters are encrypted)",
-                ));
-            }
+    if let Some(enc) = zip.read_string("META-INF/encryption.xml")?
+        && let Ok(enc) = xml::parse(&enc, "META-INF/encryption.xml")
+    {
+        let mut refs = Vec::new();
+        enc.find_all("CipherReference", &mut refs);
+        if refs.iter().any(|r| {
+            r.attr("URI").is_some_and(|u| {
+                let u = u.to_ascii_lowercase();
+                u.ends_with(".xhtml") || u.ends_with(".html") || u.ends_with(".htm")
+            })
+        }) {
+            return Err(unsupported(
+                "the EPUB is DRM-protected (its chapters are encrypted)",
+            ));
         }
     }
 
@@ -106,11 +103,11 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
             if r.attr("linear") == Some("no") {
                 continue;
             }
-            if let Some((href, media)) = r.attr("idref").and_then(|id| manifest.get(id)) {
-                if media.contains("html") || media.is_empty() {
-                    let href = href.split('#').next().unwrap_or(href);
-                    spine.push(resolve(&opf_path, &percent_decode(href)));
-                }
+            if let Some((href, media)) = r.attr("idref").and_then(|id| manifest.get(id))
+                && (media.contains("html") || media.is_empty())
+            {
+                let href = href.split('#').next().unwrap_or(href);
+                spine.push(resolve(&opf_path, &percent_decode(href)));
             }
         }
     }
@@ -185,12 +182,15 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() && s.is_char_boundary(i + 1) && s.is_char_boundary(i + 3) {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
-                i += 3;
-                continue;
-            }
+        if b[i] == b'%'
+            && i + 2 < b.len()
+            && s.is_char_boundary(i + 1)
+            && s.is_char_boundary(i + 3)
+            && let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -238,10 +238,10 @@ fn serialize(e: &Element, ctx: &Ctx, out: &mut String, depth: usize) {
             out.push_str(&format!(" {k}=\"{}\"", esc(v)));
         }
     }
-    if tag == "a" {
-        if let Some(h) = e.attr("href").and_then(|h| link(h, ctx)) {
-            out.push_str(&format!(" href=\"{h}\""));
-        }
+    if tag == "a"
+        && let Some(h) = e.attr("href").and_then(|h| link(h, ctx))
+    {
+        out.push_str(&format!(" href=\"{h}\""));
     }
     out.push('>');
     if VOID.contains(&tag) {

@@ -1,17 +1,12 @@
 use super::*;
-use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use distill_sdk::documents::testing::{self, many_entries_zip, pos, unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
-    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+    testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput {
-        name: name.into(),
-        content_type: None,
-        bytes: fixture(name),
-    };
-    Epub::convert(&file, &json!({}))
+    testing::convert_fixture::<Epub>(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 #[test]
@@ -39,23 +34,11 @@ fn book() {
 #[test]
 fn hostile_inputs_are_refused() {
     assert!(unsupported(convert("hostile-pdf-renamed.epub")).contains("PDF"));
-    let many = FileInput {
-        name: "many.epub".into(),
-        content_type: None,
-        bytes: many_entries_zip(10_001),
-    };
-    assert!(unsupported(Epub::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput {
-        name: "x.epub".into(),
-        content_type: None,
-        bytes: fixture("word-features.docx"),
-    };
-    assert!(unsupported(Epub::convert(&docx, &json!({}))).contains("container.xml"));
+    let r = testing::convert_bytes::<Epub>("many.epub", many_entries_zip(10_001));
+    assert!(unsupported(r).contains("entries"));
+    let r = testing::convert_bytes::<Epub>("x.epub", fixture("word-features.docx"));
+    assert!(unsupported(r).contains("container.xml"));
     let bytes = fixture("book.epub");
-    let cut = FileInput {
-        name: "t.epub".into(),
-        content_type: None,
-        bytes: bytes[..bytes.len() / 2].to_vec(),
-    };
-    assert!(unsupported(Epub::convert(&cut, &json!({}))).contains("truncated"));
+    let r = testing::convert_bytes::<Epub>("t.epub", bytes[..bytes.len() / 2].to_vec());
+    assert!(unsupported(r).contains("truncated"));
 }

@@ -1,17 +1,12 @@
 use super::*;
-use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use distill_sdk::documents::testing::{self, many_entries_zip, pos, unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
-    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+    testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput {
-        name: name.into(),
-        content_type: None,
-        bytes: fixture(name),
-    };
-    Odf::convert(&file, &json!({}))
+    testing::convert_fixture::<Odf>(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 #[test]
@@ -70,31 +65,15 @@ fn impress() {
 #[test]
 fn hostile_inputs_are_refused() {
     assert!(unsupported(convert("hostile-pdf-renamed.odt")).contains("PDF"));
-    let many = FileInput {
-        name: "many.odt".into(),
-        content_type: None,
-        bytes: many_entries_zip(10_001),
-    };
-    assert!(unsupported(Odf::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput {
-        name: "x.odt".into(),
-        content_type: None,
-        bytes: fixture("word-features.docx"),
-    };
-    assert!(unsupported(Odf::convert(&docx, &json!({}))).contains("Word"));
-    let ods = FileInput {
-        name: "x.odt".into(),
-        content_type: None,
-        bytes: fixture("workbook.ods"),
-    };
-    assert!(unsupported(Odf::convert(&ods, &json!({}))).contains("spreadsheet"));
+    let r = testing::convert_bytes::<Odf>("many.odt", many_entries_zip(10_001));
+    assert!(unsupported(r).contains("entries"));
+    let r = testing::convert_bytes::<Odf>("x.odt", fixture("word-features.docx"));
+    assert!(unsupported(r).contains("Word"));
+    let r = testing::convert_bytes::<Odf>("x.odt", fixture("workbook.ods"));
+    assert!(unsupported(r).contains("spreadsheet"));
     let bytes = fixture("writer.odt");
-    let cut = FileInput {
-        name: "t.odt".into(),
-        content_type: None,
-        bytes: bytes[..bytes.len() / 2].to_vec(),
-    };
-    assert!(unsupported(Odf::convert(&cut, &json!({}))).contains("truncated"));
+    let r = testing::convert_bytes::<Odf>("t.odt", bytes[..bytes.len() / 2].to_vec());
+    assert!(unsupported(r).contains("truncated"));
 }
 
 #[test]

@@ -5,18 +5,22 @@
 //! sizes, bold/italic, lists, links, GFM tables, and per-page detection of pages
 //! without a usable text layer (scanned or garbled) for the host's OCR.
 //!
-//! Options (from the host): `{"parsers": [{"type": "pdf", "mode": "fast"|"auto"|"ocr", "maxPages": N}]}`.
+//! Options: the request's `parsers` entry of type "pdf" (declared with
+//! [`ParserSpec`], checked by the host): `mode` ("fast" | "auto" | "ocr") and `maxPages`.
 //!
 //! Output: markdown, pages in order. A page that needs OCR (every processed page
 //! in mode `ocr`) is replaced by the marker `<!-- distill:ocr-page N -->`, which
 //! the host swaps for the OCR text; in mode `fast` the text layer is kept as is.
-//! Metadata: `numPages` (pages processed), `totalPages`, `title` (Info dict),
-//! `pagesNeedingOcr` (1-based).
+//! Metadata: `numPages` (pages processed), `totalPages`, `title` (Info dict).
+//! Pages that need OCR are handed to the host with `Document::with_ocr_page`.
 //!
 //! Hostile input: before parsing, every Flate stream is inflated into a small
 //! scratch buffer to measure it; a decompression bomb is refused.
 
-use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};
+use distill_sdk::{
+    ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
+    json,
+};
 use pdf_inspector::{MarkdownOptions, PdfError, PdfOptions, PdfType};
 
 /// Largest `maxPages` honoured (the API's bound), and the default page cap.
@@ -45,38 +49,33 @@ pub struct Opts {
 }
 
 pub fn parse_options(options: &Value) -> Result<Opts, PluginError> {
-    let parser = options.get("parsers").and_then(Value::as_array).and_then(|ps| {
-        ps.iter()
-            .find(|p| p.as_str() == Some("pdf") || p.get("type").and_then(Value::as_str) == Some("pdf"))
-    });
-    let mut opts = Opts {
-        mode: Mode::Auto,
-        max_pages: None,
+    let options = Options::new(options);
+    let mode = match options.text("mode", &["fast", "auto", "ocr"])? {
+        Some("fast") => Mode::Fast,
+        Some("ocr") => Mode::Ocr,
+        _ => Mode::Auto,
     };
-    let Some(p) = parser else { return Ok(opts) };
-    if let Some(m) = p.get("mode").filter(|m| !m.is_null()) {
-        opts.mode = match m.as_str() {
-            Some("fast") => Mode::Fast,
-            Some("auto") => Mode::Auto,
-            Some("ocr") => Mode::Ocr,
-            _ => {
-                return Err(PluginError::InvalidOptions(format!(
-                    "parsers[].mode must be fast, auto or ocr, not {m}"
-                )));
-            }
-        };
-    }
-    if let Some(n) = p.get("maxPages").filter(|n| !n.is_null()) {
-        match n.as_u64() {
-            Some(n) if (1..=MAX_PAGES as u64).contains(&n) => opts.max_pages = Some(n as u32),
-            _ => {
-                return Err(PluginError::InvalidOptions(format!(
-                    "parsers[].maxPages must be an integer from 1 to {MAX_PAGES}, not {n}"
-                )));
-            }
-        }
-    }
-    Ok(opts)
+    let max_pages = options
+        .integer("maxPages", 1, MAX_PAGES as i64)?
+        .map(|n| n as u32);
+    Ok(Opts { mode, max_pages })
+}
+
+/// The `parsers` entry that configures this converter: upstream's "pdf".
+fn parser() -> ParserSpec {
+    ParserSpec::new("pdf")
+        .option(OptionSpec::text(
+            "mode",
+            "fast: text layer only; auto: OCR pages without text; ocr: OCR every page",
+            &["fast", "auto", "ocr"],
+        ))
+        .option(OptionSpec::integer(
+            "maxPages",
+            "most pages to convert",
+            1,
+            MAX_PAGES as i64,
+        ))
+        .raw_unless_listed()
 }
 
 impl ConverterPlugin for Pdf {
@@ -88,6 +87,7 @@ impl ConverterPlugin for Pdf {
             .extension("pdf")
             .content_type("application/pdf")
             .content_type("application/x-pdf")
+            .parser(parser())
             .memory_limit_mib(512)
     }
 
@@ -147,7 +147,7 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     for (i, text) in pages.iter().enumerate() {
         let n = i as u32 + 1;
         let body = if opts.mode != Mode::Fast && needing.binary_search(&n).is_ok() {
-            format!("<!-- distill:ocr-page {n} -->")
+            ocr_marker(n)
         } else {
             text.trim().to_string()
         };
@@ -174,8 +174,10 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
     if let Some(a) = result.author.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         meta.insert("author".into(), json!(a));
     }
-    meta.insert("pagesNeedingOcr".into(), json!(needing));
     let mut doc = Document::markdown(out).with_metadata(Value::Object(meta));
+    for n in needing {
+        doc = doc.with_ocr_page(n, ocr_marker(n));
+    }
     if truncated {
         doc = doc.with_warning(format!(
             "the PDF's text is longer than {} MiB and was truncated",
@@ -188,6 +190,11 @@ pub fn convert_pdf(bytes: &[u8], opts: &Opts) -> Result<Document, PluginError> {
         ));
     }
     Ok(doc)
+}
+
+/// Where page `n`'s OCR text goes.
+fn ocr_marker(n: u32) -> String {
+    format!("<!-- distill:ocr-page {n} -->")
 }
 
 fn serde_json_map() -> distill_sdk::serde_json::Map<String, Value> {
@@ -356,8 +363,12 @@ mod tests {
         distill_sdk::serde_json::from_str(&d.metadata).unwrap()
     }
 
+    fn ocr(d: &Document) -> Vec<u32> {
+        d.ocr_pages.iter().map(|p| p.page).collect()
+    }
+
     fn auto() -> Value {
-        json!({"parsers": [{"type": "pdf", "mode": "auto"}]})
+        json!({"mode": "auto"})
     }
 
     #[test]
@@ -385,17 +396,13 @@ mod tests {
         assert_eq!(m["numPages"], 3);
         assert_eq!(m["totalPages"], 3);
         assert_eq!(m["title"], "Quarterly Report");
-        assert_eq!(m["pagesNeedingOcr"], json!([]));
+        assert!(ocr(&d).is_empty());
         assert!(!c.contains("<!-- Page"));
     }
 
     #[test]
     fn max_pages() {
-        let d = conv(
-            "long-16p.pdf",
-            json!({"parsers": [{"type": "pdf", "maxPages": 2}]}),
-        )
-        .unwrap();
+        let d = conv("long-16p.pdf", json!({"maxPages": 2})).unwrap();
         let m = meta(&d);
         assert_eq!(m["numPages"], 2);
         assert_eq!(m["totalPages"], 16);
@@ -413,13 +420,13 @@ mod tests {
     fn scanned_pages_get_markers() {
         let d = conv("scanned.pdf", auto()).unwrap();
         let m = meta(&d);
-        assert_eq!(m["pagesNeedingOcr"], json!([1]));
+        assert_eq!(ocr(&d), vec![1]);
         assert_eq!(m["title"], "Scanned Invoice");
         assert_eq!(d.content.trim(), "<!-- distill:ocr-page 1 -->");
 
         let d = conv("mixed-scanned-page2.pdf", auto()).unwrap();
         let c = &d.content;
-        assert_eq!(meta(&d)["pagesNeedingOcr"], json!([2]));
+        assert_eq!(ocr(&d), vec![2]);
         let (a, b, z) = (
             c.find("Quarterly Report").unwrap(),
             c.find("<!-- distill:ocr-page 2 -->").unwrap(),
@@ -428,21 +435,13 @@ mod tests {
         assert!(a < b && b < z, "{c}");
 
         // fast: no markers, but the pages are still reported.
-        let d = conv(
-            "mixed-scanned-page2.pdf",
-            json!({"parsers": [{"type": "pdf", "mode": "fast"}]}),
-        )
-        .unwrap();
+        let d = conv("mixed-scanned-page2.pdf", json!({"mode": "fast"})).unwrap();
         assert!(!d.content.contains("distill:ocr-page"));
-        assert_eq!(meta(&d)["pagesNeedingOcr"], json!([2]));
+        assert_eq!(ocr(&d), vec![2]);
 
         // ocr: every processed page.
-        let d = conv(
-            "report.pdf",
-            json!({"parsers": [{"type": "pdf", "mode": "ocr", "maxPages": 2}]}),
-        )
-        .unwrap();
-        assert_eq!(meta(&d)["pagesNeedingOcr"], json!([1, 2]));
+        let d = conv("report.pdf", json!({"mode": "ocr", "maxPages": 2})).unwrap();
+        assert_eq!(ocr(&d), vec![1, 2]);
         assert!(
             d.content.contains("<!-- distill:ocr-page 1 -->")
                 && d.content.contains("<!-- distill:ocr-page 2 -->")
@@ -490,15 +489,15 @@ mod tests {
     #[test]
     fn options() {
         assert!(matches!(
-            parse_options(&json!({"parsers": [{"type": "pdf", "mode": "slow"}]})),
+            parse_options(&json!({"mode": "slow"})),
             Err(PluginError::InvalidOptions(_))
         ));
         assert!(matches!(
-            parse_options(&json!({"parsers": [{"type": "pdf", "maxPages": 0}]})),
+            parse_options(&json!({"maxPages": 0})),
             Err(PluginError::InvalidOptions(_))
         ));
-        let o = parse_options(&json!({"parsers": ["pdf"]})).unwrap();
-        assert_eq!((o.mode, o.max_pages), (Mode::Auto, None));
+        let o = parse_options(&json!({"mode": "ocr", "maxPages": 7})).unwrap();
+        assert_eq!((o.mode, o.max_pages), (Mode::Ocr, Some(7)));
         let o = parse_options(&json!({})).unwrap();
         assert_eq!(o.mode, Mode::Auto);
     }

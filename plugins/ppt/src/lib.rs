@@ -8,11 +8,13 @@
 //! `<section><h2>Slide N</h2>...</section>` per slide, notes in a `<blockquote>`. If the persist directory
 //! is unusable, a linear scan of the stream's slide containers is the fallback.
 
+use distill_sdk::documents::bytes::{u16_at, u32_at};
+use distill_sdk::documents::cfb::{self, read_stream};
+use distill_sdk::documents::codepage;
+use distill_sdk::documents::html::esc;
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use std::collections::HashMap;
-use std::io::Read;
 
-const MAX_STREAM: u64 = 256 << 20;
 const MAX_DEPTH: usize = 32;
 const MAX_SLIDES: usize = 10_000;
 const MAX_TEXT: usize = 16 << 20;
@@ -38,15 +40,6 @@ distill_sdk::export_plugin!(converter: Ppt);
 
 fn unsupported(msg: impl Into<String>) -> PluginError {
     PluginError::UnsupportedInput(msg.into())
-}
-
-fn u16_at(b: &[u8], o: usize) -> Option<u16> {
-    b.get(o..o.checked_add(2)?)
-        .map(|s| u16::from_le_bytes([s[0], s[1]]))
-}
-fn u32_at(b: &[u8], o: usize) -> Option<u32> {
-    b.get(o..o.checked_add(4)?)
-        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -120,12 +113,10 @@ struct Slide {
 fn decode_text(b: &[u8], r: Rec) -> String {
     let body = &b[r.start..r.end];
     if r.ty == RT_TEXT_CHARS {
-        let units = body.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]));
-        char::decode_utf16(units)
-            .map(|c| c.unwrap_or('\u{FFFD}'))
-            .collect()
+        codepage::utf16le(body)
     } else {
-        body.iter().map(|&c| c as char).collect()
+        // TextBytesAtom: UTF-16 code units with their zero high byte left out.
+        codepage::decode(body, codepage::LATIN1)
     }
 }
 
@@ -137,16 +128,15 @@ fn collect_texts(b: &[u8], r: Rec, depth: usize, kind: &mut u32, out: &mut Vec<T
     for c in children(b, r) {
         match c.ty {
             RT_TEXT_HEADER => *kind = u32_at(b, c.start).unwrap_or(4),
-            RT_TEXT_CHARS | RT_TEXT_BYTES => {
-                if *budget > 0 {
-                    let t = decode_text(b, c);
-                    *budget = budget.saturating_sub(t.len());
-                    out.push(Text {
-                        kind: *kind,
-                        text: t,
-                        bullets: false,
-                    });
-                }
+            // Text atoms (leaf records) past the text budget are skipped.
+            RT_TEXT_CHARS | RT_TEXT_BYTES if *budget > 0 => {
+                let t = decode_text(b, c);
+                *budget = budget.saturating_sub(t.len());
+                out.push(Text {
+                    kind: *kind,
+                    text: t,
+                    bullets: false,
+                });
             }
             0x0FA1 => {
                 // StyleTextPropAtom: first paragraph run: count u32, indent u16,
@@ -335,10 +325,6 @@ fn slides_linear(ppd: &[u8]) -> Vec<Slide> {
     slides
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
 /// Lines of a text block (PowerPoint separates paragraphs with \r, soft breaks with \x0B).
 fn lines(t: &str) -> Vec<String> {
     t.split(['\r', '\n'])
@@ -411,37 +397,8 @@ fn render(slides: &[Slide]) -> String {
     out
 }
 
-fn read_stream(
-    c: &mut cfb::CompoundFile<std::io::Cursor<&[u8]>>,
-    name: &str,
-) -> Result<Option<Vec<u8>>, PluginError> {
-    if !c.is_stream(name) {
-        return Ok(None);
-    }
-    let mut s = c
-        .open_stream(name)
-        .map_err(|e| unsupported(format!("cannot open stream {name}: {e}")))?;
-    let mut buf = Vec::new();
-    (&mut s)
-        .take(MAX_STREAM)
-        .read_to_end(&mut buf)
-        .map_err(|e| unsupported(format!("the stream {name} is damaged or truncated: {e}")))?;
-    Ok(Some(buf))
-}
-
 pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
-    if bytes.starts_with(b"PK\x03\x04") {
-        return Err(unsupported(
-            "the file is a zip archive (probably .pptx), not a PowerPoint 97-2003 .ppt",
-        ));
-    }
-    if !bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-        return Err(unsupported(
-            "the file is not an OLE compound file (PowerPoint 97-2003 .ppt)",
-        ));
-    }
-    let mut c = cfb::CompoundFile::open(std::io::Cursor::new(bytes))
-        .map_err(|e| unsupported(format!("the compound file is damaged or truncated: {e}")))?;
+    let mut c = cfb::open(bytes, "PowerPoint 97-2003 .ppt", ".pptx")?;
     if c.is_stream("/EncryptedSummary") {
         return Err(unsupported("the presentation is encrypted"));
     }
@@ -455,11 +412,7 @@ pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
     }
     let mut meta = serde_json::Map::new();
     meta.insert("numSlides".into(), json!(slides.len()));
-    if let Some(t) = read_stream(&mut c, "/\u{5}SummaryInformation")
-        .ok()
-        .flatten()
-        .and_then(|s| summary_title(&s))
-    {
+    if let Some(t) = cfb::summary_title(&mut c) {
         meta.insert("title".into(), json!(t));
     } else if let Some(t) = slides
         .first()
@@ -470,36 +423,13 @@ pub fn convert_ppt(bytes: &[u8]) -> Result<Document, PluginError> {
     Ok(Document::html(render(&slides)).with_metadata(Value::Object(meta)))
 }
 
-/// PIDSI_TITLE from a `\x05SummaryInformation` property set.
-fn summary_title(s: &[u8]) -> Option<String> {
-    let sec = u32_at(s, 44)? as usize;
-    let count = u32_at(s, sec + 4)? as usize;
-    for k in 0..count.min(256) {
-        let pid = u32_at(s, sec + 8 + k * 8)?;
-        let off = sec + u32_at(s, sec + 12 + k * 8)? as usize;
-        if pid == 2 && u32_at(s, off)? == 30 {
-            let len = (u32_at(s, off + 4)? as usize).min(4096);
-            let raw = s.get(off + 8..off + 8 + len)?;
-            let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
-            let t =
-                String::from_utf8(raw.to_vec()).unwrap_or_else(|_| raw.iter().map(|&b| b as char).collect());
-            let t = t.trim().to_string();
-            return (!t.is_empty()).then_some(t);
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use distill_sdk::documents::testing::{assert_in_order, summary_information, with_stream};
 
     fn fixture(name: &str) -> Vec<u8> {
-        std::fs::read(format!(
-            "{}/../../tests/fixtures/documents/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap()
+        distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
     }
 
     #[test]
@@ -519,19 +449,32 @@ mod tests {
         ] {
             assert!(c.contains(s), "missing {s}: {c}");
         }
-        let order = [
-            "Product Launch Plan",
-            "welcome everyone",
-            "Key Goals",
-            "Ship the mobile app",
-            "churn target",
-            "Timeline and Budget",
-            "15 April",
-        ];
-        let pos: Vec<usize> = order.iter().map(|s| c.find(s).unwrap()).collect();
-        assert!(pos.windows(2).all(|w| w[0] < w[1]), "{pos:?}");
+        assert_in_order(
+            c,
+            &[
+                "Product Launch Plan",
+                "welcome everyone",
+                "Key Goals",
+                "Ship the mobile app",
+                "churn target",
+                "Timeline and Budget",
+                "15 April",
+            ],
+        );
         assert!(d.metadata.contains("\"numSlides\":3"));
         assert!(d.metadata.contains("Product Launch Deck"));
+    }
+
+    /// The SummaryInformation title is in the set's code page: Windows-1252 has
+    /// € at 0x80 and typographic quotes at 0x91-0x94 (not Latin-1's C1 controls).
+    #[test]
+    fn summary_title_in_windows_1252() {
+        let info = summary_information(Some(1252), 30, b"\x80 40,000 \x93Launch\x94 \x91deck\x92\0");
+        let deck = with_stream(&fixture("deck.ppt"), "/\u{5}SummaryInformation", &info);
+        let d = convert_ppt(&deck).unwrap();
+        let meta: Value = serde_json::from_str(&d.metadata).unwrap();
+        assert_eq!(meta["title"], "€ 40,000 “Launch” ‘deck’");
+        assert!(d.content.contains("Product Launch Plan"));
     }
 
     #[test]

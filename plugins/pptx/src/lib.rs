@@ -7,15 +7,12 @@
 //! Metadata: title (docProps/core.xml, else the first slide's title), numPages =
 //! number of slides.
 
-use distill_sdk::documents::{archive, html, xml};
+use distill_sdk::documents::{archive, html, ooxml, xml};
 
-#[allow(dead_code)]
-#[allow(dead_code)]
-#[allow(dead_code)]
-use archive::{Archive, resolve};
+use archive::Archive;
 use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json, serde_json};
 use html::{ListNest, esc, safe_href};
-use std::collections::HashMap;
+use ooxml::{Rels, read_rels};
 use xml::Element;
 
 /// The plugin.
@@ -48,60 +45,12 @@ fn unsupported(msg: impl Into<String>) -> PluginError {
     PluginError::UnsupportedInput(msg.into())
 }
 
-struct Rel {
-    kind: String,
-    target: String,
-    external: bool,
-}
-
-fn rels_name(part: &str) -> String {
-    let (dir, file) = part.rsplit_once('/').unwrap_or(("", part));
-    if dir.is_empty() {
-        format!("_rels/{file}.rels")
-    } else {
-        format!("{dir}/_rels/{file}.rels")
-    }
-}
-
-fn read_rels(zip: &mut Archive, part: &str) -> Result<HashMap<String, Rel>, PluginError> {
-    let name = rels_name(part);
-    let mut map = HashMap::new();
-    let Some(text) = zip.read_string(&name)? else {
-        return Ok(map);
-    };
-    let root = xml::parse(&text, &name)?;
-    if let Some(rels) = root.child("Relationships") {
-        for r in rels.children_named("Relationship") {
-            if let (Some(id), Some(target)) = (r.attr("Id"), r.attr("Target")) {
-                map.insert(
-                    id.to_string(),
-                    Rel {
-                        kind: r.attr("Type").unwrap_or("").to_string(),
-                        target: target.to_string(),
-                        external: r
-                            .attr("TargetMode")
-                            .is_some_and(|m| m.eq_ignore_ascii_case("External")),
-                    },
-                );
-            }
-        }
-    }
-    Ok(map)
-}
-
 /// Converts PPTX bytes.
 pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     let mut zip = Archive::open(bytes, "PPTX")?;
     let pres_part = "ppt/presentation.xml";
     let Some(pres_xml) = zip.read_string(pres_part)? else {
-        let names = zip.names();
-        let hint = if names.iter().any(|n| n.starts_with("word/")) {
-            " (it looks like a Word document)"
-        } else if names.iter().any(|n| n.starts_with("xl/")) {
-            " (it looks like an Excel workbook)"
-        } else {
-            ""
-        };
+        let hint = zip.kind_hint("a PowerPoint presentation");
         return Err(unsupported(format!(
             "not a PowerPoint presentation: no ppt/presentation.xml{hint}"
         )));
@@ -112,7 +61,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     if let Some(list) = pres.path(&["presentation", "sldIdLst"]) {
         for s in list.children_named("sldId") {
             if let Some(rel) = s.attr("r:id").and_then(|id| pres_rels.get(id)) {
-                slide_parts.push(resolve(pres_part, &rel.target));
+                slide_parts.push(rel.part.clone());
             }
         }
     }
@@ -149,11 +98,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         if first_title.is_none() {
             first_title = title.clone();
         }
-        out.push_str("<section>\n");
-        match &title {
-            Some(t) => out.push_str(&format!("<h2>Slide {n}: {}</h2>\n", esc(t))),
-            None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
-        }
+        html::open_slide(&mut out, n, title.as_deref());
         // Reading order: title, then top-to-bottom, left-to-right (shapes without a
         // position keep document order, after the positioned ones above them).
         let mut order: Vec<usize> = (0..shapes.len()).filter(|&i| !shapes[i].title).collect();
@@ -167,8 +112,8 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
             render_shape(&shapes[i], &rels, &mut out);
         }
         // Speaker notes.
-        if let Some(notes_rel) = rels.values().find(|r| r.kind.ends_with("/notesSlide")) {
-            let notes_part = resolve(part, &notes_rel.target);
+        if let Some(notes_rel) = rels.of_kind("notesSlide") {
+            let notes_part = notes_rel.part.clone();
             if let Some(text) = zip.read_string(&notes_part)? {
                 let notes = xml::parse(&text, &notes_part)?;
                 let notes_rels = read_rels(&mut zip, &notes_part)?;
@@ -191,7 +136,7 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
     }
 
     let mut meta = serde_json::Map::new();
-    let core_title = core_title(&mut zip);
+    let core_title = ooxml::core_props(&mut zip).ok().and_then(|p| p.title);
     let title = core_title.or(first_title);
     if let Some(t) = &title {
         meta.insert("title".into(), json!(t));
@@ -202,13 +147,6 @@ pub fn convert_bytes(bytes: &[u8]) -> Result<Document, PluginError> {
         doc = doc.with_warning(w);
     }
     Ok(doc)
-}
-
-fn core_title(zip: &mut Archive) -> Option<String> {
-    let text = zip.read_string("docProps/core.xml").ok()??;
-    let root = xml::parse(&text, "docProps/core.xml").ok()?;
-    let t = root.find("title")?.text().trim().to_string();
-    (!t.is_empty()).then_some(t)
 }
 
 struct Shape<'a> {
@@ -284,7 +222,7 @@ fn plain_text(shape: &Element) -> String {
     lines.join(" ")
 }
 
-fn render_shape(shape: &Shape, rels: &HashMap<String, Rel>, out: &mut String) {
+fn render_shape(shape: &Shape, rels: &Rels, out: &mut String) {
     let e = shape.el;
     match e.name.as_str() {
         "sp" => {
@@ -313,7 +251,7 @@ fn render_shape(shape: &Shape, rels: &HashMap<String, Rel>, out: &mut String) {
     }
 }
 
-fn render_text_body(body: &Element, rels: &HashMap<String, Rel>, bulleted: bool, out: &mut String) {
+fn render_text_body(body: &Element, rels: &Rels, bulleted: bool, out: &mut String) {
     let mut lists = ListNest::default();
     for p in body.children_named("p") {
         let content = render_runs(p, rels);
@@ -350,7 +288,7 @@ fn on(v: Option<&str>) -> bool {
     matches!(v, Some("1" | "true"))
 }
 
-fn render_runs(p: &Element, rels: &HashMap<String, Rel>) -> String {
+fn render_runs(p: &Element, rels: &Rels) -> String {
     let mut s = String::new();
     for r in p.elements() {
         match r.name.as_str() {
@@ -390,7 +328,7 @@ fn render_runs(p: &Element, rels: &HashMap<String, Rel>) -> String {
     s.replace("</strong><strong>", "").replace("</em><em>", "")
 }
 
-fn render_table(tbl: &Element, rels: &HashMap<String, Rel>, out: &mut String) {
+fn render_table(tbl: &Element, rels: &Rels, out: &mut String) {
     out.push_str("<table>\n");
     for (i, tr) in tbl.children_named("tr").enumerate() {
         out.push_str("<tr>");

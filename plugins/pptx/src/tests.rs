@@ -1,17 +1,12 @@
 use super::*;
-use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use distill_sdk::documents::testing::{self, many_entries_zip, pos, unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
-    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+    testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput {
-        name: name.into(),
-        content_type: None,
-        bytes: fixture(name),
-    };
-    Pptx::convert(&file, &json!({}))
+    testing::convert_fixture::<Pptx>(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 #[test]
@@ -47,47 +42,17 @@ fn hostile_inputs_are_refused() {
     let m = unsupported(convert("hostile-truncated.pptx"));
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.pptx")).contains("PDF"));
-    let enc = FileInput {
-        name: "e.pptx".into(),
-        content_type: None,
-        bytes: fixture("hostile-encrypted.docx"),
-    };
-    assert!(unsupported(Pptx::convert(&enc, &json!({}))).contains("password-protected"));
-    let many = FileInput {
-        name: "many.pptx".into(),
-        content_type: None,
-        bytes: many_entries_zip(10_001),
-    };
-    assert!(unsupported(Pptx::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput {
-        name: "x.pptx".into(),
-        content_type: None,
-        bytes: fixture("word-features.docx"),
-    };
-    assert!(unsupported(Pptx::convert(&docx, &json!({}))).contains("Word"));
+    let r = testing::convert_bytes::<Pptx>("e.pptx", fixture("hostile-encrypted.docx"));
+    assert!(unsupported(r).contains("password-protected"));
+    let r = testing::convert_bytes::<Pptx>("many.pptx", many_entries_zip(10_001));
+    assert!(unsupported(r).contains("entries"));
+    let r = testing::convert_bytes::<Pptx>("x.pptx", fixture("word-features.docx"));
+    assert!(unsupported(r).contains("Word"));
 }
 
 /// Documents per second, natively: `cargo test --release -- --ignored --nocapture throughput`.
 #[test]
 #[ignore]
 fn throughput() {
-    for name in ["deck.pptx"] {
-        let file = FileInput {
-            name: name.into(),
-            content_type: None,
-            bytes: fixture(name),
-        };
-        let n = 300;
-        let t = std::time::Instant::now();
-        for _ in 0..n {
-            Pptx::convert(&file, &json!({})).unwrap();
-        }
-        let secs = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
-            file.bytes.len(),
-            n as f64 / secs,
-            secs * 1000.0 / n as f64
-        );
-    }
+    testing::throughput::<Pptx>(env!("CARGO_MANIFEST_DIR"), &["deck.pptx"], 300);
 }

@@ -86,15 +86,7 @@ mod tests {
     use super::*;
 
     fn page(html: &str) -> Page {
-        Page {
-            requested_url: "https://example.com/".into(),
-            final_url: "https://example.com/".into(),
-            status_code: 200,
-            content_type: Some("text/html".into()),
-            raw_html: html.into(),
-            cleaned_html: html.into(),
-            metadata: "{}".into(),
-        }
+        Page::builder("https://example.com/").html(html).build()
     }
 
     #[test]

@@ -3,16 +3,18 @@
 //! as header, empty leading/trailing rows and columns trimmed, dates and numbers
 //! formatted, rows per sheet capped (with a warning).
 //!
-//! Options: `maxRowsPerSheet` (default 100 000, the most allowed), `maxColumns`
-//! (default 100, at most 1000).
+//! Options, from a request's `parsers` entry `{"type": "spreadsheet", ...}`
+//! (declared with `ParserSpec`, checked by the host): `maxRowsPerSheet`
+//! (default 100 000, the most allowed), `maxColumns` (default 100, at most 1000).
 
 use distill_sdk::documents::{archive, html};
 
-#[allow(dead_code)]
-#[allow(dead_code)]
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
-use distill_sdk::{ConverterPlugin, Document, FileInput, PluginError, PluginInfo, Value, json};
+use distill_sdk::{
+    ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
+    json,
+};
 use html::esc;
 use std::io::Cursor;
 
@@ -23,6 +25,9 @@ pub struct Spreadsheet;
 pub const DEFAULT_MAX_ROWS: usize = 100_000;
 /// Default columns rendered per sheet.
 pub const DEFAULT_MAX_COLS: usize = 100;
+/// The most rows per sheet and columns a request may ask for.
+pub const MAX_ROWS: usize = 100_000;
+pub const MAX_COLS: usize = 1000;
 /// Cells read from one workbook at most, rendered or not.
 const MAX_CELLS_READ: usize = 2_000_000;
 
@@ -40,24 +45,32 @@ impl ConverterPlugin for Spreadsheet {
             .content_type("application/vnd.ms-excel.sheet.binary.macroenabled.12")
             .content_type("application/vnd.ms-excel")
             .content_type("application/vnd.oasis.opendocument.spreadsheet")
+            .parser(
+                ParserSpec::new("spreadsheet")
+                    .option(OptionSpec::integer(
+                        "maxRowsPerSheet",
+                        "rows kept per sheet",
+                        1,
+                        MAX_ROWS as i64,
+                    ))
+                    .option(OptionSpec::integer(
+                        "maxColumns",
+                        "columns kept per sheet",
+                        1,
+                        MAX_COLS as i64,
+                    )),
+            )
             .memory_limit_mib(512)
     }
 
     fn convert(file: &FileInput, options: &Value) -> Result<Document, PluginError> {
-        let limit = |key: &str, default: usize, max: usize| -> Result<usize, PluginError> {
-            match options.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(v) => v
-                    .as_u64()
-                    .filter(|n| *n >= 1 && *n <= max as u64)
-                    .map(|n| n as usize)
-                    .ok_or_else(|| {
-                        PluginError::InvalidOptions(format!("{key} must be an integer between 1 and {max}"))
-                    }),
-            }
-        };
-        let max_rows = limit("maxRowsPerSheet", DEFAULT_MAX_ROWS, 100_000)?;
-        let max_cols = limit("maxColumns", DEFAULT_MAX_COLS, 1000)?;
+        let options = Options::new(options);
+        let max_rows = options
+            .integer("maxRowsPerSheet", 1, MAX_ROWS as i64)?
+            .map_or(DEFAULT_MAX_ROWS, |n| n as usize);
+        let max_cols = options
+            .integer("maxColumns", 1, MAX_COLS as i64)?
+            .map_or(DEFAULT_MAX_COLS, |n| n as usize);
         convert_bytes(&file.bytes, max_rows, max_cols)
     }
 }
@@ -208,25 +221,32 @@ fn read_cells(
             && (c.saturating_sub(c0) as usize) <= max_cols * 4 + 1000
     };
     let mut first: Option<(u32, u32)> = None;
+    // One streamed cell: counted against the budget, kept when in range; `false`
+    // when reading stops (budget spent, or past the last row that can show).
+    let mut take = |(r, c): (u32, u32), text: &dyn Fn() -> String| -> bool {
+        if *budget == 0 {
+            truncated_read = true;
+            return false;
+        }
+        *budget -= 1;
+        let text = text();
+        if text.is_empty() {
+            return true;
+        }
+        if keep(r, c, &mut first) {
+            cells.push((r, c, text));
+        } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
+            truncated_read = true;
+            return false;
+        }
+        true
+    };
     match book {
         // Streaming readers: memory stays proportional to the cells kept.
         Sheets::Xlsx(x) => {
             let mut reader = x.worksheet_cells_reader(name).map_err(|e| e.to_string())?;
             while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
-                if *budget == 0 {
-                    truncated_read = true;
-                    break;
-                }
-                *budget -= 1;
-                let (r, c) = cell.get_position();
-                let text = format_ref(cell.get_value());
-                if text.is_empty() {
-                    continue;
-                }
-                if keep(r, c, &mut first) {
-                    cells.push((r, c, text));
-                } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
-                    truncated_read = true;
+                if !take(cell.get_position(), &|| format_ref(cell.get_value())) {
                     break;
                 }
             }
@@ -234,20 +254,7 @@ fn read_cells(
         Sheets::Xlsb(x) => {
             let mut reader = x.worksheet_cells_reader(name).map_err(|e| e.to_string())?;
             while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
-                if *budget == 0 {
-                    truncated_read = true;
-                    break;
-                }
-                *budget -= 1;
-                let (r, c) = cell.get_position();
-                let text = format_ref(cell.get_value());
-                if text.is_empty() {
-                    continue;
-                }
-                if keep(r, c, &mut first) {
-                    cells.push((r, c, text));
-                } else if r.saturating_sub(first.unwrap().0) as usize > max_rows + 1 {
-                    truncated_read = true;
+                if !take(cell.get_position(), &|| format_ref(cell.get_value())) {
                     break;
                 }
             }

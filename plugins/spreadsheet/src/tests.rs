@@ -1,17 +1,12 @@
 use super::*;
-use distill_sdk::documents::testing::{many_entries_zip, pos, unsupported};
+use distill_sdk::documents::testing::{self, many_entries_zip, pos, unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
-    distill_sdk::documents::testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
+    testing::fixture(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn convert(name: &str) -> Result<Document, PluginError> {
-    let file = FileInput {
-        name: name.into(),
-        content_type: None,
-        bytes: fixture(name),
-    };
-    Spreadsheet::convert(&file, &json!({}))
+    testing::convert_fixture::<Spreadsheet>(env!("CARGO_MANIFEST_DIR"), name)
 }
 
 fn check_workbook(name: &str) {
@@ -106,25 +101,13 @@ fn hostile_inputs_are_refused() {
     let m = unsupported(convert("hostile-truncated.xlsx"));
     assert!(m.contains("truncated or corrupt"), "{m}");
     assert!(unsupported(convert("hostile-pdf-renamed.xlsx")).contains("PDF"));
-    let enc = FileInput {
-        name: "e.xlsx".into(),
-        content_type: None,
-        bytes: fixture("hostile-encrypted.docx"),
-    };
-    let m = unsupported(Spreadsheet::convert(&enc, &json!({})));
+    let r = testing::convert_bytes::<Spreadsheet>("e.xlsx", fixture("hostile-encrypted.docx"));
+    let m = unsupported(r);
     assert!(!m.is_empty());
-    let many = FileInput {
-        name: "many.xlsx".into(),
-        content_type: None,
-        bytes: many_entries_zip(10_001),
-    };
-    assert!(unsupported(Spreadsheet::convert(&many, &json!({}))).contains("entries"));
-    let docx = FileInput {
-        name: "x.xlsx".into(),
-        content_type: None,
-        bytes: fixture("word-features.docx"),
-    };
-    assert!(unsupported(Spreadsheet::convert(&docx, &json!({}))).contains("Word"));
+    let many = testing::convert_bytes::<Spreadsheet>("many.xlsx", many_entries_zip(10_001));
+    assert!(unsupported(many).contains("entries"));
+    let docx = testing::convert_bytes::<Spreadsheet>("x.xlsx", fixture("word-features.docx"));
+    assert!(unsupported(docx).contains("Word"));
 }
 
 #[test]
@@ -139,23 +122,5 @@ fn numbers() {
 #[test]
 #[ignore]
 fn throughput() {
-    for name in ["workbook.xlsx"] {
-        let file = FileInput {
-            name: name.into(),
-            content_type: None,
-            bytes: fixture(name),
-        };
-        let n = 300;
-        let t = std::time::Instant::now();
-        for _ in 0..n {
-            Spreadsheet::convert(&file, &json!({})).unwrap();
-        }
-        let secs = t.elapsed().as_secs_f64();
-        println!(
-            "{name}: {} bytes, {:.0} documents/s ({:.2} ms each)",
-            file.bytes.len(),
-            n as f64 / secs,
-            secs * 1000.0 / n as f64
-        );
-    }
+    testing::throughput::<Spreadsheet>(env!("CARGO_MANIFEST_DIR"), &["workbook.xlsx"], 300);
 }

@@ -148,6 +148,32 @@ impl<'a> Archive<'a> {
         Ok(Some(out))
     }
 
+    /// What the entries say the package is, for error messages, in this order:
+    /// "a Word document" (`word/`), "a PowerPoint presentation" (`ppt/`), "an
+    /// Excel workbook" (`xl/`), "an OpenDocument file" (`content.xml`).
+    pub fn package_kinds(&self) -> Vec<&'static str> {
+        let names = self.names();
+        let has_folder = |f: &str| names.iter().any(|n| n.starts_with(f));
+        [
+            (has_folder("word/"), "a Word document"),
+            (has_folder("ppt/"), "a PowerPoint presentation"),
+            (has_folder("xl/"), "an Excel workbook"),
+            (names.iter().any(|n| n == "content.xml"), "an OpenDocument file"),
+        ]
+        .into_iter()
+        .filter_map(|(present, kind)| present.then_some(kind))
+        .collect()
+    }
+
+    /// " (it looks like an Excel workbook)" for the first of
+    /// [`Archive::package_kinds`] that is not `own` (e.g. "a Word document"), else "".
+    pub fn kind_hint(&self, own: &str) -> String {
+        match self.package_kinds().into_iter().find(|&k| k != own) {
+            Some(kind) => format!(" (it looks like {kind})"),
+            None => String::new(),
+        }
+    }
+
     /// Reads entry `name` as (lossy) UTF-8 text.
     pub fn read_string(&mut self, name: &str) -> Result<Option<String>, PluginError> {
         Ok(self.read(name)?.map(|b| match String::from_utf8(b) {
@@ -185,4 +211,48 @@ pub fn resolve(base: &str, target: &str) -> String {
         }
     }
     parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::testing::zip_with;
+
+    #[test]
+    fn kind_hints_name_another_package_kind() {
+        let xlsx = zip_with(&["[Content_Types].xml", "xl/workbook.xml"]);
+        let zip = Archive::open(&xlsx, "DOCX").unwrap();
+        assert_eq!(zip.package_kinds(), ["an Excel workbook"]);
+        assert_eq!(
+            zip.kind_hint("a Word document"),
+            " (it looks like an Excel workbook)"
+        );
+        assert_eq!(zip.kind_hint("an Excel workbook"), "");
+        let odt = zip_with(&["mimetype", "content.xml", "word/stray.xml"]);
+        let zip = Archive::open(&odt, "PPTX").unwrap();
+        assert_eq!(
+            zip.kind_hint("a Word document"),
+            " (it looks like an OpenDocument file)"
+        );
+        assert_eq!(
+            zip.kind_hint("a PowerPoint presentation"),
+            " (it looks like a Word document)"
+        );
+        let plain = zip_with(&["readme.txt"]);
+        assert_eq!(Archive::open(&plain, "EPUB").unwrap().kind_hint("an EPUB"), "");
+    }
+
+    #[test]
+    fn resolves_relative_targets() {
+        assert_eq!(resolve("word/document.xml", "media/a.png"), "word/media/a.png");
+        assert_eq!(
+            resolve("ppt/slides/slide1.xml", "../media/b.png"),
+            "ppt/media/b.png"
+        );
+        assert_eq!(
+            resolve("word/document.xml", "/customXml/item1.xml"),
+            "customXml/item1.xml"
+        );
+        assert_eq!(resolve("", "./word/document.xml"), "word/document.xml");
+    }
 }

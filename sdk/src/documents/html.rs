@@ -52,6 +52,16 @@ pub fn page(title: Option<&str>, body: &str) -> String {
     out
 }
 
+/// Opens a slide's `<section>` with its heading: `<h2>Slide N: title</h2>`, or
+/// `<h2>Slide N</h2>` without a title (the presentation converters' layout).
+pub fn open_slide(out: &mut String, n: usize, title: Option<&str>) {
+    out.push_str("<section>\n");
+    match title {
+        Some(t) => out.push_str(&format!("<h2>Slide {n}: {}</h2>\n", esc(t))),
+        None => out.push_str(&format!("<h2>Slide {n}</h2>\n")),
+    }
+}
+
 /// Writes nested `<ul>`/`<ol>` lists from a flat run of list paragraphs, each
 /// with a depth (1 = top level) and a kind, as Word and PowerPoint store them.
 /// A deeper item opens a list inside the open item; a shallower one closes
@@ -105,5 +115,63 @@ impl ListNest {
             }
             out.push_str(if l.ordered { "</ol>\n" } else { "</ul>\n" });
         }
+    }
+}
+
+/// A lower-case roman numeral (endnote labels: i, ii, iii, iv, ...); empty for 0.
+pub fn roman(mut n: usize) -> String {
+    const NUMERALS: [(usize, &str); 13] = [
+        (1000, "m"),
+        (900, "cm"),
+        (500, "d"),
+        (400, "cd"),
+        (100, "c"),
+        (90, "xc"),
+        (50, "l"),
+        (40, "xl"),
+        (10, "x"),
+        (9, "ix"),
+        (5, "v"),
+        (4, "iv"),
+        (1, "i"),
+    ];
+    let mut s = String::new();
+    for (value, numeral) in NUMERALS {
+        while n >= value {
+            s.push_str(numeral);
+            n -= value;
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roman_numerals() {
+        let got: Vec<String> = [1, 2, 4, 9, 14, 40, 90, 400, 1994]
+            .into_iter()
+            .map(roman)
+            .collect();
+        assert_eq!(got, ["i", "ii", "iv", "ix", "xiv", "xl", "xc", "cd", "mcmxciv"]);
+        assert_eq!(roman(0), "");
+    }
+
+    #[test]
+    fn slide_sections() {
+        let mut out = String::new();
+        open_slide(&mut out, 2, Some("R&D <plan>"));
+        open_slide(&mut out, 3, None);
+        assert_eq!(
+            out,
+            "<section>\n<h2>Slide 2: R&amp;D &lt;plan&gt;</h2>\n<section>\n<h2>Slide 3</h2>\n"
+        );
+    }
+
+    #[test]
+    fn escaping_drops_control_characters() {
+        assert_eq!(esc("a<b>&\"c\"\u{1}\t\n"), "a&lt;b&gt;&amp;&quot;c&quot;\t\n");
     }
 }

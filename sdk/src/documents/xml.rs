@@ -129,11 +129,10 @@ pub fn parse_skipping(text: &str, what: &str, skip: &[&str]) -> Result<Element, 
                 let el = start(&e, what)?;
                 stack.last_mut().unwrap().children.push(Node::Elem(el));
             }
-            Event::End(_) => {
-                if stack.len() > 1 {
-                    let el = stack.pop().unwrap();
-                    stack.last_mut().unwrap().children.push(Node::Elem(el));
-                }
+            // An end tag with nothing open (stray `</x>` at the top) is ignored.
+            Event::End(_) if stack.len() > 1 => {
+                let el = stack.pop().unwrap();
+                stack.last_mut().unwrap().children.push(Node::Elem(el));
             }
             Event::Text(t) => push_text(stack.last_mut().unwrap(), &t.xml10_content()),
             Event::CData(t) => {

@@ -3,7 +3,7 @@
 use super::*;
 
 fn parse(body: Value) -> Result<ScrapeRequest, ApiError> {
-    ScrapeRequest::from_json(&body, &|name| name == "reading-time")
+    ScrapeRequest::from_json(&body, &|name: &str| name == "reading-time")
 }
 
 fn details(err: &ApiError) -> &Vec<Value> {
@@ -107,7 +107,8 @@ fn actions_and_parsers() {
         ParserSpec {
             kind: "pdf".into(),
             max_pages: Some(3),
-            mode: "fast".into()
+            mode: "fast".into(),
+            extra: Default::default(),
         }
     );
     let r = parse(json!({"url": "https://a.b", "parsers": []})).unwrap();

@@ -1,59 +1,119 @@
 //! Conversions between the current ABI's types and those of older versions.
-//! The records are the same shape; only their Rust types differ.
+//! 0.1.0 and 0.2.0 share one record shape, so one macro writes both sets:
+//! what 0.3.0 added is dropped on the way in (page inputs, typed options) and
+//! filled from the old conventions on the way out (`pagesNeedingOcr`).
 
-use super::v0_1::format::distill::plugin::types as v1;
-use super::{Document, DocumentKind, FileInput, Page, PluginError, PluginInfo};
+use super::v0_3::types::{Document, DocumentKind, FileInput, OcrPage, Page, PluginError, PluginInfo};
+use serde_json::Value;
 
-pub fn page_to_v1(p: &Page) -> v1::Page {
-    v1::Page {
-        requested_url: p.requested_url.clone(),
-        final_url: p.final_url.clone(),
-        status_code: p.status_code,
-        content_type: p.content_type.clone(),
-        raw_html: p.raw_html.clone(),
-        cleaned_html: p.cleaned_html.clone(),
-        metadata: p.metadata.clone(),
-    }
+/// The marker an 0.1/0.2 converter leaves where an OCR'd page's text belongs.
+pub fn legacy_ocr_marker(page: u32) -> String {
+    format!("<!-- distill:ocr-page {page} -->")
 }
 
-pub fn file_to_v1(f: &FileInput) -> v1::FileInput {
-    v1::FileInput {
-        name: f.name.clone(),
-        content_type: f.content_type.clone(),
-        bytes: f.bytes.clone(),
-    }
+/// Moves an old converter's `pagesNeedingOcr` metadata key into typed OCR pages.
+fn legacy_ocr_pages(metadata: &str) -> (String, Vec<OcrPage>) {
+    let Ok(Value::Object(mut map)) = serde_json::from_str::<Value>(metadata) else {
+        return (metadata.to_string(), Vec::new());
+    };
+    let Some(Value::Array(pages)) = map.remove("pagesNeedingOcr") else {
+        return (metadata.to_string(), Vec::new());
+    };
+    let pages = pages
+        .iter()
+        .filter_map(Value::as_u64)
+        .filter_map(|p| u32::try_from(p).ok())
+        .map(|page| OcrPage {
+            page,
+            marker: legacy_ocr_marker(page),
+        })
+        .collect();
+    (Value::Object(map).to_string(), pages)
 }
 
-pub fn info_from_v1(i: v1::PluginInfo) -> PluginInfo {
-    PluginInfo {
-        name: i.name,
-        version: i.version,
-        description: i.description,
-        formats: i.formats,
-        extensions: i.extensions,
-        content_types: i.content_types,
-        capabilities: i.capabilities,
-        memory_limit_mib: i.memory_limit_mib,
-        timeout_ms: i.timeout_ms,
-    }
+macro_rules! legacy_conversions {
+    ($module:ident, $types:path) => {
+        /// Conversions to and from this version's types.
+        pub mod $module {
+            use super::*;
+            use $types as old;
+
+            pub fn page(p: &Page) -> old::Page {
+                old::Page {
+                    requested_url: p.requested_url.clone(),
+                    final_url: p.final_url.clone(),
+                    status_code: p.status_code,
+                    content_type: p.content_type.clone(),
+                    raw_html: p.raw_html.clone(),
+                    cleaned_html: p.cleaned_html.clone(),
+                    metadata: p.metadata.clone(),
+                }
+            }
+
+            pub fn file(f: &FileInput) -> old::FileInput {
+                old::FileInput {
+                    name: f.name.clone(),
+                    content_type: f.content_type.clone(),
+                    bytes: f.bytes.clone(),
+                }
+            }
+
+            pub fn info(i: old::PluginInfo) -> PluginInfo {
+                PluginInfo {
+                    name: i.name,
+                    version: i.version,
+                    description: i.description,
+                    formats: i.formats,
+                    extensions: i.extensions,
+                    content_types: i.content_types,
+                    capabilities: i.capabilities,
+                    memory_limit_mib: i.memory_limit_mib,
+                    timeout_ms: i.timeout_ms,
+                    consumes: Vec::new(),
+                    parser: None,
+                }
+            }
+
+            pub fn error(e: old::PluginError) -> PluginError {
+                match e {
+                    old::PluginError::InvalidOptions(m) => PluginError::InvalidOptions(m),
+                    old::PluginError::UnsupportedInput(m) => PluginError::UnsupportedInput(m),
+                    old::PluginError::Failed(m) => PluginError::Failed(m),
+                }
+            }
+
+            pub fn document(d: old::Document) -> Document {
+                let (metadata, ocr_pages) = legacy_ocr_pages(&d.metadata);
+                Document {
+                    kind: match d.kind {
+                        old::DocumentKind::Html => DocumentKind::Html,
+                        old::DocumentKind::Markdown => DocumentKind::Markdown,
+                    },
+                    content: d.content,
+                    metadata,
+                    warnings: d.warnings,
+                    ocr_pages,
+                }
+            }
+        }
+    };
 }
 
-pub fn error_from_v1(e: v1::PluginError) -> PluginError {
-    match e {
-        v1::PluginError::InvalidOptions(m) => PluginError::InvalidOptions(m),
-        v1::PluginError::UnsupportedInput(m) => PluginError::UnsupportedInput(m),
-        v1::PluginError::Failed(m) => PluginError::Failed(m),
-    }
-}
+legacy_conversions!(from_v1, crate::plugins::bindings::v0_1::types);
+legacy_conversions!(from_v2, crate::plugins::bindings::v0_2::types);
 
-pub fn document_from_v1(d: v1::Document) -> Document {
-    Document {
-        kind: match d.kind {
-            v1::DocumentKind::Html => DocumentKind::Html,
-            v1::DocumentKind::Markdown => DocumentKind::Markdown,
-        },
-        content: d.content,
-        metadata: d.metadata,
-        warnings: d.warnings,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_needing_ocr_become_typed() {
+        let (metadata, pages) = legacy_ocr_pages(r#"{"title":"T","pagesNeedingOcr":[2,5]}"#);
+        assert_eq!(metadata, r#"{"title":"T"}"#);
+        assert_eq!(pages.iter().map(|p| p.page).collect::<Vec<_>>(), vec![2, 5]);
+        assert_eq!(pages[1].marker, "<!-- distill:ocr-page 5 -->");
+        let (same, none) = legacy_ocr_pages(r#"{"title":"T"}"#);
+        assert_eq!(same, r#"{"title":"T"}"#);
+        assert!(none.is_empty());
     }
 }

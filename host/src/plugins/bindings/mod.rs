@@ -1,25 +1,20 @@
 //! Host-side bindings for every supported version of the WIT package
-//! `distill:plugin`, one module per version (as Zed keeps its extension API).
-//! The newest version's types are the host's own; older versions convert to
-//! and from them in [`convert`].
+//! `distill:plugin`, one module per version (as Zed keeps its extension API),
+//! and the one place that dispatches on the version ([`dispatch`]). The
+//! newest version's types are the host's own; older versions convert to and
+//! from them in [`convert`].
 
 pub mod convert;
+pub mod dispatch;
 pub mod v0_1;
 pub mod v0_2;
+pub mod v0_3;
 
-pub use v0_2::format::distill::plugin::types::{
-    Document, DocumentKind, FileInput, Page, PluginError, PluginInfo,
+pub use dispatch::{
+    Abi, ConvertOptions, ConverterPre, FormatPre, PluginKind, Prepared, SUPPORTED_VERSIONS, convert_export,
+    detect_abi, render_export,
 };
-
-/// ABI versions this host loads, oldest first.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0"];
-
-/// The export that marks a component's world and ABI version.
-pub fn render_export(version: &str) -> String {
-    format!("distill:plugin/render@{version}")
-}
-
-/// See [`render_export`].
-pub fn convert_export(version: &str) -> String {
-    format!("distill:plugin/convert@{version}")
-}
+pub use v0_3::types::{
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+};

@@ -23,3 +23,5 @@ pub mod converter {
         },
     });
 }
+
+pub use format::distill::plugin::types;

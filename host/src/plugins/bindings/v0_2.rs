@@ -1,5 +1,5 @@
-//! Bindings for ABI 0.2.0 (`wit/v0.2.0`), the current version: its types are
-//! the host's own (re-exported from [`super`]).
+//! Bindings for ABI 0.2.0 (`wit/v0.2.0`): kept so plugins built against it keep
+//! loading. Inputs and outputs are converted in [`super::convert`].
 
 /// The `format` world of 0.2.0.
 pub mod format {
@@ -24,3 +24,5 @@ pub mod converter {
         },
     });
 }
+
+pub use format::distill::plugin::types;

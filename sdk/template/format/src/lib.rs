@@ -18,6 +18,9 @@ impl FormatPlugin for {{Type}} {
     fn render(_format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {
         // `page` holds the requested and final URL, status code, content type,
         // raw and cleaned HTML, and the metadata (`page.metadata_value()`).
+        // To read the markdown (or links, images) instead of redoing it, add
+        // `.consumes("markdown")` to info() and call `page.markdown()`.
+        // Read options with `distill_sdk::Options::new(options)`.
         Ok(json!({ "cleanedHtmlBytes": page.cleaned_html.len() }))
     }
 }
@@ -29,15 +32,7 @@ mod tests {
     use super::*;
 
     fn page(html: &str) -> Page {
-        Page {
-            requested_url: "https://example.com/".into(),
-            final_url: "https://example.com/".into(),
-            status_code: 200,
-            content_type: Some("text/html".into()),
-            raw_html: html.into(),
-            cleaned_html: html.into(),
-            metadata: "{}".into(),
-        }
+        Page::builder("https://example.com/").html(html).build()
     }
 
     #[test]

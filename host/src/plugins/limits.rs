@@ -1,0 +1,53 @@
+//! Operator-set limits for plugin calls.
+
+/// Operator-set limits for plugin calls.
+#[derive(Clone, Debug)]
+pub struct RuntimeLimits {
+    /// Memory cap per call when a plugin declares none, in MiB.
+    pub default_memory_mib: u64,
+    /// Highest memory cap any plugin may get, in MiB.
+    pub max_memory_mib: u64,
+    /// Plugin calls running at once; more wait their turn. A call waiting on
+    /// a host capability (`llm`) gives its slot back while it waits.
+    pub max_concurrent_calls: usize,
+}
+
+impl Default for RuntimeLimits {
+    fn default() -> Self {
+        RuntimeLimits {
+            default_memory_mib: 256,
+            max_memory_mib: 1024,
+            max_concurrent_calls: 32,
+        }
+    }
+}
+
+impl RuntimeLimits {
+    /// Memory cap for one call, in bytes: a plugin's declaration (if any)
+    /// clamped to the operator's maximum.
+    pub fn memory_cap_bytes(&self, declared_mib: Option<u32>) -> usize {
+        let mib = declared_mib
+            .map(u64::from)
+            .unwrap_or(self.default_memory_mib)
+            .clamp(1, self.max_memory_mib);
+        (mib as usize) << 20
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_memory_is_clamped_to_the_operator_maximum() {
+        let limits = RuntimeLimits {
+            default_memory_mib: 64,
+            max_memory_mib: 128,
+            max_concurrent_calls: 1,
+        };
+        assert_eq!(limits.memory_cap_bytes(None), 64 << 20);
+        assert_eq!(limits.memory_cap_bytes(Some(100)), 100 << 20);
+        assert_eq!(limits.memory_cap_bytes(Some(4096)), 128 << 20);
+        assert_eq!(limits.memory_cap_bytes(Some(0)), 1 << 20);
+    }
+}

@@ -1,0 +1,46 @@
+//! Shared handler plumbing: reading a JSON body with upstream's error shapes,
+//! and running a request's work isolated so a panic fails that request only.
+
+use super::error_map::api_error;
+use super::router::MAX_JSON_BODY;
+use crate::api::ApiError;
+use crate::pipeline::PipelineError;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+/// Reads a JSON body, mapping every failure to the upstream error shapes.
+pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
+    let bytes = body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "BAD_REQUEST",
+                format!("Request body exceeds the {} MB limit", MAX_JSON_BODY >> 20),
+            )
+        } else {
+            ApiError::bad_request(format!("Could not read the request body: {rejection}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|_| ApiError::invalid_json())
+}
+
+/// Runs a request's pipeline work in its own task, so a panic anywhere in it
+/// becomes a logged 500 UNKNOWN_ERROR (with an error id) for this request only.
+pub async fn run_isolated(
+    request_id: String,
+    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+) -> Response {
+    match tokio::spawn(work).await {
+        Ok(Ok(data)) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(Err(e)) => api_error(e).into_response(),
+        Err(join_error) => {
+            let error_id = uuid::Uuid::now_v7().to_string();
+            tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
+            ApiError::unknown(&error_id).into_response()
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Every route of the server in one place, the shared middleware, and JSON
+//! answers for unknown routes and methods. Handlers live in their own modules.
+
+use super::state::AppState;
+use super::{access_log, admin, health, parse_route, scrape_route};
+use crate::api::ApiError;
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+/// JSON bodies up to 10 MB, as upstream accepts.
+pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
+
+/// The application's router.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(health::root))
+        .route("/health", get(health::health))
+        .route("/v2/scrape", post(scrape_route::scrape))
+        .route(
+            "/v2/parse",
+            post(parse_route::parse).layer(DefaultBodyLimit::max(parse_route::MAX_FORM_BYTES)),
+        )
+        .route("/admin/plugins", get(admin::list_plugins))
+        .route("/admin/plugins/reload", post(admin::reload_plugins))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
+        .layer(axum::middleware::from_fn(access_log::log_request))
+        .with_state(state)
+}
+
+async fn not_found(method: Method, uri: Uri) -> Response {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        format!("No route for {method} {}", uri.path()),
+    )
+    .into_response()
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+    .into_response()
+}

@@ -1,0 +1,65 @@
+//! [`Services`]: everything the pipeline needs to do its work, built once from
+//! the configuration — the plugin runtime, the fetch engines, local OCR (and,
+//! as they land, the cache and limits). The pipeline depends on this value,
+//! not on the HTTP server, so a crawl worker or a test can run it directly.
+
+use crate::config::Config;
+use crate::fetch::engine::Engine;
+use crate::fetch::http::HttpFetcher;
+use crate::fetch::select::Engines;
+use crate::fetch::target_guard::TargetGuard;
+use crate::llm::LlmClient;
+use crate::ocr::Ocr;
+use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
+use std::sync::Arc;
+
+/// What the pipeline works with.
+pub struct Services {
+    /// Loaded plugins (formats and converters) and the sandbox that runs them.
+    pub plugins: PluginRuntime,
+    /// Fetch engines, in order of preference.
+    pub engines: Engines,
+    /// Local OCR tools, when installed.
+    pub ocr: Option<Arc<Ocr>>,
+}
+
+impl Services {
+    /// Builds every service from `config`: creates the data directory, loads
+    /// every plugin (and starts the hot-swap watcher when configured).
+    pub async fn start(config: &Config) -> anyhow::Result<Services> {
+        std::fs::create_dir_all(&config.data_dir)
+            .map_err(|e| anyhow::anyhow!("creating the data dir {}: {e}", config.data_dir.display()))?;
+        let limits = RuntimeLimits {
+            default_memory_mib: config.plugin_memory_mib,
+            max_memory_mib: config.plugin_max_memory_mib,
+            max_concurrent_calls: config.plugin_concurrency,
+        };
+        let host = HostServices {
+            allowed_capabilities: config.allowed_capabilities.clone(),
+            llm: match &config.llm {
+                Some(llm) => Some(Arc::new(LlmClient::new(llm.clone())?)),
+                None => None,
+            },
+        };
+        let plugins =
+            PluginRuntime::with_services(&config.plugins_dir, Some(&config.wasm_cache_dir), limits, host)?;
+        plugins.load_all().await;
+        if config.watch_plugins {
+            // The task keeps the watcher alive for the life of the process.
+            plugins.watch()?;
+        }
+        let guard = TargetGuard {
+            allow_private: config.allow_private_targets,
+        };
+        let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?;
+        let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
+        if ocr.is_none() {
+            tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
+        }
+        Ok(Services {
+            plugins,
+            engines: Engines::new(vec![Arc::new(http) as Arc<dyn Engine>]),
+            ocr,
+        })
+    }
+}
