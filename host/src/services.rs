@@ -1,13 +1,16 @@
 //! [`Services`]: everything the pipeline needs to do its work, built once from
 //! the configuration — the plugin runtime, the fetch engines, local OCR (and,
-//! as they land, the cache and limits). The pipeline depends on this value,
+//! the page cache with its fetch coalescer; later, limits). The pipeline depends on this value,
 //! not on the HTTP server, so a crawl worker or a test can run it directly.
 
+use crate::cache::PageCache;
+use crate::cache::coalesce::Coalescer;
 use crate::config::Config;
 use crate::fetch::engine::Engine;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::select::Engines;
 use crate::fetch::target_guard::TargetGuard;
+use crate::fetch::{FetchError, FetchedPage};
 use crate::llm::LlmClient;
 use crate::ocr::Ocr;
 use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
@@ -21,7 +24,16 @@ pub struct Services {
     pub engines: Engines,
     /// Local OCR tools, when installed.
     pub ocr: Option<Arc<Ocr>>,
+    /// The page cache (docs/CACHE.md); `None` when it could not be opened:
+    /// then every request behaves as `maxAge: 0` and cache-only requests
+    /// (`minAge`, `lockdown`) answer their 404.
+    pub cache: Option<PageCache>,
+    /// Concurrent identical fetches (same page key) run once.
+    pub fetches: Coalescer<SharedFetch>,
 }
+
+/// What a coalesced fetch hands to every caller waiting on it.
+pub type SharedFetch = Result<Arc<FetchedPage>, FetchError>;
 
 impl Services {
     /// Builds every service from `config`: creates the data directory, loads
@@ -56,10 +68,22 @@ impl Services {
         if ocr.is_none() {
             tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
         }
+        let cache = match PageCache::open(&config.cache, config.change_tracking_ttl).await {
+            Ok(cache) => {
+                tracing::info!(backend = cache.store().backend(), "page cache ready");
+                Some(cache)
+            }
+            Err(e) => {
+                tracing::error!("page cache unavailable, running without it: {e}");
+                None
+            }
+        };
         Ok(Services {
             plugins,
             engines: Engines::new(vec![Arc::new(http) as Arc<dyn Engine>]),
             ocr,
+            cache,
+            fetches: Coalescer::new(),
         })
     }
 }

@@ -3,8 +3,8 @@
 //! later ABI can add exports without breaking plugins written today.
 
 use crate::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting, SettingValue};
-use std::cell::RefCell;
 use serde_json::{Map, Value};
+use std::cell::RefCell;
 
 /// An output format: turns a fetched, cleaned page into a JSON value.
 pub trait FormatPlugin {
@@ -85,12 +85,19 @@ pub fn take_warnings() -> Vec<String> {
 }
 
 #[doc(hidden)]
-pub fn render_entry<P: FormatPlugin>(format: &str, page: &Page, options: &str) -> Result<Rendered, PluginError> {
+pub fn render_entry<P: FormatPlugin>(
+    format: &str,
+    page: &Page,
+    options: &str,
+) -> Result<Rendered, PluginError> {
     take_warnings();
     let options = parse_options(options)?;
     let value = P::render(format, page, &options)?;
     let value = serde_json::to_string(&value).map_err(|e| PluginError::failed(e.to_string()))?;
-    Ok(Rendered { value, warnings: take_warnings() })
+    Ok(Rendered {
+        value,
+        warnings: take_warnings(),
+    })
 }
 
 #[doc(hidden)]

@@ -53,7 +53,7 @@ impl EmbeddedStore {
 
     /// Spawns the task that makes writes durable within [`FLUSH_EVERY`] even
     /// when no further write comes; it ends when the store is dropped.
-    /// Needs a tokio runtime ([`super::store::open`] calls it).
+    /// Needs a tokio runtime ([`super::factory::open`] calls it).
     pub fn start_flusher(&self) {
         let disk = Arc::downgrade(&self.disk);
         tokio::spawn(async move {

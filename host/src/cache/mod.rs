@@ -1,6 +1,7 @@
 //! The page cache, lockdown and change tracking (docs/CACHE.md).
 //!
-//! - [`store`]: the [`CacheStore`] trait, [`CacheSettings`] and [`open`].
+//! - [`store`]: the [`CacheStore`] trait and [`CacheSettings`]; [`factory`]:
+//!   [`open`], which picks the backend.
 //! - [`embedded`] over [`disk`]: the default backend, a redb file in the data
 //!   directory behind a moka hot tier, both capped in bytes.
 //! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
@@ -22,14 +23,16 @@ pub mod diff;
 pub mod disk;
 pub mod embedded;
 pub mod entry;
+pub mod factory;
 pub mod key;
 pub mod page_cache;
 pub mod policy;
 pub mod redis_store;
 pub mod store;
 
+pub use factory::open;
 pub use page_cache::{Lookup, PageCache, Saved};
-pub use store::{CacheSettings, CacheStore, StoreError, Stored, Usage, open};
+pub use store::{CacheSettings, CacheStore, StoreError, Stored, Usage};
 
 #[cfg(test)]
 mod tests;

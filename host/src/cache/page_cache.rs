@@ -56,9 +56,9 @@ impl PageCache {
         PageCache { store, ttl, tracker }
     }
 
-    /// Opens the configured backend ([`super::store::open`]).
+    /// Opens the configured backend ([`super::factory::open`]).
     pub async fn open(settings: &CacheSettings, change_tracking_ttl: Duration) -> Result<Self, StoreError> {
-        let store = super::store::open(settings).await?;
+        let store = super::factory::open(settings).await?;
         Ok(PageCache::new(store, settings.ttl, change_tracking_ttl))
     }
 

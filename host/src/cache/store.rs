@@ -1,14 +1,12 @@
 //! The storage contract every cache backend meets: get, put with a time to
 //! live, delete, and size accounting, over opaque byte values. Two backends:
-//! [`super::embedded::EmbeddedStore`] (redb file in the data directory behind a
-//! moka hot tier; the default, no server to run) and
-//! [`super::redis_store::RedisStore`] (shared by several Distill processes,
-//! chosen by `DISTILL_CACHE_URL=redis://...`). [`open`] picks one from the
-//! settings.
+//! the embedded store (redb file in the data directory behind a moka hot tier;
+//! the default, no server to run) and the Redis store (shared by several
+//! Distill processes, chosen by `DISTILL_CACHE_URL=redis://...`). The
+//! `factory` module picks one from the settings; this module imports neither.
 
 use async_trait::async_trait;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Keys under this prefix (change-tracking records) count against the
@@ -85,25 +83,6 @@ pub struct CacheSettings {
     pub hot_max_bytes: u64,
     /// How long entries live (maxAge still decides what a request accepts).
     pub ttl: Duration,
-}
-
-/// Opens the backend the settings name.
-pub async fn open(settings: &CacheSettings) -> Result<Arc<dyn CacheStore>, StoreError> {
-    match settings.url.as_deref().filter(|u| !u.is_empty()) {
-        Some(url) => Ok(Arc::new(super::redis_store::RedisStore::connect(url).await?)),
-        None => {
-            let opts = super::embedded::EmbeddedOptions {
-                max_bytes: settings.max_bytes,
-                hot_max_bytes: settings.hot_max_bytes,
-            };
-            let path = settings.path.clone();
-            let store =
-                tokio::task::spawn_blocking(move || super::embedded::EmbeddedStore::open(&path, opts))
-                    .await
-                    .map_err(|e| StoreError::Backend(e.to_string()))??;
-            Ok(Arc::new(store))
-        }
-    }
 }
 
 /// Now, in Unix milliseconds.

@@ -36,7 +36,13 @@ pub fn plan(
     // (name, options, reached through a `consumes` edge)
     let mut queue: Vec<(String, String, bool)> = formats
         .iter()
-        .map(|f| (f.name.clone(), Value::Object(f.options.clone()).to_string(), false))
+        .map(|f| {
+            (
+                f.name.clone(),
+                Value::Object(f.options.clone()).to_string(),
+                false,
+            )
+        })
         .collect();
     queue.reverse();
     while let Some((name, options, consumed)) = queue.pop() {
@@ -139,11 +145,12 @@ pub async fn render_plugin_formats(
                         error,
                         timeout_ms,
                     })?;
-                let value: Value = serde_json::from_str(&out.value).map_err(|e| PipelineError::FormatOutput {
-                    plugin: plugin.manifest.name.clone(),
-                    format: name.clone(),
-                    message: e.to_string(),
-                })?;
+                let value: Value =
+                    serde_json::from_str(&out.value).map_err(|e| PipelineError::FormatOutput {
+                        plugin: plugin.manifest.name.clone(),
+                        format: name.clone(),
+                        message: e.to_string(),
+                    })?;
                 Ok::<_, PipelineError>((name.clone(), value, out.warnings))
             })
         });
@@ -157,7 +164,10 @@ pub async fn render_plugin_formats(
             values.insert(name, value);
         }
     }
-    let values = formats.iter().filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v))).collect();
+    let values = formats
+        .iter()
+        .filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v)))
+        .collect();
     Ok(RenderOutput { values, warnings })
 }
 

@@ -1,15 +1,19 @@
 //! One `/v2/scrape` request from validated options to the response's `data`:
-//! checks, fetch, then either the HTML path or — for a URL serving a document
-//! (by content type or extension) — the converter path.
+//! checks, the page cache (`cached`), fetch, then either the HTML path or —
+//! for a URL serving a document (by content type or extension) — the converter
+//! path; then `changeTracking` (`track`).
 
+use super::cached::{self, Source};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
+use super::track;
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
+use crate::cache::policy::{self, Decision};
+use crate::cache::store::now_ms;
 use crate::fetch::FetchedPage;
-use crate::fetch::engine::FetchRequest;
 use crate::plugins::bindings::FileInput;
 use crate::plugins::{LoadedPlugin, Registry};
 use crate::services::Services;
@@ -17,7 +21,10 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Scrapes `req.url` and returns the response's `data`.
+/// Scrapes `req.url` and returns the response's `data`: from the page cache
+/// when it may answer (a stored response, or a stored page rendered again),
+/// else from a live fetch (coalesced with identical concurrent requests),
+/// which is then stored as far as the privacy rules allow.
 pub async fn scrape(
     services: &Services,
     req: &ScrapeRequest,
@@ -28,28 +35,40 @@ pub async fn scrape(
     let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let selected = services.engines.select(opts).map_err(PipelineError::NoEngine)?;
-    // There is no page cache yet: cache-only requests can never be answered.
-    if opts.lockdown {
-        return Err(PipelineError::LockdownCacheMiss);
-    }
-    if opts.min_age_ms.is_some() {
-        return Err(PipelineError::NoCachedData);
-    }
-    let mut warnings: Vec<String> = selected.warning.into_iter().collect();
+    let warnings: Vec<String> = selected.warning.into_iter().collect();
+    let (source, keys) = cached::lookup(services, req, scrape_id).await?;
+    let (fetched, decision, fetched_at) = match source {
+        Source::Document(doc) => return Ok(doc),
+        Source::Page(page, decision) => {
+            let Decision::Serve { stored_at_ms } = decision else {
+                return Err(PipelineError::internal("a stored page without a hit decision"));
+            };
+            (Arc::new(page), decision, stored_at_ms)
+        }
+        Source::Fetch(decision) => {
+            let page = cached::fetch(services, &selected.engine, req, keys.as_ref(), deadline).await?;
+            (page, decision, now_ms())
+        }
+    };
+    let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
+    cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
+    policy::annotate(&mut data, &decision);
+    track::track(services, req, &mut data, now_ms()).await;
+    Ok(data)
+}
 
-    let fetched = selected
-        .engine
-        .fetch(FetchRequest {
-            url: &req.url,
-            options: opts,
-            deadline,
-        })
-        .await
-        .map_err(|error| PipelineError::Fetch {
-            error,
-            timeout_ms: opts.timeout_ms,
-        })?;
-
+/// Turns a fetched (or stored) page into `data`: the converter path for a
+/// document, else the HTML path.
+async fn render_fetched(
+    services: &Services,
+    registry: &Registry,
+    req: &ScrapeRequest,
+    fetched: &FetchedPage,
+    scrape_id: &str,
+    deadline: Instant,
+    mut warnings: Vec<String>,
+) -> Result<Value, PipelineError> {
+    let opts = &req.options;
     let mut content = Content {
         html: String::new(),
         markdown: None,
@@ -61,10 +80,10 @@ pub async fn scrape(
         extra_metadata: Map::new(),
         is_document: false,
     };
-    match document_converter(&registry, &fetched) {
+    match document_converter(registry, fetched) {
         Some(plugin) if (200..300).contains(&fetched.status) => {
             let file = FileInput {
-                name: file_name(&fetched),
+                name: file_name(fetched),
                 content_type: fetched.content_type.clone(),
                 bytes: fetched.body.to_vec(),
             };
@@ -78,13 +97,15 @@ pub async fn scrape(
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
+    produce(services, registry, content, opts, scrape_id, deadline, warnings).await
 }
 
 /// Every requested format must be served by the host or a loaded plugin.
 pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), PipelineError> {
     for f in &opts.formats {
-        let served = HOST_FORMATS.contains(&f.name.as_str()) || registry.format(&f.name).is_some();
+        let served = HOST_FORMATS.contains(&f.name.as_str())
+            || f.name == "changeTracking"
+            || registry.format(&f.name).is_some();
         if !served && f.name != "screenshot" {
             return Err(PipelineError::FormatUnavailable {
                 format: f.name.clone(),
@@ -196,15 +217,27 @@ mod tests {
         assert_eq!(data["metadata"]["title"], json!("Seams"));
         assert_eq!(data["rawHtml"], json!(PAGE));
         let html = data["html"].as_str().unwrap();
-        assert!(html.contains("Pipelines without servers") && !html.contains("<nav"), "{html}");
+        assert!(
+            html.contains("Pipelines without servers") && !html.contains("<nav"),
+            "{html}"
+        );
         let links = data["links"].as_array().unwrap();
-        assert!(links.iter().any(|l| l.as_str().unwrap().ends_with("/more")), "{links:?}");
+        assert!(
+            links.iter().any(|l| l.as_str().unwrap().ends_with("/more")),
+            "{links:?}"
+        );
         assert!(data.get("warning").is_none());
 
         // An engine that cannot honour a feature: the page still comes, with upstream's warning.
         let req = request(json!({ "url": url, "formats": ["html"], "mobile": true }));
         let data = scrape(&services, &req, "test-2").await.unwrap();
-        assert!(data["warning"].as_str().unwrap().contains("following features: mobile"), "{data}");
+        assert!(
+            data["warning"]
+                .as_str()
+                .unwrap()
+                .contains("following features: mobile"),
+            "{data}"
+        );
 
         // Failures are the pipeline's own, not HTTP responses.
         let req = request(json!({ "url": url, "formats": ["markdown"] }));
@@ -212,10 +245,18 @@ mod tests {
             scrape(&services, &req, "t").await,
             Err(PipelineError::FormatUnavailable { format }) if format == "markdown"
         ));
-        let req = request(json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }));
-        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::NoEngine(_))));
+        let req = request(
+            json!({ "url": url, "formats": ["html"], "actions": [{ "type": "wait", "milliseconds": 10 }] }),
+        );
+        assert!(matches!(
+            scrape(&services, &req, "t").await,
+            Err(PipelineError::NoEngine(_))
+        ));
         let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
-        assert!(matches!(scrape(&services, &req, "t").await, Err(PipelineError::LockdownCacheMiss)));
+        assert!(matches!(
+            scrape(&services, &req, "t").await,
+            Err(PipelineError::LockdownCacheMiss)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -5,7 +5,9 @@
 //! [`super::bindings`], then [`Call::finish`] (classification, log, stats).
 
 use super::bindings::dispatch::CallResult;
-use super::bindings::{ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered};
+use super::bindings::{
+    ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered,
+};
 use super::engine::PluginRuntime;
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState};
@@ -140,8 +142,12 @@ impl PluginRuntime {
         limits: CallLimits,
         llm: Result<Arc<LlmClient>, String>,
     ) -> Call {
-        let instance =
-            self.instances().clone().acquire_owned().await.expect("the instance semaphore is never closed");
+        let instance = self
+            .instances()
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the instance semaphore is never closed");
         let permit = CallPermit::acquire(self.permits().clone()).await;
         let state = CallState::new(
             plugin,

@@ -222,7 +222,10 @@ impl FormatPre {
 
 /// An 0.1 / 0.2 format's value: no warnings.
 fn legacy_rendered(value: String) -> Rendered {
-    Rendered { value, warnings: Vec::new() }
+    Rendered {
+        value,
+        warnings: Vec::new(),
+    }
 }
 
 /// A converter's options in each ABI's form.
