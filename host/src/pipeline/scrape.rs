@@ -227,6 +227,14 @@ mod tests {
             "{links:?}"
         );
         assert!(data.get("warning").is_none());
+        assert_eq!(data["metadata"]["cacheState"], json!("miss"));
+
+        // The same request again: the stored response, with this request's id.
+        let again = scrape(&services, &req, "test-1b").await.unwrap();
+        assert_eq!(again["metadata"]["cacheState"], json!("hit"));
+        assert_eq!(again["metadata"]["scrapeId"], json!("test-1b"));
+        assert!(again["metadata"]["cachedAt"].is_string(), "{again}");
+        assert_eq!(again["html"], data["html"]);
 
         // An engine that cannot honour a feature: the page still comes, with upstream's warning.
         let req = request(json!({ "url": url, "formats": ["html"], "mobile": true }));
