@@ -118,6 +118,20 @@ fn formats_input(opts: &ScrapeOptions) -> Value {
 }
 
 /// sha256 (hex) of the canonical JSON of `v`.
+/// `keys` with the result key tied to `renderers` (an identity of the code
+/// that renders formats, e.g. the loaded plugins' hashes): a stored response
+/// made by other plugins is not served; the page entry is shared.
+pub fn with_renderers(keys: CacheKeys, renderers: &str) -> CacheKeys {
+    if renderers.is_empty() {
+        return keys;
+    }
+    let result = format!(
+        "result:{}",
+        digest(&json!({ "result": keys.result, "renderers": renderers }))
+    );
+    CacheKeys { result, ..keys }
+}
+
 fn digest(v: &Value) -> String {
     let text = serde_json::to_string(&canonical(v)).expect("JSON values serialise");
     hex::encode(Sha256::digest(text.as_bytes()))

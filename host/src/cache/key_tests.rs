@@ -170,3 +170,16 @@ fn privacy_rules_force_store_off() {
     let ct = decide(json!({"formats": ["markdown", "changeTracking"]}));
     assert!(ct.page && !ct.result && ct.reason.is_none());
 }
+
+#[test]
+fn renderers_change_only_the_result_key() {
+    let base = keys_of(json!({}));
+    assert_eq!(with_renderers(base.clone(), ""), base);
+    let a = with_renderers(base.clone(), "sha-a,sha-b");
+    let b = with_renderers(base.clone(), "sha-a,sha-c");
+    assert_eq!(a.page, base.page);
+    assert_ne!(a.result, base.result);
+    assert_ne!(a.result, b.result);
+    assert!(a.result.starts_with("result:"));
+    assert_eq!(with_renderers(base, "sha-a,sha-b"), a);
+}

@@ -74,7 +74,20 @@ impl PageCache {
     /// Decides how to answer `url` with `opts` at `now_ms`; returns the keys
     /// for [`PageCache::save`] and the coalescer.
     pub async fn lookup(&self, url: &Url, opts: &ScrapeOptions, now_ms: i64) -> (Lookup, CacheKeys) {
-        let keys = key::keys(url, opts);
+        self.lookup_for(url, opts, "", now_ms).await
+    }
+
+    /// [`PageCache::lookup`] with the result key tied to `renderers` (see
+    /// [`key::with_renderers`]): after a plugin changes, stored responses are
+    /// not served, stored pages are rendered again.
+    pub async fn lookup_for(
+        &self,
+        url: &Url,
+        opts: &ScrapeOptions,
+        renderers: &str,
+        now_ms: i64,
+    ) -> (Lookup, CacheKeys) {
+        let keys = key::with_renderers(key::keys(url, opts), renderers);
         let plan = policy::plan(opts, url);
         if let Some(d) = policy::before_lookup(&plan) {
             return (from_decision(d), keys);

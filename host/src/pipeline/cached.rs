@@ -46,7 +46,8 @@ pub async fn lookup(
         };
         return Ok((source(policy::decide(&plan, None, now_ms()))?, None));
     };
-    let (found, keys) = cache.lookup(&req.url, opts, now_ms()).await;
+    let renderers = renderers(services);
+    let (found, keys) = cache.lookup_for(&req.url, opts, &renderers, now_ms()).await;
     let source = match found {
         Lookup::Document(mut doc) => {
             if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
@@ -73,6 +74,15 @@ pub async fn lookup(
         Lookup::LockdownMiss => return Err(PipelineError::LockdownCacheMiss),
     };
     Ok((source, Some(keys)))
+}
+
+/// The loaded plugins' hashes: a stored response is served only while the
+/// plugins that made it are the ones loaded (hot swap changes them).
+fn renderers(services: &Services) -> String {
+    let registry = services.plugins.registry();
+    let mut hashes: Vec<&str> = registry.plugins().iter().map(|p| p.sha256.as_str()).collect();
+    hashes.sort_unstable();
+    hashes.join(",")
 }
 
 fn source(decision: Decision) -> Result<Source, PipelineError> {
