@@ -83,7 +83,11 @@ async fn plugin_list(server: &TestServer) -> Vec<Value> {
 /// `maxAge: 0`: every call renders (these tests count plugin calls), never
 /// a stored response.
 async fn markdown_of(server: &TestServer) -> Reply {
-    scrape(server.url(), &json!({ "url": site().url("/article.html"), "maxAge": 0 })).await
+    scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+    )
+    .await
 }
 
 /// Polls until `check` holds or `limit` passes.

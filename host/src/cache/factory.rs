@@ -20,6 +20,8 @@ pub async fn open(settings: &CacheSettings) -> Result<Arc<dyn CacheStore>, Store
             let store = tokio::task::spawn_blocking(move || EmbeddedStore::open(&path, opts))
                 .await
                 .map_err(|e| StoreError::Backend(e.to_string()))??;
+            // Writes commit without fsync; this makes them durable within a second.
+            store.start_flusher();
             Ok(Arc::new(store))
         }
     }
