@@ -32,8 +32,9 @@ pub struct Services {
     pub fetches: Coalescer<SharedFetch>,
 }
 
-/// What a coalesced fetch hands to every caller waiting on it.
-pub type SharedFetch = Result<Arc<FetchedPage>, FetchError>;
+/// What a coalesced fetch hands to every caller waiting on it: the page and
+/// when it was fetched (Unix ms; the time it is stored under).
+pub type SharedFetch = Result<(Arc<FetchedPage>, i64), FetchError>;
 
 impl Services {
     /// Builds every service from `config`: creates the data directory, loads

@@ -95,14 +95,15 @@ fn source(decision: Decision) -> Result<Source, PipelineError> {
 
 /// Fetches `req.url` live. When the page may be stored, concurrent identical
 /// requests (same page key) share one fetch, and its leader stores the page
-/// before the others get it, so later requests find it in the cache.
+/// before the others get it, so later requests find it in the cache. Returns
+/// the page and when it was fetched (Unix ms).
 pub async fn fetch(
     services: &Services,
     engine: &Arc<dyn Engine>,
     req: &ScrapeRequest,
     keys: Option<&CacheKeys>,
     deadline: Instant,
-) -> Result<Arc<FetchedPage>, PipelineError> {
+) -> Result<(Arc<FetchedPage>, i64), PipelineError> {
     let opts = &req.options;
     let live = || async {
         engine
@@ -112,7 +113,7 @@ pub async fn fetch(
                 deadline,
             })
             .await
-            .map(Arc::new)
+            .map(|page| (Arc::new(page), now_ms()))
     };
     let shared = match (&services.cache, keys) {
         (Some(cache), Some(keys)) if key::cacheable(&req.url, opts).page => {
@@ -120,8 +121,8 @@ pub async fn fetch(
                 .fetches
                 .run(&keys.page, || async {
                     let fetched = live().await;
-                    if let Ok(page) = &fetched {
-                        save_page(cache, req, keys, page).await;
+                    if let Ok((page, fetched_at)) = &fetched {
+                        save_page(cache, req, keys, page, *fetched_at).await;
                     }
                     fetched
                 })
@@ -136,7 +137,7 @@ pub async fn fetch(
     })
 }
 
-async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, page: &FetchedPage) {
+async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, page: &FetchedPage, at_ms: i64) {
     let entry = PageEntry {
         final_url: page.final_url.to_string(),
         status_code: page.status,
@@ -145,7 +146,7 @@ async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, pag
         body: page.body.to_vec(),
     };
     cache
-        .save(&req.url, &req.options, keys, Some(&entry), None, now_ms())
+        .save(&req.url, &req.options, keys, Some(&entry), None, at_ms)
         .await;
 }
 

@@ -46,8 +46,9 @@ pub async fn scrape(
             (Arc::new(page), decision, stored_at_ms)
         }
         Source::Fetch(decision) => {
-            let page = cached::fetch(services, &selected.engine, req, keys.as_ref(), deadline).await?;
-            (page, decision, now_ms())
+            let (page, fetched_at) =
+                cached::fetch(services, &selected.engine, req, keys.as_ref(), deadline).await?;
+            (page, decision, fetched_at)
         }
     };
     let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
