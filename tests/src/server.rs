@@ -167,10 +167,10 @@ impl TestServer {
             let mut tx = Some(tx);
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if let Some(url) = line.strip_prefix("distill listening on ") {
-                    if let Some(tx) = tx.take() {
-                        let _ = tx.send(url.trim().to_string());
-                    }
+                if let Some(url) = line.strip_prefix("distill listening on ")
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(url.trim().to_string());
                 }
             }
         });

@@ -168,7 +168,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             && !prose_rich
             && !content_form
             && !layout_wrapper
-            && !(record_item && !node.words.strong_chrome)
+            && (!record_item || node.words.strong_chrome)
             && !fills_record
             && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
