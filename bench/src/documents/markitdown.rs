@@ -62,7 +62,8 @@ pub fn run(python: &Path, fixtures_dir: &Path, fixtures: &[Fixture]) -> anyhow::
         args.push(dst.clone());
         keys.push((dst.to_string_lossy().into_owned(), fx.extension.to_string()));
     }
-    for file in ["docx-lo.docx"] {
+    {
+        let file = "docx-lo.docx";
         let dst = work.join(file);
         std::fs::copy(fixtures_dir.join(file), &dst)?;
         args.push(dst.clone());

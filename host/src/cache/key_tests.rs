@@ -8,7 +8,7 @@ fn req(extra: Value) -> ScrapeRequest {
     body.as_object_mut()
         .unwrap()
         .extend(extra.as_object().unwrap().clone());
-    ScrapeRequest::from_json(&body, &|_| false).unwrap_or_else(|e| panic!("{body}: {e:?}"))
+    ScrapeRequest::from_json(&body, &|_: &str| false).unwrap_or_else(|e| panic!("{body}: {e:?}"))
 }
 
 fn keys_of(extra: Value) -> CacheKeys {

@@ -33,7 +33,7 @@ fn cache(name: &str) -> (PageCache, std::path::PathBuf) {
 }
 
 fn req(body: Value) -> ScrapeRequest {
-    ScrapeRequest::from_json(&body, &|_| false).unwrap_or_else(|e| panic!("{body}: {e:?}"))
+    ScrapeRequest::from_json(&body, &|_: &str| false).unwrap_or_else(|e| panic!("{body}: {e:?}"))
 }
 
 fn page() -> PageEntry {

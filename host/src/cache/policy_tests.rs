@@ -13,7 +13,7 @@ fn plan_of(extra: Value) -> Plan {
     body.as_object_mut()
         .unwrap()
         .extend(extra.as_object().unwrap().clone());
-    let r = ScrapeRequest::from_json(&body, &|_| false).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+    let r = ScrapeRequest::from_json(&body, &|_: &str| false).unwrap_or_else(|e| panic!("{body}: {e:?}"));
     plan(&r.options, &r.url)
 }
 
@@ -138,7 +138,7 @@ fn logging_is_off_under_zdr_and_lockdown() {
         body.as_object_mut()
             .unwrap()
             .extend(extra.as_object().unwrap().clone());
-        ScrapeRequest::from_json(&body, &|_| false).unwrap().options
+        ScrapeRequest::from_json(&body, &|_: &str| false).unwrap().options
     };
     assert!(may_log_url(&opts(json!({}))));
     assert!(!may_log_url(&opts(json!({"zeroDataRetention": true}))));

@@ -82,27 +82,27 @@ impl HttpFetcher {
                 Ok(Ok(r)) => r,
             };
             let status = response.status();
-            if status.is_redirection() {
-                if let Some(location) = response.headers().get(reqwest::header::LOCATION) {
-                    let next = location
-                        .to_str()
-                        .ok()
-                        .and_then(|l| url.join(l.trim()).ok())
-                        .filter(|u| u.scheme() == "http" || u.scheme() == "https");
-                    let Some(next) = next else {
-                        return Err(FetchError::BadRedirect {
-                            from: url.to_string(),
-                            location: String::from_utf8_lossy(location.as_bytes()).into_owned(),
-                        });
-                    };
-                    if next.host_str() != url.host_str() {
-                        for h in CREDENTIAL_HEADERS {
-                            headers.remove(*h);
-                        }
+            if status.is_redirection()
+                && let Some(location) = response.headers().get(reqwest::header::LOCATION)
+            {
+                let next = location
+                    .to_str()
+                    .ok()
+                    .and_then(|l| url.join(l.trim()).ok())
+                    .filter(|u| u.scheme() == "http" || u.scheme() == "https");
+                let Some(next) = next else {
+                    return Err(FetchError::BadRedirect {
+                        from: url.to_string(),
+                        location: String::from_utf8_lossy(location.as_bytes()).into_owned(),
+                    });
+                };
+                if next.host_str() != url.host_str() {
+                    for h in CREDENTIAL_HEADERS {
+                        headers.remove(*h);
                     }
-                    url = next;
-                    continue;
                 }
+                url = next;
+                continue;
             }
             let content_type = response
                 .headers()

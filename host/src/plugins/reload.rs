@@ -115,10 +115,10 @@ impl PluginRuntime {
                 }
                 (None, Some(previous)) => {
                     let name = previous.manifest.name.clone();
-                    if registry.insert(previous).is_ok() {
-                        if !report.failed.iter().any(|f| Path::new(&f.file) == c.path) {
-                            report.unchanged.push(name);
-                        }
+                    if registry.insert(previous).is_ok()
+                        && !report.failed.iter().any(|f| Path::new(&f.file) == c.path)
+                    {
+                        report.unchanged.push(name);
                     }
                 }
                 (None, None) => {}
