@@ -261,11 +261,16 @@ mod tests {
             scrape(&services, &req, "t").await,
             Err(PipelineError::NoEngine(_))
         ));
-        let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
+        // Lockdown: a page never fetched is a miss; the page fetched above is a hit.
+        let never = format!("{url}?never-fetched");
+        let req = request(json!({ "url": never, "formats": ["html"], "lockdown": true }));
         assert!(matches!(
             scrape(&services, &req, "t").await,
             Err(PipelineError::LockdownCacheMiss)
         ));
+        let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
+        let data = scrape(&services, &req, "t").await.unwrap();
+        assert_eq!(data["metadata"]["cacheState"], json!("hit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
