@@ -40,15 +40,17 @@ build: plugins example-plugins host
 ## Installs what is missing: the wasm32-wasip2 target; the C headers the
 ## official SDK's TLS stack (used by the tests) links against; and the local
 ## OCR tools for scanned PDFs (Debian's tesseract-ocr and poppler-utils); and
-## Debian's chromium for the browser engine (DISTILL_CHROMIUM).
-APT_PACKAGES := libssl-dev pkg-config tesseract-ocr tesseract-ocr-eng poppler-utils chromium
+## Debian's chromium for the browser engine (DISTILL_CHROMIUM); and
+## redis-server, which the cache tests start on a free loopback port (the
+## installed service is not used).
+APT_PACKAGES := libssl-dev pkg-config tesseract-ocr tesseract-ocr-eng poppler-utils chromium redis-server
 setup:
 	@rustup target list --installed 2>/dev/null | grep -qx '$(WASM_TARGET)' || rustup target add $(WASM_TARGET)
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing $$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null \
-	    || echo "warning: could not install $$missing (OCR or the browser engine may be unavailable)"; \
+	    || echo "warning: could not install $$missing (OCR, the browser engine or the Redis cache tests may be unavailable)"; \
 	fi
 
 # Copies a built component into a plugins directory atomically (a running

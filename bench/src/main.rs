@@ -189,14 +189,16 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         eprintln!("benchmark 3: scrape load");
         let (n1, n16) = if args.quick { (100, 400) } else { (500, 3000) };
         let mut phases = Vec::new();
-        for format in ["markdown", "html"] {
+        for (format, cached) in [("markdown", false), ("html", false), ("markdown", true)] {
             phases.push(scrape::PhaseSpec {
                 format,
+                cached,
                 concurrency: 1,
                 requests: n1,
             });
             phases.push(scrape::PhaseSpec {
                 format,
+                cached,
                 concurrency: 16,
                 requests: n16,
             });

@@ -6,6 +6,7 @@ use clap::Parser;
 use serde::Deserialize;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Command line and environment. Every field is optional so the TOML file and
 /// the defaults can fill the gaps.
@@ -90,6 +91,22 @@ pub struct Cli {
     /// (default http://HOST:PORT).
     #[arg(long, env = "DISTILL_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Shared page cache, e.g. redis://127.0.0.1:6379/0 (unset: the embedded
+    /// store in DATA_DIR/cache).
+    #[arg(long, env = "DISTILL_CACHE_URL", hide_env_values = true)]
+    pub cache_url: Option<String>,
+    /// Cap on the embedded page cache file's contents, in MiB (oldest evicted first).
+    #[arg(long, env = "DISTILL_CACHE_MAX_MIB")]
+    pub cache_max_mib: Option<u64>,
+    /// Cap on the in-memory hot tier of the embedded cache, in MiB.
+    #[arg(long, env = "DISTILL_CACHE_HOT_MIB")]
+    pub cache_hot_mib: Option<u64>,
+    /// How long cached pages are kept, in days (maxAge still decides what a request accepts).
+    #[arg(long, env = "DISTILL_CACHE_TTL_DAYS")]
+    pub cache_ttl_days: Option<u64>,
+    /// How long change tracking remembers a page's previous scrape, in days.
+    #[arg(long, env = "DISTILL_CHANGE_TRACKING_TTL_DAYS")]
+    pub change_tracking_ttl_days: Option<u64>,
 }
 
 /// The same settings as read from a TOML file.
@@ -119,6 +136,11 @@ struct FileConfig {
     chromium: Option<PathBuf>,
     browser_pages: Option<usize>,
     public_url: Option<String>,
+    cache_url: Option<String>,
+    cache_max_mib: Option<u64>,
+    cache_hot_mib: Option<u64>,
+    cache_ttl_days: Option<u64>,
+    change_tracking_ttl_days: Option<u64>,
 }
 
 /// Log output format.
@@ -158,6 +180,10 @@ pub struct Config {
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
     /// slash; `None`: `http://` + the address the server is bound to.
     pub public_url: Option<String>,
+    /// The page cache: backend, file, caps, time to live.
+    pub cache: crate::cache::CacheSettings,
+    /// How long change-tracking records live.
+    pub change_tracking_ttl: Duration,
 }
 
 /// Sent when the request has no User-Agent header of its own.
@@ -239,6 +265,27 @@ impl Config {
                 .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium")),
             browser_pages: cli.browser_pages.or(file.browser_pages).unwrap_or(4),
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
+            cache: crate::cache::CacheSettings {
+                url: cli.cache_url.or(file.cache_url).filter(|u| !u.is_empty()),
+                // Set below, once data_dir is absolute.
+                path: PathBuf::new(),
+                max_bytes: cli
+                    .cache_max_mib
+                    .or(file.cache_max_mib)
+                    .unwrap_or(1024)
+                    .saturating_mul(1 << 20),
+                hot_max_bytes: cli
+                    .cache_hot_mib
+                    .or(file.cache_hot_mib)
+                    .unwrap_or(64)
+                    .saturating_mul(1 << 20),
+                ttl: days(cli.cache_ttl_days.or(file.cache_ttl_days).unwrap_or(30)),
+            },
+            change_tracking_ttl: days(
+                cli.change_tracking_ttl_days
+                    .or(file.change_tracking_ttl_days)
+                    .unwrap_or(3650),
+            ),
         };
         let mut config = config;
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
@@ -249,6 +296,17 @@ impl Config {
         }
         config.wasm_cache_dir = std::path::absolute(&config.wasm_cache_dir)?;
         config.plugins_dir = std::path::absolute(&config.plugins_dir)?;
+        config.cache.path = config.data_dir.join("cache").join("cache.redb");
+        if let Some(url) = &config.cache.url {
+            anyhow::ensure!(
+                url.starts_with("redis://") || url.starts_with("rediss://") || url.starts_with("unix://"),
+                "cache_url must be a redis:// URL"
+            );
+        }
+        anyhow::ensure!(
+            config.cache.max_bytes >= 1 << 20,
+            "cache_max_mib must be at least 1"
+        );
         anyhow::ensure!(
             config.plugin_memory_mib >= 1,
             "plugin_memory_mib must be at least 1"
@@ -264,6 +322,10 @@ impl Config {
         );
         Ok(config)
     }
+}
+
+fn days(n: u64) -> Duration {
+    Duration::from_secs(n.saturating_mul(86_400))
 }
 
 fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
@@ -291,6 +353,30 @@ mod tests {
         assert_eq!(c.host.to_string(), "127.0.0.1");
         assert!(!c.allow_private_targets);
         assert!(c.plugins_dir.ends_with("plugins"));
+        assert_eq!(c.cache.url, None);
+        assert!(c.cache.path.ends_with("distill-data/cache/cache.redb"));
+        assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 64 << 20));
+        assert_eq!(c.cache.ttl, Duration::from_secs(30 * 86_400));
+    }
+
+    #[test]
+    fn cache_settings() {
+        let c = Config::from_cli(Cli {
+            cache_url: Some("redis://127.0.0.1:6379/2".into()),
+            cache_max_mib: Some(10),
+            cache_ttl_days: Some(2),
+            ..Cli::default()
+        })
+        .unwrap();
+        assert_eq!(c.cache.url.as_deref(), Some("redis://127.0.0.1:6379/2"));
+        assert_eq!(c.cache.max_bytes, 10 << 20);
+        assert_eq!(c.cache.ttl, Duration::from_secs(2 * 86_400));
+        let err = Config::from_cli(Cli {
+            cache_url: Some("http://x".into()),
+            ..Cli::default()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("redis://"), "{err}");
     }
 
     #[test]

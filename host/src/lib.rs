@@ -13,6 +13,7 @@
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
 
 pub mod api;
+pub mod cache;
 pub mod config;
 pub mod fetch;
 pub mod llm;

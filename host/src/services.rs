@@ -1,8 +1,10 @@
 //! [`Services`]: everything the pipeline needs to do its work, built once from
 //! the configuration — the plugin runtime, the fetch engines, local OCR (and,
-//! as they land, the cache and limits). The pipeline depends on this value,
+//! the page cache with its fetch coalescer; later, limits). The pipeline depends on this value,
 //! not on the HTTP server, so a crawl worker or a test can run it directly.
 
+use crate::cache::PageCache;
+use crate::cache::coalesce::Coalescer;
 use crate::config::Config;
 use crate::fetch::browser::engine::BrowserEngine;
 use crate::fetch::browser::pool::{BrowserPool, PoolSettings};
@@ -10,6 +12,7 @@ use crate::fetch::engine::Engine;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::select::Engines;
 use crate::fetch::target_guard::TargetGuard;
+use crate::fetch::{FetchError, FetchedPage};
 use crate::llm::LlmClient;
 use crate::media::MediaStore;
 use crate::ocr::Ocr;
@@ -28,7 +31,17 @@ pub struct Services {
     pub media: Arc<MediaStore>,
     /// The browser engine's Chromium (launched on first need).
     pub browser: Arc<BrowserPool>,
+    /// The page cache (docs/CACHE.md); `None` when it could not be opened:
+    /// then every request behaves as `maxAge: 0` and cache-only requests
+    /// (`minAge`, `lockdown`) answer their 404.
+    pub cache: Option<PageCache>,
+    /// Concurrent identical fetches (same page key) run once.
+    pub fetches: Coalescer<SharedFetch>,
 }
+
+/// What a coalesced fetch hands to every caller waiting on it: the page and
+/// when it was fetched (Unix ms; the time it is stored under).
+pub type SharedFetch = Result<(Arc<FetchedPage>, i64), FetchError>;
 
 impl Services {
     /// Builds every service from `config`: creates the data directory, loads
@@ -76,12 +89,24 @@ impl Services {
             Arc::new(http) as Arc<dyn Engine>,
             Arc::new(browser_engine) as Arc<dyn Engine>,
         ]);
+        let cache = match PageCache::open(&config.cache, config.change_tracking_ttl).await {
+            Ok(cache) => {
+                tracing::info!(backend = cache.store().backend(), "page cache ready");
+                Some(cache)
+            }
+            Err(e) => {
+                tracing::error!("page cache unavailable, running without it: {e}");
+                None
+            }
+        };
         Ok(Services {
             plugins,
             engines,
             ocr,
             media,
             browser,
+            cache,
+            fetches: Coalescer::new(),
         })
     }
 }

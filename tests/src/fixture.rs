@@ -13,7 +13,8 @@
 //! | `/charset/windows-1252` | windows-1252 page, charset only in `<meta charset>` |
 //! | `/echo-headers` | HTML listing the request headers: `<li id="h-NAME">VALUE</li>` |
 //! | `/api/items` | [`JSON_BODY`] as `application/json` |
-//! | `/hits/{token}` | a page that counts its requests ([`FixtureSite::hits`]) |
+//! | `/hits/{token}?ms=N` | a page that counts its requests ([`FixtureSite::hits`]), answered after N ms (default 0, at most 30 s) |
+//! | `/versioned/{token}` | a page whose content is version [`FixtureSite::set_version`] of [`versioned_page`]; counts hits under `v:{token}` |
 //! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
 //! | `/documents/{name}` | `tests/fixtures/documents/<name>`, typed by its extension |
 //! | `/download?file=NAME&type=MIME` | the same file under a path without an extension, typed `MIME` |
@@ -47,9 +48,15 @@ const CP1252_TEXT: &[u8] = b"Caf\xe9 \x93quoted\x94 \x97 price 5\x80 \x9cuvre";
 pub struct FixtureSite {
     addr: SocketAddr,
     hits: Arc<Mutex<HashMap<String, u64>>>,
+    versions: Arc<Mutex<HashMap<String, u32>>>,
 }
 
 impl FixtureSite {
+    /// Makes `/versioned/{token}` serve version `v` from now on (default 1).
+    pub fn set_version(&self, token: &str, v: u32) {
+        self.versions.lock().unwrap().insert(token.to_string(), v);
+    }
+
     /// `http://127.0.0.1:PORT` (no trailing slash).
     pub fn base(&self) -> String {
         format!("http://{}", self.addr)
@@ -105,6 +112,24 @@ pub fn read_fixture(rel: &str) -> String {
 struct Ctx {
     port: u16,
     hits: Arc<Mutex<HashMap<String, u64>>>,
+    versions: Arc<Mutex<HashMap<String, u32>>>,
+}
+
+/// The body of `/versioned/{token}` at version `v`: version 1 lists three
+/// items; version 2 changes the second and adds a fourth; version 3 removes
+/// the first. Any other version is version 3.
+pub fn versioned_page(token: &str, v: u32) -> String {
+    let items: &[&str] = match v {
+        1 => &["Alder", "Birch", "Cedar"],
+        2 => &["Alder", "Beech", "Cedar", "Damson"],
+        _ => &["Beech", "Cedar", "Damson"],
+    };
+    let list: String = items.iter().map(|i| format!("<li>{i}</li>")).collect();
+    format!(
+        "<html><head><title>Trees {t}</title></head><body><article><h1>Trees {t}</h1>\
+         <p>The grove's inventory.</p><ul>{list}</ul></article></body></html>",
+        t = escape(token)
+    )
 }
 
 fn start() -> FixtureSite {
@@ -112,9 +137,11 @@ fn start() -> FixtureSite {
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
     let hits = Arc::new(Mutex::new(HashMap::new()));
+    let versions = Arc::new(Mutex::new(HashMap::new()));
     let ctx = Ctx {
         port: addr.port(),
         hits: hits.clone(),
+        versions: versions.clone(),
     };
     std::thread::Builder::new()
         .name("fixture-site".into())
@@ -130,7 +157,7 @@ fn start() -> FixtureSite {
             });
         })
         .unwrap();
-    FixtureSite { addr, hits }
+    FixtureSite { addr, hits, versions }
 }
 
 fn router(ctx: Ctx) -> Router {
@@ -145,6 +172,7 @@ fn router(ctx: Ctx) -> Router {
         .route("/echo-headers", get(echo_headers))
         .route("/api/items", get(json_items))
         .route("/hits/{token}", get(hit))
+        .route("/versioned/{token}", get(versioned))
         .route("/big", get(big))
         .route("/documents/{name}", get(document))
         .route("/download", get(download))
@@ -280,8 +308,12 @@ async fn json_items() -> Response {
     html(StatusCode::OK, "application/json", JSON_BODY)
 }
 
-async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
+async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) -> Response {
     *ctx.hits.lock().unwrap().entry(token.clone()).or_default() += 1;
+    let ms = query_number(&uri, "ms", 0).min(30_000);
+    if ms > 0 {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
     html(
         StatusCode::OK,
         "text/html; charset=utf-8",
@@ -289,6 +321,16 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Respons
             "<html><head><title>Hit</title></head><body><p>Hit {}</p></body></html>",
             escape(&token)
         ),
+    )
+}
+
+async fn versioned(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
+    *ctx.hits.lock().unwrap().entry(format!("v:{token}")).or_default() += 1;
+    let v = ctx.versions.lock().unwrap().get(&token).copied().unwrap_or(1);
+    html(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        versioned_page(&token, v),
     )
 }
 

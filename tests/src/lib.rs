@@ -5,6 +5,7 @@
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
+//! - [`redis`]: a throwaway redis-server on a free loopback port.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
 //! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
@@ -13,6 +14,7 @@
 
 pub mod client;
 pub mod fixture;
+pub mod redis;
 pub mod server;
 pub mod upload;
 

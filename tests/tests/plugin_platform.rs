@@ -80,8 +80,14 @@ async fn plugin_list(server: &TestServer) -> Vec<Value> {
     r.json["plugins"].as_array().cloned().unwrap_or_default()
 }
 
+/// `maxAge: 0`: every call renders (these tests count plugin calls), never
+/// a stored response.
 async fn markdown_of(server: &TestServer) -> Reply {
-    scrape(server.url(), &json!({ "url": site().url("/article.html") })).await
+    scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+    )
+    .await
 }
 
 /// Polls until `check` holds or `limit` passes.

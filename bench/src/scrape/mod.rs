@@ -47,6 +47,9 @@ pub struct Config {
 #[derive(Clone, Copy)]
 pub struct PhaseSpec {
     pub format: &'static str,
+    /// Default `maxAge`: after the warm-up stored the response, every timed
+    /// request is a cache hit. Otherwise `maxAge: 0` (a fresh scrape).
+    pub cached: bool,
     pub concurrency: usize,
     pub requests: usize,
 }
@@ -111,8 +114,15 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
         .timeout(Duration::from_secs(30))
         .build()?;
     let scrape_url = format!("{}/v2/scrape", server.base_url);
-    let request =
-        |format: &str| Bytes::from(json!({"url": site.page_url(), "formats": [format]}).to_string());
+    // Fresh scrapes skip the page cache (`maxAge: 0`); cached phases use the default maxAge.
+    let request_with = |format: &str, cached: bool| {
+        let mut body = json!({"url": site.page_url(), "formats": [format]});
+        if !cached {
+            body["maxAge"] = json!(0);
+        }
+        Bytes::from(body.to_string())
+    };
+    let request = |format: &str| request_with(format, false);
 
     // One checked request per format before anything is timed.
     let probe_md = probe(&client, &scrape_url, request("markdown")).await?;
@@ -126,10 +136,14 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
 
     let mut phases = Vec::new();
     for spec in &cfg.phases {
-        let body = request(spec.format);
+        let body = request_with(spec.format, spec.cached);
         eprintln!(
-            "  {} c={}: {} warm-up + {} requests",
-            spec.format, spec.concurrency, cfg.warmup, spec.requests
+            "  {}{} c={}: {} warm-up + {} requests",
+            spec.format,
+            if spec.cached { " (cached)" } else { "" },
+            spec.concurrency,
+            cfg.warmup,
+            spec.requests
         );
         load::run(
             &client,
@@ -239,7 +253,7 @@ async fn probe(client: &reqwest::Client, url: &str, body: Bytes) -> anyhow::Resu
 pub fn cpu_ms_at_c1(r: &Results, format: &str) -> Option<f64> {
     r.phases
         .iter()
-        .find(|p| p.spec.format == format && p.spec.concurrency == 1)
+        .find(|p| p.spec.format == format && p.spec.concurrency == 1 && !p.spec.cached)
         .map(|p| p.load.server_cpu_ms_per_request())
 }
 
@@ -253,8 +267,10 @@ pub fn to_markdown(r: &Results) -> String {
         "`target/release/distill` (default configuration, logs at `warn`) scraping corpus page **{}** \
          ({}, {}; {} bytes of HTML, {} bytes of cleaned HTML, {} bytes of markdown), served by a static \
          axum server on 127.0.0.1 inside the bench process. Requests are `POST /v2/scrape` with \
-         `{{\"url\": …, \"formats\": [F]}}` over keep-alive connections (reqwest); every scrape is \
-         fresh (the server has no page cache). Each phase follows {} unrecorded warm-up requests at \
+         `{{\"url\": …, \"formats\": [F], \"maxAge\": 0}}` over keep-alive connections (reqwest): \
+         `maxAge: 0` makes every scrape fresh (no page-cache lookup). Rows marked *cache hit* send \
+         the default `maxAge` instead, so after the warm-up stored the response every timed request \
+         is answered from the page cache (embedded store in the data directory). Each phase follows {} unrecorded warm-up requests at \
          the same concurrency. Server CPU is utime+stime of the server process from `/proc/PID/stat` \
          over the phase divided by the requests (the per-thread `schedstat` sum, ns resolution, in \
          brackets); the load generator and the static site run in the bench process, whose own CPU \
@@ -278,7 +294,11 @@ pub fn to_markdown(r: &Results) -> String {
         let l = &p.load;
         let cpu = l.server_cpu_ms_per_request();
         t.row([
-            format!("`[\"{}\"]`", p.spec.format),
+            format!(
+                "`[\"{}\"]`{}",
+                p.spec.format,
+                if p.spec.cached { " *cache hit*" } else { "" }
+            ),
             p.spec.concurrency.to_string(),
             format!(
                 "{}{}",
@@ -297,7 +317,7 @@ pub fn to_markdown(r: &Results) -> String {
                     .unwrap_or_else(|| "n/a".into())
             ),
             f(l.bench_cpu_ms_per_request(), 3),
-            if p.spec.format == "markdown" {
+            if p.spec.format == "markdown" && !p.spec.cached {
                 verdict(cpu < TARGET_CPU_MS).to_string()
             } else {
                 "–".into()

@@ -35,8 +35,9 @@ pub struct FetchedPage {
     pub engine_data: Map<String, Value>,
 }
 
-/// Why a fetch failed.
-#[derive(Debug, thiserror::Error)]
+/// Why a fetch failed. `Clone` so that a coalesced fetch's failure reaches
+/// every caller that waited on it.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum FetchError {
     #[error("DNS resolution failed for hostname \"{host}\"")]
     Dns { host: String },

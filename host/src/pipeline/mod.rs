@@ -2,7 +2,9 @@
 //! depends on [`crate::services::Services`] only (no HTTP server) and fails
 //! with its own [`PipelineError`].
 //!
-//! - [`scrape`]: one scrape (web page or document URL): engine choice, fetch.
+//! - [`scrape`]: one scrape (web page or document URL): engine choice, cache, fetch.
+//! - [`cached`]: the page cache's lookup, the coalesced fetch, storing results.
+//! - [`track`]: the `changeTracking` format.
 //! - [`parse`]: one upload.
 //! - [`document`]: converters (typed options, OCR hand-off, `parsers: []`).
 //! - [`produce`]: content → `data`, shared by all of the above.
@@ -11,6 +13,7 @@
 //! - [`response`]: assembles the response's `data` object.
 //! - [`error`]: [`PipelineError`] and where a document came from.
 
+pub mod cached;
 pub mod document;
 pub mod error;
 pub mod parse;
@@ -19,6 +22,7 @@ pub mod produce;
 pub mod render;
 pub mod response;
 pub mod scrape;
+pub mod track;
 
 pub use error::{Origin, PipelineError};
 pub use parse::parse;

@@ -1,16 +1,20 @@
 //! One `/v2/scrape` request from validated options to the response's `data`:
-//! checks, fetch, then either the HTML path or — for a URL serving a document
-//! (by content type or extension) — the converter path.
+//! checks, the page cache (`cached`), fetch, then either the HTML path or —
+//! for a URL serving a document (by content type or extension) — the converter
+//! path; then `changeTracking` (`track`).
 
+use super::cached::{self, Source};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
 use super::response::add_engine_data;
+use super::track;
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
+use crate::cache::policy::{self, Decision};
+use crate::cache::store::now_ms;
 use crate::fetch::FetchedPage;
-use crate::fetch::engine::FetchRequest;
 use crate::plugins::bindings::FileInput;
 use crate::plugins::{LoadedPlugin, Registry};
 use crate::services::Services;
@@ -18,7 +22,10 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Scrapes `req.url` and returns the response's `data`.
+/// Scrapes `req.url` and returns the response's `data`: from the page cache
+/// when it may answer (a stored response, or a stored page rendered again),
+/// else from a live fetch (coalesced with identical concurrent requests),
+/// which is then stored as far as the privacy rules allow.
 pub async fn scrape(
     services: &Services,
     req: &ScrapeRequest,
@@ -29,28 +36,41 @@ pub async fn scrape(
     let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let selected = services.engines.select(opts).map_err(PipelineError::NoEngine)?;
-    // There is no page cache yet: cache-only requests can never be answered.
-    if opts.lockdown {
-        return Err(PipelineError::LockdownCacheMiss);
-    }
-    if opts.min_age_ms.is_some() {
-        return Err(PipelineError::NoCachedData);
-    }
-    let mut warnings: Vec<String> = selected.warning.into_iter().collect();
+    let warnings: Vec<String> = selected.warning.into_iter().collect();
+    let (source, keys) = cached::lookup(services, req, scrape_id).await?;
+    let (fetched, decision, fetched_at) = match source {
+        Source::Document(doc) => return Ok(doc),
+        Source::Page(page, decision) => {
+            let Decision::Serve { stored_at_ms } = decision else {
+                return Err(PipelineError::internal("a stored page without a hit decision"));
+            };
+            (Arc::new(page), decision, stored_at_ms)
+        }
+        Source::Fetch(decision) => {
+            let (page, fetched_at) =
+                cached::fetch(services, &selected.engine, req, keys.as_ref(), deadline).await?;
+            (page, decision, fetched_at)
+        }
+    };
+    let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
+    cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
+    policy::annotate(&mut data, &decision);
+    track::track(services, req, &mut data, now_ms()).await;
+    Ok(data)
+}
 
-    let fetched = selected
-        .engine
-        .fetch(FetchRequest {
-            url: &req.url,
-            options: opts,
-            deadline,
-        })
-        .await
-        .map_err(|error| PipelineError::Fetch {
-            error,
-            timeout_ms: opts.timeout_ms,
-        })?;
-
+/// Turns a fetched (or stored) page into `data`: the converter path for a
+/// document, else the HTML path.
+async fn render_fetched(
+    services: &Services,
+    registry: &Registry,
+    req: &ScrapeRequest,
+    fetched: &FetchedPage,
+    scrape_id: &str,
+    deadline: Instant,
+    mut warnings: Vec<String>,
+) -> Result<Value, PipelineError> {
+    let opts = &req.options;
     let mut content = Content {
         html: String::new(),
         markdown: None,
@@ -62,10 +82,10 @@ pub async fn scrape(
         extra_metadata: Map::new(),
         is_document: false,
     };
-    match document_converter(&registry, &fetched) {
+    match document_converter(registry, fetched) {
         Some(plugin) if (200..300).contains(&fetched.status) => {
             let file = FileInput {
-                name: file_name(&fetched),
+                name: file_name(fetched),
                 content_type: fetched.content_type.clone(),
                 bytes: fetched.body.to_vec(),
             };
@@ -79,14 +99,16 @@ pub async fn scrape(
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    let data = produce(services, &registry, content, opts, scrape_id, deadline, warnings).await?;
-    Ok(add_engine_data(data, fetched.engine_data))
+    let data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
+    Ok(add_engine_data(data, fetched.engine_data.clone()))
 }
 
 /// Every requested format must be served by the host or a loaded plugin.
 pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), PipelineError> {
     for f in &opts.formats {
-        let served = HOST_FORMATS.contains(&f.name.as_str()) || registry.format(&f.name).is_some();
+        let served = HOST_FORMATS.contains(&f.name.as_str())
+            || f.name == "changeTracking"
+            || registry.format(&f.name).is_some();
         if !served && f.name != "screenshot" {
             return Err(PipelineError::FormatUnavailable {
                 format: f.name.clone(),
@@ -208,6 +230,14 @@ mod tests {
             "{links:?}"
         );
         assert!(data.get("warning").is_none());
+        assert_eq!(data["metadata"]["cacheState"], json!("miss"));
+
+        // The same request again: the stored response, with this request's id.
+        let again = scrape(&services, &req, "test-1b").await.unwrap();
+        assert_eq!(again["metadata"]["cacheState"], json!("hit"));
+        assert_eq!(again["metadata"]["scrapeId"], json!("test-1b"));
+        assert!(again["metadata"]["cachedAt"].is_string(), "{again}");
+        assert_eq!(again["html"], data["html"]);
 
         // A feature no engine honours: the page still comes (over HTTP), with upstream's warning.
         let req = request(json!({ "url": url, "formats": ["html"], "proxy": "enhanced" }));
@@ -227,11 +257,16 @@ mod tests {
             Err(PipelineError::FormatUnavailable { format }) if format == "markdown"
         ));
         // (Actions now have the browser engine; their refusal is fetch/select's test.)
-        let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
+        // Lockdown: a page never fetched is a miss; the page fetched above is a hit.
+        let never = format!("{url}?never-fetched");
+        let req = request(json!({ "url": never, "formats": ["html"], "lockdown": true }));
         assert!(matches!(
             scrape(&services, &req, "t").await,
             Err(PipelineError::LockdownCacheMiss)
         ));
+        let req = request(json!({ "url": url, "formats": ["html"], "lockdown": true }));
+        let data = scrape(&services, &req, "t").await.unwrap();
+        assert_eq!(data["metadata"]["cacheState"], json!("hit"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,0 +1,125 @@
+//! The byte layout every backend stores: a fixed 18-byte header (format
+//! version, flags, when the value was stored, when it expires) followed by the
+//! payload, zstd-compressed when that saves at least an eighth (docs/CACHE.md
+//! has the measurements). Backends store and return these bytes untouched, so
+//! an entry written by the embedded store reads the same from Redis.
+
+use super::store::{StoreError, Stored};
+
+/// Format version (first byte). Anything else is treated as corrupt.
+const VERSION: u8 = 1;
+/// Flag bit: the payload is zstd-compressed.
+const FLAG_ZSTD: u8 = 1;
+/// Header length: version, flags, stored_at (i64 LE), expires_at (i64 LE).
+pub const HEADER_LEN: usize = 18;
+/// Payloads shorter than this are stored as they are.
+const MIN_COMPRESS_LEN: usize = 512;
+/// zstd level: 3 is zstd's default and the best time/ratio trade in the measurement.
+const ZSTD_LEVEL: i32 = 3;
+/// Largest payload a value may decompress to (guards against a corrupt header).
+const MAX_PAYLOAD: usize = 512 << 20;
+
+/// The header fields of an encoded value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub stored_at_ms: i64,
+    pub expires_at_ms: i64,
+    pub compressed: bool,
+}
+
+/// Encodes `payload` with its times; compresses when it pays.
+pub fn encode(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> {
+    let compressed = (payload.len() >= MIN_COMPRESS_LEN)
+        .then(|| zstd::bulk::compress(payload, ZSTD_LEVEL).ok())
+        .flatten()
+        .filter(|c| c.len() <= payload.len() - payload.len() / 8);
+    let body: &[u8] = compressed.as_deref().unwrap_or(payload);
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.push(VERSION);
+    out.push(if compressed.is_some() { FLAG_ZSTD } else { 0 });
+    out.extend_from_slice(&stored_at_ms.to_le_bytes());
+    out.extend_from_slice(&expires_at_ms.to_le_bytes());
+    out.extend_from_slice(body);
+    out
+}
+
+/// Reads the header without touching the payload.
+pub fn header(bytes: &[u8]) -> Result<Header, StoreError> {
+    if bytes.len() < HEADER_LEN || bytes[0] != VERSION || bytes[1] & !FLAG_ZSTD != 0 {
+        return Err(StoreError::Corrupt("bad entry header".into()));
+    }
+    let stored_at_ms = i64::from_le_bytes(bytes[2..10].try_into().expect("8 bytes"));
+    let expires_at_ms = i64::from_le_bytes(bytes[10..18].try_into().expect("8 bytes"));
+    Ok(Header {
+        stored_at_ms,
+        expires_at_ms,
+        compressed: bytes[1] & FLAG_ZSTD != 0,
+    })
+}
+
+/// Decodes an entry into its payload and times.
+pub fn decode(bytes: &[u8]) -> Result<Stored, StoreError> {
+    let h = header(bytes)?;
+    let body = &bytes[HEADER_LEN..];
+    let value = if h.compressed {
+        zstd::bulk::decompress(body, MAX_PAYLOAD).map_err(|e| StoreError::Corrupt(format!("zstd: {e}")))?
+    } else {
+        body.to_vec()
+    };
+    Ok(Stored {
+        value,
+        stored_at_ms: h.stored_at_ms,
+        expires_at_ms: h.expires_at_ms,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_small_value_stays_raw() {
+        let e = encode(b"hello", 5, 9);
+        assert_eq!(e.len(), HEADER_LEN + 5);
+        assert!(!header(&e).unwrap().compressed);
+        let s = decode(&e).unwrap();
+        assert_eq!(
+            (s.value.as_slice(), s.stored_at_ms, s.expires_at_ms),
+            (&b"hello"[..], 5, 9)
+        );
+    }
+
+    #[test]
+    fn html_is_compressed_and_round_trips() {
+        let page = "<div class=\"item\"><a href=\"/x\">link</a> text text</div>\n".repeat(500);
+        let e = encode(page.as_bytes(), 1, 2);
+        assert!(header(&e).unwrap().compressed);
+        assert!(e.len() < page.len() / 4, "{} vs {}", e.len(), page.len());
+        assert_eq!(decode(&e).unwrap().value, page.as_bytes());
+    }
+
+    #[test]
+    fn incompressible_bytes_are_stored_raw() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        let e = encode(&noise, 1, 2);
+        assert!(!header(&e).unwrap().compressed);
+        assert_eq!(decode(&e).unwrap().value, noise);
+    }
+
+    #[test]
+    fn corrupt_entries_are_errors_not_panics() {
+        assert!(decode(b"").is_err());
+        assert!(decode(&[9u8; 40]).is_err());
+        let mut e = encode(&vec![b'a'; 4096], 1, 2);
+        e.truncate(HEADER_LEN + 3);
+        assert!(decode(&e).is_err());
+    }
+}

@@ -1,0 +1,38 @@
+//! The page cache, lockdown and change tracking (docs/CACHE.md).
+//!
+//! - [`store`]: the [`CacheStore`] trait and [`CacheSettings`]; [`factory`]:
+//!   [`open`], which picks the backend.
+//! - [`embedded`] over [`disk`]: the default backend, a redb file in the data
+//!   directory behind a moka hot tier, both capped in bytes.
+//! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
+//! - [`codec`]: the entry bytes both backends store (header + zstd).
+//! - [`key`]: page and result keys, and what may be stored ([`key::cacheable`]).
+//! - [`entry`]: what a page entry and a result entry hold.
+//! - [`policy`]: maxAge / minAge / lockdown decisions, `cacheState`, `cachedAt`.
+//! - [`coalesce`]: concurrent identical fetches run once.
+//! - [`page_cache`]: [`PageCache`], the two calls the pipeline makes around a
+//!   scrape (`lookup`, `save`).
+//! - [`change_tracking`] and [`diff`]: the changeTracking format.
+//!
+//! Nothing here logs a URL or content; keys are hashes.
+
+pub mod change_tracking;
+pub mod coalesce;
+pub mod codec;
+pub mod diff;
+pub mod disk;
+pub mod embedded;
+pub mod entry;
+pub mod factory;
+pub mod key;
+pub mod page_cache;
+pub mod policy;
+pub mod redis_store;
+pub mod store;
+
+pub use factory::open;
+pub use page_cache::{Lookup, PageCache, Saved};
+pub use store::{CacheSettings, CacheStore, StoreError, Stored, Usage};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+//! The cache as the scrape pipeline uses it: one [`PageCache`] per server
+//! (store, time to live, change tracker) with two calls around a scrape:
+//! [`PageCache::lookup`] before fetching (a stored document, a stored page
+//! to render, fetch, or a cache-only 404) and [`PageCache::save`] after a
+//! live fetch (what [`key::cacheable`] allows). Store errors never fail a
+//! scrape: a failed read is a miss, a failed write is logged (by key hash,
+//! never by URL) and dropped.
+
+use super::change_tracking::ChangeTracker;
+use super::entry::{PageEntry, result_from_bytes, result_to_bytes};
+use super::key::{self, CacheKeys};
+use super::policy::{self, Decision};
+use super::store::{CacheSettings, CacheStore, StoreError};
+use crate::api::scrape_request::ScrapeOptions;
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+use url::Url;
+
+/// What to do for a request, from the cache's side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lookup {
+    /// A stored response document, already annotated (`cacheState: "hit"`,
+    /// `cachedAt`); the pipeline adds `scrapeId` and `sourceURL`.
+    Document(Value),
+    /// A stored page: render the requested formats from it (no fetch), then
+    /// [`policy::annotate`] with the decision (a hit).
+    Page(PageEntry, Decision),
+    /// Fetch live (through a [`super::coalesce::Coalescer`] keyed by the page
+    /// key), then annotate with the decision.
+    Fetch(Decision),
+    /// 404 `SCRAPE_NO_CACHED_DATA`.
+    NoCachedData,
+    /// 404 `SCRAPE_LOCKDOWN_CACHE_MISS` (log no URL).
+    LockdownMiss,
+}
+
+/// What [`PageCache::save`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Saved {
+    pub page: bool,
+    pub result: bool,
+}
+
+/// The server's cache.
+#[derive(Clone)]
+pub struct PageCache {
+    store: Arc<dyn CacheStore>,
+    ttl: Duration,
+    tracker: ChangeTracker,
+}
+
+impl PageCache {
+    pub fn new(store: Arc<dyn CacheStore>, ttl: Duration, change_tracking_ttl: Duration) -> Self {
+        let tracker = ChangeTracker::new(store.clone(), change_tracking_ttl);
+        PageCache { store, ttl, tracker }
+    }
+
+    /// Opens the configured backend ([`super::factory::open`]).
+    pub async fn open(settings: &CacheSettings, change_tracking_ttl: Duration) -> Result<Self, StoreError> {
+        let store = super::factory::open(settings).await?;
+        Ok(PageCache::new(store, settings.ttl, change_tracking_ttl))
+    }
+
+    pub fn store(&self) -> &Arc<dyn CacheStore> {
+        &self.store
+    }
+
+    /// For the changeTracking format.
+    pub fn tracker(&self) -> &ChangeTracker {
+        &self.tracker
+    }
+
+    /// Decides how to answer `url` with `opts` at `now_ms`; returns the keys
+    /// for [`PageCache::save`] and the coalescer.
+    pub async fn lookup(&self, url: &Url, opts: &ScrapeOptions, now_ms: i64) -> (Lookup, CacheKeys) {
+        self.lookup_for(url, opts, "", now_ms).await
+    }
+
+    /// [`PageCache::lookup`] with the result key tied to `renderers` (see
+    /// [`key::with_renderers`]): after a plugin changes, stored responses are
+    /// not served, stored pages are rendered again.
+    pub async fn lookup_for(
+        &self,
+        url: &Url,
+        opts: &ScrapeOptions,
+        renderers: &str,
+        now_ms: i64,
+    ) -> (Lookup, CacheKeys) {
+        let keys = key::with_renderers(key::keys(url, opts), renderers);
+        let plan = policy::plan(opts, url);
+        if let Some(d) = policy::before_lookup(&plan) {
+            return (from_decision(d), keys);
+        }
+        if let Some((bytes, stored_at)) = self.read(&keys.result).await
+            && let d @ Decision::Serve { .. } = policy::decide(&plan, Some(stored_at), now_ms)
+        {
+            match result_from_bytes(&bytes) {
+                Ok(mut doc) => {
+                    policy::annotate(&mut doc, &d);
+                    return (Lookup::Document(doc), keys);
+                }
+                Err(e) => warn(&keys.result, &e),
+            }
+        }
+        if let Some((bytes, stored_at)) = self.read(&keys.page).await
+            && let d @ Decision::Serve { .. } = policy::decide(&plan, Some(stored_at), now_ms)
+        {
+            match PageEntry::from_bytes(&bytes) {
+                Ok(page) => return (Lookup::Page(page, d), keys),
+                Err(e) => warn(&keys.page, &e),
+            }
+        }
+        (from_decision(policy::decide(&plan, None, now_ms)), keys)
+    }
+
+    /// Stores what a live fetch produced, as far as [`key::cacheable`]
+    /// allows: the page under `keys.page`, the response document under
+    /// `keys.result`, both as stored at `now_ms`.
+    pub async fn save(
+        &self,
+        url: &Url,
+        opts: &ScrapeOptions,
+        keys: &CacheKeys,
+        page: Option<&PageEntry>,
+        doc: Option<&Value>,
+        now_ms: i64,
+    ) -> Saved {
+        let allowed = key::cacheable(url, opts);
+        let mut saved = Saved::default();
+        if let (true, Some(page)) = (allowed.page, page) {
+            saved.page = self.write(&keys.page, &page.to_bytes(), now_ms).await;
+        }
+        if let (true, Some(doc)) = (allowed.result, doc) {
+            saved.result = self.write(&keys.result, &result_to_bytes(doc), now_ms).await;
+        }
+        saved
+    }
+
+    async fn read(&self, key: &str) -> Option<(Vec<u8>, i64)> {
+        match self.store.get(key).await {
+            Ok(found) => found.map(|s| (s.value, s.stored_at_ms)),
+            Err(e) => {
+                warn(key, &e);
+                None
+            }
+        }
+    }
+
+    async fn write(&self, key: &str, bytes: &[u8], now_ms: i64) -> bool {
+        match self.store.put(key, bytes, now_ms, self.ttl).await {
+            Ok(()) => true,
+            Err(e) => {
+                warn(key, &e);
+                false
+            }
+        }
+    }
+}
+
+fn from_decision(d: Decision) -> Lookup {
+    match d {
+        Decision::NoCachedData => Lookup::NoCachedData,
+        Decision::LockdownMiss => Lookup::LockdownMiss,
+        // `Serve` needs an entry; `decide` only returns it with one.
+        other => Lookup::Fetch(other),
+    }
+}
+
+/// Logs a store problem by key (a hash), never by URL.
+fn warn(key: &str, e: &StoreError) {
+    tracing::warn!(key, error = %e, "cache: entry skipped");
+}
+
+#[cfg(test)]
+#[path = "page_cache_tests.rs"]
+mod tests;

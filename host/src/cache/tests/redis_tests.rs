@@ -1,0 +1,169 @@
+//! The Redis backend against a real `redis-server` (Debian's; `make setup`
+//! installs it) started per test on a free 127.0.0.1 port with persistence
+//! off. Skipped, saying so, only when the binary is absent.
+
+use super::{contract, value_for};
+use crate::cache::redis_store::{NAMESPACE, RedisStore};
+use crate::cache::store::{CacheStore, now_ms};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A redis-server child, killed on drop.
+struct RedisServer {
+    child: Child,
+    url: String,
+}
+
+impl RedisServer {
+    /// Starts one, or `None` (with a message) when redis-server is not installed.
+    async fn start() -> Option<RedisServer> {
+        let bin = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+            .into_iter()
+            .find(|p| std::path::Path::new(p).exists())
+            .map(str::to_string)
+            .or_else(|| {
+                Command::new("redis-server")
+                    .arg("--version")
+                    .output()
+                    .ok()
+                    .map(|_| "redis-server".into())
+            });
+        let Some(bin) = bin else {
+            eprintln!("SKIPPED: redis-server is not installed (run `make setup`)");
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(bin)
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start redis-server");
+        let server = RedisServer {
+            child,
+            url: format!("redis://127.0.0.1:{port}/"),
+        };
+        let started = Instant::now();
+        loop {
+            if let Ok(client) = redis::Client::open(server.url.as_str())
+                && let Ok(mut c) = client.get_multiplexed_async_connection().await
+                && redis::cmd("PING").query_async::<String>(&mut c).await.is_ok()
+            {
+                return Some(server);
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "redis-server did not start"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_meets_the_contract() {
+    let Some(server) = RedisServer::start().await else {
+        return;
+    };
+    let store: Arc<dyn CacheStore> = Arc::new(RedisStore::connect(&server.url).await.unwrap());
+    assert_eq!(store.backend(), "redis");
+    contract::basic(store.as_ref()).await;
+    contract::expiry(store.as_ref()).await;
+    contract::concurrent(store.clone()).await;
+}
+
+#[tokio::test]
+async fn processes_share_one_cache_under_the_namespace() {
+    let Some(server) = RedisServer::start().await else {
+        return;
+    };
+    // Two stores with their own connections: two Distill processes.
+    let a = RedisStore::connect(&server.url).await.unwrap();
+    let b = RedisStore::connect(&server.url).await.unwrap();
+    let now = now_ms();
+    a.put("page:shared", &value_for(3), now, Duration::from_secs(3600))
+        .await
+        .unwrap();
+    let got = b
+        .get("page:shared")
+        .await
+        .unwrap()
+        .expect("visible to the other process");
+    assert_eq!((got.value, got.stored_at_ms), (value_for(3), now));
+    assert!(b.delete("page:shared").await.unwrap());
+    assert!(a.get("page:shared").await.unwrap().is_none());
+
+    // Keys carry the namespace and an EX time to live; values are the shared encoding.
+    a.put("page:ttl", &value_for(4), now, Duration::from_secs(3600))
+        .await
+        .unwrap();
+    let mut raw = redis::Client::open(server.url.as_str())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let ttl: i64 = redis::cmd("TTL")
+        .arg(format!("{NAMESPACE}page:ttl"))
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert!((3590..=3600).contains(&ttl), "ttl {ttl}");
+    let bytes: Vec<u8> = redis::cmd("GET")
+        .arg(format!("{NAMESPACE}page:ttl"))
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert!(bytes.len() < value_for(4).len(), "stored compressed");
+    assert_eq!(crate::cache::codec::decode(&bytes).unwrap().value, value_for(4));
+    // Other namespaces (other deployments) do not see each other.
+    let other = RedisStore::connect_with_namespace(&server.url, "other:")
+        .await
+        .unwrap();
+    assert!(other.get("page:ttl").await.unwrap().is_none());
+    assert_eq!(other.usage().await.unwrap().entries, 0);
+    assert_eq!(a.usage().await.unwrap().entries, 1);
+}
+
+#[tokio::test]
+async fn a_dead_redis_is_an_error_not_a_hang() {
+    let Some(mut server) = RedisServer::start().await else {
+        return;
+    };
+    let store = RedisStore::connect(&server.url).await.unwrap();
+    store
+        .put("k", b"v", now_ms(), Duration::from_secs(60))
+        .await
+        .unwrap();
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let started = Instant::now();
+    let result = tokio::time::timeout(Duration::from_secs(15), store.get("k")).await;
+    let result = result.expect("bounded by the response and connection timeouts");
+    assert!(result.is_err(), "{result:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}

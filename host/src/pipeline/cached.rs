@@ -1,0 +1,174 @@
+//! The scrape pipeline's side of the page cache (docs/CACHE.md, "Wiring"):
+//! the lookup before a scrape (without a cache, the answer a cache-less
+//! server gives), the live fetch through the coalescer (its leader stores the
+//! page before the waiters are released), and storing the response document.
+//! Nothing here logs a URL or content.
+
+use super::error::PipelineError;
+use crate::api::ScrapeRequest;
+use crate::cache::entry::PageEntry;
+use crate::cache::key::{self, CacheKeys};
+use crate::cache::policy::{self, Decision};
+use crate::cache::store::now_ms;
+use crate::cache::{Lookup, PageCache};
+use crate::fetch::FetchedPage;
+use crate::fetch::engine::{Engine, FetchRequest};
+use crate::services::Services;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+use url::Url;
+
+/// Where a request's content comes from.
+pub enum Source {
+    /// A stored response, complete with this request's `scrapeId`,
+    /// `sourceURL`, `cacheState: "hit"` and `cachedAt`.
+    Document(Value),
+    /// A stored page to render (a hit: no fetch).
+    Page(FetchedPage, Decision),
+    /// Fetch live, then annotate with the decision.
+    Fetch(Decision),
+}
+
+/// What the cache says about `req`, and the keys to store under (`None`
+/// without a cache).
+pub async fn lookup(
+    services: &Services,
+    req: &ScrapeRequest,
+    scrape_id: &str,
+) -> Result<(Source, Option<CacheKeys>), PipelineError> {
+    let opts = &req.options;
+    let Some(cache) = &services.cache else {
+        // Nothing can be consulted: fetch without `cacheState`, or the cache-only 404.
+        let plan = policy::Plan {
+            consult: false,
+            ..policy::plan(opts, &req.url)
+        };
+        return Ok((source(policy::decide(&plan, None, now_ms()))?, None));
+    };
+    let renderers = renderers(services);
+    let (found, keys) = cache.lookup_for(&req.url, opts, &renderers, now_ms()).await;
+    let source = match found {
+        Lookup::Document(mut doc) => {
+            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.insert("scrapeId".into(), json!(scrape_id));
+                meta.insert("sourceURL".into(), json!(req.url_as_sent));
+            }
+            Source::Document(doc)
+        }
+        // A stored page keeps no engine data (screenshots): a request for one
+        // fetches again.
+        Lookup::Page(_, _) if opts.wants("screenshot") => {
+            source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?
+        }
+        Lookup::Page(page, decision) => match Url::parse(&page.final_url) {
+            Ok(final_url) => Source::Page(
+                FetchedPage {
+                    final_url,
+                    status: page.status_code,
+                    content_type: page.content_type,
+                    body: page.body.into(),
+                    engine_data: Default::default(),
+                },
+                decision,
+            ),
+            // A stored URL that no longer parses: treat as a miss.
+            Err(_) => source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?,
+        },
+        Lookup::Fetch(decision) => Source::Fetch(decision),
+        Lookup::NoCachedData => return Err(PipelineError::NoCachedData),
+        Lookup::LockdownMiss => return Err(PipelineError::LockdownCacheMiss),
+    };
+    Ok((source, Some(keys)))
+}
+
+/// The loaded plugins' hashes: a stored response is served only while the
+/// plugins that made it are the ones loaded (hot swap changes them).
+fn renderers(services: &Services) -> String {
+    let registry = services.plugins.registry();
+    let mut hashes: Vec<&str> = registry.plugins().iter().map(|p| p.sha256.as_str()).collect();
+    hashes.sort_unstable();
+    hashes.join(",")
+}
+
+fn source(decision: Decision) -> Result<Source, PipelineError> {
+    match decision {
+        Decision::NoCachedData => Err(PipelineError::NoCachedData),
+        Decision::LockdownMiss => Err(PipelineError::LockdownCacheMiss),
+        other => Ok(Source::Fetch(other)),
+    }
+}
+
+/// Fetches `req.url` live. When the page may be stored, concurrent identical
+/// requests (same page key) share one fetch, and its leader stores the page
+/// before the others get it, so later requests find it in the cache. Returns
+/// the page and when it was fetched (Unix ms).
+pub async fn fetch(
+    services: &Services,
+    engine: &Arc<dyn Engine>,
+    req: &ScrapeRequest,
+    keys: Option<&CacheKeys>,
+    deadline: Instant,
+) -> Result<(Arc<FetchedPage>, i64), PipelineError> {
+    let opts = &req.options;
+    let live = || async {
+        engine
+            .fetch(FetchRequest {
+                url: &req.url,
+                options: opts,
+                deadline,
+            })
+            .await
+            .map(|page| (Arc::new(page), now_ms()))
+    };
+    let shared = match (&services.cache, keys) {
+        (Some(cache), Some(keys)) if key::cacheable(&req.url, opts).page => {
+            let (fetched, _role) = services
+                .fetches
+                .run(&keys.page, || async {
+                    let fetched = live().await;
+                    if let Ok((page, fetched_at)) = &fetched {
+                        save_page(cache, req, keys, page, *fetched_at).await;
+                    }
+                    fetched
+                })
+                .await;
+            fetched
+        }
+        _ => live().await,
+    };
+    shared.map_err(|error| PipelineError::Fetch {
+        error,
+        timeout_ms: opts.timeout_ms,
+    })
+}
+
+async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, page: &FetchedPage, at_ms: i64) {
+    let entry = PageEntry {
+        final_url: page.final_url.to_string(),
+        status_code: page.status,
+        content_type: page.content_type.clone(),
+        headers: Vec::new(),
+        body: page.body.to_vec(),
+    };
+    cache
+        .save(&req.url, &req.options, keys, Some(&entry), None, at_ms)
+        .await;
+}
+
+/// Stores the response document (as far as the privacy rules allow), as of
+/// `stored_at_ms`: the time its page was fetched, so that `cachedAt` and
+/// `maxAge` keep measuring the page's age.
+pub async fn save_result(
+    services: &Services,
+    req: &ScrapeRequest,
+    keys: Option<&CacheKeys>,
+    doc: &Value,
+    stored_at_ms: i64,
+) {
+    if let (Some(cache), Some(keys)) = (&services.cache, keys) {
+        cache
+            .save(&req.url, &req.options, keys, None, Some(doc), stored_at_ms)
+            .await;
+    }
+}

@@ -1,0 +1,418 @@
+//! The page cache over HTTP (docs/CACHE.md, compat notes §4): hits and misses
+//! across formats, maxAge expiry, minAge and lockdown answers, persistence
+//! across a restart, zero data retention leaving no trace, coalescing of
+//! concurrent identical requests, change tracking over three page versions,
+//! and the Redis backend (one server, then two sharing one Redis).
+//!
+//! Every test uses its own URL token, so the fixture's hit counter tells
+//! exactly how many times the target was contacted.
+
+use distill_e2e::fixture::versioned_page;
+use distill_e2e::redis::RedisServer;
+use distill_e2e::server::TempDir;
+use distill_e2e::{ServerOptions, TestServer, scrape, shared, site};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn token(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{name}-{}-{nanos}", std::process::id())
+}
+
+/// `cachedAt` as JavaScript's `toISOString()`: `2026-11-24T04:01:12.123Z`.
+fn assert_iso(v: &Value) {
+    let s = v
+        .as_str()
+        .unwrap_or_else(|| panic!("cachedAt is not a string: {v}"));
+    let b = s.as_bytes();
+    assert!(
+        s.len() == 24 && b[4] == b'-' && b[10] == b'T' && b[19] == b'.' && s.ends_with('Z'),
+        "cachedAt {s}"
+    );
+}
+
+/// Miss, hit, other formats from the stored page, then `maxAge: 0`; the
+/// fixture counts every fetch.
+async fn hit_and_miss(server: &str, name: &str) {
+    let t = token(name);
+    let url = site().url(&format!("/hits/{t}"));
+    let first = scrape(server, &json!({ "url": url, "formats": ["markdown"] })).await;
+    first.assert_ok();
+    assert_eq!(first.metadata()["cacheState"], "miss", "{}", first.pretty());
+    assert!(first.metadata().get("cachedAt").is_none(), "{}", first.pretty());
+    assert_eq!(site().hits(&t), 1);
+
+    let second = scrape(server, &json!({ "url": url, "formats": ["markdown"] })).await;
+    second.assert_ok();
+    assert_eq!(second.metadata()["cacheState"], "hit", "{}", second.pretty());
+    assert_iso(&second.metadata()["cachedAt"]);
+    assert_eq!(second.markdown(), first.markdown());
+    assert_ne!(second.metadata()["scrapeId"], first.metadata()["scrapeId"]);
+    assert_eq!(second.metadata()["sourceURL"], json!(url));
+    assert_eq!(site().hits(&t), 1, "the hit fetched the page");
+
+    // Other formats of the same page: rendered from the stored page.
+    let other = scrape(
+        server,
+        &json!({ "url": url, "formats": ["html", "links", "rawHtml"] }),
+    )
+    .await;
+    other.assert_ok();
+    assert_eq!(other.metadata()["cacheState"], "hit", "{}", other.pretty());
+    assert_eq!(other.metadata()["cachedAt"], second.metadata()["cachedAt"]);
+    assert!(
+        other.data_str("rawHtml").contains(&format!("Hit {t}")),
+        "{}",
+        other.pretty()
+    );
+    assert!(other.data().get("markdown").is_none());
+    assert_eq!(site().hits(&t), 1, "other formats fetched the page");
+
+    // maxAge 0: a live fetch, and no cacheState (the cache was not consulted).
+    let fresh = scrape(
+        server,
+        &json!({ "url": url, "formats": ["markdown"], "maxAge": 0 }),
+    )
+    .await;
+    fresh.assert_ok();
+    assert!(fresh.metadata().get("cacheState").is_none(), "{}", fresh.pretty());
+    assert_eq!(site().hits(&t), 2);
+}
+
+#[tokio::test]
+async fn a_second_request_is_served_from_the_cache_across_formats() {
+    hit_and_miss(shared().url(), "hitmiss").await;
+}
+
+#[tokio::test]
+async fn an_entry_older_than_max_age_is_fetched_again() {
+    let t = token("maxage");
+    let url = site().url(&format!("/hits/{t}"));
+    scrape(shared().url(), &json!({ "url": url })).await.assert_ok();
+    let young = scrape(shared().url(), &json!({ "url": url, "maxAge": 60_000 })).await;
+    assert_eq!(young.metadata()["cacheState"], "hit", "{}", young.pretty());
+    assert_eq!(site().hits(&t), 1);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let old = scrape(shared().url(), &json!({ "url": url, "maxAge": 1000 })).await;
+    old.assert_ok();
+    assert_eq!(old.metadata()["cacheState"], "miss", "{}", old.pretty());
+    assert_eq!(site().hits(&t), 2);
+    // The refetch replaced the entry: a small maxAge is now satisfied.
+    let again = scrape(shared().url(), &json!({ "url": url, "maxAge": 1000 })).await;
+    assert_eq!(again.metadata()["cacheState"], "hit", "{}", again.pretty());
+    assert_eq!(site().hits(&t), 2);
+}
+
+const NO_CACHED_DATA: &str =
+    "No cached data is available for this URL that meets your specified age requirements.";
+const LOCKDOWN_MISS: &str = "No cached data is available for this request in lockdown mode.";
+
+#[tokio::test]
+async fn min_age_and_lockdown_answer_from_the_cache_only() {
+    let server = TestServer::start(ServerOptions::default());
+    let t = token("lockdown");
+    let url = site().url(&format!("/hits/{t}"));
+
+    let r = scrape(server.url(), &json!({ "url": url, "minAge": 1 })).await;
+    r.assert_error(404, "SCRAPE_NO_CACHED_DATA");
+    assert!(r.error().starts_with(NO_CACHED_DATA), "{}", r.pretty());
+    let r = scrape(server.url(), &json!({ "url": url, "lockdown": true })).await;
+    r.assert_error(404, "SCRAPE_LOCKDOWN_CACHE_MISS");
+    assert!(r.error().starts_with(LOCKDOWN_MISS), "{}", r.pretty());
+    assert_eq!(site().hits(&t), 0, "a cache-only request contacted the target");
+    assert!(
+        !server.logs().contains(&t),
+        "the lockdown miss logged the URL:\n{}",
+        server.logs()
+    );
+
+    scrape(server.url(), &json!({ "url": url })).await.assert_ok();
+    assert_eq!(site().hits(&t), 1);
+    let r = scrape(server.url(), &json!({ "url": url, "lockdown": true })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    // Too fresh for minAge 60 s; old enough for minAge 1 ms.
+    let r = scrape(server.url(), &json!({ "url": url, "minAge": 60_000 })).await;
+    r.assert_error(404, "SCRAPE_NO_CACHED_DATA");
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let r = scrape(server.url(), &json!({ "url": url, "minAge": 1 })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    assert_eq!(site().hits(&t), 1, "cache-only requests contacted the target");
+}
+
+#[tokio::test]
+async fn the_cache_survives_a_restart() {
+    let data = TempDir::new();
+    let opts = ServerOptions {
+        data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    };
+    let t = token("restart");
+    let url = site().url(&format!("/hits/{t}"));
+    {
+        let server = TestServer::start(opts.clone());
+        let r = scrape(server.url(), &json!({ "url": url })).await;
+        assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
+        // Puts become durable within a second; the server is then killed (SIGKILL).
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+    }
+    let server = TestServer::start(opts);
+    let r = scrape(server.url(), &json!({ "url": url })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    assert_eq!(site().hits(&t), 1, "the restarted server fetched again");
+}
+
+/// Every file under `dir`, read whole.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                out.push((path, bytes));
+            }
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+#[tokio::test]
+async fn zero_data_retention_leaves_no_trace() {
+    let data = TempDir::new();
+    let cache_dir = data.path().join("data").join("cache");
+    let server = TestServer::start(ServerOptions {
+        data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    });
+    let secret = token("zdr");
+    let url = site().url(&format!("/hits/{secret}"));
+    for formats in [json!(["markdown"]), json!(["html", "links"])] {
+        let r = scrape(
+            server.url(),
+            &json!({ "url": url, "formats": formats, "zeroDataRetention": true }),
+        )
+        .await;
+        r.assert_ok();
+        assert!(r.body.contains(&format!("Hit {secret}")), "{}", r.pretty());
+    }
+    assert_eq!(
+        site().hits(&secret),
+        2,
+        "a zero-retention request was served from the cache"
+    );
+
+    // A control page, stored normally: its token does show in the store files
+    // (small pages are stored uncompressed), so the search below can find one.
+    let control = token("stored");
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url(&format!("/hits/{control}")) }),
+    )
+    .await;
+    r.assert_ok();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let files = files_under(&cache_dir);
+    assert!(
+        files.iter().any(|(_, b)| contains(b, &control)),
+        "the control page is not in the store files under {}",
+        cache_dir.display()
+    );
+    for (path, bytes) in &files {
+        assert!(
+            !contains(bytes, &secret),
+            "{} holds the zero-retention page",
+            path.display()
+        );
+    }
+    assert!(
+        !server.logs().contains(&secret),
+        "the logs mention the zero-retention URL:\n{}",
+        server.logs()
+    );
+
+    // Not stored: the next ordinary request is a miss.
+    let r = scrape(server.url(), &json!({ "url": url })).await;
+    assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
+    assert_eq!(site().hits(&secret), 3);
+}
+
+#[tokio::test]
+async fn twenty_identical_concurrent_requests_fetch_once() {
+    let t = token("coalesce");
+    let url = site().url(&format!("/hits/{t}?ms=600"));
+    let mut tasks = Vec::new();
+    for _ in 0..20 {
+        let body = json!({ "url": url, "formats": ["markdown"] });
+        tasks.push(tokio::spawn(async move { scrape(shared().url(), &body).await }));
+    }
+    for task in tasks {
+        let r = task.await.unwrap();
+        r.assert_ok();
+        assert!(r.markdown().contains(&format!("Hit {t}")), "{}", r.pretty());
+    }
+    assert_eq!(site().hits(&t), 1, "20 concurrent requests made several fetches");
+}
+
+fn tracking(modes: Value) -> Value {
+    json!(["markdown", { "type": "changeTracking", "modes": modes }])
+}
+
+#[tokio::test]
+async fn change_tracking_across_three_versions() {
+    let t = token("trees");
+    let url = site().url(&format!("/versioned/{t}"));
+    let body = json!({ "url": url, "formats": tracking(json!(["git-diff"])) });
+
+    let r = scrape(shared().url(), &body).await;
+    r.assert_ok();
+    let ct = &r.data()["changeTracking"];
+    assert_eq!(ct["changeStatus"], "new", "{}", r.pretty());
+    assert_eq!(ct["visibility"], "visible");
+    assert!(ct["previousScrapeAt"].is_null(), "{}", r.pretty());
+    assert!(ct.get("diff").is_none());
+    assert!(r.markdown().contains("Birch"));
+
+    let r = scrape(shared().url(), &body).await;
+    let ct = &r.data()["changeTracking"];
+    assert_eq!(ct["changeStatus"], "same", "{}", r.pretty());
+    assert_iso(&ct["previousScrapeAt"]);
+    assert!(ct.get("diff").is_none());
+
+    site().set_version(&t, 2);
+    let r = scrape(shared().url(), &body).await;
+    let ct = &r.data()["changeTracking"];
+    assert_eq!(ct["changeStatus"], "changed", "{}", r.pretty());
+    let text = ct["diff"]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no diff.text: {}", r.pretty()));
+    assert!(text.starts_with("@@ "), "{text}");
+    for line in ["-- Birch", "+- Beech", "+- Damson"] {
+        assert!(text.lines().any(|l| l == line), "{line:?} not in\n{text}");
+    }
+    let changes = &ct["diff"]["json"]["files"][0]["chunks"][0]["changes"];
+    assert!(
+        changes
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["type"] == "del" && c["content"] == "-- Birch")),
+        "{}",
+        r.pretty()
+    );
+
+    site().set_version(&t, 3);
+    let r = scrape(shared().url(), &body).await;
+    let ct = &r.data()["changeTracking"];
+    assert_eq!(ct["changeStatus"], "changed", "{}", r.pretty());
+    let text = ct["diff"]["text"].as_str().unwrap();
+    assert!(
+        text.lines().any(|l| l == "-- Alder") && !text.contains("Birch"),
+        "{text}"
+    );
+    assert!(r.markdown().contains("Damson") && versioned_page(&t, 3).contains("Damson"));
+    // Tracking never answers from the cache: every scrape fetched.
+    assert_eq!(site().hits(&format!("v:{t}")), 4);
+    assert!(r.metadata().get("cacheState").is_none(), "{}", r.pretty());
+
+    // A tag keeps its own history.
+    let tagged = json!({ "url": url, "formats": ["markdown", { "type": "changeTracking", "tag": "other" }] });
+    let r = scrape(shared().url(), &tagged).await;
+    assert_eq!(
+        r.data()["changeTracking"]["changeStatus"],
+        "new",
+        "{}",
+        r.pretty()
+    );
+}
+
+#[tokio::test]
+async fn change_tracking_needs_markdown_and_warns_in_json_mode() {
+    let url = site().url(&format!("/versioned/{}", token("ctjson")));
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": url, "formats": ["changeTracking"] }),
+    )
+    .await;
+    r.assert_error(400, "BAD_REQUEST");
+    assert!(
+        r.body
+            .contains("The changeTracking format requires the markdown format to be specified as well"),
+        "{}",
+        r.pretty()
+    );
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": url, "formats": tracking(json!(["json"])) }),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(
+        r.data()["changeTracking"]["changeStatus"],
+        "new",
+        "{}",
+        r.pretty()
+    );
+    assert!(
+        r.data_str("warning").contains("json mode needs a language model"),
+        "{}",
+        r.pretty()
+    );
+    // Zero data retention: no tracking, upstream's warning.
+    let r = scrape(
+        shared().url(),
+        &json!({ "url": url, "formats": tracking(json!(["git-diff"])), "zeroDataRetention": true }),
+    )
+    .await;
+    r.assert_ok();
+    assert!(r.data().get("changeTracking").is_none(), "{}", r.pretty());
+    assert!(
+        r.data_str("warning")
+            .contains("Change tracking is not supported with zero data retention."),
+        "{}",
+        r.pretty()
+    );
+}
+
+fn redis_server(redis: &RedisServer) -> TestServer {
+    TestServer::start(ServerOptions::default().env("DISTILL_CACHE_URL", &redis.url()))
+}
+
+#[tokio::test]
+async fn the_redis_backend_serves_hits_and_misses() {
+    let redis = RedisServer::start();
+    let server = redis_server(&redis);
+    assert!(
+        server.logs().contains("backend=\"redis\"") || server.logs().contains("backend=redis"),
+        "{}",
+        server.logs()
+    );
+    hit_and_miss(server.url(), "redis").await;
+}
+
+#[tokio::test]
+async fn two_servers_share_one_redis() {
+    let redis = RedisServer::start();
+    let (a, b) = (redis_server(&redis), redis_server(&redis));
+    let t = token("shared");
+    let url = site().url(&format!("/hits/{t}"));
+    let r = scrape(a.url(), &json!({ "url": url, "formats": ["markdown"] })).await;
+    assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
+    let r = scrape(b.url(), &json!({ "url": url, "formats": ["markdown"] })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    assert!(r.markdown().contains(&format!("Hit {t}")));
+    // The other server renders other formats from the shared page too.
+    let r = scrape(b.url(), &json!({ "url": url, "formats": ["rawHtml"] })).await;
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    assert_eq!(site().hits(&t), 1);
+}
