@@ -187,12 +187,12 @@ async fn sdk_surfaces_timeouts_dns_failures_and_unavailable_formats() {
         c.scrape(
             site().url("/article.html"),
             ScrapeOptions {
-                formats: Some(vec![Format::Markdown, Format::Summary]),
+                formats: Some(vec![Format::Markdown, Format::Branding]),
                 ..Default::default()
             },
         )
         .await,
     );
     assert_eq!(e.code.as_deref(), Some("FORMAT_NOT_AVAILABLE"), "{e}");
-    assert!(e.error.contains("'summary'"), "{e}");
+    assert!(e.error.contains("'branding'"), "{e}");
 }

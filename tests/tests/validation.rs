@@ -170,15 +170,17 @@ async fn wait_for_more_than_half_the_timeout_is_refused_with_the_custom_message(
     );
     assert_eq!(first_issue(&r)["code"], "custom");
     assert_eq!(first_issue(&r)["path"], json!(["waitFor"]));
-    // Exactly half is fine (the HTTP engine then warns that it ignores waitFor).
+    // Exactly half passes validation (the browser engine then honours it;
+    // whether page load + wait fit in 2 s depends on the machine, so the
+    // scrape may still time out — but it is never refused as invalid).
     let ok = scrape(
         shared().url(),
         &json!({ "url": article(), "timeout": 2000, "waitFor": 1000 }),
     )
     .await;
-    ok.assert_ok();
+    assert!(ok.status == 200 || ok.status == 408, "{}", ok.pretty());
     assert!(
-        ok.data()["warning"].as_str().unwrap_or("").contains("waitFor"),
+        ok.status != 200 || !ok.data()["warning"].as_str().unwrap_or("").contains("waitFor"),
         "{}",
         ok.pretty()
     );
@@ -307,8 +309,9 @@ async fn every_documented_option_is_accepted_together() {
 
 #[tokio::test]
 async fn formats_no_plugin_serves_are_format_not_available() {
+    // (summary, product and menu have plugins now; these have none yet.)
     for format in [
-        json!("summary"),
+        json!({ "type": "highlights", "query": "what grows on walls?" }),
         json!({ "type": "json", "prompt": "extract" }),
         json!("branding"),
     ] {
