@@ -10,6 +10,7 @@
 //! - [`services`]: what the pipeline works with (plugins, engines, OCR), built from config.
 //! - [`pipeline`]: fetch → clean → plugins → response, with its own error type.
 //! - [`plugins`]: the WebAssembly plugin runtime.
+//! - [`timestamp`]: UTC timestamps as text.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
 
 pub mod api;
@@ -23,6 +24,7 @@ pub mod pipeline;
 pub mod plugins;
 pub mod server;
 pub mod services;
+pub mod timestamp;
 
 use std::net::SocketAddr;
 

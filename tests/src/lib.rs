@@ -21,7 +21,7 @@ pub mod upload;
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fixture::{FixtureSite, read_document, read_fixture, site};
 pub use server::{
-    Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir, shared,
-    shipped_plugins_dir, test_plugins_dir,
+    Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir,
+    plugins_dir_with, shared, shipped_plugins_dir, test_plugins_dir,
 };
-pub use upload::parse_upload;
+pub use upload::{assert_in_order, parse_fixture, parse_upload};

@@ -457,3 +457,19 @@ extern "C" fn kill_live_servers() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// A fresh plugins directory with the shipped plugins and the named test
+/// plugins (`<name>.wasm` from [`test_plugins_dir`]).
+pub fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
+    let dir = fresh_tmp_dir().join("plugins");
+    std::fs::create_dir_all(&dir).unwrap();
+    copy_wasm_files(&shipped_plugins_dir(), &dir);
+    for name in test_plugins {
+        std::fs::copy(
+            test_plugins_dir().join(format!("{name}.wasm")),
+            dir.join(format!("{name}.wasm")),
+        )
+        .unwrap();
+    }
+    dir
+}

@@ -50,3 +50,29 @@ pub async fn parse_upload(
         elapsed: started.elapsed(),
     }
 }
+
+/// Uploads a fixture document under its own name to the shared server and
+/// returns the successful reply.
+pub async fn parse_fixture(name: &str) -> Reply {
+    let r = parse_upload(
+        crate::server::shared().url(),
+        name,
+        None,
+        crate::fixture::read_document(name),
+        None,
+    )
+    .await;
+    r.assert_ok();
+    r
+}
+
+/// Asserts each needle appears in `haystack`, in this order.
+pub fn assert_in_order(haystack: &str, needles: &[&str]) {
+    let mut from = 0;
+    for needle in needles {
+        match haystack[from..].find(needle) {
+            Some(at) => from += at + needle.len(),
+            None => panic!("{needle:?} missing (or out of order) after byte {from} in:\n{haystack}"),
+        }
+    }
+}

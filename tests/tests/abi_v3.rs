@@ -7,29 +7,12 @@
 use axum::Router;
 use axum::routing::post;
 use distill_e2e::{
-    Plugins, ServerOptions, TestServer, copy_wasm_files, fresh_tmp_dir, parse_upload, read_document, scrape,
-    shipped_plugins_dir, site, test_plugins_dir,
+    Plugins, ServerOptions, TestServer, parse_upload, plugins_dir_with, read_document, scrape, site,
 };
 use serde_json::json;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// The shipped plugins plus the named test plugins.
-fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
-    let dir = fresh_tmp_dir().join("plugins");
-    std::fs::create_dir_all(&dir).unwrap();
-    copy_wasm_files(&shipped_plugins_dir(), &dir);
-    for name in test_plugins {
-        std::fs::copy(
-            test_plugins_dir().join(format!("{name}.wasm")),
-            dir.join(format!("{name}.wasm")),
-        )
-        .unwrap();
-    }
-    dir
-}
 
 #[tokio::test]
 async fn a_format_gets_the_markdown_and_links_it_consumes() {

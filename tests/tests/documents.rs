@@ -3,26 +3,10 @@
 //! family must keep, and scrape of a URL that serves a document.
 //! (PDF options and OCR: `pdf.rs`; hostile files: `hostile_documents.rs`.)
 
-use distill_e2e::{parse_upload, read_document, read_fixture, scrape, shared, site};
+use distill_e2e::{
+    assert_in_order, parse_fixture, parse_upload, read_document, read_fixture, scrape, shared, site,
+};
 use serde_json::json;
-
-/// Uploads a fixture under its own name and returns the successful reply.
-async fn parse_fixture(name: &str) -> distill_e2e::Reply {
-    let r = parse_upload(shared().url(), name, None, read_document(name), None).await;
-    r.assert_ok();
-    r
-}
-
-/// Asserts each needle appears in `haystack`, in this order.
-fn assert_in_order(haystack: &str, needles: &[&str]) {
-    let mut from = 0;
-    for needle in needles {
-        match haystack[from..].find(needle) {
-            Some(at) => from += at + needle.len(),
-            None => panic!("{needle:?} missing (or out of order) after byte {from} in:\n{haystack}"),
-        }
-    }
-}
 
 /// Every extension the spec lists, with a fixture and the text that must come out.
 const EVERY_EXTENSION: &[(&str, &str, &[&str])] = &[

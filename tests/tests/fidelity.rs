@@ -3,25 +3,7 @@
 //! page headers, footers and footnotes, and a PDF title line that
 //! pdf-inspector drops. Fixtures: tests/fixtures/documents/sources-fidelity.
 
-use distill_e2e::{Reply, parse_upload, read_document, shared};
-
-/// Uploads a fixture under its own name and returns the successful reply.
-async fn parse_fixture(name: &str) -> Reply {
-    let r = parse_upload(shared().url(), name, None, read_document(name), None).await;
-    r.assert_ok();
-    r
-}
-
-/// Asserts each needle appears in `haystack`, in this order.
-fn assert_in_order(haystack: &str, needles: &[&str]) {
-    let mut from = 0;
-    for needle in needles {
-        match haystack[from..].find(needle) {
-            Some(at) => from += at + needle.len(),
-            None => panic!("{needle:?} missing (or out of order) after byte {from} in:\n{haystack}"),
-        }
-    }
-}
+use distill_e2e::{assert_in_order, parse_fixture};
 
 #[tokio::test]
 async fn rtf_in_japanese_shift_jis_keeps_its_text_header_footnote_and_footer() {

@@ -4,31 +4,15 @@
 //! declared limits and capability grants.
 
 use distill_e2e::{
-    Plugins, Reply, ServerOptions, TestServer, copy_wasm_files, fresh_tmp_dir, get, scrape,
-    shipped_plugins_dir, site, test_plugins_dir,
+    Plugins, Reply, ServerOptions, TestServer, get, plugins_dir_with, scrape, site, test_plugins_dir,
 };
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const ADMIN_KEY: &str = "test-admin-key";
-
-/// A plugins directory with the shipped plugins and the named test plugins.
-fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
-    let dir = fresh_tmp_dir().join("plugins");
-    std::fs::create_dir_all(&dir).unwrap();
-    copy_wasm_files(&shipped_plugins_dir(), &dir);
-    for name in test_plugins {
-        std::fs::copy(
-            test_plugins_dir().join(format!("{name}.wasm")),
-            dir.join(format!("{name}.wasm")),
-        )
-        .unwrap();
-    }
-    dir
-}
 
 fn start(dir: &Path, extra_env: &[(&str, &str)]) -> TestServer {
     let mut opts = ServerOptions {

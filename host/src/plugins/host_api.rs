@@ -3,7 +3,6 @@
 //! (granted per plugin by its manifest and the operator; the call slot is
 //! given back while the model answers).
 
-use super::bindings::v0_1;
 use super::sandbox::CallState;
 use crate::llm::ChatRequest;
 
@@ -38,26 +37,6 @@ fn log(state: &CallState, level: Level, mut message: String) {
         Level::Warn => tracing::warn!(plugin, request, "{message}"),
         Level::Error => tracing::error!(plugin, request, "{message}"),
     }
-}
-
-mod abi_0_1 {
-    use super::*;
-    use v0_1::format::distill::plugin::log::{self as wit_log, Level as L};
-
-    impl wit_log::Host for CallState {
-        fn log(&mut self, level: L, message: String) {
-            let level = match level {
-                L::Trace => Level::Trace,
-                L::Debug => Level::Debug,
-                L::Info => Level::Info,
-                L::Warn => Level::Warn,
-                L::Error => Level::Error,
-            };
-            log(self, level, message)
-        }
-    }
-
-    impl v0_1::format::distill::plugin::types::Host for CallState {}
 }
 
 /// The `llm` call of every version that has it: the operator's model, within
@@ -101,29 +80,43 @@ fn chat_request(
     })
 }
 
+/// Implements a version's `log` and `types` host traits for [`CallState`]
+/// (every version has them).
+macro_rules! log_interface {
+    ($plugin:path) => {
+        use wit::log::{self as wit_log, Level as L};
+        use $plugin as wit;
+
+        impl wit_log::Host for CallState {
+            fn log(&mut self, level: L, message: String) {
+                let level = match level {
+                    L::Trace => Level::Trace,
+                    L::Debug => Level::Debug,
+                    L::Info => Level::Info,
+                    L::Warn => Level::Warn,
+                    L::Error => Level::Error,
+                };
+                log(self, level, message)
+            }
+        }
+
+        impl wit::types::Host for CallState {}
+    };
+}
+
+mod abi_0_1 {
+    use super::*;
+    log_interface!(crate::plugins::bindings::v0_1::format::distill::plugin);
+}
+
 /// Implements a version's `log`, `types` and `llm` host traits for [`CallState`].
 macro_rules! host_interfaces_with_llm {
     ($module:ident, $plugin:path) => {
         mod $module {
             use super::*;
             use wit::llm;
-            use wit::log::{self as wit_log, Level as L};
-            use $plugin as wit;
 
-            impl wit_log::Host for CallState {
-                fn log(&mut self, level: L, message: String) {
-                    let level = match level {
-                        L::Trace => Level::Trace,
-                        L::Debug => Level::Debug,
-                        L::Info => Level::Info,
-                        L::Warn => Level::Warn,
-                        L::Error => Level::Error,
-                    };
-                    log(self, level, message)
-                }
-            }
-
-            impl wit::types::Host for CallState {}
+            log_interface!($plugin);
 
             impl llm::Host for CallState {
                 async fn complete(&mut self, request: llm::Request) -> Result<String, String> {

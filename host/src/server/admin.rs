@@ -9,13 +9,13 @@
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::plugins::LoadedPlugin;
+use crate::timestamp::rfc3339_seconds;
 use axum::Json;
 use axum::extract::{FromRequestParts, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Proof that the request carries the admin key; rejects otherwise.
 pub struct AdminAuth;
@@ -88,51 +88,10 @@ fn describe(p: &LoadedPlugin) -> Value {
         "parser": m.parser,
         "file": p.path.display().to_string(),
         "sha256": p.sha256,
-        "loadedAt": rfc3339(p.loaded_at),
+        "loadedAt": rfc3339_seconds(p.loaded_at),
         "calls": stats.calls,
         "errors": stats.errors,
         "p50Ms": stats.p50_ms,
         "p99Ms": stats.p99_ms,
     })
-}
-
-/// Formats a time as RFC 3339 in UTC (second precision).
-fn rfc3339(t: SystemTime) -> String {
-    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0) as i64;
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn rfc3339_formats_utc() {
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            rfc3339(UNIX_EPOCH + Duration::from_secs(1_795_000_000)),
-            "2026-11-18T11:06:40Z"
-        );
-        assert_eq!(
-            rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
-            "2000-02-29T00:00:00Z"
-        );
-    }
 }
