@@ -1,5 +1,7 @@
 //! Byte → text decoding of fetched HTML: BOM, then the `Content-Type` charset, then a
-//! `<meta>` prescan of the first 4 KB (WHATWG "prescan a byte stream"), else UTF-8.
+//! `<meta>` prescan of the first 4 KB (WHATWG "prescan a byte stream"), else UTF-8 when the
+//! bytes read as UTF-8, else the legacy encoding `chardetng` (Firefox's detector) finds
+//! most likely — a Shift-JIS or windows-1251 page that declares nothing, as browsers guess.
 //! Decoding is lossy (encoding_rs) and never fails.
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
@@ -12,10 +14,45 @@ pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> String {
     let declared = content_type
         .and_then(charset_from_content_type)
         .or_else(|| prescan(&bytes[..bytes.len().min(PRESCAN_LIMIT)]))
-        .unwrap_or(UTF_8);
+        .unwrap_or_else(|| undeclared(bytes));
     // `decode` sniffs and strips a BOM first, which overrides the declared encoding.
     let (text, _, _) = declared.decode(bytes);
     text.into_owned()
+}
+
+/// Most bytes the detector looks at.
+const DETECT_LIMIT: usize = 1 << 20;
+
+/// Invalid sequences a UTF-8 page may hold among its valid multi-byte characters (one per
+/// this many) and still be UTF-8: a stray byte in a UTF-8 page is damage, not a charset.
+const UTF8_PER_ERROR: usize = 8;
+
+/// The encoding of bytes that declare none: UTF-8 when they read as UTF-8 (a BOM is
+/// handled by the decoder), else `chardetng`'s guess among the legacy encodings.
+fn undeclared(bytes: &[u8]) -> &'static Encoding {
+    if Encoding::for_bom(bytes).is_some() || reads_as_utf8(bytes) {
+        return UTF_8;
+    }
+    let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    detector.feed(&bytes[..bytes.len().min(DETECT_LIMIT)], true);
+    detector.guess(None, chardetng::Utf8Detection::Deny)
+}
+
+/// Whether bytes are UTF-8: valid, or with a few invalid sequences among many valid
+/// multi-byte characters (a truncated last character does not count).
+fn reads_as_utf8(bytes: &[u8]) -> bool {
+    let (mut errors, mut multibyte) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        multibyte += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        let bad = chunk.invalid();
+        // The start of a character the body was cut in.
+        let cut =
+            bad.as_ptr_range().end == bytes.as_ptr_range().end && bad.first().is_some_and(|&b| b >= 0xC2);
+        if !bad.is_empty() && !cut {
+            errors += 1;
+        }
+    }
+    errors == 0 || multibyte >= UTF8_PER_ERROR * errors
 }
 
 /// The encoding named by a `charset=` parameter of a `Content-Type` value, if known.
@@ -188,7 +225,50 @@ mod tests {
     #[test]
     fn utf8_default_and_lossy() {
         assert_eq!(decode_html("héllo".as_bytes(), None), "héllo");
-        assert_eq!(decode_html(b"a\xFFb", None), "a\u{FFFD}b");
+        // A stray byte among UTF-8 characters is damage: replaced, the rest stays UTF-8.
+        let mut bytes = "é".repeat(8).into_bytes();
+        bytes.insert(8, 0xFF);
+        assert_eq!(
+            decode_html(&bytes, None),
+            "é".repeat(4) + "\u{FFFD}" + &"é".repeat(4)
+        );
+    }
+
+    #[test]
+    fn undeclared_legacy_charset_is_detected() {
+        // A page written by html/tests/fixtures/legacy/make.py: Japanese in Shift_JIS,
+        // Russian in windows-1251, German in windows-1252, none declaring its charset.
+        for (bytes, expected) in [
+            (
+                &include_bytes!("../tests/fixtures/legacy/shift_jis.html")[..],
+                "日本語のページです",
+            ),
+            (
+                &include_bytes!("../tests/fixtures/legacy/windows-1251.html")[..],
+                "Русский текст",
+            ),
+            (
+                &include_bytes!("../tests/fixtures/legacy/windows-1252.html")[..],
+                "Grüße aus Köln",
+            ),
+        ] {
+            let text = decode_html(bytes, Some("text/html"));
+            assert!(text.contains(expected), "{expected} not in {text}");
+            assert!(!text.contains('\u{FFFD}'));
+        }
+    }
+
+    #[test]
+    fn undeclared_utf8_stays_utf8() {
+        // Valid UTF-8, and UTF-8 with one stray byte among many characters.
+        let page = "<p>日本語のページです。Grüße aus Köln.</p>".repeat(4);
+        assert_eq!(decode_html(page.as_bytes(), None), page);
+        let mut damaged = page.clone().into_bytes();
+        damaged.insert(3, 0xFF);
+        assert!(decode_html(&damaged, None).ends_with("Köln.</p>"));
+        // A character cut at the end of the body is not a charset either.
+        let cut = &"<p>Grüße</p>日".as_bytes()[..16];
+        assert!(decode_html(cut, None).starts_with("<p>Grüße</p>"));
     }
 
     #[test]
