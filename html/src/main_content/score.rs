@@ -69,6 +69,25 @@ const BESIDE_COST: f32 = 0.0;
 /// Plain characters an element needs before its share of the page can protect it.
 const MIN_PROTECTED: u32 = 200;
 
+/// Share of the page's plain text an element named as boilerplate (`share_wrapper`, a
+/// post tagged `cookie-recipes`) must hold, as prose named as content, to be the content:
+/// a share bar or a consent box never holds that much.
+const BOILER_PROSE_SHARE: f32 = 0.4;
+/// Share of an element a content-named element inside it must fill to vouch for it.
+const CONTENT_FILL: f32 = 0.8;
+/// Share of the page's plain text an element named as an article's body (`entry-content`,
+/// `itemprop=articleBody`) must hold to be content inside a wrapper named as chrome (`box
+/// article modal-enabled`): the author said what it is, and its prose agrees.
+const BODY_PROSE_SHARE: f32 = 0.25;
+/// Link share below which a text is prose rather than a list.
+const PROSE_LINK_DENSITY: f32 = 0.2;
+/// Plain characters of one run of paragraphs (children of one element) that make a page
+/// an article: its bare link records (headlines, "most read") are furniture there.
+const ARTICLE_RUN: u32 = 700;
+/// Plain text of a bare record, as a share of its link text: under it the record is a
+/// headline link and nothing else.
+const BARE_RECORD_PLAIN: f32 = 0.3;
+
 pub(super) fn score(arena: &Arena) -> Scores {
     let nodes = &arena.nodes;
     let n = nodes.len();
@@ -82,6 +101,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let comment_sections = super::comments::sections(arena);
 
     let groups = record_groups(arena);
+    let article_page = longest_paragraph_run(arena) >= ARTICLE_RUN;
+    let content_fill = content_fill(arena);
     let mut ctx = vec![Ctx::default(); n];
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
@@ -123,11 +144,18 @@ pub(super) fn score(arena: &Arena) -> Scores {
         // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
         // page's prose (tab panels, a whole article) is a misused role, not navigation.
         let misused_nav = node.landmark == Landmark::Nav && prose_rich;
+        // A boilerplate word (`share`, `cookie`) on the element that holds the article —
+        // named as content itself or filled by an element that is — is a tag or a
+        // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
+        let prose_named_content = prose_holds(node, BOILER_PROSE_SHARE * page_plain)
+            && (node.words.score > 0
+                || node.words.article_body
+                || content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32);
         let landmark_chrome = (matches!(
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
         ) && !misused_nav)
-            || node.words.boiler;
+            || (node.words.boiler && !prose_named_content);
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
@@ -179,6 +207,11 @@ pub(super) fn score(arena: &Arena) -> Scores {
         if chrome_mark && !node.forced && !protected(node) {
             c.chrome = true;
         }
+        // The article's body, named as such and holding a good part of the page's prose,
+        // is content inside a wrapper named as chrome (`box article modal-enabled`).
+        if node.words.article_body && !chrome_mark && prose_holds(node, BODY_PROSE_SHARE * page_plain) {
+            c.chrome = false;
+        }
         if comment_sections[i] != Section::No {
             c.comments = true;
         }
@@ -194,7 +227,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             c.record = true;
         }
         ctx[i] = c;
-        own[i] = block_value(node, c);
+        own[i] = block_value(node, c, article_page);
     }
     let mut sum = own.clone();
     let mut best = own.clone();
@@ -237,8 +270,47 @@ pub(super) fn plain(node: &Node) -> u32 {
     node.total.chars - node.total.link_chars
 }
 
+/// Whether an element holds at least `min` plain characters (and [`MIN_PROTECTED`]) with
+/// few links: prose, not a list.
+fn prose_holds(node: &Node, min: f32) -> bool {
+    plain(node) >= MIN_PROTECTED
+        && plain(node) as f32 >= min
+        && node.total.link_density() < PROSE_LINK_DENSITY
+}
+
+/// Plain characters of the page's longest run of prose paragraphs (the paragraph children
+/// of one element): an article's body has one, a listing or a home page rarely does.
+fn longest_paragraph_run(arena: &Arena) -> u32 {
+    let nodes = &arena.nodes;
+    let mut run = vec![0u32; nodes.len()];
+    for node in &nodes[1..] {
+        let t = &node.own;
+        if node.kind == Kind::Para && !node.dropped && t.words >= 12 && t.link_density() < 0.3 {
+            run[node.parent as usize] += t.chars - t.link_chars;
+        }
+    }
+    run.into_iter().max().unwrap_or(0)
+}
+
+/// For each element, the characters of the largest element inside it named as content
+/// (class words, `articleBody`) or a `main`/`article` landmark.
+fn content_fill(arena: &Arena) -> Vec<u32> {
+    let nodes = &arena.nodes;
+    let mut fill = vec![0u32; nodes.len()];
+    for i in (1..nodes.len()).rev() {
+        let node = &nodes[i];
+        let named = node.words.score >= 2
+            || node.words.article_body
+            || matches!(node.landmark, Landmark::Main | Landmark::Article);
+        let v = if named { node.total.chars } else { fill[i] };
+        let p = node.parent as usize;
+        fill[p] = fill[p].max(v);
+    }
+    fill
+}
+
 /// Value of the text an element owns as a block.
-fn block_value(node: &Node, ctx: Ctx) -> f32 {
+fn block_value(node: &Node, ctx: Ctx, article_page: bool) -> f32 {
     if node.dropped {
         return 0.0;
     }
@@ -266,7 +338,11 @@ fn block_value(node: &Node, ctx: Ctx) -> f32 {
     };
     // Link text: a long anchor is a title (a listing's item); short anchors are menus.
     let per_link = if t.links > 0 { link / t.links as f32 } else { link };
-    let link_weight = if ctx.record || (prose && plain < link) {
+    // A record that is a bare headline link (no summary, no prose) on an article page is
+    // a "most read" or "related" list beside the article, not a listing's card: its links
+    // weigh as links elsewhere do.
+    let bare_record = ctx.record && article_page && !prose && plain < BARE_RECORD_PLAIN * link;
+    let link_weight = if (ctx.record && !bare_record) || (prose && plain < link) {
         // Cards: a teaser's title and description inside one link.
         0.5
     } else if (per_link >= 30.0 && plain < link) || (prose && plain >= link) {
