@@ -462,3 +462,87 @@ fn a_small_link_widget_is_not_chosen_over_the_long_body() {
     let out = main_content(&html);
     assert_kept(&out, &["partnership between a fungus"], &["WIDGET0", "WIDGET39"]);
 }
+
+/// A site footer of its own prose (an "about this blog" text) and a short note outside the
+/// post: enough text that the post is not most of the page, and a small block that would
+/// be chosen if the post were taken for chrome.
+fn footer_and_note() -> (String, &'static str) {
+    let blurbs: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<p>FOOTERTEXT{i} This blog has been written since the spring of 2009 by two gardeners \
+                 who share one allotment, a shed and a stubborn love of moss.</p>"
+            )
+        })
+        .collect();
+    (
+        format!("<footer>{blurbs}</footer>"),
+        "<div class='note'><p>NOTEBLOCK Photographs by the authors, taken on walks around the town.</p></div>",
+    )
+}
+
+#[test]
+fn a_boilerplate_word_on_the_posts_wrapper_does_not_hide_the_post() {
+    // Blog engines write the post's tags into its classes (`tag-cookie-recipes`); a
+    // wrapper named for its share buttons holds the article (`share_wrapper`).
+    let (footer, note) = footer_and_note();
+    for wrapper in [
+        "<div class='post hentry tag-cookie-recipes tag-dogs'>",
+        "<div class='share_wrapper'><div class='article'>",
+    ] {
+        let close = "</div>".repeat(wrapper.matches("<div").count());
+        let html = format!(
+            r#"<body><div id="page"><div id="content">{wrapper}<h1>Lichens on Old Walls</h1>
+            <div class="entry-content">{}</div>{close}</div>{note}</div>{footer}</body>"#,
+            paras(5)
+        );
+        let out = main_content(&html);
+        assert_kept(
+            &out,
+            &["Part 1. Lichens", "Part 5. Lichens"],
+            &["NOTEBLOCK", "FOOTERTEXT1"],
+        );
+    }
+}
+
+#[test]
+fn the_articles_body_inside_a_chrome_named_box_is_content() {
+    // `modal-enabled` names what the box can open, not what it is.
+    let (footer, note) = footer_and_note();
+    let html = format!(
+        r#"<body><div id="page"><div class="box article modal-enabled"><div class="article-header">
+        <h1>Lichens on Old Walls</h1><div class="entry-content">{}</div></div></div>{note}</div>{footer}</body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 5. Lichens"],
+        &["NOTEBLOCK", "FOOTERTEXT1"],
+    );
+}
+
+#[test]
+fn a_list_of_bare_headlines_beside_an_article_goes() {
+    // "Most read": headline links and their counts, in a plain list beside the article
+    // (a regression guard: bare headline records weigh as links on article pages).
+    let headlines: String = (0..30)
+        .map(|i| {
+            format!(
+                "<li><a href='/story/{i}'>HEADLINE{i} Council approves the new bridge over the river</a> \
+                 <a href='/story/{i}#comments'>({i})</a></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div id="page"><div class="story"><h1>Lichens on Old Walls</h1>{}</div>
+        <div id="midbar"><ul>{headlines}</ul></div></div></body>"#,
+        paras(6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["HEADLINE0", "HEADLINE29"],
+    );
+}
