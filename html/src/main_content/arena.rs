@@ -402,33 +402,53 @@ fn mix(h: u64, x: u64) -> u64 {
 }
 
 /// Statistics of one text node, and the hash of its letters and digits.
+/// Classes of ASCII bytes for [`text_stats`]: whitespace, sentence punctuation, word.
+const SPACE: u8 = 1;
+const PUNCT: u8 = 2;
+const WORD: u8 = 4;
+const ASCII_CLASS: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_whitespace() {
+            SPACE
+        } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+            PUNCT
+        } else if c.is_ascii_alphanumeric() {
+            WORD
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+
 fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
     let mut t = Text::default();
     let mut h = HASH_SEED;
     let mut in_word = false;
     let mut bytes = s.bytes();
-    let mut rest = s;
-    // ASCII fast path; the first non-ASCII byte switches to decoding characters.
+    let mut rest = "";
+    // ASCII fast path (one table look-up per byte); the first non-ASCII byte switches to
+    // decoding characters.
     while let Some(b) = bytes.next() {
         if b >= 0x80 {
             rest = &s[s.len() - bytes.len() - 1..];
             break;
         }
-        rest = "";
-        if b.is_ascii_whitespace() {
+        let class = ASCII_CLASS[b as usize];
+        if class & SPACE != 0 {
             in_word = false;
             continue;
         }
         t.chars += 1;
-        if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
-            t.punct += 1;
-        }
-        let word = b.is_ascii_alphanumeric();
+        t.punct += u32::from(class & PUNCT != 0);
+        let word = class & WORD != 0;
         if word {
             h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
-            if !in_word {
-                t.words += 1;
-            }
+            t.words += u32::from(!in_word);
         }
         in_word = word;
     }

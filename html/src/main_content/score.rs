@@ -101,8 +101,8 @@ pub(super) fn score(arena: &Arena) -> Scores {
     let comment_sections = super::comments::sections(arena);
 
     let groups = record_groups(arena);
-    let article_page = longest_paragraph_run(arena) >= ARTICLE_RUN;
-    let content_fill = content_fill(arena);
+    let (paragraph_run, content_fill) = paragraph_run_and_content_fill(arena);
+    let article_page = paragraph_run >= ARTICLE_RUN;
     let mut ctx = vec![Ctx::default(); n];
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
@@ -278,35 +278,30 @@ fn prose_holds(node: &Node, min: f32) -> bool {
         && node.total.link_density() < PROSE_LINK_DENSITY
 }
 
-/// Plain characters of the page's longest run of prose paragraphs (the paragraph children
-/// of one element): an article's body has one, a listing or a home page rarely does.
-fn longest_paragraph_run(arena: &Arena) -> u32 {
+/// In one pass over the page: the plain characters of its longest run of prose paragraphs
+/// (the paragraph children of one element: an article's body has one, a listing or a
+/// home page rarely does), and for each element the characters of the largest element
+/// inside it named as content (class words, `articleBody`) or a `main`/`article` landmark.
+fn paragraph_run_and_content_fill(arena: &Arena) -> (u32, Vec<u32>) {
     let nodes = &arena.nodes;
     let mut run = vec![0u32; nodes.len()];
-    for node in &nodes[1..] {
-        let t = &node.own;
-        if node.kind == Kind::Para && !node.dropped && t.words >= 12 && t.link_density() < 0.3 {
-            run[node.parent as usize] += t.chars - t.link_chars;
-        }
-    }
-    run.into_iter().max().unwrap_or(0)
-}
-
-/// For each element, the characters of the largest element inside it named as content
-/// (class words, `articleBody`) or a `main`/`article` landmark.
-fn content_fill(arena: &Arena) -> Vec<u32> {
-    let nodes = &arena.nodes;
     let mut fill = vec![0u32; nodes.len()];
+    let mut longest = 0;
     for i in (1..nodes.len()).rev() {
         let node = &nodes[i];
+        let p = node.parent as usize;
+        let t = &node.own;
+        if node.kind == Kind::Para && !node.dropped && t.words >= 12 && t.link_density() < 0.3 {
+            run[p] += t.chars - t.link_chars;
+            longest = longest.max(run[p]);
+        }
         let named = node.words.score >= 2
             || node.words.article_body
             || matches!(node.landmark, Landmark::Main | Landmark::Article);
         let v = if named { node.total.chars } else { fill[i] };
-        let p = node.parent as usize;
         fill[p] = fill[p].max(v);
     }
-    fill
+    (longest, fill)
 }
 
 /// Value of the text an element owns as a block.
