@@ -124,3 +124,14 @@ async fn a_body_without_a_file_or_too_large_is_refused() {
         .await
         .assert_ok();
 }
+
+#[tokio::test]
+async fn an_html_upload_in_an_undeclared_legacy_charset_is_decoded() {
+    // Shift_JIS, with no BOM, no charset in the upload's type and no <meta>: the bytes are
+    // not UTF-8, so the charset is guessed (the fixture is html/tests/fixtures/legacy's).
+    let bytes = include_bytes!("../../html/tests/fixtures/legacy/shift_jis.html").to_vec();
+    let r = parse_upload(shared().url(), "old.html", Some("text/html"), bytes, None).await;
+    r.assert_ok();
+    assert!(r.markdown().contains("日本語のページです"), "{}", r.pretty());
+    assert!(!r.markdown().contains('\u{FFFD}'), "{}", r.pretty());
+}
