@@ -72,9 +72,17 @@ pub fn render() -> String {
 
 fn describe() {
     metrics::describe_counter!(HTTP_REQUESTS, "HTTP requests by route, method and status");
-    metrics::describe_histogram!(HTTP_DURATION, metrics::Unit::Seconds, "HTTP request latency by route");
+    metrics::describe_histogram!(
+        HTTP_DURATION,
+        metrics::Unit::Seconds,
+        "HTTP request latency by route"
+    );
     metrics::describe_counter!(PLUGIN_CALLS, "Plugin calls by plugin and outcome");
-    metrics::describe_histogram!(PLUGIN_DURATION, metrics::Unit::Seconds, "Plugin call latency by plugin");
+    metrics::describe_histogram!(
+        PLUGIN_DURATION,
+        metrics::Unit::Seconds,
+        "Plugin call latency by plugin"
+    );
     metrics::describe_gauge!(PLUGIN_QUEUE, "Plugin calls waiting for a run slot");
     metrics::describe_counter!(FETCHES, "Page fetches by engine and outcome");
     metrics::describe_counter!(CACHE_LOOKUPS, "Cache lookups by result");

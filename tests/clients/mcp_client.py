@@ -18,9 +18,9 @@ from mcp import Client
 
 def result_json(result):
     return {
-        "isError": bool(result.isError),
+        "isError": bool(result.is_error),
         "text": "".join(getattr(block, "text", "") for block in result.content),
-        "structured": result.structuredContent,
+        "structured": result.structured_content,
     }
 
 
@@ -35,7 +35,7 @@ async def main(server, page_url, file_path):
         )
         invalid = await client.call_tool("scrape", {"url": page_url, "timeout": 5})
         report = {
-            "tools": {t.name: t.inputSchema for t in tools.tools},
+            "tools": {t.name: t.input_schema for t in tools.tools},
             "scrape": result_json(scraped),
             "parse": result_json(parsed),
             "invalid": result_json(invalid),

@@ -13,9 +13,9 @@ use std::process::Command;
 
 /// The Python with `mcp` and `openapi-spec-validator` installed.
 fn tools_python() -> PathBuf {
-    let python = std::env::var_os("DISTILL_MCP_PYTHON").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tools/mcp/bin/python")
-    });
+    let python = std::env::var_os("DISTILL_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tools/mcp/bin/python"));
     assert!(
         python.exists(),
         "{} is missing: `make test` installs the MCP client and the OpenAPI validator (make mcp-tools)",
@@ -46,8 +46,11 @@ fn sample(text: &str, name: &str, parts: &[&str]) -> Option<f64> {
 async fn metrics_count_requests_statuses_and_plugin_calls() {
     let server = TestServer::start(ServerOptions::default());
     let url = site().url("/article.html");
+    // maxAge 0: fetched and rendered each time, never answered from the cache.
     for _ in 0..3 {
-        scrape(server.url(), &json!({"url": url})).await.assert_ok();
+        scrape(server.url(), &json!({"url": url, "maxAge": 0}))
+            .await
+            .assert_ok();
     }
     scrape(server.url(), &json!({"url": url, "timeout": 5}))
         .await
@@ -55,22 +58,45 @@ async fn metrics_count_requests_statuses_and_plugin_calls() {
     let text = metrics_text(&server).await;
     let requests = "distill_http_requests_total";
     let route = r#"route="/v2/scrape""#;
-    assert_eq!(sample(&text, requests, &[route, r#"status="200""#]), Some(3.0), "{text}");
-    assert_eq!(sample(&text, requests, &[route, r#"status="400""#]), Some(1.0), "{text}");
-    // Three scrapes (the bad request never reached a plugin).
     assert_eq!(
-        sample(&text, "distill_plugin_calls_total", &[r#"plugin="markdown""#, r#"outcome="ok""#]),
+        sample(&text, requests, &[route, r#"status="200""#]),
+        Some(3.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(&text, requests, &[route, r#"status="400""#]),
+        Some(1.0),
+        "{text}"
+    );
+    // Three renderings (load-time calls are not counted; the bad request
+    // never reached a plugin).
+    assert_eq!(
+        sample(
+            &text,
+            "distill_plugin_calls_total",
+            &[r#"plugin="markdown""#, r#"outcome="ok""#]
+        ),
         Some(3.0),
         "{text}"
     );
     // Latency histograms have buckets; the +Inf bucket holds every request.
     let bucket = "distill_http_request_duration_seconds_bucket";
-    assert_eq!(sample(&text, bucket, &[route, r#"le="+Inf""#]), Some(4.0), "{text}");
-    assert!(text.contains("# TYPE distill_http_request_duration_seconds histogram"), "{text}");
+    assert_eq!(
+        sample(&text, bucket, &[route, r#"le="+Inf""#]),
+        Some(4.0),
+        "{text}"
+    );
+    assert!(
+        text.contains("# TYPE distill_http_request_duration_seconds histogram"),
+        "{text}"
+    );
     // Unknown paths are one label, not one per path.
     get(&server.endpoint("/no/such/route/123")).await;
     let text = metrics_text(&server).await;
-    assert_eq!(sample(&text, requests, &[r#"route="unmatched""#, r#"status="404""#]), Some(1.0));
+    assert_eq!(
+        sample(&text, requests, &[r#"route="unmatched""#, r#"status="404""#]),
+        Some(1.0)
+    );
     assert!(!text.contains("/no/such/route"), "{text}");
 }
 
@@ -97,7 +123,9 @@ async fn openapi_document_is_valid_and_matches_what_the_server_accepts() {
     );
 
     let schema = &doc["components"]["schemas"]["ScrapeRequest"];
-    let props = schema["properties"].as_object().expect("ScrapeRequest properties");
+    let props = schema["properties"]
+        .as_object()
+        .expect("ScrapeRequest properties");
     assert_eq!(schema["required"], json!(["url"]));
     // Formats served by loaded plugins are in the document.
     let formats = serde_json::to_string(&props["formats"]).unwrap();
@@ -106,9 +134,16 @@ async fn openapi_document_is_valid_and_matches_what_the_server_accepts() {
     let url = site().url("/article.html");
     // Every documented default is accepted as an explicit value.
     for (key, prop) in props {
-        let Some(default) = prop.get("default") else { continue };
+        let Some(default) = prop.get("default") else {
+            continue;
+        };
         let r = scrape(shared().url(), &json!({"url": url, key: default})).await;
-        assert_eq!(r.status, 200, "documented default {key}={default} refused: {}", r.pretty());
+        assert_eq!(
+            r.status,
+            200,
+            "documented default {key}={default} refused: {}",
+            r.pretty()
+        );
     }
     // Every documented enum refuses a value outside it, naming the field.
     let mut enums = 0;
@@ -117,7 +152,11 @@ async fn openapi_document_is_valid_and_matches_what_the_server_accepts() {
             continue;
         }
         enums += 1;
-        let r = scrape(shared().url(), &json!({"url": url, key: "not-a-documented-value"})).await;
+        let r = scrape(
+            shared().url(),
+            &json!({"url": url, key: "not-a-documented-value"}),
+        )
+        .await;
         r.assert_error(400, "BAD_REQUEST");
         assert_eq!(r.json["details"][0]["path"], json!([key]), "{}", r.pretty());
     }
@@ -158,21 +197,40 @@ async fn mcp_tools_work_with_the_official_python_client() {
     let scrape_schema = &report["tools"]["scrape"];
     assert_eq!(scrape_schema["required"], json!(["url"]), "{report}");
     assert!(scrape_schema["properties"]["formats"].is_object(), "{report}");
-    assert!(report["tools"]["parse"]["properties"]["content"].is_object(), "{report}");
+    assert!(
+        report["tools"]["parse"]["properties"]["content"].is_object(),
+        "{report}"
+    );
 
     let scraped = &report["scrape"];
     assert_eq!(scraped["isError"], false, "{report}");
-    assert!(scraped["text"].as_str().unwrap().contains("**composite organisms**"), "{report}");
+    assert!(
+        scraped["text"]
+            .as_str()
+            .unwrap()
+            .contains("**composite organisms**"),
+        "{report}"
+    );
     assert_eq!(scraped["structured"]["success"], true);
     assert!(scraped["structured"]["data"]["metadata"]["sourceURL"].is_string());
 
     let parsed = &report["parse"];
     assert_eq!(parsed["isError"], false, "{report}");
-    assert!(parsed["text"].as_str().unwrap().contains("| Widget | 9.99 | Small, blue |"), "{report}");
+    assert!(
+        parsed["text"]
+            .as_str()
+            .unwrap()
+            .contains("| Widget | 9.99 | Small, blue |"),
+        "{report}"
+    );
 
     // A bad argument is a tool error carrying the route's error body.
     let invalid = &report["invalid"];
     assert_eq!(invalid["isError"], true, "{report}");
     assert_eq!(invalid["structured"]["code"], "BAD_REQUEST", "{report}");
-    assert_eq!(invalid["structured"]["details"][0]["path"], json!(["timeout"]), "{report}");
+    assert_eq!(
+        invalid["structured"]["details"][0]["path"],
+        json!(["timeout"]),
+        "{report}"
+    );
 }

@@ -89,7 +89,12 @@ pub fn parse_formats(
 /// the formats `plugin_formats` names (free-form options).
 pub fn formats_schema(plugin_formats: &[String]) -> Value {
     let mut names: Vec<&str> = SPEC_FORMATS.to_vec();
-    names.extend(plugin_formats.iter().map(String::as_str).filter(|n| !SPEC_FORMATS.contains(n)));
+    names.extend(
+        plugin_formats
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !SPEC_FORMATS.contains(n)),
+    );
     let string_names: Vec<&str> = names.iter().copied().filter(|n| !needs_object_form(n)).collect();
     let mut variants = vec![json!({"type": "string", "enum": string_names})];
     for name in &names {

@@ -130,12 +130,24 @@ mod tests {
         let props = &schema["properties"];
         assert_eq!(schema["required"], json!(["url"]));
         assert_eq!(schema["additionalProperties"], json!(false));
-        assert_eq!(props["timeout"], json!({"type": "integer", "minimum": 1000, "maximum": 300000, "default": 60000}));
+        assert_eq!(
+            props["timeout"],
+            json!({"type": "integer", "minimum": 1000, "maximum": 300000, "default": 60000})
+        );
         assert_eq!(props["onlyMainContent"]["default"], json!(true));
-        assert_eq!(props["proxy"]["enum"], json!(["basic", "enhanced", "auto", "stealth"]));
-        assert_eq!(props["location"]["properties"]["country"]["type"], json!("string"));
+        assert_eq!(
+            props["proxy"]["enum"],
+            json!(["basic", "enhanced", "auto", "stealth"])
+        );
+        assert_eq!(
+            props["location"]["properties"]["country"]["type"],
+            json!("string")
+        );
         assert_eq!(props["profile"]["required"], json!(["name"]));
-        assert_eq!(props["auditMetadata"]["properties"]["username"]["maxLength"], json!(1024));
+        assert_eq!(
+            props["auditMetadata"]["properties"]["username"]["maxLength"],
+            json!(1024)
+        );
         assert_eq!(props["actions"]["maxItems"], json!(50));
         let click = props["actions"]["items"]["oneOf"]
             .as_array()
@@ -158,7 +170,9 @@ mod tests {
     fn every_described_default_is_accepted_by_the_validator() {
         let schema = ScrapeRequest::schema(&no_plugins);
         for (key, prop) in schema["properties"].as_object().unwrap() {
-            let Some(default) = prop.get("default") else { continue };
+            let Some(default) = prop.get("default") else {
+                continue;
+            };
             let body = json!({"url": "https://example.com", key: default});
             assert!(
                 ScrapeRequest::from_json(&body, &no_plugins).is_ok(),

@@ -107,7 +107,9 @@ impl Checker {
             if !self.has_type(path) {
                 self.describe(path, json!({ "type": expected }));
             }
-            if let (Some(root), Some((Value::String(key), parent))) = (self.schema.as_mut(), path.split_last()) {
+            if let (Some(root), Some((Value::String(key), parent))) =
+                (self.schema.as_mut(), path.split_last())
+            {
                 let parent = schema_node(root, &parent.to_vec());
                 if let Some(list) = parent
                     .as_object_mut()
@@ -261,7 +263,11 @@ impl<'v> Fields<'v> {
 
     /// A string with a length limit (in characters).
     pub fn string_len(&mut self, c: &mut Checker, key: &str, min: usize, max: usize) -> Option<String> {
-        self.describe(c, key, json!({"type": "string", "minLength": min, "maxLength": max}));
+        self.describe(
+            c,
+            key,
+            json!({"type": "string", "minLength": min, "maxLength": max}),
+        );
         let s = self.string(c, key)?;
         let n = s.chars().count();
         let path = self.at(key);
@@ -394,7 +400,10 @@ pub fn tagged_variant(tag: &str, value: &str, walk: impl FnOnce(&mut Checker, &V
         if let Some(Value::Object(props)) = map.get_mut("properties") {
             props.insert(tag.into(), json!({"type": "string", "const": value}));
         } else {
-            map.insert("properties".into(), json!({ tag: {"type": "string", "const": value} }));
+            map.insert(
+                "properties".into(),
+                json!({ tag: {"type": "string", "const": value} }),
+            );
         }
         let required = map.entry("required").or_insert_with(|| json!([]));
         if let Value::Array(list) = required

@@ -292,8 +292,8 @@ impl Call {
         };
         if let Some(plugin) = plugin {
             plugin.stats.record(started.elapsed(), kind.is_err());
+            crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
         }
-        crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
         kind.map_err(|kind| PluginCallError {
             plugin: plugin_name,
             kind,

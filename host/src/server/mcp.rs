@@ -110,8 +110,13 @@ fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
 /// The `parse` tool's arguments as an upload and its options (JSON text).
 fn parse_args(args: &Value) -> Result<(Upload, Option<String>), ApiError> {
     let allowed = ["filename", "content", "contentType", "options"];
-    if let Some(unknown) = args.as_object().and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str()))) {
-        return Err(ApiError::bad_request(format!("Unrecognized argument '{unknown}'")));
+    if let Some(unknown) = args
+        .as_object()
+        .and_then(|m| m.keys().find(|k| !allowed.contains(&k.as_str())))
+    {
+        return Err(ApiError::bad_request(format!(
+            "Unrecognized argument '{unknown}'"
+        )));
     }
     let text = |key: &str| args.get(key).and_then(Value::as_str);
     let name = text("filename").ok_or_else(|| ApiError::bad_request("'filename' (a string) is required"))?;
@@ -191,7 +196,11 @@ impl ServerHandler for DistillTools {
 fn summary_text(data: &Value) -> String {
     let outputs: Vec<&String> = data
         .as_object()
-        .map(|m| m.keys().filter(|k| !matches!(k.as_str(), "metadata" | "warning")).collect())
+        .map(|m| {
+            m.keys()
+                .filter(|k| !matches!(k.as_str(), "metadata" | "warning"))
+                .collect()
+        })
         .unwrap_or_default();
     match (outputs.as_slice(), data.get("markdown").and_then(Value::as_str)) {
         ([only], Some(markdown)) if only.as_str() == "markdown" => markdown.to_string(),

@@ -4,7 +4,6 @@
 
 use super::access_log::RequestId;
 use super::respond::{isolated, respond};
-use serde_json::Value;
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::{
@@ -17,6 +16,7 @@ use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde_json::Value;
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
