@@ -30,7 +30,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools
 
 run: build
 	$(BIN)
@@ -97,7 +97,17 @@ check: setup
 unit: setup
 	$(CARGO) test --release --workspace --exclude distill-e2e --exclude distill-bench
 
-test: build check
+## The official MCP Python SDK and an OpenAPI validator (PyPI), for the tests
+## of /mcp and /openapi.json (tests/tests/operator_surface.rs).
+MCP_TOOLS := target/tools/mcp/.installed
+$(MCP_TOOLS):
+	rm -rf target/tools/mcp && python3 -m venv target/tools/mcp
+	target/tools/mcp/bin/pip install -q mcp==2.3.0 openapi-spec-validator==0.9.0
+	touch $@
+
+mcp-tools: $(MCP_TOOLS)
+
+test: build check mcp-tools
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \

@@ -10,6 +10,7 @@
 //! - [`services`]: what the pipeline works with (plugins, engines, OCR), built from config.
 //! - [`pipeline`]: fetch → clean → plugins → response, with its own error type.
 //! - [`plugins`]: the WebAssembly plugin runtime.
+//! - [`telemetry`]: Prometheus metrics (names, recording, the process-wide recorder).
 //! - [`timestamp`]: UTC timestamps as text.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
 
@@ -24,6 +25,7 @@ pub mod pipeline;
 pub mod plugins;
 pub mod server;
 pub mod services;
+pub mod telemetry;
 pub mod timestamp;
 
 use std::net::SocketAddr;

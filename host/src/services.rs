@@ -47,6 +47,7 @@ impl Services {
     /// Builds every service from `config`: creates the data directory, loads
     /// every plugin (and starts the hot-swap watcher when configured).
     pub async fn start(config: &Config) -> anyhow::Result<Services> {
+        crate::telemetry::install();
         std::fs::create_dir_all(&config.data_dir)
             .map_err(|e| anyhow::anyhow!("creating the data dir {}: {e}", config.data_dir.display()))?;
         let limits = RuntimeLimits {

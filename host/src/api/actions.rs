@@ -3,7 +3,7 @@
 //! them needs the browser engine.
 
 use super::formats::check_screenshot_options;
-use super::validate::{Checker, Fields, Path};
+use super::validate::{Checker, Fields, Path, tagged_variant};
 use serde_json::{Value, json};
 
 /// Most actions in one request.
@@ -30,6 +30,17 @@ const PDF_FORMATS: &[&str] = &[
 /// Validates `actions`; returns them as given plus the milliseconds they wait.
 pub fn parse_actions(c: &mut Checker, fields: &mut Fields) -> (Vec<Value>, i64) {
     let path = fields.at("actions");
+    if c.is_describing() {
+        let variants: Vec<Value> = ACTION_TYPES
+            .iter()
+            .map(|kind| tagged_variant("type", kind, |c, item| _ = check_action(c, item, Vec::new())))
+            .collect();
+        fields.describe(
+            c,
+            "actions",
+            json!({"type": "array", "maxItems": MAX_ACTIONS, "items": {"oneOf": variants}}),
+        );
+    }
     let Some(value) = fields.raw("actions") else {
         return (Vec::new(), 0);
     };

@@ -3,7 +3,7 @@
 //! checked here; a format served by a plugin takes any options, which are passed
 //! to the plugin as JSON.
 
-use super::validate::{Checker, Fields, Path, check_int};
+use super::validate::{Checker, Fields, Path, check_int, tagged_variant};
 use serde_json::{Map, Value, json};
 
 /// Formats the spec names. Those the host renders itself are in [`HOST_FORMATS`];
@@ -82,6 +82,27 @@ pub fn parse_formats(
         );
     }
     out
+}
+
+/// The JSON Schema of `formats`: names in string form, the object form of
+/// every spec format (its options as [`check_builtin_options`] reads them), and
+/// the formats `plugin_formats` names (free-form options).
+pub fn formats_schema(plugin_formats: &[String]) -> Value {
+    let mut names: Vec<&str> = SPEC_FORMATS.to_vec();
+    names.extend(
+        plugin_formats
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !SPEC_FORMATS.contains(n)),
+    );
+    let string_names: Vec<&str> = names.iter().copied().filter(|n| !needs_object_form(n)).collect();
+    let mut variants = vec![json!({"type": "string", "enum": string_names})];
+    for name in &names {
+        variants.push(tagged_variant("type", name, |c, item| {
+            parse_one(c, item, Vec::new(), &|_| true);
+        }));
+    }
+    json!({"type": "array", "default": ["markdown"], "items": {"oneOf": variants}})
 }
 
 fn parse_one(

@@ -7,10 +7,12 @@
 //! - [`scrape_request`]: the `/v2/scrape` body, field by field, per the spec.
 //! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
 //! - [`parse_request`]: the `/v2/parse` upload: options, kind detection, errors.
+//! - [`openapi`]: the OpenAPI document, its request schemas recorded from the validators.
 
 pub mod actions;
 pub mod error;
 pub mod formats;
+pub mod openapi;
 pub mod parse_request;
 pub mod scrape_request;
 pub mod validate;

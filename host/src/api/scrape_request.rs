@@ -5,8 +5,8 @@
 
 use super::actions::{MAX_TOTAL_WAIT_MS, parse_actions};
 use super::error::ApiError;
-use super::formats::{FormatRequest, parse_formats};
-use super::validate::{Checker, Fields};
+use super::formats::{FormatRequest, formats_schema, parse_formats};
+use super::validate::{Checker, Fields, tagged_variant};
 use serde_json::{Map, Value, json};
 use url::Url;
 
@@ -78,6 +78,10 @@ pub trait Catalog {
     fn has_format(&self, name: &str) -> bool;
     /// Whether a `parsers` type other than "pdf" configures a loaded converter.
     fn has_parser(&self, name: &str) -> bool;
+    /// The formats loaded plugins add to the spec's (for the API's schema).
+    fn plugin_formats(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A closure naming plugin formats is a catalog without extra parsers.
@@ -129,15 +133,12 @@ impl ScrapeRequest {
     /// spec and which extra `parsers` types loaded plugins serve.
     pub fn from_json(body: &Value, catalog: &dyn Catalog) -> Result<Self, ApiError> {
         let mut c = Checker::default();
-        let Some(mut fields) = c.object(body, Vec::new()) else {
+        let Some((url_as_sent, options)) = walk(&mut c, body, catalog) else {
             return Err(issues_to_error(c));
         };
-        let url_as_sent = fields.required_string(&mut c, "url");
-        let options = parse_options(&mut c, &mut fields, catalog);
-        fields.finish_with_message(&mut c, Some(UNKNOWN_KEY_MESSAGE));
         let url = url_as_sent
             .as_deref()
-            .and_then(|u| normalize_url(&mut c, u, fields.at("url")));
+            .and_then(|u| normalize_url(&mut c, u, vec![json!("url")]));
         match (c.is_ok(), url_as_sent, url) {
             (true, Some(url_as_sent), Some(url)) => Ok(ScrapeRequest {
                 url_as_sent,
@@ -147,6 +148,35 @@ impl ScrapeRequest {
             _ => Err(issues_to_error(c)),
         }
     }
+
+    /// The JSON Schema of a `/v2/scrape` body, recorded by walking the same
+    /// validators `from_json` runs.
+    pub fn schema(catalog: &dyn Catalog) -> Value {
+        let mut c = Checker::describing();
+        walk(&mut c, &Value::Null, catalog);
+        c.describe(&vec![json!("url")], json!({"format": "uri"}));
+        c.into_schema().unwrap_or(Value::Null)
+    }
+}
+
+/// The schema of the scrape options alone (the `/v2/parse` options part, the
+/// `scrapeOptions` of other requests).
+pub fn options_schema(catalog: &dyn Catalog) -> Value {
+    let mut c = Checker::describing();
+    if let Some(mut fields) = c.object(&Value::Null, Vec::new()) {
+        parse_options(&mut c, &mut fields, catalog);
+        fields.finish(&mut c);
+    }
+    c.into_schema().unwrap_or(Value::Null)
+}
+
+/// Reads a scrape body: the URL as sent and the options.
+fn walk(c: &mut Checker, body: &Value, catalog: &dyn Catalog) -> Option<(Option<String>, ScrapeOptions)> {
+    let mut fields = c.object(body, Vec::new())?;
+    let url_as_sent = fields.required_string(c, "url");
+    let options = parse_options(c, &mut fields, catalog);
+    fields.finish_with_message(c, Some(UNKNOWN_KEY_MESSAGE));
+    Some((url_as_sent, options))
 }
 
 /// Adds `http://` to a URL without a scheme; refuses schemes other than http(s).
@@ -190,10 +220,15 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
 
 /// Reads every scrape option from `fields` (shared by scrape and parse).
 pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) -> ScrapeOptions {
+    if c.is_describing() {
+        fields.describe(c, "formats", formats_schema(&catalog.plugin_formats()));
+    }
     let formats = parse_formats(c, fields, &|name| catalog.has_format(name));
     let explicit_timeout = fields.int(c, "timeout", Some(1000), Some(300_000));
     let timeout_ms = explicit_timeout.unwrap_or(60_000);
     let wait_for_ms = fields.int(c, "waitFor", Some(0), Some(60_000)).unwrap_or(0);
+    fields.describe(c, "timeout", json!({"default": 60_000}));
+    fields.describe(c, "waitFor", json!({"default": 0}));
     // As upstream: checked only against a timeout the client gave.
     if explicit_timeout.is_some() && wait_for_ms > timeout_ms / 2 {
         c.custom(&fields.at("waitFor"), "waitFor must not exceed half of timeout");
@@ -231,6 +266,12 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
         p.finish(c);
         fields.raw("profile").cloned().unwrap_or(Value::Null)
     });
+    fields.describe(
+        c,
+        "redactPII",
+        json!({"oneOf": [{"type": "boolean"}, {"type": "object"}], "default": false}),
+    );
+    fields.describe(c, "maxAge", json!({"default": default_max_age}));
     let redact_pii = match fields.raw("redactPII") {
         None | Some(Value::Bool(false)) => None,
         Some(v @ (Value::Bool(true) | Value::Object(_))) => {
@@ -283,6 +324,7 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
 }
 
 fn parse_headers(c: &mut Checker, fields: &mut Fields) -> Vec<(String, String)> {
+    fields.describe(c, "headers", json!({"additionalProperties": {"type": "string"}}));
     let Some(map) = fields.any_object(c, "headers") else {
         return Vec::new();
     };
@@ -324,35 +366,39 @@ fn parse_location(c: &mut Checker, fields: &mut Fields) -> Option<Location> {
 }
 
 fn parse_parsers(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) -> Vec<ParserSpec> {
-    let pdf = || ParserSpec {
-        kind: "pdf".into(),
-        max_pages: None,
-        mode: "auto".into(),
-        extra: Map::new(),
-    };
     let path = fields.at("parsers");
+    if c.is_describing() {
+        let object_form = tagged_variant("type", "pdf", |c, item| {
+            if let Some(f) = c.object(item, Vec::new()) {
+                pdf_parser_object(c, f);
+            }
+        });
+        fields.describe(
+            c,
+            "parsers",
+            json!({"type": "array", "default": ["pdf"],
+                   "items": {"oneOf": [{"type": "string", "enum": ["pdf"]}, object_form]}}),
+        );
+    }
     let Some(value) = fields.raw("parsers") else {
-        return vec![pdf()];
+        return vec![ParserSpec::pdf()];
     };
     let Value::Array(items) = value else {
         c.invalid_type(&path, "array", value);
-        return vec![pdf()];
+        return vec![ParserSpec::pdf()];
     };
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let mut p = path.clone();
         p.push(json!(i));
         match item {
-            Value::String(s) if s == "pdf" => out.push(pdf()),
+            Value::String(s) if s == "pdf" => out.push(ParserSpec::pdf()),
             Value::String(s) if catalog.has_parser(s) => out.push(ParserSpec {
                 kind: s.clone(),
-                ..pdf()
+                ..ParserSpec::pdf()
             }),
             Value::String(s) => c.enum_mismatch(&p, &["pdf"], s),
             other => {
-                let Some(mut f) = c.object(other, p.clone()) else {
-                    continue;
-                };
                 let plugin_type = match other.get("type") {
                     Some(Value::String(t)) if t != "pdf" && catalog.has_parser(t) => Some(t.clone()),
                     _ => None,
@@ -370,33 +416,53 @@ fn parse_parsers(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) ->
                         .into_iter()
                         .flatten()
                         .collect();
-                    out.push(ParserSpec { kind, extra, ..pdf() });
-                    continue;
-                }
-                let kind = f
-                    .raw("type")
-                    .map(|_| ())
-                    .and_then(|_| f.one_of(c, "type", &["pdf"]));
-                if f.raw("type").is_none() {
-                    c.required(&f.at("type"), "string");
-                }
-                let max_pages = f.int(c, "maxPages", Some(1), Some(10_000)).map(|n| n as u32);
-                let mode = f
-                    .one_of(c, "mode", &["fast", "auto", "ocr"])
-                    .unwrap_or_else(|| "auto".into());
-                f.finish(c);
-                if let Some(kind) = kind {
                     out.push(ParserSpec {
                         kind,
-                        max_pages,
-                        mode,
-                        extra: Map::new(),
+                        extra,
+                        ..ParserSpec::pdf()
                     });
+                } else if let Some(f) = c.object(other, p.clone()) {
+                    out.extend(pdf_parser_object(c, f));
                 }
             }
         }
     }
     out
+}
+
+/// The object form of upstream's `pdf` parser: `{type, maxPages, mode}`.
+fn pdf_parser_object(c: &mut Checker, mut f: Fields) -> Option<ParserSpec> {
+    let kind = f
+        .raw("type")
+        .map(|_| ())
+        .and_then(|_| f.one_of(c, "type", &["pdf"]));
+    if f.raw("type").is_none() {
+        c.required(&f.at("type"), "string");
+    }
+    let max_pages = f.int(c, "maxPages", Some(1), Some(10_000)).map(|n| n as u32);
+    let mode = f
+        .one_of(c, "mode", &["fast", "auto", "ocr"])
+        .unwrap_or_else(|| "auto".into());
+    f.describe(c, "mode", json!({"default": "auto"}));
+    f.finish(c);
+    Some(ParserSpec {
+        kind: kind?,
+        max_pages,
+        mode,
+        extra: Map::new(),
+    })
+}
+
+impl ParserSpec {
+    /// Upstream's default parser: `{type: "pdf", mode: "auto"}`.
+    fn pdf() -> Self {
+        ParserSpec {
+            kind: "pdf".into(),
+            max_pages: None,
+            mode: "auto".into(),
+            extra: Map::new(),
+        }
+    }
 }
 
 /// The options as a JSON object, for plugins (e.g. converters read `parsers`).

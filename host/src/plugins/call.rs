@@ -292,11 +292,25 @@ impl Call {
         };
         if let Some(plugin) = plugin {
             plugin.stats.record(started.elapsed(), kind.is_err());
+            crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
         }
         kind.map_err(|kind| PluginCallError {
             plugin: plugin_name,
             kind,
         })
+    }
+}
+
+/// The `outcome` label of a finished call.
+fn outcome_label<T>(kind: &Result<T, PluginCallErrorKind>) -> &'static str {
+    match kind {
+        Ok(_) => "ok",
+        Err(PluginCallErrorKind::RequestTimeout) => "request_timeout",
+        Err(PluginCallErrorKind::PluginTimeout { .. }) => "plugin_timeout",
+        Err(PluginCallErrorKind::OutOfMemory { .. }) => "out_of_memory",
+        Err(PluginCallErrorKind::Trap(_)) => "trap",
+        Err(PluginCallErrorKind::Rejected(_)) => "rejected",
+        Err(PluginCallErrorKind::Instantiate(_)) => "instantiate",
     }
 }
 

@@ -115,4 +115,15 @@ impl Catalog for Registry {
             p.kind == PluginKind::Converter && p.manifest.parser.as_ref().is_some_and(|d| d.name == name)
         })
     }
+
+    fn plugin_formats(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .by_format
+            .iter()
+            .filter(|(_, p)| p.kind == PluginKind::Format)
+            .map(|(name, _)| name.clone())
+            .collect();
+        names.sort();
+        names
+    }
 }

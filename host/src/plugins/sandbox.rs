@@ -86,11 +86,13 @@ pub struct CallPermit {
 impl CallPermit {
     /// Waits for a free slot.
     pub async fn acquire(slots: Arc<Semaphore>) -> CallPermit {
+        let waiting = crate::telemetry::plugin_waiting();
         let held = slots
             .clone()
             .acquire_owned()
             .await
             .expect("the call semaphore is never closed");
+        drop(waiting);
         CallPermit {
             slots,
             held: Some(held),

@@ -1,8 +1,9 @@
 //! Request logging: every request gets an id (also used as `scrapeId`) and
-//! exactly one log line when it ends: method, path, status, error code, time.
+//! exactly one log line when it ends: method, path, status, error code, time
+//! — and the request metrics (by matched route, so ids never become labels).
 
 use crate::api::error::ErrorCode;
-use axum::extract::Request;
+use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
 use axum::response::Response;
 use std::time::Instant;
@@ -17,8 +18,14 @@ pub async fn log_request(mut req: Request, next: Next) -> Response {
     req.extensions_mut().insert(RequestId(id.clone()));
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str)
+        .to_string();
     let response = next.run(req).await;
     let status = response.status().as_u16();
+    crate::telemetry::http_request(&route, method.as_str(), status, started.elapsed());
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let code = response
         .extensions()

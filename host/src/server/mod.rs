@@ -7,6 +7,8 @@
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`health`]: `GET /` and `GET /health`.
 //! - [`media_route`]: `GET /v2/media/{id}` (screenshots and PDFs of the browser engine).
+//! - [`ops_routes`]: `GET /metrics` (Prometheus) and `GET /openapi.json`.
+//! - [`mcp`]: the MCP server at `/mcp` (tools `scrape` and `parse`).
 //! - [`admin`]: the operator API (`/admin/plugins`), behind the admin key.
 //! - [`respond`]: JSON bodies and isolated request work.
 //! - [`error_map`]: pipeline errors → status, code, message.
@@ -16,7 +18,9 @@ pub mod access_log;
 pub mod admin;
 pub mod error_map;
 pub mod health;
+pub mod mcp;
 pub mod media_route;
+pub mod ops_routes;
 pub mod parse_route;
 pub mod respond;
 pub mod router;

@@ -3,7 +3,7 @@
 //! upstream's exact messages.
 
 use super::access_log::RequestId;
-use super::respond::run_isolated;
+use super::respond::{isolated, respond};
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::{
@@ -16,6 +16,7 @@ use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde_json::Value;
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -32,11 +33,19 @@ pub async fn parse(
         Ok(parts) => parts,
         Err(e) => return e.into_response(),
     };
+    respond(run_parse(&state, upload, options.as_deref(), scrape_id).await)
+}
+
+/// Validates the options, finds the upload's kind and runs the pipeline
+/// isolated (also the MCP `parse` tool).
+pub async fn run_parse(
+    state: &AppState,
+    upload: Upload,
+    options: Option<&str>,
+    scrape_id: String,
+) -> Result<Value, ApiError> {
     let registry = state.services.plugins.registry();
-    let options = match parse_upload_options(options.as_deref(), registry.as_ref()) {
-        Ok(o) => o,
-        Err(e) => return e.into_response(),
-    };
+    let options = parse_upload_options(options, registry.as_ref())?;
     let kind = detect_kind(
         &upload.name,
         upload.content_type.as_deref(),
@@ -46,14 +55,13 @@ pub async fn parse(
                 .converter_for_content_type(mime)
                 .and_then(|p| p.manifest.extensions.first().cloned())
         },
-    );
-    let Some(kind) = kind else {
-        return unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response();
-    };
+    )
+    .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))?;
     let upload = Upload { kind, ..upload };
+    let services = state.services.clone();
     let id = scrape_id.clone();
-    run_isolated(scrape_id, async move {
-        pipeline::parse(&state.services, upload, &options, &id).await
+    isolated(scrape_id, async move {
+        pipeline::parse(&services, upload, &options, &id).await
     })
     .await
 }

@@ -34,13 +34,30 @@ pub async fn run_isolated(
     request_id: String,
     work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
 ) -> Response {
+    respond(isolated(request_id, work).await)
+}
+
+/// Like [`run_isolated`], for callers that want the data, not a response
+/// (the MCP tools).
+pub async fn isolated(
+    request_id: String,
+    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+) -> Result<Value, ApiError> {
     match tokio::spawn(work).await {
-        Ok(Ok(data)) => Json(json!({ "success": true, "data": data })).into_response(),
-        Ok(Err(e)) => api_error(e).into_response(),
+        Ok(Ok(data)) => Ok(data),
+        Ok(Err(e)) => Err(api_error(e)),
         Err(join_error) => {
             let error_id = uuid::Uuid::now_v7().to_string();
             tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
-            ApiError::unknown(&error_id).into_response()
+            Err(ApiError::unknown(&error_id))
         }
+    }
+}
+
+/// `{"success": true, "data": ...}` or the error's response.
+pub fn respond(result: Result<Value, ApiError>) -> Response {
+    match result {
+        Ok(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Err(e) => e.into_response(),
     }
 }

@@ -2,7 +2,7 @@
 //! answers for unknown routes and methods. Handlers live in their own modules.
 
 use super::state::AppState;
-use super::{access_log, admin, health, media_route, parse_route, scrape_route};
+use super::{access_log, admin, health, mcp, media_route, ops_routes, parse_route, scrape_route};
 use crate::api::ApiError;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -24,6 +24,9 @@ pub fn router(state: AppState) -> Router {
             post(parse_route::parse).layer(DefaultBodyLimit::max(parse_route::MAX_FORM_BYTES)),
         )
         .route("/v2/media/{id}", get(media_route::media))
+        .route("/metrics", get(ops_routes::metrics))
+        .route("/openapi.json", get(ops_routes::openapi_document))
+        .nest_service("/mcp", mcp::service(state.clone()))
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
         .fallback(not_found)

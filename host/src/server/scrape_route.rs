@@ -1,15 +1,15 @@
 //! `POST /v2/scrape`: validate the JSON body, run the pipeline isolated.
 
 use super::access_log::RequestId;
-use super::respond::{json_body, run_isolated};
+use super::respond::{isolated, json_body, respond};
 use super::state::AppState;
-use crate::api::ScrapeRequest;
-use crate::pipeline;
+use crate::api::{ApiError, ScrapeRequest};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use serde_json::Value;
 
 pub async fn scrape(
     State(state): State<AppState>,
@@ -21,11 +21,6 @@ pub async fn scrape(
         Ok(v) => v,
         Err(e) => return e.into_response(),
     };
-    let registry = state.services.plugins.registry();
-    let request = match ScrapeRequest::from_json(&body, registry.as_ref()) {
-        Ok(r) => r,
-        Err(e) => return e.into_response(),
-    };
     let fault = state
         .test_faults
         .then(|| {
@@ -35,12 +30,26 @@ pub async fn scrape(
                 .map(str::to_string)
         })
         .flatten();
+    respond(run_scrape(&state, &body, scrape_id, fault).await)
+}
+
+/// Validates a scrape body and runs the pipeline isolated (also the MCP
+/// `scrape` tool). `fault` is a test fault to inject (tests only).
+pub async fn run_scrape(
+    state: &AppState,
+    body: &Value,
+    scrape_id: String,
+    fault: Option<String>,
+) -> Result<Value, ApiError> {
+    let registry = state.services.plugins.registry();
+    let request = ScrapeRequest::from_json(body, registry.as_ref())?;
+    let services = state.services.clone();
     let id = scrape_id.clone();
-    run_isolated(scrape_id, async move {
+    isolated(scrape_id, async move {
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        pipeline::scrape(&state.services, &request, &id).await
+        crate::pipeline::scrape(&services, &request, &id).await
     })
     .await
 }

@@ -1,0 +1,22 @@
+//! What operators and integrators read about a running server: `/metrics`
+//! (Prometheus text format) and `/openapi.json` (the API's OpenAPI document,
+//! for the plugins loaded now).
+
+use super::state::AppState;
+use crate::api::openapi;
+use axum::Json;
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+
+pub async fn metrics() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        crate::telemetry::render(),
+    )
+}
+
+pub async fn openapi_document(State(state): State<AppState>) -> impl IntoResponse {
+    let registry = state.services.plugins.registry();
+    Json(openapi::document(registry.as_ref()))
+}

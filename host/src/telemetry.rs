@@ -1,0 +1,141 @@
+//! Prometheus metrics: one process-wide recorder (the `metrics` facade with
+//! its Prometheus exporter, rendered by the server's `/metrics` route) and the
+//! names every layer records under, so dashboards have one list to read.
+//!
+//! Recording is cheap (a labelled increment costs ~60 ns) and works before
+//! [`install`] too: without a recorder the facade drops the values.
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// HTTP requests by route (the matched pattern), method and status.
+pub const HTTP_REQUESTS: &str = "distill_http_requests_total";
+/// HTTP request latency by route, in seconds.
+pub const HTTP_DURATION: &str = "distill_http_request_duration_seconds";
+/// Plugin calls by plugin and outcome (`ok` or the failure kind).
+pub const PLUGIN_CALLS: &str = "distill_plugin_calls_total";
+/// Plugin call latency by plugin, in seconds.
+pub const PLUGIN_DURATION: &str = "distill_plugin_call_duration_seconds";
+/// Plugin calls waiting for a run slot (the plugin queue's depth).
+pub const PLUGIN_QUEUE: &str = "distill_plugin_calls_waiting";
+/// Page fetches by engine and outcome.
+pub const FETCHES: &str = "distill_fetches_total";
+/// Cache lookups by result (hit, miss, bypass).
+pub const CACHE_LOOKUPS: &str = "distill_cache_lookups_total";
+/// Browser pages open now.
+pub const BROWSER_PAGES: &str = "distill_browser_pages_open";
+/// Model tokens by direction (prompt, completion).
+pub const MODEL_TOKENS: &str = "distill_model_tokens_total";
+
+/// Latency buckets (seconds) for every `_seconds` histogram.
+const BUCKETS: &[f64] = &[
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process-wide recorder (once; later calls reuse it) and starts
+/// its upkeep task. `None` if another recorder was installed first.
+pub fn install() -> Option<&'static PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), BUCKETS)
+                .ok()?
+                .build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("a metrics recorder was already installed; /metrics stays empty");
+                return None;
+            }
+            describe();
+            let upkeep = handle.clone();
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(async move {
+                    let mut tick = tokio::time::interval(Duration::from_secs(5));
+                    loop {
+                        tick.tick().await;
+                        upkeep.run_upkeep();
+                    }
+                });
+            }
+            Some(handle)
+        })
+        .as_ref()
+}
+
+/// The metrics in Prometheus' text format (empty without a recorder).
+pub fn render() -> String {
+    install().map(PrometheusHandle::render).unwrap_or_default()
+}
+
+fn describe() {
+    metrics::describe_counter!(HTTP_REQUESTS, "HTTP requests by route, method and status");
+    metrics::describe_histogram!(
+        HTTP_DURATION,
+        metrics::Unit::Seconds,
+        "HTTP request latency by route"
+    );
+    metrics::describe_counter!(PLUGIN_CALLS, "Plugin calls by plugin and outcome");
+    metrics::describe_histogram!(
+        PLUGIN_DURATION,
+        metrics::Unit::Seconds,
+        "Plugin call latency by plugin"
+    );
+    metrics::describe_gauge!(PLUGIN_QUEUE, "Plugin calls waiting for a run slot");
+    metrics::describe_counter!(FETCHES, "Page fetches by engine and outcome");
+    metrics::describe_counter!(CACHE_LOOKUPS, "Cache lookups by result");
+    metrics::describe_gauge!(BROWSER_PAGES, "Browser pages open");
+    metrics::describe_counter!(MODEL_TOKENS, "Model tokens by direction");
+}
+
+/// One finished HTTP request.
+pub fn http_request(route: &str, method: &str, status: u16, elapsed: Duration) {
+    metrics::counter!(HTTP_REQUESTS, "route" => route.to_string(), "method" => method.to_string(), "status" => status.to_string())
+        .increment(1);
+    metrics::histogram!(HTTP_DURATION, "route" => route.to_string()).record(elapsed.as_secs_f64());
+}
+
+/// One finished plugin call; `outcome` is `ok` or the failure's kind.
+pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
+    metrics::counter!(PLUGIN_CALLS, "plugin" => plugin.to_string(), "outcome" => outcome).increment(1);
+    metrics::histogram!(PLUGIN_DURATION, "plugin" => plugin.to_string()).record(elapsed.as_secs_f64());
+}
+
+/// Counts a plugin call as waiting for a run slot until the guard is dropped
+/// (also when the waiting request is cancelled).
+pub fn plugin_waiting() -> Waiting {
+    metrics::gauge!(PLUGIN_QUEUE).increment(1.0);
+    Waiting(())
+}
+
+/// See [`plugin_waiting`].
+pub struct Waiting(());
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        metrics::gauge!(PLUGIN_QUEUE).decrement(1.0);
+    }
+}
+
+/// One page fetch by `engine`; `outcome` is `ok` or the failure's kind.
+pub fn fetch(engine: &'static str, outcome: &'static str) {
+    metrics::counter!(FETCHES, "engine" => engine, "outcome" => outcome).increment(1);
+}
+
+/// One cache lookup: `hit`, `miss` or `bypass`.
+pub fn cache_lookup(result: &'static str) {
+    metrics::counter!(CACHE_LOOKUPS, "result" => result).increment(1);
+}
+
+/// Browser pages opened (`+1`) or closed (`-1`).
+pub fn browser_pages(delta: f64) {
+    metrics::gauge!(BROWSER_PAGES).increment(delta);
+}
+
+/// Tokens a model call used.
+pub fn model_tokens(prompt: u64, completion: u64) {
+    metrics::counter!(MODEL_TOKENS, "direction" => "prompt").increment(prompt);
+    metrics::counter!(MODEL_TOKENS, "direction" => "completion").increment(completion);
+}
