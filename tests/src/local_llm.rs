@@ -91,8 +91,8 @@ fn start() -> LocalLlm {
     }
     *CHILD.lock().unwrap() = Some(child);
     extern "C" fn stop_at_exit() {
-        if let Ok(mut child) = CHILD.lock()
-            && let Some(mut child) = child.take()
+        if let Ok(mut slot) = CHILD.lock()
+            && let Some(mut child) = slot.take()
         {
             let _ = child.kill();
             let _ = child.wait();

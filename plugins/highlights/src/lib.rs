@@ -17,8 +17,7 @@ pub use sentences::split_sentences;
 /// The system prompt.
 pub const SYSTEM: &str = "You pick the sentences of a web page that answer a query. The page is \
 given as numbered sentences, one per line, as `index: sentence`. Answer with the indices of the \
-sentences that are most relevant to the query, most relevant first. Choose only sentences that \
-help answer the query; answer an empty list when none does.";
+sentences that are most relevant to the query, most relevant first (at least one).";
 /// Most sentences quoted.
 pub const MAX_HIGHLIGHTS: u64 = 8;
 /// Most sentences numbered for the model (the host also cuts to its context).
@@ -85,6 +84,7 @@ pub fn request(query: &str, sentences: &[String]) -> Request {
         "properties": {"indices": {
             "type": "array",
             "items": {"type": "integer", "minimum": 0, "maximum": last},
+            "minItems": 1,
             "maxItems": MAX_HIGHLIGHTS
         }},
         "required": ["indices"],

@@ -111,6 +111,7 @@ fn close_objects(mut schema: Value) -> Result<Value, String> {
         return Ok(schema);
     };
     let is_object = map.get("type").and_then(Value::as_str) == Some("object") || map.contains_key("properties");
+    let open = map.get("additionalProperties") == Some(&Value::Bool(true));
     if is_object {
         match map.get_mut("properties") {
             Some(Value::Object(props)) => {
@@ -123,7 +124,7 @@ fn close_objects(mut schema: Value) -> Result<Value, String> {
                     required.retain(|r| r.as_str().is_some_and(|r| known.iter().any(|k| k == r)));
                 }
             }
-            _ if map.get("additionalProperties") == Some(&Value::Bool(true)) => {
+            _ if open => {
                 return Err("an object with `additionalProperties: true` needs `properties` \
                             (structured output cannot enforce an open object)"
                     .into());
