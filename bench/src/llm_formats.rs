@@ -40,11 +40,15 @@ pub struct FormatRun {
 
 pub enum LlmResult {
     Skipped(String),
-    Ran { formats: Vec<FormatRun>, context: u32, max_tokens: u32 },
+    Ran {
+        formats: Vec<FormatRun>,
+        context: u32,
+        max_tokens: u32,
+    },
 }
 
 const CONTEXT: u32 = 4096;
-const MAX_TOKENS: u32 = 256;
+const MAX_TOKENS: u32 = 384;
 
 /// The requests measured: (name, formats, extra options, data field).
 fn cases() -> Vec<(&'static str, Value, Value, &'static str)> {
@@ -96,7 +100,14 @@ fn start_model(cfg: &Config) -> anyhow::Result<(Model, String)> {
         .arg(&cfg.script)
         .arg("--model")
         .arg(cfg.llm_dir.join("SmolLM2-135M-Instruct.Q4_1.gguf"))
-        .args(["--port", &port.to_string(), "--ctx", &CONTEXT.to_string(), "--threads", "1"])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--ctx",
+            &CONTEXT.to_string(),
+            "--threads",
+            "1",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -138,7 +149,9 @@ pub async fn run(cfg: &Config) -> anyhow::Result<LlmResult> {
     )?;
     let site = Site::start(Bytes::from(std::fs::read(&cfg.page)?)).await?;
     let url = format!("http://{}{PAGE_PATH}", site.addr);
-    let http = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(300))
+        .build()?;
     let mut formats = Vec::new();
     for (name, requested, extra, field) in cases() {
         let mut latencies_ms = Vec::new();
@@ -191,7 +204,11 @@ pub async fn run(cfg: &Config) -> anyhow::Result<LlmResult> {
 pub fn to_markdown(result: &LlmResult, page: &Path) -> String {
     let (formats, context, max_tokens) = match result {
         LlmResult::Skipped(note) => return note.clone(),
-        LlmResult::Ran { formats, context, max_tokens } => (formats, context, max_tokens),
+        LlmResult::Ran {
+            formats,
+            context,
+            max_tokens,
+        } => (formats, context, max_tokens),
     };
     let mut out = format!(
         "Each model format on the local model (SmolLM2-135M-Instruct Q4_1, llama.cpp's server from PyPI \
@@ -215,7 +232,13 @@ pub fn to_markdown(result: &LlmResult, page: &Path) -> String {
         "completion tokens / s",
     ]);
     for r in formats {
-        let per = |t: u64| if r.calls == 0 { 0.0 } else { t as f64 / r.calls as f64 };
+        let per = |t: u64| {
+            if r.calls == 0 {
+                0.0
+            } else {
+                t as f64 / r.calls as f64
+            }
+        };
         let mean = r.latencies_ms.iter().sum::<f64>() / r.latencies_ms.len().max(1) as f64;
         let max = r.latencies_ms.iter().cloned().fold(0.0, f64::max);
         let total_s = r.latencies_ms.iter().sum::<f64>() / 1000.0;

@@ -279,10 +279,14 @@ impl Config {
                         .unwrap_or_else(|| "default".to_string()),
                     max_tokens_cap: cli.llm_max_tokens.or(file.llm_max_tokens).unwrap_or(1024),
                     format_models: crate::llm::parse_format_models(
-                        cli.llm_format_models.as_deref().or(file.llm_format_models.as_deref()),
+                        cli.llm_format_models
+                            .as_deref()
+                            .or(file.llm_format_models.as_deref()),
                     ),
                     context_tokens: cli.llm_context_tokens.or(file.llm_context_tokens).unwrap_or(8192),
-                    timeout: Duration::from_millis(cli.llm_timeout_ms.or(file.llm_timeout_ms).unwrap_or(120_000)),
+                    timeout: Duration::from_millis(
+                        cli.llm_timeout_ms.or(file.llm_timeout_ms).unwrap_or(120_000),
+                    ),
                     concurrency: cli.llm_concurrency.or(file.llm_concurrency).unwrap_or(4).max(1),
                     retries: cli.llm_retries.or(file.llm_retries).unwrap_or(2),
                 }),

@@ -22,10 +22,10 @@ pub mod redis;
 pub mod server;
 pub mod upload;
 
-pub use fake_llm::{FakeLlm, Turn};
-pub use local_llm::{LOCAL_LLM_CONTEXT, local_llm, local_llm_installed};
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
+pub use fake_llm::{FakeLlm, Turn};
 pub use fixture::{FixtureSite, read_document, read_fixture, site};
+pub use local_llm::{LOCAL_LLM_CONTEXT, local_llm, local_llm_installed, local_llm_turn};
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir,
     plugins_dir_with, shared, shipped_plugins_dir, test_plugins_dir,

@@ -41,6 +41,14 @@ pub fn local_llm_installed() -> bool {
 
 static CHILD: Mutex<Option<Child>> = Mutex::new(None);
 
+/// Model calls of the tests, one at a time: the model decodes one request at
+/// a time (one thread), so concurrent tests would only queue inside it and
+/// count the wait against their HTTP timeouts.
+pub async fn local_llm_turn() -> tokio::sync::MutexGuard<'static, ()> {
+    static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    TURN.lock().await
+}
+
 /// The shared local model of this test process, started on first use.
 /// Panics with the command to run when it is not installed.
 pub fn local_llm() -> &'static LocalLlm {
@@ -60,15 +68,35 @@ fn start() -> LocalLlm {
         .expect("a free port")
         .port();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../scripts/local-llm.py");
-    let mut child = Command::new(dir.join("venv/bin/python"))
+    let mut command = Command::new(dir.join("venv/bin/python"));
+    command
         .arg(script)
         .arg("--model")
         .arg(dir.join("SmolLM2-135M-Instruct.Q4_1.gguf"))
-        .args(["--port", &port.to_string(), "--ctx", &LOCAL_LLM_CONTEXT.to_string(), "--threads", "1"])
+        .args([
+            "--port",
+            &port.to_string(),
+            "--ctx",
+            &LOCAL_LLM_CONTEXT.to_string(),
+            "--threads",
+            "1",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+        .stderr(Stdio::null());
+    // The launcher's PR_SET_PDEATHSIG fires when the *thread* that spawned it
+    // ends: spawn from a thread that lives as long as the test process, not
+    // from the (short-lived) test thread that happens to start the model.
+    let (spawned_tx, spawned_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = spawned_tx.send(command.spawn());
+        loop {
+            std::thread::park();
+        }
+    });
+    let mut child = spawned_rx
+        .recv()
+        .expect("the spawner thread answers")
         .expect("start scripts/local-llm.py");
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, rx) = std::sync::mpsc::channel();
@@ -87,7 +115,10 @@ fn start() -> LocalLlm {
         if let Ok(Some(status)) = child.try_wait() {
             panic!("the local model exited before listening: {status}");
         }
-        assert!(Instant::now() < until, "the local model did not listen within 120 s");
+        assert!(
+            Instant::now() < until,
+            "the local model did not listen within 120 s"
+        );
     }
     *CHILD.lock().unwrap() = Some(child);
     extern "C" fn stop_at_exit() {

@@ -65,14 +65,21 @@ fn cut_longest(messages: &[(String, String)], excess: usize) -> Fitted {
     let content = &messages[index].1;
     let chars = content.chars().count();
     let keep = chars.saturating_sub(excess);
-    let byte_end = content.char_indices().nth(keep).map(|(i, _)| i).unwrap_or(content.len());
+    let byte_end = content
+        .char_indices()
+        .nth(keep)
+        .map(|(i, _)| i)
+        .unwrap_or(content.len());
     // Prefer a line break in the last fifth of what is kept.
     let floor = content[..byte_end]
         .char_indices()
         .nth(keep * 4 / 5)
         .map(|(i, _)| i)
         .unwrap_or(0);
-    let end = content[floor..byte_end].rfind('\n').map(|i| floor + i).unwrap_or(byte_end);
+    let end = content[floor..byte_end]
+        .rfind('\n')
+        .map(|i| floor + i)
+        .unwrap_or(byte_end);
     let kept = content[..end].chars().count();
     let mut cut = content[..end].to_string();
     cut.push_str("\n…");
@@ -100,7 +107,13 @@ mod tests {
     #[test]
     fn a_prompt_that_fits_is_untouched() {
         let m = msgs("short page");
-        assert_eq!(fit(&m, 4096, 512), Fitted { messages: m, note: None });
+        assert_eq!(
+            fit(&m, 4096, 512),
+            Fitted {
+                messages: m,
+                note: None
+            }
+        );
     }
 
     #[test]
@@ -108,11 +121,22 @@ mod tests {
         let page = "A line of page text that repeats.\n".repeat(1000);
         let fitted = fit(&msgs(&page), 4096, 512);
         assert_eq!(fitted.messages[0], msgs("")[0]);
-        assert_eq!(fitted.messages[2], msgs("")[2], "the instruction after the page survives");
+        assert_eq!(
+            fitted.messages[2],
+            msgs("")[2],
+            "the instruction after the page survives"
+        );
         let sent = &fitted.messages[1].1;
-        assert!(sent.ends_with("repeats.\n…"), "cut at a line break: {:?}", &sent[sent.len() - 40..]);
+        assert!(
+            sent.ends_with("repeats.\n…"),
+            "cut at a line break: {:?}",
+            &sent[sent.len() - 40..]
+        );
         assert!(estimate_tokens(&fitted.messages) <= 4096 - 512 - MARGIN_TOKENS + 2);
-        assert!(estimate_tokens(&fitted.messages) > 4096 - 512 - MARGIN_TOKENS - 400, "not cut too much");
+        assert!(
+            estimate_tokens(&fitted.messages) > 4096 - 512 - MARGIN_TOKENS - 400,
+            "not cut too much"
+        );
         let note = fitted.note.unwrap();
         assert!(note.contains("of 34000 characters were sent"), "{note}");
     }
@@ -125,13 +149,21 @@ mod tests {
         let total: usize = fitted.messages.iter().map(|(_, c)| c.chars().count()).sum();
         let before: usize = msgs(&page).iter().map(|(_, c)| c.chars().count()).sum();
         let expected = before * (4096 - 512 - MARGIN_TOKENS) / 8000 * 95 / 100;
-        assert!(total <= expected + 3 && total + 50 >= expected, "{total} vs {expected}");
+        assert!(
+            total <= expected + 3 && total + 50 >= expected,
+            "{total} vs {expected}"
+        );
     }
 
     #[test]
     fn multibyte_text_is_cut_on_character_boundaries() {
         let page = "é".repeat(30_000);
         let fitted = fit(&msgs(&page), 2048, 256);
-        assert!(fitted.messages[1].1.chars().all(|c| c == 'é' || c == '\n' || c == '…'));
+        assert!(
+            fitted.messages[1]
+                .1
+                .chars()
+                .all(|c| c == 'é' || c == '\n' || c == '…')
+        );
     }
 }

@@ -191,14 +191,23 @@ impl LlmClient {
     }
 
     /// Runs a completion for `caller`, giving up at `deadline`.
-    pub async fn complete_for(&self, req: &ChatRequest, caller: &Caller, deadline: Instant) -> Result<Answer, String> {
+    pub async fn complete_for(
+        &self,
+        req: &ChatRequest,
+        caller: &Caller,
+        deadline: Instant,
+    ) -> Result<Answer, String> {
         let started = Instant::now();
         let model = self.config.model_for(caller.format.as_deref()).to_string();
         let mut usage = Usage::default();
         let result = self.run(req, &model, deadline, &mut usage).await;
         let ms = started.elapsed().as_millis() as u64;
-        self.totals
-            .record(caller.format.as_deref().unwrap_or("-"), &usage, ms, result.is_ok());
+        self.totals.record(
+            caller.format.as_deref().unwrap_or("-"),
+            &usage,
+            ms,
+            result.is_ok(),
+        );
         tracing::info!(
             plugin = %caller.plugin,
             request = %caller.request_id,
@@ -231,12 +240,18 @@ impl LlmClient {
         let fitted = context::fit(&req.messages, self.config.context_tokens, max_tokens);
         let mut messages = fitted.messages;
         if let Some(note) = fitted.note {
-            notes.push(format!("{note} (DISTILL_LLM_CONTEXT_TOKENS={})", self.config.context_tokens));
+            notes.push(format!(
+                "{note} (DISTILL_LLM_CONTEXT_TOKENS={})",
+                self.config.context_tokens
+            ));
         }
         let mut reply = match self.send(model, &messages, req, deadline, usage).await {
             // The server counted more tokens than the estimate: cut to its
             // own count once and try again.
-            Err(SendError::ContextExceeded { prompt_tokens, context }) => {
+            Err(SendError::ContextExceeded {
+                prompt_tokens,
+                context,
+            }) => {
                 let refit = context::refit(&messages, prompt_tokens, context, max_tokens);
                 messages = refit.messages;
                 if let Some(note) = refit.note {
@@ -336,7 +351,10 @@ mod tests {
         assert_eq!(body["temperature"], 0.0);
         assert_eq!(body["messages"][0]["content"], "hi");
         assert_eq!(body["response_format"]["type"], "json_schema");
-        assert_eq!(body["response_format"]["json_schema"]["strict"], false, "free-form object");
+        assert_eq!(
+            body["response_format"]["json_schema"]["strict"], false,
+            "free-form object"
+        );
     }
 
     #[test]

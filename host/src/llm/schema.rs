@@ -11,7 +11,8 @@ const MAX_PROBLEMS: usize = 5;
 
 /// Compiles `schema`, or says why it is not a usable JSON Schema.
 pub fn compile(schema: &Value) -> Result<Validator, String> {
-    jsonschema::validator_for(schema).map_err(|e| format!("the plugin's json-schema is not a valid JSON Schema: {e}"))
+    jsonschema::validator_for(schema)
+        .map_err(|e| format!("the plugin's json-schema is not a valid JSON Schema: {e}"))
 }
 
 /// The answer's JSON text (trimmed, code fences removed) when it parses and
@@ -34,7 +35,10 @@ pub fn check(validator: &Validator, answer: &str) -> Result<String, String> {
     if problems.is_empty() {
         Ok(text.to_string())
     } else {
-        Err(format!("the answer does not follow the schema: {}", problems.join("; ")))
+        Err(format!(
+            "the answer does not follow the schema: {}",
+            problems.join("; ")
+        ))
     }
 }
 
@@ -77,7 +81,9 @@ pub fn is_strict_compatible(schema: &Value) -> bool {
                 }
             }
             map.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "required" | "enum" | "const" | "default" | "examples"))
+                .filter(|(k, _)| {
+                    !matches!(k.as_str(), "required" | "enum" | "const" | "default" | "examples")
+                })
                 .all(|(_, v)| is_strict_compatible(v))
         }
         Value::Array(items) => items.iter().all(is_strict_compatible),
@@ -98,18 +104,31 @@ mod tests {
     #[test]
     fn valid_answers_pass_invalid_ones_say_why() {
         let v = compile(&schema()).unwrap();
-        assert_eq!(check(&v, " {\"answer\": \"yes\"} ").unwrap(), "{\"answer\": \"yes\"}");
-        assert_eq!(check(&v, "```json\n{\"answer\": \"yes\"}\n```").unwrap(), "{\"answer\": \"yes\"}");
+        assert_eq!(
+            check(&v, " {\"answer\": \"yes\"} ").unwrap(),
+            "{\"answer\": \"yes\"}"
+        );
+        assert_eq!(
+            check(&v, "```json\n{\"answer\": \"yes\"}\n```").unwrap(),
+            "{\"answer\": \"yes\"}"
+        );
         assert!(check(&v, "{\"answer\": ").unwrap_err().contains("not JSON"));
         let wrong = check(&v, "{\"answer\": 3}").unwrap_err();
-        assert!(wrong.contains("does not follow the schema") && wrong.contains("/answer"), "{wrong}");
+        assert!(
+            wrong.contains("does not follow the schema") && wrong.contains("/answer"),
+            "{wrong}"
+        );
         assert!(check(&v, "{\"answer\": \"far too long for it\"}").is_err());
         assert!(check(&v, "{}").unwrap_err().contains("required"));
     }
 
     #[test]
     fn a_broken_schema_is_refused() {
-        assert!(compile(&json!({"type": "no-such-type"})).unwrap_err().contains("not a valid JSON Schema"));
+        assert!(
+            compile(&json!({"type": "no-such-type"}))
+                .unwrap_err()
+                .contains("not a valid JSON Schema")
+        );
     }
 
     #[test]

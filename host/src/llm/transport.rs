@@ -35,7 +35,10 @@ pub enum SendError {
 impl fmt::Display for SendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SendError::ContextExceeded { prompt_tokens, context } => write!(
+            SendError::ContextExceeded {
+                prompt_tokens,
+                context,
+            } => write!(
                 f,
                 "the prompt ({prompt_tokens} tokens) does not fit the model's context ({context} tokens)"
             ),
@@ -58,7 +61,10 @@ pub struct Endpoint<'a> {
 enum Attempt {
     Done(Reply),
     /// Worth another try, after `wait` when the server said so.
-    Retry { why: String, wait: Option<Duration> },
+    Retry {
+        why: String,
+        wait: Option<Duration>,
+    },
     Fail(SendError),
 }
 
@@ -67,11 +73,11 @@ impl Endpoint<'_> {
     pub async fn send(&self, body: &Value, deadline: Instant, usage: &mut Usage) -> Result<Reply, SendError> {
         let mut retry = 0;
         loop {
-            let outcome = match tokio::time::timeout_at(deadline.into(), self.attempt(body, deadline, usage)).await
-            {
-                Ok(outcome) => outcome,
-                Err(_) => return Err(past_deadline()),
-            };
+            let outcome =
+                match tokio::time::timeout_at(deadline.into(), self.attempt(body, deadline, usage)).await {
+                    Ok(outcome) => outcome,
+                    Err(_) => return Err(past_deadline()),
+                };
             let (why, asked) = match outcome {
                 Attempt::Done(reply) => return Ok(reply),
                 Attempt::Fail(e) => return Err(e),
@@ -96,14 +102,22 @@ impl Endpoint<'_> {
                     "{why}; no time left to retry before the request's deadline"
                 )));
             }
-            tracing::debug!(retry = retry + 1, wait_ms = wait.as_millis() as u64, "llm retry: {why}");
+            tracing::debug!(
+                retry = retry + 1,
+                wait_ms = wait.as_millis() as u64,
+                "llm retry: {why}"
+            );
             tokio::time::sleep(wait).await;
             retry += 1;
         }
     }
 
     async fn attempt(&self, body: &Value, deadline: Instant, usage: &mut Usage) -> Attempt {
-        let _slot = self.slots.acquire().await.expect("the llm semaphore is never closed");
+        let _slot = self
+            .slots
+            .acquire()
+            .await
+            .expect("the llm semaphore is never closed");
         usage.attempts += 1;
         let until = deadline.min(Instant::now() + self.timeout);
         let mut call = self.http.post(&self.url).json(body);
@@ -146,7 +160,10 @@ impl Endpoint<'_> {
         }
         if status.as_u16() == 429 || status.is_server_error() {
             return Attempt::Retry {
-                why: format!("the model answered HTTP {status}{}", error_detail(json.as_ref(), &text)),
+                why: format!(
+                    "the model answered HTTP {status}{}",
+                    error_detail(json.as_ref(), &text)
+                ),
                 wait: retry_after,
             };
         }
@@ -240,7 +257,10 @@ mod tests {
         assert_eq!(parse_retry_after(" 0 "), Some(Duration::ZERO));
         let soon = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
         let wait = parse_retry_after(&soon).unwrap();
-        assert!(wait <= Duration::from_secs(30) && wait >= Duration::from_secs(28), "{wait:?}");
+        assert!(
+            wait <= Duration::from_secs(30) && wait >= Duration::from_secs(28),
+            "{wait:?}"
+        );
         let past = httpdate::fmt_http_date(SystemTime::now() - Duration::from_secs(30));
         assert_eq!(parse_retry_after(&past), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("soon"), None);
@@ -251,7 +271,10 @@ mod tests {
         for retry in 0..12 {
             let wait = backoff(retry);
             let base = BACKOFF_BASE.saturating_mul(1 << retry.min(8)).min(BACKOFF_MAX);
-            assert!(wait >= base.mul_f64(0.75) && wait <= base.mul_f64(1.25), "{retry}: {wait:?}");
+            assert!(
+                wait >= base.mul_f64(0.75) && wait <= base.mul_f64(1.25),
+                "{retry}: {wait:?}"
+            );
         }
     }
 
@@ -261,7 +284,10 @@ mod tests {
             "message": "the request exceeds the available context size", "n_prompt_tokens": 5000, "n_ctx": 4096}});
         assert!(matches!(
             context_exceeded(&body),
-            Some(SendError::ContextExceeded { prompt_tokens: 5000, context: 4096 })
+            Some(SendError::ContextExceeded {
+                prompt_tokens: 5000,
+                context: 4096
+            })
         ));
         assert!(context_exceeded(&serde_json::json!({"error": {"message": "bad"}})).is_none());
     }

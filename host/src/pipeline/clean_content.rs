@@ -77,10 +77,16 @@ mod tests {
     #[test]
     fn the_cleaned_string_replaces_markdown_null_keeps_it() {
         let o = opts(json!({"url": "https://e.x/", "onlyCleanContent": true}));
-        let mut r = vec![("markdown".to_string(), json!("raw")), (FORMAT.to_string(), json!("clean"))];
+        let mut r = vec![
+            ("markdown".to_string(), json!("raw")),
+            (FORMAT.to_string(), json!("clean")),
+        ];
         apply(&mut r, &o);
         assert_eq!(r, vec![("markdown".to_string(), json!("clean"))]);
-        let mut r = vec![("markdown".to_string(), json!("raw")), (FORMAT.to_string(), Value::Null)];
+        let mut r = vec![
+            ("markdown".to_string(), json!("raw")),
+            (FORMAT.to_string(), Value::Null),
+        ];
         apply(&mut r, &o);
         assert_eq!(r, vec![("markdown".to_string(), json!("raw"))]);
     }

@@ -221,7 +221,9 @@ impl PluginRuntime {
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
         let notes = std::mem::take(&mut call.store.data_mut().llm_notes);
         let mut rendered = call.finish(Some(plugin), result)?;
-        rendered.warnings.extend(notes.into_iter().map(|n| format!("{format}: {n}")));
+        rendered
+            .warnings
+            .extend(notes.into_iter().map(|n| format!("{format}: {n}")));
         Ok(rendered)
     }
 

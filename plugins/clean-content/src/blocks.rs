@@ -72,7 +72,10 @@ mod tests {
                 "- x\n- y"
             ]
         );
-        assert_eq!(b.iter().map(|b| b.removable).collect::<Vec<_>>(), vec![true, true, false, true]);
+        assert_eq!(
+            b.iter().map(|b| b.removable).collect::<Vec<_>>(),
+            vec![true, true, false, true]
+        );
     }
 
     #[test]

@@ -40,7 +40,9 @@ pub struct CleanContent;
 impl FormatPlugin for CleanContent {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("onlyCleanContent: the markdown without leftover clutter, by the operator's language model.")
+            .description(
+                "onlyCleanContent: the markdown without leftover clutter, by the operator's language model.",
+            )
             .format("cleanContent")
             .consumes("markdown")
             .capability("llm")
@@ -76,7 +78,11 @@ pub fn user_message(blocks: &[Block]) -> String {
     for (i, b) in blocks.iter().enumerate() {
         let flat = b.text.split_whitespace().collect::<Vec<_>>().join(" ");
         let preview: String = flat.chars().take(PREVIEW_CHARS).collect();
-        let more = if flat.chars().count() > PREVIEW_CHARS { " …" } else { "" };
+        let more = if flat.chars().count() > PREVIEW_CHARS {
+            " …"
+        } else {
+            ""
+        };
         out.push_str(&format!("[{i}] {preview}{more}\n"));
     }
     out
@@ -180,10 +186,16 @@ mod tests {
     fn an_answer_removing_most_of_the_page_or_a_failure_keeps_it() {
         distill_sdk::take_warnings();
         mock::set(|_| Ok(r#"{"remove": [1, 2, 3, 5, 6]}"#.into()));
-        assert_eq!(CleanContent::render("cleanContent", &page(PAGE), &json!({})).unwrap(), Value::Null);
+        assert_eq!(
+            CleanContent::render("cleanContent", &page(PAGE), &json!({})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("not trusted"));
         mock::set(|_| Err("no language model is configured on this server (DISTILL_LLM_BASE_URL)".into()));
-        assert_eq!(CleanContent::render("cleanContent", &page(PAGE), &json!({})).unwrap(), Value::Null);
+        assert_eq!(
+            CleanContent::render("cleanContent", &page(PAGE), &json!({})).unwrap(),
+            Value::Null
+        );
         assert_eq!(
             distill_sdk::take_warnings(),
             vec![
@@ -198,7 +210,10 @@ mod tests {
     fn long_pages_are_skipped_without_a_call() {
         distill_sdk::take_warnings();
         let long = "Some words here.\n\n".repeat(MAX_CHARS / 10);
-        assert_eq!(CleanContent::render("cleanContent", &page(&long), &json!({})).unwrap(), Value::Null);
+        assert_eq!(
+            CleanContent::render("cleanContent", &page(&long), &json!({})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("skipped"));
     }
 }

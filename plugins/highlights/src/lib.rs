@@ -42,7 +42,9 @@ impl FormatPlugin for Highlights {
             .and_then(Value::as_str)
             .map(str::trim)
             .filter(|q| !q.is_empty())
-            .ok_or_else(|| PluginError::InvalidOptions("highlights: `query` must be a non-empty string".into()))?;
+            .ok_or_else(|| {
+                PluginError::InvalidOptions("highlights: `query` must be a non-empty string".into())
+            })?;
         let markdown = page.markdown().unwrap_or_default();
         let sentences = split_sentences(&markdown);
         if sentences.is_empty() {
@@ -69,7 +71,10 @@ impl FormatPlugin for Highlights {
 /// The user message: the query, then the numbered sentences (last, so a cut
 /// to the model's context only drops trailing sentences).
 pub fn user_message(query: &str, sentences: &[String]) -> String {
-    let mut out = format!("<query>{}</query>\n\n", query.replace("</query", "<\u{200B}/query"));
+    let mut out = format!(
+        "<query>{}</query>\n\n",
+        query.replace("</query", "<\u{200B}/query")
+    );
     for (i, s) in sentences.iter().enumerate() {
         out.push_str(&format!("{i}: {s}\n"));
     }
@@ -152,7 +157,11 @@ mod tests {
             &json!({"query": "where does it grow?"}),
         )
         .unwrap();
-        assert_eq!(out, json!("It grows on **walls**.\nRain helps."), "page order, deduplicated, in range");
+        assert_eq!(
+            out,
+            json!("It grows on **walls**.\nRain helps."),
+            "page order, deduplicated, in range"
+        );
         mock::clear();
     }
 
@@ -160,15 +169,24 @@ mod tests {
     fn nothing_chosen_or_failed_is_null_with_a_warning() {
         distill_sdk::take_warnings();
         mock::set(|_| Ok(r#"{"indices": []}"#.into()));
-        assert_eq!(Highlights::render("highlights", &page("A. B."), &json!({"query": "q"})).unwrap(), Value::Null);
+        assert_eq!(
+            Highlights::render("highlights", &page("A. B."), &json!({"query": "q"})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("no sentence"));
         mock::set(|_| Err("the model did not answer before the request's deadline".into()));
-        assert_eq!(Highlights::render("highlights", &page("A. B."), &json!({"query": "q"})).unwrap(), Value::Null);
+        assert_eq!(
+            Highlights::render("highlights", &page("A. B."), &json!({"query": "q"})).unwrap(),
+            Value::Null
+        );
         assert_eq!(
             distill_sdk::take_warnings(),
             vec!["highlights: the model did not answer before the request's deadline"]
         );
-        assert_eq!(Highlights::render("highlights", &page("\n\n"), &json!({"query": "q"})).unwrap(), Value::Null);
+        assert_eq!(
+            Highlights::render("highlights", &page("\n\n"), &json!({"query": "q"})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("markdown content is empty"));
         mock::clear();
         assert!(Highlights::render("highlights", &page("A."), &json!({"query": " "})).is_err());

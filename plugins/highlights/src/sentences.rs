@@ -18,7 +18,10 @@ pub fn split_sentences(markdown: &str) -> Vec<String> {
 }
 
 fn is_markup_only(line: &str) -> bool {
-    line.starts_with("```") || line.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | '|' | ':' | ' ' | '#' | '>'))
+    line.starts_with("```")
+        || line
+            .chars()
+            .all(|c| matches!(c, '-' | '*' | '_' | '=' | '|' | ':' | ' ' | '#' | '>'))
 }
 
 fn split_line(line: &str, out: &mut Vec<String>) {
@@ -30,7 +33,9 @@ fn split_line(line: &str, out: &mut Vec<String>) {
         if matches!(c, '.' | '!' | '?') {
             // Include closing quotes, brackets and emphasis.
             let mut end = i + 1;
-            while end < chars.len() && matches!(chars[end].1, '"' | '\'' | ')' | ']' | '*' | '_' | '”' | '’' | '»') {
+            while end < chars.len()
+                && matches!(chars[end].1, '"' | '\'' | ')' | ']' | '*' | '_' | '”' | '’' | '»')
+            {
                 end += 1;
             }
             if end < chars.len() && chars[end].1.is_whitespace() {
@@ -53,7 +58,9 @@ fn split_line(line: &str, out: &mut Vec<String>) {
 }
 
 fn starts_sentence(c: char) -> bool {
-    c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '[' | '(' | '*' | '_' | '!')
+    c.is_uppercase()
+        || c.is_ascii_digit()
+        || matches!(c, '"' | '\'' | '“' | '‘' | '«' | '[' | '(' | '*' | '_' | '!')
 }
 
 fn push(sentence: &str, out: &mut Vec<String>) {

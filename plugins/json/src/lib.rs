@@ -30,7 +30,9 @@ pub struct JsonFormat;
 impl FormatPlugin for JsonFormat {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("Structured extraction (prompt and/or JSON Schema) by the operator's language model.")
+            .description(
+                "Structured extraction (prompt and/or JSON Schema) by the operator's language model.",
+            )
             .format("json")
             .consumes("markdown")
             .capability("llm")
@@ -41,7 +43,11 @@ impl FormatPlugin for JsonFormat {
         let prompt = match options.get("prompt") {
             None | Some(Value::Null) => None,
             Some(Value::String(p)) => Some(p.as_str()),
-            Some(_) => return Err(PluginError::InvalidOptions("json: `prompt` must be a string".into())),
+            Some(_) => {
+                return Err(PluginError::InvalidOptions(
+                    "json: `prompt` must be a string".into(),
+                ));
+            }
         };
         let schema = match options.get("schema") {
             None | Some(Value::Null) => None,
@@ -101,7 +107,10 @@ pub fn normalize(schema: &Value) -> Result<Normalized, String> {
 }
 
 fn is_type_name(t: &str) -> bool {
-    matches!(t, "string" | "number" | "integer" | "boolean" | "array" | "object" | "null")
+    matches!(
+        t,
+        "string" | "number" | "integer" | "boolean" | "array" | "object" | "null"
+    )
 }
 
 /// Objects with properties: closed, `required` filtered to known properties;
@@ -110,7 +119,8 @@ fn close_objects(mut schema: Value) -> Result<Value, String> {
     let Value::Object(map) = &mut schema else {
         return Ok(schema);
     };
-    let is_object = map.get("type").and_then(Value::as_str) == Some("object") || map.contains_key("properties");
+    let is_object =
+        map.get("type").and_then(Value::as_str) == Some("object") || map.contains_key("properties");
     let open = map.get("additionalProperties") == Some(&Value::Bool(true));
     if is_object {
         match map.get_mut("properties") {
@@ -170,7 +180,9 @@ pub fn user_prompt(prompt: Option<&str>, markdown: &str) -> String {
 
 /// The request sent.
 pub fn request(markdown: &str, prompt: Option<&str>, schema: Option<&Normalized>) -> Request {
-    let schema = schema.map(|s| s.schema.clone()).unwrap_or_else(|| json!({"type": "object"}));
+    let schema = schema
+        .map(|s| s.schema.clone())
+        .unwrap_or_else(|| json!({"type": "object"}));
     Request::new(vec![
         Message::new("system", SYSTEM),
         Message::new("user", user_prompt(prompt, markdown)),

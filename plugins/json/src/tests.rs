@@ -13,11 +13,16 @@ fn shorthand_and_arrays_are_normalised() {
         json!({"type": "object", "properties": {"title": {"type": "string"}, "price": {"type": "number"}},
                "required": ["title", "price"], "additionalProperties": false})
     );
-    let n = normalize(&json!({"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}}}}))
-        .unwrap();
+    let n = normalize(
+        &json!({"type": "array", "items": {"type": "object", "properties": {"x": {"type": "string"}}}}),
+    )
+    .unwrap();
     assert!(n.wrapped_array);
     assert_eq!(n.schema["required"], json!(["items"]));
-    assert_eq!(n.schema["properties"]["items"]["items"]["additionalProperties"], json!(false));
+    assert_eq!(
+        n.schema["properties"]["items"]["items"]["additionalProperties"],
+        json!(false)
+    );
 }
 
 #[test]
@@ -83,7 +88,10 @@ fn failures_are_null_and_a_warning_bad_options_are_refused() {
     mock::set(|_| Err("the model's answer was cut off at max_tokens=512".into()));
     let out = JsonFormat::render("json", &page("text"), &json!({"prompt": "x"})).unwrap();
     assert_eq!(out, Value::Null);
-    assert_eq!(distill_sdk::take_warnings(), vec!["json: the model's answer was cut off at max_tokens=512"]);
+    assert_eq!(
+        distill_sdk::take_warnings(),
+        vec!["json: the model's answer was cut off at max_tokens=512"]
+    );
     let out = JsonFormat::render("json", &page("  "), &json!({"prompt": "x"})).unwrap();
     assert_eq!(out, Value::Null);
     assert!(distill_sdk::take_warnings()[0].contains("no text"));
@@ -93,7 +101,11 @@ fn failures_are_null_and_a_warning_bad_options_are_refused() {
         Err(PluginError::InvalidOptions(_))
     ));
     assert!(matches!(
-        JsonFormat::render("json", &page("t"), &json!({"schema": {"type": "object", "additionalProperties": true}})),
+        JsonFormat::render(
+            "json",
+            &page("t"),
+            &json!({"schema": {"type": "object", "additionalProperties": true}})
+        ),
         Err(PluginError::InvalidOptions(_))
     ));
 }

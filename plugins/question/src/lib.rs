@@ -37,7 +37,9 @@ impl FormatPlugin for Question {
             .and_then(Value::as_str)
             .map(str::trim)
             .filter(|q| !q.is_empty())
-            .ok_or_else(|| PluginError::InvalidOptions("question: `question` must be a non-empty string".into()))?;
+            .ok_or_else(|| {
+                PluginError::InvalidOptions("question: `question` must be a non-empty string".into())
+            })?;
         let markdown = page.markdown().unwrap_or_default();
         if markdown.trim().is_empty() {
             distill_sdk::warning("question: the question was skipped because the markdown content is empty");
@@ -146,9 +148,15 @@ mod tests {
             vec!["question: no language model is configured on this server (DISTILL_LLM_BASE_URL)"]
         );
         mock::set(|_| Ok(r#"{"answer": ""}"#.into()));
-        assert_eq!(Question::render("question", &page("text"), &json!({"question": "q"})).unwrap(), Value::Null);
+        assert_eq!(
+            Question::render("question", &page("text"), &json!({"question": "q"})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("no \"answer\""));
-        assert_eq!(Question::render("question", &page(" "), &json!({"question": "q"})).unwrap(), Value::Null);
+        assert_eq!(
+            Question::render("question", &page(" "), &json!({"question": "q"})).unwrap(),
+            Value::Null
+        );
         assert!(distill_sdk::take_warnings()[0].contains("markdown content is empty"));
         mock::clear();
         assert!(matches!(
