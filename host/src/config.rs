@@ -81,6 +81,21 @@ pub struct Cli {
     /// Most tokens one LLM call may generate.
     #[arg(long, env = "DISTILL_LLM_MAX_TOKENS")]
     pub llm_max_tokens: Option<u32>,
+    /// Per-format models, e.g. `json=gpt-4o,summary=gpt-4o-mini` (others use DISTILL_LLM_MODEL).
+    #[arg(long, env = "DISTILL_LLM_FORMAT_MODELS")]
+    pub llm_format_models: Option<String>,
+    /// The model's context window in tokens (default 8192); longer prompts are cut to fit.
+    #[arg(long, env = "DISTILL_LLM_CONTEXT_TOKENS")]
+    pub llm_context_tokens: Option<u32>,
+    /// Longest one model request may take, in milliseconds (default 120000).
+    #[arg(long, env = "DISTILL_LLM_TIMEOUT_MS")]
+    pub llm_timeout_ms: Option<u64>,
+    /// Most model requests in flight at once (default 4).
+    #[arg(long, env = "DISTILL_LLM_CONCURRENCY")]
+    pub llm_concurrency: Option<usize>,
+    /// Retries after a 429, a 5xx or a failed connection (default 2).
+    #[arg(long, env = "DISTILL_LLM_RETRIES")]
+    pub llm_retries: Option<u32>,
     /// The Chromium binary of the browser engine (default /usr/bin/chromium).
     #[arg(long, env = "DISTILL_CHROMIUM")]
     pub chromium: Option<PathBuf>,
@@ -133,6 +148,11 @@ struct FileConfig {
     llm_api_key: Option<String>,
     llm_model: Option<String>,
     llm_max_tokens: Option<u32>,
+    llm_format_models: Option<String>,
+    llm_context_tokens: Option<u32>,
+    llm_timeout_ms: Option<u64>,
+    llm_concurrency: Option<usize>,
+    llm_retries: Option<u32>,
     chromium: Option<PathBuf>,
     browser_pages: Option<usize>,
     public_url: Option<String>,
@@ -258,6 +278,17 @@ impl Config {
                         .or(file.llm_model)
                         .unwrap_or_else(|| "default".to_string()),
                     max_tokens_cap: cli.llm_max_tokens.or(file.llm_max_tokens).unwrap_or(1024),
+                    format_models: crate::llm::parse_format_models(
+                        cli.llm_format_models
+                            .as_deref()
+                            .or(file.llm_format_models.as_deref()),
+                    ),
+                    context_tokens: cli.llm_context_tokens.or(file.llm_context_tokens).unwrap_or(8192),
+                    timeout: Duration::from_millis(
+                        cli.llm_timeout_ms.or(file.llm_timeout_ms).unwrap_or(120_000),
+                    ),
+                    concurrency: cli.llm_concurrency.or(file.llm_concurrency).unwrap_or(4).max(1),
+                    retries: cli.llm_retries.or(file.llm_retries).unwrap_or(2),
                 }),
             chromium: cli
                 .chromium

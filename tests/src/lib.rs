@@ -6,6 +6,8 @@
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
+//! - [`local_llm`]: the real local language model (`make local-llm`) on a free loopback port.
+//! - [`fake_llm`]: a scripted chat-completions endpoint on loopback.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
 //! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
@@ -13,13 +15,17 @@
 //! All traffic stays on 127.0.0.1.
 
 pub mod client;
+pub mod fake_llm;
 pub mod fixture;
+pub mod local_llm;
 pub mod redis;
 pub mod server;
 pub mod upload;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
+pub use fake_llm::{FakeLlm, Turn};
 pub use fixture::{FixtureSite, read_document, read_fixture, site};
+pub use local_llm::{LOCAL_LLM_CONTEXT, local_llm, local_llm_installed, local_llm_turn};
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir,
     plugins_dir_with, shared, shipped_plugins_dir, test_plugins_dir,

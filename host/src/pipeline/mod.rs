@@ -9,11 +9,13 @@
 //! - [`document`]: converters (typed options, OCR hand-off, `parsers: []`).
 //! - [`produce`]: content → `data`, shared by all of the above.
 //! - [`prepare`]: the HTML work (metadata, cleaning, links, images) in one pass.
+//! - [`clean_content`]: `onlyCleanContent` (the `cleanContent` plugin's markdown replaces `markdown`).
 //! - [`render`]: format plugins in dependency order (`consumes`).
 //! - [`response`]: assembles the response's `data` object.
 //! - [`error`]: [`PipelineError`] and where a document came from.
 
 pub mod cached;
+pub mod clean_content;
 pub mod document;
 pub mod error;
 pub mod parse;

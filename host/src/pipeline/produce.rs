@@ -2,6 +2,7 @@
 //! uploads and converted documents — prepare the HTML (metadata, cleaning,
 //! links, images), add the engine's metadata, run the format plugins, assemble.
 
+use super::clean_content;
 use super::error::PipelineError;
 use super::prepare::{Wanted, prepare};
 use super::render::{plan, render_plugin_formats};
@@ -49,12 +50,16 @@ pub async fn produce(
 ) -> Result<Value, PipelineError> {
     // Final markdown from a converter replaces the markdown plugin, also as an input.
     let final_markdown = content.markdown.is_some();
-    let plugin_formats: Vec<FormatRequest> = opts
+    let mut warnings = warnings;
+    let mut plugin_formats: Vec<FormatRequest> = opts
         .formats
         .iter()
         .filter(|f| !(final_markdown && f.name == "markdown"))
         .cloned()
         .collect();
+    if clean_content::wanted(opts, registry, &mut warnings) {
+        clean_content::add_format(&mut plugin_formats);
+    }
     let consumes_of = |name: &str| {
         if final_markdown && name == "markdown" {
             return None;
@@ -124,14 +129,15 @@ pub async fn produce(
         scrape_id,
         deadline,
         opts.timeout_ms,
+        opts.zero_data_retention.then_some(clean_content::ZDR_NO_MODEL),
     )
     .await?;
     let mut rendered = output.values;
-    let mut warnings = warnings;
     warnings.extend(output.warnings);
     if let (Some(md), true) = (content.markdown, opts.wants("markdown")) {
         rendered.insert(0, ("markdown".to_string(), Value::String(md)));
     }
+    clean_content::apply(&mut rendered, opts);
     Ok(build_data(
         opts,
         ScrapeOutput {

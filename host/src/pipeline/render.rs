@@ -98,7 +98,8 @@ pub struct RenderOutput {
     pub warnings: Vec<String>,
 }
 
-/// Renders the plan. `host_values` holds what the host made (JSON values by name).
+/// Renders the plan. `host_values` holds what the host made (JSON values by
+/// name); `llm_denied` says why plugins may not use the model, if so.
 #[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
     runtime: &PluginRuntime,
@@ -110,6 +111,7 @@ pub async fn render_plugin_formats(
     request_id: &str,
     deadline: Instant,
     timeout_ms: u64,
+    llm_denied: Option<&str>,
 ) -> Result<RenderOutput, PipelineError> {
     let mut values: HashMap<String, Value> = HashMap::new();
     let mut warnings = Vec::new();
@@ -138,7 +140,7 @@ pub async fn render_plugin_formats(
                     &with_inputs
                 };
                 let out = runtime
-                    .render(&plugin, name, page, options, request_id, deadline)
+                    .render_with(&plugin, name, page, options, request_id, deadline, llm_denied)
                     .await
                     .map_err(|error| PipelineError::Format {
                         format: name.clone(),

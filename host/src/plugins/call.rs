@@ -190,15 +190,41 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Rendered, PluginCallError> {
+        self.render_with(plugin, format, page, options, request_id, request_deadline, None)
+            .await
+    }
+
+    /// [`PluginRuntime::render`], with `llm_denied`: why this request may not
+    /// use the language model (e.g. zero data retention); the plugin's `llm`
+    /// calls then fail with that reason.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn render_with(
+        &self,
+        plugin: &LoadedPlugin,
+        format: &str,
+        page: &Page,
+        options: &str,
+        request_id: &str,
+        request_deadline: Instant,
+        llm_denied: Option<&str>,
+    ) -> Result<Rendered, PluginCallError> {
         let Prepared::Format(pre) = &plugin.prepared else {
             return Err(not_a(plugin, "format"));
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
-        let mut call = self
-            .begin(&plugin.manifest.name, request_id, limits, self.llm_grant(plugin))
-            .await;
+        let grant = match llm_denied {
+            Some(why) => Err(why.to_string()),
+            None => self.llm_grant(plugin),
+        };
+        let mut call = self.begin(&plugin.manifest.name, request_id, limits, grant).await;
+        call.store.data_mut().format = Some(format.to_string());
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
-        call.finish(Some(plugin), result)
+        let notes = std::mem::take(&mut call.store.data_mut().llm_notes);
+        let mut rendered = call.finish(Some(plugin), result)?;
+        rendered
+            .warnings
+            .extend(notes.into_iter().map(|n| format!("{format}: {n}")));
+        Ok(rendered)
     }
 
     /// Converts a document with a converter plugin.

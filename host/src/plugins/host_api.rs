@@ -4,7 +4,7 @@
 //! given back while the model answers).
 
 use super::sandbox::CallState;
-use crate::llm::ChatRequest;
+use crate::llm::{Caller, ChatRequest};
 
 /// Longest log message kept from a plugin; the rest is cut, so a plugin cannot
 /// flood the log.
@@ -40,24 +40,24 @@ fn log(state: &CallState, level: Level, mut message: String) {
 }
 
 /// The `llm` call of every version that has it: the operator's model, within
-/// the call's deadline, with the call slot given back while waiting.
+/// the call's deadline, with the call slot given back while waiting. Notes
+/// for the user (e.g. the page was cut to fit the context) are kept in the
+/// call's state and added to the format's warnings.
 async fn complete(state: &mut CallState, chat: Result<ChatRequest, String>) -> Result<String, String> {
     let client = state.llm.clone()?;
     let chat = chat?;
-    let started = std::time::Instant::now();
+    let caller = Caller {
+        format: state.format.clone(),
+        plugin: state.plugin.clone(),
+        request_id: state.request_id.clone(),
+    };
     let deadline = state.deadline;
-    let result = state
+    let answer = state
         .permit
-        .released_while(client.complete(&chat, deadline))
-        .await;
-    tracing::info!(
-        plugin = %state.plugin,
-        request = %state.request_id,
-        ok = result.is_ok(),
-        ms = started.elapsed().as_millis() as u64,
-        "llm call"
-    );
-    result
+        .released_while(client.complete_for(&chat, &caller, deadline))
+        .await?;
+    state.llm_notes.extend(answer.notes);
+    Ok(answer.text)
 }
 
 /// Builds the chat request from a version's fields.

@@ -23,6 +23,11 @@ pub struct CallState {
     pub deadline_is_request: bool,
     /// The `llm` capability: the client when granted, else why not.
     pub llm: Result<Arc<LlmClient>, String>,
+    /// The format being rendered (for the per-format model and usage totals).
+    pub format: Option<String>,
+    /// What the host's `llm` calls want the user told (added to the
+    /// format's warnings).
+    pub llm_notes: Vec<String>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
     /// The call slot this call holds (given back while it waits on the host).
@@ -58,6 +63,8 @@ impl CallState {
             deadline,
             deadline_is_request,
             llm,
+            format: None,
+            llm_notes: Vec::new(),
             output,
             permit,
             wasi,

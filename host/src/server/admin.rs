@@ -5,6 +5,8 @@
 //!   serves, limits, file, SHA-256, load time, call and error counts, p50/p99.
 //! - `POST /admin/plugins/reload`: rescan the plugins directory now; returns
 //!   what was loaded, replaced, removed or refused.
+//! - `GET /admin/llm`: the language model's settings (no key) and token usage
+//!   per format since start (calls, failures, attempts, repairs, tokens, ms).
 
 use super::state::AppState;
 use crate::api::ApiError;
@@ -51,6 +53,23 @@ fn unauthorized(message: &str) -> Response {
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+pub async fn llm_usage(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {
+    let Some(llm) = state.services.plugins.services().llm.clone() else {
+        return Json(json!({"success": true, "configured": false, "usage": {}}));
+    };
+    let c = llm.config();
+    Json(json!({
+        "success": true,
+        "configured": true,
+        "baseUrl": c.base_url,
+        "model": c.model,
+        "formatModels": c.format_models,
+        "contextTokens": c.context_tokens,
+        "maxTokens": c.max_tokens_cap,
+        "usage": llm.totals().to_json(),
+    }))
 }
 
 pub async fn list_plugins(_: AdminAuth, State(state): State<AppState>) -> Json<Value> {

@@ -29,6 +29,7 @@ pub fn router(state: AppState) -> Router {
         .nest_service("/mcp", mcp::service(state.clone()))
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
+        .route("/admin/llm", get(admin::llm_usage))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))

@@ -1,6 +1,7 @@
 //! Distill format plugin `summary`: the page's markdown (ABI 0.3 `consumes`)
 //! summarised by the operator's language model (`llm` capability), with
-//! upstream's system prompt, user prompt and schema `{summary: string}`;
+//! upstream's system prompt, user prompt and schema `{summary: string}`
+//! (bounded to [`MAX_SUMMARY_CHARS`]);
 //! the value is the summary string (`data.summary`).
 //!
 //! No model configured, a failed call, or output that is not the schema's
@@ -17,6 +18,11 @@ pub const SYSTEM: &str = "You are a content summarization expert. Analyze the pr
 pub const PROMPT: &str = "Summarize the main content and key points from this page.";
 /// The most markdown sent (characters), about 6k tokens.
 pub const MAX_CHARS: usize = 24_000;
+
+/// Longest summary asked for (characters, about 250 tokens): upstream asks
+/// for a concise summary, and an unbounded string lets a small model run on
+/// until `max_tokens` cuts the JSON off.
+pub const MAX_SUMMARY_CHARS: u64 = 1000;
 
 /// The plugin.
 pub struct Summary;
@@ -53,7 +59,7 @@ pub fn request(markdown: &str) -> Request {
     let cut: String = markdown.chars().take(MAX_CHARS).collect();
     let schema = json!({
         "type": "object",
-        "properties": {"summary": {"type": "string"}},
+        "properties": {"summary": {"type": "string", "maxLength": MAX_SUMMARY_CHARS}},
         "required": ["summary"],
         "additionalProperties": false
     });
@@ -101,6 +107,7 @@ mod tests {
             );
             let schema: Value = serde_json::from_str(req.json_schema.as_deref().unwrap()).unwrap();
             assert_eq!(schema["required"], json!(["summary"]));
+            assert_eq!(schema["properties"]["summary"]["maxLength"], MAX_SUMMARY_CHARS);
             Ok(r#"{"summary": " Moss grows on walls. "}"#.into())
         });
         let out = Summary::render("summary", &page("# Moss\n\nGrows on walls."), &json!({})).unwrap();
