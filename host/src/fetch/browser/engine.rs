@@ -115,9 +115,7 @@ impl BrowserEngine {
         }
         let mut engine_data = Map::new();
         if !opts.actions.is_empty() {
-            let results = perform(page, &opts.actions, opts.mobile, &self.media)
-                .await
-                .map_err(|e| other(e.to_string()))?;
+            let results = perform(page, &opts.actions, opts.mobile, &self.media, req.deadline).await?;
             engine_data.insert("actions".into(), results.to_json());
         }
         if let Some(format) = opts.format("screenshot") {
