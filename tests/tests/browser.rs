@@ -190,7 +190,7 @@ async fn a_failing_action_names_itself_and_why() {
         server().url(),
         &json!({
             "url": site().url("/browser/form.html"),
-            "timeout": 3000,
+            "timeout": 5000,
             "actions": [{"type": "wait", "milliseconds": 1}, {"type": "wait", "selector": "#never-there"}]
         }),
     )

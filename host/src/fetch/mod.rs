@@ -57,6 +57,13 @@ pub enum FetchError {
     BadRedirect { from: String, location: String },
     #[error("fetching {url} failed: {message}")]
     Other { url: String, message: String },
+    /// Another session that saves changes uses the `profile`.
+    #[error(
+        "The profile \"{name}\" is in use by another session that saves changes; only one saving \
+         session per profile is allowed at a time. Retry when it has ended, or send \
+         saveChanges: false to use the profile without saving."
+    )]
+    ProfileInUse { name: String },
     /// An action of the browser engine failed (`index` counts from 0).
     #[error("Error in action {index} ({kind}): {failure}")]
     Action {

@@ -90,6 +90,9 @@ fn fetch_error(err: FetchError, timeout_ms: u64) -> ApiError {
             kind,
             failure: ActionFailure::TimedOut,
         } => ApiError::timeout(timeout_ms, &format!("performing action {index} ({kind})")),
+        e @ FetchError::ProfileInUse { .. } => {
+            ApiError::new(StatusCode::CONFLICT, "SCRAPE_PROFILE_IN_USE", e.to_string())
+        }
         // Upstream's ActionError: 500, its code and message prefix.
         e @ FetchError::Action { .. } => ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -34,6 +34,23 @@ impl ActionResults {
     }
 }
 
+/// The action running now (index, type), so that a request that times out
+/// while one runs can name it.
+#[derive(Debug, Default)]
+pub struct Progress(std::sync::Mutex<Option<(usize, String)>>);
+
+impl Progress {
+    /// The timeout error naming the running action, if one was running.
+    pub fn timed_out(&self) -> Option<FetchError> {
+        let running = self.0.lock().unwrap().clone()?;
+        Some(FetchError::Action {
+            index: running.0,
+            kind: running.1,
+            failure: ActionFailure::TimedOut,
+        })
+    }
+}
+
 /// Performs `actions` on `page`, each bounded by `deadline`; the first
 /// failure stops them with [`FetchError::Action`] naming it and why.
 pub async fn perform(
@@ -42,12 +59,14 @@ pub async fn perform(
     mobile: bool,
     media: &MediaStore,
     deadline: Instant,
+    progress: &Progress,
 ) -> Result<ActionResults, FetchError> {
     let mut out = ActionResults::default();
     let empty = Map::new();
     for (index, action) in actions.iter().enumerate() {
         let fields = action.as_object().unwrap_or(&empty);
         let kind = fields.get("type").and_then(Value::as_str).unwrap_or("");
+        *progress.0.lock().unwrap() = Some((index, kind.to_string()));
         let done = tokio::time::timeout_at(deadline.into(), one(page, kind, fields, mobile, media, &mut out))
             .await
             .unwrap_or(Err(ActionFailure::TimedOut));
@@ -57,6 +76,7 @@ pub async fn perform(
             failure,
         })?;
     }
+    *progress.0.lock().unwrap() = None;
     Ok(out)
 }
 
