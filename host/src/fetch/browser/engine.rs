@@ -108,6 +108,20 @@ impl BrowserEngine {
             ) => loaded,
             reason = hazards.tripped() => Ok(Err(other(reason))),
         };
+        // A command that failed because the page crashed or Chromium died:
+        // the hazard (noticed within a moment) is the reason to give.
+        let loaded = match loaded {
+            Ok(Err(e))
+                if !matches!(e, FetchError::Action { .. } | FetchError::Blocked { .. })
+                    && !e.to_string().contains("net::ERR_") =>
+            {
+                match tokio::time::timeout(Duration::from_secs(1), hazards.tripped()).await {
+                    Ok(reason) => Ok(Err(other(reason))),
+                    Err(_) => Ok(Err(e)),
+                }
+            }
+            other => other,
+        };
         drop(hazards);
         lease.close().await;
         task.abort();

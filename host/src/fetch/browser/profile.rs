@@ -142,12 +142,7 @@ impl ProfileSession {
         context: BrowserContext<'_>,
     ) -> Result<Option<ScriptIdentifier>, String> {
         let err = |e: chromiumoxide::error::CdpError| e.to_string();
-        let cookies: Vec<CookieParam> = self
-            .state
-            .cookies
-            .iter()
-            .filter_map(|c| cookie_param(c))
-            .collect();
+        let cookies: Vec<CookieParam> = self.state.cookies.iter().filter_map(cookie_param).collect();
         if !cookies.is_empty() {
             let mut params = SetCookiesParams::new(cookies);
             params.browser_context_id = Some(context.1.clone());
@@ -188,8 +183,9 @@ impl ProfileSession {
         if !self.option.save_changes {
             return Ok(());
         }
-        let mut params = GetCookiesParams::default();
-        params.browser_context_id = Some(context.1.clone());
+        let params = GetCookiesParams {
+            browser_context_id: Some(context.1.clone()),
+        };
         let cookies = context.0.execute(params).await.map_err(|e| e.to_string())?;
         self.state.cookies = cookies
             .result
