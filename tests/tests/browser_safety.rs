@@ -103,6 +103,12 @@ async fn memory_hogs_crash_only_their_own_page() {
         assert!(other.markdown().contains("JSRENDERED-7731"), "{}", other.pretty());
         still_works(&server).await;
     }
+    // The array buffers are outside the heap cap: the watchdog killed that renderer.
+    assert!(
+        server.logs().contains("killing its largest renderer"),
+        "{}",
+        server.logs()
+    );
 }
 
 #[tokio::test]
