@@ -102,6 +102,14 @@ pub struct Cli {
     /// Most browser pages open at once (default 4).
     #[arg(long, env = "DISTILL_BROWSER_PAGES")]
     pub browser_pages: Option<usize>,
+    /// Chromium's memory budget in MiB (PSS of its process tree, default
+    /// 1024): over it Chromium is restarted between requests; over twice it
+    /// the largest page's renderer is killed at once. 0: no budget.
+    #[arg(long, env = "DISTILL_BROWSER_MEMORY_MIB")]
+    pub browser_memory_mib: Option<u64>,
+    /// The JavaScript heap of one browser page in MiB (default 512).
+    #[arg(long, env = "DISTILL_BROWSER_JS_HEAP_MIB")]
+    pub browser_js_heap_mib: Option<u64>,
     /// The server's address as clients reach it, for media URLs
     /// (default http://HOST:PORT).
     #[arg(long, env = "DISTILL_PUBLIC_URL")]
@@ -155,6 +163,8 @@ struct FileConfig {
     llm_retries: Option<u32>,
     chromium: Option<PathBuf>,
     browser_pages: Option<usize>,
+    browser_memory_mib: Option<u64>,
+    browser_js_heap_mib: Option<u64>,
     public_url: Option<String>,
     cache_url: Option<String>,
     cache_max_mib: Option<u64>,
@@ -197,6 +207,10 @@ pub struct Config {
     pub chromium: PathBuf,
     /// Most browser pages open at once.
     pub browser_pages: usize,
+    /// Chromium's memory budget in MiB (0: none).
+    pub browser_memory_mib: u64,
+    /// One page's JavaScript heap in MiB.
+    pub browser_js_heap_mib: u64,
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
     /// slash; `None`: `http://` + the address the server is bound to.
     pub public_url: Option<String>,
@@ -295,6 +309,11 @@ impl Config {
                 .or(file.chromium)
                 .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium")),
             browser_pages: cli.browser_pages.or(file.browser_pages).unwrap_or(4),
+            browser_memory_mib: cli.browser_memory_mib.or(file.browser_memory_mib).unwrap_or(1024),
+            browser_js_heap_mib: cli
+                .browser_js_heap_mib
+                .or(file.browser_js_heap_mib)
+                .unwrap_or(512),
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
             cache: crate::cache::CacheSettings {
                 url: cli.cache_url.or(file.cache_url).filter(|u| !u.is_empty()),
@@ -347,6 +366,10 @@ impl Config {
             "plugin_max_memory_mib must be at least plugin_memory_mib"
         );
         anyhow::ensure!(config.browser_pages >= 1, "browser_pages must be at least 1");
+        anyhow::ensure!(
+            config.browser_js_heap_mib >= 16,
+            "browser_js_heap_mib must be at least 16"
+        );
         anyhow::ensure!(
             config.plugin_concurrency >= 1,
             "plugin_concurrency must be at least 1"

@@ -8,6 +8,7 @@ use crate::cache::coalesce::Coalescer;
 use crate::config::Config;
 use crate::fetch::browser::engine::BrowserEngine;
 use crate::fetch::browser::pool::{BrowserPool, PoolSettings};
+use crate::fetch::browser::profile::ProfileStore;
 use crate::fetch::engine::Engine;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::select::Engines;
@@ -83,8 +84,13 @@ impl Services {
             executable: config.chromium.clone(),
             profiles_dir: config.data_dir.join("browser"),
             max_pages: config.browser_pages,
+            memory_budget: config.browser_memory_mib << 20,
+            kill_renderer_over: config.browser_memory_mib << 21,
+            js_heap_mib: config.browser_js_heap_mib,
         }));
-        let browser_engine = BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent);
+        let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;
+        let browser_engine = BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent)
+            .with_profiles(Arc::new(profiles));
         // HTTP first: the default; the browser for what only it can do.
         let engines = Engines::new(vec![
             Arc::new(http) as Arc<dyn Engine>,

@@ -226,6 +226,11 @@ impl TestServer {
         format!("{}{}", self.url, path)
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// Everything the server wrote to stderr so far.
     pub fn logs(&self) -> String {
         self.logs.lock().unwrap().clone()

@@ -158,11 +158,48 @@ async fn a_failing_action_names_itself_and_why() {
         }),
     )
     .await;
-    assert_eq!(r.status, 500, "{}", r.pretty());
+    r.assert_error(500, "SCRAPE_ACTION_ERROR");
     assert!(
-        r.error().contains("Action 1 (click) failed") && r.error().contains("#does-not-exist"),
+        r.error()
+            .starts_with("Action(s) failed to complete. Error code: Error in action 1 (click)")
+            && r.error().contains("element not found")
+            && r.error().contains("#does-not-exist"),
         "{}",
         r.pretty()
+    );
+    // A script that throws: the exception's text.
+    let threw = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/form.html"),
+            "actions": [{"type": "executeJavascript", "script": "throw new Error('boom-4411')"}]
+        }),
+    )
+    .await;
+    threw.assert_error(500, "SCRAPE_ACTION_ERROR");
+    assert!(
+        threw
+            .error()
+            .contains("Error in action 0 (executeJavascript): the script threw")
+            && threw.error().contains("boom-4411"),
+        "{}",
+        threw.pretty()
+    );
+    // A selector that never appears: the timeout names the action.
+    let waited = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/form.html"),
+            "timeout": 5000,
+            "actions": [{"type": "wait", "milliseconds": 1}, {"type": "wait", "selector": "#never-there"}]
+        }),
+    )
+    .await;
+    waited.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(
+        waited.error().contains("while performing action 1 (wait)"),
+        "{}",
+        waited.pretty()
     );
     // `all: true` on nothing is not an error.
     let ok = scrape(

@@ -25,6 +25,8 @@ pub enum Feature {
     Location,
     /// `proxy: "enhanced"`.
     StealthProxy,
+    /// `profile` (persistent browser storage).
+    Profile,
 }
 
 impl Feature {
@@ -37,6 +39,7 @@ impl Feature {
             Feature::Mobile => "mobile",
             Feature::Location => "location",
             Feature::StealthProxy => "stealthProxy",
+            Feature::Profile => "profile",
         }
     }
 
@@ -60,6 +63,9 @@ impl Feature {
         }
         if opts.proxy == "enhanced" {
             out.push(Feature::StealthProxy);
+        }
+        if opts.profile.is_some() {
+            out.push(Feature::Profile);
         }
         out
     }

@@ -57,4 +57,35 @@ pub enum FetchError {
     BadRedirect { from: String, location: String },
     #[error("fetching {url} failed: {message}")]
     Other { url: String, message: String },
+    /// Another session that saves changes uses the `profile`.
+    #[error(
+        "The profile \"{name}\" is in use by another session that saves changes; only one saving \
+         session per profile is allowed at a time. Retry when it has ended, or send \
+         saveChanges: false to use the profile without saving."
+    )]
+    ProfileInUse { name: String },
+    /// An action of the browser engine failed (`index` counts from 0).
+    #[error("Error in action {index} ({kind}): {failure}")]
+    Action {
+        index: usize,
+        kind: String,
+        failure: ActionFailure,
+    },
+}
+
+/// Why an action failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ActionFailure {
+    /// No element matches the action's selector.
+    #[error("element not found: no element matches the selector {selector:?}")]
+    NotFound { selector: String },
+    /// The page's script threw (executeJavascript), with the exception's text.
+    #[error("the script threw: {0}")]
+    ScriptThrew(String),
+    /// The request's deadline passed while the action ran.
+    #[error("timed out")]
+    TimedOut,
+    /// Anything else (the browser refused the command, the page went away).
+    #[error("{0}")]
+    Failed(String),
 }

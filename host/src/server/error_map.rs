@@ -3,8 +3,8 @@
 //! message that says what to do.
 
 use crate::api::ApiError;
-use crate::fetch::FetchError;
 use crate::fetch::select::SelectError;
+use crate::fetch::{ActionFailure, FetchError};
 use crate::pipeline::{Origin, PipelineError};
 use crate::plugins::bindings::PluginError;
 use crate::plugins::{PluginCallError, PluginCallErrorKind};
@@ -85,6 +85,20 @@ fn fetch_error(err: FetchError, timeout_ms: u64) -> ApiError {
             ),
         ),
         FetchError::Timeout { .. } => ApiError::timeout(timeout_ms, "fetching the page"),
+        FetchError::Action {
+            index,
+            kind,
+            failure: ActionFailure::TimedOut,
+        } => ApiError::timeout(timeout_ms, &format!("performing action {index} ({kind})")),
+        e @ FetchError::ProfileInUse { .. } => {
+            ApiError::new(StatusCode::CONFLICT, "SCRAPE_PROFILE_IN_USE", e.to_string())
+        }
+        // Upstream's ActionError: 500, its code and message prefix.
+        e @ FetchError::Action { .. } => ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "SCRAPE_ACTION_ERROR",
+            format!("Action(s) failed to complete. Error code: {e}"),
+        ),
         e @ FetchError::Tls { .. } => ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "SCRAPE_SSL_ERROR",

@@ -5,11 +5,13 @@
 //! DOM serialised is the page's HTML. The request's deadline bounds all of it
 //! and the page is closed whatever happens.
 
-use super::actions::perform;
+use super::actions::{Progress, perform};
 use super::capture::{ShotOptions, screenshot};
 use super::emulate::setup;
+use super::hazards::Hazards;
 use super::intercept::{Refusals, intercept};
 use super::pool::BrowserPool;
+use super::profile::{BrowserContext, ProfileError, ProfileOption, ProfileSession, ProfileStore};
 use super::settle::settle;
 use crate::fetch::engine::{Engine, Feature, FetchFuture, FetchRequest};
 use crate::fetch::target_guard::TargetGuard;
@@ -28,6 +30,7 @@ pub struct BrowserEngine {
     guard: TargetGuard,
     media: Arc<MediaStore>,
     user_agent: String,
+    profiles: Option<Arc<ProfileStore>>,
 }
 
 impl BrowserEngine {
@@ -37,6 +40,33 @@ impl BrowserEngine {
             guard,
             media,
             user_agent: user_agent.to_string(),
+            profiles: None,
+        }
+    }
+
+    /// Serves `profile` from `store`.
+    pub fn with_profiles(mut self, store: Arc<ProfileStore>) -> Self {
+        self.profiles = Some(store);
+        self
+    }
+
+    /// The request's profile session, if it names one.
+    fn profile(&self, req: &FetchRequest<'_>) -> Result<Option<ProfileSession>, FetchError> {
+        let Some(option) = req.options.profile.as_ref().and_then(ProfileOption::from_json) else {
+            return Ok(None);
+        };
+        let other = |message: String| FetchError::Other {
+            url: req.url.to_string(),
+            message,
+        };
+        let store = self
+            .profiles
+            .as_ref()
+            .ok_or_else(|| other("profiles are not available on this server".into()))?;
+        match store.begin(&option) {
+            Ok(session) => Ok(Some(session)),
+            Err(ProfileError::InUse) => Err(FetchError::ProfileInUse { name: option.name }),
+            Err(e) => Err(other(e.to_string())),
         }
     }
 
@@ -47,16 +77,19 @@ impl BrowserEngine {
             message,
         };
         let timeout = || FetchError::Timeout { url: url.clone() };
+        let mut profile = self.profile(&req)?;
+        let progress = Progress::default();
         let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page())
             .await
             .map_err(|_| timeout())?
             .map_err(|e| other(e.to_string()))?;
-        let intercepting = tokio::time::timeout_at(
-            req.deadline.into(),
-            intercept(&lease.page, self.guard, req.options.block_ads),
-        )
+        let watching = tokio::time::timeout_at(req.deadline.into(), async {
+            let hazards = Hazards::watch(&lease.page, lease.exited.clone()).await?;
+            let (refusals, task) = intercept(&lease.page, self.guard, req.options.block_ads).await?;
+            Ok::<_, String>((hazards, refusals, task))
+        })
         .await;
-        let (refusals, task) = match intercepting {
+        let (mut hazards, refusals, task) = match watching {
             Ok(Ok(x)) => x,
             Ok(Err(e)) => {
                 lease.close().await;
@@ -67,13 +100,35 @@ impl BrowserEngine {
                 return Err(timeout());
             }
         };
-        let loaded =
-            tokio::time::timeout_at(req.deadline.into(), self.load(&lease.page, req, &refusals)).await;
+        // The deadline, or a hazard (dialog loop, crash, Chromium gone), ends it.
+        let loaded = tokio::select! {
+            loaded = tokio::time::timeout_at(
+                req.deadline.into(),
+                self.load(&lease.page, req, (&refusals, &progress), profile.as_mut().zip(lease.context())),
+            ) => loaded,
+            reason = hazards.tripped() => Ok(Err(other(reason))),
+        };
+        // A command that failed because the page crashed or Chromium died:
+        // the hazard (noticed within a moment) is the reason to give.
+        let loaded = match loaded {
+            Ok(Err(e))
+                if !matches!(e, FetchError::Action { .. } | FetchError::Blocked { .. })
+                    && !e.to_string().contains("net::ERR_") =>
+            {
+                match tokio::time::timeout(Duration::from_secs(1), hazards.tripped()).await {
+                    Ok(reason) => Ok(Err(other(reason))),
+                    Err(_) => Ok(Err(e)),
+                }
+            }
+            other => other,
+        };
+        drop(hazards);
         lease.close().await;
         task.abort();
         match loaded {
             Ok(result) => result,
-            Err(_) => Err(timeout()),
+            // The deadline passed: during an action, the error names it.
+            Err(_) => Err(progress.timed_out().unwrap_or_else(timeout)),
         }
     }
 
@@ -81,7 +136,8 @@ impl BrowserEngine {
         &self,
         page: &Page,
         req: FetchRequest<'_>,
-        refusals: &Refusals,
+        (refusals, progress): (&Refusals, &Progress),
+        mut profile: Option<(&mut ProfileSession, BrowserContext<'_>)>,
     ) -> Result<FetchedPage, FetchError> {
         let opts = req.options;
         let url = req.url.to_string();
@@ -90,7 +146,12 @@ impl BrowserEngine {
             message,
         };
         setup(page, opts, &self.user_agent).await.map_err(other)?;
+        let restoring = match &profile {
+            Some((session, context)) => session.apply(page, *context).await.map_err(other)?,
+            None => None,
+        };
         let navigated = page.goto(url.as_str()).await.map(|_| ());
+        ProfileSession::applied(page, restoring).await;
         if let Err(e) = navigated {
             // The document (or a redirect hop of it) was refused by the guard.
             if let Some((blocked, reason)) = refusals.first() {
@@ -115,9 +176,15 @@ impl BrowserEngine {
         }
         let mut engine_data = Map::new();
         if !opts.actions.is_empty() {
-            let results = perform(page, &opts.actions, opts.mobile, &self.media)
-                .await
-                .map_err(|e| other(e.to_string()))?;
+            let results = perform(
+                page,
+                &opts.actions,
+                opts.mobile,
+                &self.media,
+                req.deadline,
+                progress,
+            )
+            .await?;
             engine_data.insert("actions".into(), results.to_json());
         }
         if let Some(format) = opts.format("screenshot") {
@@ -130,6 +197,9 @@ impl BrowserEngine {
             .await
             .map_err(other)?;
             engine_data.insert("screenshot".into(), Value::String(shot));
+        }
+        if let (Some((session, context)), Some(store)) = (profile.as_mut(), &self.profiles) {
+            session.save(store, page, *context).await.map_err(other)?;
         }
         let html = page.content().await.map_err(|e| other(e.to_string()))?;
         let final_url = page
@@ -163,7 +233,12 @@ impl Engine for BrowserEngine {
     fn supports(&self, feature: Feature) -> bool {
         matches!(
             feature,
-            Feature::Actions | Feature::Screenshot | Feature::WaitFor | Feature::Mobile | Feature::Location
+            Feature::Actions
+                | Feature::Screenshot
+                | Feature::WaitFor
+                | Feature::Mobile
+                | Feature::Location
+                | Feature::Profile
         )
     }
 

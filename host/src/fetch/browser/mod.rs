@@ -5,10 +5,14 @@
 //! - [`pool`]: one Chromium per server, launched lazily, relaunched after a
 //!   crash, a browser context per request, bounded pages, killed with the server.
 //! - [`engine`]: [`engine::BrowserEngine`], the [`crate::fetch::engine::Engine`].
+//! - [`hazards`]: dialogs dismissed; an alert loop, a crashed page or a
+//!   Chromium gone end the request with a clear error.
+//! - [`memory`]: Chromium's process tree and its memory, from /proc.
 //! - [`intercept`]: every request of a page checked by the target guard (and
 //!   `blockAds`' [`adblock`] list) before it leaves.
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
 //! - [`settle`]: smart wait, selector wait, running script.
+//! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
 
@@ -17,6 +21,9 @@ pub mod adblock;
 pub mod capture;
 pub mod emulate;
 pub mod engine;
+pub mod hazards;
 pub mod intercept;
+pub mod memory;
 pub mod pool;
+pub mod profile;
 pub mod settle;

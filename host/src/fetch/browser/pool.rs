@@ -8,20 +8,31 @@
 //! the child before exec so that even a SIGKILLed server takes it down. The
 //! DevTools endpoint listens on 127.0.0.1 on a port Chromium picks; its
 //! address is read from Chromium's stderr.
+//!
+//! Memory: a watchdog measures Chromium's process tree ([`super::memory`])
+//! every [`WATCH_EVERY`]. Over the budget, Chromium is restarted before the
+//! next page when no page is open; over twice the budget, the largest
+//! renderer is killed at once (its page's request fails, others go on). One
+//! page's JavaScript heap is capped (`--max-old-space-size`), and pages cannot
+//! open windows (`--block-new-web-contents`: no tab bombs).
 
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
+use chromiumoxide::error::CdpError;
 use chromiumoxide::page::Page;
 use futures::StreamExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, watch};
+
+/// How often the watchdog measures Chromium's memory.
+pub const WATCH_EVERY: Duration = Duration::from_millis(500);
 
 /// How long Chromium may take to print its DevTools address.
 const LAUNCH_TIMEOUT: Duration = Duration::from_secs(20);
@@ -48,6 +59,7 @@ const FLAGS: &[&str] = &[
     "--password-store=basic",
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
+    "--block-new-web-contents",
 ];
 
 /// How the pool runs Chromium.
@@ -59,6 +71,13 @@ pub struct PoolSettings {
     pub profiles_dir: PathBuf,
     /// Most pages open at once (`DISTILL_BROWSER_PAGES`).
     pub max_pages: usize,
+    /// Bytes of memory (PSS of the tree) over which Chromium is restarted
+    /// between pages; 0: no budget.
+    pub memory_budget: u64,
+    /// Bytes over which the largest renderer is killed at once; 0: never.
+    pub kill_renderer_over: u64,
+    /// One page's JavaScript heap, MiB.
+    pub js_heap_mib: u64,
 }
 
 /// Why the browser cannot serve a page.
@@ -77,21 +96,25 @@ pub enum PoolError {
 struct Running {
     browser: Arc<Browser>,
     child: Child,
-    alive: Arc<AtomicBool>,
+    /// True once the DevTools connection ended (Chromium gone).
+    exited: Arc<watch::Sender<bool>>,
     handler: tokio::task::JoinHandle<()>,
+    watchdog: tokio::task::JoinHandle<()>,
     profile: PathBuf,
 }
 
 impl Running {
     fn is_alive(&mut self) -> bool {
-        self.alive.load(Ordering::Acquire) && matches!(self.child.try_wait(), Ok(None))
+        !*self.exited.borrow() && matches!(self.child.try_wait(), Ok(None))
     }
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
         self.handler.abort();
+        self.watchdog.abort();
         let _ = self.child.start_kill();
+        let _ = self.exited.send(true);
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
@@ -101,30 +124,58 @@ pub struct BrowserPool {
     settings: PoolSettings,
     running: Mutex<Option<Running>>,
     pages: Arc<Semaphore>,
+    /// The last measured memory of Chromium's tree, bytes (0: none running).
+    memory: Arc<AtomicU64>,
 }
 
-/// A page in its own browser context; give it back with [`PageLease::close`].
+/// A page in its own browser context; give it back with [`PageLease::close`]
+/// (a lease dropped without it is closed by a task).
 pub struct PageLease {
     pub page: Page,
+    /// Turns true when this page's Chromium is gone.
+    pub exited: watch::Receiver<bool>,
+    open: Option<OpenPage>,
+}
+
+/// What closing a lease gives back.
+struct OpenPage {
     browser: Arc<Browser>,
     context: BrowserContextId,
     _permit: OwnedSemaphorePermit,
 }
 
-impl PageLease {
+impl OpenPage {
     /// Closes the page and disposes of its context (at most 5 s).
-    pub async fn close(self) {
-        let PageLease {
-            page,
-            browser,
-            context,
-            _permit,
-        } = self;
+    async fn close(self, page: Page) {
         let _ = tokio::time::timeout(Duration::from_secs(5), async {
             let _ = page.close().await;
-            let _ = browser.dispose_browser_context(context).await;
+            let _ = self.browser.dispose_browser_context(self.context).await;
         })
         .await;
+    }
+}
+
+impl PageLease {
+    /// The page's browser and context (until closed).
+    pub fn context(&self) -> Option<(&Browser, &BrowserContextId)> {
+        self.open.as_ref().map(|o| (o.browser.as_ref(), &o.context))
+    }
+
+    /// Closes the page and disposes of its context (at most 5 s).
+    pub async fn close(mut self) {
+        if let Some(open) = self.open.take() {
+            open.close(self.page.clone()).await;
+        }
+    }
+}
+
+impl Drop for PageLease {
+    fn drop(&mut self) {
+        if let Some(open) = self.open.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(open.close(self.page.clone()));
+        }
     }
 }
 
@@ -138,7 +189,13 @@ impl BrowserPool {
             settings,
             running: Mutex::new(None),
             pages,
+            memory: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// Chromium's memory at the last measurement, bytes (0: not running).
+    pub fn memory(&self) -> u64 {
+        self.memory.load(Ordering::Relaxed)
     }
 
     /// A fresh page in a fresh context, waiting for a free page slot.
@@ -149,17 +206,21 @@ impl BrowserPool {
             .acquire_owned()
             .await
             .map_err(|e| PoolError::Browser(e.to_string()))?;
+        self.restart_if_over_budget().await;
         // A browser that died between two checks gets one relaunch.
         let mut last = None;
         for _ in 0..2 {
-            let browser = self.browser().await?;
+            let (browser, exited) = self.browser().await?;
             match new_context_page(&browser).await {
                 Ok((page, context)) => {
                     return Ok(PageLease {
                         page,
-                        browser,
-                        context,
-                        _permit: permit,
+                        exited,
+                        open: Some(OpenPage {
+                            browser,
+                            context,
+                            _permit: permit,
+                        }),
                     });
                 }
                 Err(e) => {
@@ -172,21 +233,41 @@ impl BrowserPool {
         Err(PoolError::Browser(last.unwrap_or_default()))
     }
 
-    /// The running browser, launched (again) if needed.
-    async fn browser(&self) -> Result<Arc<Browser>, PoolError> {
+    /// Restarts Chromium when it is over its memory budget and no other
+    /// page is open (the caller holds one page slot).
+    async fn restart_if_over_budget(&self) {
+        let budget = self.settings.memory_budget;
+        let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1);
+        if budget == 0 || !idle || self.memory() <= budget {
+            return;
+        }
+        let mut running = self.running.lock().await;
+        if running.take().is_some() {
+            tracing::warn!(
+                mib = self.memory() >> 20,
+                budget_mib = budget >> 20,
+                "Chromium is over its memory budget; restarting it"
+            );
+            self.memory.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The running browser (and its exit signal), launched (again) if needed.
+    async fn browser(&self) -> Result<(Arc<Browser>, watch::Receiver<bool>), PoolError> {
         let mut running = self.running.lock().await;
         if let Some(r) = running.as_mut()
             && r.is_alive()
         {
-            return Ok(r.browser.clone());
+            return Ok((r.browser.clone(), r.exited.subscribe()));
         }
         if running.take().is_some() {
             tracing::warn!("Chromium exited; relaunching it");
         }
         let launched = self.launch().await?;
         let browser = launched.browser.clone();
+        let exited = launched.exited.subscribe();
         *running = Some(launched);
-        Ok(browser)
+        Ok((browser, exited))
     }
 
     async fn launch(&self) -> Result<Running, PoolError> {
@@ -203,6 +284,10 @@ impl BrowserPool {
             .map_err(|e| fail(format!("creating {}: {e}", profile.display())))?;
         let mut cmd = Command::new(&self.settings.executable);
         cmd.args(FLAGS)
+            .arg(format!(
+                "--js-flags=--max-old-space-size={}",
+                self.settings.js_heap_mib
+            ))
             .arg(format!("--user-data-dir={}", profile.display()))
             .arg("about:blank")
             .stdin(Stdio::null())
@@ -242,16 +327,28 @@ impl BrowserPool {
             }
         });
         let (browser, mut handler) = Browser::connect(ws).await.map_err(|e| fail(e.to_string()))?;
-        let alive = Arc::new(AtomicBool::new(true));
-        let flag = alive.clone();
+        let exited = Arc::new(watch::Sender::new(false));
+        let flag = exited.clone();
         let handler = tokio::spawn(async move {
+            // The stream does not end when Chromium dies: a connection error does.
             while let Some(event) = handler.next().await {
-                if let Err(e) = event {
-                    tracing::debug!(error = %e, "DevTools connection");
+                match event {
+                    Err(CdpError::Ws(e)) => {
+                        tracing::debug!(error = %e, "DevTools connection lost");
+                        break;
+                    }
+                    Err(e) => tracing::debug!(error = %e, "DevTools connection"),
+                    Ok(()) => {}
                 }
             }
-            flag.store(false, Ordering::Release);
+            let _ = flag.send(true);
         });
+        let watchdog = tokio::spawn(watch_memory(
+            child.id().unwrap_or(0),
+            exited.clone(),
+            self.settings.kill_renderer_over,
+            self.memory.clone(),
+        ));
         tracing::info!(
             pid = child.id(),
             ms = started.elapsed().as_millis() as u64,
@@ -260,8 +357,9 @@ impl BrowserPool {
         Ok(Running {
             browser: Arc::new(browser),
             child,
-            alive,
+            exited,
             handler,
+            watchdog,
             profile,
         })
     }
@@ -274,6 +372,42 @@ impl BrowserPool {
     /// Kills Chromium now (server shutdown).
     pub async fn shutdown(&self) {
         *self.running.lock().await = None;
+    }
+}
+
+/// Measures Chromium's tree every [`WATCH_EVERY`] into `memory`; over
+/// `kill_over` (when not 0) kills the largest renderer (the page hogging
+/// memory crashes and its request fails; Chromium and other pages go on).
+/// A tree with no live member means Chromium is gone: `exited` is set.
+async fn watch_memory(root: u32, exited: Arc<watch::Sender<bool>>, kill_over: u64, memory: Arc<AtomicU64>) {
+    if root == 0 {
+        return;
+    }
+    loop {
+        let members = tokio::task::spawn_blocking(move || super::memory::tree(root))
+            .await
+            .unwrap_or_default();
+        if members.is_empty() {
+            memory.store(0, Ordering::Relaxed);
+            let _ = exited.send(true);
+            return;
+        }
+        let total = super::memory::total(&members);
+        memory.store(total, Ordering::Relaxed);
+        if kill_over > 0
+            && total > kill_over
+            && let Some(hog) = members.iter().filter(|m| m.renderer).max_by_key(|m| m.bytes)
+        {
+            tracing::warn!(
+                pid = hog.pid,
+                mib = hog.bytes >> 20,
+                total_mib = total >> 20,
+                "Chromium is over its memory limit; killing its largest renderer"
+            );
+            // SAFETY: a plain syscall; the pid is a live child of our Chromium.
+            unsafe { libc::kill(hog.pid as i32, libc::SIGKILL) };
+        }
+        tokio::time::sleep(WATCH_EVERY).await;
     }
 }
 
@@ -306,6 +440,9 @@ mod tests {
             profiles_dir: std::env::temp_dir()
                 .join(format!("distill-pool-{}", uuid::Uuid::new_v4().simple())),
             max_pages: 2,
+            memory_budget: 0,
+            kill_renderer_over: 0,
+            js_heap_mib: 256,
         }
     }
 
@@ -341,5 +478,26 @@ mod tests {
             .map(|s| s.contains(") Z "))
             .unwrap_or(true);
         assert!(!alive || zombie, "Chromium {second} outlived the pool");
+    }
+
+    /// Needs Debian's chromium (`make setup`).
+    #[tokio::test]
+    async fn over_its_budget_chromium_is_restarted_between_pages() {
+        let mut s = settings("/usr/bin/chromium");
+        s.memory_budget = 1;
+        let pool = BrowserPool::new(s);
+        let lease = pool.open_page().await.unwrap();
+        let first = pool.pid().await.unwrap();
+        // Measured while a page is open: kept (a page is in use).
+        tokio::time::sleep(WATCH_EVERY * 3).await;
+        assert!(pool.memory() > 10 << 20, "{}", pool.memory());
+        assert_eq!(pool.pid().await, Some(first));
+        lease.close().await;
+        let lease = pool.open_page().await.unwrap();
+        let second = pool.pid().await.unwrap();
+        assert_ne!(first, second, "not restarted though over its budget and idle");
+        lease.page.goto("data:text/html,<p>ok</p>").await.unwrap();
+        lease.close().await;
+        pool.shutdown().await;
     }
 }
