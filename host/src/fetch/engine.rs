@@ -25,6 +25,8 @@ pub enum Feature {
     Location,
     /// `proxy: "enhanced"`.
     StealthProxy,
+    /// The `branding` format (computed styles of the rendered page).
+    Branding,
 }
 
 impl Feature {
@@ -37,6 +39,7 @@ impl Feature {
             Feature::Mobile => "mobile",
             Feature::Location => "location",
             Feature::StealthProxy => "stealthProxy",
+            Feature::Branding => "branding",
         }
     }
 
@@ -48,6 +51,9 @@ impl Feature {
         }
         if opts.wants("screenshot") {
             out.push(Feature::Screenshot);
+        }
+        if opts.wants("branding") {
+            out.push(Feature::Branding);
         }
         if opts.wait_for_ms > 0 {
             out.push(Feature::WaitFor);

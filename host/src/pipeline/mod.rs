@@ -11,6 +11,7 @@
 //! - [`prepare`]: the HTML work (metadata, cleaning, links, images) in one pass.
 //! - [`render`]: format plugins in dependency order (`consumes`).
 //! - [`response`]: assembles the response's `data` object.
+//! - [`redact`]: `redactPII` on every text output.
 //! - [`error`]: [`PipelineError`] and where a document came from.
 
 pub mod cached;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod parse;
 pub mod prepare;
 pub mod produce;
+pub mod redact;
 pub mod render;
 pub mod response;
 pub mod scrape;

@@ -4,7 +4,8 @@
 //! `page.inputs`, together with host-made values (`links`, `images`, `html`,
 //! `rawHtml`, a converter's final `markdown`). Formats run in waves: each wave
 //! holds every format whose inputs are ready, its calls run concurrently, each
-//! in its own fresh instance.
+//! in its own fresh instance. With `redactPII` each value is redacted as it
+//! is rendered, before any consumer sees it.
 
 use super::error::PipelineError;
 use crate::api::FormatRequest;
@@ -98,7 +99,8 @@ pub struct RenderOutput {
     pub warnings: Vec<String>,
 }
 
-/// Renders the plan. `host_values` holds what the host made (JSON values by name).
+/// Renders the plan. `host_values` holds what the host made (JSON values by
+/// name); `redact` is the request's `redactPII`, applied to every value.
 #[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
     runtime: &PluginRuntime,
@@ -110,6 +112,7 @@ pub async fn render_plugin_formats(
     request_id: &str,
     deadline: Instant,
     timeout_ms: u64,
+    redact: Option<&distill_redact::RedactOptions>,
 ) -> Result<RenderOutput, PipelineError> {
     let mut values: HashMap<String, Value> = HashMap::new();
     let mut warnings = Vec::new();
@@ -151,6 +154,7 @@ pub async fn render_plugin_formats(
                         format: name.clone(),
                         message: e.to_string(),
                     })?;
+                let value = super::redact::value(value, redact);
                 Ok::<_, PipelineError>((name.clone(), value, out.warnings))
             })
         });

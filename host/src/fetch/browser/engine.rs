@@ -6,6 +6,7 @@
 //! and the page is closed whatever happens.
 
 use super::actions::perform;
+use super::branding;
 use super::capture::{ShotOptions, screenshot};
 use super::emulate::setup;
 use super::intercept::{Refusals, intercept};
@@ -120,6 +121,9 @@ impl BrowserEngine {
                 .map_err(|e| other(e.to_string()))?;
             engine_data.insert("actions".into(), results.to_json());
         }
+        if opts.wants("branding") {
+            branding::collect(page, &mut engine_data).await;
+        }
         if let Some(format) = opts.format("screenshot") {
             let shot = screenshot(
                 page,
@@ -161,10 +165,19 @@ impl Engine for BrowserEngine {
     }
 
     fn supports(&self, feature: Feature) -> bool {
-        matches!(
-            feature,
-            Feature::Actions | Feature::Screenshot | Feature::WaitFor | Feature::Mobile | Feature::Location
-        )
+        match feature {
+            // Branding is left to the default engine (null + warning) when
+            // there is no Chromium to launch.
+            Feature::Branding => self.pool.executable_exists(),
+            _ => matches!(
+                feature,
+                Feature::Actions
+                    | Feature::Screenshot
+                    | Feature::WaitFor
+                    | Feature::Mobile
+                    | Feature::Location
+            ),
+        }
     }
 
     fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {

@@ -11,9 +11,11 @@
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
+//! - [`branding`]: the computed-style snapshot the `branding` format reads.
 
 pub mod actions;
 pub mod adblock;
+pub mod branding;
 pub mod capture;
 pub mod emulate;
 pub mod engine;

@@ -141,6 +141,11 @@ impl BrowserPool {
         }
     }
 
+    /// Whether the Chromium binary is there to launch.
+    pub fn executable_exists(&self) -> bool {
+        self.settings.executable.is_file()
+    }
+
     /// A fresh page in a fresh context, waiting for a free page slot.
     pub async fn open_page(&self) -> Result<PageLease, PoolError> {
         let permit = self
