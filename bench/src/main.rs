@@ -15,7 +15,7 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,redact]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
@@ -28,6 +28,7 @@ mod overhead;
 mod plugins;
 mod procfs;
 mod profile;
+mod redact;
 mod report;
 mod scrape;
 mod stages;
@@ -63,6 +64,7 @@ impl Args {
                 "scrape".into(),
                 "extraction".into(),
                 "documents".into(),
+                "redact".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -83,7 +85,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,redact] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -251,6 +253,17 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let pii = if let (true, Some(corpus)) = (args.wants("redact"), &corpus) {
+        eprintln!("benchmark 6: redactPII");
+        let cfg = redact::Config {
+            rounds: if args.quick { 3 } else { 20 },
+            budget: Duration::from_secs(if args.quick { 20 } else { 120 }),
+        };
+        Some(redact::run(corpus, &cfg))
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -294,6 +307,11 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             "5. documents",
             &documents::to_markdown(docs, Path::new("tests/fixtures/documents")),
         );
+    }
+    if let Some(pii) = &pii {
+        report.section("6. redactPII", &redact::to_markdown(pii));
+    } else if args.wants("redact") {
+        report.section("6. redactPII", &skipped("6"));
     }
     report.write(&args.out)?;
     eprintln!(

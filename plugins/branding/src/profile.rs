@@ -222,7 +222,7 @@ fn color_scheme(snap: &Value, background: Option<&Value>) -> &'static str {
     if dark_bg { "dark" } else { "light" }
 }
 
-/// og:site_name, else the logo's alt text, else the title's first part.
+/// og:site_name, else the logo's alt text, else the title's last part.
 fn brand_name(snap: &Value) -> Option<String> {
     let alt = snap["logo"]
         .get("alt")
@@ -235,13 +235,13 @@ fn brand_name(snap: &Value) -> Option<String> {
                 .to_string()
         })
         .filter(|a| !a.is_empty() && !a.eq_ignore_ascii_case("logo"));
-    // "Page | Brand": the part after the last separator.
+    // "Page | Brand": the part after the last separator (a title without
+    // one names the page, not the brand).
     let title = str_of(snap, "title").and_then(|t| {
         let cut = [" | ", " - ", " – ", " — ", " · "]
             .iter()
             .filter_map(|sep| t.rfind(sep).map(|i| i + sep.len()))
-            .max()
-            .unwrap_or(0);
+            .max()?;
         Some(t[cut..].trim().to_string()).filter(|s| !s.is_empty())
     });
     str_of(snap, "siteName")
