@@ -69,6 +69,8 @@ fn phones() {
         all("Call +1 415-555-0132 or (020) 7946 0958."),
         "Call [PHONE] or [PHONE]."
     );
+    assert_eq!(all("[call](tel:+442079460958)"), "[call](tel:[PHONE])");
+    assert_eq!(all("ref +1234567"), "ref +1234567", "too short for a phone");
     assert_eq!(
         all("In 2019 we sold 1,200 units on 2024-01-15."),
         "In 2019 we sold 1,200 units on 2024-01-15."

@@ -91,6 +91,7 @@ async fn redact_pii_placeholders_in_every_output() {
             "url": site().url("/pii/detectors.html"),
             "formats": ["markdown", "html", "rawHtml", "links", "images"],
             "redactPII": true,
+            "onlyMainContent": false,
             "maxAge": 0
         }),
     )
@@ -110,7 +111,12 @@ async fn redact_pii_modes_and_entities() {
     ] {
         let r = scrape(
             shared().url(),
-            &json!({ "url": site().url("/pii/detectors.html"), "redactPII": option, "maxAge": 0 }),
+            &json!({
+                "url": site().url("/pii/detectors.html"),
+                "redactPII": option,
+                "onlyMainContent": false,
+                "maxAge": 0
+            }),
         )
         .await;
         r.assert_ok();
