@@ -41,9 +41,21 @@ pub fn run(corpus: &Corpus, cfg: &Config) -> Results {
     let opts = RedactOptions::default();
     let started = Instant::now();
     let mut outputs = vec![
-        Output { name: "markdown (`redact`)", micros: vec![], bytes: 0 },
-        Output { name: "html, cleaned (`redact_html`)", micros: vec![], bytes: 0 },
-        Output { name: "rawHtml (`redact_html`)", micros: vec![], bytes: 0 },
+        Output {
+            name: "markdown (`redact`)",
+            micros: vec![],
+            bytes: 0,
+        },
+        Output {
+            name: "html, cleaned (`redact_html`)",
+            micros: vec![],
+            bytes: 0,
+        },
+        Output {
+            name: "rawHtml (`redact_html`)",
+            micros: vec![],
+            bytes: 0,
+        },
     ];
     let mut pages = 0;
     let mut pages_with_finds = 0;
@@ -85,7 +97,11 @@ pub fn to_markdown(r: &Results) -> String {
         let mut sorted = o.micros.clone();
         sorted.sort_by(f64::total_cmp);
         let total_s: f64 = o.micros.iter().sum::<f64>() / 1e6;
-        let mbps = if total_s > 0.0 { o.bytes as f64 / 1e6 / total_s } else { 0.0 };
+        let mbps = if total_s > 0.0 {
+            o.bytes as f64 / 1e6 / total_s
+        } else {
+            0.0
+        };
         table.row([
             o.name.to_string(),
             f(median(&o.micros), 0),

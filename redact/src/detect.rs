@@ -30,7 +30,8 @@ static IPV6: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*").unwrap());
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
     // `+` and the digits run together (`tel:+442079460958`), else in groups.
-    Regex::new(r"\+\d{8,15}\b|(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}").unwrap()
+    Regex::new(r"\+\d{8,15}\b|(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}")
+        .unwrap()
 });
 static URL_AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"\b[hH][tT][tT][pP][sS]?://(?:[^\s/?#@\[\]()<>"'`]*@)?(\[[0-9a-fA-F:.]+\](?::\d+)?|[^\s/?#@\[\]()<>"'`]+)"#).unwrap()

@@ -15,7 +15,10 @@ async fn a_styled_page_gives_its_colours_fonts_and_components() {
     r.assert_ok();
     let b = &r.data()["branding"];
     assert!(r.data().get("warning").is_none(), "{}", r.pretty());
-    assert!(r.data().get("brandingSnapshot").is_none(), "the snapshot is an input, not a field");
+    assert!(
+        r.data().get("brandingSnapshot").is_none(),
+        "the snapshot is an input, not a field"
+    );
     assert_eq!(b["colorScheme"], "light", "{b:#}");
     assert_eq!(b["brandName"], "Moss & Fern");
     assert_eq!(
@@ -35,9 +38,18 @@ async fn a_styled_page_gives_its_colours_fonts_and_components() {
         json!([{"family": "Moss Sans", "role": "body"}, {"family": "Fern Serif", "role": "heading"}])
     );
     let t = &b["typography"];
-    assert_eq!(t["fontFamilies"], json!({"primary": "Moss Sans", "heading": "Fern Serif"}));
-    assert_eq!(t["fontStacks"]["heading"], json!(["Fern Serif", "Georgia", "serif"]));
-    assert_eq!(t["fontSizes"], json!({"h1": "48px", "h2": "32px", "body": "18px"}));
+    assert_eq!(
+        t["fontFamilies"],
+        json!({"primary": "Moss Sans", "heading": "Fern Serif"})
+    );
+    assert_eq!(
+        t["fontStacks"]["heading"],
+        json!(["Fern Serif", "Georgia", "serif"])
+    );
+    assert_eq!(
+        t["fontSizes"],
+        json!({"h1": "48px", "h2": "32px", "body": "18px"})
+    );
     assert_eq!(t["lineHeights"], json!({"heading": 1.17, "body": 1.5}));
     assert_eq!(t["fontWeights"], json!({"regular": 400, "bold": 700}));
     assert_eq!(b["spacing"]["borderRadius"], "8px");
@@ -76,7 +88,10 @@ async fn a_page_without_a_brand_colour_names_what_is_missing() {
     let b = &r.data()["branding"];
     assert!(b["colors"].get("primary").is_none(), "{b:#}");
     assert_eq!(b["colors"]["background"], "#FFFFFF");
-    assert!(b.get("brandName").is_none(), "a title without a separator is no brand: {b:#}");
+    assert!(
+        b.get("brandName").is_none(),
+        "a title without a separator is no brand: {b:#}"
+    );
     let warning = r.data()["warning"].as_str().unwrap_or_default();
     assert!(
         warning.contains("colors.primary") && warning.contains("brandName"),

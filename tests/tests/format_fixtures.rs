@@ -21,7 +21,9 @@ fn assert_expected(name: &str, actual: &Value) {
     let base = site().base();
     let path = expected_path(name);
     if std::env::var_os("DISTILL_WRITE_EXPECTED").is_some() {
-        let text = serde_json::to_string_pretty(actual).unwrap().replace(&base, "{base}");
+        let text = serde_json::to_string_pretty(actual)
+            .unwrap()
+            .replace(&base, "{base}");
         std::fs::write(&path, text + "\n").unwrap();
     }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -105,7 +107,10 @@ async fn redact_pii_modes_and_entities() {
     let mut answers = Map::new();
     for (name, option) in [
         ("mask", json!({"mode": "mask"})),
-        ("remove-email-phone", json!({"mode": "remove", "entities": ["email", "phone"]})),
+        (
+            "remove-email-phone",
+            json!({"mode": "remove", "entities": ["email", "phone"]}),
+        ),
         ("cards-and-ibans", json!({"entities": ["creditCard", "iban"]})),
         ("ip-addresses", json!({"entities": ["ipAddress"]})),
     ] {

@@ -140,7 +140,8 @@ async fn redact_pii_masks_markdown_and_raw_html() {
     );
     let raw = r.data_str("rawHtml");
     assert!(
-        !raw.contains("secretary@lichen-society.example.org") && raw.contains("<p>Write to [EMAIL] or call [PHONE].</p>"),
+        !raw.contains("secretary@lichen-society.example.org")
+            && raw.contains("<p>Write to [EMAIL] or call [PHONE].</p>"),
         "rawHtml is redacted with its markup: {raw}"
     );
 
