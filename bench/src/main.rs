@@ -16,7 +16,7 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
@@ -30,6 +30,7 @@ mod overhead;
 mod plugins;
 mod procfs;
 mod profile;
+mod redact;
 mod report;
 mod scrape;
 mod stages;
@@ -66,6 +67,7 @@ impl Args {
                 "extraction".into(),
                 "documents".into(),
                 "llm".into(),
+                "redact".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -86,7 +88,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -271,6 +273,16 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     } else {
         None
     };
+    let pii = if let (true, Some(corpus)) = (args.wants("redact"), &corpus) {
+        eprintln!("benchmark 7: redactPII");
+        let cfg = redact::Config {
+            rounds: if args.quick { 3 } else { 20 },
+            budget: Duration::from_secs(if args.quick { 20 } else { 120 }),
+        };
+        Some(redact::run(corpus, &cfg))
+    } else {
+        None
+    };
 
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
@@ -321,6 +333,11 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             "6. model_formats_local_llm",
             &llm_formats::to_markdown(llm, Path::new("tests/fixtures/site/article.html")),
         );
+    }
+    if let Some(pii) = &pii {
+        report.section("7. redactPII", &redact::to_markdown(pii));
+    } else if args.wants("redact") {
+        report.section("7. redactPII", &skipped("7"));
     }
     report.write(&args.out)?;
     eprintln!(

@@ -3,6 +3,8 @@
 //! checksum, IBANs the ISO 13616 mod-97 checksum, IP addresses the standard
 //! library's parser, phone numbers a digit count (8–15 with a leading `+`,
 //! else 10–11, never a date). Overlaps keep the earlier, then longer, span.
+//! Nothing is found inside the host (and port) of an `http(s)://` URL: that
+//! is the address of a site, not a person's, and links stay usable.
 
 use crate::Entity;
 use regex::Regex;
@@ -27,7 +29,12 @@ static IPV4: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b\d{1,3}(?:\.\d{1,
 static IPV6: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*").unwrap());
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}").unwrap()
+    // `+` and the digits run together (`tel:+442079460958`), else in groups.
+    Regex::new(r"\+\d{8,15}\b|(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?)?\d{2,5}(?:[ .-]\d{2,5}){0,4}")
+        .unwrap()
+});
+static URL_AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\b[hH][tT][tT][pP][sS]?://(?:[^\s/?#@\[\]()<>"'`]*@)?(\[[0-9a-fA-F:.]+\](?::\d+)?|[^\s/?#@\[\]()<>"'`]+)"#).unwrap()
 });
 static DATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\d{4}-\d{2}-\d{2}$|^\d{2}[./-]\d{2}[./-]\d{4}$").unwrap());
@@ -60,8 +67,17 @@ pub fn find(text: &str, entities: &[Entity]) -> Vec<Span> {
     }
     let rank = |e: Entity| Entity::ALL.iter().position(|x| *x == e).unwrap_or(usize::MAX);
     all.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end), rank(s.entity)));
+    let hosts: Vec<(usize, usize)> = URL_AUTHORITY
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|m| (m.start(), m.end()))
+        .collect();
+    let in_a_host = |s: &Span| hosts.iter().any(|&(a, b)| s.start >= a && s.end <= b);
     let mut out: Vec<Span> = Vec::new();
     for s in all {
+        if in_a_host(&s) {
+            continue;
+        }
         if out.last().is_none_or(|last| s.start >= last.end) {
             out.push(s);
         }

@@ -3,9 +3,14 @@
 //! (Luhn-checked), IBANs (mod-97-checked), IPv4 and IPv6 addresses
 //! ([`detect`]). The request option is `true` (defaults) or an object
 //! `{"mode": "placeholder"|"mask"|"remove", "entities": [...]}`
-//! ([`RedactOptions::from_json`]); see docs/API.md.
+//! ([`RedactOptions::from_json`]); see docs/API.md and docs/FORMATS.md.
+//! [`redact`] works on text, [`redact_html`] on markup (text and attribute
+//! values only), [`redact_json`] on every string of a JSON value.
 
 pub mod detect;
+pub mod html;
+
+pub use html::redact_html;
 
 use serde_json::Value;
 
@@ -144,6 +149,21 @@ pub fn redact(text: &str, opts: &RedactOptions) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// Every string in `value` (object keys excepted) redacted in place.
+pub fn redact_json(value: &mut Value, opts: &RedactOptions) {
+    match value {
+        Value::String(s) => {
+            let redacted = redact(s, opts);
+            if redacted != *s {
+                *s = redacted;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_json(v, opts)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_json(v, opts)),
+        _ => {}
+    }
 }
 
 fn mask(found: &str, entity: Entity) -> String {

@@ -69,6 +69,8 @@ fn phones() {
         all("Call +1 415-555-0132 or (020) 7946 0958."),
         "Call [PHONE] or [PHONE]."
     );
+    assert_eq!(all("[call](tel:+442079460958)"), "[call](tel:[PHONE])");
+    assert_eq!(all("ref +1234567"), "ref +1234567", "too short for a phone");
     assert_eq!(
         all("In 2019 we sold 1,200 units on 2024-01-15."),
         "In 2019 we sold 1,200 units on 2024-01-15."
@@ -136,4 +138,63 @@ fn the_e2e_fixture_page() {
         entities: vec![Entity::CreditCard],
     };
     assert!(redact(&html, &cards).contains("Test card **** **** **** 1111."));
+}
+
+#[test]
+fn hosts_of_urls_are_kept() {
+    assert_eq!(
+        all("[home](http://203.0.113.7:8080/contact?ip=203.0.113.9) and http://[::1]:3000/x"),
+        "[home](http://203.0.113.7:8080/contact?ip=[IP_ADDRESS]) and http://[::1]:3000/x"
+    );
+    assert_eq!(
+        all("see https://ana@example.com/ or ping 203.0.113.7"),
+        "see https://[EMAIL]/ or ping [IP_ADDRESS]"
+    );
+}
+
+#[test]
+fn html_text_and_attributes_without_breaking_markup() {
+    let html = r#"<!doctype html><html><head><title>Ana ana@example.com</title>
+<style>.a{color:#123}</style><script type="application/ld+json">{"email":"ana@example.com"}</script></head>
+<body class="4111 1111 1111 1111"><a href="mailto:ana@example.com" title='Mail ana@example.com'>ana@example.com</a>
+<!-- call +44 20 7946 0958 --><input value=ana@example.com data-x=1 disabled>
+<img src="http://203.0.113.7/a.png" alt="Card 4111 1111 1111 1111"> 3 < 4 <b>+44 20 7946 0958</b></body></html>"#;
+    let out = redact_html(html, &RedactOptions::default());
+    assert_eq!(
+        out,
+        r#"<!doctype html><html><head><title>Ana [EMAIL]</title>
+<style>.a{color:#123}</style><script type="application/ld+json">{"email":"[EMAIL]"}</script></head>
+<body class="4111 1111 1111 1111"><a href="mailto:[EMAIL]" title='Mail [EMAIL]'>[EMAIL]</a>
+<!-- call [PHONE] --><input value=[EMAIL] data-x=1 disabled>
+<img src="http://203.0.113.7/a.png" alt="Card [CREDIT_CARD]"> 3 < 4 <b>[PHONE]</b></body></html>"#
+    );
+    let remove = RedactOptions {
+        mode: Mode::Remove,
+        entities: vec![Entity::Email],
+    };
+    assert_eq!(
+        redact_html("<input value=ana@example.com checked><p>x</p>", &remove),
+        "<input value=\"\" checked><p>x</p>"
+    );
+    // Unterminated constructs end the text without panicking.
+    for broken in [
+        "<a href=\"mailto:a@b.co",
+        "<!-- a@b.co",
+        "<script>a@b.co",
+        "<",
+        "a <",
+        "<p",
+    ] {
+        let _ = redact_html(broken, &RedactOptions::default());
+    }
+}
+
+#[test]
+fn json_strings() {
+    let mut v = json!({"a": ["ana@example.com", 4], "b": {"c": "IP 203.0.113.7"}, "ana@example.com": true});
+    redact_json(&mut v, &RedactOptions::default());
+    assert_eq!(
+        v,
+        json!({"a": ["[EMAIL]", 4], "b": {"c": "IP [IP_ADDRESS]"}, "ana@example.com": true})
+    );
 }

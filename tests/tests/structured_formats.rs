@@ -2,7 +2,7 @@
 //! (plugins reading the raw HTML's structured data) on the fixture pages
 //! under tests/fixtures/site/{product,menu}/, a format's warning (`distill_sdk::warning`) with a null value
 //! turning into `null` + `warning` (also for `summary` without a model), and
-//! `redactPII` on markdown.
+//! `redactPII` (every output; exact answers in format_fixtures.rs).
 
 use distill_e2e::{scrape, shared, site};
 use serde_json::{Value, json};
@@ -119,7 +119,7 @@ async fn menu_from_json_ld_and_lists() {
 }
 
 #[tokio::test]
-async fn redact_pii_masks_markdown_only() {
+async fn redact_pii_masks_markdown_and_raw_html() {
     let url = site().url("/pii.html");
     let plain = scrape(shared().url(), &json!({ "url": url })).await;
     plain.assert_ok();
@@ -138,9 +138,11 @@ async fn redact_pii_masks_markdown_only() {
         md.contains("sits at [IP_ADDRESS]. Founded 1998-04-12; 1,200 members."),
         "{md}"
     );
+    let raw = r.data_str("rawHtml");
     assert!(
-        r.data_str("rawHtml")
-            .contains("secretary@lichen-society.example.org")
+        !raw.contains("secretary@lichen-society.example.org")
+            && raw.contains("<p>Write to [EMAIL] or call [PHONE].</p>"),
+        "rawHtml is redacted with its markup: {raw}"
     );
 
     let masked = scrape(

@@ -27,6 +27,8 @@ pub enum Feature {
     StealthProxy,
     /// `profile` (persistent browser storage).
     Profile,
+    /// The `branding` format (computed styles of the rendered page).
+    Branding,
 }
 
 impl Feature {
@@ -40,6 +42,7 @@ impl Feature {
             Feature::Location => "location",
             Feature::StealthProxy => "stealthProxy",
             Feature::Profile => "profile",
+            Feature::Branding => "branding",
         }
     }
 
@@ -51,6 +54,9 @@ impl Feature {
         }
         if opts.wants("screenshot") {
             out.push(Feature::Screenshot);
+        }
+        if opts.wants("branding") {
+            out.push(Feature::Branding);
         }
         if opts.wait_for_ms > 0 {
             out.push(Feature::WaitFor);

@@ -56,9 +56,9 @@ pub async fn lookup(
             }
             Source::Document(doc)
         }
-        // A stored page keeps no engine data (screenshots): a request for one
-        // fetches again.
-        Lookup::Page(_, _) if opts.wants("screenshot") => {
+        // A stored page keeps no engine data (screenshots, the branding
+        // snapshot): a request for one fetches again.
+        Lookup::Page(_, _) if opts.wants("screenshot") || opts.wants("branding") => {
             source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?
         }
         Lookup::Page(page, decision) => match Url::parse(&page.final_url) {

@@ -12,6 +12,7 @@
 //! - [`clean_content`]: `onlyCleanContent` (the `cleanContent` plugin's markdown replaces `markdown`).
 //! - [`render`]: format plugins in dependency order (`consumes`).
 //! - [`response`]: assembles the response's `data` object.
+//! - [`redact`]: `redactPII` on every text output.
 //! - [`error`]: [`PipelineError`] and where a document came from.
 
 pub mod cached;
@@ -21,6 +22,7 @@ pub mod error;
 pub mod parse;
 pub mod prepare;
 pub mod produce;
+pub mod redact;
 pub mod render;
 pub mod response;
 pub mod scrape;

@@ -52,6 +52,7 @@ pub async fn parse(
         content_type: upload.content_type.clone(),
         extra_metadata: Map::new(),
         is_document: false,
+        engine_inputs: Map::new(),
     };
     if let UploadKind::Document { extension } = &upload.kind {
         // A generic or missing declared type says nothing: report the format's own.

@@ -5,6 +5,7 @@
 use super::clean_content;
 use super::error::PipelineError;
 use super::prepare::{Wanted, prepare};
+use super::redact;
 use super::render::{plan, render_plugin_formats};
 use super::response::{ScrapeOutput, build_data};
 use crate::api::{FormatRequest, ScrapeOptions};
@@ -36,6 +37,9 @@ pub struct Content {
     /// True for documents: they have no page chrome, so `onlyMainContent` does
     /// not apply (include/exclude tags still do).
     pub is_document: bool,
+    /// Engine data that plugins consume as inputs (the browser's branding
+    /// snapshot), by input name.
+    pub engine_inputs: Map<String, Value>,
 }
 
 /// Runs the shared steps and returns `data`.
@@ -107,15 +111,20 @@ pub async fn produce(
         metadata: Value::Object(metadata.clone()).to_string(),
         inputs: Vec::new(),
     };
+    let pii = redact::options(opts);
+    let pii = pii.as_ref();
     let mut host_values: HashMap<String, Value> = HashMap::new();
     for name in &plan.host_inputs {
         let value = match name.as_str() {
-            "links" => json!(prepared.links),
-            "images" => json!(prepared.images),
-            "html" => json!(page.cleaned_html),
-            "rawHtml" => json!(page.raw_html),
-            "markdown" => json!(content.markdown),
-            _ => continue,
+            "links" => redact::value(json!(prepared.links), pii),
+            "images" => redact::value(json!(prepared.images), pii),
+            "html" => json!(redact::html(page.cleaned_html.clone(), pii)),
+            "rawHtml" => json!(redact::html(page.raw_html.clone(), pii)),
+            "markdown" => redact::value(json!(content.markdown), pii),
+            other => match content.engine_inputs.get(other) {
+                Some(v) => v.clone(),
+                None => continue,
+            },
         };
         host_values.insert(name.clone(), value);
     }
@@ -130,12 +139,13 @@ pub async fn produce(
         deadline,
         opts.timeout_ms,
         opts.zero_data_retention.then_some(clean_content::ZDR_NO_MODEL),
+        pii,
     )
     .await?;
     let mut rendered = output.values;
     warnings.extend(output.warnings);
     if let (Some(md), true) = (content.markdown, opts.wants("markdown")) {
-        rendered.insert(0, ("markdown".to_string(), Value::String(md)));
+        rendered.insert(0, ("markdown".to_string(), redact::value(Value::String(md), pii)));
     }
     clean_content::apply(&mut rendered, opts);
     Ok(build_data(

@@ -4,7 +4,8 @@
 //! `page.inputs`, together with host-made values (`links`, `images`, `html`,
 //! `rawHtml`, a converter's final `markdown`). Formats run in waves: each wave
 //! holds every format whose inputs are ready, its calls run concurrently, each
-//! in its own fresh instance.
+//! in its own fresh instance. With `redactPII` each value is redacted as it
+//! is rendered, before any consumer sees it.
 
 use super::error::PipelineError;
 use crate::api::FormatRequest;
@@ -100,6 +101,7 @@ pub struct RenderOutput {
 
 /// Renders the plan. `host_values` holds what the host made (JSON values by
 /// name); `llm_denied` says why plugins may not use the model, if so.
+/// `redact` is the request's `redactPII`, applied to every value.
 #[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
     runtime: &PluginRuntime,
@@ -112,6 +114,7 @@ pub async fn render_plugin_formats(
     deadline: Instant,
     timeout_ms: u64,
     llm_denied: Option<&str>,
+    redact: Option<&distill_redact::RedactOptions>,
 ) -> Result<RenderOutput, PipelineError> {
     let mut values: HashMap<String, Value> = HashMap::new();
     let mut warnings = Vec::new();
@@ -153,6 +156,7 @@ pub async fn render_plugin_formats(
                         format: name.clone(),
                         message: e.to_string(),
                     })?;
+                let value = super::redact::value(value, redact);
                 Ok::<_, PipelineError>((name.clone(), value, out.warnings))
             })
         });

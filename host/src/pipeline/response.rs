@@ -1,7 +1,9 @@
 //! Builds the response's `data` object: fields in a stable order (markdown,
 //! html, rawHtml, links, images, plugin formats, metadata, warning), only the
-//! ones requested.
+//! ones requested. Plugin values (markdown included) arrive redacted by
+//! `render`; the host's outputs are redacted here ([`super::redact`]).
 
+use super::redact;
 use crate::api::ScrapeOptions;
 use serde_json::{Map, Value, json};
 
@@ -28,6 +30,8 @@ fn response_field(format: &str) -> &str {
 /// Assembles `data`.
 pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
     let mut data = Map::new();
+    let pii = redact::options(opts);
+    let pii = pii.as_ref();
     let mut rendered = out.rendered;
     if let Some(pos) = rendered.iter().position(|(f, _)| f == "markdown") {
         let (_, md) = rendered.remove(pos);
@@ -37,33 +41,27 @@ pub fn build_data(opts: &ScrapeOptions, out: ScrapeOutput) -> Value {
             }
             other => other,
         };
-        // redactPII masks the returned markdown (validated at request parse).
-        let redact = opts
-            .redact_pii
-            .as_ref()
-            .and_then(|v| distill_redact::RedactOptions::from_json(v).ok().flatten());
-        let md = match (md, redact) {
-            (Value::String(s), Some(r)) => Value::String(distill_redact::redact(&s, &r)),
-            (other, _) => other,
-        };
         data.insert("markdown".into(), md);
     }
     if opts.wants("html") {
-        data.insert("html".into(), json!(out.cleaned_html));
+        data.insert("html".into(), json!(redact::html(out.cleaned_html, pii)));
     }
     if opts.wants("rawHtml") {
-        data.insert("rawHtml".into(), json!(out.raw_html));
+        data.insert("rawHtml".into(), json!(redact::html(out.raw_html, pii)));
     }
     if let Some(links) = out.links {
-        data.insert("links".into(), json!(links));
+        data.insert("links".into(), redact::value(json!(links), pii));
     }
     if let Some(images) = out.images {
-        data.insert("images".into(), json!(images));
+        data.insert("images".into(), redact::value(json!(images), pii));
     }
     for (format, value) in rendered {
         data.insert(response_field(&format).to_string(), value);
     }
-    data.insert("metadata".into(), Value::Object(out.metadata));
+    data.insert(
+        "metadata".into(),
+        Value::Object(redact::metadata(out.metadata, pii)),
+    );
     if !out.warnings.is_empty() {
         data.insert("warning".into(), json!(out.warnings.join(" ")));
     }

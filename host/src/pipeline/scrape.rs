@@ -15,6 +15,7 @@ use crate::api::{ScrapeOptions, ScrapeRequest};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
 use crate::fetch::FetchedPage;
+use crate::fetch::browser::branding::SNAPSHOT;
 use crate::plugins::bindings::FileInput;
 use crate::plugins::{LoadedPlugin, Registry};
 use crate::services::Services;
@@ -81,7 +82,14 @@ async fn render_fetched(
         content_type: fetched.content_type.clone(),
         extra_metadata: Map::new(),
         is_document: false,
+        engine_inputs: Map::new(),
     };
+    // Engine data a plugin consumes (the branding snapshot) is its input,
+    // not a response field.
+    let mut engine_data = fetched.engine_data.clone();
+    if let Some(snapshot) = engine_data.remove(SNAPSHOT) {
+        content.engine_inputs.insert(SNAPSHOT.into(), snapshot);
+    }
     match document_converter(registry, fetched) {
         Some(plugin) if (200..300).contains(&fetched.status) => {
             let file = FileInput {
@@ -100,7 +108,7 @@ async fn render_fetched(
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
     let data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
-    Ok(add_engine_data(data, fetched.engine_data.clone()))
+    Ok(add_engine_data(data, engine_data))
 }
 
 /// Every requested format must be served by the host or a loaded plugin.

@@ -6,6 +6,7 @@
 //! and the page is closed whatever happens.
 
 use super::actions::{Progress, perform};
+use super::branding;
 use super::capture::{ShotOptions, screenshot};
 use super::emulate::setup;
 use super::hazards::Hazards;
@@ -187,6 +188,9 @@ impl BrowserEngine {
             .await?;
             engine_data.insert("actions".into(), results.to_json());
         }
+        if opts.wants("branding") {
+            branding::collect(page, &mut engine_data).await;
+        }
         if let Some(format) = opts.format("screenshot") {
             let shot = screenshot(
                 page,
@@ -231,15 +235,20 @@ impl Engine for BrowserEngine {
     }
 
     fn supports(&self, feature: Feature) -> bool {
-        matches!(
-            feature,
-            Feature::Actions
-                | Feature::Screenshot
-                | Feature::WaitFor
-                | Feature::Mobile
-                | Feature::Location
-                | Feature::Profile
-        )
+        match feature {
+            // Branding is left to the default engine (null + warning) when
+            // there is no Chromium to launch.
+            Feature::Branding => self.pool.executable_exists(),
+            _ => matches!(
+                feature,
+                Feature::Actions
+                    | Feature::Screenshot
+                    | Feature::WaitFor
+                    | Feature::Mobile
+                    | Feature::Location
+                    | Feature::Profile
+            ),
+        }
     }
 
     fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {

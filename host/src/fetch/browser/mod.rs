@@ -15,9 +15,11 @@
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
+//! - [`branding`]: the computed-style snapshot the `branding` format reads.
 
 pub mod actions;
 pub mod adblock;
+pub mod branding;
 pub mod capture;
 pub mod emulate;
 pub mod engine;

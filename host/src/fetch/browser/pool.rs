@@ -198,6 +198,11 @@ impl BrowserPool {
         self.memory.load(Ordering::Relaxed)
     }
 
+    /// Whether the Chromium binary is there to launch.
+    pub fn executable_exists(&self) -> bool {
+        self.settings.executable.is_file()
+    }
+
     /// A fresh page in a fresh context, waiting for a free page slot.
     pub async fn open_page(&self) -> Result<PageLease, PoolError> {
         let permit = self
