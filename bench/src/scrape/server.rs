@@ -29,6 +29,17 @@ impl Server {
         data_dir: &Path,
         timeout: Duration,
     ) -> anyhow::Result<Server> {
+        Server::spawn_with(bin, plugins_dir, data_dir, timeout, &[])
+    }
+
+    /// [`Server::spawn`] with extra environment variables.
+    pub fn spawn_with(
+        bin: &Path,
+        plugins_dir: &Path,
+        data_dir: &Path,
+        timeout: Duration,
+        env: &[(&str, String)],
+    ) -> anyhow::Result<Server> {
         anyhow::ensure!(
             bin.is_file(),
             "server binary {} not found (run `make build`)",
@@ -48,6 +59,7 @@ impl Server {
             .env("DISTILL_PLUGINS_DIR", plugins_dir)
             .env("DISTILL_DATA_DIR", data_dir)
             .env("DISTILL_LOG", "warn")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))

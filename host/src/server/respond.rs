@@ -4,7 +4,7 @@
 use super::error_map::api_error;
 use super::router::MAX_JSON_BODY;
 use crate::api::ApiError;
-use crate::pipeline::PipelineError;
+use crate::pipeline::{Data, PipelineError};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -30,17 +30,31 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError>
 
 /// Runs a request's pipeline work in its own task, so a panic anywhere in it
 /// becomes a logged 500 UNKNOWN_ERROR (with an error id) for this request only.
-pub async fn run_isolated(
+pub async fn run_isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
-    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+    work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
 ) -> Response {
     match tokio::spawn(work).await {
-        Ok(Ok(data)) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(Ok(data)) => success(data.into()),
         Ok(Err(e)) => api_error(e).into_response(),
         Err(join_error) => {
             let error_id = uuid::Uuid::now_v7().to_string();
             tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
             ApiError::unknown(&error_id).into_response()
+        }
+    }
+}
+
+/// `{"success": true, "data": ...}`; a stored response's bytes go in as they are.
+fn success(data: Data) -> Response {
+    match data {
+        Data::Built(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Data::Stored(data) => {
+            let mut body = Vec::with_capacity(data.len() + 25);
+            body.extend_from_slice(b"{\"success\":true,\"data\":");
+            body.extend_from_slice(&data);
+            body.push(b'}');
+            ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
         }
     }
 }

@@ -40,7 +40,7 @@ pub async fn scrape(
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        pipeline::scrape(&state.services, &request, &id).await
+        pipeline::scrape_data(&state.services, &request, &id).await
     })
     .await
 }
