@@ -137,7 +137,11 @@ impl CacheStore for EmbeddedStore {
     }
 
     async fn get(&self, key: &str) -> Result<Option<Stored>, StoreError> {
-        if let Some(encoded) = self.hot.get(key).await {
+        let in_memory = match self.hot.get(key).await {
+            Some(v) => Some(v),
+            None => self.writer.pending().get(key),
+        };
+        if let Some(encoded) = in_memory {
             let found = live(&encoded)?;
             if found.is_none() {
                 self.hot.invalidate(key).await;
@@ -176,6 +180,7 @@ impl CacheStore for EmbeddedStore {
 
     async fn delete(&self, key: &str) -> Result<bool, StoreError> {
         self.hot.invalidate(key).await;
+        self.writer.pending().remove(key);
         let removed = self.writer.delete(key).await;
         self.hot.invalidate(key).await;
         removed

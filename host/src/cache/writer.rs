@@ -9,13 +9,16 @@
 //! latency). Deletes and barriers go through the same queue, so they see
 //! every write queued before them. Dropping the [`Writer`] drains the queue
 //! and joins the thread: nothing queued is lost on a graceful shutdown.
+//! Until a put reaches the file it is also in [`Pending`], so a read finds
+//! it even if the hot tier has already evicted it.
 
 use super::codec;
 use super::disk::Disk;
 use super::store::StoreError;
 use moka::future::Cache;
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use tokio::sync::{mpsc, oneshot};
 
@@ -30,6 +33,36 @@ const LINGER: std::time::Duration = std::time::Duration::from_millis(5);
 /// The hot tier: key → encoded value (uncompressed form).
 pub type HotTier = Cache<String, Arc<[u8]>>;
 
+/// Puts queued but not yet in the file: key → the value queued last.
+#[derive(Default, Clone)]
+pub struct Pending(Arc<Mutex<HashMap<String, Arc<[u8]>>>>);
+
+impl Pending {
+    pub fn get(&self, key: &str) -> Option<Arc<[u8]>> {
+        self.0.lock().expect("pending lock").get(key).cloned()
+    }
+
+    fn insert(&self, key: &str, value: Arc<[u8]>) {
+        self.0
+            .lock()
+            .expect("pending lock")
+            .insert(key.to_string(), value);
+    }
+
+    pub fn remove(&self, key: &str) {
+        self.0.lock().expect("pending lock").remove(key);
+    }
+
+    /// Forgets `key` if `value` is still what is pending for it (a newer
+    /// put of the same key stays).
+    fn written(&self, key: &str, value: &Arc<[u8]>) {
+        let mut map = self.0.lock().expect("pending lock");
+        if map.get(key).is_some_and(|v| Arc::ptr_eq(v, value)) {
+            map.remove(key);
+        }
+    }
+}
+
 enum Op {
     Put(String, Arc<[u8]>),
     Delete(String, oneshot::Sender<Result<bool, StoreError>>),
@@ -42,21 +75,30 @@ pub struct Writer {
     queue: Option<mpsc::Sender<Op>>,
     thread: Option<JoinHandle<()>>,
     dropped: Arc<AtomicU64>,
+    pending: Pending,
 }
 
 impl Writer {
     /// Starts the thread writing to `disk` and evicting from `hot`.
     pub fn start(disk: Arc<Disk>, hot: HotTier) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE_LEN);
+        let pending = Pending::default();
+        let p = pending.clone();
         let thread = std::thread::Builder::new()
             .name("distill-cache-writer".into())
-            .spawn(move || run(rx, &disk, &hot))
+            .spawn(move || run(rx, &disk, &hot, &p))
             .expect("spawning the cache writer thread");
         Writer {
             queue: Some(tx),
             thread: Some(thread),
             dropped: Arc::new(AtomicU64::new(0)),
+            pending,
         }
+    }
+
+    /// Puts not yet in the file.
+    pub fn pending(&self) -> &Pending {
+        &self.pending
     }
 
     /// Queues a write of `encoded` under `key`; false (and a debug log) when
@@ -65,9 +107,11 @@ impl Writer {
         let Some(queue) = &self.queue else {
             return false;
         };
-        match queue.try_send(Op::Put(key.to_string(), encoded)) {
+        self.pending.insert(key, encoded.clone());
+        match queue.try_send(Op::Put(key.to_string(), encoded.clone())) {
             Ok(()) => true,
             Err(_) => {
+                self.pending.written(key, &encoded);
                 let n = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
                 tracing::debug!(
                     key,
@@ -119,7 +163,7 @@ fn closed() -> StoreError {
 }
 
 /// The thread: one batch per wake-up until the queue closes.
-fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier) {
+fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending) {
     let mut zstd = codec::compressor();
     while let Some(first) = rx.blocking_recv() {
         if matches!(first, Op::Put(..)) {
@@ -132,40 +176,57 @@ fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier) {
                 Err(_) => break,
             }
         }
-        apply(batch, disk, hot, &mut zstd);
+        apply(batch, disk, hot, pending, &mut zstd);
     }
 }
 
+/// A put on its way to the file: key, stored form, the queued value.
+type Put = (String, Vec<u8>, Arc<[u8]>);
+
 /// Applies a batch in order: runs of puts become one transaction each.
-fn apply(batch: Vec<Op>, disk: &Disk, hot: &HotTier, zstd: &mut Option<zstd::bulk::Compressor<'static>>) {
-    let mut puts: Vec<(String, Vec<u8>)> = Vec::new();
+fn apply(
+    batch: Vec<Op>,
+    disk: &Disk,
+    hot: &HotTier,
+    pending: &Pending,
+    zstd: &mut Option<zstd::bulk::Compressor<'static>>,
+) {
+    let mut puts: Vec<Put> = Vec::new();
     for op in batch {
         match op {
             Op::Put(key, encoded) => match codec::compact_with(&encoded, zstd.as_mut()) {
-                Ok(stored) => puts.push((key, stored)),
-                Err(e) => tracing::warn!(key, error = %e, "cache: entry not written"),
+                Ok(stored) => puts.push((key, stored, encoded)),
+                Err(e) => {
+                    pending.written(&key, &encoded);
+                    tracing::warn!(key, error = %e, "cache: entry not written");
+                }
             },
             Op::Delete(key, reply) => {
-                write_puts(&mut puts, disk, hot);
+                write_puts(&mut puts, disk, hot, pending);
                 let _ = reply.send(disk.delete(&key));
             }
             Op::Barrier(reply) => {
-                write_puts(&mut puts, disk, hot);
+                write_puts(&mut puts, disk, hot, pending);
                 let _ = reply.send(());
             }
         }
     }
-    write_puts(&mut puts, disk, hot);
+    write_puts(&mut puts, disk, hot, pending);
 }
 
 /// Commits the pending puts in one transaction and evicts what the file
 /// evicted from the hot tier.
-fn write_puts(puts: &mut Vec<(String, Vec<u8>)>, disk: &Disk, hot: &HotTier) {
+fn write_puts(puts: &mut Vec<Put>, disk: &Disk, hot: &HotTier, pending: &Pending) {
     if puts.is_empty() {
         return;
     }
-    let items: Vec<(&str, &[u8])> = puts.iter().map(|(k, v)| (k.as_str(), v.as_slice())).collect();
-    match disk.put_many(&items) {
+    let items: Vec<(&str, &[u8])> = puts.iter().map(|(k, v, _)| (k.as_str(), v.as_slice())).collect();
+    let result = disk.put_many(&items);
+    // Written (or failed for good): reads go to the file from now on.
+    for (k, _, queued) in puts.iter() {
+        pending.written(k, queued);
+    }
+    match result {
         Ok(evicted) => {
             for k in &evicted {
                 futures::executor::block_on(hot.invalidate(k));

@@ -133,6 +133,8 @@ async fn the_size_cap_evicts_oldest_first_in_both_tiers() {
             .await
             .unwrap();
     }
+    // Eviction happens as the writer commits; `usage` waits for it.
+    store.usage().await.unwrap();
     assert!(
         store.get(&format!("e{first:02}")).await.unwrap().is_some(),
         "refreshed entry kept"
