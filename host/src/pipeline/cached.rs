@@ -26,7 +26,7 @@ pub enum Source {
     /// in without parsing the stored JSON).
     Document(Vec<u8>),
     /// A stored page to render (a hit: no fetch).
-    Page(FetchedPage, Decision),
+    Page(Box<FetchedPage>, Decision),
     /// Fetch live, then annotate with the decision.
     Fetch(Decision),
 }
@@ -72,13 +72,13 @@ pub async fn lookup(
         }
         Lookup::Page(page, decision) => match Url::parse(&page.final_url) {
             Ok(final_url) => Source::Page(
-                FetchedPage {
+                Box::new(FetchedPage {
                     final_url,
                     status: page.status_code,
                     content_type: page.content_type,
                     body: page.body.into(),
                     engine_data: page.engine_data,
-                },
+                }),
                 decision,
             ),
             // A stored URL that no longer parses: treat as a miss.

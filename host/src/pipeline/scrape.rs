@@ -88,7 +88,7 @@ async fn scrape_inner(
             let Decision::Serve { stored_at_ms } = decision else {
                 return Err(PipelineError::internal("a stored page without a hit decision"));
             };
-            (Arc::new(page), decision, stored_at_ms)
+            (Arc::from(page), decision, stored_at_ms)
         }
         Source::Fetch(decision) => {
             let (page, fetched_at) =
