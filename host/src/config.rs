@@ -124,7 +124,9 @@ pub struct Cli {
     /// Cap on the in-memory hot tier of the embedded cache, in MiB.
     #[arg(long, env = "DISTILL_CACHE_HOT_MIB")]
     pub cache_hot_mib: Option<u64>,
-    /// How long cached pages are kept, in days (maxAge still decides what a request accepts).
+    /// How long cached pages are kept, in days (default 730: lockdown's
+    /// two-year maxAge reaches them; the size cap evicts oldest first before
+    /// that when the cache fills). maxAge still decides what a request accepts.
     #[arg(long, env = "DISTILL_CACHE_TTL_DAYS")]
     pub cache_ttl_days: Option<u64>,
     /// How long change tracking remembers a page's previous scrape, in days.
@@ -329,7 +331,11 @@ impl Config {
                     .or(file.cache_hot_mib)
                     .unwrap_or(64)
                     .saturating_mul(1 << 20),
-                ttl: days(cli.cache_ttl_days.or(file.cache_ttl_days).unwrap_or(30)),
+                ttl: days(
+                    cli.cache_ttl_days
+                        .or(file.cache_ttl_days)
+                        .unwrap_or(crate::cache::store::DEFAULT_RETENTION_DAYS),
+                ),
             },
             change_tracking_ttl: days(
                 cli.change_tracking_ttl_days
@@ -410,7 +416,10 @@ mod tests {
         assert_eq!(c.cache.url, None);
         assert!(c.cache.path.ends_with("distill-data/cache/cache.redb"));
         assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 64 << 20));
-        assert_eq!(c.cache.ttl, Duration::from_secs(30 * 86_400));
+        assert_eq!(c.cache.ttl, Duration::from_secs(730 * 86_400));
+        // Lockdown's default maxAge reaches what the default retention keeps.
+        let lockdown = Duration::from_millis(crate::api::scrape_request::LOCKDOWN_MAX_AGE_MS as u64);
+        assert!(c.cache.ttl >= lockdown);
     }
 
     #[test]

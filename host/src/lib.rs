@@ -48,6 +48,11 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
         .with_graceful_shutdown(shutdown_signal())
         .await?;
     state_for_shutdown.browser.shutdown().await;
+    if let Some(cache) = &state_for_shutdown.cache
+        && let Err(e) = cache.store().close().await
+    {
+        tracing::warn!(error = %e, "cache: closing the store failed");
+    }
     tracing::info!("distill stopped");
     Ok(())
 }

@@ -256,6 +256,21 @@ impl TestServer {
     pub fn is_running(&self) -> bool {
         matches!(self.child.lock().unwrap().try_wait(), Ok(None))
     }
+
+    /// Sends SIGTERM (a graceful shutdown) and waits up to `timeout` for the
+    /// process to exit; true when it did.
+    pub fn terminate(&self, timeout: Duration) -> bool {
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(self.pid as libc::pid_t, libc::SIGTERM) };
+        let end = Instant::now() + timeout;
+        while Instant::now() < end {
+            if !self.is_running() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
 }
 
 impl Drop for TestServer {

@@ -7,11 +7,16 @@
 //! Every test uses its own URL token, so the fixture's hit counter tells
 //! exactly how many times the target was contacted.
 
+use axum::Router;
+use axum::body::Bytes;
+use axum::routing::post;
 use distill_e2e::fixture::versioned_page;
 use distill_e2e::redis::RedisServer;
+use distill_e2e::server::Plugins;
 use distill_e2e::server::TempDir;
 use distill_e2e::{ServerOptions, TestServer, scrape, shared, site};
 use serde_json::{Value, json};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 fn token(name: &str) -> String {
@@ -165,6 +170,123 @@ async fn the_cache_survives_a_restart() {
     r.assert_ok();
     assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
     assert_eq!(site().hits(&t), 1, "the restarted server fetched again");
+}
+
+/// Stores are written off the request path; a graceful shutdown (SIGTERM)
+/// right after the responses still leaves every entry in the file.
+#[tokio::test]
+async fn a_graceful_shutdown_keeps_what_was_just_stored() {
+    let data = TempDir::new();
+    let opts = ServerOptions {
+        data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    };
+    let tokens: Vec<String> = (0..6).map(|i| token(&format!("term{i}"))).collect();
+    {
+        let server = TestServer::start(opts.clone());
+        for t in &tokens {
+            let r = scrape(server.url(), &json!({ "url": site().url(&format!("/hits/{t}")) })).await;
+            assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
+        }
+        // No pause: the writes may still be queued when the signal comes.
+        assert!(server.terminate(Duration::from_secs(20)), "no exit after SIGTERM");
+    }
+    let server = TestServer::start(opts);
+    for t in &tokens {
+        let r = scrape(
+            server.url(),
+            &json!({ "url": site().url(&format!("/hits/{t}")), "lockdown": true }),
+        )
+        .await;
+        r.assert_ok();
+        assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+        assert_eq!(site().hits(t), 1);
+    }
+}
+
+/// A hit is the stored response with this request's `scrapeId`,
+/// `sourceURL` (as sent), `cacheState` and `cachedAt`, and nothing else
+/// changed; an immediate second request hits.
+#[tokio::test]
+async fn a_hit_is_the_stored_response_with_this_requests_metadata() {
+    let t = token("splice");
+    let url = site().url(&format!("/hits/{t}"));
+    let formats = json!(["markdown", "html", "links"]);
+    let first = scrape(shared().url(), &json!({ "url": url, "formats": formats })).await;
+    first.assert_ok();
+    let sent = format!("{url}#section");
+    let second = scrape(shared().url(), &json!({ "url": sent, "formats": formats })).await;
+    second.assert_ok();
+    assert_eq!(site().hits(&t), 1);
+    let meta = second.metadata();
+    assert_eq!(meta["cacheState"], "hit", "{}", second.pretty());
+    assert_eq!(meta["sourceURL"], json!(sent));
+    assert_iso(&meta["cachedAt"]);
+    assert!(meta["scrapeId"].is_string() && meta["scrapeId"] != first.metadata()["scrapeId"]);
+    let strip = |reply: &Value| {
+        let mut d = reply["data"].clone();
+        for k in ["scrapeId", "sourceURL", "cacheState", "cachedAt"] {
+            d["metadata"].as_object_mut().unwrap().remove(k);
+        }
+        d
+    };
+    let (a, b): (Value, Value) = (
+        serde_json::from_str(&first.body).unwrap(),
+        serde_json::from_str(&second.body).unwrap(),
+    );
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(b["success"], json!(true));
+}
+
+/// A plugin's own log lines and stderr carry the page's URL and content;
+/// under zero data retention the server logs neither (the control request
+/// shows that the plugin did log them).
+#[tokio::test]
+async fn plugin_log_lines_are_withheld_under_zero_data_retention() {
+    let server = TestServer::start(
+        ServerOptions {
+            plugins: Plugins::ShippedAnd(&["misbehave"]),
+            ..ServerOptions::default()
+        }
+        // Debug for Distill itself (plugin stderr is logged at debug), not for
+        // third-party crates (html5ever traces the text it parses at debug).
+        .env("DISTILL_LOG", "info,distill=debug"),
+    );
+    let format = json!([{ "type": "misbehave", "mode": "log" }]);
+    let control = token("plainlog");
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url(&format!("/hits/{control}")), "formats": format }),
+    )
+    .await;
+    r.assert_ok();
+    let (seen, logs) = server.wait_for_logs(Duration::from_secs(5), |l| {
+        l.contains(&format!(
+            "misbehave log: {}",
+            site().url(&format!("/hits/{control}"))
+        )) && l.contains(&format!(
+            "misbehave stderr: {}",
+            site().url(&format!("/hits/{control}"))
+        ))
+    });
+    assert!(seen, "the plugin's log lines are not in the log:\n{logs}");
+
+    let secret = token("zdrlog");
+    for extra in [json!({"zeroDataRetention": true}), json!({"lockdown": true})] {
+        let mut body = json!({ "url": site().url(&format!("/hits/{secret}")), "formats": format });
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let r = scrape(server.url(), &body).await;
+        assert!(r.status == 200 || r.status == 404, "{}", r.pretty());
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let logs = server.logs();
+    assert!(
+        !logs.contains(&secret),
+        "the log carries the zero-retention URL:\n{logs}"
+    );
+    assert!(logs.contains("withheld under zero data retention"), "{logs}");
 }
 
 /// Every file under `dir`, read whole.
@@ -415,4 +537,128 @@ async fn two_servers_share_one_redis() {
     let r = scrape(b.url(), &json!({ "url": url, "formats": ["rawHtml"] })).await;
     assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
     assert_eq!(site().hits(&t), 1);
+}
+
+/// A scripted OpenAI-compatible model on loopback. With a schema
+/// (`response_format`), it "extracts" the `# ` title and the list items of
+/// the content it is given: `{title, items, count}`; without one it answers
+/// a fixed analysis. Every request body is recorded.
+async fn scripted_model() -> (String, Arc<Mutex<Vec<Value>>>) {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |body: Bytes| {
+            let log = log.clone();
+            async move {
+                let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                log.lock().unwrap().push(req.clone());
+                let content = req["messages"][0]["content"].as_str().unwrap_or_default();
+                let answer = if req.get("response_format").is_some() {
+                    let items: Vec<&str> = content
+                        .lines()
+                        .filter_map(|l| l.trim().strip_prefix("- ").or_else(|| l.trim().strip_prefix("* ")))
+                        .collect();
+                    let title = content
+                        .lines()
+                        .find_map(|l| l.strip_prefix("# "))
+                        .unwrap_or_default();
+                    json!({ "title": title, "items": items, "count": items.len() })
+                } else {
+                    json!({ "analysis": "the list changed" })
+                };
+                let body = json!({ "choices": [{ "message": { "role": "assistant", "content": answer.to_string() } }] });
+                ([("content-type", "application/json")], body.to_string())
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/v1"), seen)
+}
+
+/// json mode with a model: both versions extracted with the schema, the keys
+/// that differ reported as `{previous, current}`; without a schema, the
+/// model's analysis as it is.
+#[tokio::test]
+async fn change_tracking_json_mode_compares_extracted_values_through_the_model() {
+    let (model, seen) = scripted_model().await;
+    let server = TestServer::start(
+        ServerOptions::default()
+            .env("DISTILL_LLM_BASE_URL", &model)
+            .env("DISTILL_LLM_MODEL", "scripted"),
+    );
+    let t = token("ctmodel");
+    let url = site().url(&format!("/versioned/{t}"));
+    let schema = json!({"type": "object", "properties": {
+        "title": {"type": "string"}, "items": {"type": "array", "items": {"type": "string"}},
+        "count": {"type": "integer"}}, "required": ["title", "items", "count"]});
+    let formats = json!(["markdown", { "type": "changeTracking", "modes": ["json"], "schema": schema }]);
+    site().set_version(&t, 1);
+    let r = scrape(server.url(), &json!({ "url": url, "formats": formats })).await;
+    r.assert_ok();
+    assert_eq!(
+        r.data()["changeTracking"]["changeStatus"],
+        "new",
+        "{}",
+        r.pretty()
+    );
+    assert!(r.data()["changeTracking"].get("json").is_none(), "{}", r.pretty());
+    assert!(r.data().get("warning").is_none(), "{}", r.pretty());
+    assert!(
+        seen.lock().unwrap().is_empty(),
+        "the model was asked about a new page"
+    );
+
+    site().set_version(&t, 2);
+    let r = scrape(server.url(), &json!({ "url": url, "formats": formats })).await;
+    r.assert_ok();
+    let ct = &r.data()["changeTracking"];
+    assert_eq!(ct["changeStatus"], "changed", "{}", r.pretty());
+    assert_eq!(
+        ct["json"],
+        json!({
+            "items": {"previous": ["Alder", "Birch", "Cedar"], "current": ["Alder", "Beech", "Cedar", "Damson"]},
+            "count": {"previous": 3, "current": 4}
+        }),
+        "{}",
+        r.pretty()
+    );
+    {
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 2, "one extraction per version");
+        for req in seen.iter() {
+            assert_eq!(req["response_format"]["json_schema"]["schema"], schema);
+            assert_eq!(req["model"], "scripted");
+        }
+        let prompts: Vec<&str> = seen
+            .iter()
+            .filter_map(|r| r["messages"][0]["content"].as_str())
+            .collect();
+        assert!(prompts.iter().any(|p| p.contains("Birch")) && prompts.iter().any(|p| p.contains("Damson")));
+    }
+
+    // Without a schema: the model's own analysis, as upstream returns it.
+    site().set_version(&t, 3);
+    let plain = json!(["markdown", { "type": "changeTracking", "modes": ["json"] }]);
+    let r = scrape(server.url(), &json!({ "url": url, "formats": plain })).await;
+    r.assert_ok();
+    assert_eq!(
+        r.data()["changeTracking"]["changeStatus"],
+        "changed",
+        "{}",
+        r.pretty()
+    );
+    assert_eq!(
+        r.data()["changeTracking"]["json"],
+        json!({"analysis": "the list changed"})
+    );
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert!(last.get("response_format").is_none());
+    let prompt = last["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        prompt.contains("Analyze the differences") && prompt.contains("Beech"),
+        "{prompt}"
+    );
 }

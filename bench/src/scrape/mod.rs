@@ -8,6 +8,7 @@
 //! - [`server`]: spawning the server binary.
 //! - [`load`]: the load generator.
 
+pub mod backends;
 pub mod load;
 pub mod server;
 pub mod site;
@@ -75,6 +76,8 @@ pub struct Results {
     pub stages: stages::Results,
     /// The `perf` profile, or why there is none.
     pub profile: Result<profile::Profile, String>,
+    /// Store bytes per 1,000 pages; Redis hits.
+    pub backends: backends::Backends,
 }
 
 pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Result<Results> {
@@ -193,6 +196,29 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
         Err("profiling not requested".into())
     };
     drop(server);
+    eprintln!(
+        "  cache backends: store bytes per {} pages, Redis hits",
+        backends::PAGES
+    );
+    let cached_phases: Vec<(usize, usize)> = cfg
+        .phases
+        .iter()
+        .filter(|p| p.cached && p.format == "markdown")
+        .map(|p| (p.concurrency, p.requests))
+        .collect();
+    let backends = backends::run(
+        &backends::Setup {
+            bin: &cfg.server_bin,
+            plugins_dir: &cfg.plugins_dir,
+            data_dir: &cfg.data_dir,
+            page_url: site.page_url(),
+            warmup: cfg.warmup,
+            requests: &cached_phases,
+            phase_limit: cfg.phase_limit,
+        },
+        &client,
+    )
+    .await;
     drop(site);
     Ok(Results {
         page_id: page.id.clone(),
@@ -209,6 +235,7 @@ pub async fn run(cfg: &Config, corpus: &Corpus, plugins: &Plugins) -> anyhow::Re
         peak_rss_kib,
         stages,
         profile,
+        backends,
     })
 }
 
@@ -341,6 +368,7 @@ pub fn to_markdown(r: &Results) -> String {
         r.startup.as_millis(),
         f(r.idle_cpu_ms_per_s, 2)
     ));
+    out.push_str(&backends_markdown(r));
     out.push_str("### Where the time goes\n\n");
     out.push_str(&stages::to_markdown(
         &r.stages,
@@ -351,6 +379,86 @@ pub fn to_markdown(r: &Results) -> String {
     match &r.profile {
         Ok(p) => out.push_str(&profile::to_markdown(p)),
         Err(why) => out.push_str(&format!("No `perf` profile: {why}.\n")),
+    }
+    out
+}
+
+/// The cache backends subsection: Redis hits beside the embedded store's,
+/// store bytes per 1,000 pages.
+fn backends_markdown(r: &Results) -> String {
+    let mut out = String::from("### Page cache: backends and size\n\n");
+    let fresh = |c: usize| {
+        r.phases
+            .iter()
+            .find(|p| p.spec.format == "markdown" && !p.spec.cached && p.spec.concurrency == c)
+    };
+    let embedded = |c: usize| {
+        r.phases
+            .iter()
+            .find(|p| p.spec.format == "markdown" && p.spec.cached && p.spec.concurrency == c)
+    };
+    let mut t = Table::new(&[
+        "markdown scrape",
+        "concurrency",
+        "req/s",
+        "p50 ms",
+        "server CPU ms/req",
+        "req/s vs fresh",
+    ]);
+    let mut row = |name: String, c: usize, l: &LoadResult| {
+        let ratio = fresh(c)
+            .map(|fr| {
+                format!(
+                    "{}×",
+                    f(l.requests_per_sec() / fr.load.requests_per_sec().max(1e-9), 1)
+                )
+            })
+            .unwrap_or_else(|| "–".into());
+        t.row([
+            name,
+            c.to_string(),
+            f(l.requests_per_sec(), 0),
+            f(l.latency_ms.p50, 2),
+            f(l.server_cpu_ms_per_request(), 3),
+            ratio,
+        ]);
+    };
+    for c in [1, 16] {
+        if let Some(p) = fresh(c) {
+            row("fresh (`maxAge: 0`)".into(), c, &p.load);
+        }
+        if let Some(p) = embedded(c) {
+            row("hit, embedded store".into(), c, &p.load);
+        }
+        if let Ok(redis) = &r.backends.redis
+            && let Some((_, l)) = redis.phases.iter().find(|(pc, _)| *pc == c)
+        {
+            row(format!("hit, Redis {}", redis.version), c, l);
+        }
+    }
+    out.push_str(&t.to_markdown());
+    if let Err(why) = &r.backends.redis {
+        out.push_str(&format!("\nNo Redis figures: {why}.\n"));
+    } else {
+        out.push_str(
+            "\nRedis: a `redis-server --save \"\" --appendonly no` on a free loopback port, the server \
+             started with `DISTILL_CACHE_URL`; hits after the same warm-up as the embedded phases.\n",
+        );
+    }
+    match &r.backends.store {
+        Ok(s) => out.push_str(&format!(
+            "\nEmbedded store size: {} scrapes of distinct URLs serving this page (default `maxAge`, \
+             so each stores a page entry and a result entry) into a fresh data directory left \
+             `cache.redb` at **{} MiB, {} KiB per cached page** ({} errors).\n\n",
+            s.pages,
+            f(
+                s.file_bytes as f64 / (1 << 20) as f64 * 1000.0 / s.pages.max(1) as f64,
+                1
+            ),
+            f(s.file_bytes as f64 / 1024.0 / s.pages.max(1) as f64, 1),
+            s.errors
+        )),
+        Err(why) => out.push_str(&format!("\nNo store-size figure: {why}.\n\n")),
     }
     out
 }

@@ -29,8 +29,28 @@ pub struct Header {
 
 /// Encodes `payload` with its times; compresses when it pays.
 pub fn encode(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> {
+    encode_using(None, payload, stored_at_ms, expires_at_ms)
+}
+
+/// A zstd compressor at the cache's level, for a thread that compresses many
+/// values ([`compact_with`]): it keeps its context instead of creating and
+/// zeroing one per value.
+pub fn compressor() -> Option<zstd::bulk::Compressor<'static>> {
+    zstd::bulk::Compressor::new(ZSTD_LEVEL).ok()
+}
+
+fn encode_using(
+    compressor: Option<&mut zstd::bulk::Compressor<'static>>,
+    payload: &[u8],
+    stored_at_ms: i64,
+    expires_at_ms: i64,
+) -> Vec<u8> {
+    let compress = |p: &[u8]| match compressor {
+        Some(c) => c.compress(p).ok(),
+        None => zstd::bulk::compress(p, ZSTD_LEVEL).ok(),
+    };
     let compressed = (payload.len() >= MIN_COMPRESS_LEN)
-        .then(|| zstd::bulk::compress(payload, ZSTD_LEVEL).ok())
+        .then(|| compress(payload))
         .flatten()
         .filter(|c| c.len() <= payload.len() - payload.len() / 8);
     let body: &[u8] = compressed.as_deref().unwrap_or(payload);
@@ -41,6 +61,51 @@ pub fn encode(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> 
     out.extend_from_slice(&expires_at_ms.to_le_bytes());
     out.extend_from_slice(body);
     out
+}
+
+/// Encodes `payload` with its times, never compressed: what the embedded
+/// store's hot tier holds (a hit from memory then needs no decompression).
+pub fn encode_raw(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.push(VERSION);
+    out.push(0);
+    out.extend_from_slice(&stored_at_ms.to_le_bytes());
+    out.extend_from_slice(&expires_at_ms.to_le_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+/// An encoded value in its stored form: compressed when that pays (a value
+/// already compressed is returned as it is).
+pub fn compact(encoded: &[u8]) -> Result<Vec<u8>, StoreError> {
+    compact_with(encoded, None)
+}
+
+/// [`compact`] with a reused compressor ([`compressor`]).
+pub fn compact_with(
+    encoded: &[u8],
+    compressor: Option<&mut zstd::bulk::Compressor<'static>>,
+) -> Result<Vec<u8>, StoreError> {
+    let h = header(encoded)?;
+    if h.compressed {
+        return Ok(encoded.to_vec());
+    }
+    Ok(encode_using(
+        compressor,
+        &encoded[HEADER_LEN..],
+        h.stored_at_ms,
+        h.expires_at_ms,
+    ))
+}
+
+/// An encoded value in its hot-tier form: uncompressed.
+pub fn expand(encoded: &[u8]) -> Result<Vec<u8>, StoreError> {
+    let h = header(encoded)?;
+    if !h.compressed {
+        return Ok(encoded.to_vec());
+    }
+    let s = decode(encoded)?;
+    Ok(encode_raw(&s.value, h.stored_at_ms, h.expires_at_ms))
 }
 
 /// Reads the header without touching the payload.
@@ -112,6 +177,26 @@ mod tests {
         let e = encode(&noise, 1, 2);
         assert!(!header(&e).unwrap().compressed);
         assert_eq!(decode(&e).unwrap().value, noise);
+    }
+
+    #[test]
+    fn raw_compact_and_expand_round_trip() {
+        let page = "<p>some html that compresses well</p>\n".repeat(200);
+        let raw = encode_raw(page.as_bytes(), 3, 4);
+        assert!(!header(&raw).unwrap().compressed);
+        let small = compact(&raw).unwrap();
+        assert!(header(&small).unwrap().compressed && small.len() < raw.len() / 4);
+        assert_eq!(expand(&small).unwrap(), raw);
+        assert_eq!(decode(&small).unwrap(), decode(&raw).unwrap());
+        assert_eq!(compact(&small).unwrap(), small);
+        let mut c = compressor();
+        for _ in 0..3 {
+            assert_eq!(
+                compact_with(&raw, c.as_mut()).unwrap(),
+                small,
+                "a reused context compresses alike"
+            );
+        }
     }
 
     #[test]

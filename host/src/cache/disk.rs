@@ -152,6 +152,12 @@ impl Disk {
     /// Stores an encoded value, then evicts oldest-first down to 90 % of the
     /// cap if the total passed it. Returns the evicted keys.
     pub fn put(&self, key: &str, encoded: &[u8]) -> Result<Evicted, StoreError> {
+        self.check_size(key, encoded)?;
+        self.put_many(&[(key, encoded)])
+    }
+
+    /// Refuses an entry over [`Disk::entry_limit`].
+    pub fn check_size(&self, key: &str, encoded: &[u8]) -> Result<(), StoreError> {
         let size = key.len() + encoded.len();
         if size > self.entry_limit() {
             return Err(StoreError::TooLarge {
@@ -159,7 +165,13 @@ impl Disk {
                 limit: self.entry_limit(),
             });
         }
-        let stored_at = codec::header(encoded)?.stored_at_ms;
+        Ok(())
+    }
+
+    /// Stores several encoded values in one transaction (the background
+    /// writer's batches), in order, then evicts as [`Disk::put`] does.
+    /// Entries over the limit are skipped.
+    pub fn put_many(&self, items: &[(&str, &[u8])]) -> Result<Evicted, StoreError> {
         let (w, durable) = self.begin()?;
         let evicted;
         {
@@ -168,21 +180,28 @@ impl Disk {
             let mut stats = w.open_table(STATS)?;
             let mut bytes = stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
             let mut count = stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0);
-            let old = entries
-                .insert(key, encoded)?
-                .map(|g| (codec::header(g.value()).map(|h| h.stored_at_ms), g.value().len()));
-            if let Some((old_stored, old_len)) = old {
-                if let Ok(old_stored) = old_stored {
-                    age.remove((old_stored, key))?;
+            for &(key, encoded) in items {
+                if self.check_size(key, encoded).is_err() {
+                    continue;
                 }
-                bytes = bytes.saturating_sub((key.len() + old_len) as u64);
-                count = count.saturating_sub(1);
+                let size = key.len() + encoded.len();
+                let stored_at = codec::header(encoded)?.stored_at_ms;
+                let old = entries
+                    .insert(key, encoded)?
+                    .map(|g| (codec::header(g.value()).map(|h| h.stored_at_ms), g.value().len()));
+                if let Some((old_stored, old_len)) = old {
+                    if let Ok(old_stored) = old_stored {
+                        age.remove((old_stored, key))?;
+                    }
+                    bytes = bytes.saturating_sub((key.len() + old_len) as u64);
+                    count = count.saturating_sub(1);
+                }
+                if evictable(key) {
+                    age.insert((stored_at, key), size as u64)?;
+                }
+                bytes += size as u64;
+                count += 1;
             }
-            if evictable(key) {
-                age.insert((stored_at, key), size as u64)?;
-            }
-            bytes += size as u64;
-            count += 1;
             evicted = if bytes > self.max_bytes {
                 let target = self.max_bytes - self.max_bytes / 10;
                 evict_oldest(&mut entries, &mut age, &mut bytes, &mut count, target)?

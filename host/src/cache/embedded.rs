@@ -1,13 +1,16 @@
 //! The default backend: [`super::disk::Disk`] (a redb file in the data
 //! directory, capped, oldest evicted first) behind a moka hot tier capped in
 //! bytes. Reads try the hot tier, then the file (on a blocking thread) and
-//! warm the tier; writes go to the file first, then the tier, and keys the
-//! file evicted leave the tier too. Values are kept encoded
-//! ([`super::codec`]) in both tiers, so the hot tier holds compressed bytes.
+//! warm the tier. A put goes into the hot tier at once and is queued for the
+//! background [`super::writer`], which compresses it and commits it to the
+//! file in batches off the request path; keys the file evicts leave the tier
+//! too. The hot tier holds values uncompressed ([`codec::encode_raw`]) so a
+//! hit from memory costs no decompression; the file holds them compressed.
 
 use super::codec;
 use super::disk::{Disk, FLUSH_EVERY};
 use super::store::{CacheStore, StoreError, Stored, Usage, expiry, now_ms};
+use super::writer::{HotTier, Writer};
 use async_trait::async_trait;
 use moka::future::Cache;
 use std::path::Path;
@@ -23,10 +26,15 @@ pub struct EmbeddedOptions {
     pub hot_max_bytes: u64,
 }
 
+/// How often the flusher task also removes expired entries from the file.
+pub const PURGE_EVERY: Duration = Duration::from_secs(3600);
+
 /// The embedded store (one per data directory: redb locks its file).
 pub struct EmbeddedStore {
+    // Dropped first: drains the write queue into the file.
+    writer: Writer,
     disk: Arc<Disk>,
-    hot: Cache<String, Arc<[u8]>>,
+    hot: HotTier,
 }
 
 impl EmbeddedStore {
@@ -38,41 +46,58 @@ impl EmbeddedStore {
             .max_capacity(opts.hot_max_bytes)
             .weigher(|k: &String, v: &Arc<[u8]>| u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX))
             .build();
-        Ok(EmbeddedStore {
-            disk: Arc::new(disk),
-            hot,
-        })
+        let disk = Arc::new(disk);
+        let writer = Writer::start(disk.clone(), hot.clone());
+        Ok(EmbeddedStore { writer, disk, hot })
     }
 
-    /// Makes every write so far durable (also done once a second by
-    /// [`EmbeddedStore::start_flusher`], and on close).
+    /// Writes everything queued to the file and makes it durable (also done
+    /// once a second by [`EmbeddedStore::start_flusher`], and on close).
     pub async fn flush(&self) -> Result<bool, StoreError> {
+        self.writer.sync().await?;
         let disk = self.disk.clone();
         blocking(move || disk.flush()).await
     }
 
     /// Spawns the task that makes writes durable within [`FLUSH_EVERY`] even
-    /// when no further write comes; it ends when the store is dropped.
-    /// Needs a tokio runtime ([`super::factory::open`] calls it).
-    pub fn start_flusher(&self) {
-        let disk = Arc::downgrade(&self.disk);
+    /// when no further write comes, and purges expired entries every
+    /// `purge_every`; it ends when the store is dropped. Needs a tokio
+    /// runtime ([`super::factory::open`] calls it).
+    pub fn start_flusher(self: &Arc<Self>, purge_every: Duration) {
+        let store = Arc::downgrade(self);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(FLUSH_EVERY);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut last_purge = tokio::time::Instant::now();
             loop {
                 tick.tick().await;
-                let Some(disk) = disk.upgrade() else {
+                let Some(store) = store.upgrade() else {
                     break;
                 };
+                let disk = store.disk.clone();
                 if let Ok(Err(e)) = tokio::task::spawn_blocking(move || disk.flush()).await {
                     tracing::warn!(error = %e, "cache: flush failed");
+                }
+                if last_purge.elapsed() >= purge_every {
+                    last_purge = tokio::time::Instant::now();
+                    match store.purge_expired().await {
+                        Ok(n) => tracing::debug!(removed = n, "cache: expired entries purged"),
+                        Err(e) => tracing::warn!(error = %e, "cache: purge failed"),
+                    }
                 }
             }
         });
     }
 
-    /// Removes expired entries from the file (full scan; run periodically).
+    /// File writes dropped because the write queue was full.
+    pub fn dropped_writes(&self) -> u64 {
+        self.writer.dropped()
+    }
+
+    /// Removes expired entries from the file (full scan; the flusher runs it
+    /// every [`PURGE_EVERY`]).
     pub async fn purge_expired(&self) -> Result<usize, StoreError> {
+        self.writer.sync().await?;
         let disk = self.disk.clone();
         let removed = blocking(move || disk.purge_expired(now_ms())).await?;
         for k in &removed {
@@ -112,7 +137,11 @@ impl CacheStore for EmbeddedStore {
     }
 
     async fn get(&self, key: &str) -> Result<Option<Stored>, StoreError> {
-        if let Some(encoded) = self.hot.get(key).await {
+        let in_memory = match self.hot.get(key).await {
+            Some(v) => Some(v),
+            None => self.writer.pending().get(key),
+        };
+        if let Some(encoded) = in_memory {
             let found = live(&encoded)?;
             if found.is_none() {
                 self.hot.invalidate(key).await;
@@ -125,12 +154,10 @@ impl CacheStore for EmbeddedStore {
             return Ok(None);
         };
         let found = live(&encoded)?;
-        if found.is_some() {
+        if let Some(s) = &found {
+            let raw = codec::encode_raw(&s.value, s.stored_at_ms, s.expires_at_ms);
             // or_insert: a put that raced this read already put the newer value.
-            self.hot
-                .entry(key.to_string())
-                .or_insert(Arc::from(encoded))
-                .await;
+            self.hot.entry(key.to_string()).or_insert(Arc::from(raw)).await;
         }
         Ok(found)
     }
@@ -140,30 +167,31 @@ impl CacheStore for EmbeddedStore {
         if expires <= now_ms() {
             return Ok(());
         }
-        let encoded: Arc<[u8]> = Arc::from(codec::encode(value, stored_at_ms, expires));
-        let disk = self.disk.clone();
-        let (k, e) = (key.to_string(), encoded.clone());
-        let evicted = blocking(move || disk.put(&k, &e)).await?;
-        let mut self_evicted = false;
-        for k in &evicted {
-            self_evicted |= k == key;
-            self.hot.invalidate(k).await;
+        let raw = codec::encode_raw(value, stored_at_ms, expires);
+        if self.disk.check_size(key, &raw).is_err() {
+            // Only a value this large pays for compressing on the caller's side.
+            self.disk.check_size(key, &codec::compact(&raw)?)?;
         }
-        if !self_evicted {
-            self.hot.insert(key.to_string(), encoded).await;
-        }
+        let raw: Arc<[u8]> = Arc::from(raw);
+        self.hot.insert(key.to_string(), raw.clone()).await;
+        self.writer.put(key, raw);
         Ok(())
     }
 
     async fn delete(&self, key: &str) -> Result<bool, StoreError> {
-        let disk = self.disk.clone();
-        let k = key.to_string();
-        let removed = blocking(move || disk.delete(&k)).await;
+        self.hot.invalidate(key).await;
+        self.writer.pending().remove(key);
+        let removed = self.writer.delete(key).await;
         self.hot.invalidate(key).await;
         removed
     }
 
+    async fn close(&self) -> Result<(), StoreError> {
+        self.flush().await.map(|_| ())
+    }
+
     async fn usage(&self) -> Result<Usage, StoreError> {
+        self.writer.sync().await?;
         let disk = self.disk.clone();
         blocking(move || disk.usage()).await
     }

@@ -5,7 +5,7 @@
 
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 const PAGE_MAGIC: &[u8; 4] = b"DPG1";
 
@@ -22,6 +22,11 @@ pub struct PageEntry {
     /// names lower-case.
     #[serde(default)]
     pub headers: Vec<(String, String)>,
+    /// What the fetch engine added to the response (the browser's
+    /// `screenshot` URL): served again with the page. An entry holding a
+    /// media URL expires with the media file ([`super::page_cache::MEDIA_ENTRY_TTL`]).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub engine_data: Map<String, Value>,
     /// The body, undecoded.
     #[serde(skip)]
     pub body: Vec<u8>,
@@ -64,21 +69,120 @@ pub const PER_REQUEST_METADATA: &[&str] = &[
     "concurrencyQueueDurationMs",
 ];
 
-/// A response document ready to store.
+/// Marks, while a document is serialised for storing, where the per-request
+/// metadata goes back on a hit (a key no page can produce: it starts with NUL).
+const SPLICE_KEY: &str = "\u{0}distill:splice";
+/// How [`SPLICE_KEY`] with its value `0` appears in the serialised JSON.
+const SPLICE_JSON: &str = "\"\\u0000distill:splice\":0";
+const RESULT_MAGIC: &[u8; 4] = b"DRS1";
+/// No splice point (the document has no `metadata` object).
+const NO_SPLICE: u32 = u32::MAX;
+
+/// A response document ready to store: `DRS1`, the splice offset (u32 LE)
+/// and whether a comma goes before the spliced fields (u8), then the JSON
+/// with the per-request metadata removed. A hit writes the stored JSON with
+/// this request's fields spliced in, without parsing it.
 pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
     let mut doc = doc.clone();
-    if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
-        for k in PER_REQUEST_METADATA {
-            meta.remove(*k);
+    let has_meta = match doc.get_mut("metadata").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            for k in PER_REQUEST_METADATA {
+                meta.remove(*k);
+            }
+            meta.insert(SPLICE_KEY.into(), Value::from(0));
+            true
+        }
+        None => false,
+    };
+    let json = serde_json::to_string(&doc).expect("JSON values serialise");
+    let found = json
+        .find(SPLICE_JSON)
+        .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
+    let mut out = Vec::with_capacity(json.len() + 9);
+    out.extend_from_slice(RESULT_MAGIC);
+    match found {
+        Some(at) => {
+            let comma = json.as_bytes()[at - 1] == b',';
+            let splice = if comma { at - 1 } else { at };
+            out.extend_from_slice(&(splice as u32).to_le_bytes());
+            out.push(u8::from(comma));
+            out.extend_from_slice(&json.as_bytes()[..splice]);
+            out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+        }
+        None => {
+            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.remove(SPLICE_KEY);
+            }
+            out.extend_from_slice(&NO_SPLICE.to_le_bytes());
+            out.push(0);
+            serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
         }
     }
-    serde_json::to_vec(&doc).expect("JSON values serialise")
+    out
 }
 
-/// A stored document, for the pipeline to complete with this request's
-/// `scrapeId`, `sourceURL` and [`super::policy::annotate`].
-pub fn result_from_bytes(bytes: &[u8]) -> Result<Value, StoreError> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(format!("result entry: {e}")))
+/// A stored response document (see [`result_to_bytes`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredResult {
+    json: Vec<u8>,
+    /// Where the per-request metadata goes, if the document has `metadata`.
+    splice: Option<usize>,
+    comma: bool,
+}
+
+impl StoredResult {
+    /// The stored document as JSON (tests, and the slow path).
+    pub fn to_value(&self) -> Result<Value, StoreError> {
+        serde_json::from_slice(&self.json).map_err(|e| StoreError::Corrupt(format!("result entry: {e}")))
+    }
+
+    /// The response's `data` bytes with `fields` (already-serialised JSON
+    /// values, by name) added at the end of `metadata`.
+    pub fn complete(&self, fields: &[(&str, &str)]) -> Result<Vec<u8>, StoreError> {
+        let Some(at) = self.splice else {
+            let mut doc = self.to_value()?;
+            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+                for (name, json) in fields {
+                    let v = serde_json::from_str(json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+                    meta.insert((*name).to_string(), v);
+                }
+            }
+            return Ok(serde_json::to_vec(&doc).expect("JSON values serialise"));
+        };
+        let extra: usize = fields.iter().map(|(n, j)| n.len() + j.len() + 4).sum();
+        let mut out = Vec::with_capacity(self.json.len() + extra);
+        out.extend_from_slice(&self.json[..at]);
+        for (i, (name, json)) in fields.iter().enumerate() {
+            if i > 0 || self.comma {
+                out.push(b',');
+            }
+            out.push(b'"');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b"\":");
+            out.extend_from_slice(json.as_bytes());
+        }
+        out.extend_from_slice(&self.json[at..]);
+        Ok(out)
+    }
+}
+
+/// Reads a stored document (see [`result_to_bytes`]).
+pub fn result_from_bytes(bytes: &[u8]) -> Result<StoredResult, StoreError> {
+    let bad = |why: &str| StoreError::Corrupt(format!("result entry: {why}"));
+    if bytes.len() < 9 || &bytes[..4] != RESULT_MAGIC {
+        return Err(bad("no header"));
+    }
+    let splice = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
+    let json = bytes[9..].to_vec();
+    let splice = (splice != NO_SPLICE).then_some(splice as usize);
+    if splice.is_some_and(|at| at > json.len()) {
+        return Err(bad("splice point past the end"));
+    }
+    Ok(StoredResult {
+        json,
+        splice,
+        comma: bytes[8] == 1,
+    })
 }
 
 #[cfg(test)]
@@ -93,6 +197,10 @@ mod tests {
             status_code: 404,
             content_type: Some("text/html; charset=shift_jis".into()),
             headers: vec![("content-language".into(), "ja".into())],
+            engine_data: serde_json::json!({"screenshot": "http://h/media/a.png"})
+                .as_object()
+                .cloned()
+                .unwrap(),
             body: vec![0, 159, 146, 150, 255, b'<'],
         };
         let bytes = page.to_bytes();
@@ -111,8 +219,43 @@ mod tests {
             "statusCode": 200, "cacheState": "miss", "creditsUsed": 1}});
         let back = result_from_bytes(&result_to_bytes(&doc)).unwrap();
         assert_eq!(
-            back,
+            back.to_value().unwrap(),
             json!({"markdown": "# Hi", "metadata": {"title": "Hi", "url": "https://example.com/", "statusCode": 200}})
         );
+    }
+
+    #[test]
+    fn a_hit_splices_this_requests_fields_into_metadata() {
+        // Content that looks like the marker must not confuse the splice.
+        let tricky = "\u{0}distill:splice\":0 and \\u0000distill:splice";
+        let doc =
+            json!({"markdown": tricky, "metadata": {"title": "T", "cacheState": "miss"}, "warning": "w"});
+        let stored = result_from_bytes(&result_to_bytes(&doc)).unwrap();
+        assert!(stored.splice.is_some());
+        let out = stored
+            .complete(&[("scrapeId", "\"id-1\""), ("cacheState", "\"hit\"")])
+            .unwrap();
+        let back: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            back,
+            json!({"markdown": tricky, "metadata": {"title": "T", "scrapeId": "id-1", "cacheState": "hit"}, "warning": "w"})
+        );
+        // Empty metadata: no leading comma.
+        let empty = json!({"html": "<p>x</p>", "metadata": {"scrapeId": "old"}});
+        let stored = result_from_bytes(&result_to_bytes(&empty)).unwrap();
+        let out = stored.complete(&[("scrapeId", "\"new\"")]).unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&out).unwrap(),
+            json!({"html": "<p>x</p>", "metadata": {"scrapeId": "new"}})
+        );
+        // No metadata: stored whole, served as it was.
+        let bare = json!({"html": "x"});
+        let stored = result_from_bytes(&result_to_bytes(&bare)).unwrap();
+        assert_eq!(stored.splice, None);
+        assert_eq!(
+            serde_json::from_slice::<Value>(&stored.complete(&[("a", "1")]).unwrap()).unwrap(),
+            bare
+        );
+        assert!(result_from_bytes(b"{\"old\": 1}").is_err());
     }
 }

@@ -2,7 +2,7 @@
 //! otherwise the embedded store in the data directory. Kept apart from
 //! `store.rs` so that the trait does not depend on its implementations.
 
-use super::embedded::{EmbeddedOptions, EmbeddedStore};
+use super::embedded::{EmbeddedOptions, EmbeddedStore, PURGE_EVERY};
 use super::redis_store::RedisStore;
 use super::store::{CacheSettings, CacheStore, StoreError};
 use std::sync::Arc;
@@ -20,9 +20,11 @@ pub async fn open(settings: &CacheSettings) -> Result<Arc<dyn CacheStore>, Store
             let store = tokio::task::spawn_blocking(move || EmbeddedStore::open(&path, opts))
                 .await
                 .map_err(|e| StoreError::Backend(e.to_string()))??;
-            // Writes commit without fsync; this makes them durable within a second.
-            store.start_flusher();
-            Ok(Arc::new(store))
+            // Writes commit without fsync; this makes them durable within a
+            // second, and purges expired entries hourly.
+            let store = Arc::new(store);
+            store.start_flusher(PURGE_EVERY);
+            Ok(store)
         }
     }
 }

@@ -4,6 +4,7 @@
 //!   [`open`], which picks the backend.
 //! - [`embedded`] over [`disk`]: the default backend, a redb file in the data
 //!   directory behind a moka hot tier, both capped in bytes.
+//! - [`writer`]: the embedded store's background writer (batches, compression).
 //! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
 //! - [`codec`]: the entry bytes both backends store (header + zstd).
 //! - [`key`]: page and result keys, and what may be stored ([`key::cacheable`]).
@@ -29,6 +30,7 @@ pub mod page_cache;
 pub mod policy;
 pub mod redis_store;
 pub mod store;
+pub mod writer;
 
 pub use factory::open;
 pub use page_cache::{Lookup, PageCache, Saved};

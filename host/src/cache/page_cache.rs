@@ -7,7 +7,7 @@
 //! never by URL) and dropped.
 
 use super::change_tracking::ChangeTracker;
-use super::entry::{PageEntry, result_from_bytes, result_to_bytes};
+use super::entry::{PageEntry, StoredResult, result_from_bytes, result_to_bytes};
 use super::key::{self, CacheKeys};
 use super::policy::{self, Decision};
 use super::store::{CacheSettings, CacheStore, StoreError};
@@ -17,12 +17,23 @@ use std::sync::Arc;
 use std::time::Duration;
 use url::Url;
 
+/// Longest an entry that holds a media URL (a screenshot the browser engine
+/// saved, [`crate::media`]) stays usable: the media files live
+/// [`crate::media::MEDIA_TTL`] from when they were written, which is a little
+/// before the entry's time (the fetch goes on after the screenshot), so the
+/// entry ends 10 minutes earlier and never points at a deleted file.
+pub const MEDIA_ENTRY_TTL: Duration = Duration::from_secs(crate::media::MEDIA_TTL.as_secs() - 600);
+
+/// Fields of a page's engine data or a response that point at media files.
+const MEDIA_FIELDS: &[&str] = &["screenshot", "actions"];
+
 /// What to do for a request, from the cache's side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Lookup {
-    /// A stored response document, already annotated (`cacheState: "hit"`,
-    /// `cachedAt`); the pipeline adds `scrapeId` and `sourceURL`.
-    Document(Value),
+    /// A stored response document, with the hit decision: the pipeline
+    /// splices in `cacheState`, `cachedAt` ([`policy::hit_fields`]),
+    /// `scrapeId` and `sourceURL` ([`StoredResult::complete`]).
+    Document(StoredResult, Decision),
     /// A stored page: render the requested formats from it (no fetch), then
     /// [`policy::annotate`] with the decision (a hit).
     Page(PageEntry, Decision),
@@ -96,10 +107,7 @@ impl PageCache {
             && let d @ Decision::Serve { .. } = policy::decide(&plan, Some(stored_at), now_ms)
         {
             match result_from_bytes(&bytes) {
-                Ok(mut doc) => {
-                    policy::annotate(&mut doc, &d);
-                    return (Lookup::Document(doc), keys);
-                }
+                Ok(stored) => return (Lookup::Document(stored, d), keys),
                 Err(e) => warn(&keys.result, &e),
             }
         }
@@ -129,12 +137,23 @@ impl PageCache {
         let allowed = key::cacheable(url, opts);
         let mut saved = Saved::default();
         if let (true, Some(page)) = (allowed.page, page) {
-            saved.page = self.write(&keys.page, &page.to_bytes(), now_ms).await;
+            let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| page.engine_data.contains_key(*f)));
+            saved.page = self.write(&keys.page, &page.to_bytes(), now_ms, ttl).await;
         }
         if let (true, Some(doc)) = (allowed.result, doc) {
-            saved.result = self.write(&keys.result, &result_to_bytes(doc), now_ms).await;
+            let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| doc.get(*f).is_some()));
+            saved.result = self.write(&keys.result, &result_to_bytes(doc), now_ms, ttl).await;
         }
         saved
+    }
+
+    /// The store's time to live, capped for entries that point at media.
+    fn ttl_for(&self, holds_media: bool) -> Duration {
+        if holds_media {
+            self.ttl.min(MEDIA_ENTRY_TTL)
+        } else {
+            self.ttl
+        }
     }
 
     async fn read(&self, key: &str) -> Option<(Vec<u8>, i64)> {
@@ -147,8 +166,8 @@ impl PageCache {
         }
     }
 
-    async fn write(&self, key: &str, bytes: &[u8], now_ms: i64) -> bool {
-        match self.store.put(key, bytes, now_ms, self.ttl).await {
+    async fn write(&self, key: &str, bytes: &[u8], now_ms: i64, ttl: Duration) -> bool {
+        match self.store.put(key, bytes, now_ms, ttl).await {
             Ok(()) => true,
             Err(e) => {
                 warn(key, &e);

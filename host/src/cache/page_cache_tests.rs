@@ -42,6 +42,7 @@ fn page() -> PageEntry {
         status_code: 200,
         content_type: Some("text/html".into()),
         headers: vec![],
+        engine_data: Default::default(),
         body: b"<html><title>A</title><p>Hello</p></html>".to_vec(),
     }
 }
@@ -70,9 +71,11 @@ async fn miss_then_hit_then_other_formats_from_the_page() {
         cache_state: Some(CacheState::Miss),
     };
     assert_eq!(scrape(&c, &r, now - 1000).await, Lookup::Fetch(miss));
-    let Lookup::Document(d) = scrape(&c, &r, now).await else {
+    let Lookup::Document(stored, decision) = scrape(&c, &r, now).await else {
         panic!("expected the stored document");
     };
+    let mut d = stored.to_value().unwrap();
+    policy::annotate(&mut d, &decision);
     assert_eq!(d["markdown"], "Hello");
     assert_eq!(d["metadata"]["cacheState"], "hit");
     assert_eq!(d["metadata"]["cachedAt"], policy::iso8601(now - 1000));
@@ -125,13 +128,13 @@ async fn age_limits_and_cache_only_modes() {
     let within = req(json!({"url": url, "minAge": DAY, "maxAge": 5 * DAY}));
     assert!(matches!(
         c.lookup(&within.url, &within.options, now).await.0,
-        Lookup::Document(_)
+        Lookup::Document(..)
     ));
     // Lockdown's two years reach it; it stores nothing itself.
     let locked = req(json!({"url": url, "lockdown": true}));
     assert!(matches!(
         c.lookup(&locked.url, &locked.options, now).await.0,
-        Lookup::Document(_)
+        Lookup::Document(..)
     ));
     // maxAge 0 never looks.
     let fresh = req(json!({"url": url, "maxAge": 0}));
@@ -207,7 +210,7 @@ async fn twenty_identical_requests_fetch_once() {
                     role
                 }
                 // A task that looked after the first save finished.
-                Lookup::Document(_) => Role::Follower,
+                Lookup::Document(..) => Role::Follower,
                 other => panic!("{other:?}"),
             }
         }));
@@ -221,7 +224,91 @@ async fn twenty_identical_requests_fetch_once() {
     let r = req(json!({"url": "https://example.com/slow"}));
     assert!(matches!(
         c.lookup(&r.url, &r.options, now_ms()).await.0,
-        Lookup::Document(_)
+        Lookup::Document(..)
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_stored_screenshot_never_outlives_its_media_file() {
+    let (c, dir) = cache("media");
+    let now = now_ms();
+    let shot = json!({"url": "https://example.com/shot", "formats": ["markdown", "screenshot"]});
+    let r = req(shot.clone());
+    let mut with_shot = page();
+    with_shot
+        .engine_data
+        .insert("screenshot".into(), json!("http://127.0.0.1:1/media/x.png"));
+    let mut shot_doc = doc();
+    shot_doc["screenshot"] = json!("http://127.0.0.1:1/media/x.png");
+    let hour = 3_600_000;
+    // Saved an hour ago: the page comes back with its engine data, the
+    // document too.
+    let (_, keys) = c.lookup(&r.url, &r.options, now).await;
+    let saved = c
+        .save(
+            &r.url,
+            &r.options,
+            &keys,
+            Some(&with_shot),
+            Some(&shot_doc),
+            now - hour,
+        )
+        .await;
+    assert_eq!(
+        saved,
+        Saved {
+            page: true,
+            result: true
+        }
+    );
+    let Lookup::Document(stored, _) = c.lookup(&r.url, &r.options, now).await.0 else {
+        panic!("stored document expected");
+    };
+    assert_eq!(
+        stored.to_value().unwrap()["screenshot"],
+        json!("http://127.0.0.1:1/media/x.png")
+    );
+    let other = req(json!({"url": "https://example.com/shot", "formats": ["html", "screenshot"]}));
+    match c.lookup(&other.url, &other.options, now).await.0 {
+        Lookup::Page(p, _) => assert_eq!(
+            p.engine_data["screenshot"],
+            json!("http://127.0.0.1:1/media/x.png")
+        ),
+        l => panic!("stored page expected, got {l:?}"),
+    }
+    // Saved 23 h 55 min ago (a default maxAge of 2 days would accept it):
+    // past the media's lifetime less the margin, so neither entry is served.
+    let r2 = req(json!({"url": "https://example.com/shot2", "formats": ["markdown", "screenshot"]}));
+    let (_, keys) = c.lookup(&r2.url, &r2.options, now).await;
+    c.save(
+        &r2.url,
+        &r2.options,
+        &keys,
+        Some(&with_shot),
+        Some(&shot_doc),
+        now - 24 * hour + 300_000,
+    )
+    .await;
+    assert!(matches!(
+        c.lookup(&r2.url, &r2.options, now).await.0,
+        Lookup::Fetch(_)
+    ));
+    // Without media, the same age is served.
+    let r3 = req(json!({"url": "https://example.com/plain"}));
+    let (_, keys) = c.lookup(&r3.url, &r3.options, now).await;
+    c.save(
+        &r3.url,
+        &r3.options,
+        &keys,
+        Some(&page()),
+        Some(&doc()),
+        now - 24 * hour + 300_000,
+    )
+    .await;
+    assert!(matches!(
+        c.lookup(&r3.url, &r3.options, now).await.0,
+        Lookup::Document(..)
     ));
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -149,6 +149,15 @@ pub fn annotate(doc: &mut Value, decision: &Decision) {
     }
 }
 
+/// `cacheState` and `cachedAt` of a hit on an entry stored at
+/// `stored_at_ms`, as serialised JSON values (spliced into a stored document).
+pub fn hit_fields(stored_at_ms: i64) -> [(&'static str, String); 2] {
+    [
+        ("cacheState", format!("\"{}\"", CacheState::Hit.as_str())),
+        ("cachedAt", format!("\"{}\"", iso8601(stored_at_ms))),
+    ]
+}
+
 /// Unix ms as JavaScript's `toISOString()`: `2026-11-24T04:01:12.123Z`.
 pub fn iso8601(ms: i64) -> String {
     crate::timestamp::iso8601_ms(ms)

@@ -15,6 +15,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// removes them. (Redis evicts by its own `maxmemory` policy.)
 pub const PINNED_PREFIX: &str = "ct:";
 
+/// Default retention of cached pages (`DISTILL_CACHE_TTL_DAYS`): two years,
+/// so that lockdown's default `maxAge` of two years can reach what was
+/// stored. The embedded store's size cap (oldest first) and Redis's
+/// `maxmemory` policy bound the space long before that on a busy server.
+pub const DEFAULT_RETENTION_DAYS: u64 = 730;
+
 /// A value read back from the store.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stored {
@@ -67,6 +73,12 @@ pub trait CacheStore: Send + Sync + 'static {
 
     /// Entries and bytes held.
     async fn usage(&self) -> Result<Usage, StoreError>;
+
+    /// Writes out anything still queued and makes it durable (graceful
+    /// shutdown). Nothing to do for a backend that writes synchronously.
+    async fn close(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// Where the cache lives and how big it may grow (from [`crate::config::Config`]).

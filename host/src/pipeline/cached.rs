@@ -14,18 +14,19 @@ use crate::cache::{Lookup, PageCache};
 use crate::fetch::FetchedPage;
 use crate::fetch::engine::{Engine, FetchRequest};
 use crate::services::Services;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::Instant;
 use url::Url;
 
 /// Where a request's content comes from.
 pub enum Source {
-    /// A stored response, complete with this request's `scrapeId`,
-    /// `sourceURL`, `cacheState: "hit"` and `cachedAt`.
-    Document(Value),
+    /// A stored response's `data` bytes, complete with this request's
+    /// `scrapeId`, `sourceURL`, `cacheState: "hit"` and `cachedAt` (spliced
+    /// in without parsing the stored JSON).
+    Document(Vec<u8>),
     /// A stored page to render (a hit: no fetch).
-    Page(FetchedPage, Decision),
+    Page(Box<FetchedPage>, Decision),
     /// Fetch live, then annotate with the decision.
     Fetch(Decision),
 }
@@ -49,27 +50,40 @@ pub async fn lookup(
     let renderers = renderers(services);
     let (found, keys) = cache.lookup_for(&req.url, opts, &renderers, now_ms()).await;
     let source = match found {
-        Lookup::Document(mut doc) => {
-            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
-                meta.insert("scrapeId".into(), json!(scrape_id));
-                meta.insert("sourceURL".into(), json!(req.url_as_sent));
+        Lookup::Document(stored, decision) => {
+            let Decision::Serve { stored_at_ms } = decision else {
+                return Err(PipelineError::internal(
+                    "a stored document without a hit decision",
+                ));
+            };
+            let [state, at] = policy::hit_fields(stored_at_ms);
+            let id = serde_json::to_string(scrape_id).expect("strings serialise");
+            let source_url = serde_json::to_string(&req.url_as_sent).expect("strings serialise");
+            let fields = [
+                (state.0, state.1.as_str()),
+                (at.0, at.1.as_str()),
+                ("scrapeId", id.as_str()),
+                ("sourceURL", source_url.as_str()),
+            ];
+            match stored.complete(&fields) {
+                Ok(bytes) => Source::Document(bytes),
+                Err(_) => source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?,
             }
-            Source::Document(doc)
         }
-        // A stored page keeps no engine data (screenshots, the branding
-        // snapshot): a request for one fetches again.
-        Lookup::Page(_, _) if opts.wants("screenshot") || opts.wants("branding") => {
+        // The branding snapshot is taken only by a browser fetch that asked
+        // for it: a request for branding fetches again.
+        Lookup::Page(_, _) if opts.wants("branding") => {
             source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?
         }
         Lookup::Page(page, decision) => match Url::parse(&page.final_url) {
             Ok(final_url) => Source::Page(
-                FetchedPage {
+                Box::new(FetchedPage {
                     final_url,
                     status: page.status_code,
                     content_type: page.content_type,
                     body: page.body.into(),
-                    engine_data: Default::default(),
-                },
+                    engine_data: page.engine_data,
+                }),
                 decision,
             ),
             // A stored URL that no longer parses: treat as a miss.
@@ -149,6 +163,7 @@ async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, pag
         status_code: page.status,
         content_type: page.content_type.clone(),
         headers: Vec::new(),
+        engine_data: page.engine_data.clone(),
         body: page.body.to_vec(),
     };
     cache

@@ -27,7 +27,8 @@ pub mod render;
 pub mod response;
 pub mod scrape;
 pub mod track;
+pub mod track_json;
 
 pub use error::{Origin, PipelineError};
 pub use parse::parse;
-pub use scrape::scrape;
+pub use scrape::{Data, scrape, scrape_data};

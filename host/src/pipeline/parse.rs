@@ -32,8 +32,19 @@ pub fn upload_url(name: &str) -> Url {
     url
 }
 
-/// Parses `upload` and returns the response's `data`.
+/// Parses `upload` and returns the response's `data` (plugin log lines
+/// withheld under zero data retention).
 pub async fn parse(
+    services: &Services,
+    upload: Upload,
+    opts: &ScrapeOptions,
+    scrape_id: &str,
+) -> Result<Value, PipelineError> {
+    let private = !crate::cache::policy::may_log_url(opts);
+    crate::plugins::log_privacy::private(private, parse_inner(services, upload, opts, scrape_id)).await
+}
+
+async fn parse_inner(
     services: &Services,
     upload: Upload,
     opts: &ScrapeOptions,

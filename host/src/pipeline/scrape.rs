@@ -17,21 +17,65 @@ use crate::cache::store::now_ms;
 use crate::fetch::FetchedPage;
 use crate::fetch::browser::branding::SNAPSHOT;
 use crate::plugins::bindings::FileInput;
+use crate::plugins::log_privacy;
 use crate::plugins::{LoadedPlugin, Registry};
 use crate::services::Services;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Scrapes `req.url` and returns the response's `data`: from the page cache
-/// when it may answer (a stored response, or a stored page rendered again),
-/// else from a live fetch (coalesced with identical concurrent requests),
-/// which is then stored as far as the privacy rules allow.
+/// A scrape's `data`: built by this request, or a stored response's JSON
+/// bytes (a cache hit, served without parsing them).
+#[derive(Debug)]
+pub enum Data {
+    Built(Value),
+    Stored(Vec<u8>),
+}
+
+impl Data {
+    /// As a JSON value (parses a stored response).
+    pub fn into_value(self) -> Result<Value, PipelineError> {
+        match self {
+            Data::Built(v) => Ok(v),
+            Data::Stored(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|_| PipelineError::internal("a stored response that is not JSON")),
+        }
+    }
+}
+
+impl From<Value> for Data {
+    fn from(v: Value) -> Self {
+        Data::Built(v)
+    }
+}
+
+/// [`scrape_data`] as a JSON value.
 pub async fn scrape(
     services: &Services,
     req: &ScrapeRequest,
     scrape_id: &str,
 ) -> Result<Value, PipelineError> {
+    scrape_data(services, req, scrape_id).await?.into_value()
+}
+
+/// Scrapes `req.url` and returns the response's `data`: from the page cache
+/// when it may answer (a stored response, or a stored page rendered again),
+/// else from a live fetch (coalesced with identical concurrent requests),
+/// which is then stored as far as the privacy rules allow.
+pub async fn scrape_data(
+    services: &Services,
+    req: &ScrapeRequest,
+    scrape_id: &str,
+) -> Result<Data, PipelineError> {
+    let private = !policy::may_log_url(&req.options);
+    log_privacy::private(private, scrape_inner(services, req, scrape_id)).await
+}
+
+async fn scrape_inner(
+    services: &Services,
+    req: &ScrapeRequest,
+    scrape_id: &str,
+) -> Result<Data, PipelineError> {
     let opts = &req.options;
     let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
     let registry = services.plugins.registry();
@@ -40,12 +84,12 @@ pub async fn scrape(
     let warnings: Vec<String> = selected.warning.into_iter().collect();
     let (source, keys) = cached::lookup(services, req, scrape_id).await?;
     let (fetched, decision, fetched_at) = match source {
-        Source::Document(doc) => return Ok(doc),
+        Source::Document(bytes) => return Ok(Data::Stored(bytes)),
         Source::Page(page, decision) => {
             let Decision::Serve { stored_at_ms } = decision else {
                 return Err(PipelineError::internal("a stored page without a hit decision"));
             };
-            (Arc::new(page), decision, stored_at_ms)
+            (Arc::from(page), decision, stored_at_ms)
         }
         Source::Fetch(decision) => {
             let (page, fetched_at) =
@@ -56,8 +100,8 @@ pub async fn scrape(
     let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
     cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
     policy::annotate(&mut data, &decision);
-    track::track(services, req, &mut data, now_ms()).await;
-    Ok(data)
+    track::track(services, req, &mut data, now_ms(), deadline).await;
+    Ok(Data::Built(data))
 }
 
 /// Turns a fetched (or stored) page into `data`: the converter path for a

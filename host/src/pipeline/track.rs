@@ -11,13 +11,21 @@ use crate::cache::change_tracking::{
 use crate::cache::key::normalize_url;
 use crate::services::Services;
 use serde_json::{Map, Value};
+use std::time::Instant;
 
-/// Until a model is wired to the pipeline, `json` mode returns no `json`.
-pub const JSON_MODE_WARNING: &str = "changeTracking json mode needs a language model, which this server \
-     does not have configured for formats yet: changeStatus (and diff in git-diff mode) are returned without json.";
+/// Without a model, `json` mode returns no `json`.
+pub const JSON_MODE_WARNING: &str = "changeTracking json mode needs a language model, and none is configured \
+     on this server (DISTILL_LLM_BASE_URL): changeStatus (and diff in git-diff mode) are returned without json.";
 
-/// Adds `changeTracking` (and any warning) to `data` when it was requested.
-pub async fn track(services: &Services, req: &ScrapeRequest, data: &mut Value, now_ms: i64) {
+/// Adds `changeTracking` (and any warning) to `data` when it was requested;
+/// json mode asks the model before `deadline`.
+pub async fn track(
+    services: &Services,
+    req: &ScrapeRequest,
+    data: &mut Value,
+    now_ms: i64,
+    deadline: Instant,
+) {
     let opts = &req.options;
     let Some(format) = opts.formats.iter().find(|f| f.name == "changeTracking") else {
         return;
@@ -54,10 +62,30 @@ pub async fn track(services: &Services, req: &ScrapeRequest, data: &mut Value, n
         .track(&url, &track_opts, &current, Visibility::Visible)
         .await
     {
-        Ok(ct) => {
+        Ok(mut ct) => {
+            let mut warning = None;
+            let llm = services.plugins.services().llm.as_ref();
+            match (llm, ct.previous_markdown.take()) {
+                (_, None) => {}
+                (None, Some(_)) => warning = Some(JSON_MODE_WARNING),
+                (Some(llm), Some(previous)) => {
+                    match super::track_json::compare(llm, &track_opts, &previous, &current.markdown, deadline)
+                        .await
+                    {
+                        Ok(json) => ct.json = Some(json),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "changeTracking json comparison failed");
+                            warning = Some(COMPARE_FAILED_WARNING);
+                        }
+                    }
+                }
+            }
+            if track_opts.json && llm.is_none() {
+                warning = Some(JSON_MODE_WARNING);
+            }
             insert_before_metadata(data, "changeTracking", ct.to_json());
-            if track_opts.json {
-                add_warning(data, JSON_MODE_WARNING);
+            if let Some(w) = warning {
+                add_warning(data, w);
             }
         }
         Err(_) => add_warning(data, COMPARE_FAILED_WARNING),

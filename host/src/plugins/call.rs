@@ -284,7 +284,10 @@ impl Call {
             started,
             ..
         } = self;
-        let output = store.data().output.text();
+        let mut output = store.data().output.text();
+        if store.data().private_logs && !output.is_empty() {
+            output = super::log_privacy::withheld(&output);
+        }
         if !output.is_empty() {
             let failed = !matches!(result, Ok(Ok(_)));
             if failed {

@@ -28,6 +28,9 @@ fn log(state: &CallState, level: Level, mut message: String) {
         message.truncate(cut);
         message.push('…');
     }
+    if state.private_logs {
+        message = super::log_privacy::withheld(&message);
+    }
     let plugin = state.plugin.as_str();
     let request = state.request_id.as_str();
     match level {

@@ -24,6 +24,7 @@ pub mod engine;
 pub mod host_api;
 pub mod limits;
 pub mod loader;
+pub mod log_privacy;
 pub mod manifest;
 pub mod output;
 pub mod plugin;

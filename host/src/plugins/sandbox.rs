@@ -30,6 +30,9 @@ pub struct CallState {
     pub llm_notes: Vec<String>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
+    /// The request runs under zero data retention: the plugin's log lines
+    /// and output are not logged ([`super::log_privacy`]).
+    pub private_logs: bool,
     /// The call slot this call holds (given back while it waits on the host).
     pub permit: CallPermit,
     wasi: WasiCtx,
@@ -66,6 +69,7 @@ impl CallState {
             format: None,
             llm_notes: Vec::new(),
             output,
+            private_logs: super::log_privacy::is_private(),
             permit,
             wasi,
             table: ResourceTable::new(),

@@ -5,6 +5,7 @@
 //! error carrying the route's JSON error body.
 
 use super::parse_route::run_parse;
+use super::respond::into_value;
 use super::scrape_route::run_scrape;
 use super::state::AppState;
 use crate::api::ApiError;
@@ -89,10 +90,10 @@ impl DistillTools {
         let id = uuid::Uuid::now_v7().to_string();
         tracing::info!(request = %id, tool = name, "mcp tool call");
         match name {
-            "scrape" => run_scrape(&self.state, &args, id, None).await,
+            "scrape" => into_value(run_scrape(&self.state, &args, id, None).await?),
             "parse" => {
                 let (upload, options) = parse_args(&args)?;
-                run_parse(&self.state, upload, options.as_deref(), id).await
+                into_value(run_parse(&self.state, upload, options.as_deref(), id).await?)
             }
             other => Err(ApiError::bad_request(format!("Unknown tool '{other}'"))),
         }

@@ -16,7 +16,7 @@ use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use crate::pipeline::Data;
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -43,7 +43,7 @@ pub async fn run_parse(
     upload: Upload,
     options: Option<&str>,
     scrape_id: String,
-) -> Result<Value, ApiError> {
+) -> Result<Data, ApiError> {
     let registry = state.services.plugins.registry();
     let options = parse_upload_options(options, registry.as_ref())?;
     let kind = detect_kind(

@@ -4,7 +4,7 @@
 use super::error_map::api_error;
 use super::router::MAX_JSON_BODY;
 use crate::api::ApiError;
-use crate::pipeline::PipelineError;
+use crate::pipeline::{Data, PipelineError};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -30,21 +30,21 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError>
 
 /// Runs a request's pipeline work in its own task, so a panic anywhere in it
 /// becomes a logged 500 UNKNOWN_ERROR (with an error id) for this request only.
-pub async fn run_isolated(
+pub async fn run_isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
-    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+    work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
 ) -> Response {
     respond(isolated(request_id, work).await)
 }
 
 /// Like [`run_isolated`], for callers that want the data, not a response
 /// (the MCP tools).
-pub async fn isolated(
+pub async fn isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
-    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
-) -> Result<Value, ApiError> {
+    work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
+) -> Result<Data, ApiError> {
     match tokio::spawn(work).await {
-        Ok(Ok(data)) => Ok(data),
+        Ok(Ok(data)) => Ok(data.into()),
         Ok(Err(e)) => Err(api_error(e)),
         Err(join_error) => {
             let error_id = uuid::Uuid::now_v7().to_string();
@@ -54,10 +54,23 @@ pub async fn isolated(
     }
 }
 
-/// `{"success": true, "data": ...}` or the error's response.
-pub fn respond(result: Result<Value, ApiError>) -> Response {
+/// The data as a JSON value (a stored response is parsed).
+pub fn into_value(data: Data) -> Result<Value, ApiError> {
+    data.into_value().map_err(api_error)
+}
+
+/// `{"success": true, "data": ...}` (a stored response's bytes go in as they
+/// are) or the error's response.
+pub fn respond(result: Result<Data, ApiError>) -> Response {
     match result {
-        Ok(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(Data::Built(data)) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(Data::Stored(data)) => {
+            let mut body = Vec::with_capacity(data.len() + 25);
+            body.extend_from_slice(b"{\"success\":true,\"data\":");
+            body.extend_from_slice(&data);
+            body.push(b'}');
+            ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+        }
         Err(e) => e.into_response(),
     }
 }

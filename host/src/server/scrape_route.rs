@@ -4,6 +4,7 @@ use super::access_log::RequestId;
 use super::respond::{isolated, json_body, respond};
 use super::state::AppState;
 use crate::api::{ApiError, ScrapeRequest};
+use crate::pipeline::Data;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, State};
@@ -40,7 +41,7 @@ pub async fn run_scrape(
     body: &Value,
     scrape_id: String,
     fault: Option<String>,
-) -> Result<Value, ApiError> {
+) -> Result<Data, ApiError> {
     let registry = state.services.plugins.registry();
     let request = ScrapeRequest::from_json(body, registry.as_ref())?;
     let services = state.services.clone();
@@ -49,7 +50,7 @@ pub async fn run_scrape(
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        crate::pipeline::scrape(&services, &request, &id).await
+        crate::pipeline::scrape_data(&services, &request, &id).await
     })
     .await
 }

@@ -133,6 +133,8 @@ async fn the_size_cap_evicts_oldest_first_in_both_tiers() {
             .await
             .unwrap();
     }
+    // Eviction happens as the writer commits; `usage` waits for it.
+    store.usage().await.unwrap();
     assert!(
         store.get(&format!("e{first:02}")).await.unwrap().is_some(),
         "refreshed entry kept"
@@ -226,5 +228,62 @@ async fn purge_removes_expired_entries_from_the_file() {
     assert_eq!(store.purge_expired().await.unwrap(), 1);
     assert_eq!(store.usage().await.unwrap().entries, 1);
     assert!(store.get("keep").await.unwrap().is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn the_flusher_purges_expired_entries_on_its_own() {
+    let dir = temp_dir("autopurge");
+    let store = Arc::new(open(&dir.join("cache.redb"), 1 << 20, 1 << 16));
+    store.start_flusher(Duration::from_millis(500));
+    let now = now_ms();
+    store.put("keep", b"k", now, DAY).await.unwrap();
+    store
+        .put("soon", b"s", now, Duration::from_millis(200))
+        .await
+        .unwrap();
+    assert_eq!(store.usage().await.unwrap().entries, 2);
+    let mut entries = 2;
+    for _ in 0..40 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        entries = store.usage().await.unwrap().entries;
+        if entries == 1 {
+            break;
+        }
+    }
+    assert_eq!(entries, 1, "the expired entry is still in the file");
+    assert!(store.get("keep").await.unwrap().is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_put_is_served_at_once_and_reaches_the_file_in_the_background() {
+    let dir = temp_dir("background");
+    let path = dir.join("cache.redb");
+    let now = now_ms();
+    {
+        let store = open(&path, 64 << 20, 8 << 20);
+        for i in 0..300u64 {
+            store
+                .put(&format!("b{i}"), &value_for(i), now, DAY)
+                .await
+                .unwrap();
+            // Visible to the next read at once (from the hot tier).
+            assert_eq!(
+                store.get(&format!("b{i}")).await.unwrap().unwrap().value,
+                value_for(i)
+            );
+        }
+        // Dropped without a flush: the writer drains its queue first.
+    }
+    let usage = Disk::verify(&path).expect("consistent after close");
+    assert_eq!(usage.entries, 300);
+    let store = open(&path, 64 << 20, 8 << 20);
+    for i in (0..300u64).step_by(37) {
+        assert_eq!(
+            store.get(&format!("b{i}")).await.unwrap().unwrap().value,
+            value_for(i)
+        );
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

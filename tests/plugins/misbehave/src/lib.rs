@@ -25,9 +25,17 @@ impl FormatPlugin for Misbehave {
             .capability("llm")
     }
 
-    fn render(_format: &str, _page: &Page, options: &Value) -> Result<Value, PluginError> {
+    fn render(_format: &str, page: &Page, options: &Value) -> Result<Value, PluginError> {
         match options.get("mode").and_then(Value::as_str).unwrap_or("ok") {
             "ok" => Ok(Value::String("fine".into())),
+            // Logs the page's URL and the start of its HTML, by the log API
+            // and on stderr (the zero-data-retention tests grep for them).
+            "log" => {
+                let head: String = page.raw_html.chars().take(60).collect();
+                distill_sdk::log::info(&format!("misbehave log: {} {head}", page.final_url));
+                eprintln!("misbehave stderr: {}", page.final_url);
+                Ok(Value::String("logged".into()))
+            }
             "trap" => panic!("misbehave: deliberate panic"),
             "loop" => {
                 let mut x: u64 = 0;

@@ -1,0 +1,238 @@
+//! The embedded store's background writer: one thread that takes writes off
+//! the request path. A put lands in the hot tier at once (so the next request
+//! hits) and queues here; the thread drains the queue in batches, compresses
+//! each value ([`super::codec::compact`]) and commits the batch to the redb
+//! file in one transaction, then drops the keys the file evicted from the hot
+//! tier. The queue is bounded ([`QUEUE_LEN`]): when it is full, a put keeps
+//! its hot-tier copy but its file write is dropped with a debug log, rather
+//! than slowing the request (a cache may lose an entry; it must not add
+//! latency). Deletes and barriers go through the same queue, so they see
+//! every write queued before them. Dropping the [`Writer`] drains the queue
+//! and joins the thread: nothing queued is lost on a graceful shutdown.
+//! Until a put reaches the file it is also in [`Pending`], so a read finds
+//! it even if the hot tier has already evicted it.
+
+use super::codec;
+use super::disk::Disk;
+use super::store::StoreError;
+use moka::future::Cache;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use tokio::sync::{mpsc, oneshot};
+
+/// Writes waiting for the thread, at most (each holds one encoded value).
+pub const QUEUE_LEN: usize = 512;
+/// Most operations one transaction takes.
+const BATCH: usize = 128;
+/// After a put wakes the thread, how long it waits for more before writing:
+/// under load this gathers many puts into one transaction and one wake-up.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// The hot tier: key → encoded value (uncompressed form).
+pub type HotTier = Cache<String, Arc<[u8]>>;
+
+/// Puts queued but not yet in the file: key → the value queued last.
+#[derive(Default, Clone)]
+pub struct Pending(Arc<Mutex<HashMap<String, Arc<[u8]>>>>);
+
+impl Pending {
+    pub fn get(&self, key: &str) -> Option<Arc<[u8]>> {
+        self.0.lock().expect("pending lock").get(key).cloned()
+    }
+
+    fn insert(&self, key: &str, value: Arc<[u8]>) {
+        self.0
+            .lock()
+            .expect("pending lock")
+            .insert(key.to_string(), value);
+    }
+
+    pub fn remove(&self, key: &str) {
+        self.0.lock().expect("pending lock").remove(key);
+    }
+
+    /// Forgets `key` if `value` is still what is pending for it (a newer
+    /// put of the same key stays).
+    fn written(&self, key: &str, value: &Arc<[u8]>) {
+        let mut map = self.0.lock().expect("pending lock");
+        if map.get(key).is_some_and(|v| Arc::ptr_eq(v, value)) {
+            map.remove(key);
+        }
+    }
+}
+
+enum Op {
+    Put(String, Arc<[u8]>),
+    Delete(String, oneshot::Sender<Result<bool, StoreError>>),
+    /// Answered once every operation queued before it is done.
+    Barrier(oneshot::Sender<()>),
+}
+
+/// The sending side; the thread runs until this is dropped.
+pub struct Writer {
+    queue: Option<mpsc::Sender<Op>>,
+    thread: Option<JoinHandle<()>>,
+    dropped: Arc<AtomicU64>,
+    pending: Pending,
+}
+
+impl Writer {
+    /// Starts the thread writing to `disk` and evicting from `hot`.
+    pub fn start(disk: Arc<Disk>, hot: HotTier) -> Writer {
+        let (tx, rx) = mpsc::channel(QUEUE_LEN);
+        let pending = Pending::default();
+        let p = pending.clone();
+        let thread = std::thread::Builder::new()
+            .name("distill-cache-writer".into())
+            .spawn(move || run(rx, &disk, &hot, &p))
+            .expect("spawning the cache writer thread");
+        Writer {
+            queue: Some(tx),
+            thread: Some(thread),
+            dropped: Arc::new(AtomicU64::new(0)),
+            pending,
+        }
+    }
+
+    /// Puts not yet in the file.
+    pub fn pending(&self) -> &Pending {
+        &self.pending
+    }
+
+    /// Queues a write of `encoded` under `key`; false (and a debug log) when
+    /// the queue is full and the write was dropped.
+    pub fn put(&self, key: &str, encoded: Arc<[u8]>) -> bool {
+        let Some(queue) = &self.queue else {
+            return false;
+        };
+        self.pending.insert(key, encoded.clone());
+        match queue.try_send(Op::Put(key.to_string(), encoded.clone())) {
+            Ok(()) => true,
+            Err(_) => {
+                self.pending.written(key, &encoded);
+                let n = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                tracing::debug!(
+                    key,
+                    dropped_total = n,
+                    "cache: write queue full, file write dropped"
+                );
+                false
+            }
+        }
+    }
+
+    /// Deletes `key` from the file after every write queued before.
+    pub async fn delete(&self, key: &str) -> Result<bool, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(Op::Delete(key.to_string(), tx)).await?;
+        rx.await.map_err(|_| closed())?
+    }
+
+    /// Waits until every operation queued so far has reached the file.
+    pub async fn sync(&self) -> Result<(), StoreError> {
+        let (tx, rx) = oneshot::channel();
+        self.send(Op::Barrier(tx)).await?;
+        rx.await.map_err(|_| closed())
+    }
+
+    /// File writes dropped because the queue was full, since start.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
+    async fn send(&self, op: Op) -> Result<(), StoreError> {
+        let queue = self.queue.as_ref().ok_or_else(closed)?;
+        queue.send(op).await.map_err(|_| closed())
+    }
+}
+
+impl Drop for Writer {
+    /// Closes the queue and waits for the thread to write what is left.
+    fn drop(&mut self) {
+        self.queue.take();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn closed() -> StoreError {
+    StoreError::Backend("cache writer stopped".into())
+}
+
+/// The thread: one batch per wake-up until the queue closes.
+fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending) {
+    let mut zstd = codec::compressor();
+    while let Some(first) = rx.blocking_recv() {
+        if matches!(first, Op::Put(..)) {
+            std::thread::sleep(LINGER);
+        }
+        let mut batch = vec![first];
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(op) => batch.push(op),
+                Err(_) => break,
+            }
+        }
+        apply(batch, disk, hot, pending, &mut zstd);
+    }
+}
+
+/// A put on its way to the file: key, stored form, the queued value.
+type Put = (String, Vec<u8>, Arc<[u8]>);
+
+/// Applies a batch in order: runs of puts become one transaction each.
+fn apply(
+    batch: Vec<Op>,
+    disk: &Disk,
+    hot: &HotTier,
+    pending: &Pending,
+    zstd: &mut Option<zstd::bulk::Compressor<'static>>,
+) {
+    let mut puts: Vec<Put> = Vec::new();
+    for op in batch {
+        match op {
+            Op::Put(key, encoded) => match codec::compact_with(&encoded, zstd.as_mut()) {
+                Ok(stored) => puts.push((key, stored, encoded)),
+                Err(e) => {
+                    pending.written(&key, &encoded);
+                    tracing::warn!(key, error = %e, "cache: entry not written");
+                }
+            },
+            Op::Delete(key, reply) => {
+                write_puts(&mut puts, disk, hot, pending);
+                let _ = reply.send(disk.delete(&key));
+            }
+            Op::Barrier(reply) => {
+                write_puts(&mut puts, disk, hot, pending);
+                let _ = reply.send(());
+            }
+        }
+    }
+    write_puts(&mut puts, disk, hot, pending);
+}
+
+/// Commits the pending puts in one transaction and evicts what the file
+/// evicted from the hot tier.
+fn write_puts(puts: &mut Vec<Put>, disk: &Disk, hot: &HotTier, pending: &Pending) {
+    if puts.is_empty() {
+        return;
+    }
+    let items: Vec<(&str, &[u8])> = puts.iter().map(|(k, v, _)| (k.as_str(), v.as_slice())).collect();
+    let result = disk.put_many(&items);
+    // Written (or failed for good): reads go to the file from now on.
+    for (k, _, queued) in puts.iter() {
+        pending.written(k, queued);
+    }
+    match result {
+        Ok(evicted) => {
+            for k in &evicted {
+                futures::executor::block_on(hot.invalidate(k));
+            }
+        }
+        Err(e) => tracing::warn!(entries = puts.len(), error = %e, "cache: batch not written"),
+    }
+    puts.clear();
+}
