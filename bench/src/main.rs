@@ -8,6 +8,8 @@
 //!    trafilatura on the same pages.
 //! 5. [`documents`]: document conversion (PDF against pdftotext, office
 //!    documents per second, markitdown comparison) on the committed fixtures.
+//! 6. [`media`]: the `audio` / `video` formats' ffmpeg step: seconds per
+//!    minute of media and the ffmpeg child's peak memory.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -15,7 +17,7 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,media]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
@@ -24,6 +26,7 @@ mod documents;
 mod extraction;
 mod machine;
 mod markdown;
+mod media;
 mod overhead;
 mod plugins;
 mod procfs;
@@ -63,6 +66,7 @@ impl Args {
                 "scrape".into(),
                 "extraction".into(),
                 "documents".into(),
+                "media".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -83,7 +87,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -251,6 +255,24 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let media = if args.wants("media") {
+        eprintln!("benchmark 6: media extraction (ffmpeg)");
+        let cfg = media::Config {
+            lengths: if args.quick { vec![60] } else { vec![60, 300] },
+            rounds: if args.quick { 2 } else { 5 },
+            work_dir: work_dir.join("media"),
+        };
+        match media::run(&cfg).await {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("  media benchmark skipped: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -294,6 +316,9 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             "5. documents",
             &documents::to_markdown(docs, Path::new("tests/fixtures/documents")),
         );
+    }
+    if let Some(media) = &media {
+        report.section("6. media_extraction", &media::to_markdown(media));
     }
     report.write(&args.out)?;
     eprintln!(

@@ -4,6 +4,7 @@
 
 use super::output::CapturedOutput;
 use crate::llm::LlmClient;
+use crate::media_capability::MediaService;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -23,6 +24,8 @@ pub struct CallState {
     pub deadline_is_request: bool,
     /// The `llm` capability: the client when granted, else why not.
     pub llm: Result<Arc<LlmClient>, String>,
+    /// The `media` capability: the service when granted, else why not.
+    pub media: Result<Arc<MediaService>, String>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
     /// The call slot this call holds (given back while it waits on the host).
@@ -38,7 +41,7 @@ impl CallState {
         memory_cap: usize,
         deadline: Instant,
         deadline_is_request: bool,
-        llm: Result<Arc<LlmClient>, String>,
+        grants: Grants,
         permit: CallPermit,
     ) -> Self {
         let output = CapturedOutput::default();
@@ -57,11 +60,29 @@ impl CallState {
             limiter: MemoryLimiter::new(memory_cap),
             deadline,
             deadline_is_request,
-            llm,
+            llm: grants.llm,
+            media: grants.media,
             output,
             permit,
             wasi,
             table: ResourceTable::new(),
+        }
+    }
+}
+
+/// The host capabilities of one call: each the service when granted, else why not.
+pub struct Grants {
+    pub llm: Result<Arc<LlmClient>, String>,
+    pub media: Result<Arc<MediaService>, String>,
+}
+
+impl Grants {
+    /// `info` at load time runs without capabilities.
+    pub fn none_while_loading() -> Self {
+        let why = || "capabilities are not available while loading".to_string();
+        Grants {
+            llm: Err(why()),
+            media: Err(why()),
         }
     }
 }

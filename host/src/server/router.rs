@@ -24,6 +24,7 @@ pub fn router(state: AppState) -> Router {
             post(parse_route::parse).layer(DefaultBodyLimit::max(parse_route::MAX_FORM_BYTES)),
         )
         .route("/v2/media/{id}", get(media_route::media))
+        .route("/v2/media/signed/{file}", get(media_route::signed_media))
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
         .fallback(not_found)
