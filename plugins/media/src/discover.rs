@@ -143,12 +143,14 @@ fn document_base(doc: &Document, page: Option<Url>) -> Option<Url> {
         .select("base[href]")
         .nodes()
         .first()
-        .and_then(|n| n.attr("href"))?;
-    match &page {
-        Some(p) => p.join(href.trim()).ok().or(page),
-        None => Url::parse(href.trim()).ok(),
-    }
-    .or(page)
+        .and_then(|n| n.attr("href"))
+        .map(|h| h.trim().to_string());
+    let Some(href) = href else { return page };
+    let resolved = match &page {
+        Some(p) => p.join(&href).ok(),
+        None => Url::parse(&href).ok(),
+    };
+    resolved.or(page)
 }
 
 fn extension(url: &str) -> Option<String> {
