@@ -169,7 +169,7 @@ pub async fn save_result(
     // Signed media links expire: such a response is rendered afresh each
     // time (its page may still be stored and re-rendered).
     let registry = services.plugins.registry();
-    if super::scrape::media_format(&registry, &req.options).is_some() {
+    if super::media_formats::media_format(&registry, &req.options).is_some() {
         return;
     }
     if let (Some(cache), Some(keys)) = (&services.cache, keys) {

@@ -6,6 +6,7 @@
 use super::cached::{self, Source};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
+use super::media_formats::media_format;
 use super::produce::{Content, produce};
 use super::response::add_engine_data;
 use super::track;
@@ -121,21 +122,6 @@ pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), Pi
         return Err(PipelineError::StoresMedia { format });
     }
     Ok(())
-}
-
-/// The first requested format whose plugin stores files on the server (it
-/// declares the `media` capability: `audio`, `video`). Such a response holds
-/// links that expire, so it is never kept in the cache, and zero data
-/// retention refuses it.
-pub fn media_format(registry: &Registry, opts: &ScrapeOptions) -> Option<String> {
-    opts.formats
-        .iter()
-        .find(|f| {
-            registry
-                .format(&f.name)
-                .is_some_and(|p| p.manifest.capabilities.iter().any(|c| c == "media"))
-        })
-        .map(|f| f.name.clone())
 }
 
 /// The converter for a fetched response that is a document: by its MIME type
