@@ -551,3 +551,20 @@ async fn without_ffmpeg_the_formats_are_null_with_the_reason() {
     assert!(w.contains("audio: ffmpeg is not available on this server"), "{w}");
     assert!(w.contains("video: ffmpeg is not available on this server"), "{w}");
 }
+
+#[tokio::test]
+async fn without_the_operators_permission_the_formats_are_null_with_the_reason() {
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_ALLOWED_CAPABILITIES", "llm"));
+    let r = scrape(
+        server.url(),
+        &json!({ "url": media_site().url("/video.html"), "formats": ["markdown", "video"] }),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(r.data()["video"], Value::Null);
+    let w = warning(r.data());
+    assert!(
+        w.contains("video: the operator does not allow the 'media' capability"),
+        "{w}"
+    );
+}
