@@ -9,7 +9,7 @@
 //!    `contentUrl`, and `embedUrl` only when it names a media file;
 //! 3. HTML5 elements: the first `<video>` (for `audio`, first the first
 //!    `<audio>`) in the main content, then in the whole page; its `src`, or
-//!    its `<source>` children in order — MP4 / WebM ones first for `video`.
+//!    its `<source>` children in order — MP4 / WebM ones first in a `<video>`.
 //!
 //! `audio` falls back to video candidates (their audio track is
 //! extracted). `blob:` and `data:` URLs (media streamed by script, inline
@@ -286,7 +286,7 @@ fn collect_objects(value: &Value, type_name: &str, depth: usize, f: &mut dyn FnM
 }
 
 /// The first `<video>` / `<audio>` element's URLs: its `src`, else its
-/// `<source>` children in order (for video MP4 / WebM ones first).
+/// `<source>` children in order (in a `<video>`, MP4 / WebM ones first).
 fn element(doc: &Document, kind: Wanted) -> Vec<String> {
     let tag = match kind {
         Wanted::Audio => "audio",
