@@ -27,12 +27,21 @@ fn video_sources_resolve_against_the_page_and_prefer_mp4() {
             "https://example.test/watch/clip.ogv"
         ]
     );
-    // For audio the same video is the fallback (its audio track); sources in order.
+    // For audio the same video is the fallback (its audio track), same order.
     assert_eq!(
         urls(&p, Wanted::Audio),
         [
-            "https://example.test/watch/clip.ogv",
-            "https://example.test/media/clip.mp4"
+            "https://example.test/media/clip.mp4",
+            "https://example.test/watch/clip.ogv"
+        ]
+    );
+    // An <audio> element's sources stay in document order.
+    let a = page(r#"<audio><source src="a.ogg"><source src="a.mp3"></audio>"#);
+    assert_eq!(
+        urls(&a, Wanted::Audio),
+        [
+            "https://example.test/watch/a.ogg",
+            "https://example.test/watch/a.mp3"
         ]
     );
 }
