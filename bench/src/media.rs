@@ -3,8 +3,9 @@
 //! limits). Inputs are generated here with ffmpeg's test sources (lavfi
 //! `testsrc` 640x360 25 fps H.264 + `sine` AAC, in MP4 and in Matroska), so
 //! the figures measure extraction, not the network: seconds of wall time and
-//! of CPU per minute of media, and the ffmpeg child's peak resident memory
-//! (`ru_maxrss` from `wait4`).
+//! of CPU per minute of media, and the ffmpeg child's `ru_maxrss` from
+//! `wait4` (an upper bound: Linux keeps the bench's own size, inherited at
+//! fork, in the child's high-water mark across `exec`).
 
 use distill::media_capability::child::ChildLimits;
 use distill::media_capability::transcode::{self, MediaKind};
@@ -131,7 +132,8 @@ pub fn to_markdown(r: &Results) -> String {
         "The ffmpeg step of the `audio` / `video` formats, run as the server runs it \
          (`media_capability::transcode`: same arguments, limits and child process), on media \
          generated with ffmpeg's test sources (640x360 25 fps H.264 + AAC). Median of the runs; \
-         peak memory is the child's `ru_maxrss` (largest of the runs). {}.\n\n\
+         peak memory is the child's `ru_maxrss` (largest of the runs), an upper bound that \
+         includes this process's own size inherited at fork. {}.\n\n\
          | case | media | input | wall s per minute of media | CPU s per minute | ffmpeg peak RSS |\n\
          |---|---:|---:|---:|---:|---:|\n",
         r.ffmpeg_version

@@ -2,8 +2,9 @@
 //! a private working directory, stdout and stderr into files there, and
 //! limits set between fork and exec — address space (memory), CPU seconds,
 //! output file size, no core dumps, killed with the server — plus a wall-clock
-//! watchdog at the request's deadline. Reports the child's peak memory
-//! (`ru_maxrss` from `wait4`) for the benchmark.
+//! watchdog at the request's deadline. Reports `ru_maxrss` from `wait4` for
+//! the benchmark — an upper bound: Linux carries the forking process's
+//! high-water mark into the child across `exec`.
 
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -29,7 +30,7 @@ pub struct ChildStats {
     pub wall: Duration,
     /// User + system CPU time.
     pub cpu: Duration,
-    /// Peak resident memory, KiB.
+    /// `ru_maxrss`, KiB: the child's peak, or the parent's size at fork if larger.
     pub peak_rss_kib: u64,
 }
 
