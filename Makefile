@@ -43,15 +43,16 @@ build: plugins example-plugins host
 ## OCR tools for scanned PDFs (Debian's tesseract-ocr and poppler-utils); and
 ## Debian's chromium for the browser engine (DISTILL_CHROMIUM); and
 ## redis-server, which the cache tests start on a free loopback port (the
-## installed service is not used).
-APT_PACKAGES := libssl-dev pkg-config tesseract-ocr tesseract-ocr-eng poppler-utils chromium redis-server
+## installed service is not used); and ffmpeg for the audio/video formats
+## (docs/MEDIA.md; the media tests generate their inputs with it).
+APT_PACKAGES := libssl-dev pkg-config tesseract-ocr tesseract-ocr-eng poppler-utils chromium redis-server ffmpeg
 setup:
 	@rustup target list --installed 2>/dev/null | grep -qx '$(WASM_TARGET)' || rustup target add $(WASM_TARGET)
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing $$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null \
-	    || echo "warning: could not install $$missing (OCR, the browser engine or the Redis cache tests may be unavailable)"; \
+	    || echo "warning: could not install $$missing (OCR, the browser engine, the Redis cache tests or media extraction may be unavailable)"; \
 	fi
 
 # Copies a built component into a plugins directory atomically (a running

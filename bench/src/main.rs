@@ -9,6 +9,8 @@
 //! 5. [`documents`]: document conversion (PDF against pdftotext, office
 //!    documents per second, markitdown comparison) on the committed fixtures.
 //! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
+//! 8. [`media`]: the `audio` / `video` formats' ffmpeg step: seconds per
+//!    minute of media and the ffmpeg child's peak memory.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -16,7 +18,7 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
@@ -26,6 +28,7 @@ mod extraction;
 mod llm_formats;
 mod machine;
 mod markdown;
+mod media;
 mod overhead;
 mod plugins;
 mod procfs;
@@ -68,6 +71,7 @@ impl Args {
                 "documents".into(),
                 "llm".into(),
                 "redact".into(),
+                "media".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -88,7 +92,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -283,6 +287,23 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     } else {
         None
     };
+    let media = if args.wants("media") {
+        eprintln!("benchmark 8: media extraction (ffmpeg)");
+        let cfg = media::Config {
+            lengths: if args.quick { vec![60] } else { vec![60, 300] },
+            rounds: if args.quick { 2 } else { 5 },
+            work_dir: work_dir.join("media"),
+        };
+        match media::run(&cfg).await {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("  media benchmark skipped: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
 
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
@@ -338,6 +359,9 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         report.section("7. redactPII", &redact::to_markdown(pii));
     } else if args.wants("redact") {
         report.section("7. redactPII", &skipped("7"));
+    }
+    if let Some(media) = &media {
+        report.section("8. media_extraction", &media::to_markdown(media));
     }
     report.write(&args.out)?;
     eprintln!(

@@ -132,6 +132,24 @@ pub struct Cli {
     /// How long change tracking remembers a page's previous scrape, in days.
     #[arg(long, env = "DISTILL_CHANGE_TRACKING_TTL_DAYS")]
     pub change_tracking_ttl_days: Option<u64>,
+    /// Largest media file the audio/video formats fetch, in MiB (default 100).
+    #[arg(long, env = "DISTILL_MEDIA_MAX_MIB")]
+    pub media_max_mib: Option<u64>,
+    /// How long signed audio/video links (and their files) live, in seconds (default 3600).
+    #[arg(long, env = "DISTILL_MEDIA_LINK_TTL_SECS")]
+    pub media_link_ttl_secs: Option<u64>,
+    /// Secret signing audio/video links (default: generated into DATA_DIR/media-signing.key).
+    #[arg(long, env = "DISTILL_MEDIA_SIGNING_KEY", hide_env_values = true)]
+    pub media_signing_key: Option<String>,
+    /// The previous signing secret, still accepted while links it signed live (key rotation).
+    #[arg(long, env = "DISTILL_MEDIA_SIGNING_KEY_PREVIOUS", hide_env_values = true)]
+    pub media_signing_key_previous: Option<String>,
+    /// The ffmpeg binary (ffprobe is taken from its directory; default /usr/bin/ffmpeg).
+    #[arg(long, env = "DISTILL_FFMPEG")]
+    pub ffmpeg: Option<PathBuf>,
+    /// ffmpeg's memory (address-space) cap, in MiB (default 1024).
+    #[arg(long, env = "DISTILL_FFMPEG_MEMORY_MIB")]
+    pub ffmpeg_memory_mib: Option<u64>,
 }
 
 /// The same settings as read from a TOML file.
@@ -173,6 +191,12 @@ struct FileConfig {
     cache_hot_mib: Option<u64>,
     cache_ttl_days: Option<u64>,
     change_tracking_ttl_days: Option<u64>,
+    media_max_mib: Option<u64>,
+    media_link_ttl_secs: Option<u64>,
+    media_signing_key: Option<String>,
+    media_signing_key_previous: Option<String>,
+    ffmpeg: Option<PathBuf>,
+    ffmpeg_memory_mib: Option<u64>,
 }
 
 /// Log output format.
@@ -220,6 +244,19 @@ pub struct Config {
     pub cache: crate::cache::CacheSettings,
     /// How long change-tracking records live.
     pub change_tracking_ttl: Duration,
+    /// The audio/video formats' media settings (docs/MEDIA.md).
+    pub media: MediaConfig,
+}
+
+/// Settings of the `media` capability.
+#[derive(Debug, Clone)]
+pub struct MediaConfig {
+    pub max_bytes: u64,
+    pub link_ttl: Duration,
+    pub signing_key: Option<String>,
+    pub signing_key_previous: Option<String>,
+    pub ffmpeg: PathBuf,
+    pub ffmpeg_memory_bytes: u64,
 }
 
 /// Sent when the request has no User-Agent header of its own.
@@ -277,7 +314,7 @@ impl Config {
             allowed_capabilities: cli
                 .allowed_capabilities
                 .or(file.allowed_capabilities)
-                .unwrap_or_else(|| vec!["llm".to_string()])
+                .unwrap_or_else(|| vec!["llm".to_string(), "media".to_string()])
                 .into_iter()
                 .map(|c| c.trim().to_string())
                 .filter(|c| !c.is_empty() && c != "none")
@@ -342,6 +379,35 @@ impl Config {
                     .or(file.change_tracking_ttl_days)
                     .unwrap_or(3650),
             ),
+            media: MediaConfig {
+                max_bytes: cli
+                    .media_max_mib
+                    .or(file.media_max_mib)
+                    .unwrap_or(100)
+                    .saturating_mul(1 << 20),
+                link_ttl: Duration::from_secs(
+                    cli.media_link_ttl_secs
+                        .or(file.media_link_ttl_secs)
+                        .unwrap_or(3600),
+                ),
+                signing_key: cli
+                    .media_signing_key
+                    .or(file.media_signing_key)
+                    .filter(|k| !k.is_empty()),
+                signing_key_previous: cli
+                    .media_signing_key_previous
+                    .or(file.media_signing_key_previous)
+                    .filter(|k| !k.is_empty()),
+                ffmpeg: cli
+                    .ffmpeg
+                    .or(file.ffmpeg)
+                    .unwrap_or_else(|| PathBuf::from("/usr/bin/ffmpeg")),
+                ffmpeg_memory_bytes: cli
+                    .ffmpeg_memory_mib
+                    .or(file.ffmpeg_memory_mib)
+                    .unwrap_or(1024)
+                    .saturating_mul(1 << 20),
+            },
         };
         let mut config = config;
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
@@ -375,6 +441,18 @@ impl Config {
         anyhow::ensure!(
             config.browser_js_heap_mib >= 16,
             "browser_js_heap_mib must be at least 16"
+        );
+        anyhow::ensure!(
+            config.media.max_bytes >= 1 << 20,
+            "media_max_mib must be at least 1"
+        );
+        anyhow::ensure!(
+            config.media.link_ttl >= Duration::from_secs(1),
+            "media_link_ttl_secs must be at least 1"
+        );
+        anyhow::ensure!(
+            config.media.ffmpeg_memory_bytes >= 64 << 20,
+            "ffmpeg_memory_mib must be at least 64"
         );
         anyhow::ensure!(
             config.plugin_concurrency >= 1,

@@ -6,6 +6,7 @@
 //! - [`api`]: request validation, typed requests, error bodies.
 //! - [`fetch`]: fetch engines and target safety.
 //! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
+//! - [`media_capability`]: the plugins' `media` capability (fetch, ffmpeg, signed links).
 //! - [`ocr`]: local OCR (pdftoppm + tesseract) for PDF pages without text.
 //! - [`services`]: what the pipeline works with (plugins, engines, OCR), built from config.
 //! - [`pipeline`]: fetch → clean → plugins → response, with its own error type.
@@ -20,6 +21,7 @@ pub mod config;
 pub mod fetch;
 pub mod llm;
 pub mod media;
+pub mod media_capability;
 pub mod ocr;
 pub mod pipeline;
 pub mod plugins;

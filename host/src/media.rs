@@ -63,6 +63,12 @@ impl MediaStore {
             .set(format!("http://{}", std::net::SocketAddr::new(host, addr.port())));
     }
 
+    /// `http://host:port` (or the configured public URL) as clients reach
+    /// this server; empty before the server is bound.
+    pub fn base_url(&self) -> &str {
+        self.public_base.get().map(String::as_str).unwrap_or("")
+    }
+
     /// Stores `bytes` as a new file of kind `ext` ("png", "jpeg", "pdf");
     /// returns its public URL.
     pub fn put(&self, bytes: &[u8], ext: &str) -> std::io::Result<String> {

@@ -16,6 +16,9 @@ use crate::fetch::target_guard::TargetGuard;
 use crate::fetch::{FetchError, FetchedPage};
 use crate::llm::LlmClient;
 use crate::media::MediaStore;
+use crate::media_capability::signed_store::SignedStore;
+use crate::media_capability::signing::SigningKeys;
+use crate::media_capability::{MediaService, MediaSettings};
 use crate::ocr::Ocr;
 use crate::plugins::{HostServices, PluginRuntime, RuntimeLimits};
 use std::sync::Arc;
@@ -30,6 +33,8 @@ pub struct Services {
     pub ocr: Option<Arc<Ocr>>,
     /// Screenshots and PDFs served by `GET /v2/media/{id}`.
     pub media: Arc<MediaStore>,
+    /// Extracted audio and video served at signed links (`GET /v2/media/signed/{file}`).
+    pub signed_media: Arc<SignedStore>,
     /// The browser engine's Chromium (launched on first need).
     pub browser: Arc<BrowserPool>,
     /// The page cache (docs/CACHE.md); `None` when it could not be opened:
@@ -56,12 +61,40 @@ impl Services {
             max_memory_mib: config.plugin_max_memory_mib,
             max_concurrent_calls: config.plugin_concurrency,
         };
+        let media = MediaStore::open(&config.data_dir.join("media"), config.public_url.as_deref())?;
+        media.start_sweeper();
+        let guard = TargetGuard {
+            allow_private: config.allow_private_targets,
+        };
+        let signed_media = SignedStore::open(
+            &config.data_dir.join("media-signed"),
+            SigningKeys::configured_or_stored(
+                config.media.signing_key.as_deref(),
+                config.media.signing_key_previous.as_deref(),
+                &config.data_dir,
+            )?,
+            config.media.link_ttl,
+            media.clone(),
+        )?;
+        signed_media.start_sweeper();
+        let media_service = MediaService::new(
+            MediaSettings {
+                max_bytes: config.media.max_bytes,
+                ffmpeg_memory_bytes: config.media.ffmpeg_memory_bytes,
+                ffmpeg: config.media.ffmpeg.clone(),
+                tmp_dir: config.data_dir.join("tmp"),
+                guard,
+                user_agent: config.user_agent.clone(),
+            },
+            signed_media.clone(),
+        )?;
         let host = HostServices {
             allowed_capabilities: config.allowed_capabilities.clone(),
             llm: match &config.llm {
                 Some(llm) => Some(Arc::new(LlmClient::new(llm.clone())?)),
                 None => None,
             },
+            media: Some(media_service),
         };
         let plugins =
             PluginRuntime::with_services(&config.plugins_dir, Some(&config.wasm_cache_dir), limits, host)?;
@@ -70,16 +103,11 @@ impl Services {
             // The task keeps the watcher alive for the life of the process.
             plugins.watch()?;
         }
-        let guard = TargetGuard {
-            allow_private: config.allow_private_targets,
-        };
         let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?;
         let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
         if ocr.is_none() {
             tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
         }
-        let media = MediaStore::open(&config.data_dir.join("media"), config.public_url.as_deref())?;
-        media.start_sweeper();
         let browser = Arc::new(BrowserPool::new(PoolSettings {
             executable: config.chromium.clone(),
             profiles_dir: config.data_dir.join("browser"),
@@ -111,6 +139,7 @@ impl Services {
             engines,
             ocr,
             media,
+            signed_media,
             browser,
             cache,
             fetches: Coalescer::new(),

@@ -28,8 +28,10 @@
 //! ```
 //!
 //! The plugin runs sandboxed: no files, network, environment or clock. Use
-//! [`log`] to write to the host's log and [`llm`] to ask the operator's
-//! language model (declare the "llm" capability in [`PluginInfo`]).
+//! [`log`] to write to the host's log, [`llm`] to ask the operator's
+//! language model (declare the "llm" capability in [`PluginInfo`]) and
+//! [`media`] to have the host fetch and extract a media file (the "media"
+//! capability).
 //!
 //! Formats can read other formats' values (declare them with
 //! [`PluginInfo::consumes`], read them with [`Page::input`] or
@@ -46,6 +48,7 @@ pub mod bindings;
 pub mod documents;
 pub mod llm;
 pub mod log;
+pub mod media;
 mod options;
 mod page;
 mod plugin;

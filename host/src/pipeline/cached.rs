@@ -181,6 +181,12 @@ pub async fn save_result(
     doc: &Value,
     stored_at_ms: i64,
 ) {
+    // Signed media links expire: such a response is rendered afresh each
+    // time (its page may still be stored and re-rendered).
+    let registry = services.plugins.registry();
+    if super::media_formats::media_format(&registry, &req.options).is_some() {
+        return;
+    }
     if let (Some(cache), Some(keys)) = (&services.cache, keys) {
         cache
             .save(&req.url, &req.options, keys, None, Some(doc), stored_at_ms)

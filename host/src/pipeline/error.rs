@@ -19,6 +19,8 @@ pub enum Origin {
 pub enum PipelineError {
     /// A requested format is served by no loaded plugin.
     FormatUnavailable { format: String },
+    /// `zeroDataRetention` with a format that stores files (audio, video).
+    StoresMedia { format: String },
     /// No engine can serve the request (e.g. actions without a browser).
     NoEngine(SelectError),
     /// `lockdown`: only the cache may answer, and it has nothing.

@@ -5,6 +5,7 @@
 //! - [`scrape`]: one scrape (web page or document URL): engine choice, cache, fetch.
 //! - [`cached`]: the page cache's lookup, the coalesced fetch, storing results.
 //! - [`track`]: the `changeTracking` format.
+//! - [`media_formats`]: formats that store files (audio, video): ZDR refusal, never cached.
 //! - [`parse`]: one upload.
 //! - [`document`]: converters (typed options, OCR hand-off, `parsers: []`).
 //! - [`produce`]: content → `data`, shared by all of the above.
@@ -19,6 +20,7 @@ pub mod cached;
 pub mod clean_content;
 pub mod document;
 pub mod error;
+pub mod media_formats;
 pub mod parse;
 pub mod prepare;
 pub mod produce;

@@ -6,6 +6,7 @@
 use super::cached::{self, Source};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
+use super::media_formats::media_format;
 use super::produce::{Content, produce};
 use super::response::add_engine_data;
 use super::track;
@@ -166,6 +167,11 @@ pub fn check_formats(registry: &Registry, opts: &ScrapeOptions) -> Result<(), Pi
                 format: f.name.clone(),
             });
         }
+    }
+    if opts.zero_data_retention
+        && let Some(format) = media_format(registry, opts)
+    {
+        return Err(PipelineError::StoresMedia { format });
     }
     Ok(())
 }

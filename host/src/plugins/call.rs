@@ -10,8 +10,9 @@ use super::bindings::{
 };
 use super::engine::PluginRuntime;
 use super::plugin::LoadedPlugin;
-use super::sandbox::{CallPermit, CallState};
+use super::sandbox::{CallPermit, CallState, Grants};
 use crate::llm::LlmClient;
+use crate::media_capability::MediaService;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,14 +135,35 @@ impl PluginRuntime {
             .ok_or_else(|| "no language model is configured on this server (DISTILL_LLM_BASE_URL)".into())
     }
 
+    /// The `media` capability for a call by `plugin`: the service, or why not.
+    fn media_grant(&self, plugin: &LoadedPlugin) -> Result<Arc<MediaService>, String> {
+        let name = &plugin.manifest.name;
+        if !plugin.manifest.capabilities.iter().any(|c| c == "media") {
+            return Err(format!(
+                "plugin '{name}' did not declare the 'media' capability in its info"
+            ));
+        }
+        if !plugin.has_capability("media") {
+            return Err(
+                "the operator does not allow the 'media' capability (DISTILL_ALLOWED_CAPABILITIES)".into(),
+            );
+        }
+        self.services()
+            .media
+            .clone()
+            .ok_or_else(|| "media extraction is not set up on this server".into())
+    }
+
+    /// Every capability a call by `plugin` may use.
+    fn grants(&self, plugin: &LoadedPlugin) -> Grants {
+        Grants {
+            llm: self.llm_grant(plugin),
+            media: self.media_grant(plugin),
+        }
+    }
+
     /// Waits for a call slot and builds the call's store.
-    async fn begin(
-        &self,
-        plugin: &str,
-        request_id: &str,
-        limits: CallLimits,
-        llm: Result<Arc<LlmClient>, String>,
-    ) -> Call {
+    async fn begin(&self, plugin: &str, request_id: &str, limits: CallLimits, grants: Grants) -> Call {
         let instance = self
             .instances()
             .clone()
@@ -155,7 +177,7 @@ impl PluginRuntime {
             limits.memory_cap,
             limits.deadline,
             limits.deadline_is_request,
-            llm,
+            grants,
             permit,
         );
         let mut store = Store::new(self.engine(), state);
@@ -212,11 +234,11 @@ impl PluginRuntime {
             return Err(not_a(plugin, "format"));
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
-        let grant = match llm_denied {
-            Some(why) => Err(why.to_string()),
-            None => self.llm_grant(plugin),
-        };
-        let mut call = self.begin(&plugin.manifest.name, request_id, limits, grant).await;
+        let mut grants = self.grants(plugin);
+        if let Some(why) = llm_denied {
+            grants.llm = Err(why.to_string());
+        }
+        let mut call = self.begin(&plugin.manifest.name, request_id, limits, grants).await;
         call.store.data_mut().format = Some(format.to_string());
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
         let notes = std::mem::take(&mut call.store.data_mut().llm_notes);
@@ -241,7 +263,7 @@ impl PluginRuntime {
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let mut call = self
-            .begin(&plugin.manifest.name, request_id, limits, self.llm_grant(plugin))
+            .begin(&plugin.manifest.name, request_id, limits, self.grants(plugin))
             .await;
         let result = guard_deadline(&call.limits, pre.convert(&mut call.store, file, options)).await;
         call.finish(Some(plugin), result)
@@ -255,8 +277,9 @@ impl PluginRuntime {
             deadline_is_request: false,
             plugin_timeout_ms: INFO_DEADLINE.as_millis() as u64,
         };
-        let no_llm = Err("capabilities are not available while loading".to_string());
-        let mut call = self.begin(name, "load", limits, no_llm).await;
+        let mut call = self
+            .begin(name, "load", limits, Grants::none_while_loading())
+            .await;
         let (store, limits) = (&mut call.store, &call.limits);
         let result = guard_deadline(limits, async { Ok(Ok(prepared.info(store).await?)) }).await;
         call.finish(None, result).map_err(|e| e.to_string())

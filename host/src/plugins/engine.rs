@@ -9,6 +9,7 @@ use super::limits::RuntimeLimits;
 use super::registry::Registry;
 use super::sandbox::CallState;
 use crate::llm::LlmClient;
+use crate::media_capability::MediaService;
 use anyhow::Context;
 use arc_swap::ArcSwap;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ pub struct HostServices {
     pub allowed_capabilities: Vec<String>,
     /// The client behind the `llm` capability, when an LLM is configured.
     pub llm: Option<Arc<LlmClient>>,
+    /// The service behind the `media` capability.
+    pub media: Option<Arc<MediaService>>,
 }
 
 /// A cheap, clonable handle to the plugin runtime.

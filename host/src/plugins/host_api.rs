@@ -1,7 +1,7 @@
 //! Host functions offered to plugins, for every supported ABI version:
-//! structured logging (always granted) and, from 0.2.0, the `llm` call
-//! (granted per plugin by its manifest and the operator; the call slot is
-//! given back while the model answers).
+//! structured logging (always granted), from 0.2.0 the `llm` call and in
+//! 0.3.0 the `media` call (each granted per plugin by its manifest and the
+//! operator; the call slot is given back while the host works).
 
 use super::sandbox::CallState;
 use crate::llm::{Caller, ChatRequest};
@@ -143,3 +143,46 @@ macro_rules! host_interfaces_with_llm {
 
 host_interfaces_with_llm!(abi_0_2, crate::plugins::bindings::v0_2::format::distill::plugin);
 host_interfaces_with_llm!(abi_0_3, crate::plugins::bindings::v0_3::format::distill::plugin);
+
+/// The `media` call (0.3.0): fetch and extract within the call's deadline,
+/// with the call slot given back while the host works.
+mod media_0_3 {
+    use super::CallState;
+    use crate::media_capability::MediaKind;
+    use crate::plugins::bindings::v0_3::format::distill::plugin::media;
+
+    impl media::Host for CallState {
+        async fn extract(
+            &mut self,
+            url: String,
+            kind: media::MediaKind,
+        ) -> Result<media::ExtractedMedia, String> {
+            let service = self.media.clone()?;
+            let kind = match kind {
+                media::MediaKind::Audio => MediaKind::Audio,
+                media::MediaKind::Video => MediaKind::Video,
+            };
+            let started = std::time::Instant::now();
+            let deadline = self.deadline;
+            let result = self
+                .permit
+                .released_while(service.extract(&url, kind, deadline))
+                .await;
+            tracing::info!(
+                plugin = %self.plugin,
+                request = %self.request_id,
+                kind = ?kind,
+                ok = result.is_ok(),
+                error = result.as_ref().err().map(String::as_str).unwrap_or(""),
+                ms = started.elapsed().as_millis() as u64,
+                "media call"
+            );
+            result.map(|e| media::ExtractedMedia {
+                url: e.url,
+                content_type: e.content_type.to_string(),
+                size: e.size,
+                expires_in_secs: e.expires_in_secs,
+            })
+        }
+    }
+}

@@ -86,8 +86,9 @@ fn parser_decl(name: &str, p: ParserSpec) -> Result<ParserDecl, String> {
 }
 
 /// Capabilities this host can grant. `log` is always granted; `llm` needs the
-/// operator's permission and a configured model.
-pub const KNOWN_CAPABILITIES: &[&str] = &["log", "llm"];
+/// operator's permission and a configured model; `media` the operator's
+/// permission (ABI 0.3 format plugins).
+pub const KNOWN_CAPABILITIES: &[&str] = &["log", "llm", "media"];
 
 impl Manifest {
     /// Normalises a plugin's `info` and rejects declarations the host cannot honour.

@@ -4,6 +4,7 @@
 
 use super::output::CapturedOutput;
 use crate::llm::LlmClient;
+use crate::media_capability::MediaService;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -28,6 +29,8 @@ pub struct CallState {
     /// What the host's `llm` calls want the user told (added to the
     /// format's warnings).
     pub llm_notes: Vec<String>,
+    /// The `media` capability: the service when granted, else why not.
+    pub media: Result<Arc<MediaService>, String>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
     /// The request runs under zero data retention: the plugin's log lines
@@ -46,7 +49,7 @@ impl CallState {
         memory_cap: usize,
         deadline: Instant,
         deadline_is_request: bool,
-        llm: Result<Arc<LlmClient>, String>,
+        grants: Grants,
         permit: CallPermit,
     ) -> Self {
         let output = CapturedOutput::default();
@@ -65,7 +68,8 @@ impl CallState {
             limiter: MemoryLimiter::new(memory_cap),
             deadline,
             deadline_is_request,
-            llm,
+            llm: grants.llm,
+            media: grants.media,
             format: None,
             llm_notes: Vec::new(),
             output,
@@ -73,6 +77,23 @@ impl CallState {
             permit,
             wasi,
             table: ResourceTable::new(),
+        }
+    }
+}
+
+/// The host capabilities of one call: each the service when granted, else why not.
+pub struct Grants {
+    pub llm: Result<Arc<LlmClient>, String>,
+    pub media: Result<Arc<MediaService>, String>,
+}
+
+impl Grants {
+    /// `info` at load time runs without capabilities.
+    pub fn none_while_loading() -> Self {
+        let why = || "capabilities are not available while loading".to_string();
+        Grants {
+            llm: Err(why()),
+            media: Err(why()),
         }
     }
 }

@@ -14,6 +14,15 @@ use axum::http::StatusCode;
 pub fn api_error(err: PipelineError) -> ApiError {
     match err {
         PipelineError::FormatUnavailable { format } => ApiError::format_unavailable(&format),
+        PipelineError::StoresMedia { format } => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "SCRAPE_ZDR_VIOLATION_ERROR",
+            format!(
+                "The '{format}' format cannot be used with zeroDataRetention: it stores the extracted \
+                 file on this server to serve it at a signed link. Remove '{format}' from `formats` or \
+                 turn zeroDataRetention off."
+            ),
+        ),
         PipelineError::NoEngine(SelectError::ActionsUnsupported) => ApiError::new(
             StatusCode::BAD_REQUEST,
             "SCRAPE_ACTIONS_NOT_SUPPORTED",

@@ -27,6 +27,7 @@ pub fn router(state: AppState) -> Router {
         .route("/metrics", get(ops_routes::metrics))
         .route("/openapi.json", get(ops_routes::openapi_document))
         .nest_service("/mcp", mcp::service(state.clone()))
+        .route("/v2/media/signed/{file}", get(media_route::signed_media))
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
         .route("/admin/llm", get(admin::llm_usage))

@@ -6,7 +6,10 @@ pub mod format {
     wasmtime::component::bindgen!({
         world: "format",
         path: "../wit/v0.3.0",
-        imports: { "distill:plugin/llm.complete": async },
+        imports: {
+            "distill:plugin/llm.complete": async,
+            "distill:plugin/media.extract": async,
+        },
         exports: { default: async },
     });
 }
