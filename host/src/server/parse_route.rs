@@ -3,7 +3,10 @@
 //! upstream's exact messages.
 
 use super::access_log::RequestId;
-use super::respond::run_isolated;
+use super::audit_trail::{self, Subject};
+use super::auth::Caller;
+use super::billing::{self, Meter};
+use super::respond::{respond, run_caught};
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::{
@@ -16,6 +19,8 @@ use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -26,6 +31,7 @@ pub const MAX_FORM_BYTES: usize = MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE;
 pub async fn parse(
     State(state): State<AppState>,
     Extension(RequestId(scrape_id)): Extension<RequestId>,
+    caller: Option<Extension<Caller>>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
     let (upload, options) = match read_form(multipart).await {
@@ -51,11 +57,38 @@ pub async fn parse(
         return unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response();
     };
     let upload = Upload { kind, ..upload };
-    let id = scrape_id.clone();
-    run_isolated(scrape_id, async move {
-        pipeline::parse(&state.services, upload, &options, &id).await
+    let caller = caller.map(|Extension(c)| c);
+    let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
+    let meter = match Meter::start(&state, caller.clone(), deadline).await {
+        Ok(m) => m,
+        Err(refused) => return refused,
+    };
+    let file_name = upload.name.clone();
+    let options = Arc::new(options);
+    let (id, work_state, work_options) = (scrape_id.clone(), state.clone(), options.clone());
+    let outcome = run_caught(scrape_id.clone(), async move {
+        pipeline::parse(&work_state.services, upload, &work_options, &id).await
     })
-    .await
+    .await;
+    let (credits, response) = match outcome {
+        Ok(mut outcome) => {
+            let credits = billing::cost(&options, &outcome);
+            meter.finish(&state, credits, outcome.as_mut().ok()).await;
+            (credits, respond(outcome))
+        }
+        Err(panicked) => {
+            meter.finish(&state, 0, None).await;
+            (0, panicked)
+        }
+    };
+    let subject = Subject {
+        route: "parse",
+        request_id: &scrape_id,
+        target: Some(&file_name),
+        options: Some(&options),
+    };
+    audit_trail::record(&state, caller.as_ref(), subject, credits, &response);
+    response
 }
 
 /// Reads the `file` and `options` parts.

@@ -34,13 +34,29 @@ pub async fn run_isolated(
     request_id: String,
     work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
 ) -> Response {
-    match tokio::spawn(work).await {
-        Ok(Ok(data)) => Json(json!({ "success": true, "data": data })).into_response(),
-        Ok(Err(e)) => api_error(e).into_response(),
-        Err(join_error) => {
-            let error_id = uuid::Uuid::now_v7().to_string();
-            tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
-            ApiError::unknown(&error_id).into_response()
-        }
+    match run_caught(request_id, work).await {
+        Ok(outcome) => respond(outcome),
+        Err(panicked) => panicked,
+    }
+}
+
+/// As [`run_isolated`], handing back the pipeline's outcome (for billing)
+/// before it becomes a response; `Err` is the response to a panic.
+pub async fn run_caught(
+    request_id: String,
+    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+) -> Result<Result<Value, PipelineError>, Response> {
+    tokio::spawn(work).await.map_err(|join_error| {
+        let error_id = uuid::Uuid::now_v7().to_string();
+        tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
+        ApiError::unknown(&error_id).into_response()
+    })
+}
+
+/// The response to a pipeline outcome.
+pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
+    match outcome {
+        Ok(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Err(e) => api_error(e).into_response(),
     }
 }

@@ -1,7 +1,11 @@
-//! `POST /v2/scrape`: validate the JSON body, run the pipeline isolated.
+//! `POST /v2/scrape`: validate the JSON body, meter it (concurrency slot,
+//! credits), run the pipeline isolated, bill and audit the outcome.
 
 use super::access_log::RequestId;
-use super::respond::{json_body, run_isolated};
+use super::audit_trail::{self, Subject};
+use super::auth::Caller;
+use super::billing::{self, Meter};
+use super::respond::{json_body, respond, run_caught};
 use super::state::AppState;
 use crate::api::ScrapeRequest;
 use crate::pipeline;
@@ -10,10 +14,13 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub async fn scrape(
     State(state): State<AppState>,
     Extension(RequestId(scrape_id)): Extension<RequestId>,
+    caller: Option<Extension<Caller>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -35,12 +42,38 @@ pub async fn scrape(
                 .map(str::to_string)
         })
         .flatten();
-    let id = scrape_id.clone();
-    run_isolated(scrape_id, async move {
+    let caller = caller.map(|Extension(c)| c);
+    let deadline = Instant::now() + Duration::from_millis(request.options.timeout_ms);
+    let meter = match Meter::start(&state, caller.clone(), deadline).await {
+        Ok(m) => m,
+        Err(refused) => return refused,
+    };
+    let request = Arc::new(request);
+    let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
+    let outcome = run_caught(scrape_id.clone(), async move {
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        pipeline::scrape(&state.services, &request, &id).await
+        pipeline::scrape(&work_state.services, &work_request, &id).await
     })
-    .await
+    .await;
+    let (credits, response) = match outcome {
+        Ok(mut outcome) => {
+            let credits = billing::cost(&request.options, &outcome);
+            meter.finish(&state, credits, outcome.as_mut().ok()).await;
+            (credits, respond(outcome))
+        }
+        Err(panicked) => {
+            meter.finish(&state, 0, None).await;
+            (0, panicked)
+        }
+    };
+    let subject = Subject {
+        route: "scrape",
+        request_id: &scrape_id,
+        target: Some(request.url.as_str()),
+        options: Some(&request.options),
+    };
+    audit_trail::record(&state, caller.as_ref(), subject, credits, &response);
+    response
 }
