@@ -6,6 +6,7 @@
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
+//! - [`keys`]: `distill keys` as the operator runs it; requests with a bearer key.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
 //! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
@@ -14,6 +15,7 @@
 
 pub mod client;
 pub mod fixture;
+pub mod keys;
 pub mod redis;
 pub mod server;
 pub mod upload;
