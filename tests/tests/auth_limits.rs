@@ -391,6 +391,8 @@ async fn audit_log_records_outcomes_and_zero_data_retention_leaves_no_trace() {
     )
     .await;
     assert_eq!(edge.status, 200);
+    let wrong = scrape_as(s, "fc-not-a-key", &json!({"url": plain})).await;
+    assert_eq!(wrong.status, 401);
     // zeroDataRetention: the URL and the content appear nowhere.
     let secret = format!("zdr-secret-{}", uuid_like());
     let zdr_url = site().url(&format!("/hits/{secret}"));
@@ -418,10 +420,20 @@ async fn audit_log_records_outcomes_and_zero_data_retention_leaves_no_trace() {
     );
     assert_eq!(first["target"].as_str().unwrap(), plain);
     assert!(first["keyId"].as_str().unwrap().starts_with("key_"));
-    assert_eq!(
-        lines.len(),
-        4,
-        "the valid scrapes (rejected bodies are not audited): {lines:?}"
+    let rejected: Vec<_> = lines.iter().filter(|l| l["status"] == 400).collect();
+    assert_eq!(rejected.len(), 4, "invalid bodies are audited: {lines:?}");
+    assert!(
+        rejected
+            .iter()
+            .all(|l| l.get("target").is_none() && l["code"] == "BAD_REQUEST")
+    );
+    let refused = lines
+        .iter()
+        .find(|l| l["status"] == 401)
+        .expect("a refused key is audited");
+    assert!(
+        refused.get("keyId").is_none() && refused["route"] == "/v2/scrape",
+        "{refused}"
     );
     let zdr_line = lines
         .iter()

@@ -7,6 +7,7 @@ use super::auth::Caller;
 use super::state::AppState;
 use crate::api::ScrapeOptions;
 use crate::api::error::ErrorCode;
+use crate::limits::keys::KeyRecord;
 use crate::timestamp::iso8601_ms;
 use axum::response::Response;
 use serde_json::{Map, Value, json};
@@ -18,6 +19,35 @@ pub struct Subject<'a> {
     /// The URL scraped or the uploaded file's name.
     pub target: Option<&'a str>,
     pub options: Option<&'a ScrapeOptions>,
+}
+
+/// The record of a request the `/v2` gate refused (401/402/429): the route
+/// and, once known, the key; never a body, so never a target.
+pub fn refused(
+    state: &AppState,
+    request_id: Option<&str>,
+    path: &str,
+    key: Option<&KeyRecord>,
+    response: &Response,
+) {
+    let Some(log) = &state.services.audit else {
+        return;
+    };
+    let mut r = Map::new();
+    r.insert("time".into(), json!(iso8601_ms(crate::cache::store::now_ms())));
+    if let Some(id) = request_id {
+        r.insert("requestId".into(), json!(id));
+    }
+    r.insert("route".into(), json!(path));
+    if let Some(key) = key {
+        r.insert("keyId".into(), json!(key.id));
+        r.insert("keyName".into(), json!(key.name));
+    }
+    r.insert("status".into(), json!(response.status().as_u16()));
+    if let Some(code) = response.extensions().get::<ErrorCode>() {
+        r.insert("code".into(), json!(code.0));
+    }
+    log.record(Value::Object(r));
 }
 
 /// Writes the record for `response` (no-op without an audit log).

@@ -7,6 +7,8 @@
 //! (`success`, `error`) with a `code` added. Keys are never logged: only
 //! their public ids.
 
+use super::access_log::RequestId;
+use super::audit_trail;
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::limits::concurrency::SlotError;
@@ -24,19 +26,37 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct Caller(pub Arc<KeyRecord>);
 
-/// The gate itself (an axum middleware over the whole router).
-pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+/// The gate itself (an axum middleware over the whole router). A refusal is
+/// audited when the audit log is on.
+pub async fn authorize(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    let request_id = req.extensions().get::<RequestId>().map(|r| r.0.clone());
+    match gate(&state, req).await {
+        Ok(req) => next.run(req).await,
+        Err(refused) => {
+            let (refusal, key) = *refused;
+            audit_trail::refused(&state, request_id.as_deref(), &path, key.as_ref(), &refusal);
+            refusal
+        }
+    }
+}
+
+type Refusal = (Response, Option<KeyRecord>);
+
+/// Lets the request through (with its [`Caller`] when keys are on) or says
+/// why not.
+async fn gate(state: &AppState, mut req: Request) -> Result<Request, Box<Refusal>> {
     let path = req.uri().path();
     if !path.starts_with("/v2/") || path.starts_with("/v2/media/") {
-        return next.run(req).await;
+        return Ok(req);
     }
     let limits = &state.services.limits;
     if !limits.keys.auth_required() {
-        return next.run(req).await;
+        return Ok(req);
     }
     let class = EndpointClass::of(req.method().as_str(), path);
     let token = match req.headers().get(header::AUTHORIZATION) {
-        None => return unauthorized("Unauthorized"),
+        None => return Err(Box::new((unauthorized("Unauthorized"), None))),
         Some(value) => value
             .to_str()
             .ok()
@@ -45,25 +65,30 @@ pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Ne
             .unwrap_or(""),
     };
     if token.is_empty() {
-        return unauthorized("Unauthorized: Token missing");
+        return Err(Box::new((unauthorized("Unauthorized: Token missing"), None)));
     }
     let Some(key) = limits.keys.find(token) else {
-        return unauthorized("Unauthorized: Invalid token");
+        return Err(Box::new((unauthorized("Unauthorized: Invalid token"), None)));
     };
-    match limits.check_rate(&key, class).await {
-        Ok(Ok(())) => {}
-        Ok(Err(limited)) => return rate_limited(&limited),
-        Err(e) => return limits_unavailable(&e),
-    }
-    if class.billable() {
-        match limits.usage(&key).await {
-            Ok(usage) if usage.remaining() == Some(0) => return insufficient_credits(),
-            Ok(_) => {}
-            Err(e) => return limits_unavailable(&e),
-        }
+    let refused = match limits.check_rate(&key, class).await {
+        Ok(Ok(())) => None,
+        Ok(Err(limited)) => Some(rate_limited(&limited)),
+        Err(e) => Some(limits_unavailable(&e)),
+    };
+    let refused = match refused {
+        Some(r) => Some(r),
+        None if class.billable() => match limits.usage(&key).await {
+            Ok(usage) if usage.remaining() == Some(0) => Some(insufficient_credits()),
+            Ok(_) => None,
+            Err(e) => Some(limits_unavailable(&e)),
+        },
+        None => None,
+    };
+    if let Some(r) = refused {
+        return Err(Box::new((r, Some(key))));
     }
     req.extensions_mut().insert(Caller(Arc::new(key)));
-    next.run(req).await
+    Ok(req)
 }
 
 fn unauthorized(message: &str) -> Response {

@@ -118,3 +118,49 @@ impl Meter {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::ScrapeRequest;
+
+    fn opts(body: Value) -> ScrapeOptions {
+        ScrapeRequest::from_json(&body, &|name: &str| name == "json")
+            .unwrap()
+            .options
+    }
+
+    fn page(metadata: Value) -> Result<Value, PipelineError> {
+        Ok(json!({ "markdown": "x", "metadata": metadata }))
+    }
+
+    #[test]
+    fn billing_rules() {
+        let plain = opts(json!({"url": "https://a.b"}));
+        assert_eq!(cost(&plain, &page(json!({"contentType": "text/html"}))), 1);
+        let pdf = json!({"contentType": "application/pdf", "numPages": 7});
+        assert_eq!(cost(&plain, &page(pdf)), 7, "1 per PDF page");
+        // numPages of something not a PDF is not billed per page.
+        assert_eq!(
+            cost(&plain, &page(json!({"contentType": "text/html", "numPages": 7}))),
+            1
+        );
+        assert_eq!(
+            cost(&plain, &page(json!({"contentType": "application/pdf"}))),
+            1,
+            "raw PDF: flat 1"
+        );
+        let lockdown = opts(json!({"url": "https://a.b", "lockdown": true}));
+        assert_eq!(cost(&lockdown, &page(json!({"cacheState": "hit"}))), 5);
+        assert_eq!(cost(&lockdown, &Err(PipelineError::LockdownCacheMiss)), 1);
+        assert_eq!(
+            cost(&plain, &Err(PipelineError::NoCachedData)),
+            0,
+            "failures are free"
+        );
+        assert_eq!(cost(&plain, &page(json!({"proxyUsed": "enhanced"}))), 5);
+        assert_eq!(cost(&plain, &page(json!({"proxyUsed": "basic"}))), 1);
+        let json_format = opts(json!({"url": "https://a.b", "formats": [{"type": "json", "prompt": "p"}]}));
+        assert_eq!(cost(&json_format, &page(json!({}))), 5);
+    }
+}

@@ -34,14 +34,20 @@ pub async fn parse(
     caller: Option<Extension<Caller>>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
+    let caller = caller.map(|Extension(c)| c);
+    let rejected = |response: Response| {
+        let key = caller.as_ref().map(|c| c.0.as_ref());
+        audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &response);
+        response
+    };
     let (upload, options) = match read_form(multipart).await {
         Ok(parts) => parts,
-        Err(e) => return e.into_response(),
+        Err(e) => return rejected(e.into_response()),
     };
     let registry = state.services.plugins.registry();
     let options = match parse_upload_options(options.as_deref(), registry.as_ref()) {
         Ok(o) => o,
-        Err(e) => return e.into_response(),
+        Err(e) => return rejected(e.into_response()),
     };
     let kind = detect_kind(
         &upload.name,
@@ -54,14 +60,19 @@ pub async fn parse(
         },
     );
     let Some(kind) = kind else {
-        return unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response();
+        return rejected(
+            unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response(),
+        );
     };
     let upload = Upload { kind, ..upload };
-    let caller = caller.map(|Extension(c)| c);
     let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
     let meter = match Meter::start(&state, caller.clone(), deadline).await {
         Ok(m) => m,
-        Err(refused) => return refused,
+        Err(refused) => {
+            let key = caller.as_ref().map(|c| c.0.as_ref());
+            audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &refused);
+            return refused;
+        }
     };
     let file_name = upload.name.clone();
     let options = Arc::new(options);

@@ -24,14 +24,19 @@ pub async fn scrape(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let body = match json_body(body) {
-        Ok(v) => v,
-        Err(e) => return e.into_response(),
-    };
-    let registry = state.services.plugins.registry();
-    let request = match ScrapeRequest::from_json(&body, registry.as_ref()) {
+    let caller = caller.map(|Extension(c)| c);
+    let parsed = json_body(body).and_then(|body| {
+        let registry = state.services.plugins.registry();
+        ScrapeRequest::from_json(&body, registry.as_ref())
+    });
+    let request = match parsed {
         Ok(r) => r,
-        Err(e) => return e.into_response(),
+        Err(e) => {
+            let response = e.into_response();
+            let key = caller.as_ref().map(|c| c.0.as_ref());
+            audit_trail::refused(&state, Some(&scrape_id), "/v2/scrape", key, &response);
+            return response;
+        }
     };
     let fault = state
         .test_faults
@@ -42,11 +47,14 @@ pub async fn scrape(
                 .map(str::to_string)
         })
         .flatten();
-    let caller = caller.map(|Extension(c)| c);
     let deadline = Instant::now() + Duration::from_millis(request.options.timeout_ms);
     let meter = match Meter::start(&state, caller.clone(), deadline).await {
         Ok(m) => m,
-        Err(refused) => return refused,
+        Err(refused) => {
+            let key = caller.as_ref().map(|c| c.0.as_ref());
+            audit_trail::refused(&state, Some(&scrape_id), "/v2/scrape", key, &refused);
+            return refused;
+        }
     };
     let request = Arc::new(request);
     let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
