@@ -3,7 +3,6 @@
 //! name — never with `zeroDataRetention`), the outcome (status, code,
 //! credits) and when. Written only when the operator set `DISTILL_AUDIT_LOG`.
 
-use super::auth::Caller;
 use super::state::AppState;
 use crate::api::ScrapeOptions;
 use crate::api::error::ErrorCode;
@@ -53,7 +52,7 @@ pub fn refused(
 /// Writes the record for `response` (no-op without an audit log).
 pub fn record(
     state: &AppState,
-    caller: Option<&Caller>,
+    key: Option<&KeyRecord>,
     subject: Subject<'_>,
     credits: u64,
     response: &Response,
@@ -68,7 +67,7 @@ pub fn record(
     r.insert("time".into(), json!(iso8601_ms(crate::cache::store::now_ms())));
     r.insert("requestId".into(), json!(subject.request_id));
     r.insert("route".into(), json!(subject.route));
-    if let Some(Caller(key)) = caller {
+    if let Some(key) = key {
         r.insert("keyId".into(), json!(key.id));
         r.insert("keyName".into(), json!(key.name));
     }

@@ -98,7 +98,8 @@ pub async fn parse(
         target: Some(&file_name),
         options: Some(&options),
     };
-    audit_trail::record(&state, caller.as_ref(), subject, credits, &response);
+    let key = caller.as_ref().map(|c| c.0.as_ref());
+    audit_trail::record(&state, key, subject, credits, &response);
     response
 }
 

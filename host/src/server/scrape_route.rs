@@ -82,6 +82,7 @@ pub async fn scrape(
         target: Some(request.url.as_str()),
         options: Some(&request.options),
     };
-    audit_trail::record(&state, caller.as_ref(), subject, credits, &response);
+    let key = caller.as_ref().map(|c| c.0.as_ref());
+    audit_trail::record(&state, key, subject, credits, &response);
     response
 }
