@@ -18,7 +18,7 @@ use std::time::Duration;
 )]
 pub struct Cli {
     /// TOML configuration file (keys as in the table in README.md, snake_case).
-    #[arg(long, env = "DISTILL_CONFIG")]
+    #[arg(long, env = "DISTILL_CONFIG", global = true)]
     pub config: Option<PathBuf>,
     /// Address to listen on.
     #[arg(long, env = "DISTILL_HOST")]
@@ -29,8 +29,8 @@ pub struct Cli {
     /// Directory of plugin components (*.wasm).
     #[arg(long, env = "DISTILL_PLUGINS_DIR")]
     pub plugins_dir: Option<PathBuf>,
-    /// Directory for state: compiled-plugin cache and, later, the page cache.
-    #[arg(long, env = "DISTILL_DATA_DIR")]
+    /// Directory for state: compiled-plugin cache, page cache, keys, limits.
+    #[arg(long, env = "DISTILL_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
     /// Directory of compiled plugin code (default: DATA_DIR/wasm-cache). Several
     /// servers may share one.
@@ -150,6 +150,64 @@ pub struct Cli {
     /// ffmpeg's memory (address-space) cap, in MiB (default 1024).
     #[arg(long, env = "DISTILL_FFMPEG_MEMORY_MIB")]
     pub ffmpeg_memory_mib: Option<u64>,
+    /// The API keys file (default DATA_DIR/keys.json); `distill keys` writes it.
+    #[arg(long, env = "DISTILL_KEYS_FILE", global = true)]
+    pub keys_file: Option<PathBuf>,
+    /// Serve a non-loopback address without any API key.
+    #[arg(long, env = "DISTILL_ALLOW_ANONYMOUS", num_args = 0..=1, default_missing_value = "true")]
+    pub allow_anonymous: Option<bool>,
+    /// Where rate, credit and concurrency counters live: redis://... (default:
+    /// DISTILL_CACHE_URL when set, else the embedded store in DATA_DIR/limits).
+    #[arg(long, env = "DISTILL_LIMITS_URL", hide_env_values = true, global = true)]
+    pub limits_url: Option<String>,
+    /// Scrapes of one key that may wait for a concurrency slot, per server.
+    #[arg(long, env = "DISTILL_CONCURRENCY_QUEUE")]
+    pub concurrency_queue: Option<usize>,
+    /// Audit log file (JSON lines); unset: no audit log.
+    #[arg(long, env = "DISTILL_AUDIT_LOG")]
+    pub audit_log: Option<PathBuf>,
+    /// Rotate the audit log past this size, in MiB.
+    #[arg(long, env = "DISTILL_AUDIT_MAX_MIB")]
+    pub audit_max_mib: Option<u64>,
+    /// Rotated audit files kept.
+    #[arg(long, env = "DISTILL_AUDIT_KEEP")]
+    pub audit_keep: Option<usize>,
+    /// An operator command instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Operator commands.
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// API keys: create, list, revoke (the server picks up changes at once).
+    Keys {
+        #[command(subcommand)]
+        action: KeysAction,
+    },
+}
+
+/// `distill keys ...`.
+#[derive(clap::Subcommand, Debug)]
+pub enum KeysAction {
+    /// Creates a key and prints it (only it) on stdout; it is shown once.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// Credits the key may spend (default: unlimited).
+        #[arg(long)]
+        credits: Option<u64>,
+        /// Requests per minute per endpoint class (default: unlimited).
+        #[arg(long)]
+        rpm: Option<u64>,
+        /// Scrapes running at once (default: unlimited).
+        #[arg(long)]
+        concurrency: Option<u64>,
+    },
+    /// Lists keys (id, name, prefix, limits, credits used) as JSON lines.
+    List,
+    /// Revokes a key by id or name.
+    Revoke { id: String },
 }
 
 /// The same settings as read from a TOML file.
@@ -197,6 +255,13 @@ struct FileConfig {
     media_signing_key_previous: Option<String>,
     ffmpeg: Option<PathBuf>,
     ffmpeg_memory_mib: Option<u64>,
+    keys_file: Option<PathBuf>,
+    allow_anonymous: Option<bool>,
+    limits_url: Option<String>,
+    concurrency_queue: Option<usize>,
+    audit_log: Option<PathBuf>,
+    audit_max_mib: Option<u64>,
+    audit_keep: Option<usize>,
 }
 
 /// Log output format.
@@ -244,6 +309,12 @@ pub struct Config {
     pub cache: crate::cache::CacheSettings,
     /// How long change-tracking records live.
     pub change_tracking_ttl: Duration,
+    /// API keys and the counters of their limits.
+    pub limits: crate::limits::LimitSettings,
+    /// Serve a non-loopback address without keys.
+    pub allow_anonymous: bool,
+    /// The audit log, when on.
+    pub audit: Option<crate::audit::AuditSettings>,
     /// The audio/video formats' media settings (docs/MEDIA.md).
     pub media: MediaConfig,
 }
@@ -408,6 +479,27 @@ impl Config {
                     .unwrap_or(1024)
                     .saturating_mul(1 << 20),
             },
+            limits: crate::limits::LimitSettings {
+                keys_file: cli.keys_file.or(file.keys_file).unwrap_or_default(),
+                url: cli.limits_url.or(file.limits_url).filter(|u| !u.is_empty()),
+                path: PathBuf::new(),
+                queue_per_key: cli.concurrency_queue.or(file.concurrency_queue).unwrap_or(100),
+            },
+            allow_anonymous: cli.allow_anonymous.or(file.allow_anonymous).unwrap_or(false),
+            audit: cli
+                .audit_log
+                .or(file.audit_log)
+                .filter(|p| !p.as_os_str().is_empty())
+                .map(|path| crate::audit::AuditSettings {
+                    path,
+                    max_bytes: cli
+                        .audit_max_mib
+                        .or(file.audit_max_mib)
+                        .unwrap_or(100)
+                        .max(1)
+                        .saturating_mul(1 << 20),
+                    keep: cli.audit_keep.or(file.audit_keep).unwrap_or(5),
+                }),
         };
         let mut config = config;
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
@@ -419,6 +511,17 @@ impl Config {
         config.wasm_cache_dir = std::path::absolute(&config.wasm_cache_dir)?;
         config.plugins_dir = std::path::absolute(&config.plugins_dir)?;
         config.cache.path = config.data_dir.join("cache").join("cache.redb");
+        if config.limits.keys_file.as_os_str().is_empty() {
+            config.limits.keys_file = config.data_dir.join("keys.json");
+        }
+        config.limits.keys_file = std::path::absolute(&config.limits.keys_file)?;
+        config.limits.path = config.data_dir.join("limits").join("limits.redb");
+        if config.limits.url.is_none() {
+            config.limits.url = config.cache.url.clone();
+        }
+        if let Some(audit) = &mut config.audit {
+            audit.path = std::path::absolute(&audit.path)?;
+        }
         if let Some(url) = &config.cache.url {
             anyhow::ensure!(
                 url.starts_with("redis://") || url.starts_with("rediss://") || url.starts_with("unix://"),

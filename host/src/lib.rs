@@ -13,12 +13,17 @@
 //! - [`plugins`]: the WebAssembly plugin runtime.
 //! - [`telemetry`]: Prometheus metrics (names, recording, the process-wide recorder).
 //! - [`timestamp`]: UTC timestamps as text.
+//! - [`limits`]: API keys, rate limits, credits, concurrency slots; [`audit`]: the audit log;
+//!   [`keys_cli`]: `distill keys`.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
 
 pub mod api;
+pub mod audit;
 pub mod cache;
 pub mod config;
 pub mod fetch;
+pub mod keys_cli;
+pub mod limits;
 pub mod llm;
 pub mod media;
 pub mod media_capability;
@@ -37,6 +42,7 @@ use std::net::SocketAddr;
 /// (tests and scripts wait for that line).
 pub async fn serve(config: config::Config) -> anyhow::Result<()> {
     let addr = SocketAddr::new(config.host, config.port);
+    refuse_open_anonymous(&config)?;
     let state = server::AppState::new(config).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -56,6 +62,23 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
         tracing::warn!(error = %e, "cache: closing the store failed");
     }
     tracing::info!("distill stopped");
+    Ok(())
+}
+
+/// A server reachable beyond this machine must have keys, unless the
+/// operator says otherwise (`--allow-anonymous`).
+fn refuse_open_anonymous(config: &config::Config) -> anyhow::Result<()> {
+    if config.host.is_loopback() || config.allow_anonymous {
+        return Ok(());
+    }
+    let keys = limits::keys::KeyStore::open(&config.limits.keys_file)?;
+    let active = keys.current().keys.iter().any(|k| !k.revoked);
+    anyhow::ensure!(
+        active,
+        "refusing to listen on {} without API keys: create one with `distill keys create --name NAME` \
+         (same --data-dir), or pass --allow-anonymous to serve without authentication",
+        config.host
+    );
     Ok(())
 }
 

@@ -1,11 +1,17 @@
 //! The `distill` binary: reads configuration, sets up logging, serves.
 
-use distill::config::{Config, LogFormat};
+use clap::Parser;
+use distill::config::{Cli, Config, LogFormat};
 use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
-    let config = Config::load()?;
+    let mut cli = Cli::parse();
+    let command = cli.command.take();
+    let config = Config::from_cli(cli)?;
+    if let Some(distill::config::Command::Keys { action }) = command {
+        return distill::keys_cli::run(action, &config);
+    }
     let filter = EnvFilter::try_new(&config.log)
         .map_err(|e| anyhow::anyhow!("invalid log filter {:?}: {e}", config.log))?;
     let builder = tracing_subscriber::fmt()

@@ -14,6 +14,7 @@ use crate::fetch::http::HttpFetcher;
 use crate::fetch::select::Engines;
 use crate::fetch::target_guard::TargetGuard;
 use crate::fetch::{FetchError, FetchedPage};
+use crate::limits::Limits;
 use crate::llm::LlmClient;
 use crate::media::MediaStore;
 use crate::media_capability::signed_store::SignedStore;
@@ -43,6 +44,10 @@ pub struct Services {
     pub cache: Option<PageCache>,
     /// Concurrent identical fetches (same page key) run once.
     pub fetches: Coalescer<SharedFetch>,
+    /// API keys, rate limits, credits and concurrency slots (docs/OPERATORS.md).
+    pub limits: Limits,
+    /// The audit log, when the operator turned it on.
+    pub audit: Option<crate::audit::AuditLog>,
 }
 
 /// What a coalesced fetch hands to every caller waiting on it: the page and
@@ -134,6 +139,19 @@ impl Services {
                 None
             }
         };
+        let limits = Limits::open(&config.limits)
+            .await
+            .map_err(|e| anyhow::anyhow!("opening the limits store: {e}"))?;
+        tracing::info!(
+            backend = limits.backend(),
+            auth = limits.keys.auth_required(),
+            "limits ready"
+        );
+        let audit = config
+            .audit
+            .clone()
+            .map(crate::audit::AuditLog::open)
+            .transpose()?;
         Ok(Services {
             plugins,
             engines,
@@ -143,6 +161,8 @@ impl Services {
             browser,
             cache,
             fetches: Coalescer::new(),
+            limits,
+            audit,
         })
     }
 }

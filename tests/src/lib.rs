@@ -8,6 +8,7 @@
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
 //! - [`local_llm`]: the real local language model (`make local-llm`) on a free loopback port.
 //! - [`fake_llm`]: a scripted chat-completions endpoint on loopback.
+//! - [`keys`]: `distill keys` as the operator runs it; requests with a bearer key.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
 //! `DISTILL_TEST_PLUGINS_DIR`, `DISTILL_EXAMPLE_PLUGINS_DIR`; without them the
@@ -18,6 +19,7 @@ pub mod client;
 pub mod fake_llm;
 pub mod fixture;
 pub mod local_llm;
+pub mod keys;
 pub mod redis;
 pub mod server;
 pub mod upload;

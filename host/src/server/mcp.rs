@@ -90,7 +90,7 @@ impl DistillTools {
         let id = uuid::Uuid::now_v7().to_string();
         tracing::info!(request = %id, tool = name, "mcp tool call");
         match name {
-            "scrape" => into_value(run_scrape(&self.state, &args, id, None).await?),
+            "scrape" => into_value(run_scrape(&self.state, &args, id).await?),
             "parse" => {
                 let (upload, options) = parse_args(&args)?;
                 into_value(run_parse(&self.state, upload, options.as_deref(), id).await?)

@@ -13,12 +13,20 @@
 //! - [`respond`]: JSON bodies and isolated request work.
 //! - [`error_map`]: pipeline errors → status, code, message.
 //! - [`access_log`]: one log line per request with its outcome and time.
+//! - [`auth`]: the `/v2` gate (API key, per-minute limits, credits left).
+//! - [`billing`]: concurrency slot, credits and their metadata around a scrape or parse.
+//! - [`audit_trail`]: the audit record of a scrape or parse.
+//! - [`keys_admin`]: `/admin/keys` and `GET /v2/team/credit-usage`.
 
 pub mod access_log;
 pub mod admin;
+pub mod audit_trail;
+pub mod auth;
+pub mod billing;
 pub mod error_map;
 pub mod health;
 pub mod mcp;
+pub mod keys_admin;
 pub mod media_route;
 pub mod ops_routes;
 pub mod parse_route;

@@ -3,7 +3,10 @@
 //! upstream's exact messages.
 
 use super::access_log::RequestId;
-use super::respond::{isolated, respond};
+use super::audit_trail::{self, Subject};
+use super::auth::Caller;
+use super::billing::{self, Meter};
+use super::respond::{isolated, respond, run_caught};
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::{
@@ -11,12 +14,14 @@ use crate::api::parse_request::{
     unsupported_type,
 };
 use crate::pipeline;
+use crate::pipeline::Data;
 use crate::pipeline::parse::Upload;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use crate::pipeline::Data;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -27,25 +32,24 @@ pub const MAX_FORM_BYTES: usize = MAX_UPLOAD_BYTES + FRAMING_ALLOWANCE;
 pub async fn parse(
     State(state): State<AppState>,
     Extension(RequestId(scrape_id)): Extension<RequestId>,
+    caller: Option<Extension<Caller>>,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
+    let caller = caller.map(|Extension(c)| c);
+    let rejected = |response: Response| {
+        let key = caller.as_ref().map(|c| c.0.as_ref());
+        audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &response);
+        response
+    };
     let (upload, options) = match read_form(multipart).await {
         Ok(parts) => parts,
-        Err(e) => return e.into_response(),
+        Err(e) => return rejected(e.into_response()),
     };
-    respond(run_parse(&state, upload, options.as_deref(), scrape_id).await)
-}
-
-/// Validates the options, finds the upload's kind and runs the pipeline
-/// isolated (also the MCP `parse` tool).
-pub async fn run_parse(
-    state: &AppState,
-    upload: Upload,
-    options: Option<&str>,
-    scrape_id: String,
-) -> Result<Data, ApiError> {
     let registry = state.services.plugins.registry();
-    let options = parse_upload_options(options, registry.as_ref())?;
+    let options = match parse_upload_options(options.as_deref(), registry.as_ref()) {
+        Ok(o) => o,
+        Err(e) => return rejected(e.into_response()),
+    };
     let kind = detect_kind(
         &upload.name,
         upload.content_type.as_deref(),
@@ -55,15 +59,49 @@ pub async fn run_parse(
                 .converter_for_content_type(mime)
                 .and_then(|p| p.manifest.extensions.first().cloned())
         },
-    )
-    .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))?;
+    );
+    let Some(kind) = kind else {
+        return rejected(
+            unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response(),
+        );
+    };
     let upload = Upload { kind, ..upload };
-    let services = state.services.clone();
-    let id = scrape_id.clone();
-    isolated(scrape_id, async move {
-        pipeline::parse(&services, upload, &options, &id).await
+    let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
+    let meter = match Meter::start(&state, caller.clone(), deadline).await {
+        Ok(m) => m,
+        Err(refused) => {
+            let key = caller.as_ref().map(|c| c.0.as_ref());
+            audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &refused);
+            return refused;
+        }
+    };
+    let file_name = upload.name.clone();
+    let options = Arc::new(options);
+    let (id, work_state, work_options) = (scrape_id.clone(), state.clone(), options.clone());
+    let outcome = run_caught(scrape_id.clone(), async move {
+        pipeline::parse(&work_state.services, upload, &work_options, &id).await
     })
-    .await
+    .await;
+    let (credits, response) = match outcome {
+        Ok(mut outcome) => {
+            let credits = billing::cost(&options, &outcome);
+            meter.finish(&state, credits, outcome.as_mut().ok()).await;
+            (credits, respond(outcome))
+        }
+        Err(panicked) => {
+            meter.finish(&state, 0, None).await;
+            (0, panicked)
+        }
+    };
+    let subject = Subject {
+        route: "parse",
+        request_id: &scrape_id,
+        target: Some(&file_name),
+        options: Some(&options),
+    };
+    let key = caller.as_ref().map(|c| c.0.as_ref());
+    audit_trail::record(&state, key, subject, credits, &response);
+    response
 }
 
 /// Reads the `file` and `options` parts.
@@ -112,4 +150,35 @@ fn form_error(err: MultipartError) -> ApiError {
             err.body_text()
         ))
     }
+}
+
+/// Validates the options, finds the upload's kind and runs the pipeline
+/// isolated, for the MCP `parse` tool (the route above adds metering,
+/// billing and the audit trail).
+pub async fn run_parse(
+    state: &AppState,
+    upload: Upload,
+    options: Option<&str>,
+    scrape_id: String,
+) -> Result<Data, ApiError> {
+    let registry = state.services.plugins.registry();
+    let options = parse_upload_options(options, registry.as_ref())?;
+    let kind = detect_kind(
+        &upload.name,
+        upload.content_type.as_deref(),
+        &|ext| registry.converter_for_extension(ext).is_some(),
+        &|mime| {
+            registry
+                .converter_for_content_type(mime)
+                .and_then(|p| p.manifest.extensions.first().cloned())
+        },
+    )
+    .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))?;
+    let upload = Upload { kind, ..upload };
+    let services = state.services.clone();
+    let id = scrape_id.clone();
+    isolated(scrape_id, async move {
+        pipeline::parse(&services, upload, &options, &id).await
+    })
+    .await
 }

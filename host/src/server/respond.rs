@@ -34,7 +34,7 @@ pub async fn run_isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
     work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
 ) -> Response {
-    respond(isolated(request_id, work).await)
+    respond_data(isolated(request_id, work).await)
 }
 
 /// Like [`run_isolated`], for callers that want the data, not a response
@@ -54,6 +54,27 @@ pub async fn isolated<T: Into<Data> + Send + 'static>(
     }
 }
 
+/// As [`run_isolated`], handing back the pipeline's outcome (for billing)
+/// before it becomes a response; `Err` is the response to a panic.
+pub async fn run_caught(
+    request_id: String,
+    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
+) -> Result<Result<Value, PipelineError>, Response> {
+    tokio::spawn(work).await.map_err(|join_error| {
+        let error_id = uuid::Uuid::now_v7().to_string();
+        tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
+        ApiError::unknown(&error_id).into_response()
+    })
+}
+
+/// The response to a pipeline outcome.
+pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
+    match outcome {
+        Ok(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Err(e) => api_error(e).into_response(),
+    }
+}
+
 /// The data as a JSON value (a stored response is parsed).
 pub fn into_value(data: Data) -> Result<Value, ApiError> {
     data.into_value().map_err(api_error)
@@ -61,7 +82,7 @@ pub fn into_value(data: Data) -> Result<Value, ApiError> {
 
 /// `{"success": true, "data": ...}` (a stored response's bytes go in as they
 /// are) or the error's response.
-pub fn respond(result: Result<Data, ApiError>) -> Response {
+pub fn respond_data(result: Result<Data, ApiError>) -> Response {
     match result {
         Ok(Data::Built(data)) => Json(json!({ "success": true, "data": data })).into_response(),
         Ok(Data::Stored(data)) => {

@@ -2,13 +2,15 @@
 //! answers for unknown routes and methods. Handlers live in their own modules.
 
 use super::state::AppState;
-use super::{access_log, admin, health, mcp, media_route, ops_routes, parse_route, scrape_route};
+use super::{
+    access_log, admin, auth, health, keys_admin, mcp, media_route, ops_routes, parse_route, scrape_route,
+};
 use crate::api::ApiError;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 
 /// JSON bodies up to 10 MB, as upstream accepts.
 pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
@@ -31,9 +33,20 @@ pub fn router(state: AppState) -> Router {
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
         .route("/admin/llm", get(admin::llm_usage))
+        .route(
+            "/admin/keys",
+            get(keys_admin::list_keys).post(keys_admin::create_key),
+        )
+        .route("/admin/keys/{id}", delete(keys_admin::revoke_key))
+        .route("/v2/team/credit-usage", get(keys_admin::credit_usage))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))
+        // Router-wide: every /v2 route (present and future) is behind it.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::authorize,
+        ))
         .layer(axum::middleware::from_fn(access_log::log_request))
         .with_state(state)
 }

@@ -1,0 +1,190 @@
+//! Counters the limits are kept in: an integer per key with a time to live,
+//! changed atomically. Three backends: in memory (concurrency slots of a
+//! single server, which must not outlive the process), the embedded store
+//! (a [`crate::cache::embedded::EmbeddedStore`] file of its own in the data
+//! directory: credits and rate windows survive a restart) and Redis (the
+//! page cache's backend; several servers then enforce one budget).
+
+use crate::cache::store::{CacheStore, now_ms};
+use async_trait::async_trait;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A counter backend failure (the request is refused with 503).
+#[derive(Debug, thiserror::Error)]
+#[error("limits store: {0}")]
+pub struct CounterError(pub String);
+
+/// Atomic counters.
+#[async_trait]
+pub trait Counters: Send + Sync + 'static {
+    /// The counter's value (0 when absent or expired).
+    async fn get(&self, key: &str) -> Result<i64, CounterError>;
+
+    /// Adds `delta` when the result stays at most `limit` and returns the new
+    /// value; `None` (nothing changed) otherwise. A counter created here
+    /// expires after `ttl`; `refresh_ttl` restarts that clock on every add.
+    async fn add_within(
+        &self,
+        key: &str,
+        delta: i64,
+        limit: i64,
+        ttl: Duration,
+        refresh_ttl: bool,
+    ) -> Result<Option<i64>, CounterError>;
+
+    /// Adds `delta` unconditionally and returns the new value.
+    async fn add(&self, key: &str, delta: i64, ttl: Duration) -> Result<i64, CounterError> {
+        Ok(self
+            .add_within(key, delta, i64::MAX, ttl, false)
+            .await?
+            .unwrap_or_default())
+    }
+}
+
+/// Counters in this process only.
+#[derive(Default)]
+pub struct MemoryCounters {
+    values: tokio::sync::Mutex<HashMap<String, (i64, i64)>>,
+}
+
+#[async_trait]
+impl Counters for MemoryCounters {
+    async fn get(&self, key: &str) -> Result<i64, CounterError> {
+        let values = self.values.lock().await;
+        Ok(values
+            .get(key)
+            .filter(|(_, expires)| *expires > now_ms())
+            .map_or(0, |(v, _)| *v))
+    }
+
+    async fn add_within(
+        &self,
+        key: &str,
+        delta: i64,
+        limit: i64,
+        ttl: Duration,
+        refresh_ttl: bool,
+    ) -> Result<Option<i64>, CounterError> {
+        let now = now_ms();
+        let mut values = self.values.lock().await;
+        if values.len() > 10_000 {
+            values.retain(|_, (_, expires)| *expires > now);
+        }
+        let expires_new = now + ttl.as_millis() as i64;
+        let (value, expires) = match values.get(key) {
+            Some(&(v, e)) if e > now => (v, if refresh_ttl { expires_new } else { e }),
+            _ => (0, expires_new),
+        };
+        let next = value.saturating_add(delta);
+        if next > limit {
+            return Ok(None);
+        }
+        values.insert(key.to_string(), (next, expires));
+        Ok(Some(next))
+    }
+}
+
+/// Counters in an embedded store file: one process per file, so a mutex
+/// makes read-modify-write atomic.
+pub struct StoreCounters {
+    store: Arc<dyn CacheStore>,
+    lock: tokio::sync::Mutex<()>,
+}
+
+impl StoreCounters {
+    pub fn new(store: Arc<dyn CacheStore>) -> StoreCounters {
+        StoreCounters {
+            store,
+            lock: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    async fn read(&self, key: &str) -> Result<Option<(i64, i64, i64)>, CounterError> {
+        let stored = self
+            .store
+            .get(key)
+            .await
+            .map_err(|e| CounterError(e.to_string()))?;
+        Ok(stored.and_then(|s| {
+            let bytes: [u8; 8] = s.value.as_slice().try_into().ok()?;
+            Some((i64::from_le_bytes(bytes), s.stored_at_ms, s.expires_at_ms))
+        }))
+    }
+}
+
+#[async_trait]
+impl Counters for StoreCounters {
+    async fn get(&self, key: &str) -> Result<i64, CounterError> {
+        Ok(self.read(key).await?.map_or(0, |(v, _, _)| v))
+    }
+
+    async fn add_within(
+        &self,
+        key: &str,
+        delta: i64,
+        limit: i64,
+        ttl: Duration,
+        refresh_ttl: bool,
+    ) -> Result<Option<i64>, CounterError> {
+        let _guard = self.lock.lock().await;
+        let now = now_ms();
+        let (value, stored_at, keep_for) = match self.read(key).await? {
+            Some((v, stored, expires)) if !refresh_ttl => {
+                (v, stored, Duration::from_millis((expires - stored).max(1) as u64))
+            }
+            Some((v, _, _)) => (v, now, ttl),
+            None => (0, now, ttl),
+        };
+        let next = value.saturating_add(delta);
+        if next > limit {
+            return Ok(None);
+        }
+        self.store
+            .put(key, &next.to_le_bytes(), stored_at, keep_for)
+            .await
+            .map_err(|e| CounterError(e.to_string()))?;
+        Ok(Some(next))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn memory_counters_respect_limits_and_expiry() {
+        let c = MemoryCounters::default();
+        let ttl = Duration::from_millis(80);
+        assert_eq!(c.add_within("k", 1, 2, ttl, false).await.unwrap(), Some(1));
+        assert_eq!(c.add_within("k", 1, 2, ttl, false).await.unwrap(), Some(2));
+        assert_eq!(c.add_within("k", 1, 2, ttl, false).await.unwrap(), None);
+        assert_eq!(c.get("k").await.unwrap(), 2);
+        assert_eq!(c.add("k", -1, ttl).await.unwrap(), 1);
+        tokio::time::sleep(Duration::from_millis(120)).await;
+        assert_eq!(c.get("k").await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn store_counters_persist_in_the_embedded_file() {
+        use crate::cache::embedded::{EmbeddedOptions, EmbeddedStore};
+        let dir = std::env::temp_dir().join(format!("distill-counters-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let opts = EmbeddedOptions {
+            max_bytes: 1 << 20,
+            hot_max_bytes: 1 << 20,
+        };
+        let path = dir.join("limits.redb");
+        {
+            let c = StoreCounters::new(Arc::new(EmbeddedStore::open(&path, opts).unwrap()));
+            let ttl = Duration::from_secs(3600);
+            assert_eq!(c.add_within("credits", 3, 5, ttl, false).await.unwrap(), Some(3));
+            assert_eq!(c.add_within("credits", 3, 5, ttl, false).await.unwrap(), None);
+            assert_eq!(c.add("credits", 2, ttl).await.unwrap(), 5);
+        }
+        let c = StoreCounters::new(Arc::new(EmbeddedStore::open(&path, opts).unwrap()));
+        assert_eq!(c.get("credits").await.unwrap(), 5);
+    }
+}

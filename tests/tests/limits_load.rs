@@ -1,0 +1,111 @@
+//! Limits held in Redis: two servers on one Redis enforce one budget, and a
+//! bounded load test shows no request over quota is served and no credit is
+//! lost or counted twice under concurrency (docs/OPERATORS.md).
+
+use distill_e2e::keys::{create_key, scrape_as, usage_of, wait_for_fresh_minute};
+use distill_e2e::redis::RedisServer;
+use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
+use serde_json::json;
+use std::path::Path;
+
+fn redis_server(redis: &RedisServer, keys: &Path) -> TestServer {
+    TestServer::start(
+        ServerOptions::default()
+            .env("DISTILL_CACHE_URL", &redis.url())
+            .env("DISTILL_KEYS_FILE", keys.to_str().unwrap()),
+    )
+}
+
+#[tokio::test]
+async fn two_servers_on_one_redis_share_rate_limits_and_concurrency() {
+    let redis = RedisServer::start();
+    let keys = fresh_tmp_dir().join("keys.json");
+    let (a, b) = (redis_server(&redis, &keys), redis_server(&redis, &keys));
+    assert!(
+        a.logs().contains("limits ready") && a.logs().contains("redis"),
+        "{}",
+        a.logs()
+    );
+    let key = create_key(&keys, "shared-rpm", &["--rpm", "4"]);
+    wait_for_fresh_minute(20);
+    let page = json!({"url": site().url("/article.html"), "maxAge": 0});
+    let mut statuses = Vec::new();
+    for i in 0..8 {
+        let server = if i % 2 == 0 { &a } else { &b };
+        statuses.push(scrape_as(server.url(), &key, &page).await.status);
+    }
+    assert_eq!(
+        statuses,
+        vec![200, 200, 200, 200, 429, 429, 429, 429],
+        "one window for both servers"
+    );
+
+    // One slot across both servers: a scrape on B waits for A's.
+    let key = create_key(&keys, "shared-slot", &["--concurrency", "1"]);
+    let slow = json!({"url": site().url("/slow?ms=1500&shared=1"), "maxAge": 0});
+    let (ua, ka, sa) = (a.url().to_string(), key.clone(), slow.clone());
+    let first = tokio::spawn(async move { scrape_as(&ua, &ka, &sa).await });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let second = scrape_as(
+        b.url(),
+        &key,
+        &json!({"url": site().url("/article.html"), "maxAge": 0}),
+    )
+    .await;
+    let first = first.await.unwrap();
+    assert_eq!((first.status, second.status), (200, 200));
+    let m = &second.json["data"]["metadata"];
+    assert_eq!(m["concurrencyLimited"], true, "{m}");
+    assert!(m["concurrencyQueueDurationMs"].as_u64().unwrap() >= 800, "{m}");
+}
+
+/// Bounded load: 60 scrapes in waves of 15 at once, alternating between two servers,
+/// against a key with 25 credits and a concurrency limit of 3.
+#[tokio::test]
+async fn load_across_two_servers_serves_exactly_the_quota_and_counts_every_credit() {
+    let redis = RedisServer::start();
+    let keys = fresh_tmp_dir().join("keys.json");
+    let (a, b) = (redis_server(&redis, &keys), redis_server(&redis, &keys));
+    let key = create_key(&keys, "load", &["--credits", "25", "--concurrency", "3"]);
+    let urls = [a.url().to_string(), b.url().to_string()];
+    let mut answers = Vec::new();
+    for wave in 0..4 {
+        let calls: Vec<_> = (0..15)
+            .map(|i| {
+                let server = urls[i % 2].clone();
+                let key = key.clone();
+                let body = json!({"url": site().url(&format!("/hits/load-{wave}-{i}?ms=50")), "maxAge": 0});
+                tokio::spawn(async move { scrape_as(&server, &key, &body).await })
+            })
+            .collect();
+        for call in calls {
+            answers.push(call.await.unwrap());
+        }
+    }
+    let served: Vec<_> = answers.iter().filter(|r| r.status == 200).collect();
+    let refused = answers.iter().filter(|r| r.status == 402).count();
+    let other: Vec<_> = answers
+        .iter()
+        .filter(|r| r.status != 200 && r.status != 402)
+        .map(|r| (r.status, r.json.to_string()))
+        .collect();
+    assert!(other.is_empty(), "unexpected answers: {other:?}");
+    assert_eq!(served.len(), 25, "exactly the quota is served");
+    assert_eq!(refused, 35);
+    let billed: u64 = served.iter().map(|r| r.credits()).sum();
+    assert_eq!(billed, 25, "every served scrape billed once");
+    for server in &urls {
+        let u = usage_of(server, &key).await;
+        assert_eq!(
+            (&u["creditsUsed"], &u["remainingCredits"]),
+            (&json!(25), &json!(0)),
+            "{u}"
+        );
+    }
+    assert!(
+        served
+            .iter()
+            .any(|r| r.json["data"]["metadata"]["concurrencyLimited"] == true),
+        "with 15 in flight and 3 slots some scrapes queued"
+    );
+}
