@@ -16,7 +16,9 @@
 pub mod api;
 pub mod cache;
 pub mod config;
+pub mod crawl;
 pub mod fetch;
+pub mod jobs;
 pub mod llm;
 pub mod media;
 pub mod ocr;
