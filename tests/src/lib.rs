@@ -5,6 +5,8 @@
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
+//! - [`crawl_site`]: a generated site for crawl / map / batch tests.
+//! - [`webhook_receiver`]: records webhook deliveries.
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
@@ -13,10 +15,12 @@
 //! All traffic stays on 127.0.0.1.
 
 pub mod client;
+pub mod crawl_site;
 pub mod fixture;
 pub mod redis;
 pub mod server;
 pub mod upload;
+pub mod webhook_receiver;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fixture::{FixtureSite, read_document, read_fixture, site};

@@ -95,7 +95,11 @@ pub fn parse_url(raw: &str, catalog: &dyn Catalog) -> Result<Url, ApiError> {
 }
 
 /// The scrape request for one page of a job: `options` + `url`.
-pub fn page_request(options: &Map<String, Value>, url: &str, catalog: &dyn Catalog) -> Result<ScrapeRequest, ApiError> {
+pub fn page_request(
+    options: &Map<String, Value>,
+    url: &str,
+    catalog: &dyn Catalog,
+) -> Result<ScrapeRequest, ApiError> {
     let mut body = options.clone();
     body.insert("url".into(), Value::String(url.to_string()));
     ScrapeRequest::from_json(&Value::Object(body), catalog)
@@ -125,13 +129,15 @@ fn regexes(c: &mut Checker, f: &mut Fields, key: &str) -> Vec<regex::Regex> {
     let path = f.at(key);
     f.string_array(c, key)
         .into_iter()
-        .filter_map(|p| match regex::RegexBuilder::new(&p).size_limit(1 << 20).build() {
-            Ok(r) => Some(r),
-            Err(e) => {
-                c.custom(&path, format!("Invalid regular expression {p:?}: {e}"));
-                None
-            }
-        })
+        .filter_map(
+            |p| match regex::RegexBuilder::new(&p).size_limit(1 << 20).build() {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    c.custom(&path, format!("Invalid regular expression {p:?}: {e}"));
+                    None
+                }
+            },
+        )
         .collect()
 }
 
@@ -150,7 +156,12 @@ fn webhook(c: &mut Checker, f: &mut Fields) -> Option<WebhookSpec> {
             url,
             headers: Vec::new(),
             metadata: json!({}),
-            events: vec!["started".into(), "page".into(), "completed".into(), "failed".into()],
+            events: vec![
+                "started".into(),
+                "page".into(),
+                "completed".into(),
+                "failed".into(),
+            ],
         }),
         Value::Object(_) => {
             let mut w = c.object(raw, path.clone())?;
@@ -168,7 +179,10 @@ fn webhook(c: &mut Checker, f: &mut Fields) -> Option<WebhookSpec> {
                     .collect(),
                 None => Vec::new(),
             };
-            let metadata = w.any_object(c, "metadata").map(|m| Value::Object(m.clone())).unwrap_or(json!({}));
+            let metadata = w
+                .any_object(c, "metadata")
+                .map(|m| Value::Object(m.clone()))
+                .unwrap_or(json!({}));
             let events_path = w.at("events");
             let mut events = w.string_array(c, "events");
             for e in &events {
@@ -177,7 +191,12 @@ fn webhook(c: &mut Checker, f: &mut Fields) -> Option<WebhookSpec> {
                 }
             }
             if w.raw("events").is_none() {
-                events = vec!["started".into(), "page".into(), "completed".into(), "failed".into()];
+                events = vec![
+                    "started".into(),
+                    "page".into(),
+                    "completed".into(),
+                    "failed".into(),
+                ];
             }
             w.finish(c);
             let url = url.and_then(|u| parse(c, &u))?;
@@ -196,7 +215,8 @@ fn webhook(c: &mut Checker, f: &mut Fields) -> Option<WebhookSpec> {
 }
 
 fn concurrency(c: &mut Checker, f: &mut Fields) -> Option<usize> {
-    f.int(c, "maxConcurrency", Some(1), Some(1000)).map(|n| n as usize)
+    f.int(c, "maxConcurrency", Some(1), Some(1000))
+        .map(|n| n as usize)
 }
 
 impl CrawlRequest {
@@ -207,14 +227,23 @@ impl CrawlRequest {
         let include_paths = regexes(&mut c, &mut f, "includePaths");
         let exclude_paths = regexes(&mut c, &mut f, "excludePaths");
         let regex_on_full_url = f.bool(&mut c, "regexOnFullURL", false);
-        let max_discovery_depth = f.int(&mut c, "maxDiscoveryDepth", Some(0), None).map(|d| d.min(u32::MAX as i64) as u32);
+        let max_discovery_depth = f
+            .int(&mut c, "maxDiscoveryDepth", Some(0), None)
+            .map(|d| d.min(u32::MAX as i64) as u32);
         // Upstream's v1 names, refused with a pointer to the v2 ones.
-        for (old, new) in [("maxDepth", "maxDiscoveryDepth"), ("allowBackwardLinks", "crawlEntireDomain"), ("ignoreSitemap", "sitemap")] {
+        for (old, new) in [
+            ("maxDepth", "maxDiscoveryDepth"),
+            ("allowBackwardLinks", "crawlEntireDomain"),
+            ("ignoreSitemap", "sitemap"),
+        ] {
             if f.raw(old).is_some() {
                 c.custom(&f.at(old), format!("{old} is not a v2 option; use {new}"));
             }
         }
-        let limit = f.int(&mut c, "limit", Some(1), None).map(|l| l as u64).unwrap_or(DEFAULT_CRAWL_LIMIT);
+        let limit = f
+            .int(&mut c, "limit", Some(1), None)
+            .map(|l| l as u64)
+            .unwrap_or(DEFAULT_CRAWL_LIMIT);
         let crawl_entire_domain = f.bool(&mut c, "crawlEntireDomain", false);
         let allow_external_links = f.bool(&mut c, "allowExternalLinks", false);
         let allow_subdomains = f.bool(&mut c, "allowSubdomains", false);
@@ -269,7 +298,14 @@ impl CrawlRequest {
 }
 
 /// Keys of a batch body that are not scrape options.
-const BATCH_KEYS: &[&str] = &["urls", "webhook", "appendToId", "ignoreInvalidURLs", "maxConcurrency", "zeroDataRetention"];
+const BATCH_KEYS: &[&str] = &[
+    "urls",
+    "webhook",
+    "appendToId",
+    "ignoreInvalidURLs",
+    "maxConcurrency",
+    "zeroDataRetention",
+];
 
 impl BatchRequest {
     pub fn from_json(body: &Value, catalog: &dyn Catalog) -> Result<BatchRequest, ApiError> {
@@ -288,9 +324,14 @@ impl BatchRequest {
         if !c.is_ok() {
             return Err(issues_to_error(c));
         }
-        let Value::Object(map) = body else { unreachable!("checked above") };
-        let scrape_options: Map<String, Value> =
-            map.iter().filter(|(k, _)| !BATCH_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+        let Value::Object(map) = body else {
+            unreachable!("checked above")
+        };
+        let scrape_options: Map<String, Value> = map
+            .iter()
+            .filter(|(k, _)| !BATCH_KEYS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let mut urls = Vec::new();
         let mut invalid_urls = Vec::new();
         for (i, raw) in raw_urls.iter().enumerate() {
@@ -308,9 +349,11 @@ impl BatchRequest {
             return Err(issues_to_error(c));
         }
         if urls.is_empty() && append_to_id.is_none() {
-            return Err(ApiError::bad_request("No valid URLs to scrape").with_details(json!([{
-                "code": "custom", "path": ["urls"], "message": "At least one valid URL is required"
-            }])));
+            return Err(
+                ApiError::bad_request("No valid URLs to scrape").with_details(json!([{
+                    "code": "custom", "path": ["urls"], "message": "At least one valid URL is required"
+                }])),
+            );
         }
         let probe = urls.first().map(Url::as_str).unwrap_or("http://example.invalid/");
         page_request(&scrape_options, probe, catalog)?;
@@ -379,9 +422,16 @@ pub fn preview_request(body: &Value, catalog: &dyn Catalog) -> Result<(Url, Stri
             .details
             .as_ref()
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|i| i["message"].as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|i| i["message"].as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
-        return Err(ApiError::bad_request(format!("Invalid request parameters: {}", msgs.join(", "))));
+        return Err(ApiError::bad_request(format!(
+            "Invalid request parameters: {}",
+            msgs.join(", ")
+        )));
     }
     let url = parse_url(url.as_deref().unwrap_or(""), catalog)?;
     Ok((url, prompt.unwrap_or_default()))

@@ -36,9 +36,19 @@ pub async fn robots_for(fetcher: &RawFetcher, cache: &RobotsCache, url: &Url, ag
 }
 
 /// Page URLs from the site's sitemaps: those robots.txt names, else `/sitemap.xml`.
-pub async fn sitemap_urls(fetcher: &RawFetcher, cache: &RobotsCache, start: &Url, agent: &str, max: usize) -> Vec<Url> {
+pub async fn sitemap_urls(
+    fetcher: &RawFetcher,
+    cache: &RobotsCache,
+    start: &Url,
+    agent: &str,
+    max: usize,
+) -> Vec<Url> {
     let robots = robots_for(fetcher, cache, start, agent).await;
-    let mut roots: Vec<Url> = robots.sitemaps.iter().filter_map(|s| Url::parse(s).ok()).collect();
+    let mut roots: Vec<Url> = robots
+        .sitemaps
+        .iter()
+        .filter_map(|s| Url::parse(s).ok())
+        .collect();
     if roots.is_empty()
         && let Ok(u) = start.join("/sitemap.xml")
     {
@@ -50,4 +60,21 @@ pub async fn sitemap_urls(fetcher: &RawFetcher, cache: &RobotsCache, start: &Url
         .filter_map(|s| start.join(&s).ok())
         .filter(|u| u.scheme() == "http" || u.scheme() == "https")
         .collect()
+}
+
+/// The links of a whole page (navigation included, as a crawler needs them;
+/// the `links` format lists only the cleaned content's), resolved against
+/// the page's `<base>` or `page_url`. Parsing runs on a blocking thread.
+pub async fn page_links(raw_html: String, page_url: Url) -> Vec<String> {
+    tokio::task::spawn_blocking(move || {
+        let page = distill_html::ParsedPage::parse(&raw_html, &page_url);
+        let whole = distill_html::CleanOptions {
+            only_main_content: false,
+            include_tags: &[],
+            exclude_tags: &[],
+        };
+        page.clean(&whole).map(|c| c.links()).unwrap_or_default()
+    })
+    .await
+    .unwrap_or_default()
 }

@@ -5,7 +5,7 @@
 //! and the in-scope links it found. At start-up every job still scraping is
 //! resumed; expired jobs are swept hourly.
 
-use super::discover::{robots_for, sitemap_urls};
+use super::discover::{page_links, robots_for, sitemap_urls};
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
 use super::politeness::HostGate;
@@ -60,14 +60,27 @@ pub struct Crawls {
 
 impl Crawls {
     /// Opens the queue, resumes unfinished jobs and starts the expiry sweeper.
-    pub async fn start(services: Arc<Services>, config: &Config, describe: DescribeError) -> anyhow::Result<Arc<Crawls>> {
+    pub async fn start(
+        services: Arc<Services>,
+        config: &Config,
+        describe: DescribeError,
+    ) -> anyhow::Result<Arc<Crawls>> {
         let settings = CrawlSettings::from_env();
         let store = crate::jobs::open_embedded(&config.data_dir).await?;
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,
         };
-        let fetcher = RawFetcher::new(HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?);
-        let webhooks = Webhooks::new(guard, settings.webhook_secret.clone(), settings.webhook_attempts, settings.webhook_backoff)?;
+        let fetcher = RawFetcher::new(HttpFetcher::new(
+            guard,
+            config.max_page_bytes,
+            &config.user_agent,
+        )?);
+        let webhooks = Webhooks::new(
+            guard,
+            settings.webhook_secret.clone(),
+            settings.webhook_attempts,
+            settings.webhook_backoff,
+        )?;
         let crawls = Arc::new(Crawls {
             services,
             store,
@@ -101,7 +114,12 @@ impl Crawls {
 
     fn plan(&self, job: &JobRecord) -> Result<Plan, crate::api::ApiError> {
         let registry = self.services.plugins.registry();
-        Plan::of(job, registry.as_ref(), self.settings.default_concurrency, &self.settings.robots_user_agent)
+        Plan::of(
+            job,
+            registry.as_ref(),
+            self.settings.default_concurrency,
+            &self.settings.robots_user_agent,
+        )
     }
 
     /// Creates a job from a validated request body, queues `urls` and starts it.
@@ -113,7 +131,8 @@ impl Crawls {
         let tasks = tasks_for(kind, &plan, urls);
         let job = self.store.create(&job, tasks, plan.limit).await?;
         if let Some(w) = &plan.webhook {
-            self.webhooks.send(w, plan.family(), "started", &job.id, Vec::new(), None);
+            self.webhooks
+                .send(w, plan.family(), "started", &job.id, Vec::new(), None);
         }
         Ok(job)
     }
@@ -121,7 +140,10 @@ impl Crawls {
     /// Queues more URLs on a batch job (`appendToId`) and makes sure it runs.
     pub async fn append(&self, job: &JobRecord, urls: Vec<Url>) -> anyhow::Result<u64> {
         let plan = self.plan(job).map_err(|e| anyhow::anyhow!(e.message))?;
-        Ok(self.store.enqueue(&job.id, tasks_for(job.kind, &plan, urls), plan.limit).await?)
+        Ok(self
+            .store
+            .enqueue(&job.id, tasks_for(job.kind, &plan, urls), plan.limit)
+            .await?)
     }
 
     /// Cancels a job; `None` if unknown, else its status before.
@@ -159,7 +181,10 @@ impl Crawls {
         let plan = match self.plan(&job) {
             Ok(p) => Arc::new(p),
             Err(e) => {
-                let _ = self.store.set_status(&id, JobStatus::Failed, Some(e.message.clone())).await;
+                let _ = self
+                    .store
+                    .set_status(&id, JobStatus::Failed, Some(e.message.clone()))
+                    .await;
                 return;
             }
         };
@@ -168,7 +193,6 @@ impl Crawls {
         }
         let pace = Arc::new(tokio::sync::Mutex::new(Instant::now()));
         let mut work: JoinSet<()> = JoinSet::new();
-        let mut deliveries = Vec::new();
         loop {
             if stop.flag.load(Ordering::SeqCst) {
                 work.abort_all();
@@ -214,15 +238,13 @@ impl Crawls {
                     _ = stop.notify.notified() => {}
                 }
             }
-            deliveries.retain(|h: &tokio::task::JoinHandle<bool>| !h.is_finished());
-        }
-        for h in deliveries {
-            let _ = h.await;
         }
         if let Ok(Some(before)) = self.store.set_status(&id, JobStatus::Completed, None).await
             && before.status == JobStatus::Scraping
             && let Some(w) = &plan.webhook
-            && let Some(h) = self.webhooks.send(w, plan.family(), "completed", &id, Vec::new(), None)
+            && let Some(h) = self
+                .webhooks
+                .send(w, plan.family(), "completed", &id, Vec::new(), None)
         {
             let _ = h.await;
         }
@@ -233,7 +255,10 @@ impl Crawls {
     /// queue skips URLs it has seen).
     async fn seed_from_sitemaps(&self, job: &JobRecord, plan: &Plan) {
         let Some(scope) = &plan.scope else { return };
-        let agent = plan.robots.clone().unwrap_or_else(|| self.settings.robots_user_agent.clone());
+        let agent = plan
+            .robots
+            .clone()
+            .unwrap_or_else(|| self.settings.robots_user_agent.clone());
         let cap = plan.limit.min(100_000) as usize * 4;
         let urls = sitemap_urls(&self.fetcher, &self.robots, &scope.start, &agent, cap.max(1)).await;
         let tasks: Vec<Task> = urls
@@ -268,7 +293,8 @@ impl Crawls {
         match self.store.finish(id, seq, outcome, discovered, plan.limit).await {
             Ok(done) if done.stored => {
                 let w = plan.webhook.as_ref()?;
-                self.webhooks.send(w, plan.family(), "page", id, document.into_iter().collect(), None)
+                self.webhooks
+                    .send(w, plan.family(), "page", id, document.into_iter().collect(), None)
             }
             Ok(_) => None,
             Err(e) => {
@@ -278,7 +304,12 @@ impl Crawls {
         }
     }
 
-    async fn scrape_task(&self, plan: &Plan, task: &Task, pace: &tokio::sync::Mutex<Instant>) -> (Outcome, Vec<Task>) {
+    async fn scrape_task(
+        &self,
+        plan: &Plan,
+        task: &Task,
+        pace: &tokio::sync::Mutex<Instant>,
+    ) -> (Outcome, Vec<Task>) {
         let scrape_id = uuid::Uuid::now_v7().to_string();
         let failed = |code: &str, message: String| Outcome::Failed {
             error: json!({
@@ -296,7 +327,12 @@ impl Crawls {
                 None => url.path().to_string(),
             };
             if !robots.allows(&path) {
-                return (Outcome::RobotsBlocked { url: task.url.clone() }, Vec::new());
+                return (
+                    Outcome::RobotsBlocked {
+                        url: task.url.clone(),
+                    },
+                    Vec::new(),
+                );
             }
         }
         let registry = self.services.plugins.registry();
@@ -304,9 +340,10 @@ impl Crawls {
             Ok(r) => r,
             Err(e) => return (failed(e.code, e.message), Vec::new()),
         };
-        let wants_links = request.options.wants("links");
-        if plan.follow_links && !wants_links {
-            request.options.formats.push(FormatRequest::named("links"));
+        // Links are read from the whole raw page (navigation included).
+        let wants_raw = request.options.wants("rawHtml");
+        if plan.follow_links && !wants_raw {
+            request.options.formats.push(FormatRequest::named("rawHtml"));
         }
         if !plan.delay.is_zero() {
             let mut next = pace.lock().await;
@@ -328,12 +365,21 @@ impl Crawls {
             .unwrap_or_else(|| url.clone());
         let mut discovered = Vec::new();
         if let Some(scope) = &plan.scope {
-            if final_url.host_str() != url.host_str() && scope.check(&final_url, 0) == Err(super::scope::Refusal::Host) {
+            if final_url.host_str() != url.host_str()
+                && scope.check(&final_url, 0) == Err(super::scope::Refusal::Host)
+            {
                 return (Outcome::Skipped, Vec::new());
             }
             if plan.follow_links {
-                for link in data["links"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-                    let Some(found) = resolve(&final_url, link) else { continue };
+                for link in data["links"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    let Some(found) = resolve(&final_url, link) else {
+                        continue;
+                    };
                     let found = fetch_form(found, plan.rules);
                     if scope.check(&found, task.depth + 1).is_ok() {
                         discovered.push(Task {
@@ -345,8 +391,8 @@ impl Crawls {
                 }
             }
         }
-        if !wants_links && let Some(obj) = data.as_object_mut() {
-            obj.remove("links");
+        if !wants_raw && let Some(obj) = data.as_object_mut() {
+            obj.remove("rawHtml");
         }
         let final_key = match plan.kind {
             JobKind::Crawl => key(&final_url, plan.rules),

@@ -4,7 +4,7 @@
 //! start path, de-duplicated, optionally ranked by a `search` query, cut to
 //! `limit`.
 
-use super::discover::sitemap_urls;
+use super::discover::{page_links, sitemap_urls};
 use super::manager::Crawls;
 use super::url_norm::{KeyRules, fetch_form, key, resolve};
 use crate::api::crawl_request::{MapRequest, SitemapMode, page_request};
@@ -25,14 +25,19 @@ fn bare(h: &str) -> &str {
 }
 
 fn in_scope(start: &Url, u: &Url, subdomains: bool) -> bool {
-    let (s, h) = (bare(start.host_str().unwrap_or("")), bare(u.host_str().unwrap_or("")));
+    let (s, h) = (
+        bare(start.host_str().unwrap_or("")),
+        bare(u.host_str().unwrap_or("")),
+    );
     let host_ok = s == h || (subdomains && h.ends_with(&format!(".{s}")));
     let dir = start.path().trim_end_matches('/');
     host_ok && (dir.is_empty() || u.path() == dir || u.path().starts_with(&format!("{dir}/")))
 }
 
-/// Relevance of `url` (+ title) to the query terms: each term found counts,
-/// in the path twice, the whole query as one phrase more.
+/// Relevance of a URL's path and query (+ title) to the query terms: each
+/// term found counts, in the path twice, the whole query as one phrase more.
+/// (The host is left out: every mapped URL shares it, and a port's digits
+/// would match numeric terms.)
 pub fn relevance(query: &str, url: &str, title: &str) -> u32 {
     let hay_url = url.to_ascii_lowercase();
     let hay_title = title.to_lowercase();
@@ -55,8 +60,13 @@ pub fn relevance(query: &str, url: &str, title: &str) -> u32 {
 
 /// Runs a map.
 pub async fn map(crawls: &Crawls, req: &MapRequest) -> Result<Vec<Value>, MapTimeout> {
-    let limit = req.timeout_ms.map(Duration::from_millis).unwrap_or(DEFAULT_MAP_TIMEOUT);
-    tokio::time::timeout(limit, collect(crawls, req)).await.map_err(|_| MapTimeout)
+    let limit = req
+        .timeout_ms
+        .map(Duration::from_millis)
+        .unwrap_or(DEFAULT_MAP_TIMEOUT);
+    tokio::time::timeout(limit, collect(crawls, req))
+        .await
+        .map_err(|_| MapTimeout)
 }
 
 async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
@@ -74,14 +84,22 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
     };
     if req.sitemap != SitemapMode::Only {
         let registry = crawls.services.plugins.registry();
-        let body = serde_json::Map::from_iter([("formats".to_string(), json!(["links"]))]);
+        let body = serde_json::Map::from_iter([("formats".to_string(), json!(["rawHtml"]))]);
         if let Ok(page) = page_request(&body, req.url.as_str(), registry.as_ref()) {
             let id = uuid::Uuid::now_v7().to_string();
             if let Ok(data) = crate::pipeline::scrape(&crawls.services, &page, &id).await {
-                let base = data["metadata"]["url"].as_str().and_then(|u| Url::parse(u).ok()).unwrap_or(req.url.clone());
+                let base = data["metadata"]["url"]
+                    .as_str()
+                    .and_then(|u| Url::parse(u).ok())
+                    .unwrap_or(req.url.clone());
                 let text = |k: &str| data["metadata"][k].as_str().map(str::to_string);
                 add(req.url.clone(), text("title"), text("description"), &mut links);
-                for l in data["links"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+                for l in data["links"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
                     if let Some(u) = resolve(&base, l) {
                         add(u, None, None, &mut links);
                     }
@@ -100,12 +118,16 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
         let mut scored: Vec<(u32, usize)> = links
             .iter()
             .enumerate()
-            .map(|(i, (u, t, _))| (relevance(q, u.as_str(), t.as_deref().unwrap_or("")), i))
+            .map(|(i, (u, t, _))| {
+                let target = format!("{}?{}", u.path(), u.query().unwrap_or(""));
+                (relevance(q, &target, t.as_deref().unwrap_or("")), i)
+            })
             .filter(|(s, _)| *s > 0)
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let order: Vec<usize> = scored.into_iter().map(|(_, i)| i).collect();
-        let mut taken: Vec<Option<(Url, Option<String>, Option<String>)>> = links.into_iter().map(Some).collect();
+        let mut taken: Vec<Option<(Url, Option<String>, Option<String>)>> =
+            links.into_iter().map(Some).collect();
         links = order.into_iter().filter_map(|i| taken[i].take()).collect();
     }
     links
@@ -130,18 +152,34 @@ mod tests {
 
     #[test]
     fn relevance_prefers_terms_in_the_path_and_phrases() {
-        let a = relevance("blue widgets", "http://a.test/products/blue-widgets", "");
-        let b = relevance("blue widgets", "http://a.test/blue/things", "");
-        let c = relevance("blue widgets", "http://a.test/about", "");
+        let a = relevance("blue widgets", "/products/blue-widgets", "");
+        let b = relevance("blue widgets", "/blue/things", "");
+        let c = relevance("blue widgets", "/about", "");
         assert!(a > b && b > c && c == 0, "{a} {b} {c}");
     }
 
     #[test]
     fn scope_by_host_and_path() {
         let start = Url::parse("http://a.test/docs/").unwrap();
-        assert!(in_scope(&start, &Url::parse("http://www.a.test/docs/x").unwrap(), false));
-        assert!(!in_scope(&start, &Url::parse("http://a.test/blog").unwrap(), false));
-        assert!(!in_scope(&start, &Url::parse("http://api.a.test/docs/x").unwrap(), false));
-        assert!(in_scope(&start, &Url::parse("http://api.a.test/docs/x").unwrap(), true));
+        assert!(in_scope(
+            &start,
+            &Url::parse("http://www.a.test/docs/x").unwrap(),
+            false
+        ));
+        assert!(!in_scope(
+            &start,
+            &Url::parse("http://a.test/blog").unwrap(),
+            false
+        ));
+        assert!(!in_scope(
+            &start,
+            &Url::parse("http://api.a.test/docs/x").unwrap(),
+            false
+        ));
+        assert!(in_scope(
+            &start,
+            &Url::parse("http://api.a.test/docs/x").unwrap(),
+            true
+        ));
     }
 }

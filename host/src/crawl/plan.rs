@@ -38,7 +38,12 @@ impl Plan {
     }
 
     /// The plan of `job`; `robots_agent` is the operator's default agent.
-    pub fn of(job: &JobRecord, catalog: &dyn Catalog, default_concurrency: usize, robots_agent: &str) -> Result<Plan, ApiError> {
+    pub fn of(
+        job: &JobRecord,
+        catalog: &dyn Catalog,
+        default_concurrency: usize,
+        robots_agent: &str,
+    ) -> Result<Plan, ApiError> {
         match job.kind {
             JobKind::Crawl => {
                 let r = CrawlRequest::from_json(&job.request, catalog)?;
@@ -61,11 +66,16 @@ impl Plan {
                     },
                     limit: r.limit,
                     // As upstream: a delay makes the crawl sequential.
-                    concurrency: if delay.is_zero() { r.max_concurrency.unwrap_or(default_concurrency) } else { 1 },
+                    concurrency: if delay.is_zero() {
+                        r.max_concurrency.unwrap_or(default_concurrency)
+                    } else {
+                        1
+                    },
                     delay,
                     follow_links: r.sitemap != SitemapMode::Only,
                     sitemap: r.sitemap,
-                    robots: (!r.ignore_robots_txt).then(|| r.robots_user_agent.unwrap_or_else(|| robots_agent.to_string())),
+                    robots: (!r.ignore_robots_txt)
+                        .then(|| r.robots_user_agent.unwrap_or_else(|| robots_agent.to_string())),
                     scrape_options: r.scrape_options,
                     webhook: r.webhook,
                 })

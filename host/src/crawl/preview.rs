@@ -53,12 +53,15 @@ pub fn sanitize(answer: &Value) -> Map<String, Value> {
         let Some(v) = obj.get(*k) else { continue };
         let ok = match *t {
             "array" => v.as_array().is_some_and(|a| {
-                a.iter().all(|s| s.as_str().is_some_and(|s| regex::Regex::new(s).is_ok()))
+                a.iter()
+                    .all(|s| s.as_str().is_some_and(|s| regex::Regex::new(s).is_ok()))
             }),
             "integer" => v.as_u64().is_some_and(|n| n >= 1 || *k == "maxDiscoveryDepth"),
             "number" => v.as_f64().is_some_and(|d| (0.0..=60.0).contains(&d)),
             "boolean" => v.is_boolean(),
-            _ => v.as_str().is_some_and(|s| ["skip", "include", "only"].contains(&s)),
+            _ => v
+                .as_str()
+                .is_some_and(|s| ["skip", "include", "only"].contains(&s)),
         };
         if ok {
             out.insert(k.to_string(), v.clone());
@@ -68,7 +71,11 @@ pub fn sanitize(answer: &Value) -> Map<String, Value> {
 }
 
 /// Asks the model for crawl options for `url` given `prompt`.
-pub async fn derive(llm: Option<&LlmConfig>, url: &str, prompt: &str) -> Result<Map<String, Value>, PreviewError> {
+pub async fn derive(
+    llm: Option<&LlmConfig>,
+    url: &str,
+    prompt: &str,
+) -> Result<Map<String, Value>, PreviewError> {
     let config = llm.ok_or(PreviewError::NoModel)?;
     let client = LlmClient::new(config.clone()).map_err(|e| PreviewError::Failed(e.to_string()))?;
     let system = "You turn a user's description of a web crawl into crawler options. Answer with one JSON \
@@ -90,9 +97,12 @@ pub async fn derive(llm: Option<&LlmConfig>, url: &str, prompt: &str) -> Result<
         .complete(&request, Instant::now() + Duration::from_secs(60))
         .await
         .map_err(PreviewError::Failed)?;
-    let start = text.find('{').ok_or_else(|| PreviewError::Failed("no JSON object in the answer".into()))?;
+    let start = text
+        .find('{')
+        .ok_or_else(|| PreviewError::Failed("no JSON object in the answer".into()))?;
     let end = text.rfind('}').map(|e| e + 1).unwrap_or(text.len());
-    let answer: Value = serde_json::from_str(&text[start..end]).map_err(|e| PreviewError::Failed(e.to_string()))?;
+    let answer: Value =
+        serde_json::from_str(&text[start..end]).map_err(|e| PreviewError::Failed(e.to_string()))?;
     Ok(sanitize(&answer))
 }
 

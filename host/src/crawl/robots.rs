@@ -48,7 +48,9 @@ impl Robots {
         let mut in_agents = false;
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
-            let Some((field, value)) = line.split_once(':') else { continue };
+            let Some((field, value)) = line.split_once(':') else {
+                continue;
+            };
             let field = field.trim().to_ascii_lowercase();
             let value = value.trim();
             match field.as_str() {
@@ -75,7 +77,11 @@ impl Robots {
         }
         let mine: Vec<(bool, String)> = groups
             .iter()
-            .filter(|(agents, _)| agents.iter().any(|a| a != "*" && !token.is_empty() && token.contains(a.as_str())))
+            .filter(|(agents, _)| {
+                agents
+                    .iter()
+                    .any(|a| a != "*" && !token.is_empty() && token.contains(a.as_str()))
+            })
             .flat_map(|(_, r)| r.clone())
             .collect();
         let rules = if mine.is_empty() {

@@ -43,7 +43,8 @@ impl Scope {
         if self.max_depth.is_some_and(|max| depth > max) {
             return Err(Refusal::Depth);
         }
-        let same_host = bare_host(url) == bare_host(&self.start) && url.port_or_known_default() == self.start.port_or_known_default();
+        let same_host = bare_host(url) == bare_host(&self.start)
+            && url.port_or_known_default() == self.start.port_or_known_default();
         let sub = bare_host(url).ends_with(&format!(".{}", bare_host(&self.start)));
         if !(same_host || self.allow_external || (self.allow_subdomains && sub)) {
             return Err(Refusal::Host);
@@ -62,7 +63,11 @@ impl Scope {
 
     /// includePaths / excludePaths alone (sitemap URLs and links alike).
     pub fn check_patterns(&self, url: &Url) -> Result<(), Refusal> {
-        let subject = if self.regex_on_full_url { url.as_str() } else { url.path() };
+        let subject = if self.regex_on_full_url {
+            url.as_str()
+        } else {
+            url.path()
+        };
         if self.exclude.iter().any(|r| r.is_match(subject)) {
             return Err(Refusal::Excluded);
         }
@@ -128,7 +133,10 @@ mod tests {
         assert_eq!(s.check(&u("http://a.test/docs/a"), 2), Ok(()));
         assert_eq!(s.check(&u("http://a.test/docs/a"), 3), Err(Refusal::Depth));
         assert_eq!(s.check(&u("http://a.test/blog/a"), 1), Err(Refusal::NotIncluded));
-        assert_eq!(s.check(&u("http://a.test/docs/private"), 1), Err(Refusal::Excluded));
+        assert_eq!(
+            s.check(&u("http://a.test/docs/private"), 1),
+            Err(Refusal::Excluded)
+        );
         s.regex_on_full_url = true;
         s.include = vec![Regex::new("^http://a\\.test/docs/").unwrap()];
         assert_eq!(s.check(&u("http://a.test/docs/a"), 1), Ok(()));

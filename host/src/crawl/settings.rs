@@ -42,7 +42,9 @@ impl CrawlSettings {
                 .ok()
                 .filter(|v| !v.trim().is_empty())
                 .unwrap_or_else(|| "DistillBot".to_string()),
-            webhook_secret: std::env::var("DISTILL_WEBHOOK_SECRET").ok().filter(|v| !v.is_empty()),
+            webhook_secret: std::env::var("DISTILL_WEBHOOK_SECRET")
+                .ok()
+                .filter(|v| !v.is_empty()),
             webhook_attempts: env_usize("DISTILL_WEBHOOK_ATTEMPTS", 4) as u32,
             webhook_backoff: Duration::from_millis(env_usize("DISTILL_WEBHOOK_BACKOFF_MS", 500) as u64),
         }

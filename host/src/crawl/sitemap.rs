@@ -26,7 +26,10 @@ pub struct Parsed {
 pub fn decompress(bytes: &[u8]) -> Option<String> {
     if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = String::new();
-        GzDecoder::new(bytes).take(MAX_SITEMAP_BYTES).read_to_string(&mut out).ok()?;
+        GzDecoder::new(bytes)
+            .take(MAX_SITEMAP_BYTES)
+            .read_to_string(&mut out)
+            .ok()?;
         Some(out)
     } else {
         Some(String::from_utf8_lossy(bytes).into_owned())
@@ -88,7 +91,9 @@ pub async fn collect(fetcher: &RawFetcher, roots: Vec<Url>, max_urls: usize) -> 
             continue;
         }
         files += 1;
-        let Some(body) = fetcher.get_ok(&url).await else { continue };
+        let Some(body) = fetcher.get_ok(&url).await else {
+            continue;
+        };
         let Some(text) = decompress(&body) else { continue };
         let parsed = parse(&text);
         pages.extend(parsed.pages.into_iter().take(max_urls - pages.len()));
@@ -115,7 +120,10 @@ mod tests {
         let set = "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
             <url><loc>http://a.test/x?a=1&amp;b=2</loc><lastmod>2024</lastmod></url>\
             <url><loc> <![CDATA[http://a.test/y]]> </loc></url></urlset>";
-        assert_eq!(parse(set).pages, vec!["http://a.test/x?a=1&b=2", "http://a.test/y"]);
+        assert_eq!(
+            parse(set).pages,
+            vec!["http://a.test/x?a=1&b=2", "http://a.test/y"]
+        );
         let index = "<sitemapindex><sitemap><loc>http://a.test/s1.xml.gz</loc></sitemap></sitemapindex>";
         let p = parse(index);
         assert!(p.pages.is_empty());
@@ -126,7 +134,8 @@ mod tests {
     #[test]
     fn gzip() {
         let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-        enc.write_all(b"<urlset><url><loc>http://a.test/z</loc></url></urlset>").unwrap();
+        enc.write_all(b"<urlset><url><loc>http://a.test/z</loc></url></urlset>")
+            .unwrap();
         let text = decompress(&enc.finish().unwrap()).unwrap();
         assert_eq!(parse(&text).pages, vec!["http://a.test/z"]);
     }

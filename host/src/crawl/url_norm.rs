@@ -50,7 +50,10 @@ pub fn key(url: &Url, rules: KeyRules) -> String {
     let colon = if rules.similar { "" } else { ":" };
     let mut out = format!("{scheme}{colon}//{host}{port}{path}");
     if !rules.ignore_query {
-        let mut pairs: Vec<(String, String)> = url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+        let mut pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
         if !pairs.is_empty() {
             pairs.sort();
             let query = url::form_urlencoded::Serializer::new(String::new())
@@ -78,17 +81,41 @@ mod tests {
     use super::*;
 
     fn k(s: &str, ignore_query: bool, similar: bool) -> String {
-        key(&Url::parse(s).unwrap(), KeyRules { ignore_query, similar })
+        key(
+            &Url::parse(s).unwrap(),
+            KeyRules {
+                ignore_query,
+                similar,
+            },
+        )
     }
 
     #[test]
     fn equal_urls_share_a_key() {
-        assert_eq!(k("http://a.test/x/#top", false, false), k("http://A.test:80/x", false, false));
-        assert_eq!(k("http://a.test/x?b=2&a=1", false, false), k("http://a.test/x/?a=1&b=2", false, false));
-        assert_ne!(k("http://a.test/x?a=1", false, false), k("http://a.test/x?a=2", false, false));
-        assert_eq!(k("http://a.test/x?a=1", true, false), k("http://a.test/x?a=2", true, false));
-        assert_ne!(k("https://www.a.test/d/index.html", false, false), k("http://a.test/d/", false, false));
-        assert_eq!(k("https://www.a.test/d/index.html", false, true), k("http://a.test/d/", false, true));
+        assert_eq!(
+            k("http://a.test/x/#top", false, false),
+            k("http://A.test:80/x", false, false)
+        );
+        assert_eq!(
+            k("http://a.test/x?b=2&a=1", false, false),
+            k("http://a.test/x/?a=1&b=2", false, false)
+        );
+        assert_ne!(
+            k("http://a.test/x?a=1", false, false),
+            k("http://a.test/x?a=2", false, false)
+        );
+        assert_eq!(
+            k("http://a.test/x?a=1", true, false),
+            k("http://a.test/x?a=2", true, false)
+        );
+        assert_ne!(
+            k("https://www.a.test/d/index.html", false, false),
+            k("http://a.test/d/", false, false)
+        );
+        assert_eq!(
+            k("https://www.a.test/d/index.html", false, true),
+            k("http://a.test/d/", false, true)
+        );
         assert_eq!(k("http://a.test/", false, false), "http://a.test/");
     }
 

@@ -23,7 +23,11 @@ pub fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     let ipad: Vec<u8> = block.iter().map(|b| b ^ 0x36).collect();
     let opad: Vec<u8> = block.iter().map(|b| b ^ 0x5c).collect();
     let inner = Sha256::new().chain_update(&ipad).chain_update(message).finalize();
-    Sha256::new().chain_update(&opad).chain_update(inner).finalize().into()
+    Sha256::new()
+        .chain_update(&opad)
+        .chain_update(inner)
+        .finalize()
+        .into()
 }
 
 /// Sends webhooks.
@@ -36,7 +40,12 @@ pub struct Webhooks {
 }
 
 impl Webhooks {
-    pub fn new(guard: TargetGuard, secret: Option<String>, attempts: u32, backoff: Duration) -> anyhow::Result<Webhooks> {
+    pub fn new(
+        guard: TargetGuard,
+        secret: Option<String>,
+        attempts: u32,
+        backoff: Duration,
+    ) -> anyhow::Result<Webhooks> {
         let client = reqwest::Client::builder()
             .use_rustls_tls()
             .dns_resolver(guard.resolver())
@@ -97,10 +106,14 @@ impl Webhooks {
                 return false;
             }
             for attempt in 0..attempts {
-                let Some(req) = request.try_clone() else { return false };
+                let Some(req) = request.try_clone() else {
+                    return false;
+                };
                 match req.body(bytes.clone()).send().await {
                     Ok(r) if r.status().is_success() => return true,
-                    Ok(r) => tracing::warn!(%url, status = r.status().as_u16(), attempt, "webhook not accepted"),
+                    Ok(r) => {
+                        tracing::warn!(%url, status = r.status().as_u16(), attempt, "webhook not accepted")
+                    }
                     Err(e) => tracing::warn!(%url, attempt, "webhook failed: {e}"),
                 }
                 if attempt + 1 < attempts {

@@ -14,10 +14,7 @@
 use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
 use super::store::{JobStore, QueueError, ResultPage};
 use async_trait::async_trait;
-use redb::{
-    Database, Durability, ReadableDatabase, ReadableTable, TableDefinition,
-    WriteTransaction,
-};
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -137,12 +134,18 @@ impl Inner {
 
     fn put_job(w: &WriteTransaction, job: &JobRecord) -> Result<(), QueueError> {
         let mut t = w.open_table(JOBS).map_err(backend)?;
-        t.insert(job.id.as_str(), encode(job)?.as_slice()).map_err(backend)?;
+        t.insert(job.id.as_str(), encode(job)?.as_slice())
+            .map_err(backend)?;
         Ok(())
     }
 
     /// Queues unseen tasks within the limit; updates `job.total`.
-    fn queue_tasks(w: &WriteTransaction, job: &mut JobRecord, tasks: Vec<Task>, limit: u64) -> Result<u64, QueueError> {
+    fn queue_tasks(
+        w: &WriteTransaction,
+        job: &mut JobRecord,
+        tasks: Vec<Task>,
+        limit: u64,
+    ) -> Result<u64, QueueError> {
         let mut seen = w.open_table(SEEN).map_err(backend)?;
         let mut queued = w.open_table(QUEUED).map_err(backend)?;
         let mut added = 0;
@@ -150,10 +153,15 @@ impl Inner {
             if job.total >= limit {
                 break;
             }
-            if seen.get((job.id.as_str(), task.key.as_str())).map_err(backend)?.is_some() {
+            if seen
+                .get((job.id.as_str(), task.key.as_str()))
+                .map_err(backend)?
+                .is_some()
+            {
                 continue;
             }
-            seen.insert((job.id.as_str(), task.key.as_str()), 1).map_err(backend)?;
+            seen.insert((job.id.as_str(), task.key.as_str()), 1)
+                .map_err(backend)?;
             queued
                 .insert((job.id.as_str(), job.next_seq), encode(&task)?.as_slice())
                 .map_err(backend)?;
@@ -181,7 +189,11 @@ impl Inner {
         Ok(keys.len() as u64)
     }
 
-    fn remove_urls(w: &WriteTransaction, def: TableDefinition<UrlKey, u8>, id: &str) -> Result<(), QueueError> {
+    fn remove_urls(
+        w: &WriteTransaction,
+        def: TableDefinition<UrlKey, u8>,
+        id: &str,
+    ) -> Result<(), QueueError> {
         let mut t = w.open_table(def).map_err(backend)?;
         let keys: Vec<String> = t
             .range((id, "")..)
@@ -223,7 +235,11 @@ impl JobStore for EmbeddedQueue {
         self.run(move |inner| {
             let r = inner.db.begin_read().map_err(backend)?;
             let t = r.open_table(JOBS).map_err(backend)?;
-            let job: Option<JobRecord> = t.get(id.as_str()).map_err(backend)?.map(|g| decode(g.value())).transpose()?;
+            let job: Option<JobRecord> = t
+                .get(id.as_str())
+                .map_err(backend)?
+                .map(|g| decode(g.value()))
+                .transpose()?;
             Ok(job.filter(|j| j.expires_at_ms > now))
         })
         .await
@@ -233,7 +249,9 @@ impl JobStore for EmbeddedQueue {
         let id = id.to_string();
         self.run(move |inner| {
             inner.write(|w| {
-                let Some(mut job) = Inner::job_in(w, &id)? else { return Ok(0) };
+                let Some(mut job) = Inner::job_in(w, &id)? else {
+                    return Ok(0);
+                };
                 if job.status.is_final() {
                     return Ok(0);
                 }
@@ -260,7 +278,9 @@ impl JobStore for EmbeddedQueue {
                     .collect::<Result<_, _>>()?;
                 for (seq, bytes) in taken {
                     queued.remove((id.as_str(), seq)).map_err(backend)?;
-                    leased.insert((id.as_str(), seq), bytes.as_slice()).map_err(backend)?;
+                    leased
+                        .insert((id.as_str(), seq), bytes.as_slice())
+                        .map_err(backend)?;
                     out.push(Leased {
                         seq,
                         task: decode(&bytes)?,
@@ -284,8 +304,15 @@ impl JobStore for EmbeddedQueue {
         self.run(move |inner| {
             inner.write(|w| {
                 let mut done = Finished::default();
-                let was_leased = w.open_table(LEASED).map_err(backend)?.remove((id.as_str(), seq)).map_err(backend)?.is_some();
-                let Some(mut job) = Inner::job_in(w, &id)? else { return Ok(done) };
+                let was_leased = w
+                    .open_table(LEASED)
+                    .map_err(backend)?
+                    .remove((id.as_str(), seq))
+                    .map_err(backend)?
+                    .is_some();
+                let Some(mut job) = Inner::job_in(w, &id)? else {
+                    return Ok(done);
+                };
                 if !was_leased || job.status.is_final() {
                     return Ok(done);
                 }
@@ -293,22 +320,34 @@ impl JobStore for EmbeddedQueue {
                 match outcome {
                     Outcome::Page { document, final_key } => {
                         let mut stored = w.open_table(STORED).map_err(backend)?;
-                        if stored.get((id.as_str(), final_key.as_str())).map_err(backend)?.is_none() {
-                            stored.insert((id.as_str(), final_key.as_str()), 1).map_err(backend)?;
+                        if stored
+                            .get((id.as_str(), final_key.as_str()))
+                            .map_err(backend)?
+                            .is_none()
+                        {
+                            stored
+                                .insert((id.as_str(), final_key.as_str()), 1)
+                                .map_err(backend)?;
                             let mut results = w.open_table(RESULTS).map_err(backend)?;
-                            results.insert((id.as_str(), job.results), encode(&document)?.as_slice()).map_err(backend)?;
+                            results
+                                .insert((id.as_str(), job.results), encode(&document)?.as_slice())
+                                .map_err(backend)?;
                             job.results += 1;
                             done.stored = true;
                         }
                     }
                     Outcome::Failed { error } => {
                         let mut errors = w.open_table(ERRORS).map_err(backend)?;
-                        errors.insert((id.as_str(), job.errors), encode(&error)?.as_slice()).map_err(backend)?;
+                        errors
+                            .insert((id.as_str(), job.errors), encode(&error)?.as_slice())
+                            .map_err(backend)?;
                         job.errors += 1;
                     }
                     Outcome::RobotsBlocked { url } => {
                         let mut robots = w.open_table(ROBOTS).map_err(backend)?;
-                        robots.insert((id.as_str(), job.robots_blocked), url.as_str()).map_err(backend)?;
+                        robots
+                            .insert((id.as_str(), job.robots_blocked), url.as_str())
+                            .map_err(backend)?;
                         job.robots_blocked += 1;
                     }
                     Outcome::Skipped => {}
@@ -327,7 +366,9 @@ impl JobStore for EmbeddedQueue {
             let r = inner.db.begin_read().map_err(backend)?;
             let count = |def: TableDefinition<SeqKey, &[u8]>| -> Result<u64, QueueError> {
                 let t = r.open_table(def).map_err(backend)?;
-                Ok(t.range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX)).map_err(backend)?.count() as u64)
+                Ok(t.range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX))
+                    .map_err(backend)?
+                    .count() as u64)
             };
             Ok((count(QUEUED)?, count(LEASED)?))
         })
@@ -343,7 +384,9 @@ impl JobStore for EmbeddedQueue {
         let id = id.to_string();
         self.run(move |inner| {
             inner.write(|w| {
-                let Some(before) = Inner::job_in(w, &id)? else { return Ok(None) };
+                let Some(before) = Inner::job_in(w, &id)? else {
+                    return Ok(None);
+                };
                 if before.status.is_final() {
                     return Ok(Some(before));
                 }
@@ -374,7 +417,10 @@ impl JobStore for EmbeddedQueue {
             let t = r.open_table(RESULTS).map_err(backend)?;
             let mut page = ResultPage::default();
             let mut bytes = 0usize;
-            for entry in t.range((id.as_str(), skip)..=(id.as_str(), u64::MAX)).map_err(backend)? {
+            for entry in t
+                .range((id.as_str(), skip)..=(id.as_str(), u64::MAX))
+                .map_err(backend)?
+            {
                 let (k, v) = entry.map_err(backend)?;
                 let n = k.value().1;
                 let full = max_items.is_some_and(|m| page.documents.len() as u64 >= m);
@@ -446,7 +492,9 @@ impl JobStore for EmbeddedQueue {
                     .collect::<Result<_, _>>()?;
                 for (id, seq, bytes) in &all {
                     leased.remove((id.as_str(), *seq)).map_err(backend)?;
-                    queued.insert((id.as_str(), *seq), bytes.as_slice()).map_err(backend)?;
+                    queued
+                        .insert((id.as_str(), *seq), bytes.as_slice())
+                        .map_err(backend)?;
                 }
                 Ok(all.len() as u64)
             })
@@ -477,7 +525,10 @@ impl JobStore for EmbeddedQueue {
                     Inner::remove_range(w, ROBOTS, id)?;
                     Inner::remove_urls(w, SEEN, id)?;
                     Inner::remove_urls(w, STORED, id)?;
-                    w.open_table(JOBS).map_err(backend)?.remove(id.as_str()).map_err(backend)?;
+                    w.open_table(JOBS)
+                        .map_err(backend)?
+                        .remove(id.as_str())
+                        .map_err(backend)?;
                 }
                 Ok(expired.len() as u64)
             })
@@ -486,3 +537,6 @@ impl JobStore for EmbeddedQueue {
     }
 }
 
+#[cfg(test)]
+#[path = "embedded_tests.rs"]
+mod tests;

@@ -63,13 +63,22 @@ pub trait JobStore: Send + Sync + 'static {
 
     /// Moves a scraping job to a final status. Cancelling drops its queued and
     /// leased tasks. Returns the job as it was before, or `None` if unknown.
-    async fn set_status(&self, id: &str, status: JobStatus, error: Option<String>)
-    -> Result<Option<JobRecord>, QueueError>;
+    async fn set_status(
+        &self,
+        id: &str,
+        status: JobStatus,
+        error: Option<String>,
+    ) -> Result<Option<JobRecord>, QueueError>;
 
     /// Stored documents from index `skip`, up to `max_bytes` of JSON (at least
     /// one document) and `max_items`.
-    async fn results(&self, id: &str, skip: u64, max_bytes: usize, max_items: Option<u64>)
-    -> Result<ResultPage, QueueError>;
+    async fn results(
+        &self,
+        id: &str,
+        skip: u64,
+        max_bytes: usize,
+        max_items: Option<u64>,
+    ) -> Result<ResultPage, QueueError>;
 
     /// Error entries and robots-blocked URLs.
     async fn errors(&self, id: &str) -> Result<(Vec<Value>, Vec<String>), QueueError>;

@@ -30,7 +30,11 @@ pub struct Paging {
 }
 
 fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, Json(json!({"success": false, "error": "Job not found"}))).into_response()
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"success": false, "error": "Job not found"})),
+    )
+        .into_response()
 }
 
 fn internal(e: impl std::fmt::Display) -> Response {
@@ -66,9 +70,13 @@ fn path_of(kind: JobKind) -> &'static str {
 
 /// Applies `promptGeneratedOptions` under the explicit options of a crawl body.
 async fn with_prompt(state: &AppState, body: &mut Value) -> Result<Option<Value>, ApiError> {
-    let Some(prompt) = body.get("prompt").and_then(Value::as_str).map(str::to_string) else { return Ok(None) };
+    let Some(prompt) = body.get("prompt").and_then(Value::as_str).map(str::to_string) else {
+        return Ok(None);
+    };
     let url = body.get("url").and_then(Value::as_str).unwrap_or("").to_string();
-    let derived = preview::derive(state.config.llm.as_ref(), &url, &prompt).await.map_err(preview_error)?;
+    let derived = preview::derive(state.config.llm.as_ref(), &url, &prompt)
+        .await
+        .map_err(preview_error)?;
     if let Some(obj) = body.as_object_mut() {
         for (k, v) in &derived {
             obj.entry(k.clone()).or_insert_with(|| v.clone());
@@ -92,7 +100,11 @@ pub fn preview_error(e: PreviewError) -> ApiError {
     }
 }
 
-pub async fn start_crawl(State(state): State<AppState>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+pub async fn start_crawl(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let mut body = match json_body(body) {
         Ok(v) => v,
         Err(e) => return e.into_response(),
@@ -110,7 +122,11 @@ pub async fn start_crawl(State(state): State<AppState>, headers: HeaderMap, body
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
-    let job = match state.crawls.create(JobKind::Crawl, body.clone(), vec![request.url.clone()]).await {
+    let job = match state
+        .crawls
+        .create(JobKind::Crawl, body.clone(), vec![request.url.clone()])
+        .await
+    {
         Ok(j) => j,
         Err(e) => return internal(e),
     };
@@ -127,7 +143,11 @@ pub async fn start_crawl(State(state): State<AppState>, headers: HeaderMap, body
     Json(out).into_response()
 }
 
-pub async fn start_batch(State(state): State<AppState>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+pub async fn start_batch(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let body = match json_body(body) {
         Ok(v) => v,
         Err(e) => return e.into_response(),
@@ -145,15 +165,23 @@ pub async fn start_batch(State(state): State<AppState>, headers: HeaderMap, body
                 Err(e) => return internal(e),
             };
             if job.status.is_final() {
-                return ApiError::new(StatusCode::CONFLICT, "JOB_FINISHED", "The batch scrape has already finished; start a new one")
-                    .into_response();
+                return ApiError::new(
+                    StatusCode::CONFLICT,
+                    "JOB_FINISHED",
+                    "The batch scrape has already finished; start a new one",
+                )
+                .into_response();
             }
             if let Err(e) = state.crawls.append(&job, request.urls.clone()).await {
                 return internal(e);
             }
             job
         }
-        None => match state.crawls.create(JobKind::Batch, body.clone(), request.urls.clone()).await {
+        None => match state
+            .crawls
+            .create(JobKind::Batch, body.clone(), request.urls.clone())
+            .await
+        {
             Ok(j) => j,
             Err(e) => return internal(e),
         },
@@ -184,7 +212,12 @@ async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging,
         Err(r) => return r,
     };
     let skip = paging.skip.unwrap_or(0);
-    let page = match state.crawls.store.results(&id, skip, MAX_PAGE_BYTES, paging.limit.filter(|l| *l > 0)).await {
+    let page = match state
+        .crawls
+        .store
+        .results(&id, skip, MAX_PAGE_BYTES, paging.limit.filter(|l| *l > 0))
+        .await
+    {
         Ok(p) => p,
         Err(e) => return internal(e),
     };
@@ -198,7 +231,12 @@ async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging,
     });
     if let Some(next) = page.next {
         let limit = paging.limit.map(|l| format!("&limit={l}")).unwrap_or_default();
-        out["next"] = json!(format!("{}{}/{}?skip={next}{limit}", base_url(&state, &headers), path_of(kind), id));
+        out["next"] = json!(format!(
+            "{}{}/{}?skip={next}{limit}",
+            base_url(&state, &headers),
+            path_of(kind),
+            id
+        ));
     }
     if let Some(e) = &job.error {
         out["error"] = json!(e);
@@ -212,7 +250,9 @@ async fn cancel(state: AppState, id: String, kind: JobKind) -> Response {
         return r;
     }
     match state.crawls.cancel(&id).await {
-        Ok(Some(JobStatus::Scraping | JobStatus::Cancelled)) => Json(json!({"success": true, "status": "cancelled"})).into_response(),
+        Ok(Some(JobStatus::Scraping | JobStatus::Cancelled)) => {
+            Json(json!({"success": true, "status": "cancelled"})).into_response()
+        }
         Ok(Some(_)) => (
             StatusCode::CONFLICT,
             Json(json!({"success": false, "error": "Job already completed"})),
@@ -228,15 +268,27 @@ async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
         return r;
     }
     match state.crawls.store.errors(&id).await {
-        Ok((errors, robots)) => Json(json!({"success": true, "errors": errors, "robotsBlocked": robots})).into_response(),
+        Ok((errors, robots)) => {
+            Json(json!({"success": true, "errors": errors, "robotsBlocked": robots})).into_response()
+        }
         Err(e) => internal(e),
     }
 }
 
-pub async fn crawl_status(State(s): State<AppState>, h: HeaderMap, Path(id): Path<String>, Query(p): Query<Paging>) -> Response {
+pub async fn crawl_status(
+    State(s): State<AppState>,
+    h: HeaderMap,
+    Path(id): Path<String>,
+    Query(p): Query<Paging>,
+) -> Response {
     status(s, h, id, p, JobKind::Crawl).await
 }
-pub async fn batch_status(State(s): State<AppState>, h: HeaderMap, Path(id): Path<String>, Query(p): Query<Paging>) -> Response {
+pub async fn batch_status(
+    State(s): State<AppState>,
+    h: HeaderMap,
+    Path(id): Path<String>,
+    Query(p): Query<Paging>,
+) -> Response {
     status(s, h, id, p, JobKind::Batch).await
 }
 pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {

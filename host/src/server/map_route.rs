@@ -26,7 +26,9 @@ pub async fn map(State(state): State<AppState>, body: Result<Bytes, BytesRejecti
     };
     match map::map(&state.crawls, &request).await {
         Ok(links) => Json(json!({"success": true, "links": links})).into_response(),
-        Err(map::MapTimeout) => ApiError::new(StatusCode::REQUEST_TIMEOUT, "MAP_TIMEOUT", "Map timed out").into_response(),
+        Err(map::MapTimeout) => {
+            ApiError::new(StatusCode::REQUEST_TIMEOUT, "MAP_TIMEOUT", "Map timed out").into_response()
+        }
     }
 }
 

@@ -17,10 +17,16 @@ fn job_routes() -> Router<AppState> {
         .route("/v2/crawl/active", get(jobs_route::active))
         .route("/v2/crawl/ongoing", get(jobs_route::active))
         .route("/v2/crawl/params-preview", post(map_route::params_preview))
-        .route("/v2/crawl/{id}", get(jobs_route::crawl_status).delete(jobs_route::crawl_cancel))
+        .route(
+            "/v2/crawl/{id}",
+            get(jobs_route::crawl_status).delete(jobs_route::crawl_cancel),
+        )
         .route("/v2/crawl/{id}/errors", get(jobs_route::crawl_errors))
         .route("/v2/batch/scrape", post(jobs_route::start_batch))
-        .route("/v2/batch/scrape/{id}", get(jobs_route::batch_status).delete(jobs_route::batch_cancel))
+        .route(
+            "/v2/batch/scrape/{id}",
+            get(jobs_route::batch_status).delete(jobs_route::batch_cancel),
+        )
         .route("/v2/batch/scrape/{id}/errors", get(jobs_route::batch_errors))
         .route("/v2/map", post(map_route::map))
 }
