@@ -370,14 +370,15 @@ impl Crawls {
             {
                 return (Outcome::Skipped, Vec::new());
             }
-            if plan.follow_links {
-                for link in data["links"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    let Some(found) = resolve(&final_url, link) else {
+            let raw = match data.as_object_mut() {
+                Some(o) if !wants_raw => o.remove("rawHtml"),
+                _ => data.get("rawHtml").cloned(),
+            };
+            if plan.follow_links
+                && let Some(Value::String(raw)) = raw
+            {
+                for link in page_links(raw, final_url.clone()).await {
+                    let Some(found) = resolve(&final_url, &link) else {
                         continue;
                     };
                     let found = fetch_form(found, plan.rules);

@@ -94,13 +94,9 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
                     .unwrap_or(req.url.clone());
                 let text = |k: &str| data["metadata"][k].as_str().map(str::to_string);
                 add(req.url.clone(), text("title"), text("description"), &mut links);
-                for l in data["links"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                {
-                    if let Some(u) = resolve(&base, l) {
+                let raw = data["rawHtml"].as_str().unwrap_or("").to_string();
+                for l in page_links(raw, base.clone()).await {
+                    if let Some(u) = resolve(&base, &l) {
                         add(u, None, None, &mut links);
                     }
                 }
