@@ -29,7 +29,8 @@ fn in_scope(start: &Url, u: &Url, subdomains: bool) -> bool {
         bare(start.host_str().unwrap_or("")),
         bare(u.host_str().unwrap_or("")),
     );
-    let host_ok = s == h || (subdomains && h.ends_with(&format!(".{s}")));
+    let same_port = start.port_or_known_default() == u.port_or_known_default();
+    let host_ok = (s == h && same_port) || (subdomains && h.ends_with(&format!(".{s}")));
     let dir = start.path().trim_end_matches('/');
     host_ok && (dir.is_empty() || u.path() == dir || u.path().starts_with(&format!("{dir}/")))
 }

@@ -84,9 +84,9 @@ pub fn parse(xml: &str) -> Parsed {
 pub async fn collect(fetcher: &RawFetcher, roots: Vec<Url>, max_urls: usize) -> Vec<String> {
     let mut pages = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut frontier: Vec<(Url, usize)> = roots.into_iter().map(|u| (u, 0)).collect();
+    let mut frontier: std::collections::VecDeque<(Url, usize)> = roots.into_iter().map(|u| (u, 0)).collect();
     let mut files = 0;
-    while let Some((url, depth)) = frontier.pop() {
+    while let Some((url, depth)) = frontier.pop_front() {
         if files >= MAX_SITEMAPS || pages.len() >= max_urls || !seen.insert(url.to_string()) {
             continue;
         }
@@ -100,7 +100,7 @@ pub async fn collect(fetcher: &RawFetcher, roots: Vec<Url>, max_urls: usize) -> 
         if depth < MAX_INDEX_DEPTH {
             for s in parsed.sitemaps {
                 if let Ok(u) = url.join(&s) {
-                    frontier.push((u, depth + 1));
+                    frontier.push_back((u, depth + 1));
                 }
             }
         }

@@ -349,6 +349,9 @@ impl JobStore for EmbeddedQueue {
                             .insert((id.as_str(), job.robots_blocked), url.as_str())
                             .map_err(backend)?;
                         job.robots_blocked += 1;
+                        // Never fetched: it does not use up the limit.
+                        job.total = job.total.saturating_sub(1);
+                        job.completed -= 1;
                     }
                     Outcome::Skipped => {}
                 }

@@ -85,7 +85,11 @@ async fn queue_dedupes_limits_leases_and_resumes() {
         q.finish("j1", l.seq, outcome, vec![], 4).await.unwrap();
     }
     let j = q.get("j1").await.unwrap().unwrap();
-    assert_eq!((j.total, j.completed, j.results, j.robots_blocked), (4, 4, 2, 1));
+    assert_eq!(
+        (j.total, j.completed, j.results, j.robots_blocked),
+        (3, 3, 2, 1),
+        "a robots refusal leaves the limit"
+    );
     // Pages by size: the second document does not fit after the first.
     let page = q.results("j1", 0, 20, None).await.unwrap();
     assert_eq!(page.documents.len(), 1);

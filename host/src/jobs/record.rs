@@ -54,9 +54,10 @@ pub struct JobRecord {
     pub request: Value,
     pub created_at_ms: i64,
     pub expires_at_ms: i64,
-    /// Pages accepted into the queue (upstream's `total`).
+    /// Pages accepted into the queue (upstream's `total`); a URL robots.txt
+    /// refuses leaves it again (it was never fetched, and must not use up the limit).
     pub total: u64,
-    /// Tasks finished, whatever their outcome.
+    /// Tasks finished with a document, an error or as a duplicate.
     pub completed: u64,
     /// Documents stored (one credit each).
     pub results: u64,
