@@ -16,6 +16,9 @@ use url::Url;
 /// Time a map takes at most when the request sets no `timeout`.
 pub const DEFAULT_MAP_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// A mapped URL with the title and description known for it.
+type Found = (Url, Option<String>, Option<String>);
+
 /// The map ran out of time.
 #[derive(Debug)]
 pub struct MapTimeout;
@@ -76,7 +79,7 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
         similar: true,
     };
     let mut seen = HashSet::new();
-    let mut links: Vec<(Url, Option<String>, Option<String>)> = Vec::new();
+    let mut links: Vec<Found> = Vec::new();
     let mut add = |u: Url, title: Option<String>, description: Option<String>, links: &mut Vec<_>| {
         let u = fetch_form(u, rules);
         if in_scope(&req.url, &u, req.include_subdomains) && seen.insert(key(&u, rules)) {
@@ -123,8 +126,7 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let order: Vec<usize> = scored.into_iter().map(|(_, i)| i).collect();
-        let mut taken: Vec<Option<(Url, Option<String>, Option<String>)>> =
-            links.into_iter().map(Some).collect();
+        let mut taken: Vec<Option<Found>> = links.into_iter().map(Some).collect();
         links = order.into_iter().filter_map(|i| taken[i].take()).collect();
     }
     links

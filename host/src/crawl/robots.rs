@@ -44,7 +44,7 @@ impl Robots {
         let token = agent.split(['/', ' ']).next().unwrap_or("").to_string();
         let mut sitemaps = Vec::new();
         // Groups: (agents, rules).
-        let mut groups: Vec<(Vec<String>, Vec<(bool, String)>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         let mut in_agents = false;
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -147,6 +147,9 @@ fn matches(pattern: &str, path: &str) -> bool {
     }
     !anchored || pos == path.len()
 }
+
+/// A group: its user agents and its (allow, pattern) rules.
+type Group = (Vec<String>, Vec<(bool, String)>);
 
 /// Fetched robots files by origin (`scheme://host:port`).
 #[derive(Default)]
