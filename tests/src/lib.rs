@@ -5,6 +5,8 @@
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
+//! - [`crawl_site`]: a generated site for crawl / map / batch tests.
+//! - [`webhook_receiver`]: records webhook deliveries.
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
 //! - [`local_llm`]: the real local language model (`make local-llm`) on a free loopback port.
 //! - [`fake_llm`]: a scripted chat-completions endpoint on loopback.
@@ -17,12 +19,14 @@
 
 pub mod client;
 pub mod fake_llm;
+pub mod crawl_site;
 pub mod fixture;
 pub mod local_llm;
 pub mod keys;
 pub mod redis;
 pub mod server;
 pub mod upload;
+pub mod webhook_receiver;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fake_llm::{FakeLlm, Turn};

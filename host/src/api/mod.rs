@@ -6,10 +6,12 @@
 //! - [`validate`]: a small schema walker that collects issues with paths.
 //! - [`scrape_request`]: the `/v2/scrape` body, field by field, per the spec.
 //! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
+//! - [`crawl_request`]: crawl, batch scrape, map and params-preview bodies.
 //! - [`parse_request`]: the `/v2/parse` upload: options, kind detection, errors.
 //! - [`openapi`]: the OpenAPI document, its request schemas recorded from the validators.
 
 pub mod actions;
+pub mod crawl_request;
 pub mod error;
 pub mod formats;
 pub mod openapi;

@@ -5,6 +5,8 @@
 //! - [`state`]: [`AppState`] (configuration + the pipeline's services).
 //! - [`scrape_route`]: `POST /v2/scrape`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
+//! - [`jobs_route`]: crawl and batch scrape (start, status, cancel, errors, active).
+//! - [`map_route`]: `POST /v2/map`, `POST /v2/crawl/params-preview`.
 //! - [`health`]: `GET /` and `GET /health`.
 //! - [`media_route`]: `GET /v2/media/{id}` (screenshots and PDFs of the browser engine).
 //! - [`ops_routes`]: `GET /metrics` (Prometheus) and `GET /openapi.json`.
@@ -27,6 +29,8 @@ pub mod error_map;
 pub mod health;
 pub mod mcp;
 pub mod keys_admin;
+pub mod jobs_route;
+pub mod map_route;
 pub mod media_route;
 pub mod ops_routes;
 pub mod parse_route;

@@ -3,7 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, health, keys_admin, mcp, media_route, ops_routes, parse_route, scrape_route,
+    access_log, admin, auth, health, jobs_route, keys_admin, map_route, mcp, media_route, ops_routes, parse_route,
+    scrape_route,
 };
 use crate::api::ApiError;
 use axum::Router;
@@ -11,6 +12,27 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
+
+/// Crawl, batch scrape and map (docs/CRAWL.md).
+fn job_routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/crawl", post(jobs_route::start_crawl))
+        .route("/v2/crawl/active", get(jobs_route::active))
+        .route("/v2/crawl/ongoing", get(jobs_route::active))
+        .route("/v2/crawl/params-preview", post(map_route::params_preview))
+        .route(
+            "/v2/crawl/{id}",
+            get(jobs_route::crawl_status).delete(jobs_route::crawl_cancel),
+        )
+        .route("/v2/crawl/{id}/errors", get(jobs_route::crawl_errors))
+        .route("/v2/batch/scrape", post(jobs_route::start_batch))
+        .route(
+            "/v2/batch/scrape/{id}",
+            get(jobs_route::batch_status).delete(jobs_route::batch_cancel),
+        )
+        .route("/v2/batch/scrape/{id}/errors", get(jobs_route::batch_errors))
+        .route("/v2/map", post(map_route::map))
+}
 
 /// JSON bodies up to 10 MB, as upstream accepts.
 pub const MAX_JSON_BODY: usize = 10 * 1024 * 1024;
@@ -30,6 +52,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(ops_routes::openapi_document))
         .nest_service("/mcp", mcp::service(state.clone()))
         .route("/v2/media/signed/{file}", get(media_route::signed_media))
+        .merge(job_routes())
         .route("/admin/plugins", get(admin::list_plugins))
         .route("/admin/plugins/reload", post(admin::reload_plugins))
         .route("/admin/llm", get(admin::llm_usage))

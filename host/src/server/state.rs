@@ -10,6 +10,8 @@ use std::sync::Arc;
 pub struct AppState {
     pub config: Arc<Config>,
     pub services: Arc<Services>,
+    /// Crawl and batch scrape jobs (docs/CRAWL.md).
+    pub crawls: Arc<crate::crawl::Crawls>,
     /// Enables the `x-distill-fault` request header (tests only).
     pub test_faults: bool,
 }
@@ -17,10 +19,16 @@ pub struct AppState {
 impl AppState {
     /// Builds the services (loading every plugin) from `config`.
     pub async fn new(config: Config) -> anyhow::Result<AppState> {
-        let services = Services::start(&config).await?;
+        let services = Arc::new(Services::start(&config).await?);
+        let describe: crate::crawl::DescribeError = Arc::new(|e| {
+            let api = super::error_map::api_error(e);
+            (api.code.to_string(), api.message)
+        });
+        let crawls = crate::crawl::Crawls::start(services.clone(), &config, describe).await?;
         Ok(AppState {
             config: Arc::new(config),
-            services: Arc::new(services),
+            services,
+            crawls,
             test_faults: std::env::var("DISTILL_ENABLE_TEST_FAULTS").is_ok_and(|v| v == "true"),
         })
     }

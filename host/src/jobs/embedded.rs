@@ -1,0 +1,545 @@
+//! The default job queue: one redb file in the data directory
+//! (`DATA_DIR/jobs/jobs.redb`). Tables, every key starting with the job id:
+//! `jobs` (id → record), `queued` and `leased` ((id, seq) → task), `seen`
+//! ((id, key): URLs ever queued), `stored` ((id, key): URLs with a document),
+//! `results` / `errors` ((id, n) → JSON), `robots` ((id, n) → URL).
+//!
+//! One process owns the file (redb locks it), so a lease is simply a row in
+//! `leased`; at start-up every leased row goes back to `queued` (the worker
+//! that held it is gone) and the crawl resumes. Commits are non-durable with a
+//! durable one at least once a second (as the page cache, docs/CACHE.md): a
+//! kill -9 reverts the file to an earlier consistent state, which at worst
+//! re-queues the last second's pages — never loses one.
+
+use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
+use super::store::{JobStore, QueueError, ResultPage};
+use async_trait::async_trait;
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+type SeqKey<'a> = (&'a str, u64);
+type UrlKey<'a> = (&'a str, &'a str);
+
+const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
+const QUEUED: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("queued");
+const LEASED: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("leased");
+const SEEN: TableDefinition<UrlKey, u8> = TableDefinition::new("seen");
+const STORED: TableDefinition<UrlKey, u8> = TableDefinition::new("stored");
+const RESULTS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("results");
+const ERRORS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("errors");
+const ROBOTS: TableDefinition<SeqKey, &str> = TableDefinition::new("robots");
+
+/// Longest time a commit stays non-durable.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
+fn backend<E: std::fmt::Display>(e: E) -> QueueError {
+    QueueError::Backend(e.to_string())
+}
+
+fn encode<T: serde::Serialize>(v: &T) -> Result<Vec<u8>, QueueError> {
+    serde_json::to_vec(v).map_err(|e| QueueError::Corrupt(e.to_string()))
+}
+
+fn decode<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, QueueError> {
+    serde_json::from_slice(b).map_err(|e| QueueError::Corrupt(e.to_string()))
+}
+
+/// The redb-backed queue.
+pub struct EmbeddedQueue {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: Database,
+    last_durable: Mutex<Instant>,
+}
+
+impl EmbeddedQueue {
+    /// Opens (or creates) the file; blocking.
+    pub fn open(path: &Path) -> Result<EmbeddedQueue, QueueError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(backend)?;
+        }
+        let db = Database::create(path).map_err(backend)?;
+        let w = db.begin_write().map_err(backend)?;
+        {
+            w.open_table(JOBS).map_err(backend)?;
+            w.open_table(QUEUED).map_err(backend)?;
+            w.open_table(LEASED).map_err(backend)?;
+            w.open_table(SEEN).map_err(backend)?;
+            w.open_table(STORED).map_err(backend)?;
+            w.open_table(RESULTS).map_err(backend)?;
+            w.open_table(ERRORS).map_err(backend)?;
+            w.open_table(ROBOTS).map_err(backend)?;
+        }
+        w.commit().map_err(backend)?;
+        Ok(EmbeddedQueue {
+            inner: Arc::new(Inner {
+                db,
+                last_durable: Mutex::new(Instant::now()),
+            }),
+        })
+    }
+
+    /// Makes commits durable within a second even when no write follows.
+    pub fn start_flusher(&self) {
+        let inner = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(FLUSH_EVERY);
+            loop {
+                tick.tick().await;
+                let Some(inner) = inner.upgrade() else { return };
+                let _ = tokio::task::spawn_blocking(move || inner.write(|_| Ok(()))).await;
+            }
+        });
+    }
+
+    async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Inner) -> Result<T, QueueError> + Send + 'static,
+    ) -> Result<T, QueueError> {
+        let inner = self.inner.clone();
+        tokio::task::spawn_blocking(move || f(&inner))
+            .await
+            .map_err(backend)?
+    }
+}
+
+impl Inner {
+    /// One write transaction; durable when the last durable one is a second old.
+    fn write<T>(&self, f: impl FnOnce(&WriteTransaction) -> Result<T, QueueError>) -> Result<T, QueueError> {
+        let mut w = self.db.begin_write().map_err(backend)?;
+        let durable = self.last_durable.lock().expect("queue lock").elapsed() >= FLUSH_EVERY;
+        if durable {
+            w.set_quick_repair(true);
+        } else {
+            w.set_durability(Durability::None).map_err(backend)?;
+        }
+        let out = f(&w)?;
+        w.commit().map_err(backend)?;
+        if durable {
+            *self.last_durable.lock().expect("queue lock") = Instant::now();
+        }
+        Ok(out)
+    }
+
+    fn job_in(w: &WriteTransaction, id: &str) -> Result<Option<JobRecord>, QueueError> {
+        let t = w.open_table(JOBS).map_err(backend)?;
+        let found = t.get(id).map_err(backend)?;
+        found.map(|g| decode(g.value())).transpose()
+    }
+
+    fn put_job(w: &WriteTransaction, job: &JobRecord) -> Result<(), QueueError> {
+        let mut t = w.open_table(JOBS).map_err(backend)?;
+        t.insert(job.id.as_str(), encode(job)?.as_slice())
+            .map_err(backend)?;
+        Ok(())
+    }
+
+    /// Queues unseen tasks within the limit; updates `job.total`.
+    fn queue_tasks(
+        w: &WriteTransaction,
+        job: &mut JobRecord,
+        tasks: Vec<Task>,
+        limit: u64,
+    ) -> Result<u64, QueueError> {
+        let mut seen = w.open_table(SEEN).map_err(backend)?;
+        let mut queued = w.open_table(QUEUED).map_err(backend)?;
+        let mut added = 0;
+        for task in tasks {
+            if job.total >= limit {
+                break;
+            }
+            if seen
+                .get((job.id.as_str(), task.key.as_str()))
+                .map_err(backend)?
+                .is_some()
+            {
+                continue;
+            }
+            seen.insert((job.id.as_str(), task.key.as_str()), 1)
+                .map_err(backend)?;
+            queued
+                .insert((job.id.as_str(), job.next_seq), encode(&task)?.as_slice())
+                .map_err(backend)?;
+            job.next_seq += 1;
+            job.total += 1;
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    fn remove_range<V: redb::Value + 'static>(
+        w: &WriteTransaction,
+        def: TableDefinition<SeqKey, V>,
+        id: &str,
+    ) -> Result<u64, QueueError> {
+        let mut t = w.open_table(def).map_err(backend)?;
+        let keys: Vec<u64> = t
+            .range((id, 0u64)..=(id, u64::MAX))
+            .map_err(backend)?
+            .map(|r| r.map(|(k, _)| k.value().1).map_err(backend))
+            .collect::<Result<_, _>>()?;
+        for k in &keys {
+            t.remove((id, *k)).map_err(backend)?;
+        }
+        Ok(keys.len() as u64)
+    }
+
+    fn remove_urls(
+        w: &WriteTransaction,
+        def: TableDefinition<UrlKey, u8>,
+        id: &str,
+    ) -> Result<(), QueueError> {
+        let mut t = w.open_table(def).map_err(backend)?;
+        let keys: Vec<String> = t
+            .range((id, "")..)
+            .map_err(backend)?
+            .map_while(|r| match r {
+                Ok((k, _)) if k.value().0 == id => Some(Ok(k.value().1.to_string())),
+                Ok(_) => None,
+                Err(e) => Some(Err(backend(e))),
+            })
+            .collect::<Result<_, _>>()?;
+        for k in &keys {
+            t.remove((id, k.as_str())).map_err(backend)?;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl JobStore for EmbeddedQueue {
+    fn backend(&self) -> &'static str {
+        "embedded"
+    }
+
+    async fn create(&self, job: &JobRecord, tasks: Vec<Task>, limit: u64) -> Result<JobRecord, QueueError> {
+        let mut job = job.clone();
+        self.run(move |inner| {
+            inner.write(|w| {
+                Inner::queue_tasks(w, &mut job, tasks, limit)?;
+                Inner::put_job(w, &job)?;
+                Ok(job)
+            })
+        })
+        .await
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<JobRecord>, QueueError> {
+        let id = id.to_string();
+        let now = crate::cache::store::now_ms();
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            let t = r.open_table(JOBS).map_err(backend)?;
+            let job: Option<JobRecord> = t
+                .get(id.as_str())
+                .map_err(backend)?
+                .map(|g| decode(g.value()))
+                .transpose()?;
+            Ok(job.filter(|j| j.expires_at_ms > now))
+        })
+        .await
+    }
+
+    async fn enqueue(&self, id: &str, tasks: Vec<Task>, limit: u64) -> Result<u64, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            inner.write(|w| {
+                let Some(mut job) = Inner::job_in(w, &id)? else {
+                    return Ok(0);
+                };
+                if job.status.is_final() {
+                    return Ok(0);
+                }
+                let added = Inner::queue_tasks(w, &mut job, tasks, limit)?;
+                Inner::put_job(w, &job)?;
+                Ok(added)
+            })
+        })
+        .await
+    }
+
+    async fn lease(&self, id: &str, n: usize, _lease: Duration) -> Result<Vec<Leased>, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            inner.write(|w| {
+                let mut queued = w.open_table(QUEUED).map_err(backend)?;
+                let mut leased = w.open_table(LEASED).map_err(backend)?;
+                let mut out = Vec::new();
+                let taken: Vec<(u64, Vec<u8>)> = queued
+                    .range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX))
+                    .map_err(backend)?
+                    .take(n)
+                    .map(|r| r.map(|(k, v)| (k.value().1, v.value().to_vec())).map_err(backend))
+                    .collect::<Result<_, _>>()?;
+                for (seq, bytes) in taken {
+                    queued.remove((id.as_str(), seq)).map_err(backend)?;
+                    leased
+                        .insert((id.as_str(), seq), bytes.as_slice())
+                        .map_err(backend)?;
+                    out.push(Leased {
+                        seq,
+                        task: decode(&bytes)?,
+                    });
+                }
+                Ok(out)
+            })
+        })
+        .await
+    }
+
+    async fn finish(
+        &self,
+        id: &str,
+        seq: u64,
+        outcome: Outcome,
+        discovered: Vec<Task>,
+        limit: u64,
+    ) -> Result<Finished, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            inner.write(|w| {
+                let mut done = Finished::default();
+                let was_leased = w
+                    .open_table(LEASED)
+                    .map_err(backend)?
+                    .remove((id.as_str(), seq))
+                    .map_err(backend)?
+                    .is_some();
+                let Some(mut job) = Inner::job_in(w, &id)? else {
+                    return Ok(done);
+                };
+                if !was_leased || job.status.is_final() {
+                    return Ok(done);
+                }
+                job.completed += 1;
+                match outcome {
+                    Outcome::Page { document, final_key } => {
+                        let mut stored = w.open_table(STORED).map_err(backend)?;
+                        if stored
+                            .get((id.as_str(), final_key.as_str()))
+                            .map_err(backend)?
+                            .is_none()
+                        {
+                            stored
+                                .insert((id.as_str(), final_key.as_str()), 1)
+                                .map_err(backend)?;
+                            let mut results = w.open_table(RESULTS).map_err(backend)?;
+                            results
+                                .insert((id.as_str(), job.results), encode(&document)?.as_slice())
+                                .map_err(backend)?;
+                            job.results += 1;
+                            done.stored = true;
+                        }
+                    }
+                    Outcome::Failed { error } => {
+                        let mut errors = w.open_table(ERRORS).map_err(backend)?;
+                        errors
+                            .insert((id.as_str(), job.errors), encode(&error)?.as_slice())
+                            .map_err(backend)?;
+                        job.errors += 1;
+                    }
+                    Outcome::RobotsBlocked { url } => {
+                        let mut robots = w.open_table(ROBOTS).map_err(backend)?;
+                        robots
+                            .insert((id.as_str(), job.robots_blocked), url.as_str())
+                            .map_err(backend)?;
+                        job.robots_blocked += 1;
+                        // Never fetched: it does not use up the limit.
+                        job.total = job.total.saturating_sub(1);
+                        job.completed -= 1;
+                    }
+                    Outcome::Skipped => {}
+                }
+                done.queued = Inner::queue_tasks(w, &mut job, discovered, limit)?;
+                Inner::put_job(w, &job)?;
+                Ok(done)
+            })
+        })
+        .await
+    }
+
+    async fn outstanding(&self, id: &str) -> Result<(u64, u64), QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            let count = |def: TableDefinition<SeqKey, &[u8]>| -> Result<u64, QueueError> {
+                let t = r.open_table(def).map_err(backend)?;
+                Ok(t.range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX))
+                    .map_err(backend)?
+                    .count() as u64)
+            };
+            Ok((count(QUEUED)?, count(LEASED)?))
+        })
+        .await
+    }
+
+    async fn set_status(
+        &self,
+        id: &str,
+        status: JobStatus,
+        error: Option<String>,
+    ) -> Result<Option<JobRecord>, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            inner.write(|w| {
+                let Some(before) = Inner::job_in(w, &id)? else {
+                    return Ok(None);
+                };
+                if before.status.is_final() {
+                    return Ok(Some(before));
+                }
+                let mut job = before.clone();
+                job.status = status;
+                job.error = error;
+                if status == JobStatus::Cancelled {
+                    Inner::remove_range(w, QUEUED, &id)?;
+                    Inner::remove_range(w, LEASED, &id)?;
+                }
+                Inner::put_job(w, &job)?;
+                Ok(Some(before))
+            })
+        })
+        .await
+    }
+
+    async fn results(
+        &self,
+        id: &str,
+        skip: u64,
+        max_bytes: usize,
+        max_items: Option<u64>,
+    ) -> Result<ResultPage, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            let t = r.open_table(RESULTS).map_err(backend)?;
+            let mut page = ResultPage::default();
+            let mut bytes = 0usize;
+            for entry in t
+                .range((id.as_str(), skip)..=(id.as_str(), u64::MAX))
+                .map_err(backend)?
+            {
+                let (k, v) = entry.map_err(backend)?;
+                let n = k.value().1;
+                let full = max_items.is_some_and(|m| page.documents.len() as u64 >= m);
+                if full || (!page.documents.is_empty() && bytes + v.value().len() > max_bytes) {
+                    page.next = Some(n);
+                    break;
+                }
+                bytes += v.value().len();
+                page.documents.push(decode(v.value())?);
+            }
+            Ok(page)
+        })
+        .await
+    }
+
+    async fn errors(&self, id: &str) -> Result<(Vec<Value>, Vec<String>), QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            let errors = r.open_table(ERRORS).map_err(backend)?;
+            let robots = r.open_table(ROBOTS).map_err(backend)?;
+            let range = (id.as_str(), 0u64)..=(id.as_str(), u64::MAX);
+            let errs = errors
+                .range(range.clone())
+                .map_err(backend)?
+                .map(|e| e.map_err(backend).and_then(|(_, v)| decode(v.value())))
+                .collect::<Result<Vec<Value>, _>>()?;
+            let blocked = robots
+                .range(range)
+                .map_err(backend)?
+                .map(|e| e.map(|(_, v)| v.value().to_string()).map_err(backend))
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok((errs, blocked))
+        })
+        .await
+    }
+
+    async fn active(&self) -> Result<Vec<JobRecord>, QueueError> {
+        let now = crate::cache::store::now_ms();
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            let t = r.open_table(JOBS).map_err(backend)?;
+            let mut out = Vec::new();
+            for entry in t.iter().map_err(backend)? {
+                let (_, v) = entry.map_err(backend)?;
+                let job: JobRecord = decode(v.value())?;
+                if job.status == JobStatus::Scraping && job.expires_at_ms > now {
+                    out.push(job);
+                }
+            }
+            out.sort_by_key(|j| j.created_at_ms);
+            Ok(out)
+        })
+        .await
+    }
+
+    async fn requeue_expired_leases(&self) -> Result<u64, QueueError> {
+        self.run(move |inner| {
+            inner.write(|w| {
+                let mut leased = w.open_table(LEASED).map_err(backend)?;
+                let mut queued = w.open_table(QUEUED).map_err(backend)?;
+                let all: Vec<(String, u64, Vec<u8>)> = leased
+                    .iter()
+                    .map_err(backend)?
+                    .map(|r| {
+                        r.map(|(k, v)| (k.value().0.to_string(), k.value().1, v.value().to_vec()))
+                            .map_err(backend)
+                    })
+                    .collect::<Result<_, _>>()?;
+                for (id, seq, bytes) in &all {
+                    leased.remove((id.as_str(), *seq)).map_err(backend)?;
+                    queued
+                        .insert((id.as_str(), *seq), bytes.as_slice())
+                        .map_err(backend)?;
+                }
+                Ok(all.len() as u64)
+            })
+        })
+        .await
+    }
+
+    async fn sweep_expired(&self, now_ms: i64) -> Result<u64, QueueError> {
+        self.run(move |inner| {
+            inner.write(|w| {
+                let expired: Vec<String> = {
+                    let t = w.open_table(JOBS).map_err(backend)?;
+                    let mut ids = Vec::new();
+                    for entry in t.iter().map_err(backend)? {
+                        let (k, v) = entry.map_err(backend)?;
+                        let job: JobRecord = decode(v.value())?;
+                        if job.expires_at_ms <= now_ms {
+                            ids.push(k.value().to_string());
+                        }
+                    }
+                    ids
+                };
+                for id in &expired {
+                    Inner::remove_range(w, QUEUED, id)?;
+                    Inner::remove_range(w, LEASED, id)?;
+                    Inner::remove_range(w, RESULTS, id)?;
+                    Inner::remove_range(w, ERRORS, id)?;
+                    Inner::remove_range(w, ROBOTS, id)?;
+                    Inner::remove_urls(w, SEEN, id)?;
+                    Inner::remove_urls(w, STORED, id)?;
+                    w.open_table(JOBS)
+                        .map_err(backend)?
+                        .remove(id.as_str())
+                        .map_err(backend)?;
+                }
+                Ok(expired.len() as u64)
+            })
+        })
+        .await
+    }
+}
+
+#[cfg(test)]
+#[path = "embedded_tests.rs"]
+mod tests;

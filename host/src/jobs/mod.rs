@@ -1,0 +1,24 @@
+//! Jobs for crawl and batch scrape: the job record, its page tasks, and the
+//! queue that holds them ([`store::JobStore`]; by default the embedded redb
+//! file in the data directory, so a crawl survives a restart and resumes).
+//! Knows nothing of crawling or HTTP: `crawl/` drives jobs through it.
+
+pub mod embedded;
+pub mod record;
+pub mod store;
+
+pub use record::{Finished, JobKind, JobRecord, JobStatus, Leased, Outcome, Task};
+pub use store::{JobStore, QueueError, ResultPage};
+
+use std::path::Path;
+use std::sync::Arc;
+
+/// Opens the embedded queue at `DATA_DIR/jobs/jobs.redb` and starts its flusher.
+pub async fn open_embedded(data_dir: &Path) -> Result<Arc<dyn JobStore>, QueueError> {
+    let path = data_dir.join("jobs").join("jobs.redb");
+    let queue = tokio::task::spawn_blocking(move || embedded::EmbeddedQueue::open(&path))
+        .await
+        .map_err(|e| QueueError::Backend(e.to_string()))??;
+    queue.start_flusher();
+    Ok(Arc::new(queue))
+}

@@ -1,0 +1,131 @@
+//! What a job queue stores: the job record (kind, status, counters, the
+//! request it was started with), the page tasks waiting to be scraped, and
+//! what finishing a task produced.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How long a job and its results are kept after it was created (upstream: 24 h).
+pub const JOB_TTL_MS: i64 = 24 * 3600 * 1000;
+
+/// A crawl (discovers pages) or a batch scrape (a fixed list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    Crawl,
+    Batch,
+}
+
+/// Upstream's status values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Scraping,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl JobStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobStatus::Scraping => "scraping",
+            JobStatus::Completed => "completed",
+            JobStatus::Failed => "failed",
+            JobStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn is_final(self) -> bool {
+        self != JobStatus::Scraping
+    }
+}
+
+/// One job.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JobRecord {
+    pub id: String,
+    pub kind: JobKind,
+    pub status: JobStatus,
+    /// The start URL (crawl) or the first URL (batch).
+    pub url: String,
+    /// The validated request body, kept so a worker (after a restart, or on
+    /// another server) can rebuild the job's options.
+    pub request: Value,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+    /// Pages accepted into the queue (upstream's `total`); a URL robots.txt
+    /// refuses leaves it again (it was never fetched, and must not use up the limit).
+    pub total: u64,
+    /// Tasks finished with a document, an error or as a duplicate.
+    pub completed: u64,
+    /// Documents stored (one credit each).
+    pub results: u64,
+    pub errors: u64,
+    pub robots_blocked: u64,
+    /// Next task sequence number.
+    pub next_seq: u64,
+    /// Why the job failed, when it did.
+    pub error: Option<String>,
+}
+
+impl JobRecord {
+    pub fn new(id: String, kind: JobKind, url: String, request: Value, now_ms: i64) -> JobRecord {
+        JobRecord {
+            id,
+            kind,
+            status: JobStatus::Scraping,
+            url,
+            request,
+            created_at_ms: now_ms,
+            expires_at_ms: now_ms + JOB_TTL_MS,
+            total: 0,
+            completed: 0,
+            results: 0,
+            errors: 0,
+            robots_blocked: 0,
+            next_seq: 0,
+            error: None,
+        }
+    }
+}
+
+/// A page waiting to be scraped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Task {
+    pub url: String,
+    /// The de-duplication key (normalised URL); a key is queued once per job.
+    pub key: String,
+    /// Discovery depth (start URL and sitemap URLs: 0).
+    pub depth: u32,
+}
+
+/// A task handed to a worker.
+#[derive(Debug, Clone)]
+pub struct Leased {
+    pub seq: u64,
+    pub task: Task,
+}
+
+/// What finishing a task produced.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// A document; `final_key` is the normalised URL it came from (after
+    /// redirects): a second document for the same key is dropped.
+    Page { document: Value, final_key: String },
+    /// The scrape failed: upstream's error entry `{id, timestamp, url, code, error}`.
+    Failed { error: Value },
+    /// robots.txt refused the URL.
+    RobotsBlocked { url: String },
+    /// Nothing to store (out of scope after a redirect, a duplicate).
+    Skipped,
+}
+
+/// What `finish` did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// Discovered tasks newly queued.
+    pub queued: u64,
+    /// The document was stored (false: a duplicate, or the task was not leased).
+    pub stored: bool,
+}

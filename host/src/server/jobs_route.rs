@@ -1,0 +1,326 @@
+//! Crawl and batch scrape routes: `POST /v2/crawl`, `POST /v2/batch/scrape`,
+//! and for both `GET /{id}` (status + documents, `next` by size),
+//! `DELETE /{id}`, `GET /{id}/errors`; `GET /v2/crawl/active`. Shapes and
+//! messages as upstream's (compat notes §7).
+
+use super::respond::json_body;
+use super::state::AppState;
+use crate::api::ApiError;
+use crate::api::crawl_request::{BatchRequest, CrawlRequest};
+use crate::crawl::preview::{self, PreviewError};
+use crate::jobs::{JobKind, JobRecord, JobStatus};
+use crate::timestamp::iso8601_ms;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// Largest JSON of documents in one status response (upstream: ~10 MiB).
+pub const MAX_PAGE_BYTES: usize = 10 << 20;
+
+/// `?skip=N&limit=L` of a status request.
+#[derive(Debug, Deserialize)]
+pub struct Paging {
+    skip: Option<u64>,
+    limit: Option<u64>,
+}
+
+fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Json(json!({"success": false, "error": "Job not found"})),
+    )
+        .into_response()
+}
+
+fn internal(e: impl std::fmt::Display) -> Response {
+    let error_id = uuid::Uuid::now_v7().to_string();
+    tracing::error!(error_id = %error_id, "job queue failure: {e}");
+    ApiError::unknown(&error_id).into_response()
+}
+
+/// `<scheme>://<host>` the client used (for the `url` and `next` fields).
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    if let Some(public) = &state.config.public_url {
+        return public.trim_end_matches('/').to_string();
+    }
+    let host = headers
+        .get("host")
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{}:{}", state.config.host, state.config.port));
+    let proto = headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+        .filter(|p| *p == "https" || *p == "http")
+        .unwrap_or("http");
+    format!("{proto}://{host}")
+}
+
+fn path_of(kind: JobKind) -> &'static str {
+    match kind {
+        JobKind::Crawl => "/v2/crawl",
+        JobKind::Batch => "/v2/batch/scrape",
+    }
+}
+
+/// Applies `promptGeneratedOptions` under the explicit options of a crawl body.
+async fn with_prompt(state: &AppState, body: &mut Value) -> Result<Option<Value>, ApiError> {
+    let Some(prompt) = body.get("prompt").and_then(Value::as_str).map(str::to_string) else {
+        return Ok(None);
+    };
+    let url = body.get("url").and_then(Value::as_str).unwrap_or("").to_string();
+    let derived = preview::derive(state.config.llm.as_ref(), &url, &prompt)
+        .await
+        .map_err(preview_error)?;
+    if let Some(obj) = body.as_object_mut() {
+        for (k, v) in &derived {
+            obj.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    Ok(Some(Value::Object(derived)))
+}
+
+pub fn preview_error(e: PreviewError) -> ApiError {
+    match e {
+        PreviewError::NoModel => ApiError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "LLM_NOT_CONFIGURED",
+            "Deriving crawl options from a prompt needs a language model; the operator has not configured one \
+             (DISTILL_LLM_BASE_URL). Give the crawl options explicitly instead.",
+        ),
+        PreviewError::Failed(why) => {
+            tracing::warn!("prompt → crawl options failed: {why}");
+            ApiError::bad_request("Failed to process natural language prompt. Please try rephrasing.")
+        }
+    }
+}
+
+pub async fn start_crawl(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let mut body = match json_body(body) {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let registry = state.services.plugins.registry();
+    // Validate before asking a model anything.
+    if let Err(e) = CrawlRequest::from_json(&body, registry.as_ref()) {
+        return e.into_response();
+    }
+    let generated = match with_prompt(&state, &mut body).await {
+        Ok(g) => g,
+        Err(e) => return e.into_response(),
+    };
+    let request = match CrawlRequest::from_json(&body, registry.as_ref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let job = match state
+        .crawls
+        .create(JobKind::Crawl, body.clone(), vec![request.url.clone()])
+        .await
+    {
+        Ok(j) => j,
+        Err(e) => return internal(e),
+    };
+    state.crawls.run(job.clone());
+    let mut out = json!({
+        "success": true,
+        "id": job.id,
+        "url": format!("{}/v2/crawl/{}", base_url(&state, &headers), job.id),
+    });
+    if let Some(g) = generated {
+        out["promptGeneratedOptions"] = g;
+        out["finalCrawlerOptions"] = body;
+    }
+    Json(out).into_response()
+}
+
+pub async fn start_batch(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body = match json_body(body) {
+        Ok(v) => v,
+        Err(e) => return e.into_response(),
+    };
+    let registry = state.services.plugins.registry();
+    let request = match BatchRequest::from_json(&body, registry.as_ref()) {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    let job = match &request.append_to_id {
+        Some(id) => {
+            let job = match state.crawls.store.get(id).await {
+                Ok(Some(j)) if j.kind == JobKind::Batch => j,
+                Ok(_) => return not_found(),
+                Err(e) => return internal(e),
+            };
+            if job.status.is_final() {
+                return ApiError::new(
+                    StatusCode::CONFLICT,
+                    "JOB_FINISHED",
+                    "The batch scrape has already finished; start a new one",
+                )
+                .into_response();
+            }
+            if let Err(e) = state.crawls.append(&job, request.urls.clone()).await {
+                return internal(e);
+            }
+            job
+        }
+        None => match state
+            .crawls
+            .create(JobKind::Batch, body.clone(), request.urls.clone())
+            .await
+        {
+            Ok(j) => j,
+            Err(e) => return internal(e),
+        },
+    };
+    state.crawls.run(job.clone());
+    let mut out = json!({
+        "success": true,
+        "id": job.id,
+        "url": format!("{}/v2/batch/scrape/{}", base_url(&state, &headers), job.id),
+    });
+    if !request.invalid_urls.is_empty() {
+        out["invalidURLs"] = json!(request.invalid_urls);
+    }
+    Json(out).into_response()
+}
+
+async fn job_of(state: &AppState, id: &str, kind: JobKind) -> Result<JobRecord, Response> {
+    match state.crawls.store.get(id).await {
+        Ok(Some(j)) if j.kind == kind => Ok(j),
+        Ok(_) => Err(not_found()),
+        Err(e) => Err(internal(e)),
+    }
+}
+
+async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging, kind: JobKind) -> Response {
+    let job = match job_of(&state, &id, kind).await {
+        Ok(j) => j,
+        Err(r) => return r,
+    };
+    let skip = paging.skip.unwrap_or(0);
+    let page = match state
+        .crawls
+        .store
+        .results(&id, skip, MAX_PAGE_BYTES, paging.limit.filter(|l| *l > 0))
+        .await
+    {
+        Ok(p) => p,
+        Err(e) => return internal(e),
+    };
+    let mut out = json!({
+        "success": true,
+        "status": job.status.as_str(),
+        "completed": job.completed,
+        "total": job.total,
+        "creditsUsed": job.results,
+        "expiresAt": iso8601_ms(job.expires_at_ms),
+    });
+    if let Some(next) = page.next {
+        let limit = paging.limit.map(|l| format!("&limit={l}")).unwrap_or_default();
+        out["next"] = json!(format!(
+            "{}{}/{}?skip={next}{limit}",
+            base_url(&state, &headers),
+            path_of(kind),
+            id
+        ));
+    }
+    if let Some(e) = &job.error {
+        out["error"] = json!(e);
+    }
+    out["data"] = Value::Array(page.documents);
+    Json(out).into_response()
+}
+
+async fn cancel(state: AppState, id: String, kind: JobKind) -> Response {
+    if let Err(r) = job_of(&state, &id, kind).await {
+        return r;
+    }
+    match state.crawls.cancel(&id).await {
+        Ok(Some(JobStatus::Scraping | JobStatus::Cancelled)) => {
+            Json(json!({"success": true, "status": "cancelled"})).into_response()
+        }
+        Ok(Some(_)) => (
+            StatusCode::CONFLICT,
+            Json(json!({"success": false, "error": "Job already completed"})),
+        )
+            .into_response(),
+        Ok(None) => not_found(),
+        Err(e) => internal(e),
+    }
+}
+
+async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
+    if let Err(r) = job_of(&state, &id, kind).await {
+        return r;
+    }
+    match state.crawls.store.errors(&id).await {
+        Ok((errors, robots)) => {
+            Json(json!({"success": true, "errors": errors, "robotsBlocked": robots})).into_response()
+        }
+        Err(e) => internal(e),
+    }
+}
+
+pub async fn crawl_status(
+    State(s): State<AppState>,
+    h: HeaderMap,
+    Path(id): Path<String>,
+    Query(p): Query<Paging>,
+) -> Response {
+    status(s, h, id, p, JobKind::Crawl).await
+}
+pub async fn batch_status(
+    State(s): State<AppState>,
+    h: HeaderMap,
+    Path(id): Path<String>,
+    Query(p): Query<Paging>,
+) -> Response {
+    status(s, h, id, p, JobKind::Batch).await
+}
+pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
+    cancel(s, id, JobKind::Crawl).await
+}
+pub async fn batch_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
+    cancel(s, id, JobKind::Batch).await
+}
+pub async fn crawl_errors(State(s): State<AppState>, Path(id): Path<String>) -> Response {
+    errors(s, id, JobKind::Crawl).await
+}
+pub async fn batch_errors(State(s): State<AppState>, Path(id): Path<String>) -> Response {
+    errors(s, id, JobKind::Batch).await
+}
+
+/// `GET /v2/crawl/active` (also `/ongoing`).
+pub async fn active(State(state): State<AppState>) -> Response {
+    match state.crawls.store.active().await {
+        Ok(jobs) => {
+            let crawls: Vec<Value> = jobs
+                .into_iter()
+                .filter(|j| j.kind == JobKind::Crawl)
+                .map(|j| {
+                    let mut options = j.request.clone();
+                    if let Some(o) = options.as_object_mut() {
+                        o.remove("url");
+                    }
+                    json!({"id": j.id, "teamId": "bypass", "url": j.url, "created_at": iso8601_ms(j.created_at_ms), "options": options})
+                })
+                .collect();
+            Json(json!({"success": true, "crawls": crawls})).into_response()
+        }
+        Err(e) => internal(e),
+    }
+}
