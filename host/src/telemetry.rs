@@ -21,7 +21,7 @@ pub const PLUGIN_DURATION: &str = "distill_plugin_call_duration_seconds";
 pub const PLUGIN_QUEUE: &str = "distill_plugin_calls_waiting";
 /// Page fetches by engine and outcome.
 pub const FETCHES: &str = "distill_fetches_total";
-/// Cache lookups by result (hit, miss, bypass).
+/// Cache lookups by result (hit, miss).
 pub const CACHE_LOOKUPS: &str = "distill_cache_lookups_total";
 /// Browser pages open now.
 pub const BROWSER_PAGES: &str = "distill_browser_pages_open";
@@ -105,17 +105,28 @@ pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
 
 /// Counts a plugin call as waiting for a run slot until the guard is dropped
 /// (also when the waiting request is cancelled).
-pub fn plugin_waiting() -> Waiting {
-    metrics::gauge!(PLUGIN_QUEUE).increment(1.0);
-    Waiting(())
+pub fn plugin_waiting() -> Held {
+    Held::new(PLUGIN_QUEUE)
 }
 
-/// See [`plugin_waiting`].
-pub struct Waiting(());
+/// Counts a browser page as open until the guard is dropped.
+pub fn browser_page() -> Held {
+    Held::new(BROWSER_PAGES)
+}
 
-impl Drop for Waiting {
+/// One unit of a gauge, held until dropped.
+pub struct Held(&'static str);
+
+impl Held {
+    fn new(gauge: &'static str) -> Held {
+        metrics::gauge!(gauge).increment(1.0);
+        Held(gauge)
+    }
+}
+
+impl Drop for Held {
     fn drop(&mut self) {
-        metrics::gauge!(PLUGIN_QUEUE).decrement(1.0);
+        metrics::gauge!(self.0).decrement(1.0);
     }
 }
 
@@ -124,14 +135,9 @@ pub fn fetch(engine: &'static str, outcome: &'static str) {
     metrics::counter!(FETCHES, "engine" => engine, "outcome" => outcome).increment(1);
 }
 
-/// One cache lookup: `hit`, `miss` or `bypass`.
+/// One cache lookup: `hit` or `miss`.
 pub fn cache_lookup(result: &'static str) {
     metrics::counter!(CACHE_LOOKUPS, "result" => result).increment(1);
-}
-
-/// Browser pages opened (`+1`) or closed (`-1`).
-pub fn browser_pages(delta: f64) {
-    metrics::gauge!(BROWSER_PAGES).increment(delta);
 }
 
 /// Tokens a model call used.

@@ -3,8 +3,9 @@ Distill's /mcp endpoint, used by tests/tests/operator_surface.rs.
 
 usage: mcp_client.py SERVER_URL PAGE_URL FILE_PATH
 
-Lists the tools, calls `scrape` on PAGE_URL, `parse` on FILE_PATH, and a
-scrape with an invalid argument; prints one JSON report on stdout.
+Lists the tools, calls `scrape` on PAGE_URL, `parse` on FILE_PATH, a scrape
+with an invalid argument, `map` on PAGE_URL, and `crawl` from PAGE_URL
+polled with `crawl_status` until it ends; prints one JSON report on stdout.
 """
 
 import asyncio
@@ -34,11 +35,25 @@ async def main(server, page_url, file_path):
             "parse", {"filename": os.path.basename(file_path), "content": content}
         )
         invalid = await client.call_tool("scrape", {"url": page_url, "timeout": 5})
+        mapped = await client.call_tool("map", {"url": page_url})
+        crawl = await client.call_tool("crawl", {"url": page_url, "limit": 2})
+        status = None
+        crawl_id = (crawl.structured_content or {}).get("id")
+        for _ in range(120):
+            if not crawl_id:
+                break
+            status = await client.call_tool("crawl_status", {"id": crawl_id})
+            if (status.structured_content or {}).get("status") != "scraping":
+                break
+            await asyncio.sleep(0.5)
         report = {
             "tools": {t.name: t.input_schema for t in tools.tools},
             "scrape": result_json(scraped),
             "parse": result_json(parsed),
             "invalid": result_json(invalid),
+            "map": result_json(mapped),
+            "crawl": result_json(crawl),
+            "crawl_status": result_json(status) if status else None,
         }
         print(json.dumps(report))
 

@@ -18,11 +18,11 @@
 //! All traffic stays on 127.0.0.1.
 
 pub mod client;
-pub mod fake_llm;
 pub mod crawl_site;
+pub mod fake_llm;
 pub mod fixture;
-pub mod local_llm;
 pub mod keys;
+pub mod local_llm;
 pub mod redis;
 pub mod server;
 pub mod upload;

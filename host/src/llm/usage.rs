@@ -56,6 +56,7 @@ impl UsageTotals {
         t.prompt_tokens += usage.prompt_tokens;
         t.completion_tokens += usage.completion_tokens;
         t.total_ms += ms;
+        crate::telemetry::model_tokens(usage.prompt_tokens, usage.completion_tokens);
     }
 
     pub fn snapshot(&self) -> BTreeMap<String, FormatUsage> {

@@ -49,6 +49,10 @@ pub async fn lookup(
     };
     let renderers = renderers(services);
     let (found, keys) = cache.lookup_for(&req.url, opts, &renderers, now_ms()).await;
+    crate::telemetry::cache_lookup(match &found {
+        Lookup::Document(..) | Lookup::Page(..) => "hit",
+        _ => "miss",
+    });
     let source = match found {
         Lookup::Document(stored, decision) => {
             let Decision::Serve { stored_at_ms } = decision else {
@@ -133,6 +137,8 @@ pub async fn fetch(
                 deadline,
             })
             .await
+            .inspect(|_| crate::telemetry::fetch(engine.name(), "ok"))
+            .inspect_err(|_| crate::telemetry::fetch(engine.name(), "error"))
             .map(|page| (Arc::new(page), now_ms()))
     };
     let shared = match (&services.cache, keys) {

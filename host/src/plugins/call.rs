@@ -238,7 +238,9 @@ impl PluginRuntime {
         if let Some(why) = llm_denied {
             grants.llm = Err(why.to_string());
         }
-        let mut call = self.begin(&plugin.manifest.name, request_id, limits, grants).await;
+        let mut call = self
+            .begin(&plugin.manifest.name, request_id, limits, grants)
+            .await;
         call.store.data_mut().format = Some(format.to_string());
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
         let notes = std::mem::take(&mut call.store.data_mut().llm_notes);

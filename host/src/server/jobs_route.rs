@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 pub const MAX_PAGE_BYTES: usize = 10 << 20;
 
 /// `?skip=N&limit=L` of a status request.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub struct Paging {
     skip: Option<u64>,
     limit: Option<u64>,

@@ -1,17 +1,23 @@
 //! `/mcp`: a Model Context Protocol server over streamable HTTP, so agents
 //! can call Distill as tools. Each tool runs the same code as its HTTP route
-//! (validation, pipeline, error mapping) and its input schema is the schema
-//! recorded from that route's validators; a failure comes back as a tool
+//! (validation, pipeline, error mapping; `map`, `crawl` and `crawl_status` call
+//! the route handlers themselves); `scrape` and `parse` take the schema
+//! recorded from their route's validators. A failure comes back as a tool
 //! error carrying the route's JSON error body.
 
 use super::parse_route::run_parse;
 use super::respond::into_value;
 use super::scrape_route::run_scrape;
 use super::state::AppState;
+use super::{jobs_route, map_route};
 use crate::api::ApiError;
 use crate::api::openapi;
 use crate::api::parse_request::UploadKind;
 use crate::pipeline::parse::Upload;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use base64::Engine as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
@@ -78,6 +84,23 @@ impl DistillTools {
                 schemas["ScrapeRequest"].clone(),
             ),
             tool(
+                "map",
+                "List the URLs of a site (sitemaps and links); the arguments are the body of POST /v2/map.",
+                url_body("The site to map"),
+            ),
+            tool(
+                "crawl",
+                "Start crawling a site (every page scraped with scrapeOptions); the arguments are the body \
+                 of POST /v2/crawl. Answers the crawl id; poll it with crawl_status.",
+                url_body("Where the crawl starts"),
+            ),
+            tool(
+                "crawl_status",
+                "Status and scraped pages of a crawl started with the crawl tool (GET /v2/crawl/{id}).",
+                json!({"type": "object", "required": ["id"], "additionalProperties": false,
+                       "properties": {"id": {"type": "string"}}}),
+            ),
+            tool(
                 "parse",
                 "Convert a file (PDF, Office, OpenDocument, EPUB, RTF, CSV, HTML) to markdown; the \
                  options are those of POST /v2/parse.",
@@ -86,18 +109,61 @@ impl DistillTools {
         ]
     }
 
-    async fn call(&self, name: &str, args: Value) -> Result<Value, ApiError> {
+    /// Runs a tool: `Ok` is the data (or the route's whole success body),
+    /// `Err` the route's error body.
+    async fn call(&self, name: &str, args: Value) -> Result<Value, Value> {
         let id = uuid::Uuid::now_v7().to_string();
         tracing::info!(request = %id, tool = name, "mcp tool call");
+        let state = self.state.clone();
+        let body = || Ok(Bytes::from(args.to_string()));
         match name {
-            "scrape" => into_value(run_scrape(&self.state, &args, id).await?),
-            "parse" => {
-                let (upload, options) = parse_args(&args)?;
-                into_value(run_parse(&self.state, upload, options.as_deref(), id).await?)
+            "scrape" => data(run_scrape(&state, &args, id).await),
+            "parse" => match parse_args(&args) {
+                Ok((upload, options)) => data(run_parse(&state, upload, options.as_deref(), id).await),
+                Err(e) => Err(e.body()),
+            },
+            "map" => route_body(map_route::map(State(state), body()).await).await,
+            "crawl" => {
+                route_body(jobs_route::start_crawl(State(state), HeaderMap::new(), body()).await).await
             }
-            other => Err(ApiError::bad_request(format!("Unknown tool '{other}'"))),
+            "crawl_status" => {
+                let crawl_id = args
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let response = jobs_route::crawl_status(
+                    State(state),
+                    HeaderMap::new(),
+                    Path(crawl_id),
+                    Query(jobs_route::Paging::default()),
+                )
+                .await;
+                route_body(response).await
+            }
+            other => Err(ApiError::bad_request(format!("Unknown tool '{other}'")).body()),
         }
     }
+}
+
+fn data(result: Result<crate::pipeline::Data, ApiError>) -> Result<Value, Value> {
+    result.and_then(into_value).map_err(|e| e.body())
+}
+
+/// A route's response as JSON: its body, `Err` for a failure status.
+async fn route_body(response: Response) -> Result<Value, Value> {
+    let ok = response.status().is_success();
+    let bytes = axum::body::to_bytes(response.into_body(), 64 << 20)
+        .await
+        .unwrap_or_default();
+    let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    if ok { Ok(body) } else { Err(body) }
+}
+
+/// The input schema of a tool taking a route's JSON body with a `url`.
+fn url_body(url: &str) -> Value {
+    json!({"type": "object", "required": ["url"],
+           "properties": {"url": {"type": "string", "format": "uri", "description": url}}})
 }
 
 fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
@@ -177,12 +243,16 @@ impl ServerHandler for DistillTools {
         let args = Value::Object(request.arguments.unwrap_or_default());
         let result = match self.call(&request.name, args).await {
             Ok(data) => {
+                let structured = if data.get("success").is_some() {
+                    data.clone()
+                } else {
+                    json!({"success": true, "data": data})
+                };
                 let mut result = CallToolResult::success(vec![ContentBlock::text(summary_text(&data))]);
-                result.structured_content = Some(json!({"success": true, "data": data}));
+                result.structured_content = Some(structured);
                 result
             }
-            Err(error) => {
-                let body = error.body();
+            Err(body) => {
                 let mut result = CallToolResult::error(vec![ContentBlock::text(body.to_string())]);
                 result.structured_content = Some(body);
                 result

@@ -3,8 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, health, jobs_route, keys_admin, map_route, mcp, media_route, ops_routes, parse_route,
-    scrape_route,
+    access_log, admin, auth, health, jobs_route, keys_admin, map_route, mcp, media_route, ops_routes,
+    parse_route, scrape_route,
 };
 use crate::api::ApiError;
 use axum::Router;

@@ -95,5 +95,8 @@ pub async fn run_scrape(state: &AppState, body: &Value, scrape_id: String) -> Re
     let request = ScrapeRequest::from_json(body, registry.as_ref())?;
     let services = state.services.clone();
     let id = scrape_id.clone();
-    isolated(scrape_id, async move { pipeline::scrape_data(&services, &request, &id).await }).await
+    isolated(scrape_id, async move {
+        pipeline::scrape_data(&services, &request, &id).await
+    })
+    .await
 }

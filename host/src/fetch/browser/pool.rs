@@ -142,6 +142,8 @@ struct OpenPage {
     browser: Arc<Browser>,
     context: BrowserContextId,
     _permit: OwnedSemaphorePermit,
+    /// Counts the page in `distill_browser_pages_open` until it is closed.
+    _counted: crate::telemetry::Held,
 }
 
 impl OpenPage {
@@ -225,6 +227,7 @@ impl BrowserPool {
                             browser,
                             context,
                             _permit: permit,
+                            _counted: crate::telemetry::browser_page(),
                         }),
                     });
                 }
