@@ -144,11 +144,12 @@ impl Limits {
                         max_bytes: 256 << 20,
                         hot_max_bytes: 8 << 20,
                     };
-                    let store =
-                        tokio::task::spawn_blocking(move || EmbeddedStore::open(&path, opts)).await??;
-                    store.start_flusher();
+                    let store = Arc::new(
+                        tokio::task::spawn_blocking(move || EmbeddedStore::open(&path, opts)).await??,
+                    );
+                    store.start_flusher(std::time::Duration::from_secs(3600));
                     (
-                        Arc::new(StoreCounters::new(Arc::new(store))),
+                        Arc::new(StoreCounters::new(store)),
                         Arc::new(MemoryCounters::default()),
                         "embedded",
                     )
