@@ -34,6 +34,6 @@ pub use fixture::{FixtureSite, read_document, read_fixture, site};
 pub use local_llm::{LOCAL_LLM_CONTEXT, local_llm, local_llm_installed, local_llm_turn};
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir,
-    plugins_dir_with, shared, shipped_plugins_dir, test_plugins_dir,
+    plugins_dir_with, plugins_dir_without, shared, shipped_plugins_dir, test_plugins_dir,
 };
 pub use upload::{assert_in_order, parse_fixture, parse_upload};

@@ -480,6 +480,18 @@ extern "C" fn kill_live_servers() {
 
 /// A fresh plugins directory with the shipped plugins and the named test
 /// plugins (`<name>.wasm` from [`test_plugins_dir`]).
+/// A plugins directory holding the shipped plugins except `left_out` (file
+/// stems): a server on it lacks those formats.
+pub fn plugins_dir_without(left_out: &[&str]) -> PathBuf {
+    let dir = fresh_tmp_dir().join("plugins");
+    std::fs::create_dir_all(&dir).unwrap();
+    copy_wasm_files(&shipped_plugins_dir(), &dir);
+    for name in left_out {
+        std::fs::remove_file(dir.join(format!("{name}.wasm"))).unwrap();
+    }
+    dir
+}
+
 pub fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
     let dir = fresh_tmp_dir().join("plugins");
     std::fs::create_dir_all(&dir).unwrap();

@@ -183,6 +183,12 @@ async fn sdk_surfaces_timeouts_dns_failures_and_unavailable_formats() {
     assert_eq!(e.code.as_deref(), Some("SCRAPE_DNS_RESOLUTION_ERROR"), "{e}");
     assert!(e.error.contains(&host), "{e}");
 
+    // A server without the branding plugin.
+    let without = distill_e2e::TestServer::start(distill_e2e::ServerOptions {
+        plugins: distill_e2e::Plugins::Dir(distill_e2e::plugins_dir_without(&["branding"])),
+        ..Default::default()
+    });
+    let c = Client::new_selfhosted(without.url(), None::<&str>).expect("client");
     let e = api_error(
         c.scrape(
             site().url("/article.html"),

@@ -309,16 +309,25 @@ async fn every_documented_option_is_accepted_together() {
 
 #[tokio::test]
 async fn formats_no_plugin_serves_are_format_not_available() {
-    // (summary, json, question, highlights, product and menu have plugins
-    // now; branding has none yet — tests/tests/llm_endpoint.rs covers the
-    // model formats.)
-    for format in [json!("branding")] {
+    // Every spec format has a shipped plugin now: a server without some of
+    // them answers FORMAT_NOT_AVAILABLE for those.
+    let server = distill_e2e::TestServer::start(distill_e2e::ServerOptions {
+        plugins: distill_e2e::Plugins::Dir(distill_e2e::plugins_dir_without(&[
+            "branding", "summary", "json",
+        ])),
+        ..Default::default()
+    });
+    for format in [
+        json!("branding"),
+        json!("summary"),
+        json!({"type": "json", "prompt": "x"}),
+    ] {
         let name = format
             .as_str()
             .map(str::to_string)
             .unwrap_or_else(|| format["type"].as_str().unwrap().to_string());
         let r = scrape(
-            shared().url(),
+            server.url(),
             &json!({ "url": article(), "formats": ["markdown", format] }),
         )
         .await;

@@ -111,8 +111,18 @@ impl EmbeddedQueue {
 impl Inner {
     /// One write transaction; durable when the last durable one is a second old.
     fn write<T>(&self, f: impl FnOnce(&WriteTransaction) -> Result<T, QueueError>) -> Result<T, QueueError> {
+        self.write_with(false, f)
+    }
+
+    /// One write transaction, durable when `always` or when the last durable
+    /// one is a second old (redb then persists the non-durable ones before it).
+    fn write_with<T>(
+        &self,
+        always: bool,
+        f: impl FnOnce(&WriteTransaction) -> Result<T, QueueError>,
+    ) -> Result<T, QueueError> {
         let mut w = self.db.begin_write().map_err(backend)?;
-        let durable = self.last_durable.lock().expect("queue lock").elapsed() >= FLUSH_EVERY;
+        let durable = always || self.last_durable.lock().expect("queue lock").elapsed() >= FLUSH_EVERY;
         if durable {
             w.set_quick_repair(true);
         } else {
@@ -219,8 +229,10 @@ impl JobStore for EmbeddedQueue {
 
     async fn create(&self, job: &JobRecord, tasks: Vec<Task>, limit: u64) -> Result<JobRecord, QueueError> {
         let mut job = job.clone();
+        // An accepted job is on disk before its id is answered: a kill -9
+        // right after must not lose it (pages done since may be redone).
         self.run(move |inner| {
-            inner.write(|w| {
+            inner.write_with(true, |w| {
                 Inner::queue_tasks(w, &mut job, tasks, limit)?;
                 Inner::put_job(w, &job)?;
                 Ok(job)
