@@ -9,6 +9,7 @@ use super::billing::{self, Meter};
 use super::respond::{isolated, respond, run_caught};
 use super::state::AppState;
 use crate::api::ApiError;
+use crate::api::parse_request::UploadKind;
 use crate::api::parse_request::{
     MAX_UPLOAD_BYTES, detect_kind, missing_file, parse_upload_options, supported_extensions, too_large,
     unsupported_type,
@@ -16,6 +17,7 @@ use crate::api::parse_request::{
 use crate::pipeline;
 use crate::pipeline::Data;
 use crate::pipeline::parse::Upload;
+use crate::plugins::registry::Registry;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
 use axum::extract::{Extension, State};
 use axum::http::StatusCode;
@@ -50,20 +52,9 @@ pub async fn parse(
         Ok(o) => o,
         Err(e) => return rejected(e.into_response()),
     };
-    let kind = detect_kind(
-        &upload.name,
-        upload.content_type.as_deref(),
-        &|ext| registry.converter_for_extension(ext).is_some(),
-        &|mime| {
-            registry
-                .converter_for_content_type(mime)
-                .and_then(|p| p.manifest.extensions.first().cloned())
-        },
-    );
-    let Some(kind) = kind else {
-        return rejected(
-            unsupported_type(&supported_extensions(&registry.converter_extensions())).into_response(),
-        );
+    let kind = match upload_kind(&registry, &upload) {
+        Ok(kind) => kind,
+        Err(e) => return rejected(e.into_response()),
     };
     let upload = Upload { kind, ..upload };
     let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
@@ -102,6 +93,22 @@ pub async fn parse(
     let key = caller.as_ref().map(|c| c.0.as_ref());
     audit_trail::record(&state, key, subject, credits, &response);
     response
+}
+
+/// What the upload is (HTML or a document for a loaded converter), by name
+/// and declared type; upstream's error when nothing handles it.
+fn upload_kind(registry: &Registry, upload: &Upload) -> Result<UploadKind, ApiError> {
+    detect_kind(
+        &upload.name,
+        upload.content_type.as_deref(),
+        &|ext| registry.converter_for_extension(ext).is_some(),
+        &|mime| {
+            registry
+                .converter_for_content_type(mime)
+                .and_then(|p| p.manifest.extensions.first().cloned())
+        },
+    )
+    .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))
 }
 
 /// Reads the `file` and `options` parts.
@@ -163,17 +170,7 @@ pub async fn run_parse(
 ) -> Result<Data, ApiError> {
     let registry = state.services.plugins.registry();
     let options = parse_upload_options(options, registry.as_ref())?;
-    let kind = detect_kind(
-        &upload.name,
-        upload.content_type.as_deref(),
-        &|ext| registry.converter_for_extension(ext).is_some(),
-        &|mime| {
-            registry
-                .converter_for_content_type(mime)
-                .and_then(|p| p.manifest.extensions.first().cloned())
-        },
-    )
-    .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))?;
+    let kind = upload_kind(&registry, &upload)?;
     let upload = Upload { kind, ..upload };
     let services = state.services.clone();
     let id = scrape_id.clone();
