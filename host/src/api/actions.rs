@@ -38,7 +38,7 @@ pub fn parse_actions(c: &mut Checker, fields: &mut Fields) -> (Vec<Value>, i64) 
         fields.describe(
             c,
             "actions",
-            json!({"type": "array", "maxItems": MAX_ACTIONS, "items": {"oneOf": variants}}),
+            || json!({"type": "array", "maxItems": MAX_ACTIONS, "items": {"oneOf": variants}}),
         );
     }
     let Some(value) = fields.raw("actions") else {

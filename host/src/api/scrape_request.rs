@@ -221,14 +221,14 @@ fn normalize_url(c: &mut Checker, raw: &str, path: Vec<Value>) -> Option<Url> {
 /// Reads every scrape option from `fields` (shared by scrape and parse).
 pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) -> ScrapeOptions {
     if c.is_describing() {
-        fields.describe(c, "formats", formats_schema(&catalog.plugin_formats()));
+        fields.describe(c, "formats", || formats_schema(&catalog.plugin_formats()));
     }
     let formats = parse_formats(c, fields, &|name| catalog.has_format(name));
     let explicit_timeout = fields.int(c, "timeout", Some(1000), Some(300_000));
     let timeout_ms = explicit_timeout.unwrap_or(60_000);
     let wait_for_ms = fields.int(c, "waitFor", Some(0), Some(60_000)).unwrap_or(0);
-    fields.describe(c, "timeout", json!({"default": 60_000}));
-    fields.describe(c, "waitFor", json!({"default": 0}));
+    fields.describe(c, "timeout", || json!({"default": 60_000}));
+    fields.describe(c, "waitFor", || json!({"default": 0}));
     // As upstream: checked only against a timeout the client gave.
     if explicit_timeout.is_some() && wait_for_ms > timeout_ms / 2 {
         c.custom(&fields.at("waitFor"), "waitFor must not exceed half of timeout");
@@ -269,9 +269,9 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
     fields.describe(
         c,
         "redactPII",
-        json!({"oneOf": [{"type": "boolean"}, {"type": "object"}], "default": false}),
+        || json!({"oneOf": [{"type": "boolean"}, {"type": "object"}], "default": false}),
     );
-    fields.describe(c, "maxAge", json!({"default": default_max_age}));
+    fields.describe(c, "maxAge", || json!({"default": default_max_age}));
     let redact_pii = match fields.raw("redactPII") {
         None | Some(Value::Bool(false)) => None,
         Some(v @ (Value::Bool(true) | Value::Object(_))) => {
@@ -324,7 +324,11 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
 }
 
 fn parse_headers(c: &mut Checker, fields: &mut Fields) -> Vec<(String, String)> {
-    fields.describe(c, "headers", json!({"additionalProperties": {"type": "string"}}));
+    fields.describe(
+        c,
+        "headers",
+        || json!({"additionalProperties": {"type": "string"}}),
+    );
     let Some(map) = fields.any_object(c, "headers") else {
         return Vec::new();
     };
@@ -373,12 +377,10 @@ fn parse_parsers(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog) ->
                 pdf_parser_object(c, f);
             }
         });
-        fields.describe(
-            c,
-            "parsers",
+        fields.describe(c, "parsers", || {
             json!({"type": "array", "default": ["pdf"],
-                   "items": {"oneOf": [{"type": "string", "enum": ["pdf"]}, object_form]}}),
-        );
+                   "items": {"oneOf": [{"type": "string", "enum": ["pdf"]}, object_form]}})
+        });
     }
     let Some(value) = fields.raw("parsers") else {
         return vec![ParserSpec::pdf()];
@@ -443,7 +445,7 @@ fn pdf_parser_object(c: &mut Checker, mut f: Fields) -> Option<ParserSpec> {
     let mode = f
         .one_of(c, "mode", &["fast", "auto", "ocr"])
         .unwrap_or_else(|| "auto".into());
-    f.describe(c, "mode", json!({"default": "auto"}));
+    f.describe(c, "mode", || json!({"default": "auto"}));
     f.finish(c);
     Some(ParserSpec {
         kind: kind?,

@@ -194,15 +194,16 @@ impl<'v> Fields<'v> {
         if v.is_null() { None } else { Some(v) }
     }
 
-    /// Describe mode: records `fragment` (JSON Schema keywords) for `key`.
-    pub fn describe(&self, c: &mut Checker, key: &str, fragment: Value) {
+    /// Describe mode: records `fragment()` (JSON Schema keywords) for `key`.
+    /// Validation never builds the fragment.
+    pub fn describe(&self, c: &mut Checker, key: &str, fragment: impl FnOnce() -> Value) {
         if c.is_describing() {
-            c.describe(&self.at(key), fragment);
+            c.describe(&self.at(key), fragment());
         }
     }
 
     pub fn bool(&mut self, c: &mut Checker, key: &str, default: bool) -> bool {
-        self.describe(c, key, json!({"type": "boolean", "default": default}));
+        self.describe(c, key, || json!({"type": "boolean", "default": default}));
         match self.raw(key) {
             None => default,
             Some(Value::Bool(b)) => *b,
@@ -223,7 +224,7 @@ impl<'v> Fields<'v> {
             if let Some(max) = max {
                 schema["maximum"] = json!(max);
             }
-            self.describe(c, key, schema);
+            self.describe(c, key, || schema);
         }
         let v = self.raw(key)?;
         let path = self.at(key);
@@ -231,7 +232,7 @@ impl<'v> Fields<'v> {
     }
 
     pub fn number(&mut self, c: &mut Checker, key: &str) -> Option<f64> {
-        self.describe(c, key, json!({"type": "number"}));
+        self.describe(c, key, || json!({"type": "number"}));
         match self.raw(key)? {
             Value::Number(n) => n.as_f64(),
             other => {
@@ -242,7 +243,7 @@ impl<'v> Fields<'v> {
     }
 
     pub fn string(&mut self, c: &mut Checker, key: &str) -> Option<String> {
-        self.describe(c, key, json!({"type": "string"}));
+        self.describe(c, key, || json!({"type": "string"}));
         match self.raw(key)? {
             Value::String(s) => Some(s.clone()),
             other => {
@@ -266,7 +267,7 @@ impl<'v> Fields<'v> {
         self.describe(
             c,
             key,
-            json!({"type": "string", "minLength": min, "maxLength": max}),
+            || json!({"type": "string", "minLength": min, "maxLength": max}),
         );
         let s = self.string(c, key)?;
         let n = s.chars().count();
@@ -291,7 +292,7 @@ impl<'v> Fields<'v> {
 
     /// One of a fixed set of strings.
     pub fn one_of(&mut self, c: &mut Checker, key: &str, allowed: &[&str]) -> Option<String> {
-        self.describe(c, key, json!({"type": "string", "enum": allowed}));
+        self.describe(c, key, || json!({"type": "string", "enum": allowed}));
         let s = self.string(c, key)?;
         if allowed.contains(&s.as_str()) {
             Some(s)
@@ -302,7 +303,7 @@ impl<'v> Fields<'v> {
     }
 
     pub fn string_array(&mut self, c: &mut Checker, key: &str) -> Vec<String> {
-        self.describe(c, key, json!({"type": "array", "items": {"type": "string"}}));
+        self.describe(c, key, || json!({"type": "array", "items": {"type": "string"}}));
         let Some(v) = self.raw(key) else { return Vec::new() };
         let path = self.at(key);
         let Value::Array(items) = v else {
@@ -335,7 +336,7 @@ impl<'v> Fields<'v> {
 
     /// A nested object whose keys are not checked (free-form options).
     pub fn any_object(&mut self, c: &mut Checker, key: &str) -> Option<&'v Map<String, Value>> {
-        self.describe(c, key, json!({"type": "object"}));
+        self.describe(c, key, || json!({"type": "object"}));
         match self.raw(key)? {
             Value::Object(m) => Some(m),
             other => {
