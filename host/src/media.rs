@@ -92,22 +92,7 @@ impl MediaStore {
     /// Removes expired files; returns how many.
     pub fn sweep(&self) -> usize {
         let now = SystemTime::now();
-        let Ok(entries) = self.dir.entries() else {
-            return 0;
-        };
-        let mut removed = 0;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let old = entry
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|t| expired(t.into_std(), now));
-            if old && self.dir.remove_file(&name).is_ok() {
-                removed += 1;
-            }
-        }
-        removed
+        sweep_dir(&self.dir, |modified| expired(modified, now))
     }
 
     /// Sweeps every [`SWEEP_EVERY`] for the life of the process.
@@ -125,6 +110,27 @@ impl MediaStore {
             }
         });
     }
+}
+
+/// Removes every file of `dir` whose modification time `is_old` says is
+/// past its life; returns how many (also the signed media store's sweep).
+pub fn sweep_dir(dir: &Dir, is_old: impl Fn(SystemTime) -> bool) -> usize {
+    let Ok(entries) = dir.entries() else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let old = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .is_some_and(|t| is_old(t.into_std()));
+        if old && dir.remove_file(&name).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 fn expired(modified: SystemTime, now: SystemTime) -> bool {

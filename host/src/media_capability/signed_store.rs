@@ -122,22 +122,9 @@ impl SignedStore {
     /// Removes files older than the link lifetime; returns how many.
     pub fn sweep(&self) -> usize {
         let now = SystemTime::now();
-        let Ok(entries) = self.dir.entries() else {
-            return 0;
-        };
-        let mut removed = 0;
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let old = entry
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|t| now.duration_since(t.into_std()).is_ok_and(|age| age >= self.ttl));
-            if old && self.dir.remove_file(&name).is_ok() {
-                removed += 1;
-            }
-        }
-        removed
+        crate::media::sweep_dir(&self.dir, |modified| {
+            now.duration_since(modified).is_ok_and(|age| age >= self.ttl)
+        })
     }
 
     /// Sweeps regularly (every half link lifetime, between 1 s and 10 min)

@@ -11,8 +11,6 @@ use super::bindings::{
 use super::engine::PluginRuntime;
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState, Grants};
-use crate::llm::LlmClient;
-use crate::media_capability::MediaService;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -116,49 +114,44 @@ struct Call {
 }
 
 impl PluginRuntime {
-    /// The `llm` capability for a call by `plugin`: the client, or why not.
-    fn llm_grant(&self, plugin: &LoadedPlugin) -> Result<Arc<LlmClient>, String> {
+    /// A capability for a call by `plugin`: the host's `service` when the
+    /// plugin declared it and the operator allows it, else why not
+    /// (`unavailable` when the server has no such service set up).
+    fn grant<T>(
+        plugin: &LoadedPlugin,
+        capability: &str,
+        service: &Option<Arc<T>>,
+        unavailable: &str,
+    ) -> Result<Arc<T>, String> {
         let name = &plugin.manifest.name;
-        if !plugin.manifest.capabilities.iter().any(|c| c == "llm") {
+        if !plugin.manifest.capabilities.iter().any(|c| c == capability) {
             return Err(format!(
-                "plugin '{name}' did not declare the 'llm' capability in its info"
+                "plugin '{name}' did not declare the '{capability}' capability in its info"
             ));
         }
-        if !plugin.has_capability("llm") {
-            return Err(
-                "the operator does not allow the 'llm' capability (DISTILL_ALLOWED_CAPABILITIES)".into(),
-            );
-        }
-        self.services()
-            .llm
-            .clone()
-            .ok_or_else(|| "no language model is configured on this server (DISTILL_LLM_BASE_URL)".into())
-    }
-
-    /// The `media` capability for a call by `plugin`: the service, or why not.
-    fn media_grant(&self, plugin: &LoadedPlugin) -> Result<Arc<MediaService>, String> {
-        let name = &plugin.manifest.name;
-        if !plugin.manifest.capabilities.iter().any(|c| c == "media") {
+        if !plugin.has_capability(capability) {
             return Err(format!(
-                "plugin '{name}' did not declare the 'media' capability in its info"
+                "the operator does not allow the '{capability}' capability (DISTILL_ALLOWED_CAPABILITIES)"
             ));
         }
-        if !plugin.has_capability("media") {
-            return Err(
-                "the operator does not allow the 'media' capability (DISTILL_ALLOWED_CAPABILITIES)".into(),
-            );
-        }
-        self.services()
-            .media
-            .clone()
-            .ok_or_else(|| "media extraction is not set up on this server".into())
+        service.clone().ok_or_else(|| unavailable.to_string())
     }
 
     /// Every capability a call by `plugin` may use.
     fn grants(&self, plugin: &LoadedPlugin) -> Grants {
         Grants {
-            llm: self.llm_grant(plugin),
-            media: self.media_grant(plugin),
+            llm: Self::grant(
+                plugin,
+                "llm",
+                &self.services().llm,
+                "no language model is configured on this server (DISTILL_LLM_BASE_URL)",
+            ),
+            media: Self::grant(
+                plugin,
+                "media",
+                &self.services().media,
+                "media extraction is not set up on this server",
+            ),
         }
     }
 
