@@ -38,10 +38,21 @@ pub struct FormatRun {
     pub latencies_ms: Vec<f64>,
 }
 
+/// The deterministic-first formats over their fixture pages: how many pages
+/// were answered without a model call.
+pub struct MarkupRun {
+    pub format: &'static str,
+    pub pages: usize,
+    pub pages_without_call: usize,
+    pub calls: u64,
+    pub latencies_ms: Vec<f64>,
+}
+
 pub enum LlmResult {
     Skipped(String),
     Ran {
         formats: Vec<FormatRun>,
+        markup: Vec<MarkupRun>,
         context: u32,
         max_tokens: u32,
     },
@@ -194,21 +205,81 @@ pub async fn run(cfg: &Config) -> anyhow::Result<LlmResult> {
             latencies_ms,
         });
     }
+    let mut markup = Vec::new();
+    for format in ["product", "menu"] {
+        markup.push(markup_run(&http, &server.base_url, &cfg.page, format).await?);
+    }
     Ok(LlmResult::Ran {
         formats,
+        markup,
         context: CONTEXT,
         max_tokens: MAX_TOKENS,
     })
 }
 
+/// The model calls `format` has made so far on the server.
+async fn calls_of(http: &reqwest::Client, base_url: &str, format: &str) -> anyhow::Result<u64> {
+    let usage: Value = http
+        .get(format!("{base_url}/admin/llm"))
+        .bearer_auth("bench")
+        .send()
+        .await?
+        .json()
+        .await?;
+    Ok(usage["usage"][format]["calls"].as_u64().unwrap_or(0))
+}
+
+/// Scrapes every fixture page of `format` (tests/fixtures/site/{format}/,
+/// beside the article) once, counting the pages that needed no model call.
+async fn markup_run(
+    http: &reqwest::Client,
+    base_url: &str,
+    article: &Path,
+    format: &'static str,
+) -> anyhow::Result<MarkupRun> {
+    let dir = article.with_file_name(format);
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    pages.sort();
+    let mut run = MarkupRun {
+        format,
+        pages: pages.len(),
+        pages_without_call: 0,
+        calls: 0,
+        latencies_ms: Vec::new(),
+    };
+    for page in pages {
+        let site = Site::start(Bytes::from(std::fs::read(&page)?)).await?;
+        let url = format!("http://{}{PAGE_PATH}", site.addr);
+        let before = calls_of(http, base_url, format).await?;
+        let started = Instant::now();
+        http.post(format!("{base_url}/v2/scrape"))
+            .json(&json!({"url": url, "formats": [format], "timeout": 300000, "maxAge": 0}))
+            .send()
+            .await?
+            .bytes()
+            .await?;
+        run.latencies_ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        let made = calls_of(http, base_url, format).await? - before;
+        run.calls += made;
+        if made == 0 {
+            run.pages_without_call += 1;
+        }
+    }
+    Ok(run)
+}
+
 pub fn to_markdown(result: &LlmResult, page: &Path) -> String {
-    let (formats, context, max_tokens) = match result {
+    let (formats, markup, context, max_tokens) = match result {
         LlmResult::Skipped(note) => return note.clone(),
         LlmResult::Ran {
             formats,
+            markup,
             context,
             max_tokens,
-        } => (formats, context, max_tokens),
+        } => (formats, markup, context, max_tokens),
     };
     let mut out = format!(
         "Each model format on the local model (SmolLM2-135M-Instruct Q4_1, llama.cpp's server from PyPI \
@@ -253,6 +324,35 @@ pub fn to_markdown(result: &LlmResult, page: &Path) -> String {
             f(mean, 0),
             f(max, 0),
             f(r.completion_tokens as f64 / total_s.max(1e-9), 1),
+        ]);
+    }
+    out.push_str(&table.to_markdown());
+    out.push_str(
+        "\n`product` and `menu` are deterministic first: the markup answers, and the model is asked only \
+         for what the markup lacks (product: brand, description, price, availability; menu: a page \
+         whose markup has no menu). Each fixture page under `tests/fixtures/site/{product,menu}/` \
+         scraped once with the model configured:\n\n",
+    );
+    let mut table = Table::new(&[
+        "format",
+        "pages",
+        "answered without a model call",
+        "share",
+        "model calls",
+        "latency mean ms",
+    ]);
+    for r in markup {
+        let mean = r.latencies_ms.iter().sum::<f64>() / r.latencies_ms.len().max(1) as f64;
+        table.row([
+            format!("`{}`", r.format),
+            r.pages.to_string(),
+            r.pages_without_call.to_string(),
+            format!(
+                "{}%",
+                f(100.0 * r.pages_without_call as f64 / r.pages.max(1) as f64, 0)
+            ),
+            r.calls.to_string(),
+            f(mean, 0),
         ]);
     }
     out.push_str(&table.to_markdown());

@@ -225,7 +225,7 @@ async fn rate_limit_per_minute_and_class_answers_429_with_retry_after() {
 async fn credits_follow_the_billing_rules_and_402_when_exhausted() {
     let keys = keys_file();
     let server = server_with_keys(&keys, &[]);
-    let key = create_key(&keys, "billing", &["--credits", "12"]);
+    let key = create_key(&keys, "billing", &["--credits", "15"]);
     let s = server.url();
     let pdf = site().url("/documents/report.pdf");
     // PDF with the pdf parser: 1 per page (3 pages).
@@ -235,6 +235,14 @@ async fn credits_follow_the_billing_rules_and_402_when_exhausted() {
         (a.json["data"]["metadata"]["numPages"].as_u64(), a.credits()),
         (Some(3), 3)
     );
+    // The same PDF from the cache (served from the stored bytes): still 1 per page.
+    let hit = scrape_as(s, &key, &json!({"url": pdf})).await;
+    assert_eq!(
+        (&hit.json["data"]["metadata"]["cacheState"], hit.credits()),
+        (&json!("hit"), 3),
+        "{}",
+        hit.json
+    );
     // parsers: [] returns the file, flat 1.
     let raw = scrape_as(s, &key, &json!({"url": pdf, "maxAge": 0, "parsers": []})).await;
     assert_eq!(raw.status, 200, "{}", raw.json);
@@ -243,7 +251,7 @@ async fn credits_follow_the_billing_rules_and_402_when_exhausted() {
     let page_url = site().url(&format!("/hits/lockdown-{}", std::process::id()));
     let miss = scrape_as(s, &key, &json!({"url": page_url, "lockdown": true})).await;
     assert_eq!(miss.status, 404, "{}", miss.json);
-    assert_eq!(usage_of(s, &key).await["creditsUsed"], 5);
+    assert_eq!(usage_of(s, &key).await["creditsUsed"], 8);
     assert_eq!(scrape_as(s, &key, &json!({"url": page_url})).await.credits(), 1);
     let hit = scrape_as(s, &key, &json!({"url": page_url, "lockdown": true})).await;
     assert_eq!(hit.status, 200, "{}", hit.json);
@@ -254,7 +262,7 @@ async fn credits_follow_the_billing_rules_and_402_when_exhausted() {
     let u = usage_of(s, &key).await;
     assert_eq!(
         (&u["creditsUsed"], &u["remainingCredits"], &u["planCredits"]),
-        (&json!(11), &json!(1), &json!(12))
+        (&json!(14), &json!(1), &json!(15))
     );
     // A failed scrape costs nothing.
     let failed = scrape_as(
@@ -264,7 +272,7 @@ async fn credits_follow_the_billing_rules_and_402_when_exhausted() {
     )
     .await;
     assert_ne!(failed.status, 200);
-    assert_eq!(usage_of(s, &key).await["creditsUsed"], 11);
+    assert_eq!(usage_of(s, &key).await["creditsUsed"], 14);
     // The last credit, then 402 with upstream's body.
     assert_eq!(scrape_as(s, &key, &page()).await.status, 200);
     let broke = scrape_as(s, &key, &page()).await;

@@ -331,18 +331,29 @@ async fn a_context_error_from_the_server_cuts_to_its_count_and_retries() {
 async fn zero_data_retention_sends_nothing_to_the_model() {
     let model = FakeLlm::start(vec![Turn::content(r#"{"summary": "Short."}"#)]).await;
     let server = server_for(&model, &[]);
-    let r = scrape(
+    // onlyCleanContent is refused outright (the spec: not supported for ZDR).
+    let refused = scrape(
         server.url(),
         &json!({"url": article(), "formats": ["markdown", "summary"], "zeroDataRetention": true, "onlyCleanContent": true}),
+    )
+    .await;
+    refused.assert_error(400, "BAD_REQUEST");
+    assert!(
+        refused
+            .json
+            .to_string()
+            .contains("onlyCleanContent is not supported for zero data retention requests"),
+        "{}",
+        refused.pretty()
+    );
+    let r = scrape(
+        server.url(),
+        &json!({"url": article(), "formats": ["markdown", "summary"], "zeroDataRetention": true}),
     )
     .await;
     r.assert_ok();
     assert_eq!(r.data()["summary"], Value::Null);
     let w = warning(&r);
-    assert!(
-        w.contains("onlyCleanContent: not supported with zero data retention"),
-        "{w}"
-    );
     assert!(
         w.contains("summary: not supported with zero data retention"),
         "{w}"
@@ -402,4 +413,78 @@ async fn no_model_configured_is_null_with_a_warning_naming_the_setting() {
     assert!(r.markdown().contains("Lichens on Old Walls"));
     let admin = get(&server.endpoint("/admin/llm")).await;
     assert_eq!(admin.code(), Some("ADMIN_DISABLED"));
+}
+
+#[tokio::test]
+async fn product_asks_the_model_only_for_what_the_markup_lacks() {
+    let answer = r#"{"brand": "Birchworks", "description": "A three-legged stool.", "price": {"amount": 48, "currency": "GBP"}, "availability": {"inStock": true}}"#;
+    let model = FakeLlm::start(vec![Turn::content(answer)]).await;
+    let server = server_for(&model, &[]);
+    // Markup with every fillable field: no model call.
+    let full = scrape(
+        server.url(),
+        &json!({"url": site().url("/product/jsonld.html"), "formats": ["product"]}),
+    )
+    .await;
+    full.assert_ok();
+    assert_eq!(full.data()["product"]["brand"], "Lichen", "{}", full.pretty());
+    assert!(model.requests().is_empty(), "no call when the markup is enough");
+    // Markup with the name and image only: the model fills the rest.
+    let r = scrape(
+        server.url(),
+        &json!({"url": site().url("/product/sparse.html"), "formats": ["product"]}),
+    )
+    .await;
+    r.assert_ok();
+    let product = &r.data()["product"];
+    assert_eq!(product["title"], "Birch Stool", "{}", r.pretty());
+    assert_eq!(product["brand"], "Birchworks");
+    assert_eq!(product["price"], json!({"amount": 48.0, "currency": "GBP"}));
+    assert_eq!(product["availability"], json!({"inStock": true}));
+    assert!(r.data().get("warning").is_none(), "{}", r.pretty());
+    let sent = model.requests();
+    assert_eq!(sent.len(), 1);
+    let user = sent[0]["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        user.contains("Price: £48.00"),
+        "the page's markdown is sent: {user}"
+    );
+    let schema = &sent[0]["response_format"]["json_schema"]["schema"];
+    assert_eq!(
+        schema["required"],
+        json!(["brand", "description", "price", "availability"])
+    );
+}
+
+#[tokio::test]
+async fn menu_is_read_by_the_model_only_when_the_markup_has_none() {
+    let answer = r#"{"sections": [{"name": "Soups", "items": [{"name": "Nettle soup", "description": null, "price": 7.5, "currency": "EUR", "dietary": ["vegan"]}]}]}"#;
+    let model = FakeLlm::start(vec![Turn::content(answer)]).await;
+    let server = server_for(&model, &[]);
+    let marked = scrape(
+        server.url(),
+        &json!({"url": site().url("/menu/jsonld.html"), "formats": ["menu"]}),
+    )
+    .await;
+    marked.assert_ok();
+    assert!(
+        marked.data()["menu"]["sections"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty())
+    );
+    assert!(model.requests().is_empty(), "no call when the markup is enough");
+    let r = scrape(
+        server.url(),
+        &json!({"url": site().url("/menu/none.html"), "formats": ["menu"]}),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(
+        r.data()["menu"],
+        json!({"currency": "EUR", "sections": [{"name": "Soups", "items": [
+            {"name": "Nettle soup", "price": {"amount": 7.5, "currency": "EUR"}, "dietary": ["vegan"]}]}]}),
+        "{}",
+        r.pretty()
+    );
+    assert_eq!(model.requests().len(), 1);
 }

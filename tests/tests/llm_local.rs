@@ -181,3 +181,84 @@ async fn tokens_are_counted_per_format() {
     );
     assert!(question["completionTokens"].as_u64().unwrap() > 0, "{usage}");
 }
+
+async fn scrape_page(path: &str, format: &str) -> Reply {
+    let body = json!({"url": site().url(path), "formats": [format], "timeout": 110000});
+    let server = server();
+    let _turn = local_llm_turn().await;
+    let r = scrape(server.url(), &body).await;
+    r.assert_ok();
+    r
+}
+
+#[tokio::test]
+async fn product_gaps_are_filled_in_the_product_shape() {
+    let r = scrape_page("/product/sparse.html", "product").await;
+    no_warning(&r);
+    let product = &r.data()["product"];
+    assert_eq!(
+        product["title"],
+        "Birch Stool",
+        "the markup's title stands: {}",
+        r.pretty()
+    );
+    assert!(
+        product["images"][0]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/img/stool.jpg")
+    );
+    for key in ["brand", "description"] {
+        if let Some(v) = product.get(key) {
+            assert!(
+                v.as_str().is_some_and(|s| !s.trim().is_empty()),
+                "{key}: {}",
+                r.pretty()
+            );
+        }
+    }
+    if let Some(price) = product.get("price") {
+        assert!(
+            price["amount"].as_f64().is_some_and(|a| a >= 0.0),
+            "{}",
+            r.pretty()
+        );
+        if let Some(c) = price.get("currency") {
+            let c = c.as_str().unwrap();
+            assert!(c.len() == 3 && c.chars().all(|ch| ch.is_ascii_uppercase()), "{c}");
+        }
+    }
+    if let Some(a) = product.get("availability") {
+        assert!(a["inStock"].is_boolean(), "{}", r.pretty());
+    }
+}
+
+#[tokio::test]
+async fn a_menu_without_markup_is_read_in_the_menu_shape_or_null() {
+    let r = scrape_page("/menu/none.html", "menu").await;
+    let menu = &r.data()["menu"];
+    if menu.is_null() {
+        // No menu read (none found, or the tiny model ran past max_tokens):
+        // the warning says so first, and the scrape itself succeeded.
+        let warning = r.data()["warning"].as_str().unwrap_or_default();
+        assert!(
+            warning.starts_with("No menu found on this page."),
+            "{}",
+            r.pretty()
+        );
+        return;
+    }
+    no_warning(&r);
+    let sections = menu["sections"].as_array().expect("sections");
+    assert!(!sections.is_empty());
+    for section in sections {
+        for item in section["items"].as_array().expect("items") {
+            assert!(
+                item["name"].as_str().is_some_and(|n| !n.trim().is_empty()),
+                "{}",
+                r.pretty()
+            );
+            assert!(item["dietary"].is_array());
+        }
+    }
+}

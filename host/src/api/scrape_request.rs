@@ -285,6 +285,16 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
             None
         }
     };
+    let only_clean_content = fields.bool(c, "onlyCleanContent", false);
+    let zero_data_retention = fields.bool(c, "zeroDataRetention", false);
+    // The spec: "Not supported for zero-data-retention requests" — the
+    // markdown would have to leave the server for the model pass.
+    if only_clean_content && zero_data_retention {
+        c.custom(
+            &fields.at("onlyCleanContent"),
+            "onlyCleanContent is not supported for zero data retention requests",
+        );
+    }
     ScrapeOptions {
         formats,
         only_main_content: fields.bool(c, "onlyMainContent", true),
@@ -310,14 +320,14 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
         min_age_ms: fields.int(c, "minAge", Some(0), None),
         store_in_cache: fields.bool(c, "storeInCache", true),
         lockdown,
-        only_clean_content: fields.bool(c, "onlyCleanContent", false),
+        only_clean_content,
         redact_pii,
         profile,
         audit_metadata,
         threat_protection: fields
             .any_object(c, "threatProtection")
             .map(|m| Value::Object(m.clone())),
-        zero_data_retention: fields.bool(c, "zeroDataRetention", false),
+        zero_data_retention,
         origin: fields.string(c, "origin"),
         integration: fields.string(c, "integration"),
     }

@@ -74,15 +74,50 @@ pub const PER_REQUEST_METADATA: &[&str] = &[
 const SPLICE_KEY: &str = "\u{0}distill:splice";
 /// How [`SPLICE_KEY`] with its value `0` appears in the serialised JSON.
 const SPLICE_JSON: &str = "\"\\u0000distill:splice\":0";
-const RESULT_MAGIC: &[u8; 4] = b"DRS1";
+/// The first stored-document layout (no [`DocFacts`]); still read.
+const RESULT_MAGIC_V1: &[u8; 4] = b"DRS1";
+const RESULT_MAGIC: &[u8; 4] = b"DRS2";
+/// Header bytes of a `DRS2` entry: magic, splice offset, comma, facts.
+const HEADER_V2: usize = 14;
 /// No splice point (the document has no `metadata` object).
 const NO_SPLICE: u32 = u32::MAX;
 
-/// A response document ready to store: `DRS1`, the splice offset (u32 LE)
-/// and whether a comma goes before the spliced fields (u8), then the JSON
-/// with the per-request metadata removed. A hit writes the stored JSON with
-/// this request's fields spliced in, without parsing it.
+/// What a served document costs depends on these facts of the page (see the
+/// billing rules in docs/OPERATORS.md); they are stored beside the document
+/// so a hit is billed without parsing the stored JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocFacts {
+    /// Pages billed: a PDF's `numPages` (at least 1), else 1.
+    pub pages: u32,
+    /// `metadata.proxyUsed` is `"enhanced"`.
+    pub enhanced_proxy: bool,
+}
+
+impl DocFacts {
+    /// The facts of a response document.
+    pub fn of(doc: &Value) -> DocFacts {
+        let metadata = &doc["metadata"];
+        let is_pdf = metadata["contentType"]
+            .as_str()
+            .is_some_and(|t| t.to_ascii_lowercase().contains("pdf"));
+        let pages = metadata["numPages"]
+            .as_u64()
+            .filter(|_| is_pdf)
+            .map_or(1, |n| n.clamp(1, u64::from(u32::MAX)) as u32);
+        DocFacts {
+            pages,
+            enhanced_proxy: metadata["proxyUsed"] == "enhanced",
+        }
+    }
+}
+
+/// A response document ready to store: `DRS2`, the splice offset (u32 LE),
+/// whether a comma goes before the spliced fields (u8), the [`DocFacts`]
+/// (pages u32 LE, flags u8), then the JSON with the per-request metadata
+/// removed. A hit writes the stored JSON with this request's fields spliced
+/// in, without parsing it.
 pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
+    let facts = DocFacts::of(doc);
     let mut doc = doc.clone();
     let has_meta = match doc.get_mut("metadata").and_then(Value::as_object_mut) {
         Some(meta) => {
@@ -98,14 +133,19 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
     let found = json
         .find(SPLICE_JSON)
         .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
-    let mut out = Vec::with_capacity(json.len() + 9);
+    let mut out = Vec::with_capacity(json.len() + HEADER_V2);
     out.extend_from_slice(RESULT_MAGIC);
+    let facts_bytes = |out: &mut Vec<u8>| {
+        out.extend_from_slice(&facts.pages.to_le_bytes());
+        out.push(u8::from(facts.enhanced_proxy));
+    };
     match found {
         Some(at) => {
             let comma = json.as_bytes()[at - 1] == b',';
             let splice = if comma { at - 1 } else { at };
             out.extend_from_slice(&(splice as u32).to_le_bytes());
             out.push(u8::from(comma));
+            facts_bytes(&mut out);
             out.extend_from_slice(&json.as_bytes()[..splice]);
             out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
         }
@@ -115,6 +155,7 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
             }
             out.extend_from_slice(&NO_SPLICE.to_le_bytes());
             out.push(0);
+            facts_bytes(&mut out);
             serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
         }
     }
@@ -128,12 +169,24 @@ pub struct StoredResult {
     /// Where the per-request metadata goes, if the document has `metadata`.
     splice: Option<usize>,
     comma: bool,
+    /// `None` for a document stored before facts were kept (`DRS1`).
+    facts: Option<DocFacts>,
 }
 
 impl StoredResult {
     /// The stored document as JSON (tests, and the slow path).
     pub fn to_value(&self) -> Result<Value, StoreError> {
         serde_json::from_slice(&self.json).map_err(|e| StoreError::Corrupt(format!("result entry: {e}")))
+    }
+
+    /// Whether this request's fields are spliced in without parsing.
+    pub fn has_splice(&self) -> bool {
+        self.splice.is_some()
+    }
+
+    /// The billing facts stored with the document, if any.
+    pub fn facts(&self) -> Option<DocFacts> {
+        self.facts
     }
 
     /// The response's `data` bytes with `fields` (already-serialised JSON
@@ -169,11 +222,20 @@ impl StoredResult {
 /// Reads a stored document (see [`result_to_bytes`]).
 pub fn result_from_bytes(bytes: &[u8]) -> Result<StoredResult, StoreError> {
     let bad = |why: &str| StoreError::Corrupt(format!("result entry: {why}"));
-    if bytes.len() < 9 || &bytes[..4] != RESULT_MAGIC {
-        return Err(bad("no header"));
-    }
+    let (header, facts) = match bytes.get(..4) {
+        Some(m) if m == RESULT_MAGIC && bytes.len() >= HEADER_V2 => {
+            let pages = u32::from_le_bytes(bytes[9..13].try_into().expect("4 bytes"));
+            let facts = DocFacts {
+                pages,
+                enhanced_proxy: bytes[13] == 1,
+            };
+            (HEADER_V2, Some(facts))
+        }
+        Some(m) if m == RESULT_MAGIC_V1 && bytes.len() >= 9 => (9, None),
+        _ => return Err(bad("no header")),
+    };
     let splice = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes"));
-    let json = bytes[9..].to_vec();
+    let json = bytes[header..].to_vec();
     let splice = (splice != NO_SPLICE).then_some(splice as usize);
     if splice.is_some_and(|at| at > json.len()) {
         return Err(bad("splice point past the end"));
@@ -182,6 +244,7 @@ pub fn result_from_bytes(bytes: &[u8]) -> Result<StoredResult, StoreError> {
         json,
         splice,
         comma: bytes[8] == 1,
+        facts,
     })
 }
 
@@ -257,5 +320,36 @@ mod tests {
             bare
         );
         assert!(result_from_bytes(b"{\"old\": 1}").is_err());
+    }
+
+    #[test]
+    fn billing_facts_are_stored_with_the_document() {
+        let pdf = json!({"markdown": "x", "metadata": {"contentType": "application/pdf", "numPages": 7, "proxyUsed": "enhanced"}});
+        let stored = result_from_bytes(&result_to_bytes(&pdf)).unwrap();
+        assert_eq!(
+            stored.facts(),
+            Some(DocFacts {
+                pages: 7,
+                enhanced_proxy: true
+            })
+        );
+        // numPages counts only for a PDF.
+        let html = json!({"markdown": "x", "metadata": {"contentType": "text/html", "numPages": 7, "proxyUsed": "basic"}});
+        let stored = result_from_bytes(&result_to_bytes(&html)).unwrap();
+        assert_eq!(
+            stored.facts(),
+            Some(DocFacts {
+                pages: 1,
+                enhanced_proxy: false
+            })
+        );
+        // A `DRS1` entry (stored before the facts) still reads, without facts.
+        let mut v1 = b"DRS1".to_vec();
+        v1.extend_from_slice(&u32::MAX.to_le_bytes());
+        v1.push(0);
+        v1.extend_from_slice(br#"{"html":"x"}"#);
+        let old = result_from_bytes(&v1).unwrap();
+        assert_eq!(old.facts(), None);
+        assert_eq!(old.to_value().unwrap(), json!({"html": "x"}));
     }
 }

@@ -6,7 +6,7 @@
 
 use super::error::PipelineError;
 use crate::api::ScrapeRequest;
-use crate::cache::entry::PageEntry;
+use crate::cache::entry::{DocFacts, PageEntry, StoredResult};
 use crate::cache::key::{self, CacheKeys};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
@@ -19,12 +19,47 @@ use std::sync::Arc;
 use std::time::Instant;
 use url::Url;
 
+/// A cache hit's stored response document and the per-request metadata it
+/// is served with (`scrapeId`, `sourceURL`, `cacheState: "hit"`, `cachedAt`,
+/// and what the route adds, e.g. `creditsUsed`), spliced into the stored
+/// JSON without parsing it.
+#[derive(Debug)]
+pub struct StoredHit {
+    stored: StoredResult,
+    fields: Vec<(&'static str, String)>,
+}
+
+impl StoredHit {
+    /// The stored billing facts (`None` for an entry stored before them).
+    pub fn facts(&self) -> Option<DocFacts> {
+        self.stored.facts()
+    }
+
+    /// Adds a `metadata` field: `json` is the value already serialised.
+    pub fn add_field(&mut self, name: &'static str, json: String) {
+        self.fields.push((name, json));
+    }
+
+    /// The response's `data` bytes.
+    pub fn into_bytes(self) -> Result<Vec<u8>, PipelineError> {
+        let fields: Vec<(&str, &str)> = self.fields.iter().map(|(n, j)| (*n, j.as_str())).collect();
+        self.stored
+            .complete(&fields)
+            .map_err(|_| PipelineError::internal("a stored response that is not JSON"))
+    }
+
+    /// The response's `data` as a JSON value (parses the stored document).
+    pub fn into_value(self) -> Result<Value, PipelineError> {
+        let bytes = self.into_bytes()?;
+        serde_json::from_slice(&bytes)
+            .map_err(|_| PipelineError::internal("a stored response that is not JSON"))
+    }
+}
+
 /// Where a request's content comes from.
 pub enum Source {
-    /// A stored response's `data` bytes, complete with this request's
-    /// `scrapeId`, `sourceURL`, `cacheState: "hit"` and `cachedAt` (spliced
-    /// in without parsing the stored JSON).
-    Document(Vec<u8>),
+    /// A stored response document.
+    Document(StoredHit),
     /// A stored page to render (a hit: no fetch).
     Page(Box<FetchedPage>, Decision),
     /// Fetch live, then annotate with the decision.
@@ -63,15 +98,13 @@ pub async fn lookup(
             let [state, at] = policy::hit_fields(stored_at_ms);
             let id = serde_json::to_string(scrape_id).expect("strings serialise");
             let source_url = serde_json::to_string(&req.url_as_sent).expect("strings serialise");
-            let fields = [
-                (state.0, state.1.as_str()),
-                (at.0, at.1.as_str()),
-                ("scrapeId", id.as_str()),
-                ("sourceURL", source_url.as_str()),
-            ];
-            match stored.complete(&fields) {
-                Ok(bytes) => Source::Document(bytes),
-                Err(_) => source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?,
+            let fields = vec![state, at, ("scrapeId", id), ("sourceURL", source_url)];
+            // A document stored without a splice point is checked now, so a
+            // corrupt one is a miss rather than a failed request.
+            if stored.has_splice() || stored.to_value().is_ok() {
+                Source::Document(StoredHit { stored, fields })
+            } else {
+                source(policy::decide(&policy::plan(opts, &req.url), None, now_ms()))?
             }
         }
         // The branding snapshot is taken only by a browser fetch that asked

@@ -3,7 +3,7 @@
 //! for a URL serving a document (by content type or extension) — the converter
 //! path; then `changeTracking` (`track`).
 
-use super::cached::{self, Source};
+use super::cached::{self, Source, StoredHit};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::media_formats::media_format;
@@ -25,12 +25,12 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A scrape's `data`: built by this request, or a stored response's JSON
-/// bytes (a cache hit, served without parsing them).
+/// A scrape's `data`: built by this request, or a stored response (a cache
+/// hit, served without parsing it).
 #[derive(Debug)]
 pub enum Data {
     Built(Value),
-    Stored(Vec<u8>),
+    Stored(StoredHit),
 }
 
 impl Data {
@@ -38,8 +38,7 @@ impl Data {
     pub fn into_value(self) -> Result<Value, PipelineError> {
         match self {
             Data::Built(v) => Ok(v),
-            Data::Stored(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|_| PipelineError::internal("a stored response that is not JSON")),
+            Data::Stored(hit) => hit.into_value(),
         }
     }
 }
@@ -85,7 +84,7 @@ async fn scrape_inner(
     let warnings: Vec<String> = selected.warning.into_iter().collect();
     let (source, keys) = cached::lookup(services, req, scrape_id).await?;
     let (fetched, decision, fetched_at) = match source {
-        Source::Document(bytes) => return Ok(Data::Stored(bytes)),
+        Source::Document(hit) => return Ok(Data::Stored(hit)),
         Source::Page(page, decision) => {
             let Decision::Serve { stored_at_ms } = decision else {
                 return Err(PipelineError::internal("a stored page without a hit decision"));

@@ -12,33 +12,35 @@
 use super::auth::{Caller, concurrency_error, insufficient_credits, limits_unavailable};
 use super::state::AppState;
 use crate::api::ScrapeOptions;
+use crate::cache::entry::DocFacts;
 use crate::limits::concurrency::Slot;
 use crate::pipeline::PipelineError;
+use crate::pipeline::cached::StoredHit;
 use axum::response::Response;
 use serde_json::{Value, json};
 use std::time::Instant;
 
 /// The credits a finished request costs.
 pub fn cost(opts: &ScrapeOptions, outcome: &Result<Value, PipelineError>) -> u64 {
-    let data = match outcome {
-        Ok(data) => data,
-        Err(PipelineError::LockdownCacheMiss) => return 1,
-        Err(_) => return 0,
-    };
-    let metadata = &data["metadata"];
-    let is_pdf = metadata["contentType"]
-        .as_str()
-        .is_some_and(|t| t.to_ascii_lowercase().contains("pdf"));
-    let pages = metadata["numPages"]
-        .as_u64()
-        .filter(|_| is_pdf)
-        .unwrap_or(1)
-        .max(1);
-    let mut credits = pages;
-    if opts.lockdown && metadata["cacheState"] == "hit" {
+    match outcome {
+        Ok(data) => charge(opts, DocFacts::of(data), data["metadata"]["cacheState"] == "hit"),
+        Err(PipelineError::LockdownCacheMiss) => 1,
+        Err(_) => 0,
+    }
+}
+
+/// The credits a document served from the cache costs, from the facts
+/// stored with it.
+pub fn cost_of_hit(opts: &ScrapeOptions, facts: DocFacts) -> u64 {
+    charge(opts, facts, true)
+}
+
+fn charge(opts: &ScrapeOptions, facts: DocFacts, cache_hit: bool) -> u64 {
+    let mut credits = u64::from(facts.pages.max(1));
+    if opts.lockdown && cache_hit {
         credits = credits.max(5);
     }
-    if metadata["proxyUsed"] == "enhanced" {
+    if facts.enhanced_proxy {
         credits = credits.max(5);
     }
     let wants_model_json = opts.formats.iter().any(|f| {
@@ -97,7 +99,26 @@ impl Meter {
 
     /// Settles the request's `credits` (the reserved one included), frees the
     /// slot and annotates `data.metadata`.
-    pub async fn finish(mut self, state: &AppState, credits: u64, data: Option<&mut Value>) {
+    pub async fn finish(self, state: &AppState, credits: u64, data: Option<&mut Value>) {
+        let fields = self.settle(state, credits).await;
+        let Some(Value::Object(metadata)) = data.and_then(|d| d.get_mut("metadata")) else {
+            return;
+        };
+        for (name, value) in fields {
+            metadata.insert(name.into(), value);
+        }
+    }
+
+    /// As [`Meter::finish`], for a document served from the cache: the
+    /// fields are spliced into the stored JSON.
+    pub async fn finish_stored(self, state: &AppState, credits: u64, hit: &mut StoredHit) {
+        for (name, value) in self.settle(state, credits).await {
+            hit.add_field(name, value.to_string());
+        }
+    }
+
+    /// Settles the credits and frees the slot; the `metadata` fields to add.
+    async fn settle(mut self, state: &AppState, credits: u64) -> Vec<(&'static str, Value)> {
         if let Some(caller) = &self.caller {
             let delta = credits as i64 - self.reserved as i64;
             if let Err(e) = state.services.limits.settle(&caller.0, delta).await {
@@ -105,17 +126,12 @@ impl Meter {
             }
         }
         let queued = self.slot.take().and_then(|s| s.queued);
-        let Some(Value::Object(metadata)) = data.and_then(|d| d.get_mut("metadata")) else {
-            return;
-        };
-        metadata.insert("creditsUsed".into(), json!(credits));
+        let mut fields = vec![("creditsUsed", json!(credits))];
         if let Some(waited) = queued {
-            metadata.insert("concurrencyLimited".into(), json!(true));
-            metadata.insert(
-                "concurrencyQueueDurationMs".into(),
-                json!(waited.as_millis() as u64),
-            );
+            fields.push(("concurrencyLimited", json!(true)));
+            fields.push(("concurrencyQueueDurationMs", json!(waited.as_millis() as u64)));
         }
+        fields
     }
 }
 

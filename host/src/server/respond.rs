@@ -56,10 +56,10 @@ pub async fn isolated<T: Into<Data> + Send + 'static>(
 
 /// As [`run_isolated`], handing back the pipeline's outcome (for billing)
 /// before it becomes a response; `Err` is the response to a panic.
-pub async fn run_caught(
+pub async fn run_caught<T: Send + 'static>(
     request_id: String,
-    work: impl Future<Output = Result<Value, PipelineError>> + Send + 'static,
-) -> Result<Result<Value, PipelineError>, Response> {
+    work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
+) -> Result<Result<T, PipelineError>, Response> {
     tokio::spawn(work).await.map_err(|join_error| {
         let error_id = uuid::Uuid::now_v7().to_string();
         tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
@@ -85,7 +85,11 @@ pub fn into_value(data: Data) -> Result<Value, ApiError> {
 pub fn respond_data(result: Result<Data, ApiError>) -> Response {
     match result {
         Ok(Data::Built(data)) => Json(json!({ "success": true, "data": data })).into_response(),
-        Ok(Data::Stored(data)) => {
+        Ok(Data::Stored(hit)) => {
+            let data = match hit.into_bytes() {
+                Ok(data) => data,
+                Err(e) => return api_error(e).into_response(),
+            };
             let mut body = Vec::with_capacity(data.len() + 25);
             body.extend_from_slice(b"{\"success\":true,\"data\":");
             body.extend_from_slice(&data);

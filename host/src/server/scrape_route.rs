@@ -5,7 +5,7 @@ use super::access_log::RequestId;
 use super::audit_trail::{self, Subject};
 use super::auth::Caller;
 use super::billing::{self, Meter};
-use super::respond::{isolated, json_body, respond, run_caught};
+use super::respond::{isolated, json_body, respond, respond_data, run_caught};
 use super::state::AppState;
 use crate::api::{ApiError, ScrapeRequest};
 use crate::pipeline::{self, Data};
@@ -63,11 +63,19 @@ pub async fn scrape(
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        pipeline::scrape(&work_state.services, &work_request, &id).await
+        pipeline::scrape_data(&work_state.services, &work_request, &id).await
     })
     .await;
     let (credits, response) = match outcome {
-        Ok(mut outcome) => {
+        // A cache hit with its billing facts: served from the stored bytes.
+        Ok(Ok(Data::Stored(mut hit))) if hit.facts().is_some() => {
+            let facts = hit.facts().expect("checked above");
+            let credits = billing::cost_of_hit(&request.options, facts);
+            meter.finish_stored(&state, credits, &mut hit).await;
+            (credits, respond_data(Ok(Data::Stored(hit))))
+        }
+        Ok(outcome) => {
+            let mut outcome = outcome.and_then(Data::into_value);
             let credits = billing::cost(&request.options, &outcome);
             meter.finish(&state, credits, outcome.as_mut().ok()).await;
             (credits, respond(outcome))

@@ -5,11 +5,16 @@
 //! [{name, description?, items: [{name, description?, price?{amount,
 //! currency?, formatted?}, dietary[]}]}]}`; currencies are ISO 4217 codes.
 //!
+//! A page whose markup has no menu is read by the operator's language model
+//! when one is configured ([`model`]); markup that has a menu costs no model
+//! call.
+//!
 //! No menu → `null` and the warning "No menu found on this page." (through
 //! `null` and a warning (`distill_sdk::warning`)). Upstream delegates menus to an external
 //! service; this shape is Distill's own (docs/FORMATS.md).
 
 pub mod lists;
+pub mod model;
 pub mod money;
 pub mod schema;
 
@@ -26,14 +31,26 @@ impl FormatPlugin for Menu {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
             .description("Restaurant menu: sections, items, prices (ISO 4217), dietary tags.")
             .format("menu")
+            .consumes("markdown")
+            .capability("llm")
             .memory_limit_mib(128)
     }
 
     fn render(_format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {
-        Ok(extract(&page.raw_html).unwrap_or_else(|| {
-            distill_sdk::warning(NO_MENU);
-            Value::Null
-        }))
+        if let Some(menu) = extract(&page.raw_html) {
+            return Ok(menu);
+        }
+        let read = model::read(&page.markdown().unwrap_or_default());
+        if let Ok(Some(menu)) = read {
+            return Ok(menu);
+        }
+        distill_sdk::warning(NO_MENU);
+        if let Err(why) = read {
+            distill_sdk::warning(format!(
+                "menu: the page's markup has no menu and the language model could not read one: {why}"
+            ));
+        }
+        Ok(Value::Null)
     }
 }
 

@@ -112,3 +112,84 @@ fn prices_and_currencies() {
         vec!["vegan", "gluten-free"]
     );
 }
+
+mod model_reading {
+    use super::*;
+    use distill_sdk::llm::mock;
+
+    fn page(html: &str, markdown: &str) -> Page {
+        Page::builder("http://cafe.test/menu")
+            .raw_html(html)
+            .markdown(markdown)
+            .build()
+    }
+
+    #[test]
+    fn a_menu_in_markup_costs_no_model_call() {
+        mock::set(|_| panic!("the model must not be asked"));
+        let html = std::fs::read_to_string(format!(
+            "{}/../../tests/fixtures/site/menu/jsonld.html",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let out = Menu::render("menu", &page(&html, "# Dinner"), &json!({})).unwrap();
+        assert_eq!(out["name"], "Dinner");
+        mock::clear();
+    }
+
+    #[test]
+    fn without_markup_the_model_reads_the_menu_and_its_answer_is_normalised() {
+        mock::set(|req| {
+            assert!(req.messages[1].content.contains("Pancakes with syrup 6"));
+            let schema: Value = serde_json::from_str(req.json_schema.as_deref().unwrap()).unwrap();
+            assert_eq!(schema["required"], json!(["sections"]));
+            Ok(json!({"sections": [
+                {"name": " Breakfast ", "items": [
+                    {"name": "Pancakes", "description": "with syrup", "price": 6, "currency": "USD", "dietary": ["vegetarian", "vegetarian", "spicy"]},
+                    {"name": "  ", "description": null, "price": 1, "currency": "USD", "dietary": []},
+                    {"name": "Coffee", "description": "", "price": -2, "currency": "usd", "dietary": []}
+                ]},
+                {"name": "Empty", "items": []}
+            ]})
+            .to_string())
+        });
+        let out = Menu::render(
+            "menu",
+            &page("<p>no markup menu</p>", "## Breakfast\n\nPancakes with syrup 6"),
+            &json!({}),
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            json!({"currency": "USD", "sections": [{"name": "Breakfast", "items": [
+                {"name": "Pancakes", "description": "with syrup", "price": {"amount": 6.0, "currency": "USD"}, "dietary": ["vegetarian"]},
+                {"name": "Coffee", "dietary": []}
+            ]}]})
+        );
+        mock::clear();
+    }
+
+    #[test]
+    fn no_menu_from_the_model_or_a_failed_call_is_null_with_warnings() {
+        distill_sdk::take_warnings();
+        mock::set(|_| Ok(r#"{"sections": []}"#.into()));
+        assert_eq!(
+            Menu::render("menu", &page("<p>x</p>", "About us"), &json!({})).unwrap(),
+            Value::Null
+        );
+        assert_eq!(distill_sdk::take_warnings(), vec![NO_MENU.to_string()]);
+        mock::set(|_| Err("no language model is configured on this server (DISTILL_LLM_BASE_URL)".into()));
+        assert_eq!(
+            Menu::render("menu", &page("<p>x</p>", "About us"), &json!({})).unwrap(),
+            Value::Null
+        );
+        let warnings = distill_sdk::take_warnings();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert_eq!(warnings[0], NO_MENU);
+        assert!(
+            warnings[1].contains("could not read one: no language model is configured"),
+            "{warnings:?}"
+        );
+        mock::clear();
+    }
+}

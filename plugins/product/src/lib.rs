@@ -5,10 +5,15 @@
 //! Firecrawl's shape: `{title, brand?, category?, url, description?,
 //! images?, price?, originalPrice?, availability?, variants}`.
 //!
+//! The fields the markup lacks among brand, description, price and
+//! availability are asked of the operator's language model, when one is
+//! configured ([`fill`]); markup that has them all costs no model call.
+//!
 //! A page without a product gives `null` and the warning "No product found on
 //! this page; it does not appear to be a product page." (through the
 //! `null` with a warning the host joins into `warning`).
 
+pub mod fill;
 pub mod shape;
 pub mod sources;
 
@@ -23,16 +28,20 @@ pub struct Product;
 impl FormatPlugin for Product {
     fn info() -> PluginInfo {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
-            .description("Product data from JSON-LD, microdata or OpenGraph tags.")
+            .description("Product data from JSON-LD, microdata or OpenGraph tags; the model fills gaps.")
             .format("product")
+            .consumes("markdown")
+            .capability("llm")
             .memory_limit_mib(128)
     }
 
     fn render(_format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {
-        Ok(extract(&page.raw_html, &page.final_url).unwrap_or_else(|| {
+        let Some(mut product) = extract(&page.raw_html, &page.final_url) else {
             distill_sdk::warning(NO_PRODUCT);
-            Value::Null
-        }))
+            return Ok(Value::Null);
+        };
+        fill::fill(&mut product, &page.markdown().unwrap_or_default());
+        Ok(product)
     }
 }
 
