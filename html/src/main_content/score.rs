@@ -223,7 +223,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
             c.content = true;
         }
         c.hidden |= node.hidden;
-        if record_item {
+        if record_item && !(menu_like(node) && !class_record) {
             c.record = true;
         }
         ctx[i] = c;
@@ -263,6 +263,16 @@ pub(super) fn score(arena: &Arena) -> Scores {
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
     }
+}
+
+/// Links above which a record item that is mostly links is a menu section, not a card:
+/// a card has a title, an image, a byline and a "read more", not a list of names.
+const CARD_MAX_LINKS: u32 = 15;
+
+/// Whether a record item is a block of many links (a page section of menus among sibling
+/// sections, a drop-down of names), not a card whose links weigh as a listing's titles.
+fn menu_like(node: &Node) -> bool {
+    node.counts.links > CARD_MAX_LINKS && node.total.link_density() >= 0.5
 }
 
 /// Non-link characters of a subtree.
