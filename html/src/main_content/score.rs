@@ -223,7 +223,11 @@ pub(super) fn score(arena: &Arena) -> Scores {
             c.content = true;
         }
         c.hidden |= node.hidden;
-        if record_item && !(menu_like(node) && !class_record) {
+        // Sections of a page grouped by tag alone (columns, regions) are not cards: one
+        // that is a block of many links (menus, archives, a drop-down of names) gives its
+        // links no card weight.
+        let loose_record = record_item && (!class_record || node.sig == node.tag_sig);
+        if record_item && !(loose_record && menu_like(node)) {
             c.record = true;
         }
         ctx[i] = c;
