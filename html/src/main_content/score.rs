@@ -84,6 +84,9 @@ const PROSE_LINK_DENSITY: f32 = 0.2;
 /// Plain characters of one run of paragraphs (children of one element) that make a page
 /// an article: its bare link records (headlines, "most read") are furniture there.
 const ARTICLE_RUN: u32 = 700;
+/// Plain characters of prose in an element named as an article's body that make a page an
+/// article (a short post whose paragraphs are not one run).
+const ARTICLE_BODY_PROSE: u32 = 250;
 /// Plain text of a bare record, as a share of its link text: under it the record is a
 /// headline link and nothing else.
 const BARE_RECORD_PLAIN: f32 = 0.3;
@@ -102,7 +105,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
 
     let groups = record_groups(arena);
     let (paragraph_run, content_fill) = paragraph_run_and_content_fill(arena);
-    let article_page = paragraph_run >= ARTICLE_RUN;
+    let article_page = paragraph_run >= ARTICLE_RUN || named_body_prose(arena) >= ARTICLE_BODY_PROSE;
     let mut ctx = vec![Ctx::default(); n];
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
@@ -316,6 +319,18 @@ fn paragraph_run_and_content_fill(arena: &Arena) -> (u32, Vec<u32>) {
         fill[p] = fill[p].max(v);
     }
     (longest, fill)
+}
+
+/// The most plain characters an element named as an article's body (`entry-content`,
+/// `post-body`, `itemprop=articleBody`) holds as prose: a short post says what it is.
+fn named_body_prose(arena: &Arena) -> u32 {
+    arena
+        .nodes
+        .iter()
+        .filter(|n| n.words.article_body && !n.dropped && n.total.link_density() < PROSE_LINK_DENSITY)
+        .map(plain)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Value of the text an element owns as a block.
