@@ -29,6 +29,7 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod calls;
 mod comments;
 mod deferred;
 mod hints;

@@ -45,6 +45,9 @@ pub(super) struct Scores {
     pub fit: Vec<f32>,
     /// Whether the element's children include a group of records (cards, rows, posts).
     pub has_records: Vec<bool>,
+    /// The page reads as an article: a run of paragraphs, or prose in an element named as
+    /// an article's body.
+    pub article_page: bool,
 }
 
 /// Share of the page's plain (non-link) text above which an element's chrome hints are
@@ -269,6 +272,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         best,
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
+        article_page,
     }
 }
 
