@@ -546,3 +546,61 @@ fn a_list_of_bare_headlines_beside_an_article_goes() {
         &["HEADLINE0", "HEADLINE29"],
     );
 }
+
+#[test]
+fn a_call_to_action_box_inside_an_article_goes() {
+    // A newsletter box and a "book a demo" box dropped into and under the post: a short
+    // message and a control each, far smaller than the prose.
+    let html = format!(
+        r#"<body><div class="wrap"><article><h1>Lichens on Old Walls</h1>{}
+        <div class="promo"><h3>PROMOHEAD Never miss a post</h3><p>Weekly notes from the field.</p>
+        <a class="btn" href="/subscribe">Subscribe</a></div>{}
+        <div class="cta-box"><p>CTABOX See how teams map their walls</p><a href="/demo">Book a demo</a></div>
+        </article></div></body>"#,
+        paras(3),
+        paras(3)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 3. Lichens"],
+        &["PROMOHEAD", "CTABOX"],
+    );
+}
+
+#[test]
+fn cards_with_buttons_inside_an_article_stay() {
+    // The same shape (a heading, a line, a button) repeated as cards of one template is
+    // content, even inside a long article: records are never call-to-action boxes.
+    let cards: String = (0..6)
+        .map(|i| {
+            format!(
+                "<div class='plan'><h3>PLAN{i} Survey package</h3><p>Walls mapped in a day, report in a week.</p>\
+                 <a class='btn' href='/buy/{i}'>Get started</a></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><main><h1>Plans</h1>{}<div class="plans">{cards}</div>{}</main></body>"#,
+        paras(4),
+        paras(2)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["PLAN0", "PLAN5", "Part 4. Lichens"], &[]);
+}
+
+#[test]
+fn a_drop_down_of_names_among_page_sections_is_not_a_listing() {
+    // Page regions grouped by tag alone (header, menus, content) are not cards: a region
+    // that is a drop-down of 60 team names does not pull the container over the page.
+    let names: String = (0..60)
+        .map(|i| format!("<li class='select-item'><a href='/teams/{i}'>TEAM{i} City</a></li>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="wrap"><div class="head"><h2>Sport</h2><a href="/">Home</a></div>
+        <div class="teams"><h2>Select a team</h2><ul class="select-body">{names}</ul></div>
+        <div class="content"><h1>Midfielder out for six weeks</h1><p>{PROSE}</p><p>{PROSE}</p></div></div></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["partnership between a fungus"], &["TEAM0", "TEAM59"]);
+}

@@ -142,3 +142,21 @@ fn base_in_body_survives_cleaning_like_upstream() {
     assert_eq!(cleaned.links(), ["https://cdn.example/d/x"]);
     assert_eq!(cleaned.images(), ["https://cdn.example/d/a.png"]);
 }
+
+#[test]
+fn a_plain_text_page_in_a_legacy_encoding_is_decoded() {
+    // A `text/plain` response without a charset (scrapes of .txt files go through the HTML
+    // step): no BOM, no `<meta>`, not UTF-8 — the detector's guess decodes it, as for HTML.
+    let text = "お知らせ\n\n本日の営業時間は午前十時から午後六時までです。\n\
+                駐車場は建物の裏にございます。ご来店をお待ちしております。\n";
+    let (bytes, _, lossy) = encoding_rs::SHIFT_JIS.encode(text);
+    assert!(!lossy && std::str::from_utf8(&bytes).is_err());
+    let decoded = distill_html::decode_html(&bytes, Some("text/plain"));
+    assert!(
+        decoded.contains("本日の営業時間は午前十時から午後六時までです。"),
+        "{decoded}"
+    );
+    let (bytes, _, _) = encoding_rs::WINDOWS_1250.encode("Příliš žluťoučký kůň úpěl ďábelské ódy.\n");
+    let decoded = distill_html::decode_html(&bytes, Some("text/plain"));
+    assert!(decoded.contains("Příliš žluťoučký kůň"), "{decoded}");
+}

@@ -384,9 +384,11 @@ fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
     if !with_class {
         return h;
     }
-    eat(b'.');
+    // Without a class the signature is the tag's alone (`sig == tag_sig`): a template
+    // nobody named.
     let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
     if let Some(first) = class.split_ascii_whitespace().next() {
+        eat(b'.');
         for b in first.bytes().filter(|b| !b.is_ascii_digit()) {
             eat(b);
         }

@@ -29,6 +29,7 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod calls;
 mod comments;
 mod deferred;
 mod hints;
@@ -108,7 +109,7 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
         let c = scores.ctx[i];
         let _ = writeln!(
             out,
-            "{:indent$}{i} <{tag} {attrs}> {:?}/{:?} w={} sum={:.0} own={:.0} chars={} link={} words={} punct={} links={} {}{}{}{}{}",
+            "{:indent$}{i} <{tag} {attrs}> {:?}/{:?} w={} sum={:.0} own={:.0} chars={} link={} words={} punct={} links={} {}{}{}{}{}{}",
             "",
             n.kind,
             n.landmark,
@@ -123,6 +124,7 @@ pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
             if c.chrome { "CHROME " } else { "" },
             if c.comments { "COMMENTS " } else { "" },
             if c.content { "content " } else { "" },
+            if c.record { "record " } else { "" },
             if i == plan.container { "<<<CONTAINER " } else { "" },
             if pruned[i] { "PRUNED" } else { "" },
             indent = n.depth as usize

@@ -45,6 +45,9 @@ pub(super) struct Scores {
     pub fit: Vec<f32>,
     /// Whether the element's children include a group of records (cards, rows, posts).
     pub has_records: Vec<bool>,
+    /// The page reads as an article: a run of paragraphs, or prose in an element named as
+    /// an article's body.
+    pub article_page: bool,
 }
 
 /// Share of the page's plain (non-link) text above which an element's chrome hints are
@@ -84,6 +87,9 @@ const PROSE_LINK_DENSITY: f32 = 0.2;
 /// Plain characters of one run of paragraphs (children of one element) that make a page
 /// an article: its bare link records (headlines, "most read") are furniture there.
 const ARTICLE_RUN: u32 = 700;
+/// Plain characters of prose in an element named as an article's body that make a page an
+/// article (a short post whose paragraphs are not one run).
+const ARTICLE_BODY_PROSE: u32 = 250;
 /// Plain text of a bare record, as a share of its link text: under it the record is a
 /// headline link and nothing else.
 const BARE_RECORD_PLAIN: f32 = 0.3;
@@ -102,7 +108,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
 
     let groups = record_groups(arena);
     let (paragraph_run, content_fill) = paragraph_run_and_content_fill(arena);
-    let article_page = paragraph_run >= ARTICLE_RUN;
+    let article_page = paragraph_run >= ARTICLE_RUN || named_body_prose(arena) >= ARTICLE_BODY_PROSE;
     let mut ctx = vec![Ctx::default(); n];
     let mut own = vec![0f32; n];
     // Characters of the nearest `main`/`article` landmark around each element.
@@ -223,7 +229,11 @@ pub(super) fn score(arena: &Arena) -> Scores {
             c.content = true;
         }
         c.hidden |= node.hidden;
-        if record_item {
+        // Sections of a page grouped by tag alone (columns, regions) are not cards: one
+        // that is a block of many links (menus, archives, a drop-down of names) gives its
+        // links no card weight.
+        let loose_record = record_item && (!class_record || node.sig == node.tag_sig);
+        if record_item && !(loose_record && menu_like(node)) {
             c.record = true;
         }
         ctx[i] = c;
@@ -262,7 +272,18 @@ pub(super) fn score(arena: &Arena) -> Scores {
         best,
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
+        article_page,
     }
+}
+
+/// Links above which a record item that is mostly links is a menu section, not a card:
+/// a card has a title, an image, a byline and a "read more", not a list of names.
+const CARD_MAX_LINKS: u32 = 15;
+
+/// Whether a record item is a block of many links (a page section of menus among sibling
+/// sections, a drop-down of names), not a card whose links weigh as a listing's titles.
+fn menu_like(node: &Node) -> bool {
+    node.counts.links > CARD_MAX_LINKS && node.total.link_density() >= 0.5
 }
 
 /// Non-link characters of a subtree.
@@ -302,6 +323,18 @@ fn paragraph_run_and_content_fill(arena: &Arena) -> (u32, Vec<u32>) {
         fill[p] = fill[p].max(v);
     }
     (longest, fill)
+}
+
+/// The most plain characters an element named as an article's body (`entry-content`,
+/// `post-body`, `itemprop=articleBody`) holds as prose: a short post says what it is.
+fn named_body_prose(arena: &Arena) -> u32 {
+    arena
+        .nodes
+        .iter()
+        .filter(|n| n.words.article_body && !n.dropped && n.total.link_density() < PROSE_LINK_DENSITY)
+        .map(plain)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Value of the text an element owns as a block.

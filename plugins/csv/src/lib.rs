@@ -347,6 +347,31 @@ mod tests {
     }
 
     #[test]
+    fn tsv_in_a_legacy_encoding_is_detected() {
+        // A Russian TSV saved by a Windows spreadsheet (windows-1251, no BOM): the same
+        // detection as a CSV's, with the tab forced by the extension.
+        let text = "Город\tНаселение\tРегион\nМосква\t13104177\tЦентральный\n\
+                    Санкт-Петербург\t5600044\tСеверо-Западный\nНовосибирск\t1633595\tСибирский\n";
+        let (bytes, _, lossy) = encoding_rs::WINDOWS_1251.encode(text);
+        assert!(!lossy);
+        let d = conv("cities.tsv", &bytes).unwrap();
+        let c = &d.content;
+        assert!(
+            c.contains("<th>Город</th><th>Население</th><th>Регион</th>"),
+            "{c}"
+        );
+        assert!(
+            c.contains("<td>Санкт-Петербург</td><td>5600044</td><td>Северо-Западный</td>"),
+            "{c}"
+        );
+        assert!(
+            d.metadata.contains("\"encoding\":\"windows-1251\""),
+            "{}",
+            d.metadata
+        );
+    }
+
+    #[test]
     fn legacy_encoded_fixtures() {
         let d = conv("japanese-cp932.csv", &fixture("japanese-cp932.csv")).unwrap();
         let c = &d.content;

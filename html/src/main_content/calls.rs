@@ -1,0 +1,100 @@
+//! Calls to action inside the content: the small boxes a site drops into or under an
+//! article ("Subscribe to our newsletter" + a button, "Book a demo", "Start building with
+//! $300 in free credits" + "Get started"). Each is a short message and a control — a
+//! button, a button-styled link, or a text that is furniture on its own ("Sign up",
+//! "Contact us", see [`super::phrases`]) — in an element of its own, far smaller than
+//! the prose around it. Cards of a listing (records) are never touched: there a heading,
+//! a line and "Learn more" are the content.
+
+use super::arena::{Arena, Node};
+use super::hints::Kind;
+use super::score::Scores;
+
+/// Characters a call-to-action box may hold (a heading, a line or two, a button).
+const BOX_MAX_CHARS: u32 = 400;
+/// Words the same.
+const BOX_MAX_WORDS: u32 = 60;
+/// The container's prose must be this many times the box: a box is an aside of the text.
+const PROSE_RATIO: u32 = 5;
+
+/// Prunes call-to-action boxes inside `container` (pre-order indices not yet pruned).
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    container: usize,
+    holds_forced: &[bool],
+    prune: &mut Vec<usize>,
+) {
+    if !scores.article_page {
+        return;
+    }
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let mut gone = vec![false; end - container];
+    for &p in prune.iter() {
+        if p >= container && p < end {
+            gone[p - container] = true;
+        }
+    }
+    let prose = prose_chars(nodes, container, end, &gone);
+    let mut found = Vec::new();
+    let mut i = container + 1;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+            continue;
+        }
+        if n.total.chars <= BOX_MAX_CHARS
+            && !scores.ctx[i].record
+            && !n.forced
+            && !holds_forced[i]
+            && is_call_box(n)
+            && !holds_data(nodes, i)
+            && n.total.chars * PROSE_RATIO <= prose
+        {
+            found.push(i);
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    prune.extend(found);
+}
+
+/// A box: a block of several text blocks, a message with a control in it.
+fn is_call_box(n: &Node) -> bool {
+    let t = &n.total;
+    let control = n.counts.buttons > 0 || t.chrome_chars > 0 || t.furniture_nodes > 0;
+    // The message: some text besides the control.
+    let message = t.text_nodes > t.furniture_nodes + n.counts.buttons;
+    n.kind == Kind::Block && n.counts.blocks >= 2 && t.words <= BOX_MAX_WORDS && control && message
+}
+
+/// Whether a box holds what a call to action does not: code (a snippet with its "Copy"
+/// button), a list or a table (dates and prices of a course), an image (a slide of a
+/// carousel, a figure with its caption and credit link).
+fn holds_data(nodes: &[Node], i: usize) -> bool {
+    nodes[i + 1..i + nodes[i].size as usize]
+        .iter()
+        .any(|n| matches!(n.kind, Kind::Pre | Kind::Table))
+}
+
+/// Plain characters of the container's prose blocks (those not already pruned).
+fn prose_chars(nodes: &[Node], container: usize, end: usize, gone: &[bool]) -> u32 {
+    let mut prose = 0;
+    let mut i = container;
+    while i < end {
+        let n = &nodes[i];
+        if gone[i - container] || n.dropped {
+            i += n.size as usize;
+            continue;
+        }
+        let t = &n.own;
+        if (t.words >= 12 || t.punct >= 2) && t.link_density() < 0.5 {
+            prose += t.chars - t.link_chars;
+        }
+        i += 1;
+    }
+    prose
+}
