@@ -41,7 +41,13 @@ impl Mix {
 
     pub fn nth(&self, n: u64) -> Request {
         let round = n / 20;
-        let page = |salt: u64| format!("{}/page/{}", self.site, (round * 7 + salt) % self.site_pages as u64);
+        let page = |salt: u64| {
+            format!(
+                "{}/page/{}",
+                self.site,
+                (round * 7 + salt) % self.site_pages as u64
+            )
+        };
         match n % 20 {
             0..=7 => Request::Scrape(json!({ "url": page(n % 20), "maxAge": 0 })),
             8..=10 => Request::Scrape(json!({ "url": page(n % 3) })),
@@ -49,7 +55,8 @@ impl Mix {
                 "url": page(n % 20), "maxAge": 0, "formats": ["markdown", "links", "html"]
             })),
             13..=16 if !self.documents.is_empty() => {
-                let (name, bytes) = &self.documents[((round * 4 + n % 20 - 13) as usize) % self.documents.len()];
+                let (name, bytes) =
+                    &self.documents[((round * 4 + n % 20 - 13) as usize) % self.documents.len()];
                 Request::Parse {
                     name: name.clone(),
                     bytes: bytes.clone(),
@@ -103,12 +110,19 @@ pub async fn run(
     until: Instant,
     record: Record,
 ) {
-    let last_minute = ((until - started).as_secs() as usize).div_ceil(60).saturating_sub(1);
+    let last_minute = ((until - started).as_secs() as usize)
+        .div_ceil(60)
+        .saturating_sub(1);
     let counter = Arc::new(AtomicU64::new(0));
     let mut workers = Vec::new();
     for _ in 0..concurrency {
-        let (client, server, mix, counter, record) =
-            (client.clone(), server.clone(), mix.clone(), counter.clone(), record.clone());
+        let (client, server, mix, counter, record) = (
+            client.clone(),
+            server.clone(),
+            mix.clone(),
+            counter.clone(),
+            record.clone(),
+        );
         workers.push(tokio::spawn(async move {
             while Instant::now() < until {
                 let request = mix.nth(counter.fetch_add(1, Ordering::Relaxed));

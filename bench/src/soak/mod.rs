@@ -111,9 +111,10 @@ pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         &plugins_dir,
         &work.join("data/server"),
         Duration::from_secs(300),
-        &[
-            ("DISTILL_WASM_CACHE_DIR", root.join("target/test-wasm-cache").display().to_string()),
-        ],
+        &[(
+            "DISTILL_WASM_CACHE_DIR",
+            root.join("target/test-wasm-cache").display().to_string(),
+        )],
     )?;
     let client = reqwest::Client::builder()
         .no_proxy()
@@ -139,13 +140,25 @@ pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     for minute in 0..args.minutes {
         tokio::time::sleep_until((started + Duration::from_secs((minute + 1) * 60)).into()).await;
         let Some(rss_kib) = procfs::status_kib(server.pid, "VmRSS") else {
-            anyhow::bail!("the server died during minute {} (log: {})", minute + 1, server.log_path.display());
+            anyhow::bail!(
+                "the server died during minute {} (log: {})",
+                minute + 1,
+                server.log_path.display()
+            );
         };
         let fds = std::fs::read_dir(format!("/proc/{}/fd", server.pid))?.count();
         samples.push(Sample { rss_kib, fds });
-        eprintln!("soak: minute {} RSS {} MiB, {fds} fds", minute + 1, rss_kib / 1024);
+        eprintln!(
+            "soak: minute {} RSS {} MiB, {fds} fds",
+            minute + 1,
+            rss_kib / 1024
+        );
         if minute + 1 < args.minutes
-            && install(&swap_files[minute as usize % 2], &plugins_dir.join("markdown.wasm")).is_err()
+            && install(
+                &swap_files[minute as usize % 2],
+                &plugins_dir.join("markdown.wasm"),
+            )
+            .is_err()
         {
             swaps_failed += 1;
         }
@@ -232,7 +245,11 @@ fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> R
     }
     let baseline_minute = if samples.len() >= 7 { 5 } else { 1 };
     if let Some(base) = samples.get(baseline_minute - 1) {
-        let peak = samples[baseline_minute - 1..].iter().map(|s| s.rss_kib).max().unwrap_or(0);
+        let peak = samples[baseline_minute - 1..]
+            .iter()
+            .map(|s| s.rss_kib)
+            .max()
+            .unwrap_or(0);
         let growth = peak as f64 / base.rss_kib as f64 - 1.0;
         let _ = writeln!(
             table,
@@ -243,7 +260,10 @@ fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> R
             RSS_GROWTH_LIMIT * 100.0
         );
         if growth > RSS_GROWTH_LIMIT {
-            failures.push(format!("RSS grew {:.1} % after minute {baseline_minute}", growth * 100.0));
+            failures.push(format!(
+                "RSS grew {:.1} % after minute {baseline_minute}",
+                growth * 100.0
+            ));
         }
     }
     if swaps_failed > 0 {
@@ -263,7 +283,14 @@ fn csv(samples: &[Sample], record: &[load::Minute]) -> String {
         } else {
             (percentile_sorted(&lat, 50.0), percentile_sorted(&lat, 99.0))
         };
-        let _ = writeln!(out, "{},{},{},{},{p50:.1},{p99:.1}", i + 1, lat.len(), s.rss_kib, s.fds);
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{p50:.1},{p99:.1}",
+            i + 1,
+            lat.len(),
+            s.rss_kib,
+            s.fds
+        );
     }
     out
 }

@@ -130,7 +130,12 @@ async fn nested() -> Response {
 
 async fn status(UrlPath(code): UrlPath<u16>) -> Response {
     let code = StatusCode::from_u16(code).unwrap_or(StatusCode::IM_A_TEAPOT);
-    (code, [(header::CONTENT_TYPE, "text/html")], "<html><body><p>status page</p></body></html>").into_response()
+    (
+        code,
+        [(header::CONTENT_TYPE, "text/html")],
+        "<html><body><p>status page</p></body></html>",
+    )
+        .into_response()
 }
 
 /// A stream over ready items (for [`Body::from_stream`]).
