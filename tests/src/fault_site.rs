@@ -121,9 +121,15 @@ fn add(counters: &Counters, key: &str, n: u64) {
     *counters.lock().unwrap().entry(key.to_string()).or_default() += n;
 }
 
-async fn serve(mut stream: TcpStream, me: SocketAddr, all: &[SocketAddr], counters: &Counters) -> std::io::Result<()> {
+async fn serve(
+    mut stream: TcpStream,
+    me: SocketAddr,
+    all: &[SocketAddr],
+    counters: &Counters,
+) -> std::io::Result<()> {
     let path = read_path(&mut stream).await?;
-    let html = |body: &str| format!("<html><head><title>Fault</title></head><body><p>{body}</p></body></html>");
+    let html =
+        |body: &str| format!("<html><head><title>Fault</title></head><body><p>{body}</p></body></html>");
     match path.as_str() {
         "/close-mid-body" => {
             stream
@@ -136,7 +142,9 @@ async fn serve(mut stream: TcpStream, me: SocketAddr, all: &[SocketAddr], counte
         }
         "/endless" => {
             stream
-                .write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n")
+                .write_all(
+                    b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n",
+                )
                 .await?;
             let body = "<p>and on and on</p>\n".repeat(3000);
             let chunk = format!("{:x}\r\n{body}\r\n", body.len());

@@ -23,7 +23,11 @@ use std::time::{Duration, Instant};
 
 /// A normal scrape on `server` that must succeed (never from the cache).
 async fn still_works(server: &str) {
-    let r = scrape(server, &json!({ "url": site().url("/article.html"), "maxAge": 0 })).await;
+    let r = scrape(
+        server,
+        &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+    )
+    .await;
     r.assert_ok();
     assert!(r.markdown().contains("# Lichens on Old Walls"), "{}", r.pretty());
 }
@@ -93,18 +97,30 @@ async fn a_gzip_bomb_stops_at_the_page_limit_without_expanding() {
         "RSS went from {before} to {after} MiB on a {} GiB bomb",
         GZIP_BOMB_BYTES >> 30
     );
-    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
     still_works(server.url()).await;
 }
 
 #[tokio::test]
 async fn a_redirect_loop_across_hosts_is_a_site_error() {
     let server = shared();
-    let r = scrape(server.url(), &json!({ "url": fault_site().url(0, "/hop/0"), "maxAge": 0 })).await;
+    let r = scrape(
+        server.url(),
+        &json!({ "url": fault_site().url(0, "/hop/0"), "maxAge": 0 }),
+    )
+    .await;
     r.assert_error(500, "SCRAPE_SITE_ERROR");
     assert!(r.error().contains("too many redirects"), "{}", r.pretty());
     for i in 0..3 {
-        assert!(fault_site().hops(i) >= 3, "host {i} saw {} hops", fault_site().hops(i));
+        assert!(
+            fault_site().hops(i) >= 3,
+            "host {i} saw {} hops",
+            fault_site().hops(i)
+        );
     }
     still_works(server.url()).await;
 }
@@ -154,7 +170,11 @@ async fn a_plugin_file_turned_to_garbage_while_serving_keeps_the_previous_versio
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let r = scrape(server.url(), &json!({ "url": site().url("/article.html"), "maxAge": 0 })).await;
+                let r = scrape(
+                    server.url(),
+                    &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+                )
+                .await;
                 if r.status == 200 && r.json["success"] == true {
                     served.fetch_add(1, Ordering::Relaxed);
                 } else {
@@ -182,7 +202,11 @@ async fn a_plugin_file_turned_to_garbage_while_serving_keeps_the_previous_versio
     let until = Instant::now() + Duration::from_secs(30);
     let mut switched = false;
     while Instant::now() < until && !switched {
-        let r = scrape(server.url(), &json!({ "url": site().url("/article.html"), "maxAge": 0 })).await;
+        let r = scrape(
+            server.url(),
+            &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+        )
+        .await;
         r.assert_ok();
         switched = r.markdown().starts_with("markdown v2:");
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -192,7 +216,11 @@ async fn a_plugin_file_turned_to_garbage_while_serving_keeps_the_previous_versio
         w.await.unwrap();
     }
     assert!(switched, "the valid file never took over");
-    assert_eq!(failed.load(Ordering::Relaxed), 0, "requests failed during the swap");
+    assert_eq!(
+        failed.load(Ordering::Relaxed),
+        0,
+        "requests failed during the swap"
+    );
     assert!(served.load(Ordering::Relaxed) > 0);
 }
 
@@ -236,7 +264,11 @@ async fn a_read_only_data_directory_fails_only_what_must_write() {
         return;
     }
     let outcome = read_only_checks(&server).await;
-    assert!(chattr("-i", &data), "could not undo chattr +i on {}", data.display());
+    assert!(
+        chattr("-i", &data),
+        "could not undo chattr +i on {}",
+        data.display()
+    );
     let (scrape_reply, parse_reply, crawl_reply) = outcome;
     scrape_reply.assert_ok();
     parse_reply.assert_ok();
@@ -280,7 +312,12 @@ fn assert_reopened(server: &TestServer, file: &str) {
 fn assert_crawl_refused(what: &str, server: &TestServer, r: &Reply) {
     r.assert_error(500, "UNKNOWN_ERROR");
     assert!(r.elapsed < Duration::from_secs(10), "{what}: {:?}", r.elapsed);
-    let id = r.error().rsplit("Error ID: ").next().unwrap_or_default().to_string();
+    let id = r
+        .error()
+        .rsplit("Error ID: ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
     let logs = server.logs();
     let line = logs
         .lines()
@@ -313,6 +350,7 @@ async fn a_full_data_directory_fails_only_what_must_write() {
         eprintln!("SKIPPED: mounting a tmpfs was refused (needs CAP_SYS_ADMIN); see docs/ROBUSTNESS.md");
         return;
     }
+    let _unmount = Unmount(mount.clone());
     let server = TestServer::start(ServerOptions {
         data_dir: Some(mount.join("data").display().to_string()),
         ..ServerOptions::default()
@@ -325,7 +363,11 @@ async fn a_full_data_directory_fails_only_what_must_write() {
         .arg(format!("of={}", filler.display()))
         .stderr(std::process::Stdio::null())
         .status();
-    let free = Command::new("df").arg("--output=avail").arg(&mount).output().unwrap();
+    let free = Command::new("df")
+        .arg("--output=avail")
+        .arg(&mount)
+        .output()
+        .unwrap();
     eprintln!("full: df says {}", String::from_utf8_lossy(&free.stdout).trim());
 
     let (scrape_reply, parse_reply, crawl_reply) = read_only_checks(&server).await;
@@ -343,8 +385,16 @@ async fn a_full_data_directory_fails_only_what_must_write() {
     assert_eq!(r.status, 200, "{}", r.pretty());
     assert_reopened(&server, "jobs.redb");
     assert_reopened(&server, "cache.redb");
-    drop(server);
-    let _ = Command::new("umount").arg(&mount).status();
+}
+
+/// Unmounts the tmpfs when the test ends, passed or not (declared before the
+/// server, so dropped after it).
+struct Unmount(std::path::PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
 }
 
 #[tokio::test]
@@ -376,7 +426,11 @@ async fn redis_killed_and_restarted_fails_closed_then_recovers() {
     let started = Instant::now();
     let r = keyed(&server, "faults-redis-2").await;
     r.assert_error(503, "LIMITS_UNAVAILABLE");
-    assert!(started.elapsed() < Duration::from_secs(15), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
     let health = get(&server.endpoint("/health")).await;
     assert_eq!(health.status, 200, "{}", health.pretty());
 
@@ -435,7 +489,8 @@ async fn a_hanging_model_endpoint_times_out_with_a_warning() {
     eprintln!("request timeout with a hanging model: {}", r.pretty());
     assert!(r.elapsed < Duration::from_secs(20), "{:?}", r.elapsed);
     assert!(
-        (r.status == 408 && r.code() == Some("SCRAPE_TIMEOUT")) || (r.status == 200 && r.data()["summary"].is_null()),
+        (r.status == 408 && r.code() == Some("SCRAPE_TIMEOUT"))
+            || (r.status == 200 && r.data()["summary"].is_null()),
         "{}",
         r.pretty()
     );
