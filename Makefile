@@ -6,6 +6,7 @@
 #   make unit   the fast lane: unit tests of every crate, no server, no wasm build
 #   make check  rustfmt --check and clippy -D warnings on the whole workspace
 #   make bench  benchmarks, written to BENCHMARKS.md
+#   make soak SOAK_MINUTES=N  N minutes of mixed load: RSS, fds, errors, p99 per minute (docs/ROBUSTNESS.md)
 #   make quality  main-content extraction quality on every corpus in ../shared/corpus, beside trafilatura
 #
 # Everything built or cached stays under target/.
