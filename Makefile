@@ -6,6 +6,7 @@
 #   make unit   the fast lane: unit tests of every crate, no server, no wasm build
 #   make check  rustfmt --check and clippy -D warnings on the whole workspace
 #   make bench  benchmarks, written to BENCHMARKS.md
+#   make soak SOAK_MINUTES=N  N minutes of mixed load: RSS, fds, errors, p99 per minute (docs/ROBUSTNESS.md)
 #   make quality  main-content extraction quality on every corpus in ../shared/corpus, beside trafilatura
 #
 # Everything built or cached stays under target/.
@@ -31,7 +32,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm soak
 
 run: build
 	$(BIN)
@@ -152,6 +153,15 @@ $(MARKITDOWN):
 
 bench: build local-llm | $(MARKITDOWN)
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) $(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
+
+## make soak SOAK_MINUTES=N: N minutes of bounded loopback load (c=32: corpus
+## scrapes, document parses, hostile inputs, a markdown plugin hot swap every
+## minute) on the built server, at low priority; per-minute RSS, open fds,
+## errors by code and p99 in target/soak/ (docs/ROBUSTNESS.md). Fails on RSS
+## growth over 10 % after minute 5 or an undocumented 5xx.
+SOAK_MINUTES ?= 10
+soak: plugins host
+	nice -n 10 $(CARGO) run --release -p distill-bench -- soak --minutes $(SOAK_MINUTES) --corpus-root $(QUALITY_CORPORA)
 
 ## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local
 ## fixture server, scrapes every page through the built server (markdown, default

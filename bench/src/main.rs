@@ -18,6 +18,10 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
+//! 9. [`soak`]: `distill-bench soak [--minutes N]` (`make soak`), a bounded
+//!    load for N minutes reporting RSS, open descriptors, errors by code and p99
+//!    per minute; not part of the default run.
+//!
 //! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
@@ -36,6 +40,7 @@ mod profile;
 mod redact;
 mod report;
 mod scrape;
+mod soak;
 mod stages;
 mod stats;
 mod summary;
@@ -110,6 +115,15 @@ impl Args {
 fn main() -> anyhow::Result<()> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let root = root.canonicalize().unwrap_or(root);
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().is_some_and(|a| a == "soak") {
+        let args = soak::Args::parse(&root, &raw[1..])?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        return runtime.block_on(soak::run(&root, &args));
+    }
     let args = Args::parse(&root)?;
     // One line per panic, no backtrace: the native converter is run under
     // `catch_unwind`, and its panics are counted, not fatal.

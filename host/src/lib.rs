@@ -13,6 +13,7 @@
 //! - [`plugins`]: the WebAssembly plugin runtime.
 //! - [`telemetry`]: Prometheus metrics (names, recording, the process-wide recorder).
 //! - [`timestamp`]: UTC timestamps as text.
+//! - [`reopen_db`]: a redb file reopened after an I/O error (cache and job queue).
 //! - [`limits`]: API keys, rate limits, credits, concurrency slots; [`audit`]: the audit log;
 //!   [`keys_cli`]: `distill keys`.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
@@ -32,6 +33,7 @@ pub mod media_capability;
 pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
+pub mod reopen_db;
 pub mod server;
 pub mod services;
 pub mod telemetry;

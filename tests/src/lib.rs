@@ -10,6 +10,8 @@
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
 //! - [`local_llm`]: the real local language model (`make local-llm`) on a free loopback port.
 //! - [`fake_llm`]: a scripted chat-completions endpoint on loopback.
+//! - [`fault_site`]: targets that break HTTP (cut bodies, endless bodies, gzip bomb,
+//!   slowloris, a redirect loop across three loopback addresses) and an endpoint that hangs.
 //! - [`keys`]: `distill keys` as the operator runs it; requests with a bearer key.
 //!
 //! Environment (set by `make test`): `DISTILL_BIN`, `DISTILL_SHIPPED_PLUGINS_DIR`,
@@ -20,6 +22,7 @@
 pub mod client;
 pub mod crawl_site;
 pub mod fake_llm;
+pub mod fault_site;
 pub mod fixture;
 pub mod keys;
 pub mod local_llm;

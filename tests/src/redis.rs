@@ -20,6 +20,10 @@ impl RedisServer {
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
+        RedisServer::start_on(port)
+    }
+
+    fn start_on(port: u16) -> RedisServer {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no"])
@@ -35,6 +39,19 @@ impl RedisServer {
             std::thread::sleep(Duration::from_millis(25));
         }
         server
+    }
+
+    /// Kills the process (SIGKILL) and waits until nothing listens on its port.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts a fresh (empty) redis-server on the same port, after [`Self::kill`].
+    pub fn restart(&mut self) {
+        let fresh = RedisServer::start_on(self.port);
+        let old = std::mem::replace(self, fresh);
+        drop(old);
     }
 
     /// `redis://127.0.0.1:<port>/0`.

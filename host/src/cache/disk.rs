@@ -17,6 +17,7 @@
 
 use super::codec;
 use super::store::{StoreError, Usage};
+use crate::reopen_db::ReopeningDb;
 use redb::{
     Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition,
     WriteTransaction,
@@ -63,7 +64,9 @@ from_redb!(
 
 /// The redb file with its size cap.
 pub struct Disk {
-    db: Database,
+    /// Reopened after an I/O error (a full or read-only disk), so the cache
+    /// works again once the disk does.
+    db: ReopeningDb,
     max_bytes: u64,
     /// Non-durable commits since the last durable one.
     dirty: AtomicBool,
@@ -80,9 +83,7 @@ impl Disk {
             std::fs::create_dir_all(dir)
                 .map_err(|e| StoreError::Backend(format!("creating {}: {e}", dir.display())))?;
         }
-        let db = Database::builder()
-            .set_cache_size(PAGE_CACHE_BYTES)
-            .create(path)?;
+        let db = open_file(path)?;
         let w = db.begin_write()?;
         {
             w.open_table(ENTRIES)?;
@@ -91,7 +92,7 @@ impl Disk {
         }
         w.commit()?;
         Ok(Disk {
-            db,
+            db: ReopeningDb::new(path, open_file, db),
             max_bytes,
             dirty: AtomicBool::new(false),
             last_durable: Mutex::new(Instant::now()),
@@ -115,7 +116,7 @@ impl Disk {
 
     /// Commits `w` and records whether the file is now durable.
     fn commit(&self, w: WriteTransaction, durable: bool) -> Result<(), StoreError> {
-        w.commit()?;
+        self.db.commit(w)?;
         if durable {
             *self.last_durable.lock().expect("disk lock") = Instant::now();
             self.dirty.store(false, Ordering::SeqCst);
@@ -145,8 +146,8 @@ impl Disk {
     /// The encoded value under `key`.
     pub fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let r = self.db.begin_read()?;
-        let t = r.open_table(ENTRIES)?;
-        Ok(t.get(key)?.map(|g| g.value().to_vec()))
+        let t = self.db.check(r.open_table(ENTRIES))?;
+        Ok(self.db.check(t.get(key))?.map(|g| g.value().to_vec()))
     }
 
     /// Stores an encoded value, then evicts oldest-first down to 90 % of the
@@ -316,6 +317,11 @@ impl Disk {
         }
         Ok(want)
     }
+}
+
+/// Opens (or creates) the file with the cache's page-cache size.
+fn open_file(path: &Path) -> Result<Database, redb::DatabaseError> {
+    Database::builder().set_cache_size(PAGE_CACHE_BYTES).create(path)
 }
 
 impl Drop for Disk {

@@ -13,8 +13,9 @@
 
 use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
 use super::store::{JobStore, QueueError, ResultPage};
+use crate::reopen_db::ReopeningDb;
 use async_trait::async_trait;
-use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition, WriteTransaction};
+use redb::{Database, Durability, ReadableTable, TableDefinition, WriteTransaction};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -35,6 +36,10 @@ const ROBOTS: TableDefinition<SeqKey, &str> = TableDefinition::new("robots");
 /// Longest time a commit stays non-durable.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
+fn open_file(path: &Path) -> Result<Database, redb::DatabaseError> {
+    Database::create(path)
+}
+
 fn backend<E: std::fmt::Display>(e: E) -> QueueError {
     QueueError::Backend(e.to_string())
 }
@@ -53,7 +58,9 @@ pub struct EmbeddedQueue {
 }
 
 struct Inner {
-    db: Database,
+    /// Reopened after an I/O error (a full or read-only disk), so crawls can
+    /// start again once the disk works, without a restart.
+    db: ReopeningDb,
     last_durable: Mutex<Instant>,
 }
 
@@ -63,7 +70,7 @@ impl EmbeddedQueue {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(backend)?;
         }
-        let db = Database::create(path).map_err(backend)?;
+        let db = open_file(path).map_err(backend)?;
         let w = db.begin_write().map_err(backend)?;
         {
             w.open_table(JOBS).map_err(backend)?;
@@ -78,7 +85,7 @@ impl EmbeddedQueue {
         w.commit().map_err(backend)?;
         Ok(EmbeddedQueue {
             inner: Arc::new(Inner {
-                db,
+                db: ReopeningDb::new(path, open_file, db),
                 last_durable: Mutex::new(Instant::now()),
             }),
         })
@@ -129,7 +136,7 @@ impl Inner {
             w.set_durability(Durability::None).map_err(backend)?;
         }
         let out = f(&w)?;
-        w.commit().map_err(backend)?;
+        self.db.commit(w).map_err(backend)?;
         if durable {
             *self.last_durable.lock().expect("queue lock") = Instant::now();
         }
