@@ -2,11 +2,14 @@
 //! HTTP (absolute-form requests and `CONNECT` tunnels) and SOCKS5 (no
 //! authentication) on one port, told apart by the first byte. It counts the
 //! requests it is asked to carry and records their targets, and can be told
-//! to answer every request 403 (HTTP) or "not allowed" (SOCKS5) instead.
+//! to answer every request 403 (HTTP) or "not allowed" (SOCKS5) instead. A
+//! tunnel (CONNECT, SOCKS5) may carry several requests over one kept-alive
+//! connection: for plain-HTTP targets each further request line seen in it
+//! counts too.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The body of the proxy's 403.
@@ -16,6 +19,7 @@ pub const REFUSAL_BODY: &str = "<html><body><h1>Forbidden by the proxy</h1></bod
 struct State {
     targets: Mutex<Vec<String>>,
     refuse: AtomicBool,
+    requests: AtomicUsize,
 }
 
 /// The running proxy (lives as long as the test binary).
@@ -53,7 +57,7 @@ impl ForwardProxy {
 
     /// Requests carried (or refused) so far.
     pub fn requests(&self) -> usize {
-        self.state.targets.lock().unwrap().len()
+        self.state.requests.load(Ordering::SeqCst)
     }
 
     /// The targets asked for, in order (`http://host:port/path` for plain
@@ -95,6 +99,7 @@ fn http(mut client: TcpStream, state: &State) -> std::io::Result<()> {
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("").to_string());
     state.targets.lock().unwrap().push(target.clone());
+    state.requests.fetch_add(1, Ordering::SeqCst);
     if state.refuse.load(Ordering::SeqCst) {
         let reply = format!(
             "HTTP/1.1 403 Forbidden\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{REFUSAL_BODY}",
@@ -106,7 +111,7 @@ fn http(mut client: TcpStream, state: &State) -> std::io::Result<()> {
     if method == "CONNECT" {
         let upstream = TcpStream::connect(&target)?;
         client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")?;
-        return pipe(client, upstream);
+        return pipe(client, upstream, state);
     }
     // Absolute form: http://host:port/path.
     let url = url::Url::parse(&target).map_err(std::io::Error::other)?;
@@ -163,25 +168,43 @@ fn socks5(mut client: TcpStream, state: &State) -> std::io::Result<()> {
     client.read_exact(&mut port)?;
     let target = format!("{host}:{}", u16::from_be_bytes(port));
     state.targets.lock().unwrap().push(target.clone());
+    state.requests.fetch_add(1, Ordering::SeqCst);
     if state.refuse.load(Ordering::SeqCst) {
         client.write_all(&[5, 2, 0, 1, 0, 0, 0, 0, 0, 0])?;
         return client.shutdown(Shutdown::Both);
     }
     let upstream = TcpStream::connect(&target)?;
     client.write_all(&[5, 0, 0, 1, 0, 0, 0, 0, 0, 0])?;
-    pipe(client, upstream)
+    pipe(client, upstream, state)
 }
 
-/// Copies both ways until either side closes.
-fn pipe(client: TcpStream, upstream: TcpStream) -> std::io::Result<()> {
+/// Copies both ways until either side closes; counts the request lines
+/// after the first (already counted) that go through.
+fn pipe(client: TcpStream, upstream: TcpStream, state: &State) -> std::io::Result<()> {
     let (mut c_read, mut u_write) = (client.try_clone()?, upstream.try_clone()?);
-    let forward = std::thread::spawn(move || {
-        let _ = std::io::copy(&mut c_read, &mut u_write);
-        let _ = u_write.shutdown(Shutdown::Write);
+    std::thread::scope(|scope| {
+        let forward = scope.spawn(move || {
+            let mut seen = 0usize;
+            let mut buf = [0u8; 16 * 1024];
+            loop {
+                let n = match c_read.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                let lines = buf[..n].windows(11).filter(|w| *w == b" HTTP/1.1\r\n").count();
+                let extra = (seen + lines).saturating_sub(1) - seen.saturating_sub(1);
+                state.requests.fetch_add(extra, Ordering::SeqCst);
+                seen += lines;
+                if u_write.write_all(&buf[..n]).is_err() {
+                    break;
+                }
+            }
+            let _ = u_write.shutdown(Shutdown::Write);
+        });
+        let (mut u_read, mut c_write) = (upstream, client);
+        let _ = std::io::copy(&mut u_read, &mut c_write);
+        let _ = c_write.shutdown(Shutdown::Both);
+        let _ = forward.join();
     });
-    let (mut u_read, mut c_write) = (upstream, client);
-    let _ = std::io::copy(&mut u_read, &mut c_write);
-    let _ = c_write.shutdown(Shutdown::Both);
-    let _ = forward.join();
     Ok(())
 }

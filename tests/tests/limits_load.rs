@@ -123,7 +123,11 @@ async fn a_redis_outage_fails_closed_with_503_and_retry_after() {
     drop(redis);
     let refused = scrape_as(server.url(), &key, &page).await;
     assert_eq!(
-        (refused.status, &refused.json["code"], refused.header("retry-after")),
+        (
+            refused.status,
+            &refused.json["code"],
+            refused.header("retry-after")
+        ),
         (503, &json!("LIMITS_UNAVAILABLE"), Some("1")),
         "{}",
         refused.json
