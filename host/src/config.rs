@@ -172,6 +172,13 @@ pub struct Cli {
     /// Rotated audit files kept.
     #[arg(long, env = "DISTILL_AUDIT_KEEP")]
     pub audit_keep: Option<usize>,
+    /// The basic proxy pool: `[CC=]scheme://[user:pass@]host:port` entries,
+    /// comma-separated (docs/OPERATORS.md, "Proxies").
+    #[arg(long, env = "DISTILL_PROXY_BASIC", hide_env_values = true)]
+    pub proxy_basic: Option<String>,
+    /// The enhanced proxy pool, in the same format.
+    #[arg(long, env = "DISTILL_PROXY_ENHANCED", hide_env_values = true)]
+    pub proxy_enhanced: Option<String>,
     /// An operator command instead of serving.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -262,6 +269,8 @@ struct FileConfig {
     audit_log: Option<PathBuf>,
     audit_max_mib: Option<u64>,
     audit_keep: Option<usize>,
+    proxy_basic: Option<String>,
+    proxy_enhanced: Option<String>,
 }
 
 /// Log output format.
@@ -317,6 +326,8 @@ pub struct Config {
     pub audit: Option<crate::audit::AuditSettings>,
     /// The audio/video formats' media settings (docs/MEDIA.md).
     pub media: MediaConfig,
+    /// The operator's forward proxy pools (empty: fetch directly).
+    pub proxies: std::sync::Arc<crate::proxy::ProxyPools>,
 }
 
 /// Settings of the `media` capability.
@@ -500,6 +511,10 @@ impl Config {
                         .saturating_mul(1 << 20),
                     keep: cli.audit_keep.or(file.audit_keep).unwrap_or(5),
                 }),
+            proxies: std::sync::Arc::new(crate::proxy::ProxyPools::parse(
+                cli.proxy_basic.or(file.proxy_basic).as_deref(),
+                cli.proxy_enhanced.or(file.proxy_enhanced).as_deref(),
+            )?),
         };
         let mut config = config;
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
@@ -515,7 +530,7 @@ impl Config {
             config.limits.keys_file = config.data_dir.join("keys.json");
         }
         config.limits.keys_file = std::path::absolute(&config.limits.keys_file)?;
-        config.limits.path = config.data_dir.join("limits").join("limits.redb");
+        config.limits.path = config.data_dir.join("limits").join("counters.redb");
         if config.limits.url.is_none() {
             config.limits.url = config.cache.url.clone();
         }

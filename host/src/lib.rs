@@ -4,7 +4,7 @@
 //!
 //! - [`config`]: flags, environment and TOML configuration.
 //! - [`api`]: request validation, typed requests, error bodies.
-//! - [`fetch`]: fetch engines and target safety.
+//! - [`fetch`]: fetch engines and target safety; [`proxy`]: the operator's proxy pools.
 //! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
 //! - [`media_capability`]: the plugins' `media` capability (fetch, ffmpeg, signed links).
 //! - [`ocr`]: local OCR (pdftoppm + tesseract) for PDF pages without text.
@@ -33,6 +33,7 @@ pub mod media_capability;
 pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
+pub mod proxy;
 pub mod reopen_db;
 pub mod server;
 pub mod services;

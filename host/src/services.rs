@@ -108,7 +108,14 @@ impl Services {
             // The task keeps the watcher alive for the life of the process.
             plugins.watch()?;
         }
-        let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?;
+        let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?
+            .with_proxies(config.proxies.clone())?;
+        if !config.proxies.is_empty() {
+            tracing::warn!(
+                "proxy pools apply to the HTTP engine only: pages the browser engine fetches \
+                 (actions, screenshots, ...) go direct"
+            );
+        }
         let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
         if ocr.is_none() {
             tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");

@@ -7,6 +7,7 @@
 //! - [`upload`]: multipart uploads to `/v2/parse`.
 //! - [`crawl_site`]: a generated site for crawl / map / batch tests.
 //! - [`webhook_receiver`]: records webhook deliveries.
+//! - [`forward_proxy`]: an HTTP/SOCKS5 forward proxy that counts and can refuse.
 //! - [`redis`]: a throwaway redis-server on a free loopback port.
 //! - [`local_llm`]: the real local language model (`make local-llm`) on a free loopback port.
 //! - [`fake_llm`]: a scripted chat-completions endpoint on loopback.
@@ -24,6 +25,7 @@ pub mod crawl_site;
 pub mod fake_llm;
 pub mod fault_site;
 pub mod fixture;
+pub mod forward_proxy;
 pub mod keys;
 pub mod local_llm;
 pub mod redis;

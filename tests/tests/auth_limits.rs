@@ -479,3 +479,212 @@ fn grep_tree(dir: &Path, needles: &[&str], hits: &mut Vec<String>) {
         }
     }
 }
+
+/// Credits are on disk before the answer leaves: a `kill -9` right after a
+/// burst of scrapes loses none of them (the embedded counters commit each
+/// change durably; docs/OPERATORS.md, "Credits").
+#[tokio::test]
+async fn credits_spent_survive_a_kill_9_right_after() {
+    let keys = keys_file();
+    let data_dir = fresh_tmp_dir().join("data").to_string_lossy().into_owned();
+    let start = || {
+        TestServer::start(ServerOptions {
+            data_dir: Some(data_dir.clone()),
+            ..ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap())
+        })
+    };
+    let server = start();
+    let key = create_key(&keys, "durable", &["--credits", "1000"]);
+    let s = server.url().to_string();
+    // Pages (1 credit) and a 3-page PDF (1 reserved, 2 settled after), at once.
+    let pdf = json!({"url": site().url("/documents/report.pdf"), "maxAge": 0});
+    let bodies: Vec<Value> = (0..12)
+        .map(|i| if i % 3 == 0 { pdf.clone() } else { page() })
+        .collect();
+    let answers = futures_join(bodies.into_iter().map(|b| {
+        let (s, key) = (s.clone(), key.clone());
+        async move { scrape_as(&s, &key, &b).await }
+    }))
+    .await;
+    let spent: u64 = answers
+        .iter()
+        .map(|a| {
+            assert_eq!(a.status, 200, "{}", a.json);
+            a.credits()
+        })
+        .sum();
+    assert_eq!(spent, 4 * 3 + 8);
+    // SAFETY: a plain syscall on the child this test started.
+    unsafe { libc::kill(server.pid() as i32, libc::SIGKILL) };
+    assert!(server.terminate(Duration::from_secs(5)));
+    let again = start();
+    let u = usage_of(again.url(), &key).await;
+    assert_eq!(u["creditsUsed"], json!(spent), "{u}");
+}
+
+/// Runs the futures concurrently, answers in order.
+async fn futures_join<F: std::future::Future<Output = T> + Send + 'static, T: Send + 'static>(
+    futures: impl Iterator<Item = F>,
+) -> Vec<T> {
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for h in handles {
+        out.push(h.await.unwrap());
+    }
+    out
+}
+
+/// One JSON-RPC message to `/mcp` as `key` (streamable HTTP, JSON answers).
+async fn mcp_post(server: &str, key: &str, session: Option<&str>, message: Value) -> (Option<String>, Value) {
+    let mut req = distill_e2e::client::http()
+        .post(format!("{server}/mcp"))
+        .header("authorization", format!("Bearer {key}"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(message.to_string());
+    if let Some(s) = session {
+        req = req.header("mcp-session-id", s);
+    }
+    let resp = req.send().await.unwrap();
+    assert!(resp.status().is_success(), "{}", resp.status());
+    let session = resp
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let text = resp.text().await.unwrap();
+    (session, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn mcp_tool_calls_are_metered_and_billed_like_their_routes() {
+    let keys = keys_file();
+    let server = server_with_keys(&keys, &[]);
+    let key = create_key(&keys, "mcp", &["--credits", "6"]);
+    let s = server.url();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "distill-e2e", "version": "0"}}});
+    let (session, hello) = mcp_post(s, &key, None, init).await;
+    assert!(hello["result"]["serverInfo"].is_object(), "{hello}");
+    // Stateless servers answer without a session id.
+    mcp_post(
+        s,
+        &key,
+        session.as_deref(),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    let mut next_id = 1;
+    let mut call = |name: &str, args: Value| {
+        next_id += 1;
+        let message = json!({"jsonrpc": "2.0", "id": next_id, "method": "tools/call",
+                             "params": {"name": name, "arguments": args}});
+        let (s, key, session) = (s.to_string(), key.clone(), session.clone());
+        async move { mcp_post(&s, &key, session.as_deref(), message).await.1["result"].clone() }
+    };
+    let credits = |result: &Value| result["structuredContent"]["data"]["metadata"]["creditsUsed"].clone();
+    let scraped = call("scrape", page()).await;
+    assert_eq!(
+        (&scraped["isError"], credits(&scraped)),
+        (&json!(false), json!(1)),
+        "{scraped}"
+    );
+    let pdf = call(
+        "scrape",
+        json!({"url": site().url("/documents/report.pdf"), "maxAge": 0}),
+    )
+    .await;
+    assert_eq!(credits(&pdf), json!(3), "1 per PDF page, as the route: {pdf}");
+    let csv = base64_of(&distill_e2e::read_document("sample.csv"));
+    let parsed = call("parse", json!({"filename": "sample.csv", "content": csv})).await;
+    assert_eq!(credits(&parsed), json!(1), "{parsed}");
+    assert_eq!(usage_of(s, &key).await["creditsUsed"], 5);
+    assert_eq!(credits(&call("scrape", page()).await), json!(1));
+    // No credit left: the tool answers the route's 402 body as a tool error.
+    let broke = call("scrape", page()).await;
+    assert_eq!(broke["isError"], true, "{broke}");
+    assert_eq!(
+        broke["structuredContent"]["code"], "INSUFFICIENT_CREDITS",
+        "{broke}"
+    );
+    assert_eq!(usage_of(s, &key).await["creditsUsed"], 6);
+}
+
+fn base64_of(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Every page a batch scrape stores is billed to the key that started it
+/// (with `creditsUsed` on the page); once the credits are gone its remaining
+/// pages fail with INSUFFICIENT_CREDITS instead of being fetched.
+#[tokio::test]
+async fn batch_pages_are_billed_to_the_key_that_started_the_job() {
+    let keys = keys_file();
+    let server = server_with_keys(&keys, &[]);
+    let key = create_key(&keys, "batch", &["--credits", "4"]);
+    let s = server.url();
+    let token = rand_token();
+    let urls: Vec<String> = (0..4)
+        .map(|i| site().url(&format!("/hits/batch-{token}-{i}")))
+        .collect();
+    let mut all = vec![site().url("/documents/report.pdf")];
+    all.extend(urls.iter().cloned());
+    // Sequential, so the order of billing is known: the 3-page PDF, then 1 page, then none left.
+    let body = json!({"urls": all, "formats": ["markdown"], "maxConcurrency": 1, "maxAge": 0});
+    let auth = format!("Bearer {key}");
+    let started = call(
+        "POST",
+        &format!("{s}/v2/batch/scrape"),
+        Some(auth.as_str()),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.json);
+    let id = started.json["id"].as_str().unwrap().to_string();
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        let r = call(
+            "GET",
+            &format!("{s}/v2/batch/scrape/{id}"),
+            Some(auth.as_str()),
+            None,
+        )
+        .await;
+        if r.json["status"] != "scraping" {
+            break r.json;
+        }
+        assert!(std::time::Instant::now() < until, "{}", r.json);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let docs = status["data"].as_array().unwrap();
+    let mut credits: Vec<u64> = docs
+        .iter()
+        .map(|d| d["metadata"]["creditsUsed"].as_u64().unwrap())
+        .collect();
+    credits.sort_unstable();
+    assert_eq!(credits, [1, 3], "{status}");
+    let errors = call(
+        "GET",
+        &format!("{s}/v2/batch/scrape/{id}/errors"),
+        Some(auth.as_str()),
+        None,
+    )
+    .await;
+    let errors = errors.json["errors"].as_array().unwrap().clone();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors.iter().all(|e| e["code"] == "INSUFFICIENT_CREDITS"),
+        "{errors:?}"
+    );
+    // The refused pages were never fetched.
+    let fetched: u64 = (0..4).map(|i| site().hits(&format!("batch-{token}-{i}"))).sum();
+    assert_eq!(fetched, 1);
+    let u = usage_of(s, &key).await;
+    assert_eq!(
+        (&u["creditsUsed"], &u["remainingCredits"]),
+        (&json!(4), &json!(0)),
+        "{u}"
+    );
+}

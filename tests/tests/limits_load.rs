@@ -109,3 +109,31 @@ async fn load_across_two_servers_serves_exactly_the_quota_and_counts_every_credi
         "with 15 in flight and 3 slots some scrapes queued"
     );
 }
+
+/// The counters out of reach (Redis gone): nothing is served unmetered — a
+/// 503 with `LIMITS_UNAVAILABLE` and `Retry-After: 1` (docs/OPERATORS.md).
+#[tokio::test]
+async fn a_redis_outage_fails_closed_with_503_and_retry_after() {
+    let redis = RedisServer::start();
+    let keys = fresh_tmp_dir().join("keys.json");
+    let server = redis_server(&redis, &keys);
+    let key = create_key(&keys, "outage", &["--credits", "10"]);
+    let page = json!({"url": site().url("/article.html"), "maxAge": 0});
+    assert_eq!(scrape_as(server.url(), &key, &page).await.status, 200);
+    drop(redis);
+    let refused = scrape_as(server.url(), &key, &page).await;
+    assert_eq!(
+        (
+            refused.status,
+            &refused.json["code"],
+            refused.header("retry-after")
+        ),
+        (503, &json!("LIMITS_UNAVAILABLE"), Some("1")),
+        "{}",
+        refused.json
+    );
+    assert_eq!(
+        refused.json["error"],
+        "The server cannot check this key's limits right now. Please retry shortly."
+    );
+}

@@ -82,15 +82,13 @@ const HEADER_V2: usize = 14;
 /// No splice point (the document has no `metadata` object).
 const NO_SPLICE: u32 = u32::MAX;
 
-/// What a served document costs depends on these facts of the page (see the
-/// billing rules in docs/OPERATORS.md); they are stored beside the document
-/// so a hit is billed without parsing the stored JSON.
+/// What a document served from the cache costs depends on these facts of
+/// the page (the billing rules, pipeline/cost.rs); they are stored beside the
+/// document so a hit is billed without parsing the stored JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DocFacts {
     /// Pages billed: a PDF's `numPages` (at least 1), else 1.
     pub pages: u32,
-    /// `metadata.proxyUsed` is `"enhanced"`.
-    pub enhanced_proxy: bool,
 }
 
 impl DocFacts {
@@ -104,16 +102,13 @@ impl DocFacts {
             .as_u64()
             .filter(|_| is_pdf)
             .map_or(1, |n| n.clamp(1, u64::from(u32::MAX)) as u32);
-        DocFacts {
-            pages,
-            enhanced_proxy: metadata["proxyUsed"] == "enhanced",
-        }
+        DocFacts { pages }
     }
 }
 
 /// A response document ready to store: `DRS2`, the splice offset (u32 LE),
 /// whether a comma goes before the spliced fields (u8), the [`DocFacts`]
-/// (pages u32 LE, flags u8), then the JSON with the per-request metadata
+/// (pages u32 LE, a flags byte, 0 so far), then the JSON with the per-request metadata
 /// removed. A hit writes the stored JSON with this request's fields spliced
 /// in, without parsing it.
 pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
@@ -137,7 +132,7 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
     out.extend_from_slice(RESULT_MAGIC);
     let facts_bytes = |out: &mut Vec<u8>| {
         out.extend_from_slice(&facts.pages.to_le_bytes());
-        out.push(u8::from(facts.enhanced_proxy));
+        out.push(0); // flags, none defined yet
     };
     match found {
         Some(at) => {
@@ -225,11 +220,7 @@ pub fn result_from_bytes(bytes: &[u8]) -> Result<StoredResult, StoreError> {
     let (header, facts) = match bytes.get(..4) {
         Some(m) if m == RESULT_MAGIC && bytes.len() >= HEADER_V2 => {
             let pages = u32::from_le_bytes(bytes[9..13].try_into().expect("4 bytes"));
-            let facts = DocFacts {
-                pages,
-                enhanced_proxy: bytes[13] == 1,
-            };
-            (HEADER_V2, Some(facts))
+            (HEADER_V2, Some(DocFacts { pages }))
         }
         Some(m) if m == RESULT_MAGIC_V1 && bytes.len() >= 9 => (9, None),
         _ => return Err(bad("no header")),
@@ -324,25 +315,13 @@ mod tests {
 
     #[test]
     fn billing_facts_are_stored_with_the_document() {
-        let pdf = json!({"markdown": "x", "metadata": {"contentType": "application/pdf", "numPages": 7, "proxyUsed": "enhanced"}});
+        let pdf = json!({"markdown": "x", "metadata": {"contentType": "application/pdf", "numPages": 7}});
         let stored = result_from_bytes(&result_to_bytes(&pdf)).unwrap();
-        assert_eq!(
-            stored.facts(),
-            Some(DocFacts {
-                pages: 7,
-                enhanced_proxy: true
-            })
-        );
+        assert_eq!(stored.facts(), Some(DocFacts { pages: 7 }));
         // numPages counts only for a PDF.
-        let html = json!({"markdown": "x", "metadata": {"contentType": "text/html", "numPages": 7, "proxyUsed": "basic"}});
+        let html = json!({"markdown": "x", "metadata": {"contentType": "text/html", "numPages": 7}});
         let stored = result_from_bytes(&result_to_bytes(&html)).unwrap();
-        assert_eq!(
-            stored.facts(),
-            Some(DocFacts {
-                pages: 1,
-                enhanced_proxy: false
-            })
-        );
+        assert_eq!(stored.facts(), Some(DocFacts { pages: 1 }));
         // A `DRS1` entry (stored before the facts) still reads, without facts.
         let mut v1 = b"DRS1".to_vec();
         v1.extend_from_slice(&u32::MAX.to_le_bytes());

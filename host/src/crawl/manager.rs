@@ -5,6 +5,7 @@
 //! and the in-scope links it found. At start-up every job still scraping is
 //! resumed; expired jobs are swept hourly.
 
+use super::billing;
 use super::discover::{page_links, robots_for, sitemap_urls};
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
@@ -124,9 +125,21 @@ impl Crawls {
 
     /// Creates a job from a validated request body, queues `urls` and starts it.
     pub async fn create(&self, kind: JobKind, request: Value, urls: Vec<Url>) -> anyhow::Result<JobRecord> {
+        self.create_billed(kind, request, urls, None).await
+    }
+
+    /// [`Crawls::create`], the pages billed to the key `bill_to` (its id).
+    pub async fn create_billed(
+        &self,
+        kind: JobKind,
+        request: Value,
+        urls: Vec<Url>,
+        bill_to: Option<String>,
+    ) -> anyhow::Result<JobRecord> {
         let id = uuid::Uuid::now_v7().to_string();
         let first = urls.first().map(|u| u.to_string()).unwrap_or_default();
-        let job = JobRecord::new(id, kind, first, request, now_ms());
+        let mut job = JobRecord::new(id, kind, first, request, now_ms());
+        job.bill_to = bill_to;
         let plan = self.plan(&job).map_err(|e| anyhow::anyhow!(e.message))?;
         let tasks = tasks_for(kind, &plan, urls);
         let job = self.store.create(&job, tasks, plan.limit).await?;
@@ -292,6 +305,7 @@ impl Crawls {
         };
         match self.store.finish(id, seq, outcome, discovered, plan.limit).await {
             Ok(done) if done.stored => {
+                billing::bill_page(&self.services.limits, plan, document.as_ref()).await;
                 let w = plan.webhook.as_ref()?;
                 self.webhooks
                     .send(w, plan.family(), "page", id, document.into_iter().collect(), None)
@@ -320,6 +334,12 @@ impl Crawls {
         let Ok(url) = Url::parse(&task.url) else {
             return (failed("BAD_REQUEST", "Invalid URL".into()), Vec::new());
         };
+        if billing::out_of_credits(&self.services.limits, plan).await {
+            return (
+                failed(billing::NO_CREDITS_CODE, billing::no_credits_message()),
+                Vec::new(),
+            );
+        }
         if let Some(agent) = &plan.robots {
             let robots = robots_for(&self.fetcher, &self.robots, &url, agent).await;
             let path = match url.query() {
@@ -353,7 +373,7 @@ impl Crawls {
         let _global = self.inflight.clone().acquire_owned().await.expect("never closed");
         let _host = self.gate.enter(url.host_str().unwrap_or("")).await;
         let mut data = match pipeline::scrape(&self.services, &request, &scrape_id).await {
-            Ok(d) => d,
+            Ok(d) => billing::priced(&request.options, d),
             Err(e) => {
                 let (code, message) = (self.describe)(e);
                 return (failed(&code, message), Vec::new());

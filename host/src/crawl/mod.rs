@@ -9,7 +9,9 @@
 //! - [`politeness`]: per-host slots; [`settings`]: operator settings.
 //! - [`webhook`]: signed deliveries with retries; [`map`]: `/v2/map`.
 //! - [`preview`]: options from a natural-language prompt (the model).
+//! - [`billing`]: each stored page billed to the key that started the job.
 
+pub mod billing;
 pub mod discover;
 pub mod fetcher;
 pub mod manager;

@@ -27,6 +27,8 @@ pub struct Plan {
     pub robots: Option<String>,
     pub scrape_options: Map<String, Value>,
     pub webhook: Option<WebhookSpec>,
+    /// The key whose credits the pages spend (the job's `bill_to`).
+    pub bill_to: Option<String>,
 }
 
 impl Plan {
@@ -78,6 +80,7 @@ impl Plan {
                         .then(|| r.robots_user_agent.unwrap_or_else(|| robots_agent.to_string())),
                     scrape_options: r.scrape_options,
                     webhook: r.webhook,
+                    bill_to: job.bill_to.clone(),
                 })
             }
             JobKind::Batch => {
@@ -94,6 +97,7 @@ impl Plan {
                     robots: None,
                     scrape_options: r.scrape_options,
                     webhook: r.webhook,
+                    bill_to: job.bill_to.clone(),
                 })
             }
         }

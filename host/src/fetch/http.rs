@@ -1,14 +1,20 @@
 //! The HTTP fetch engine: one GET with redirects followed hop by hop (each hop
 //! checked by the [`TargetGuard`]), request headers passed through, a body size
-//! cap and the request's deadline.
+//! cap and the request's deadline. With operator proxy pools
+//! ([`crate::proxy`]) the engine routes through them ([`super::routing`] is its
+//! `Engine` implementation): the
+//! target of every hop is still resolved and checked here before the proxy is
+//! asked for it.
 
-use super::engine::{Engine, Feature, FetchFuture, FetchRequest};
 use super::target_guard::{BlockedAddress, DnsFailure, TargetGuard};
 use super::{FetchError, FetchedPage};
+use crate::proxy::{ProxyEndpoint, ProxyPools};
 use bytes::{Bytes, BytesMut};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Client, redirect};
+use std::collections::HashMap;
 use std::error::Error as _;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
@@ -27,13 +33,16 @@ pub struct HttpGet<'a> {
 }
 
 /// The HTTP engine. Cheap to share; holds two connection pools (TLS verified
-/// and unverified).
+/// and unverified), and two more per configured proxy.
 pub struct HttpFetcher {
     verified: Client,
     unverified: Client,
     guard: TargetGuard,
     max_bytes: u64,
     user_agent: HeaderValue,
+    proxies: Arc<ProxyPools>,
+    /// Clients through each proxy (by proxy URL): TLS verified and unverified.
+    proxied: HashMap<String, (Client, Client)>,
 }
 
 impl HttpFetcher {
@@ -56,15 +65,58 @@ impl HttpFetcher {
             guard,
             max_bytes,
             user_agent: HeaderValue::from_str(user_agent)?,
+            proxies: Arc::default(),
+            proxied: HashMap::new(),
         })
     }
 
-    /// Fetches `req.url`, following redirects.
+    /// Routes the engine's fetches through the operator's proxy pools. The
+    /// connection to a proxy is not checked by the guard (the operator named
+    /// it); the targets are, before each hop.
+    pub fn with_proxies(mut self, proxies: Arc<ProxyPools>) -> anyhow::Result<Self> {
+        for endpoint in proxies.endpoints() {
+            let build = |skip_tls: bool| -> anyhow::Result<Client> {
+                let proxy = reqwest::Proxy::all(endpoint.url.as_str())
+                    .map_err(|e| anyhow::anyhow!("proxy {endpoint}: {e}"))?;
+                Ok(Client::builder()
+                    .use_rustls_tls()
+                    .redirect(redirect::Policy::none())
+                    .danger_accept_invalid_certs(skip_tls)
+                    .danger_accept_invalid_hostnames(skip_tls)
+                    .connect_timeout(Duration::from_secs(15))
+                    .pool_idle_timeout(Duration::from_secs(30))
+                    .proxy(proxy)
+                    .build()?)
+            };
+            self.proxied
+                .insert(endpoint.url.to_string(), (build(false)?, build(true)?));
+        }
+        self.proxies = proxies;
+        Ok(self)
+    }
+
+    /// The proxy pools this engine routes through (empty: none).
+    pub fn proxies(&self) -> &ProxyPools {
+        &self.proxies
+    }
+
+    /// Fetches `req.url` directly, following redirects.
     pub async fn get(&self, req: HttpGet<'_>) -> Result<FetchedPage, FetchError> {
-        let client = if req.skip_tls_verification {
-            &self.unverified
-        } else {
-            &self.verified
+        self.get_via(req, None).await
+    }
+
+    /// Fetches `req.url` through `proxy` (direct when `None`), following redirects.
+    pub async fn get_via(
+        &self,
+        req: HttpGet<'_>,
+        proxy: Option<&ProxyEndpoint>,
+    ) -> Result<FetchedPage, FetchError> {
+        let clients = proxy.and_then(|p| self.proxied.get(p.url.as_str()));
+        let client = match (clients, req.skip_tls_verification) {
+            (Some((verified, _)), false) => verified,
+            (Some((_, unverified)), true) => unverified,
+            (None, false) => &self.verified,
+            (None, true) => &self.unverified,
         };
         let mut url = req.url.clone();
         let mut headers = self.request_headers(req.headers);
@@ -74,6 +126,10 @@ impl HttpFetcher {
                     url: url.to_string(),
                     reason,
                 });
+            }
+            if clients.is_some() {
+                // The proxy resolves the name itself: resolve and check it here first.
+                self.guard.check_name(&url).await?;
             }
             let send = client.get(url.clone()).headers(headers.clone()).send();
             let response = match tokio::time::timeout_at(req.deadline.into(), send).await {
@@ -215,25 +271,5 @@ fn map_error(url: &Url, err: reqwest::Error) -> FetchError {
             url: url_s,
             message: detail,
         }
-    }
-}
-
-impl Engine for HttpFetcher {
-    fn name(&self) -> &'static str {
-        "http"
-    }
-
-    /// A plain HTTP client renders nothing and performs no actions.
-    fn supports(&self, _feature: Feature) -> bool {
-        false
-    }
-
-    fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {
-        Box::pin(self.get(HttpGet {
-            url: req.url,
-            headers: &req.options.headers,
-            skip_tls_verification: req.options.skip_tls_verification,
-            deadline: req.deadline,
-        }))
     }
 }

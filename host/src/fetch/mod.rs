@@ -3,6 +3,8 @@
 //! - [`engine`]: the [`engine::Engine`] trait every engine implements, and request features.
 //! - [`select`]: picking the engine for a request; upstream's "unsupported features" warning.
 //! - [`http`]: the HTTP engine (reqwest), redirects followed hop by hop.
+//! - [`routing`]: the HTTP engine's way through the operator's proxy pools
+//!   (`proxy` basic/enhanced/auto, `metadata.proxyUsed`).
 //! - [`target_guard`]: refuses loopback, private, link-local and metadata
 //!   addresses, checked after DNS resolution and on every redirect hop.
 //!
@@ -14,10 +16,15 @@
 pub mod browser;
 pub mod engine;
 pub mod http;
+pub mod routing;
 pub mod select;
 pub mod target_guard;
 
 use bytes::Bytes;
+
+/// The `engine_data` key under which an engine reports the proxy tier it
+/// used; the pipeline moves it into `metadata.proxyUsed`.
+pub const PROXY_USED: &str = "proxyUsed";
 use serde_json::{Map, Value};
 use url::Url;
 

@@ -4,8 +4,10 @@
 //! resolver wraps every lookup) and on IP-literal hosts before each hop, so a
 //! public name pointing at 127.0.0.1, or a redirect to 169.254.169.254, is refused.
 
+use super::FetchError;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::str::FromStr;
 use std::sync::Arc;
 use url::{Host, Url};
 
@@ -60,6 +62,38 @@ impl TargetGuard {
         match classify(ip) {
             Some(kind) => Err(format!("{ip} is a {kind} address")),
             None => Ok(()),
+        }
+    }
+
+    /// Resolves a hop's host name and refuses it when the guard would (a proxy
+    /// would otherwise resolve and reach it on the server's behalf). IP literals
+    /// are checked by [`TargetGuard::check_url`]. The proxy resolves the name
+    /// again: a name whose answers change between the two lookups (DNS
+    /// rebinding) is a residual risk documented in docs/OPERATORS.md.
+    pub async fn check_name(&self, url: &Url) -> Result<(), FetchError> {
+        if self.allow_private {
+            return Ok(());
+        }
+        let Some(Host::Domain(host)) = url.host() else {
+            return Ok(());
+        };
+        let name = Name::from_str(host).map_err(|_| FetchError::Dns {
+            host: host.to_string(),
+        })?;
+        match self.resolver().resolve(name).await {
+            Ok(_) => Ok(()),
+            Err(err) => {
+                if let Some(blocked) = err.downcast_ref::<BlockedAddress>() {
+                    return Err(FetchError::Blocked {
+                        url: url.to_string(),
+                        reason: blocked.to_string(),
+                    });
+                }
+                let host = err
+                    .downcast_ref::<DnsFailure>()
+                    .map_or_else(|| host.to_string(), |d| d.host.clone());
+                Err(FetchError::Dns { host })
+            }
         }
     }
 

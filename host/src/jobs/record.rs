@@ -67,6 +67,10 @@ pub struct JobRecord {
     pub next_seq: u64,
     /// Why the job failed, when it did.
     pub error: Option<String>,
+    /// The public id of the API key whose credits the job's pages spend
+    /// (`None`: authentication off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bill_to: Option<String>,
 }
 
 impl JobRecord {
@@ -86,6 +90,7 @@ impl JobRecord {
             robots_blocked: 0,
             next_seq: 0,
             error: None,
+            bill_to: None,
         }
     }
 }

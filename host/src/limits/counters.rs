@@ -1,14 +1,13 @@
 //! Counters the limits are kept in: an integer per key with a time to live,
 //! changed atomically. Three backends: in memory (concurrency slots of a
-//! single server, which must not outlive the process), the embedded store
-//! (a [`crate::cache::embedded::EmbeddedStore`] file of its own in the data
-//! directory: credits and rate windows survive a restart) and Redis (the
-//! page cache's backend; several servers then enforce one budget).
+//! single server, which must not outlive the process), a durable file of
+//! its own in the data directory ([`super::file_counters`]: credits and rate
+//! windows survive a restart, or a crash) and Redis (the page cache's
+//! backend; several servers then enforce one budget).
 
-use crate::cache::store::{CacheStore, now_ms};
+use crate::cache::store::now_ms;
 use async_trait::async_trait;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// A counter backend failure (the request is refused with 503).
@@ -86,69 +85,6 @@ impl Counters for MemoryCounters {
     }
 }
 
-/// Counters in an embedded store file: one process per file, so a mutex
-/// makes read-modify-write atomic.
-pub struct StoreCounters {
-    store: Arc<dyn CacheStore>,
-    lock: tokio::sync::Mutex<()>,
-}
-
-impl StoreCounters {
-    pub fn new(store: Arc<dyn CacheStore>) -> StoreCounters {
-        StoreCounters {
-            store,
-            lock: tokio::sync::Mutex::new(()),
-        }
-    }
-
-    async fn read(&self, key: &str) -> Result<Option<(i64, i64, i64)>, CounterError> {
-        let stored = self
-            .store
-            .get(key)
-            .await
-            .map_err(|e| CounterError(e.to_string()))?;
-        Ok(stored.and_then(|s| {
-            let bytes: [u8; 8] = s.value.as_slice().try_into().ok()?;
-            Some((i64::from_le_bytes(bytes), s.stored_at_ms, s.expires_at_ms))
-        }))
-    }
-}
-
-#[async_trait]
-impl Counters for StoreCounters {
-    async fn get(&self, key: &str) -> Result<i64, CounterError> {
-        Ok(self.read(key).await?.map_or(0, |(v, _, _)| v))
-    }
-
-    async fn add_within(
-        &self,
-        key: &str,
-        delta: i64,
-        limit: i64,
-        ttl: Duration,
-        refresh_ttl: bool,
-    ) -> Result<Option<i64>, CounterError> {
-        let _guard = self.lock.lock().await;
-        let now = now_ms();
-        let (value, stored_at, keep_for) = match self.read(key).await? {
-            Some((v, stored, expires)) if !refresh_ttl => {
-                (v, stored, Duration::from_millis((expires - stored).max(1) as u64))
-            }
-            Some((v, _, _)) => (v, now, ttl),
-            None => (0, now, ttl),
-        };
-        let next = value.saturating_add(delta);
-        if next > limit {
-            return Ok(None);
-        }
-        self.store
-            .put(key, &next.to_le_bytes(), stored_at, keep_for)
-            .await
-            .map_err(|e| CounterError(e.to_string()))?;
-        Ok(Some(next))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,27 +100,5 @@ mod tests {
         assert_eq!(c.add("k", -1, ttl).await.unwrap(), 1);
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(c.get("k").await.unwrap(), 0);
-    }
-
-    #[tokio::test]
-    async fn store_counters_persist_in_the_embedded_file() {
-        use crate::cache::embedded::{EmbeddedOptions, EmbeddedStore};
-        let dir = std::env::temp_dir().join(format!("distill-counters-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let opts = EmbeddedOptions {
-            max_bytes: 1 << 20,
-            hot_max_bytes: 1 << 20,
-        };
-        let path = dir.join("limits.redb");
-        {
-            let c = StoreCounters::new(Arc::new(EmbeddedStore::open(&path, opts).unwrap()));
-            let ttl = Duration::from_secs(3600);
-            assert_eq!(c.add_within("credits", 3, 5, ttl, false).await.unwrap(), Some(3));
-            assert_eq!(c.add_within("credits", 3, 5, ttl, false).await.unwrap(), None);
-            assert_eq!(c.add("credits", 2, ttl).await.unwrap(), 5);
-        }
-        let c = StoreCounters::new(Arc::new(EmbeddedStore::open(&path, opts).unwrap()));
-        assert_eq!(c.get("credits").await.unwrap(), 5);
     }
 }

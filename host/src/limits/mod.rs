@@ -1,18 +1,18 @@
 //! Per-key limits (docs/OPERATORS.md): the API keys ([`keys`]), requests per
 //! minute per endpoint class, credits, and scrapes running at once with a
-//! bounded wait queue ([`concurrency`]). Counts live in [`counters`]: the
-//! embedded store in the data directory by default, Redis when configured
+//! bounded wait queue ([`concurrency`]). Counts live in [`counters`]: a
+//! durable file in the data directory by default ([`file_counters`]), Redis when configured
 //! ([`redis_counters`]) so that several servers enforce one budget. Nothing
 //! here knows HTTP; `server/auth` and `server/billing` turn the outcomes into
 //! responses.
 
 pub mod concurrency;
 pub mod counters;
+pub mod file_counters;
 pub mod keys;
 pub mod redis_counters;
 
-use crate::cache::embedded::{EmbeddedOptions, EmbeddedStore};
-use counters::{CounterError, Counters, MemoryCounters, StoreCounters};
+use counters::{CounterError, Counters, MemoryCounters};
 use keys::{KeyRecord, KeyStore};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -26,11 +26,15 @@ pub struct LimitSettings {
     /// `redis://...`: counters in Redis (default: the cache's URL); `None`:
     /// the embedded store in `DATA_DIR/limits`.
     pub url: Option<String>,
-    /// The embedded counters' file.
+    /// The embedded counters' file (`DATA_DIR/limits/counters.redb`).
     pub path: PathBuf,
     /// Scrapes of one key waiting for a concurrency slot, per server.
     pub queue_per_key: usize,
 }
+
+/// Counters the embedded file commits without an fsync (per-minute rate
+/// windows); credits are always durable before a request goes on.
+const VOLATILE_COUNTERS: &[&str] = &["rate:"];
 
 /// How long credit counters live: as long as the key (a century).
 const CREDITS_TTL: Duration = Duration::from_secs(100 * 365 * 86_400);
@@ -136,23 +140,12 @@ impl Limits {
                     (redis.clone(), redis, "redis")
                 }
                 None => {
-                    if let Some(dir) = settings.path.parent() {
-                        std::fs::create_dir_all(dir)?;
-                    }
                     let path = settings.path.clone();
-                    let opts = EmbeddedOptions {
-                        max_bytes: 256 << 20,
-                        hot_max_bytes: 8 << 20,
-                    };
-                    let store = Arc::new(
-                        tokio::task::spawn_blocking(move || EmbeddedStore::open(&path, opts)).await??,
-                    );
-                    store.start_flusher(std::time::Duration::from_secs(3600));
-                    (
-                        Arc::new(StoreCounters::new(store)),
-                        Arc::new(MemoryCounters::default()),
-                        "embedded",
-                    )
+                    let file = tokio::task::spawn_blocking(move || {
+                        file_counters::FileCounters::open(&path, VOLATILE_COUNTERS)
+                    })
+                    .await??;
+                    (Arc::new(file), Arc::new(MemoryCounters::default()), "embedded")
                 }
             };
         Ok(Limits {

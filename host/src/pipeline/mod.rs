@@ -15,9 +15,11 @@
 //! - [`response`]: assembles the response's `data` object.
 //! - [`redact`]: `redactPII` on every text output.
 //! - [`error`]: [`PipelineError`] and where a document came from.
+//! - [`cost`]: the credits a result costs (the billing rules).
 
 pub mod cached;
 pub mod clean_content;
+pub mod cost;
 pub mod document;
 pub mod error;
 pub mod media_formats;

@@ -15,8 +15,8 @@ use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
-use crate::fetch::FetchedPage;
 use crate::fetch::browser::branding::SNAPSHOT;
+use crate::fetch::{FetchedPage, PROXY_USED};
 use crate::plugins::bindings::FileInput;
 use crate::plugins::log_privacy;
 use crate::plugins::{LoadedPlugin, Registry};
@@ -134,6 +134,8 @@ async fn render_fetched(
     if let Some(snapshot) = engine_data.remove(SNAPSHOT) {
         content.engine_inputs.insert(SNAPSHOT.into(), snapshot);
     }
+    // The proxy tier is metadata (engines without proxies fetch directly: "basic").
+    let proxy_used = engine_data.remove(PROXY_USED).unwrap_or_else(|| "basic".into());
     match document_converter(registry, fetched) {
         Some(plugin) if (200..300).contains(&fetched.status) => {
             let file = FileInput {
@@ -151,7 +153,10 @@ async fn render_fetched(
         }
         _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
     }
-    let data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
+    let mut data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
+    if let Some(Value::Object(metadata)) = data.get_mut("metadata") {
+        metadata.insert(PROXY_USED.into(), proxy_used);
+    }
     Ok(add_engine_data(data, engine_data))
 }
 

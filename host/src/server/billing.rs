@@ -6,56 +6,18 @@
 //! Billing rules (spec, docs/OPERATORS.md): 1 credit per scrape; a PDF
 //! converted by the pdf parser 1 per page (`numPages`); a PDF returned raw
 //! (`parsers: []`) a flat 1; lockdown 5 on a cache hit and 1 on a miss; an
-//! enhanced proxy 5; the `json` format (or changeTracking's json mode) 5.
+//! page fetched through the enhanced proxy pool 5 (`auto` when its enhanced
+//! retry succeeded; not on a cache hit); the `json` format (or changeTracking's json mode) 5.
 //! Other failures cost nothing.
 
 use super::auth::{Caller, concurrency_error, insufficient_credits, limits_unavailable};
 use super::state::AppState;
-use crate::api::ScrapeOptions;
-use crate::cache::entry::DocFacts;
 use crate::limits::concurrency::Slot;
-use crate::pipeline::PipelineError;
 use crate::pipeline::cached::StoredHit;
+pub use crate::pipeline::cost::{cost, cost_of_hit};
 use axum::response::Response;
 use serde_json::{Value, json};
 use std::time::Instant;
-
-/// The credits a finished request costs.
-pub fn cost(opts: &ScrapeOptions, outcome: &Result<Value, PipelineError>) -> u64 {
-    match outcome {
-        Ok(data) => charge(opts, DocFacts::of(data), data["metadata"]["cacheState"] == "hit"),
-        Err(PipelineError::LockdownCacheMiss) => 1,
-        Err(_) => 0,
-    }
-}
-
-/// The credits a document served from the cache costs, from the facts
-/// stored with it.
-pub fn cost_of_hit(opts: &ScrapeOptions, facts: DocFacts) -> u64 {
-    charge(opts, facts, true)
-}
-
-fn charge(opts: &ScrapeOptions, facts: DocFacts, cache_hit: bool) -> u64 {
-    let mut credits = u64::from(facts.pages.max(1));
-    if opts.lockdown && cache_hit {
-        credits = credits.max(5);
-    }
-    if facts.enhanced_proxy {
-        credits = credits.max(5);
-    }
-    let wants_model_json = opts.formats.iter().any(|f| {
-        f.name == "json"
-            || f.name == "changeTracking"
-                && f.options
-                    .get("modes")
-                    .and_then(Value::as_array)
-                    .is_some_and(|m| m.iter().any(|x| x == "json"))
-    });
-    if wants_model_json {
-        credits = credits.max(5);
-    }
-    credits
-}
 
 /// Metering of one request.
 pub struct Meter {
@@ -132,51 +94,5 @@ impl Meter {
             fields.push(("concurrencyQueueDurationMs", json!(waited.as_millis() as u64)));
         }
         fields
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::api::ScrapeRequest;
-
-    fn opts(body: Value) -> ScrapeOptions {
-        ScrapeRequest::from_json(&body, &|name: &str| name == "json")
-            .unwrap()
-            .options
-    }
-
-    fn page(metadata: Value) -> Result<Value, PipelineError> {
-        Ok(json!({ "markdown": "x", "metadata": metadata }))
-    }
-
-    #[test]
-    fn billing_rules() {
-        let plain = opts(json!({"url": "https://a.b"}));
-        assert_eq!(cost(&plain, &page(json!({"contentType": "text/html"}))), 1);
-        let pdf = json!({"contentType": "application/pdf", "numPages": 7});
-        assert_eq!(cost(&plain, &page(pdf)), 7, "1 per PDF page");
-        // numPages of something not a PDF is not billed per page.
-        assert_eq!(
-            cost(&plain, &page(json!({"contentType": "text/html", "numPages": 7}))),
-            1
-        );
-        assert_eq!(
-            cost(&plain, &page(json!({"contentType": "application/pdf"}))),
-            1,
-            "raw PDF: flat 1"
-        );
-        let lockdown = opts(json!({"url": "https://a.b", "lockdown": true}));
-        assert_eq!(cost(&lockdown, &page(json!({"cacheState": "hit"}))), 5);
-        assert_eq!(cost(&lockdown, &Err(PipelineError::LockdownCacheMiss)), 1);
-        assert_eq!(
-            cost(&plain, &Err(PipelineError::NoCachedData)),
-            0,
-            "failures are free"
-        );
-        assert_eq!(cost(&plain, &page(json!({"proxyUsed": "enhanced"}))), 5);
-        assert_eq!(cost(&plain, &page(json!({"proxyUsed": "basic"}))), 1);
-        let json_format = opts(json!({"url": "https://a.b", "formats": [{"type": "json", "prompt": "p"}]}));
-        assert_eq!(cost(&json_format, &page(json!({}))), 5);
     }
 }

@@ -3,6 +3,7 @@
 //! `DELETE /{id}`, `GET /{id}/errors`; `GET /v2/crawl/active`. Shapes and
 //! messages as upstream's (compat notes §7).
 
+use super::auth::Caller;
 use super::respond::json_body;
 use super::state::AppState;
 use crate::api::ApiError;
@@ -13,7 +14,7 @@ use crate::timestamp::iso8601_ms;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -102,6 +103,7 @@ pub fn preview_error(e: PreviewError) -> ApiError {
 
 pub async fn start_crawl(
     State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -124,7 +126,12 @@ pub async fn start_crawl(
     };
     let job = match state
         .crawls
-        .create(JobKind::Crawl, body.clone(), vec![request.url.clone()])
+        .create_billed(
+            JobKind::Crawl,
+            body.clone(),
+            vec![request.url.clone()],
+            bill_to(caller),
+        )
         .await
     {
         Ok(j) => j,
@@ -145,6 +152,7 @@ pub async fn start_crawl(
 
 pub async fn start_batch(
     State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
@@ -179,7 +187,12 @@ pub async fn start_batch(
         }
         None => match state
             .crawls
-            .create(JobKind::Batch, body.clone(), request.urls.clone())
+            .create_billed(
+                JobKind::Batch,
+                body.clone(),
+                request.urls.clone(),
+                bill_to(caller),
+            )
             .await
         {
             Ok(j) => j,
@@ -323,4 +336,9 @@ pub async fn active(State(state): State<AppState>) -> Response {
         }
         Err(e) => internal(e),
     }
+}
+
+/// The key a job's pages are billed to (its public id).
+fn bill_to(caller: Option<Extension<Caller>>) -> Option<String> {
+    caller.map(|Extension(c)| c.0.id.clone())
 }

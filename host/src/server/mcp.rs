@@ -5,17 +5,17 @@
 //! recorded from their route's validators. A failure comes back as a tool
 //! error carrying the route's JSON error body.
 
-use super::parse_route::run_parse;
-use super::respond::into_value;
-use super::scrape_route::run_scrape;
+use super::access_log::RequestId;
+use super::auth::Caller;
+use super::parse_route::parse_upload;
 use super::state::AppState;
-use super::{jobs_route, map_route};
+use super::{jobs_route, map_route, scrape_route};
 use crate::api::ApiError;
 use crate::api::openapi;
 use crate::api::parse_request::UploadKind;
 use crate::pipeline::parse::Upload;
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use base64::Engine as _;
@@ -109,22 +109,38 @@ impl DistillTools {
         ]
     }
 
-    /// Runs a tool: `Ok` is the data (or the route's whole success body),
-    /// `Err` the route's error body.
-    async fn call(&self, name: &str, args: Value) -> Result<Value, Value> {
+    /// Runs a tool as `caller` (the key the `/mcp` request was made with):
+    /// `Ok` is the data (or the route's whole success body), `Err` the
+    /// route's error body. `scrape` and `parse` are metered, billed and
+    /// audited as their routes.
+    async fn call(&self, name: &str, args: Value, caller: Option<Caller>) -> Result<Value, Value> {
         let id = uuid::Uuid::now_v7().to_string();
         tracing::info!(request = %id, tool = name, "mcp tool call");
         let state = self.state.clone();
         let body = || Ok(Bytes::from(args.to_string()));
         match name {
-            "scrape" => data(run_scrape(&state, &args, id).await),
+            "scrape" => {
+                let response = scrape_route::scrape(
+                    State(state),
+                    Extension(RequestId(id)),
+                    caller.map(Extension),
+                    HeaderMap::new(),
+                    body(),
+                )
+                .await;
+                data(route_body(response).await)
+            }
             "parse" => match parse_args(&args) {
-                Ok((upload, options)) => data(run_parse(&state, upload, options.as_deref(), id).await),
+                Ok((upload, options)) => {
+                    data(route_body(parse_upload(&state, caller, id, upload, options.as_deref()).await).await)
+                }
                 Err(e) => Err(e.body()),
             },
             "map" => route_body(map_route::map(State(state), body()).await).await,
             "crawl" => {
-                route_body(jobs_route::start_crawl(State(state), HeaderMap::new(), body()).await).await
+                let started =
+                    jobs_route::start_crawl(State(state), caller.map(Extension), HeaderMap::new(), body());
+                route_body(started.await).await
             }
             "crawl_status" => {
                 let crawl_id = args
@@ -146,8 +162,9 @@ impl DistillTools {
     }
 }
 
-fn data(result: Result<crate::pipeline::Data, ApiError>) -> Result<Value, Value> {
-    result.and_then(into_value).map_err(|e| e.body())
+/// A scrape route's success body's `data`.
+fn data(result: Result<Value, Value>) -> Result<Value, Value> {
+    result.map(|mut body| body["data"].take())
 }
 
 /// A route's response as JSON: its body, `Err` for a failure status.
@@ -232,7 +249,7 @@ impl ServerHandler for DistillTools {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if self.get_tool(&request.name).is_none() {
             return Err(ErrorData::invalid_params(
@@ -241,7 +258,12 @@ impl ServerHandler for DistillTools {
             ));
         }
         let args = Value::Object(request.arguments.unwrap_or_default());
-        let result = match self.call(&request.name, args).await {
+        // The `/v2` gate admitted the `/mcp` request and left its key there.
+        let caller = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Caller>().cloned());
+        let result = match self.call(&request.name, args, caller).await {
             Ok(data) => {
                 let structured = if data.get("success").is_some() {
                     data.clone()

@@ -17,6 +17,7 @@
 //! - [`access_log`]: one log line per request with its outcome and time.
 //! - [`auth`]: the `/v2` gate (API key, per-minute limits, credits left).
 //! - [`billing`]: concurrency slot, credits and their metadata around a scrape or parse.
+//! - [`metered`]: one scrape or parse metered, billed and audited (routes and MCP tools).
 //! - [`audit_trail`]: the audit record of a scrape or parse.
 //! - [`keys_admin`]: `/admin/keys` and `GET /v2/team/credit-usage`.
 
@@ -32,6 +33,7 @@ pub mod keys_admin;
 pub mod map_route;
 pub mod mcp;
 pub mod media_route;
+pub mod metered;
 pub mod ops_routes;
 pub mod parse_route;
 pub mod respond;

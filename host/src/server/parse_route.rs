@@ -1,12 +1,11 @@
 //! `POST /v2/parse`: a multipart upload with a `file` part (≤ 50 MB) and an
-//! optional `options` part (a JSON object of scrape options). Errors carry
-//! upstream's exact messages.
+//! optional `options` part (a JSON object of scrape options), converted
+//! [`metered`] like a scrape. Errors carry upstream's exact messages.
 
 use super::access_log::RequestId;
-use super::audit_trail::{self, Subject};
+use super::audit_trail;
 use super::auth::Caller;
-use super::billing::{self, Meter};
-use super::respond::{isolated, respond, run_caught};
+use super::metered::{self, Job};
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::api::parse_request::UploadKind;
@@ -15,7 +14,6 @@ use crate::api::parse_request::{
     unsupported_type,
 };
 use crate::pipeline;
-use crate::pipeline::Data;
 use crate::pipeline::parse::Upload;
 use crate::plugins::registry::Registry;
 use axum::extract::multipart::{Multipart, MultipartError, MultipartRejection};
@@ -23,7 +21,6 @@ use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -38,61 +35,54 @@ pub async fn parse(
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Response {
     let caller = caller.map(|Extension(c)| c);
-    let rejected = |response: Response| {
-        let key = caller.as_ref().map(|c| c.0.as_ref());
-        audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &response);
-        response
-    };
-    let (upload, options) = match read_form(multipart).await {
-        Ok(parts) => parts,
-        Err(e) => return rejected(e.into_response()),
-    };
-    let registry = state.services.plugins.registry();
-    let options = match parse_upload_options(options.as_deref(), registry.as_ref()) {
-        Ok(o) => o,
-        Err(e) => return rejected(e.into_response()),
-    };
-    let kind = match upload_kind(&registry, &upload) {
-        Ok(kind) => kind,
-        Err(e) => return rejected(e.into_response()),
-    };
-    let upload = Upload { kind, ..upload };
-    let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
-    let meter = match Meter::start(&state, caller.clone(), deadline).await {
-        Ok(m) => m,
-        Err(refused) => {
+    match read_form(multipart).await {
+        Ok((upload, options)) => parse_upload(&state, caller, scrape_id, upload, options.as_deref()).await,
+        Err(e) => {
+            let response = e.into_response();
             let key = caller.as_ref().map(|c| c.0.as_ref());
-            audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &refused);
-            return refused;
+            audit_trail::refused(&state, Some(&scrape_id), "/v2/parse", key, &response);
+            response
+        }
+    }
+}
+
+/// Validates an upload's options (JSON text) and kind, then converts it
+/// [`metered`] (the route above and the MCP `parse` tool).
+pub async fn parse_upload(
+    state: &AppState,
+    caller: Option<Caller>,
+    scrape_id: String,
+    upload: Upload,
+    options: Option<&str>,
+) -> Response {
+    let registry = state.services.plugins.registry();
+    let checked = parse_upload_options(options, registry.as_ref())
+        .and_then(|options| Ok((upload_kind(&registry, &upload)?, options)));
+    let (kind, options) = match checked {
+        Ok(found) => found,
+        Err(e) => {
+            let response = e.into_response();
+            let key = caller.as_ref().map(|c| c.0.as_ref());
+            audit_trail::refused(state, Some(&scrape_id), "/v2/parse", key, &response);
+            return response;
         }
     };
+    let upload = Upload { kind, ..upload };
     let file_name = upload.name.clone();
     let options = Arc::new(options);
     let (id, work_state, work_options) = (scrape_id.clone(), state.clone(), options.clone());
-    let outcome = run_caught(scrape_id.clone(), async move {
-        pipeline::parse(&work_state.services, upload, &work_options, &id).await
-    })
-    .await;
-    let (credits, response) = match outcome {
-        Ok(mut outcome) => {
-            let credits = billing::cost(&options, &outcome);
-            meter.finish(&state, credits, outcome.as_mut().ok()).await;
-            (credits, respond(outcome))
-        }
-        Err(panicked) => {
-            meter.finish(&state, 0, None).await;
-            (0, panicked)
-        }
+    let work = async move {
+        pipeline::parse(&work_state.services, upload, &work_options, &id)
+            .await
+            .map(pipeline::Data::Built)
     };
-    let subject = Subject {
+    let job = Job {
         route: "parse",
+        path: "/v2/parse",
         request_id: &scrape_id,
         target: Some(&file_name),
-        options: Some(&options),
     };
-    let key = caller.as_ref().map(|c| c.0.as_ref());
-    audit_trail::record(&state, key, subject, credits, &response);
-    response
+    metered::run(state, caller, job, &options, work).await
 }
 
 /// What the upload is (HTML or a document for a loaded converter), by name
@@ -157,25 +147,4 @@ fn form_error(err: MultipartError) -> ApiError {
             err.body_text()
         ))
     }
-}
-
-/// Validates the options, finds the upload's kind and runs the pipeline
-/// isolated, for the MCP `parse` tool (the route above adds metering,
-/// billing and the audit trail).
-pub async fn run_parse(
-    state: &AppState,
-    upload: Upload,
-    options: Option<&str>,
-    scrape_id: String,
-) -> Result<Data, ApiError> {
-    let registry = state.services.plugins.registry();
-    let options = parse_upload_options(options, registry.as_ref())?;
-    let kind = upload_kind(&registry, &upload)?;
-    let upload = Upload { kind, ..upload };
-    let services = state.services.clone();
-    let id = scrape_id.clone();
-    isolated(scrape_id, async move {
-        pipeline::parse(&services, upload, &options, &id).await
-    })
-    .await
 }

@@ -75,11 +75,6 @@ pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
     }
 }
 
-/// The data as a JSON value (a stored response is parsed).
-pub fn into_value(data: Data) -> Result<Value, ApiError> {
-    data.into_value().map_err(api_error)
-}
-
 /// `{"success": true, "data": ...}` (a stored response's bytes go in as they
 /// are) or the error's response.
 pub fn respond_data(result: Result<Data, ApiError>) -> Response {

@@ -1,22 +1,21 @@
-//! `POST /v2/scrape`: validate the JSON body, meter it (concurrency slot,
-//! credits), run the pipeline isolated, bill and audit the outcome.
+//! `POST /v2/scrape` (and the MCP `scrape` tool, which calls this handler):
+//! validate the JSON body, then run the pipeline [`metered`] (concurrency
+//! slot, credits, isolation, billing, audit).
 
 use super::access_log::RequestId;
-use super::audit_trail::{self, Subject};
+use super::audit_trail;
 use super::auth::Caller;
-use super::billing::{self, Meter};
-use super::respond::{isolated, json_body, respond, respond_data, run_caught};
+use super::metered::{self, Job};
+use super::respond::json_body;
 use super::state::AppState;
-use crate::api::{ApiError, ScrapeRequest};
-use crate::pipeline::{self, Data};
+use crate::api::ScrapeRequest;
+use crate::pipeline;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use serde_json::Value;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 pub async fn scrape(
     State(state): State<AppState>,
@@ -48,63 +47,19 @@ pub async fn scrape(
                 .map(str::to_string)
         })
         .flatten();
-    let deadline = Instant::now() + Duration::from_millis(request.options.timeout_ms);
-    let meter = match Meter::start(&state, caller.clone(), deadline).await {
-        Ok(m) => m,
-        Err(refused) => {
-            let key = caller.as_ref().map(|c| c.0.as_ref());
-            audit_trail::refused(&state, Some(&scrape_id), "/v2/scrape", key, &refused);
-            return refused;
-        }
-    };
     let request = Arc::new(request);
     let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
-    let outcome = run_caught(scrape_id.clone(), async move {
+    let work = async move {
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
         pipeline::scrape_data(&work_state.services, &work_request, &id).await
-    })
-    .await;
-    let (credits, response) = match outcome {
-        // A cache hit with its billing facts: served from the stored bytes.
-        Ok(Ok(Data::Stored(mut hit))) if hit.facts().is_some() => {
-            let facts = hit.facts().expect("checked above");
-            let credits = billing::cost_of_hit(&request.options, facts);
-            meter.finish_stored(&state, credits, &mut hit).await;
-            (credits, respond_data(Ok(Data::Stored(hit))))
-        }
-        Ok(outcome) => {
-            let mut outcome = outcome.and_then(Data::into_value);
-            let credits = billing::cost(&request.options, &outcome);
-            meter.finish(&state, credits, outcome.as_mut().ok()).await;
-            (credits, respond(outcome))
-        }
-        Err(panicked) => {
-            meter.finish(&state, 0, None).await;
-            (0, panicked)
-        }
     };
-    let subject = Subject {
+    let job = Job {
         route: "scrape",
+        path: "/v2/scrape",
         request_id: &scrape_id,
         target: Some(request.url.as_str()),
-        options: Some(&request.options),
     };
-    let key = caller.as_ref().map(|c| c.0.as_ref());
-    audit_trail::record(&state, key, subject, credits, &response);
-    response
-}
-
-/// Validates a scrape body and runs the pipeline isolated, for the MCP
-/// `scrape` tool (the route above adds metering, billing and the audit trail).
-pub async fn run_scrape(state: &AppState, body: &Value, scrape_id: String) -> Result<Data, ApiError> {
-    let registry = state.services.plugins.registry();
-    let request = ScrapeRequest::from_json(body, registry.as_ref())?;
-    let services = state.services.clone();
-    let id = scrape_id.clone();
-    isolated(scrape_id, async move {
-        pipeline::scrape_data(&services, &request, &id).await
-    })
-    .await
+    metered::run(&state, caller, job, &request.options, work).await
 }
