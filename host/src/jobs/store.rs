@@ -48,6 +48,12 @@ pub trait JobStore: Send + Sync + 'static {
     /// goes back to the queue).
     async fn lease(&self, id: &str, n: usize, lease: Duration) -> Result<Vec<Leased>, QueueError>;
 
+    /// Extends the leases of tasks still being worked (a shared queue hands an
+    /// expired lease to another worker; the embedded one needs nothing).
+    async fn renew(&self, _id: &str, _seqs: &[u64], _lease: Duration) -> Result<(), QueueError> {
+        Ok(())
+    }
+
     /// Ends a lease with its outcome and queues what the page discovered.
     async fn finish(
         &self,
