@@ -7,7 +7,7 @@
 //! also looks for jobs the others started each second and works them too,
 //! renewing the leases of the pages it holds.
 
-use super::discover::{page_links, robots_for, sitemap_urls};
+use super::discover::{page_links, robots_for, robots_path, sitemap_urls};
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
 use super::politeness::HostGate;
@@ -263,9 +263,15 @@ impl Crawls {
                 });
             }
             if work.is_empty() && !got {
-                match self.store.outstanding(&id).await {
-                    Ok((0, 0)) => break,
-                    Ok(_) => {}
+                // Done only when nothing is queued or leased anywhere, checked
+                // and recorded in one step (an append at this moment is kept).
+                match self.store.complete_if_drained(&id).await {
+                    Ok(Some(before)) => {
+                        drop(renewer);
+                        self.completed(&id, &plan, before).await;
+                        return;
+                    }
+                    Ok(None) => {}
                     Err(e) => tracing::error!(job = %id, "queue unreadable: {e}"),
                 }
                 tokio::select! {
@@ -281,13 +287,16 @@ impl Crawls {
                 }
             }
         }
-        drop(renewer);
-        if let Ok(Some(before)) = self.store.set_status(&id, JobStatus::Completed, None).await
-            && before.status == JobStatus::Scraping
+    }
+
+    /// After a job completed: its `completed` webhook, once (from the server
+    /// whose call completed it).
+    async fn completed(&self, id: &str, plan: &Plan, before: JobStatus) {
+        if before == JobStatus::Scraping
             && let Some(w) = &plan.webhook
             && let Some(h) = self
                 .webhooks
-                .send(w, plan.family(), "completed", &id, Vec::new(), None)
+                .send(w, plan.family(), "completed", id, Vec::new(), None)
         {
             let _ = h.await;
         }
@@ -365,11 +374,7 @@ impl Crawls {
         };
         if let Some(agent) = &plan.robots {
             let robots = robots_for(&self.fetcher, &self.robots, &url, agent).await;
-            let path = match url.query() {
-                Some(q) => format!("{}?{q}", url.path()),
-                None => url.path().to_string(),
-            };
-            if !robots.allows(&path) {
+            if !robots.allows(&robots_path(&url)) {
                 return (
                     Outcome::RobotsBlocked {
                         url: task.url.clone(),

@@ -307,6 +307,16 @@ impl JobStore for RedisQueue {
         RedisQueue::record(RedisQueue::pairs(flat))
     }
 
+    async fn complete_if_drained(&self, id: &str) -> Result<Option<JobStatus>, QueueError> {
+        let before: Option<String> = self.eval(Script::Complete, id, &[arg(id)]).await?;
+        Ok(before.map(|s| match s.as_str() {
+            "scraping" => JobStatus::Scraping,
+            "failed" => JobStatus::Failed,
+            "cancelled" => JobStatus::Cancelled,
+            _ => JobStatus::Completed,
+        }))
+    }
+
     async fn results(
         &self,
         id: &str,

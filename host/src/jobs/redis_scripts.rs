@@ -134,6 +134,19 @@ redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6])
 return before
 ";
 
+/// ARGV: id. Completes a scraping job only when nothing is queued or
+/// leased. Returns false (work remains) or the status before.
+const COMPLETE: &str = r"
+if redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3]) > 0 then return false end
+local before = redis.call('HGET', KEYS[1], 'status')
+if not before then return 'completed' end
+if before ~= 'scraping' then return before end
+redis.call('HSET', KEYS[1], 'status', 'completed')
+redis.call('SREM', KEYS[11], ARGV[1])
+redis.call('DEL', KEYS[4], KEYS[5], KEYS[6])
+return before
+";
+
 /// Returns {queued, leased} read at one instant.
 const OUTSTANDING: &str = r"
 return {redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[3])}
@@ -149,11 +162,12 @@ pub enum Script {
     Renew,
     Finish,
     SetStatus,
+    Complete,
     Outstanding,
 }
 
 impl Script {
-    pub const ALL: [Script; 8] = [
+    pub const ALL: [Script; 9] = [
         Script::Create,
         Script::Enqueue,
         Script::Requeue,
@@ -161,6 +175,7 @@ impl Script {
         Script::Renew,
         Script::Finish,
         Script::SetStatus,
+        Script::Complete,
         Script::Outstanding,
     ];
 
@@ -174,6 +189,7 @@ impl Script {
             Script::Renew => RENEW,
             Script::Finish => FINISH,
             Script::SetStatus => SET_STATUS,
+            Script::Complete => COMPLETE,
             Script::Outstanding => OUTSTANDING,
         };
         format!("{QUEUE_FN}{REQUEUE_FN}{body}")

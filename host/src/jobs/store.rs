@@ -76,6 +76,12 @@ pub trait JobStore: Send + Sync + 'static {
         error: Option<String>,
     ) -> Result<Option<JobRecord>, QueueError>;
 
+    /// Completes a scraping job, atomically, only when nothing of it is
+    /// queued or leased (so URLs appended at that moment are never orphaned
+    /// on a completed job). `None`: work remains; else the status before
+    /// (`Scraping` means this call completed it).
+    async fn complete_if_drained(&self, id: &str) -> Result<Option<JobStatus>, QueueError>;
+
     /// Stored documents from index `skip`, up to `max_bytes` of JSON (at least
     /// one document) and `max_items`.
     async fn results(
