@@ -63,7 +63,7 @@ async fn the_python_and_js_sdks_crawl_batch_and_map() {
 
     let mut expected_crawl: BTreeSet<String> = (0..site.shape.pages).map(|p| format!("/s1/p{p}")).collect();
     expected_crawl.extend(["/s1".to_string(), "/s1/p0?a=1&b=2".to_string()]);
-    let expected_batch: BTreeSet<String> = batch.iter().map(|u| page_key(u)).collect();
+    let expected_batch: BTreeSet<String> = batch.iter().map(|u| page_key(u.as_str())).collect();
     let r = post_raw(
         &format!("{server}/v2/map"),
         json!({"url": map_url}).to_string(),

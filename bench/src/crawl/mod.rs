@@ -121,12 +121,15 @@ fn spawn(cfg: &Config, name: &str, extra: &[(&'static str, String)]) -> anyhow::
     let dir = cfg.data_dir.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     let mut env = cfg.env.clone();
+    // Compiled plugins shared by every server of the run (the first compiles them).
+    let wasm_cache = cfg.data_dir.join("wasm-cache").to_string_lossy().into_owned();
+    env.push(("DISTILL_WASM_CACHE_DIR", wasm_cache));
     env.extend(extra.iter().cloned());
     Server::spawn_with_env(
         &cfg.server_bin,
         &cfg.plugins_dir,
         &dir,
-        Duration::from_secs(60),
+        Duration::from_secs(300),
         &env,
     )
 }
