@@ -32,7 +32,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm soak
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools sdk-tools local-llm run-llm soak
 
 run: build
 	$(BIN)
@@ -110,7 +110,26 @@ $(MCP_TOOLS):
 
 mcp-tools: $(MCP_TOOLS)
 
-test: build check mcp-tools local-llm
+## The official Firecrawl SDKs (PyPI firecrawl-py, npm @mendable/firecrawl-js) for
+## the e2e tests that drive Distill through them (crawl/batch/map, interact):
+## a venv at target/tools/sdk/py and an npm prefix at target/tools/sdk/js,
+## each skipped when already present. firecrawl-py 4.55.0 asks for
+## certifi>=2026.10.19, newer than the registry holds: it is installed without
+## dependencies, then its dependencies (certifi unpinned).
+SDK_PY := target/tools/sdk/py
+SDK_JS := target/tools/sdk/js
+$(SDK_PY)/.installed:
+	rm -rf $(SDK_PY) && python3 -m venv $(SDK_PY)
+	$(SDK_PY)/bin/pip install -q --no-deps firecrawl-py==4.55.0
+	$(SDK_PY)/bin/pip install -q requests httpx certifi python-dotenv websockets nest-asyncio 'pydantic>=2.0' aiohttp
+	touch $@
+$(SDK_JS)/.installed:
+	mkdir -p $(SDK_JS)
+	npm install --prefix $(SDK_JS) --no-audit --no-fund --loglevel=error @mendable/firecrawl-js@4.42.0
+	touch $@
+sdk-tools: $(SDK_PY)/.installed $(SDK_JS)/.installed
+
+test: build check mcp-tools sdk-tools local-llm
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) \
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \

@@ -11,6 +11,8 @@
 //! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
 //! 8. [`media`]: the `audio` / `video` formats' ffmpeg step: seconds per
 //!    minute of media and the ffmpeg child's peak memory.
+//! 9. [`crawl`]: crawl pages/s and CPU per page on a generated 10,000-page
+//!    site, one server and two on one Redis; map time; memory per queued URL.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -18,15 +20,16 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! 9. [`soak`]: `distill-bench soak [--minutes N]` (`make soak`), a bounded
+//! Also [`soak`]: `distill-bench soak [--minutes N]` (`make soak`), a bounded
 //!    load for N minutes reporting RSS, open descriptors, errors by code and p99
 //!    per minute; not part of the default run.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod corpus;
+mod crawl;
 mod documents;
 mod extraction;
 mod llm_formats;
@@ -77,6 +80,7 @@ impl Args {
                 "llm".into(),
                 "redact".into(),
                 "media".into(),
+                "crawl".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -97,7 +101,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -319,6 +323,29 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let crawl = if args.wants("crawl") {
+        eprintln!("benchmark 9: crawl");
+        let cfg = crawl::Config {
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.join("crawl"),
+            pages: if args.quick { 2000 } else { 10_000 },
+            env: vec![
+                ("DISTILL_CRAWL_PER_HOST", "32".into()),
+                ("DISTILL_CRAWL_MAX_INFLIGHT", "32".into()),
+            ],
+        };
+        match crawl::run(&cfg).await {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("  crawl benchmark failed: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -376,6 +403,9 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     }
     if let Some(media) = &media {
         report.section("8. media_extraction", &media::to_markdown(media));
+    }
+    if let Some(crawl) = &crawl {
+        report.section("9. crawl", &crawl::to_markdown(crawl));
     }
     report.write(&args.out)?;
     eprintln!(

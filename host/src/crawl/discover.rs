@@ -35,6 +35,14 @@ pub async fn robots_for(fetcher: &RawFetcher, cache: &RobotsCache, url: &Url, ag
     robots
 }
 
+/// What robots.txt rules match against: the path and query of `url`.
+pub fn robots_path(url: &Url) -> String {
+    match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_string(),
+    }
+}
+
 /// Page URLs from the site's sitemaps: those robots.txt names, else `/sitemap.xml`.
 pub async fn sitemap_urls(
     fetcher: &RawFetcher,

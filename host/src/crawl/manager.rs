@@ -3,10 +3,12 @@
 //! scrapes each through the pipeline (global in-flight cap, per-host slots,
 //! the job's pacing, robots.txt), and finishes each task with its document
 //! and the in-scope links it found. At start-up every job still scraping is
-//! resumed; expired jobs are swept hourly.
+//! resumed; expired jobs are swept hourly. On a shared queue every server
+//! also looks for jobs the others started each second and works them too,
+//! renewing the leases of the pages it holds.
 
 use super::billing;
-use super::discover::{page_links, robots_for, sitemap_urls};
+use super::discover::{page_links, robots_for, robots_path, sitemap_urls};
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
 use super::politeness::HostGate;
@@ -24,7 +26,7 @@ use crate::jobs::{JobKind, JobRecord, JobStatus, JobStore, Leased, Outcome, Task
 use crate::pipeline::{self, PipelineError};
 use crate::services::Services;
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -34,9 +36,6 @@ use url::Url;
 
 /// Turns a pipeline failure into upstream's `(code, message)` (given by the server layer).
 pub type DescribeError = Arc<dyn Fn(PipelineError) -> (String, String) + Send + Sync>;
-
-/// A lease outlives any page's work (timeouts are at most 300 s).
-const LEASE: Duration = Duration::from_secs(600);
 
 /// Stops a runner.
 #[derive(Default)]
@@ -67,7 +66,8 @@ impl Crawls {
         describe: DescribeError,
     ) -> anyhow::Result<Arc<Crawls>> {
         let settings = CrawlSettings::from_env();
-        let store = crate::jobs::open_embedded(&config.data_dir).await?;
+        let store = crate::jobs::open(&config.data_dir, settings.queue_url.as_deref()).await?;
+        tracing::info!(backend = store.backend(), "job queue open");
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,
         };
@@ -99,6 +99,9 @@ impl Crawls {
             tracing::info!(job = %job.id, requeued, "resuming job");
             crawls.run(job);
         }
+        if crawls.store.backend() != "embedded" {
+            crawls.watch_shared_queue();
+        }
         let weak = Arc::downgrade(&crawls);
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(Duration::from_secs(3600));
@@ -111,6 +114,38 @@ impl Crawls {
             }
         });
         Ok(crawls)
+    }
+
+    /// Works every job other servers started on the shared queue.
+    fn watch_shared_queue(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let every = self.settings.poll;
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tick.tick().await;
+                let Some(c) = weak.upgrade() else { return };
+                match c.store.active().await {
+                    Ok(jobs) => jobs.into_iter().for_each(|job| c.run(job)),
+                    Err(e) => tracing::warn!("reading the shared queue failed: {e}"),
+                }
+            }
+        });
+    }
+
+    /// Keeps the leases of the pages this runner holds alive.
+    fn renew_leases(&self, id: &str, held: Arc<Mutex<HashSet<u64>>>) -> tokio::task::JoinHandle<()> {
+        let (store, id, lease) = (self.store.clone(), id.to_string(), self.settings.lease);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval((lease / 3).max(Duration::from_millis(100)));
+            loop {
+                tick.tick().await;
+                let seqs: Vec<u64> = held.lock().expect("held lock").iter().copied().collect();
+                if let Err(e) = store.renew(&id, &seqs, lease).await {
+                    tracing::warn!(job = %id, "renewing leases failed: {e}");
+                }
+            }
+        })
     }
 
     fn plan(&self, job: &JobRecord) -> Result<Plan, crate::api::ApiError> {
@@ -204,7 +239,10 @@ impl Crawls {
         if job.kind == JobKind::Crawl && plan.sitemap != SitemapMode::Skip {
             self.seed_from_sitemaps(&job, &plan).await;
         }
+        tracing::info!(job = %id, backend = self.store.backend(), "working job");
         let pace = Arc::new(tokio::sync::Mutex::new(Instant::now()));
+        let held = Arc::new(Mutex::new(HashSet::new()));
+        let renewer = AbortOnDrop(self.renew_leases(&id, held.clone()));
         let mut work: JoinSet<()> = JoinSet::new();
         loop {
             if stop.flag.load(Ordering::SeqCst) {
@@ -213,7 +251,7 @@ impl Crawls {
             }
             let room = plan.concurrency.saturating_sub(work.len());
             let leased = if room > 0 {
-                match self.store.lease(&id, room, LEASE).await {
+                match self.store.lease(&id, room, self.settings.lease).await {
                     Ok(l) => l,
                     Err(e) => {
                         tracing::error!(job = %id, "lease failed: {e}");
@@ -225,18 +263,28 @@ impl Crawls {
             };
             let got = !leased.is_empty();
             for lease in leased {
-                let (c, p, pace) = (self.clone(), plan.clone(), pace.clone());
+                let (c, p, pace, held) = (self.clone(), plan.clone(), pace.clone(), held.clone());
                 let jid = id.clone();
+                held.lock().expect("held lock").insert(lease.seq);
                 work.spawn(async move {
-                    if let Some(h) = c.process(&jid, &p, lease, &pace).await {
+                    let seq = lease.seq;
+                    let delivery = c.process(&jid, &p, lease, &pace).await;
+                    held.lock().expect("held lock").remove(&seq);
+                    if let Some(h) = delivery {
                         let _ = h.await;
                     }
                 });
             }
             if work.is_empty() && !got {
-                match self.store.outstanding(&id).await {
-                    Ok((0, 0)) => break,
-                    Ok(_) => {}
+                // Done only when nothing is queued or leased anywhere, checked
+                // and recorded in one step (an append at this moment is kept).
+                match self.store.complete_if_drained(&id).await {
+                    Ok(Some(before)) => {
+                        drop(renewer);
+                        self.completed(&id, &plan, before).await;
+                        return;
+                    }
+                    Ok(None) => {}
                     Err(e) => tracing::error!(job = %id, "queue unreadable: {e}"),
                 }
                 tokio::select! {
@@ -252,12 +300,16 @@ impl Crawls {
                 }
             }
         }
-        if let Ok(Some(before)) = self.store.set_status(&id, JobStatus::Completed, None).await
-            && before.status == JobStatus::Scraping
+    }
+
+    /// After a job completed: its `completed` webhook, once (from the server
+    /// whose call completed it).
+    async fn completed(&self, id: &str, plan: &Plan, before: JobStatus) {
+        if before == JobStatus::Scraping
             && let Some(w) = &plan.webhook
             && let Some(h) = self
                 .webhooks
-                .send(w, plan.family(), "completed", &id, Vec::new(), None)
+                .send(w, plan.family(), "completed", id, Vec::new(), None)
         {
             let _ = h.await;
         }
@@ -342,11 +394,7 @@ impl Crawls {
         }
         if let Some(agent) = &plan.robots {
             let robots = robots_for(&self.fetcher, &self.robots, &url, agent).await;
-            let path = match url.query() {
-                Some(q) => format!("{}?{q}", url.path()),
-                None => url.path().to_string(),
-            };
-            if !robots.allows(&path) {
+            if !robots.allows(&robots_path(&url)) {
                 return (
                     Outcome::RobotsBlocked {
                         url: task.url.clone(),
@@ -426,6 +474,15 @@ impl Crawls {
             },
             discovered,
         )
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

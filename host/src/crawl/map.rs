@@ -1,10 +1,10 @@
 //! `POST /v2/map`: a site's URLs without scraping them all — the sitemaps
 //! (indexes and gzip followed) and the links of the start page, kept to the
 //! start host (and its subdomains with `includeSubdomains`) and under the
-//! start path, de-duplicated, optionally ranked by a `search` query, cut to
-//! `limit`.
+//! start path, de-duplicated, without what robots.txt refuses the
+//! operator's agent, optionally ranked by a `search` query, cut to `limit`.
 
-use super::discover::{page_links, sitemap_urls};
+use super::discover::{page_links, robots_for, robots_path, sitemap_urls};
 use super::manager::Crawls;
 use super::url_norm::{KeyRules, fetch_form, key, resolve};
 use crate::api::crawl_request::{MapRequest, SitemapMode, page_request};
@@ -86,7 +86,11 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
             links.push((u, title, description));
         }
     };
-    if req.sitemap != SitemapMode::Only {
+    let agent = crawls.settings.robots_user_agent.clone();
+    let start_allowed = robots_for(&crawls.fetcher, &crawls.robots, &req.url, &agent)
+        .await
+        .allows(&robots_path(&req.url));
+    if req.sitemap != SitemapMode::Only && start_allowed {
         let registry = crawls.services.plugins.registry();
         let body = serde_json::Map::from_iter([("formats".to_string(), json!(["rawHtml"]))]);
         if let Ok(page) = page_request(&body, req.url.as_str(), registry.as_ref()) {
@@ -108,12 +112,20 @@ async fn collect(crawls: &Crawls, req: &MapRequest) -> Vec<Value> {
         }
     }
     if req.sitemap != SitemapMode::Skip {
-        let agent = crawls.settings.robots_user_agent.clone();
         let cap = (req.limit * 4).min(400_000);
         for u in sitemap_urls(&crawls.fetcher, &crawls.robots, &req.url, &agent, cap).await {
             add(u, None, None, &mut links);
         }
     }
+    // robots.txt per origin (cached): a map lists no URL a crawl would refuse.
+    let mut allowed = Vec::with_capacity(links.len());
+    for found in links {
+        let robots = robots_for(&crawls.fetcher, &crawls.robots, &found.0, &agent).await;
+        if robots.allows(&robots_path(&found.0)) {
+            allowed.push(found);
+        }
+    }
+    let mut links = allowed;
     if let Some(q) = &req.search {
         let mut scored: Vec<(u32, usize)> = links
             .iter()

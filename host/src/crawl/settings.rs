@@ -1,5 +1,5 @@
 //! Operator settings of crawls, from the environment (defaults in
-//! docs/CRAWL.md): politeness, caps and the webhook secret.
+//! docs/CRAWL.md): politeness, caps, the webhook secret and the shared queue.
 
 use std::time::Duration;
 
@@ -22,6 +22,14 @@ pub struct CrawlSettings {
     pub webhook_attempts: u32,
     /// First retry delay; doubled each time.
     pub webhook_backoff: Duration,
+    /// The shared queue (`DISTILL_QUEUE_URL=redis://…`); unset: the embedded one.
+    pub queue_url: Option<String>,
+    /// How long a task stays leased to a worker without renewal
+    /// (`DISTILL_QUEUE_LEASE_SECS`, 30): a dead worker's pages go to another
+    /// worker after at most this long. Renewed every third of it.
+    pub lease: Duration,
+    /// How often a server looks for jobs other servers started (shared queue, 1 s).
+    pub poll: Duration,
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -47,6 +55,12 @@ impl CrawlSettings {
                 .filter(|v| !v.is_empty()),
             webhook_attempts: env_usize("DISTILL_WEBHOOK_ATTEMPTS", 4) as u32,
             webhook_backoff: Duration::from_millis(env_usize("DISTILL_WEBHOOK_BACKOFF_MS", 500) as u64),
+            queue_url: std::env::var("DISTILL_QUEUE_URL")
+                .ok()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty()),
+            lease: Duration::from_secs(env_usize("DISTILL_QUEUE_LEASE_SECS", 30) as u64),
+            poll: Duration::from_millis(env_usize("DISTILL_QUEUE_POLL_MS", 1000) as u64),
         }
     }
 }

@@ -426,6 +426,34 @@ impl JobStore for EmbeddedQueue {
         .await
     }
 
+    async fn complete_if_drained(&self, id: &str) -> Result<Option<JobStatus>, QueueError> {
+        let id = id.to_string();
+        self.run(move |inner| {
+            inner.write(|w| {
+                let busy = |def: TableDefinition<SeqKey, &[u8]>| -> Result<bool, QueueError> {
+                    let t = w.open_table(def).map_err(backend)?;
+                    let mut range = t
+                        .range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX))
+                        .map_err(backend)?;
+                    Ok(range.next().is_some())
+                };
+                if busy(QUEUED)? || busy(LEASED)? {
+                    return Ok(None);
+                }
+                let Some(mut job) = Inner::job_in(w, &id)? else {
+                    return Ok(Some(JobStatus::Completed));
+                };
+                let before = job.status;
+                if before == JobStatus::Scraping {
+                    job.status = JobStatus::Completed;
+                    Inner::put_job(w, &job)?;
+                }
+                Ok(Some(before))
+            })
+        })
+        .await
+    }
+
     async fn results(
         &self,
         id: &str,

@@ -1,10 +1,13 @@
 //! Jobs for crawl and batch scrape: the job record, its page tasks, and the
 //! queue that holds them ([`store::JobStore`]; by default the embedded redb
-//! file in the data directory, so a crawl survives a restart and resumes).
+//! file in the data directory, so a crawl survives a restart and resumes;
+//! with `DISTILL_QUEUE_URL=redis://…` one Redis shared by several servers).
 //! Knows nothing of crawling or HTTP: `crawl/` drives jobs through it.
 
 pub mod embedded;
 pub mod record;
+pub mod redis_queue;
+mod redis_scripts;
 pub mod store;
 
 pub use record::{Finished, JobKind, JobRecord, JobStatus, Leased, Outcome, Task};
@@ -21,4 +24,12 @@ pub async fn open_embedded(data_dir: &Path) -> Result<Arc<dyn JobStore>, QueueEr
         .map_err(|e| QueueError::Backend(e.to_string()))??;
     queue.start_flusher();
     Ok(Arc::new(queue))
+}
+
+/// Opens the queue: Redis when `queue_url` is given, else the embedded file.
+pub async fn open(data_dir: &Path, queue_url: Option<&str>) -> Result<Arc<dyn JobStore>, QueueError> {
+    match queue_url {
+        Some(url) => Ok(Arc::new(redis_queue::RedisQueue::connect(url).await?)),
+        None => open_embedded(data_dir).await,
+    }
 }

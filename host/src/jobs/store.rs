@@ -48,6 +48,12 @@ pub trait JobStore: Send + Sync + 'static {
     /// goes back to the queue).
     async fn lease(&self, id: &str, n: usize, lease: Duration) -> Result<Vec<Leased>, QueueError>;
 
+    /// Extends the leases of tasks still being worked (a shared queue hands an
+    /// expired lease to another worker; the embedded one needs nothing).
+    async fn renew(&self, _id: &str, _seqs: &[u64], _lease: Duration) -> Result<(), QueueError> {
+        Ok(())
+    }
+
     /// Ends a lease with its outcome and queues what the page discovered.
     async fn finish(
         &self,
@@ -69,6 +75,12 @@ pub trait JobStore: Send + Sync + 'static {
         status: JobStatus,
         error: Option<String>,
     ) -> Result<Option<JobRecord>, QueueError>;
+
+    /// Completes a scraping job, atomically, only when nothing of it is
+    /// queued or leased (so URLs appended at that moment are never orphaned
+    /// on a completed job). `None`: work remains; else the status before
+    /// (`Scraping` means this call completed it).
+    async fn complete_if_drained(&self, id: &str) -> Result<Option<JobStatus>, QueueError>;
 
     /// Stored documents from index `skip`, up to `max_bytes` of JSON (at least
     /// one document) and `max_items`.

@@ -172,16 +172,28 @@ pub async fn start_batch(
                 Ok(_) => return not_found(),
                 Err(e) => return internal(e),
             };
-            if job.status.is_final() {
-                return ApiError::new(
+            let finished = || {
+                ApiError::new(
                     StatusCode::CONFLICT,
                     "JOB_FINISHED",
                     "The batch scrape has already finished; start a new one",
                 )
-                .into_response();
+                .into_response()
+            };
+            if job.status.is_final() {
+                return finished();
             }
-            if let Err(e) = state.crawls.append(&job, request.urls.clone()).await {
-                return internal(e);
+            // Queueing and completing are each atomic in the store: URLs
+            // queued first keep the job running; a job completed first
+            // queues nothing, and the caller is told.
+            match state.crawls.append(&job, request.urls.clone()).await {
+                Ok(0) if !request.urls.is_empty() => match state.crawls.store.get(id).await {
+                    Ok(Some(j)) if j.status.is_final() => return finished(),
+                    Ok(_) => {}
+                    Err(e) => return internal(e),
+                },
+                Ok(_) => {}
+                Err(e) => return internal(e),
             }
             job
         }
