@@ -19,7 +19,7 @@
 //! and in time.
 //!
 //! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod corpus;
@@ -54,6 +54,8 @@ struct Args {
     page: String,
     server_bin: PathBuf,
     no_perf: bool,
+    /// Overrides the markdown section's rounds over the cleaned pages.
+    markdown_rounds: Option<usize>,
     raw: Vec<String>,
 }
 
@@ -77,6 +79,7 @@ impl Args {
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
             no_perf: false,
+            markdown_rounds: None,
             raw: raw.clone(),
         };
         let mut it = raw.into_iter();
@@ -89,10 +92,11 @@ impl Args {
                 "--only" => args.only = value()?.split(',').map(|s| s.trim().to_string()).collect(),
                 "--corpus" => args.corpus = value()?.into(),
                 "--page" => args.page = value()?,
+                "--markdown-rounds" => args.markdown_rounds = Some(value()?.parse()?),
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]"
                     );
                     std::process::exit(0);
                 }
@@ -173,7 +177,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     let md = if let (true, Some(corpus)) = (args.wants("markdown"), &corpus) {
         eprintln!("benchmark 1: markdown wasm vs native");
         let cfg = markdown::Config {
-            rounds_cleaned: if args.quick { 1 } else { 5 },
+            rounds_cleaned: args.markdown_rounds.unwrap_or(if args.quick { 1 } else { 5 }),
             rounds_raw: if args.quick { 1 } else { 2 },
             budget: Duration::from_secs(if args.quick { 30 } else { 150 }),
         };
