@@ -25,7 +25,7 @@
 //!    per minute; not part of the default run.
 //!
 //! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod corpus;
@@ -62,6 +62,8 @@ struct Args {
     page: String,
     server_bin: PathBuf,
     no_perf: bool,
+    /// Overrides the markdown section's rounds over the cleaned pages.
+    markdown_rounds: Option<usize>,
     raw: Vec<String>,
 }
 
@@ -86,6 +88,7 @@ impl Args {
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
             no_perf: false,
+            markdown_rounds: None,
             raw: raw.clone(),
         };
         let mut it = raw.into_iter();
@@ -98,10 +101,11 @@ impl Args {
                 "--only" => args.only = value()?.split(',').map(|s| s.trim().to_string()).collect(),
                 "--corpus" => args.corpus = value()?.into(),
                 "--page" => args.page = value()?,
+                "--markdown-rounds" => args.markdown_rounds = Some(value()?.parse()?),
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]"
                     );
                     std::process::exit(0);
                 }
@@ -191,7 +195,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     let md = if let (true, Some(corpus)) = (args.wants("markdown"), &corpus) {
         eprintln!("benchmark 1: markdown wasm vs native");
         let cfg = markdown::Config {
-            rounds_cleaned: if args.quick { 1 } else { 5 },
+            rounds_cleaned: args.markdown_rounds.unwrap_or(if args.quick { 1 } else { 5 }),
             rounds_raw: if args.quick { 1 } else { 2 },
             budget: Duration::from_secs(if args.quick { 30 } else { 150 }),
         };

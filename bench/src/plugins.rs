@@ -41,7 +41,7 @@ impl Plugins {
         if have_misbehave {
             std::fs::copy(misbehave_wasm, dir.join("misbehave.wasm"))?;
         }
-        let runtime = PluginRuntime::new(&dir, Some(&work_dir.join("wasm-cache")), RuntimeLimits::default())?;
+        let runtime = PluginRuntime::new(&dir, Some(&work_dir.join("wasm-cache")), limits_from_env())?;
         let registry = runtime.load_all().await;
         let markdown = registry
             .format("markdown")
@@ -78,6 +78,21 @@ impl Plugins {
             .await
             .map(|rendered| rendered.value)
     }
+}
+
+/// The default limits, with the server's pool settings taken from the same
+/// environment variables (`DISTILL_PLUGIN_KEEP_RESIDENT_KIB`,
+/// `DISTILL_PLUGIN_MEMORY_RESERVATION_MIB`) so their effect can be measured.
+fn limits_from_env() -> RuntimeLimits {
+    let mut limits = RuntimeLimits::default();
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    if let Some(kib) = var("DISTILL_PLUGIN_KEEP_RESIDENT_KIB") {
+        limits.keep_resident_kib = kib as usize;
+    }
+    if let Some(mib) = var("DISTILL_PLUGIN_MEMORY_RESERVATION_MIB") {
+        limits.memory_reservation_mib = mib;
+    }
+    limits
 }
 
 /// A page record whose `cleaned_html` is `html` (what the markdown plugin

@@ -54,6 +54,13 @@ pub struct Cli {
     /// Plugin calls running at once.
     #[arg(long, env = "DISTILL_PLUGIN_CONCURRENCY")]
     pub plugin_concurrency: Option<usize>,
+    /// Address space reserved per plugin memory slot, in MiB (4096: no bounds
+    /// checks in plugin code; less: smaller reservations, e.g. for valgrind).
+    #[arg(long, env = "DISTILL_PLUGIN_MEMORY_RESERVATION_MIB")]
+    pub plugin_memory_reservation_mib: Option<u64>,
+    /// Memory kept mapped per plugin memory slot between calls, in KiB.
+    #[arg(long, env = "DISTILL_PLUGIN_KEEP_RESIDENT_KIB")]
+    pub plugin_keep_resident_kib: Option<usize>,
     /// Largest page body fetched, in bytes.
     #[arg(long, env = "DISTILL_MAX_PAGE_BYTES")]
     pub max_page_bytes: Option<u64>,
@@ -232,6 +239,8 @@ struct FileConfig {
     plugin_memory_mib: Option<u64>,
     plugin_max_memory_mib: Option<u64>,
     plugin_concurrency: Option<usize>,
+    plugin_memory_reservation_mib: Option<u64>,
+    plugin_keep_resident_kib: Option<usize>,
     max_page_bytes: Option<u64>,
     user_agent: Option<String>,
     admin_key: Option<String>,
@@ -295,6 +304,10 @@ pub struct Config {
     pub plugin_memory_mib: u64,
     pub plugin_max_memory_mib: u64,
     pub plugin_concurrency: usize,
+    /// See [`crate::plugins::RuntimeLimits::memory_reservation_mib`].
+    pub plugin_memory_reservation_mib: u64,
+    /// See [`crate::plugins::RuntimeLimits::keep_resident_kib`].
+    pub plugin_keep_resident_kib: usize,
     pub max_page_bytes: u64,
     pub user_agent: String,
     pub admin_key: Option<String>,
@@ -386,6 +399,14 @@ impl Config {
                 .or(file.plugin_max_memory_mib)
                 .unwrap_or(1024),
             plugin_concurrency: cli.plugin_concurrency.or(file.plugin_concurrency).unwrap_or(32),
+            plugin_memory_reservation_mib: cli
+                .plugin_memory_reservation_mib
+                .or(file.plugin_memory_reservation_mib)
+                .unwrap_or(crate::plugins::limits::DEFAULT_MEMORY_RESERVATION_MIB),
+            plugin_keep_resident_kib: cli
+                .plugin_keep_resident_kib
+                .or(file.plugin_keep_resident_kib)
+                .unwrap_or(crate::plugins::limits::DEFAULT_KEEP_RESIDENT_KIB),
             max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
             user_agent: cli
                 .user_agent
@@ -554,6 +575,10 @@ impl Config {
         anyhow::ensure!(
             config.plugin_max_memory_mib >= config.plugin_memory_mib,
             "plugin_max_memory_mib must be at least plugin_memory_mib"
+        );
+        anyhow::ensure!(
+            config.plugin_memory_reservation_mib >= config.plugin_max_memory_mib,
+            "plugin_memory_reservation_mib must be at least plugin_max_memory_mib"
         );
         anyhow::ensure!(config.browser_pages >= 1, "browser_pages must be at least 1");
         anyhow::ensure!(

@@ -65,6 +65,8 @@ impl Services {
             default_memory_mib: config.plugin_memory_mib,
             max_memory_mib: config.plugin_max_memory_mib,
             max_concurrent_calls: config.plugin_concurrency,
+            memory_reservation_mib: config.plugin_memory_reservation_mib,
+            keep_resident_kib: config.plugin_keep_resident_kib,
         };
         let media = MediaStore::open(&config.data_dir.join("media"), config.public_url.as_deref())?;
         media.start_sweeper();

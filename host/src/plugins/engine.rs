@@ -1,26 +1,26 @@
 //! The shared wasmtime engine and the [`PluginRuntime`] handle the server uses:
 //! one engine for all components (pooling allocator, epoch interruption,
-//! wasmtime's on-disk code cache), one linker for every ABI version, the
+//! precompiled code mapped from disk: [`super::code_cache`]), one linker for every ABI version, the
 //! current plugin [`Registry`], and the semaphores bounding running calls
 //! (run slots) and live instances.
 
 use super::bindings::dispatch::add_to_linker;
+use super::code_cache::CodeCache;
 use super::limits::RuntimeLimits;
 use super::registry::Registry;
 use super::sandbox::CallState;
 use crate::llm::LlmClient;
 use crate::media_capability::MediaService;
-use anyhow::Context;
 use arc_swap::ArcSwap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use wasmtime::component::Linker;
-use wasmtime::{Cache, CacheConfig, Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
-/// Bytes of each pooled memory/table slot kept resident between instances.
-const KEEP_RESIDENT: usize = 8 << 20;
+/// Bytes of each pooled table slot kept resident between instances.
+const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 
 /// How often the epoch advances; deadlines are checked at this granularity.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -44,6 +44,8 @@ pub struct PluginRuntime {
 
 struct Inner {
     engine: Engine,
+    /// Where compiled plugin code is kept; `None`: compiled in memory at each load.
+    code_cache: Option<CodeCache>,
     linker: Linker<CallState>,
     limits: RuntimeLimits,
     services: HostServices,
@@ -58,8 +60,8 @@ struct Inner {
 }
 
 impl PluginRuntime {
-    /// Builds the engine and linkers. `cache_dir` holds wasmtime's compiled-code
-    /// cache so a restart skips compilation. No plugin is loaded yet: call
+    /// Builds the engine and linkers. `cache_dir` holds the compiled plugin
+    /// code ([`CodeCache`]) so a restart skips compilation. No plugin is loaded yet: call
     /// [`PluginRuntime::load_all`].
     pub fn new(plugins_dir: &Path, cache_dir: Option<&Path>, limits: RuntimeLimits) -> anyhow::Result<Self> {
         Self::with_services(plugins_dir, cache_dir, limits, HostServices::default())
@@ -72,7 +74,8 @@ impl PluginRuntime {
         limits: RuntimeLimits,
         services: HostServices,
     ) -> anyhow::Result<Self> {
-        let engine = build_engine(cache_dir, &limits)?;
+        let engine = build_engine(&limits)?;
+        let code_cache = cache_dir.map(|dir| CodeCache::open(dir, &engine)).transpose()?;
         start_epoch_ticker(&engine);
         // One linker serves every world of every ABI version.
         let mut linker = Linker::new(&engine);
@@ -80,6 +83,7 @@ impl PluginRuntime {
         Ok(PluginRuntime {
             inner: Arc::new(Inner {
                 engine,
+                code_cache,
                 linker,
                 services,
                 permits: Arc::new(Semaphore::new(limits.max_concurrent_calls.max(1))),
@@ -94,6 +98,9 @@ impl PluginRuntime {
 
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
+    }
+    pub(crate) fn code_cache(&self) -> Option<&CodeCache> {
+        self.inner.code_cache.as_ref()
     }
     pub(crate) fn linker(&self) -> &Linker<CallState> {
         &self.inner.linker
@@ -136,31 +143,37 @@ impl PluginRuntime {
     }
 }
 
-fn build_engine(cache_dir: Option<&Path>, limits: &RuntimeLimits) -> anyhow::Result<Engine> {
+fn build_engine(limits: &RuntimeLimits) -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config.epoch_interruption(true);
     // Every live call's instance, plus slack for load-time `info` calls; a
     // Rust component holds three core instances, one memory and a few tables.
     let instances = live_instances(limits) + 8;
+    let max_memory = (limits.max_memory_mib as usize) << 20;
     let mut pool = PoolingAllocationConfig::new();
     pool.total_component_instances(instances)
         .total_core_instances(instances * 4)
         .total_memories(instances * 2)
         .total_tables(instances * 4)
         .total_stacks(instances)
-        .max_memory_size((limits.max_memory_mib as usize) << 20)
+        .max_memory_size(max_memory)
         // Keep the first pages of a reused slot mapped: a fresh instance then
-        // skips most page faults (make bench measured ~15% per call).
-        .linear_memory_keep_resident(KEEP_RESIDENT)
-        .table_keep_resident(KEEP_RESIDENT);
+        // skips most page faults (make bench measured ~15% per call). With
+        // PAGEMAP_SCAN (Linux 6.7+) only the pages the instance wrote are
+        // zeroed, not the whole kept range.
+        .linear_memory_keep_resident(limits.keep_resident_kib << 10)
+        .table_keep_resident(TABLE_KEEP_RESIDENT)
+        .pagemap_scan(Enabled::Auto);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-    if let Some(dir) = cache_dir {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating code cache directory {}", dir.display()))?;
-        let mut cache_config = CacheConfig::new();
-        cache_config.with_directory(dir);
-        config.cache(Some(Cache::new(cache_config)?));
+    config.memory_reservation(limits.memory_reservation_mib.max(limits.max_memory_mib) << 20);
+    if std::env::var_os("DISTILL_WASM_PERFMAP").is_some_and(|v| v == "1") {
+        // For `perf record`: names the compiled plugin functions in /tmp/perf-PID.map.
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
     }
+    tracing::debug!(
+        pagemap_scan = PoolingAllocationConfig::is_pagemap_scan_available(),
+        "plugin memory pool"
+    );
     Ok(Engine::new(&config)?)
 }
 

@@ -10,7 +10,25 @@ pub struct RuntimeLimits {
     /// Plugin calls running at once; more wait their turn. A call waiting on
     /// a host capability (`llm`) gives its slot back while it waits.
     pub max_concurrent_calls: usize,
+    /// Address space reserved per linear memory slot, in MiB (at least
+    /// `max_memory_mib`). 4096 or more lets compiled code skip bounds checks
+    /// (guard pages catch out-of-bounds accesses); less makes every memory
+    /// access check its bounds, but the pool reserves far less address space
+    /// (e.g. to run the server under valgrind).
+    pub memory_reservation_mib: u64,
+    /// Bytes of each linear memory kept mapped (and zeroed in place) when an
+    /// instance ends, in KiB: the next instance in that slot then skips the
+    /// page faults for that much memory; the rest goes back to the kernel.
+    /// Higher is faster for large pages and costs resident memory per slot.
+    pub keep_resident_kib: usize,
 }
+
+/// See [`RuntimeLimits::memory_reservation_mib`]: 4 GiB, wasmtime's default
+/// on 64-bit hosts (no bounds checks in compiled code).
+pub const DEFAULT_MEMORY_RESERVATION_MIB: u64 = 4096;
+
+/// See [`RuntimeLimits::keep_resident_kib`].
+pub const DEFAULT_KEEP_RESIDENT_KIB: usize = 2048;
 
 impl Default for RuntimeLimits {
     fn default() -> Self {
@@ -18,6 +36,8 @@ impl Default for RuntimeLimits {
             default_memory_mib: 256,
             max_memory_mib: 1024,
             max_concurrent_calls: 32,
+            memory_reservation_mib: DEFAULT_MEMORY_RESERVATION_MIB,
+            keep_resident_kib: DEFAULT_KEEP_RESIDENT_KIB,
         }
     }
 }
@@ -44,6 +64,7 @@ mod tests {
             default_memory_mib: 64,
             max_memory_mib: 128,
             max_concurrent_calls: 1,
+            ..RuntimeLimits::default()
         };
         assert_eq!(limits.memory_cap_bytes(None), 64 << 20);
         assert_eq!(limits.memory_cap_bytes(Some(100)), 100 << 20);

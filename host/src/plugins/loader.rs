@@ -1,5 +1,6 @@
-//! Turns a component file into a [`LoadedPlugin`]: compile (through wasmtime's
-//! code cache), recognise its world, pre-instantiate, and read its manifest.
+//! Turns a component file into a [`LoadedPlugin`]: compile (or map its code
+//! from the [`super::code_cache`]), recognise its world, pre-instantiate, and
+//! read its manifest.
 
 use super::bindings::{Abi, PluginKind, Prepared, detect_abi};
 use super::engine::PluginRuntime;
@@ -12,10 +13,15 @@ use std::path::Path;
 use std::time::{Instant, SystemTime};
 use wasmtime::component::Component;
 
-/// Compiles and prepares the component at `path`. Blocking (compilation); call
-/// from a blocking thread.
-pub fn compile(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<(Component, Abi)> {
-    let component = Component::new(runtime.engine(), bytes).map_err(|e| {
+/// Compiles the component whose bytes have this SHA-256 (or maps its code from
+/// the code cache) and recognises its ABI. Blocking (compilation); call from a
+/// blocking thread.
+pub fn compile(runtime: &PluginRuntime, bytes: &[u8], sha256: &str) -> anyhow::Result<(Component, Abi)> {
+    let component = match runtime.code_cache() {
+        Some(cache) => cache.component(runtime.engine(), sha256, bytes),
+        None => Component::new(runtime.engine(), bytes).map_err(anyhow::Error::from),
+    }
+    .map_err(|e| {
         anyhow!(
             "not a valid WebAssembly component: {}",
             one_line(&format!("{e:#}"))
@@ -47,7 +53,8 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
     let sha256 = digest(&bytes);
     let (component, abi) = {
         let runtime = runtime.clone();
-        tokio::task::spawn_blocking(move || compile(&runtime, &bytes)).await??
+        let sha256 = sha256.clone();
+        tokio::task::spawn_blocking(move || compile(&runtime, &bytes, &sha256)).await??
     };
     let kind = abi.kind;
     let abi_version = abi.version_name();

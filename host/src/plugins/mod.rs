@@ -20,6 +20,7 @@
 
 pub mod bindings;
 pub mod call;
+pub mod code_cache;
 pub mod engine;
 pub mod host_api;
 pub mod limits;

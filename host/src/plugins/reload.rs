@@ -138,6 +138,10 @@ impl PluginRuntime {
         if registry.plugins().is_empty() {
             tracing::warn!(dir = %self.plugins_dir().display(), "no plugins loaded: formats such as markdown are unavailable");
         }
+        if let Some(cache) = self.code_cache() {
+            let in_use: Vec<&str> = registry.plugins().iter().map(|p| p.sha256.as_str()).collect();
+            cache.prune(&in_use);
+        }
         self.swap_registry(Arc::new(registry));
         report
     }
