@@ -31,9 +31,9 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm
+.PHONY: sdk-tools browser-tools run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm
 
-run: build
+run: build browser-tools
 	$(BIN)
 
 build: plugins example-plugins host
@@ -109,7 +109,34 @@ $(MCP_TOOLS):
 
 mcp-tools: $(MCP_TOOLS)
 
-test: build check mcp-tools local-llm
+## The official SDKs for the e2e tests of their calls (tests/tests/interact.rs and
+## the crawl tests): firecrawl-py into a venv at target/tools/sdk/py and
+## @mendable/firecrawl-js into target/tools/sdk/js, each skipped when present.
+SDK_PY := target/tools/sdk/py/.installed
+SDK_JS := target/tools/sdk/js/.installed
+$(SDK_PY):
+	rm -rf target/tools/sdk/py && python3 -m venv target/tools/sdk/py
+	# firecrawl-py 4.55.0 pins certifi>=2026.10.19, newer than PyPI's mirror here: its
+	# other requirements are installed as declared, certifi at the newest available.
+	target/tools/sdk/py/bin/pip install -q --no-deps firecrawl-py==4.55.0
+	target/tools/sdk/py/bin/pip install -q requests httpx certifi python-dotenv websockets nest-asyncio 'pydantic>=2.0' aiohttp
+	touch $@
+$(SDK_JS):
+	mkdir -p target/tools/sdk/js
+	npm install -s --no-audit --no-fund --prefix target/tools/sdk/js @mendable/firecrawl-js@4.42.0
+	touch $@
+sdk-tools: $(SDK_PY) $(SDK_JS)
+
+## playwright-core (npm) for interact's node code, connected over CDP to the
+## server's Chromium (docs/BROWSER.md); the server finds it under target/tools/playwright
+## (DISTILL_PLAYWRIGHT_DIR names another directory).
+PLAYWRIGHT := target/tools/playwright/node_modules/playwright-core/package.json
+$(PLAYWRIGHT):
+	mkdir -p target/tools/playwright
+	npm install -s --no-audit --no-fund --prefix target/tools/playwright playwright-core@1.65.1
+browser-tools: $(PLAYWRIGHT)
+
+test: build check mcp-tools local-llm sdk-tools browser-tools
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) \
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \

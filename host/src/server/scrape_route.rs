@@ -68,6 +68,13 @@ pub async fn scrape(
     .await;
     let (credits, response) = match outcome {
         Ok(mut outcome) => {
+            if outcome.is_ok() {
+                // Interact replays it (docs/BROWSER.md).
+                let owner = caller.as_ref().map(|c| c.0.id.as_str());
+                state
+                    .interact
+                    .record(&scrape_id, &request.url, &request.options, owner);
+            }
             let credits = billing::cost(&request.options, &outcome);
             meter.finish(&state, credits, outcome.as_mut().ok()).await;
             (credits, respond(outcome))

@@ -101,6 +101,8 @@ struct Running {
     handler: tokio::task::JoinHandle<()>,
     watchdog: tokio::task::JoinHandle<()>,
     profile: PathBuf,
+    /// The DevTools WebSocket address (for interact's Playwright child).
+    devtools: String,
 }
 
 impl Running {
@@ -124,6 +126,9 @@ pub struct BrowserPool {
     settings: PoolSettings,
     running: Mutex<Option<Running>>,
     pages: Arc<Semaphore>,
+    /// Pages kept open by interact sessions: apart from `pages`, so that a
+    /// session never holds back scrapes; at most `max_pages` of them.
+    sessions: Arc<Semaphore>,
     /// The last measured memory of Chromium's tree, bytes (0: none running).
     memory: Arc<AtomicU64>,
 }
@@ -187,10 +192,12 @@ impl BrowserPool {
         // Profiles of a previous process (killed before it could clean up).
         let _ = std::fs::remove_dir_all(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
+        let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         BrowserPool {
             settings,
             running: Mutex::new(None),
             pages,
+            sessions,
             memory: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -214,6 +221,27 @@ impl BrowserPool {
             .await
             .map_err(|e| PoolError::Browser(e.to_string()))?;
         self.restart_if_over_budget().await;
+        self.open_with(permit).await
+    }
+
+    /// A page for an interact session, or `None` when `max_pages` sessions
+    /// are open already.
+    pub async fn open_session_page(&self) -> Option<Result<PageLease, PoolError>> {
+        let permit = self.sessions.clone().try_acquire_owned().ok()?;
+        Some(self.open_with(permit).await)
+    }
+
+    /// The most interact sessions open at once.
+    pub fn max_sessions(&self) -> usize {
+        self.settings.max_pages.max(1)
+    }
+
+    /// The running Chromium's DevTools WebSocket address, if one runs.
+    pub async fn devtools_url(&self) -> Option<String> {
+        self.running.lock().await.as_ref().map(|r| r.devtools.clone())
+    }
+
+    async fn open_with(&self, permit: OwnedSemaphorePermit) -> Result<PageLease, PoolError> {
         // A browser that died between two checks gets one relaunch.
         let mut last = None;
         for _ in 0..2 {
@@ -334,7 +362,9 @@ impl BrowserPool {
                 tracing::trace!(target: "chromium", "{line}");
             }
         });
-        let (browser, mut handler) = Browser::connect(ws).await.map_err(|e| fail(e.to_string()))?;
+        let (browser, mut handler) = Browser::connect(ws.clone())
+            .await
+            .map_err(|e| fail(e.to_string()))?;
         let exited = Arc::new(watch::Sender::new(false));
         let flag = exited.clone();
         let handler = tokio::spawn(async move {
@@ -369,6 +399,7 @@ impl BrowserPool {
             handler,
             watchdog,
             profile,
+            devtools: ws,
         })
     }
 
