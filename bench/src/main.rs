@@ -11,6 +11,8 @@
 //! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
 //! 8. [`media`]: the `audio` / `video` formats' ffmpeg step: seconds per
 //!    minute of media and the ffmpeg child's peak memory.
+//! 9. [`browser`]: browser scrapes of a static local page (latency, pages/s at
+//!    c=1 and c=4, first page after start, memory of server + Chromium).
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -18,10 +20,11 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,browser]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
+mod browser;
 mod corpus;
 mod documents;
 mod extraction;
@@ -72,6 +75,7 @@ impl Args {
                 "llm".into(),
                 "redact".into(),
                 "media".into(),
+                "browser".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -92,7 +96,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,browser] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -362,6 +366,20 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     }
     if let Some(media) = &media {
         report.section("8. media_extraction", &media::to_markdown(media));
+    }
+    if args.wants("browser") {
+        eprintln!("benchmark 9: browser engine");
+        let cfg = browser::Config {
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.clone(),
+            requests_c1: if args.quick { 30 } else { 100 },
+            requests_c4: if args.quick { 60 } else { 200 },
+        };
+        match browser::run(&cfg).await {
+            Ok(r) => report.section("9. browser_engine", &browser::to_markdown(&r)),
+            Err(e) => report.section("9. browser_engine", &format!("Skipped: {e}.\n")),
+        }
     }
     report.write(&args.out)?;
     eprintln!(

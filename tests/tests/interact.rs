@@ -170,7 +170,8 @@ async fn unknown_scrapes_bad_bodies_python_and_prompts_without_a_model() {
         r.body
     );
     let r = interact(&id, json!({"prompt": "click the first link"})).await;
-    assert_eq!(r.status, 503, "{}", r.body);
+    assert_eq!(r.status, 501, "{}", r.body);
+    assert_eq!(r.json["code"], json!("LLM_NOT_CONFIGURED"), "{}", r.body);
     assert!(
         r.json["error"].as_str().unwrap().contains("DISTILL_LLM_BASE_URL"),
         "{}",

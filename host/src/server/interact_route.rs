@@ -142,8 +142,8 @@ fn failed(e: InteractError) -> Response {
             format!("Browser agent failed to execute the task: {why}"),
         ),
         InteractError::NoModel => refusal(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "MODEL_NOT_CONFIGURED",
+            StatusCode::NOT_IMPLEMENTED,
+            "LLM_NOT_CONFIGURED",
             "Interact prompts need a language model: set DISTILL_LLM_BASE_URL and DISTILL_LLM_MODEL \
              (docs/LLM.md), or send `code`."
                 .into(),

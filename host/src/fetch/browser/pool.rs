@@ -14,7 +14,9 @@
 //! next page when no page is open; over twice the budget, the largest
 //! renderer is killed at once (its page's request fails, others go on). One
 //! page's JavaScript heap is capped (`--max-old-space-size`), and pages cannot
-//! open windows (`--block-new-web-contents`: no tab bombs).
+//! open windows (`--block-new-web-contents`: no tab bombs). Chromium starts
+//! without a tab (`--no-startup-window`): at rest only its browser, GPU,
+//! network and storage processes run.
 
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
@@ -60,6 +62,9 @@ const FLAGS: &[&str] = &[
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
     "--block-new-web-contents",
+    // No initial tab: its renderer would sit idle for the life of the process
+    // (three processes and ~100 MiB PSS fewer at rest, measured here).
+    "--no-startup-window",
 ];
 
 /// How the pool runs Chromium.
@@ -325,7 +330,6 @@ impl BrowserPool {
                 self.settings.js_heap_mib
             ))
             .arg(format!("--user-data-dir={}", profile.display()))
-            .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

@@ -367,7 +367,7 @@ impl Interact {
             state
                 .sessions
                 .iter()
-                .filter(|(_, s)| s.expired(now) && !s.live.try_lock().is_err())
+                .filter(|(_, s)| s.expired(now) && s.live.try_lock().is_ok())
                 .map(|(id, _)| id.clone())
                 .collect()
         };
