@@ -275,10 +275,12 @@ impl BrowserPool {
     }
 
     /// Restarts Chromium when it is over its memory budget and no other
-    /// page is open (the caller holds one page slot).
+    /// page is open (the caller holds one page slot; a session page blocks it).
     async fn restart_if_over_budget(&self) {
         let budget = self.settings.memory_budget;
-        let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1);
+        // Idle: no other scrape page and no interact session page open.
+        let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1)
+            && self.sessions.available_permits() >= self.max_sessions();
         if budget == 0 || !idle || self.memory() <= budget {
             return;
         }
