@@ -32,9 +32,9 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools sdk-tools local-llm run-llm soak
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
 
-run: build
+run: build browser-tools
 	$(BIN)
 
 build: plugins example-plugins host
@@ -129,7 +129,16 @@ $(SDK_JS)/.installed:
 	touch $@
 sdk-tools: $(SDK_PY)/.installed $(SDK_JS)/.installed
 
-test: build check mcp-tools sdk-tools local-llm
+## playwright-core (npm) for interact's node code, connected over CDP to the
+## server's Chromium (docs/BROWSER.md); the server finds it under target/tools/playwright
+## (DISTILL_PLAYWRIGHT_DIR names another directory).
+PLAYWRIGHT := target/tools/playwright/node_modules/playwright-core/package.json
+$(PLAYWRIGHT):
+	mkdir -p target/tools/playwright
+	npm install -s --no-audit --no-fund --prefix target/tools/playwright playwright-core@1.65.1
+browser-tools: $(PLAYWRIGHT)
+
+test: build check mcp-tools sdk-tools browser-tools local-llm
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) \
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \

@@ -13,6 +13,8 @@
 //!    minute of media and the ffmpeg child's peak memory.
 //! 9. [`crawl`]: crawl pages/s and CPU per page on a generated 10,000-page
 //!    site, one server and two on one Redis; map time; memory per queued URL.
+//! 10. [`browser`]: browser scrapes of a static local page (latency, pages/s at
+//!    c=1 and c=4, first page after start, memory of server + Chromium).
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -24,10 +26,11 @@
 //!    load for N minutes reporting RSS, open descriptors, errors by code and p99
 //!    per minute; not part of the default run.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
+mod browser;
 mod corpus;
 mod crawl;
 mod documents;
@@ -83,6 +86,7 @@ impl Args {
                 "redact".into(),
                 "media".into(),
                 "crawl".into(),
+                "browser".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -105,7 +109,7 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]"
                     );
                     std::process::exit(0);
                 }
@@ -410,6 +414,20 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     }
     if let Some(crawl) = &crawl {
         report.section("9. crawl", &crawl::to_markdown(crawl));
+    }
+    if args.wants("browser") {
+        eprintln!("benchmark 10: browser engine");
+        let cfg = browser::Config {
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.clone(),
+            requests_c1: if args.quick { 30 } else { 100 },
+            requests_c4: if args.quick { 60 } else { 200 },
+        };
+        match browser::run(&cfg).await {
+            Ok(r) => report.section("10. browser_engine", &browser::to_markdown(&r)),
+            Err(e) => report.section("10. browser_engine", &format!("Skipped: {e}.\n")),
+        }
     }
     report.write(&args.out)?;
     eprintln!(

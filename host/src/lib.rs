@@ -57,9 +57,12 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
     tracing::info!(address = %local, plugins = state.services.plugins.registry().plugins().len(), "distill listening");
     println!("distill listening on http://{local}");
     let state_for_shutdown = state.services.clone();
+    let interact = state.interact.clone();
     axum::serve(listener, server::router(state))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
+    // Sessions first: their profiles are saved before Chromium goes.
+    interact.shutdown().await;
     state_for_shutdown.browser.shutdown().await;
     if let Some(cache) = &state_for_shutdown.cache
         && let Err(e) = cache.store().close().await

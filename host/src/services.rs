@@ -38,6 +38,8 @@ pub struct Services {
     pub signed_media: Arc<SignedStore>,
     /// The browser engine's Chromium (launched on first need).
     pub browser: Arc<BrowserPool>,
+    /// The browser engine itself (interact sessions replay scrapes on it).
+    pub browser_engine: Arc<BrowserEngine>,
     /// The page cache (docs/CACHE.md); `None` when it could not be opened:
     /// then every request behaves as `maxAge: 0` and cache-only requests
     /// (`minAge`, `lockdown`) answer their 404.
@@ -131,12 +133,14 @@ impl Services {
             js_heap_mib: config.browser_js_heap_mib,
         }));
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;
-        let browser_engine = BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent)
-            .with_profiles(Arc::new(profiles));
+        let browser_engine = Arc::new(
+            BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent)
+                .with_profiles(Arc::new(profiles)),
+        );
         // HTTP first: the default; the browser for what only it can do.
         let engines = Engines::new(vec![
             Arc::new(http) as Arc<dyn Engine>,
-            Arc::new(browser_engine) as Arc<dyn Engine>,
+            browser_engine.clone() as Arc<dyn Engine>,
         ]);
         let cache = match PageCache::open(&config.cache, config.change_tracking_ttl).await {
             Ok(cache) => {
@@ -168,6 +172,7 @@ impl Services {
             media,
             signed_media,
             browser,
+            browser_engine,
             cache,
             fetches: Coalescer::new(),
             limits,

@@ -4,6 +4,7 @@
 //! - [`router`]: every route in one place, middleware, unknown routes/methods.
 //! - [`state`]: [`AppState`] (configuration + the pipeline's services).
 //! - [`scrape_route`]: `POST /v2/scrape`.
+//! - [`interact_route`]: `POST`/`DELETE /v2/scrape/{scrapeId}/interact`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`jobs_route`]: crawl and batch scrape (start, status, cancel, errors, active).
 //! - [`map_route`]: `POST /v2/map`, `POST /v2/crawl/params-preview`.
@@ -28,6 +29,7 @@ pub mod auth;
 pub mod billing;
 pub mod error_map;
 pub mod health;
+pub mod interact_route;
 pub mod jobs_route;
 pub mod keys_admin;
 pub mod map_route;

@@ -3,8 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, health, jobs_route, keys_admin, map_route, mcp, media_route, ops_routes,
-    parse_route, scrape_route,
+    access_log, admin, auth, health, interact_route, jobs_route, keys_admin, map_route, mcp, media_route,
+    ops_routes, parse_route, scrape_route,
 };
 use crate::api::ApiError;
 use axum::Router;
@@ -46,6 +46,10 @@ pub fn router(state: AppState) -> Router {
         .route(
             "/v2/parse",
             post(parse_route::parse).layer(DefaultBodyLimit::max(parse_route::MAX_FORM_BYTES)),
+        )
+        .route(
+            "/v2/scrape/{id}/interact",
+            post(interact_route::interact).delete(interact_route::stop),
         )
         .route("/v2/media/{id}", get(media_route::media))
         .route("/metrics", get(ops_routes::metrics))

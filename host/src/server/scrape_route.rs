@@ -49,11 +49,19 @@ pub async fn scrape(
         .flatten();
     let request = Arc::new(request);
     let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
+    let owner = caller.as_ref().map(|c| c.0.id.clone());
     let work = async move {
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        pipeline::scrape_data(&work_state.services, &work_request, &id).await
+        let data = pipeline::scrape_data(&work_state.services, &work_request, &id).await;
+        if data.is_ok() {
+            // Interact replays it (docs/BROWSER.md).
+            work_state
+                .interact
+                .record(&id, &work_request.url, &work_request.options, owner.as_deref());
+        }
+        data
     };
     let job = Job {
         route: "scrape",

@@ -12,6 +12,8 @@ pub struct AppState {
     pub services: Arc<Services>,
     /// Crawl and batch scrape jobs (docs/CRAWL.md).
     pub crawls: Arc<crate::crawl::Crawls>,
+    /// Interact sessions on scrapes (docs/BROWSER.md).
+    pub interact: Arc<crate::fetch::browser::sessions::Interact>,
     /// Enables the `x-distill-fault` request header (tests only).
     pub test_faults: bool,
 }
@@ -25,10 +27,17 @@ impl AppState {
             (api.code.to_string(), api.message)
         });
         let crawls = crate::crawl::Crawls::start(services.clone(), &config, describe).await?;
+        let interact = crate::fetch::browser::sessions::Interact::start(
+            services.browser_engine.clone(),
+            services.browser.clone(),
+            crate::fetch::browser::node_code::NodeSettings::from_env(&config.data_dir),
+            services.plugins.services().llm.clone(),
+        );
         Ok(AppState {
             config: Arc::new(config),
             services,
             crawls,
+            interact,
             test_faults: std::env::var("DISTILL_ENABLE_TEST_FAULTS").is_ok_and(|v| v == "true"),
         })
     }

@@ -27,11 +27,11 @@ use url::Url;
 
 /// The browser engine.
 pub struct BrowserEngine {
-    pool: Arc<BrowserPool>,
-    guard: TargetGuard,
-    media: Arc<MediaStore>,
-    user_agent: String,
-    profiles: Option<Arc<ProfileStore>>,
+    pub(super) pool: Arc<BrowserPool>,
+    pub(super) guard: TargetGuard,
+    pub(super) media: Arc<MediaStore>,
+    pub(super) user_agent: String,
+    pub(super) profiles: Option<Arc<ProfileStore>>,
 }
 
 impl BrowserEngine {
@@ -52,7 +52,7 @@ impl BrowserEngine {
     }
 
     /// The request's profile session, if it names one.
-    fn profile(&self, req: &FetchRequest<'_>) -> Result<Option<ProfileSession>, FetchError> {
+    pub(super) fn profile(&self, req: &FetchRequest<'_>) -> Result<Option<ProfileSession>, FetchError> {
         let Some(option) = req.options.profile.as_ref().and_then(ProfileOption::from_json) else {
             return Ok(None);
         };

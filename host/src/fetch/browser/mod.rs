@@ -16,16 +16,22 @@
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
 //! - [`branding`]: the computed-style snapshot the `branding` format reads.
+//! - [`sessions`]: interact sessions on a replayed scrape's page ([`live`]),
+//!   running node code ([`node_code`]) or a prompt ([`agent`]).
 
 pub mod actions;
 pub mod adblock;
+pub mod agent;
 pub mod branding;
 pub mod capture;
 pub mod emulate;
 pub mod engine;
 pub mod hazards;
 pub mod intercept;
+pub mod live;
 pub mod memory;
+pub mod node_code;
 pub mod pool;
 pub mod profile;
+pub mod sessions;
 pub mod settle;

@@ -14,7 +14,9 @@
 //! next page when no page is open; over twice the budget, the largest
 //! renderer is killed at once (its page's request fails, others go on). One
 //! page's JavaScript heap is capped (`--max-old-space-size`), and pages cannot
-//! open windows (`--block-new-web-contents`: no tab bombs).
+//! open windows (`--block-new-web-contents`: no tab bombs). Chromium starts
+//! without a tab (`--no-startup-window`): at rest only its browser, GPU,
+//! network and storage processes run.
 
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
@@ -60,6 +62,9 @@ const FLAGS: &[&str] = &[
     "--remote-debugging-address=127.0.0.1",
     "--remote-debugging-port=0",
     "--block-new-web-contents",
+    // No initial tab: its renderer would sit idle for the life of the process
+    // (three processes fewer at rest; BENCHMARKS.md).
+    "--no-startup-window",
 ];
 
 /// How the pool runs Chromium.
@@ -101,6 +106,8 @@ struct Running {
     handler: tokio::task::JoinHandle<()>,
     watchdog: tokio::task::JoinHandle<()>,
     profile: PathBuf,
+    /// The DevTools WebSocket address (for interact's Playwright child).
+    devtools: String,
 }
 
 impl Running {
@@ -124,6 +131,9 @@ pub struct BrowserPool {
     settings: PoolSettings,
     running: Mutex<Option<Running>>,
     pages: Arc<Semaphore>,
+    /// Pages kept open by interact sessions: apart from `pages`, so that a
+    /// session never holds back scrapes; at most `max_pages` of them.
+    sessions: Arc<Semaphore>,
     /// The last measured memory of Chromium's tree, bytes (0: none running).
     memory: Arc<AtomicU64>,
 }
@@ -187,10 +197,12 @@ impl BrowserPool {
         // Profiles of a previous process (killed before it could clean up).
         let _ = std::fs::remove_dir_all(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
+        let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         BrowserPool {
             settings,
             running: Mutex::new(None),
             pages,
+            sessions,
             memory: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -214,6 +226,27 @@ impl BrowserPool {
             .await
             .map_err(|e| PoolError::Browser(e.to_string()))?;
         self.restart_if_over_budget().await;
+        self.open_with(permit).await
+    }
+
+    /// A page for an interact session, or `None` when `max_pages` sessions
+    /// are open already.
+    pub async fn open_session_page(&self) -> Option<Result<PageLease, PoolError>> {
+        let permit = self.sessions.clone().try_acquire_owned().ok()?;
+        Some(self.open_with(permit).await)
+    }
+
+    /// The most interact sessions open at once.
+    pub fn max_sessions(&self) -> usize {
+        self.settings.max_pages.max(1)
+    }
+
+    /// The running Chromium's DevTools WebSocket address, if one runs.
+    pub async fn devtools_url(&self) -> Option<String> {
+        self.running.lock().await.as_ref().map(|r| r.devtools.clone())
+    }
+
+    async fn open_with(&self, permit: OwnedSemaphorePermit) -> Result<PageLease, PoolError> {
         // A browser that died between two checks gets one relaunch.
         let mut last = None;
         for _ in 0..2 {
@@ -242,10 +275,12 @@ impl BrowserPool {
     }
 
     /// Restarts Chromium when it is over its memory budget and no other
-    /// page is open (the caller holds one page slot).
+    /// page is open (the caller holds one page slot; a session page blocks it).
     async fn restart_if_over_budget(&self) {
         let budget = self.settings.memory_budget;
-        let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1);
+        // Idle: no other scrape page and no interact session page open.
+        let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1)
+            && self.sessions.available_permits() >= self.max_sessions();
         if budget == 0 || !idle || self.memory() <= budget {
             return;
         }
@@ -297,7 +332,6 @@ impl BrowserPool {
                 self.settings.js_heap_mib
             ))
             .arg(format!("--user-data-dir={}", profile.display()))
-            .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -334,7 +368,9 @@ impl BrowserPool {
                 tracing::trace!(target: "chromium", "{line}");
             }
         });
-        let (browser, mut handler) = Browser::connect(ws).await.map_err(|e| fail(e.to_string()))?;
+        let (browser, mut handler) = Browser::connect(ws.clone())
+            .await
+            .map_err(|e| fail(e.to_string()))?;
         let exited = Arc::new(watch::Sender::new(false));
         let flag = exited.clone();
         let handler = tokio::spawn(async move {
@@ -369,6 +405,7 @@ impl BrowserPool {
             handler,
             watchdog,
             profile,
+            devtools: ws,
         })
     }
 

@@ -4,7 +4,9 @@
 //! [`SAMPLE`]; the page is settled once it has loaded and its serialised
 //! size has stayed the same for [`STABLE_SAMPLES`] samples (500 ms: a page
 //! that renders from a short timer after load is caught), or after
-//! [`MAX_SETTLE`]. `waitFor` is then waited as asked.
+//! [`MAX_SETTLE`]. A loaded document without scripts (no `<script>`, no
+//! `onload` attribute, no meta refresh) cannot change any more: it is settled
+//! at once. `waitFor` is then waited as asked.
 
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use chromiumoxide::page::Page;
@@ -59,12 +61,17 @@ pub async fn settle(page: &Page) {
     while start.elapsed() < MAX_SETTLE {
         let probe = evaluate(
             page,
-            "[document.readyState, document.documentElement ? document.documentElement.outerHTML.length : 0]",
+            "[document.readyState, document.documentElement ? document.documentElement.outerHTML.length : 0, \
+             document.scripts.length === 0 && !document.querySelector('[onload], meta[http-equiv=refresh i]')]",
         )
         .await;
         match probe {
             Ok((_, v)) => {
-                if v.get(0) == Some(&json!("complete")) && last.as_ref() == Some(&v) {
+                let complete = v.get(0) == Some(&json!("complete"));
+                if complete && v.get(2) == Some(&json!(true)) {
+                    return;
+                }
+                if complete && last.as_ref() == Some(&v) {
                     same += 1;
                     if same >= STABLE_SAMPLES {
                         return;
