@@ -3,8 +3,13 @@
 //! that follows the schema; a refusal says why; bounded time.
 #![no_main]
 
-use distill::llm::schema::{check, compile};
+/// The server's structured-output module, compiled from its source file.
+#[path = "../../host/src/llm/schema.rs"]
+#[allow(dead_code)]
+mod schema;
+
 use libfuzzer_sys::fuzz_target;
+use schema::{check, compile};
 use std::sync::OnceLock;
 
 fn validator() -> &'static jsonschema::Validator {

@@ -3,8 +3,13 @@
 //! non-empty.
 #![no_main]
 
-use distill::crawl::robots::Robots;
+/// The server's robots.txt module, compiled from its source file.
+#[path = "../../host/src/crawl/robots.rs"]
+#[allow(dead_code)]
+mod robots;
+
 use libfuzzer_sys::fuzz_target;
+use robots::Robots;
 
 fuzz_target!(|data: &[u8]| {
     // The first line is a path to test; the rest is the robots file.
