@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    distill_fuzz::convert::<distill_docx>(":Docx:file.docx", data);
+    distill_fuzz::convert::<distill_docx::Docx>("file.docx", data);
 });

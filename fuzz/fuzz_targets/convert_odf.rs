@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    distill_fuzz::convert::<distill_odf>(":Odf:file.odt", data);
+    distill_fuzz::convert::<distill_odf::Odf>("file.odt", data);
 });
