@@ -32,10 +32,15 @@ if [ ! -x "$tools/bin/cargo-fuzz" ]; then
 fi
 fuzz() { "$tools/bin/cargo-fuzz" fuzz "$@"; }
 
-features=()
+wanted=""
 for t in $targets; do
-  case " $host " in *" $t "*) features=(--features host) ;; esac
+  case $t in
+    request_json | parse_multipart) wanted="$wanted,host" ;;
+    llm_json) wanted="$wanted,llm" ;;
+  esac
 done
+features=()
+[ -z "$wanted" ] || features=(--features "${wanted#,}")
 
 "$root/fuzz/seed.sh" "$out/corpus"
 common=(--fuzz-dir "$root/fuzz" --target-dir "$out/build" --sanitizer none "${features[@]}")
