@@ -200,5 +200,15 @@ QUALITY_CORPORA ?= ../shared/corpus
 quality: plugins host
 	python3 quality/quality.py --corpora $(QUALITY_CORPORA)
 
+## Fuzzing, not part of `make test`: installs cargo-fuzz into target/tools/fuzz,
+## seeds target/fuzz/corpus from tests/fixtures, builds fuzz/ (its own workspace,
+## into target/fuzz) and runs every target FUZZ_SECONDS; fails on a crash, a
+## timeout or the memory limit. FUZZ_TARGETS="a b" picks targets; FUZZ_HOST=0
+## skips the server-crate ones. See docs/ROBUSTNESS.md.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
 clean:
 	$(CARGO) clean

@@ -71,7 +71,8 @@ impl Robots {
                         g.1.push((field == "allow", value.to_string()));
                     }
                 }
-                "sitemap" => sitemaps.push(value.to_string()),
+                "sitemap" if !value.is_empty() => sitemaps.push(value.to_string()),
+                "sitemap" => {}
                 _ => in_agents = false,
             }
         }
@@ -177,6 +178,17 @@ impl RobotsCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzz finding (fuzz target `robots`): an empty `Sitemap:` line was kept
+    /// as a sitemap URL "" (which resolves to the robots file's own URL).
+    #[test]
+    fn empty_sitemap_line_is_ignored() {
+        let robots = Robots::parse(
+            "User-agent: *\nSitemap:\nSitemap: \t\nSitemap: http://a.test/s.xml\n",
+            "distill",
+        );
+        assert_eq!(robots.sitemaps, ["http://a.test/s.xml"]);
+    }
 
     const FILE: &str = "User-agent: *\nDisallow: /private/\nAllow: /private/open\nDisallow: /*.pdf$\n\n\
         User-agent: DistillBot\nUser-agent: other\nDisallow: /no-distill\n\nSitemap: http://a.test/sitemap.xml\n";

@@ -101,8 +101,8 @@ fn upload_kind(registry: &Registry, upload: &Upload) -> Result<UploadKind, ApiEr
     .ok_or_else(|| unsupported_type(&supported_extensions(&registry.converter_extensions())))
 }
 
-/// Reads the `file` and `options` parts.
-async fn read_form(
+/// Reads the `file` and `options` parts (public for the fuzz target `parse_multipart`).
+pub async fn read_form(
     multipart: Result<Multipart, MultipartRejection>,
 ) -> Result<(Upload, Option<String>), ApiError> {
     let mut multipart = multipart.map_err(|_| missing_file())?;

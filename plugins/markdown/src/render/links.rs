@@ -86,7 +86,11 @@ fn push_alt(out: &mut String, alt: &str) {
 /// An `href` worth linking to.
 fn usable_href(href: Option<&str>) -> Option<&str> {
     let href = href?.trim();
-    let scheme_js = href.len() >= 11 && href[..11].eq_ignore_ascii_case("javascript:");
+    // Bytes, not `&str`: byte 11 may fall inside a multi-byte character.
+    let scheme_js = href
+        .as_bytes()
+        .get(..11)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"javascript:"));
     (!href.is_empty() && !scheme_js).then_some(href)
 }
 
@@ -162,7 +166,20 @@ impl<'d, 'a> Renderer<'d, 'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::push_url;
+    use super::{push_url, usable_href};
+
+    /// Fuzz finding (fuzz target `markdown`): an href whose 11th byte falls
+    /// inside a multi-byte character panicked on a `&str` slice.
+    #[test]
+    fn href_with_multibyte_char_at_byte_11() {
+        assert_eq!(
+            usable_href(Some("doc.ht\u{fffd}\u{fffd}x")),
+            Some("doc.ht\u{fffd}\u{fffd}x")
+        );
+        assert_eq!(usable_href(Some("JavaScript:\u{e9}")), None);
+        let md = crate::html_to_markdown("<p><a href=\"doc.ht\u{fffd}\u{fffd}tive\">b</a></p>");
+        assert!(md.contains("[b]("), "{md}");
+    }
 
     fn url(u: &str) -> String {
         let mut s = String::new();

@@ -1,0 +1,9 @@
+//! The doc converter's entry point on arbitrary bytes: no panic, bounded
+//! time and memory, valid metadata JSON.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    distill_fuzz::convert::<distill_doc::Doc>("file.doc", data);
+});

@@ -1,0 +1,9 @@
+//! The epub converter's entry point on arbitrary bytes: no panic, bounded
+//! time and memory, valid metadata JSON.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    distill_fuzz::convert::<distill_epub::Epub>("file.epub", data);
+});
