@@ -31,7 +31,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools local-llm run-llm
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench pagesift quality clean new-plugin mcp-tools local-llm run-llm
 
 run: build
 	$(BIN)
@@ -150,7 +150,18 @@ $(MARKITDOWN):
 	target/tools/markitdown/bin/pip install -q 'markitdown[pdf,docx,pptx,xlsx,xls]==0.1.3' \
 	  || echo "warning: could not install markitdown; the benchmark will skip it"
 
-bench: build local-llm | $(MARKITDOWN)
+## pagesift 0.81.5 (AGPL-3.0), the peer of the benchmark's section 9, run only
+## as a black box. Installed once into target/tools/pagesift (cached); when it
+## cannot be installed the benchmark skips it with a note.
+PAGESIFT := target/tools/pagesift/bin/pagesift
+$(PAGESIFT):
+	$(CARGO) install --locked pagesift --version 0.81.5 --root target/tools/pagesift \
+	  || echo "warning: could not install pagesift; the benchmark will skip it"
+
+pagesift: | $(PAGESIFT)
+
+bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
+	$(CARGO) build --release -p distill-bench
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) $(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
 
 ## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local

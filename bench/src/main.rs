@@ -11,6 +11,10 @@
 //! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
 //! 8. [`media`]: the `audio` / `video` formats' ffmpeg step: seconds per
 //!    minute of media and the ffmpeg child's peak memory.
+//! 9. [`peer`]: Distill beside pagesift (a Firecrawl-compatible peer) on the
+//!    same pages, interleaved rounds.
+//! 10. [`callgrind`]: instructions per scrape and per stage (callgrind on the
+//!    `scrape-instructions` harness), stable enough to review.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -18,10 +22,11 @@
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]`. Sections that need the
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,peer,instructions]
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
+mod callgrind;
 mod corpus;
 mod documents;
 mod extraction;
@@ -30,6 +35,7 @@ mod machine;
 mod markdown;
 mod media;
 mod overhead;
+mod peer;
 mod plugins;
 mod procfs;
 mod profile;
@@ -53,6 +59,7 @@ struct Args {
     corpus: PathBuf,
     page: String,
     server_bin: PathBuf,
+    pagesift_bin: PathBuf,
     no_perf: bool,
     raw: Vec<String>,
 }
@@ -72,10 +79,13 @@ impl Args {
                 "llm".into(),
                 "redact".into(),
                 "media".into(),
+                "peer".into(),
+                "instructions".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
+            pagesift_bin: peer::pagesift::default_bin(root),
             no_perf: false,
             raw: raw.clone(),
         };
@@ -90,9 +100,10 @@ impl Args {
                 "--corpus" => args.corpus = value()?.into(),
                 "--page" => args.page = value()?,
                 "--server-bin" => args.server_bin = value()?.into(),
+                "--pagesift-bin" => args.pagesift_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -305,6 +316,38 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let peer = if args.wants("peer") && corpus_present {
+        eprintln!("benchmark 9: Distill beside pagesift");
+        let cfg = peer::Config {
+            corpus: args.corpus.clone(),
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            pagesift_bin: args.pagesift_bin.clone(),
+            data_dir: work_dir.join("peer"),
+            rounds: if args.quick { 1 } else { 3 },
+            phase: Duration::from_secs_f64(if args.quick { 1.5 } else { 4.0 }),
+            warmup: if args.quick { 10 } else { 30 },
+        };
+        Some(peer::run(&cfg).await?)
+    } else {
+        None
+    };
+
+    let instructions = if args.wants("instructions") && corpus_present {
+        eprintln!("benchmark 10: instructions per scrape (callgrind)");
+        let cfg = callgrind::Config {
+            harness: root.join("target/release/scrape-instructions"),
+            markdown_wasm: shipped_plugins.join("markdown.wasm"),
+            corpus: args.corpus.clone(),
+            work_dir: work_dir.join("callgrind"),
+            pages: peer::PAGES.to_vec(),
+            iterations: if args.quick { 2 } else { 5 },
+        };
+        Some(tokio::task::spawn_blocking(move || callgrind::run(&cfg)).await?)
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -323,7 +366,11 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     ));
     report.section(
         "Summary",
-        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref(), docs.as_ref()),
+        &format!(
+            "{}{}",
+            summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref(), docs.as_ref()),
+            peer.as_ref().map(peer::summary_line).unwrap_or_default()
+        ),
     );
     if let Some(md) = &md {
         report.section("1. markdown_wasm_vs_native", &markdown::to_markdown(md));
@@ -362,6 +409,17 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     }
     if let Some(media) = &media {
         report.section("8. media_extraction", &media::to_markdown(media));
+    }
+    if let Some(peer) = &peer {
+        report.section("9. peer_pagesift", &peer::to_markdown(peer));
+    } else if args.wants("peer") {
+        report.section("9. peer_pagesift", &skipped("9"));
+    }
+    match &instructions {
+        Some(Ok(r)) => report.section("10. instructions_per_scrape", &callgrind::to_markdown(r)),
+        Some(Err(why)) => report.section("10. instructions_per_scrape", &format!("Skipped: {why}.\n")),
+        None if args.wants("instructions") => report.section("10. instructions_per_scrape", &skipped("10")),
+        None => {}
     }
     report.write(&args.out)?;
     eprintln!(
