@@ -32,6 +32,8 @@ pub struct Config {
 }
 
 pub struct PageCount {
+    /// Why the plugin stage is not in the count, if it is not.
+    pub no_plugin: Option<String>,
     pub id: &'static str,
     pub label: &'static str,
     /// Instructions per scrape, per stage (same order as [`STAGES`]).
@@ -79,7 +81,11 @@ pub fn run(cfg: &Config) -> Result<Results, String> {
             String::from_utf8_lossy(&status.stderr).trim()
         ));
     }
-    let pages = cfg.pages.iter().map(|&(id, label)| count(cfg, id, label)).collect();
+    let pages = cfg
+        .pages
+        .iter()
+        .map(|&(id, label)| count(cfg, id, label))
+        .collect();
     Ok(Results {
         iterations: cfg.iterations,
         valgrind,
@@ -89,7 +95,11 @@ pub fn run(cfg: &Config) -> Result<Results, String> {
 
 fn harness_args(cfg: &Config, id: &str, iterations: usize) -> Vec<String> {
     vec![
-        cfg.corpus.join("html").join(format!("{id}.html.gz")).to_string_lossy().into_owned(),
+        cfg.corpus
+            .join("html")
+            .join(format!("{id}.html.gz"))
+            .to_string_lossy()
+            .into_owned(),
         url_of(&cfg.corpus, id),
         cfg.markdown_wasm.to_string_lossy().into_owned(),
         cfg.work_dir.to_string_lossy().into_owned(),
@@ -110,8 +120,15 @@ fn count(cfg: &Config, id: &'static str, label: &'static str) -> Result<PageCoun
     if !run.status.success() {
         let err = String::from_utf8_lossy(&run.stderr);
         let tail: Vec<&str> = err.lines().rev().take(4).collect();
-        return Err(format!("callgrind run failed: {}", tail.into_iter().rev().collect::<Vec<_>>().join(" / ")));
+        return Err(format!(
+            "callgrind run failed: {}",
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        ));
     }
+    let no_plugin = String::from_utf8_lossy(&run.stderr).lines().find_map(|l| {
+        l.strip_prefix("no plugin runtime, host stages only: ")
+            .map(str::to_string)
+    });
     let annotate = Command::new("callgrind_annotate")
         .args(["--inclusive=yes", "--threshold=100"])
         .arg(&out_file)
@@ -122,6 +139,7 @@ fn count(cfg: &Config, id: &'static str, label: &'static str) -> Result<PageCoun
     let per_scrape = |name: &str| inclusive(&text, name).map(|ir| ir / n);
     let total = per_scrape("scrape_once").ok_or("no scrape_once in callgrind's output")?;
     Ok(PageCount {
+        no_plugin,
         id,
         label,
         stages: STAGES.iter().map(|(name, _)| per_scrape(name)).collect(),
@@ -140,7 +158,10 @@ fn inclusive(annotated: &str, name: &str) -> Option<f64> {
             let ir: f64 = count.replace(',', "").parse().ok()?;
             let function = rest.split_once(':').map(|(_, f)| f).unwrap_or(rest);
             let function = function.split(" [").next()?.trim();
-            let bare = function.rsplit_once("::h").filter(|(_, h)| h.len() == 16).map_or(function, |(f, _)| f);
+            let bare = function
+                .rsplit_once("::h")
+                .filter(|(_, h)| h.len() == 16)
+                .map_or(function, |(f, _)| f);
             bare.ends_with(&suffix).then_some(ir)
         })
         .reduce(f64::max)
@@ -179,6 +200,12 @@ pub fn to_markdown(r: &Results) -> String {
     }
     t.row(row);
     out.push_str(&t.to_markdown());
+    if let Some(why) = r.pages.iter().flatten().find_map(|p| p.no_plugin.as_deref()) {
+        out.push_str(&format!(
+            "\n**The markdown plugin stage is not counted**: its runtime could not be created under valgrind (`{why}`); \
+             the totals are the host stages only.\n"
+        ));
+    }
     for e in r.pages.iter().filter_map(|p| p.as_ref().err()) {
         out.push_str(&format!("\nA page was not measured: {e}\n"));
     }

@@ -23,7 +23,7 @@
 //! and in time.
 //!
 //! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,peer,instructions]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--no-perf]`. Sections that need the
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod callgrind;
@@ -60,6 +60,7 @@ struct Args {
     page: String,
     server_bin: PathBuf,
     pagesift_bin: PathBuf,
+    before_bin: Option<PathBuf>,
     no_perf: bool,
     raw: Vec<String>,
 }
@@ -86,6 +87,7 @@ impl Args {
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
             pagesift_bin: peer::pagesift::default_bin(root),
+            before_bin: None,
             no_perf: false,
             raw: raw.clone(),
         };
@@ -101,9 +103,10 @@ impl Args {
                 "--page" => args.page = value()?,
                 "--server-bin" => args.server_bin = value()?.into(),
                 "--pagesift-bin" => args.pagesift_bin = value()?.into(),
+                "--before-bin" => args.before_bin = Some(value()?.into()),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--no-perf]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf]"
                     );
                     std::process::exit(0);
                 }
@@ -323,6 +326,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             server_bin: args.server_bin.clone(),
             plugins_dir: shipped_plugins.clone(),
             pagesift_bin: args.pagesift_bin.clone(),
+            before_bin: args.before_bin.clone(),
             data_dir: work_dir.join("peer"),
             rounds: if args.quick { 1 } else { 3 },
             phase: Duration::from_secs_f64(if args.quick { 1.5 } else { 4.0 }),

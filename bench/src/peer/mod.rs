@@ -6,6 +6,10 @@
 //! first) so drift in the machine's load hits both alike. Per server: req/s,
 //! CPU ms/request (utime+stime from `/proc`), RSS after start-up and peak.
 //!
+//! With `--before-bin FILE` (an earlier build of the server) that build runs
+//! as a third server in the same rounds, so a change's before/after comes
+//! from one run.
+//!
 //! - [`pagesift`]: spawning the peer.
 
 pub mod pagesift;
@@ -23,12 +27,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The pages: (corpus id, what it stands for). Chosen by size from wcxb-dev:
-/// the scrape benchmark's article, a ~495 KB article page and the smallest
-/// page of the corpus (no ~1 KB page exists there).
+/// the scrape benchmark's article, a ~495 KB article page and an 8.8 KB forum
+/// post with ~800 characters of text (the corpus has no ~1 KB page; its
+/// smaller ones are script shells with no text to convert).
 pub const PAGES: [(&str, &str); 3] = [
     ("4036", "~30 KB article"),
     ("0402", "~500 KB page"),
-    ("4871", "smallest page (notice-sized)"),
+    ("0541", "small page (9 KB, a short post)"),
 ];
 
 pub const CONCURRENCIES: [usize; 2] = [1, 16];
@@ -38,6 +43,8 @@ pub struct Config {
     pub server_bin: PathBuf,
     pub plugins_dir: PathBuf,
     pub pagesift_bin: PathBuf,
+    /// An earlier build of the server, measured alongside.
+    pub before_bin: Option<PathBuf>,
     pub data_dir: PathBuf,
     pub rounds: usize,
     /// Length of each timed phase.
@@ -80,6 +87,7 @@ pub struct Row {
     pub concurrency: usize,
     pub distill: Cell,
     pub pagesift: Option<Cell>,
+    pub before: Option<Cell>,
 }
 
 /// Memory of one server process, KiB.
@@ -95,6 +103,8 @@ pub struct Results {
     pub rows: Vec<Row>,
     pub distill_memory: Memory,
     pub pagesift_memory: Memory,
+    pub before_memory: Memory,
+    pub before_bin: Option<PathBuf>,
     /// Why pagesift is not in the table, if it is not.
     pub pagesift_missing: Option<String>,
 }
@@ -168,6 +178,30 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
             .map_err(|e| anyhow::anyhow!("Distill's probe scrape of page {id} failed: {e}"))?;
     }
 
+    let before = match &cfg.before_bin {
+        Some(bin) => Some(Server::spawn(
+            bin,
+            &cfg.plugins_dir,
+            &cfg.data_dir.join("before"),
+            Duration::from_secs(120),
+        )?),
+        None => None,
+    };
+    let mut before_memory = Memory::default();
+    let before = match before {
+        Some(server) => {
+            before_memory.after_start = status_kib(server.pid, "VmRSS");
+            let url = format!("{}/v2/scrape", server.base_url);
+            for (id, _) in PAGES {
+                probe(&client, &url, request(&page_url(id))).await.map_err(|e| {
+                    anyhow::anyhow!("the before build's probe scrape of page {id} failed: {e}")
+                })?;
+            }
+            Some((server, url))
+        }
+        None => None,
+    };
+
     let mut pagesift_missing = None;
     let mut pagesift_memory = Memory::default();
     let peer = if !cfg.pagesift_bin.is_file() {
@@ -177,7 +211,11 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
         ));
         None
     } else {
-        match pagesift::Pagesift::spawn(&cfg.pagesift_bin, &cfg.data_dir.join("pagesift"), Duration::from_secs(60)) {
+        match pagesift::Pagesift::spawn(
+            &cfg.pagesift_bin,
+            &cfg.data_dir.join("pagesift"),
+            Duration::from_secs(60),
+        ) {
             Ok(p) => Some(p),
             Err(e) => {
                 pagesift_missing = Some(format!("pagesift did not start: {e:#}"));
@@ -217,21 +255,23 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
                 concurrency: c,
                 distill: Cell::default(),
                 pagesift: peer.as_ref().map(|_| Cell::default()),
+                before: before.as_ref().map(|_| Cell::default()),
             });
         }
     }
     for round in 0..cfg.rounds {
         for row in rows.iter_mut() {
             let body = request(&page_url(row.id));
-            let mut order = vec![true, false];
+            let mut order = vec![Who::Distill, Who::Pagesift, Who::Before];
             if round % 2 == 1 {
                 order.reverse();
             }
-            for is_distill in order {
-                let (url, pid) = match (is_distill, &peer) {
-                    (true, _) => (distill_url.as_str(), distill.pid),
-                    (false, Some((p, url))) => (url.as_str(), p.pid),
-                    (false, None) => continue,
+            for who in order {
+                let (url, pid) = match (who, &peer, &before) {
+                    (Who::Distill, _, _) => (distill_url.as_str(), distill.pid),
+                    (Who::Pagesift, Some((p, url)), _) => (url.as_str(), p.pid),
+                    (Who::Before, _, Some((b, url))) => (url.as_str(), b.pid),
+                    _ => continue,
                 };
                 let c = row.concurrency;
                 let warm = Duration::from_secs(2);
@@ -241,15 +281,18 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
                     "    round {} {} c={c} {}: {:.0} req/s, {:.3} ms CPU/req, {} errors",
                     round + 1,
                     row.label,
-                    if is_distill { "distill" } else { "pagesift" },
+                    who.name(),
                     r.requests_per_sec(),
                     r.server_cpu_ms_per_request(),
                     r.errors
                 );
-                match (is_distill, row.pagesift.as_mut()) {
-                    (true, _) => row.distill.add(&r),
-                    (false, Some(cell)) => cell.add(&r),
-                    (false, None) => {}
+                let cell = match who {
+                    Who::Distill => Some(&mut row.distill),
+                    Who::Pagesift => row.pagesift.as_mut(),
+                    Who::Before => row.before.as_mut(),
+                };
+                if let Some(cell) = cell {
+                    cell.add(&r);
                 }
             }
         }
@@ -258,6 +301,10 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
     if let Some((p, _)) = &peer {
         pagesift_memory.peak = status_kib(p.pid, "VmHWM");
     }
+    if let Some((b, _)) = &before {
+        before_memory.peak = status_kib(b.pid, "VmHWM");
+    }
+    drop(before);
     drop(peer);
     drop(distill);
     drop(site);
@@ -267,8 +314,28 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
         rows,
         distill_memory,
         pagesift_memory,
+        before_memory,
+        before_bin: cfg.before_bin.clone(),
         pagesift_missing,
     })
+}
+
+/// The servers of a round.
+#[derive(Clone, Copy)]
+enum Who {
+    Distill,
+    Pagesift,
+    Before,
+}
+
+impl Who {
+    fn name(self) -> &'static str {
+        match self {
+            Who::Distill => "distill",
+            Who::Pagesift => "pagesift",
+            Who::Before => "distill (before)",
+        }
+    }
 }
 
 fn ratio(r: &Row) -> Option<f64> {
@@ -301,7 +368,10 @@ pub fn summary_line(r: &Results) -> String {
 }
 
 pub fn to_markdown(r: &Results) -> String {
-    let mib = |kib: Option<u64>| kib.map(|k| f(k as f64 / 1024.0, 1)).unwrap_or_else(|| "n/a".into());
+    let mib = |kib: Option<u64>| {
+        kib.map(|k| f(k as f64 / 1024.0, 1))
+            .unwrap_or_else(|| "n/a".into())
+    };
     let mut out = format!(
         "Distill (`target/release/distill`, default configuration) beside pagesift {} (AGPL-3.0, run only as a \
          black box: `pagesift serve --no-cache --allow-cidr 127.0.0.0/8`, installed by `make pagesift`) on the same pages \
@@ -316,9 +386,12 @@ pub fn to_markdown(r: &Results) -> String {
         r.phase.as_secs_f64()
     );
     if let Some(why) = &r.pagesift_missing {
-        out.push_str(&format!("**pagesift not measured**: {why}. Distill's figures alone:\n\n"));
+        out.push_str(&format!(
+            "**pagesift not measured**: {why}. Distill's figures alone:\n\n"
+        ));
     }
-    let mut t = Table::new(&[
+    let has_before = r.before_bin.is_some();
+    let mut header = vec![
         "page",
         "bytes",
         "conc",
@@ -326,28 +399,53 @@ pub fn to_markdown(r: &Results) -> String {
         "pagesift req/s (CPU ms/req)",
         "ratio (req/s)",
         "errors D / P",
-    ]);
+    ];
+    if has_before {
+        header.push("before build req/s (CPU ms/req)");
+    }
+    let mut t = Table::new(&header);
     for row in &r.rows {
-        let cell = |c: &Cell| format!("{} ({})", f(c.requests_per_sec(), 0), f(c.cpu_ms_per_request(), 3));
-        t.row([
+        let cell = |c: &Cell| {
+            format!(
+                "{} ({})",
+                f(c.requests_per_sec(), 0),
+                f(c.cpu_ms_per_request(), 3)
+            )
+        };
+        let mut cells = vec![
             format!("{} (`{}`)", row.label, row.id),
             row.bytes.to_string(),
             row.concurrency.to_string(),
             cell(&row.distill),
             row.pagesift.as_ref().map(cell).unwrap_or_else(|| "–".into()),
-            ratio(row).map(|x| format!("**{}x**", f(x, 2))).unwrap_or_else(|| "–".into()),
+            ratio(row)
+                .map(|x| format!("**{}x**", f(x, 2)))
+                .unwrap_or_else(|| "–".into()),
             format!(
                 "{} / {}",
                 row.distill.errors,
-                row.pagesift.as_ref().map(|c| c.errors.to_string()).unwrap_or_else(|| "–".into())
+                row.pagesift
+                    .as_ref()
+                    .map(|c| c.errors.to_string())
+                    .unwrap_or_else(|| "–".into())
             ),
-        ]);
+        ];
+        if has_before {
+            cells.push(row.before.as_ref().map(cell).unwrap_or_else(|| "–".into()));
+        }
+        t.row(cells);
     }
     out.push_str(&t.to_markdown());
     for row in &r.rows {
-        for (who, cell) in [("Distill", Some(&row.distill)), ("pagesift", row.pagesift.as_ref())] {
+        for (who, cell) in [
+            ("Distill", Some(&row.distill)),
+            ("pagesift", row.pagesift.as_ref()),
+        ] {
             if let Some(e) = cell.and_then(|c| c.first_error.as_deref()) {
-                out.push_str(&format!("\nFirst {who} error on {} c={}: `{e}`\n", row.label, row.concurrency));
+                out.push_str(&format!(
+                    "\nFirst {who} error on {} c={}: `{e}`\n",
+                    row.label, row.concurrency
+                ));
             }
         }
     }
@@ -358,5 +456,13 @@ pub fn to_markdown(r: &Results) -> String {
         mib(r.pagesift_memory.after_start),
         mib(r.pagesift_memory.peak),
     ));
+    if let Some(bin) = &r.before_bin {
+        out.push_str(&format!(
+            "\nThe last column is an earlier build (`{}`), run as a third server in the same rounds; its RSS: {} MiB after start-up, peak {} MiB.\n",
+            bin.display(),
+            mib(r.before_memory.after_start),
+            mib(r.before_memory.peak),
+        ));
+    }
     out
 }
