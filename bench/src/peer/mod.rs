@@ -38,6 +38,9 @@ pub const PAGES: [(&str, &str); 3] = [
 
 pub const CONCURRENCIES: [usize; 2] = [1, 16];
 
+/// Requests per timed phase at most; phases end on their time limit first.
+const PHASE_MAX_REQUESTS: usize = 1_000_000;
+
 pub struct Config {
     pub corpus: PathBuf,
     pub server_bin: PathBuf,
@@ -276,7 +279,7 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
                 let c = row.concurrency;
                 let warm = Duration::from_secs(2);
                 load::run(&client, url, &body, c, cfg.warmup, warm, pid).await?;
-                let r = load::run(&client, url, &body, c, usize::MAX / 2, cfg.phase, pid).await?;
+                let r = load::run(&client, url, &body, c, PHASE_MAX_REQUESTS, cfg.phase, pid).await?;
                 eprintln!(
                     "    round {} {} c={c} {}: {:.0} req/s, {:.3} ms CPU/req, {} errors",
                     round + 1,
