@@ -32,7 +32,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
+.PHONY: run test unit check build setup plugins test-plugins example-plugins host bench pagesift quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
 
 run: build browser-tools
 	$(BIN)
@@ -179,7 +179,18 @@ $(MARKITDOWN):
 	target/tools/markitdown/bin/pip install -q 'markitdown[pdf,docx,pptx,xlsx,xls]==0.1.3' \
 	  || echo "warning: could not install markitdown; the benchmark will skip it"
 
-bench: build local-llm | $(MARKITDOWN)
+## pagesift 0.81.5 (AGPL-3.0), the peer of the benchmark's section 9, run only
+## as a black box. Installed once into target/tools/pagesift (cached); when it
+## cannot be installed the benchmark skips it with a note.
+PAGESIFT := target/tools/pagesift/bin/pagesift
+$(PAGESIFT):
+	$(CARGO) install --locked pagesift --version 0.81.5 --root target/tools/pagesift \
+	  || echo "warning: could not install pagesift; the benchmark will skip it"
+
+pagesift: | $(PAGESIFT)
+
+bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
+	$(CARGO) build --release -p distill-bench
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) $(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
 
 ## make soak SOAK_MINUTES=N: N minutes of bounded loopback load (c=32: corpus

@@ -15,6 +15,10 @@
 //!    site, one server and two on one Redis; map time; memory per queued URL.
 //! 10. [`browser`]: browser scrapes of a static local page (latency, pages/s at
 //!    c=1 and c=4, first page after start, memory of server + Chromium).
+//! 11. [`peer`]: Distill beside pagesift (a Firecrawl-compatible peer) on the
+//!    same pages, interleaved rounds.
+//! 12. [`callgrind`]: instructions per scrape and per stage (callgrind on the
+//!    `scrape-instructions` harness), stable enough to review.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
@@ -26,11 +30,12 @@
 //!    load for N minutes reporting RSS, open descriptors, errors by code and p99
 //!    per minute; not part of the default run.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions]
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod browser;
+mod callgrind;
 mod corpus;
 mod crawl;
 mod documents;
@@ -40,6 +45,7 @@ mod machine;
 mod markdown;
 mod media;
 mod overhead;
+mod peer;
 mod plugins;
 mod procfs;
 mod profile;
@@ -64,6 +70,8 @@ struct Args {
     corpus: PathBuf,
     page: String,
     server_bin: PathBuf,
+    pagesift_bin: PathBuf,
+    before_bin: Option<PathBuf>,
     no_perf: bool,
     /// Overrides the markdown section's rounds over the cleaned pages.
     markdown_rounds: Option<usize>,
@@ -87,10 +95,14 @@ impl Args {
                 "media".into(),
                 "crawl".into(),
                 "browser".into(),
+                "peer".into(),
+                "instructions".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
             server_bin: root.join("target/release/distill"),
+            pagesift_bin: peer::pagesift::default_bin(root),
+            before_bin: None,
             no_perf: false,
             markdown_rounds: None,
             raw: raw.clone(),
@@ -107,9 +119,11 @@ impl Args {
                 "--page" => args.page = value()?,
                 "--markdown-rounds" => args.markdown_rounds = Some(value()?.parse()?),
                 "--server-bin" => args.server_bin = value()?.into(),
+                "--pagesift-bin" => args.pagesift_bin = value()?.into(),
+                "--before-bin" => args.before_bin = Some(value()?.into()),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser] [--corpus DIR] [--page ID] [--server-bin FILE] [--no-perf] [--markdown-rounds N]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N]"
                     );
                     std::process::exit(0);
                 }
@@ -354,6 +368,39 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let peer = if args.wants("peer") && corpus_present {
+        eprintln!("benchmark 11: Distill beside pagesift");
+        let cfg = peer::Config {
+            corpus: args.corpus.clone(),
+            server_bin: args.server_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            pagesift_bin: args.pagesift_bin.clone(),
+            before_bin: args.before_bin.clone(),
+            data_dir: work_dir.join("peer"),
+            rounds: if args.quick { 1 } else { 3 },
+            phase: Duration::from_secs_f64(if args.quick { 1.5 } else { 4.0 }),
+            warmup: if args.quick { 10 } else { 30 },
+        };
+        Some(peer::run(&cfg).await?)
+    } else {
+        None
+    };
+
+    let instructions = if args.wants("instructions") && corpus_present {
+        eprintln!("benchmark 12: instructions per scrape (callgrind)");
+        let cfg = callgrind::Config {
+            harness: root.join("target/release/scrape-instructions"),
+            markdown_wasm: shipped_plugins.join("markdown.wasm"),
+            corpus: args.corpus.clone(),
+            work_dir: work_dir.join("callgrind"),
+            pages: peer::PAGES.to_vec(),
+            iterations: if args.quick { 2 } else { 5 },
+        };
+        Some(tokio::task::spawn_blocking(move || callgrind::run(&cfg)).await?)
+    } else {
+        None
+    };
+
     let mut report = report::Report::new("Benchmarks");
     report.preamble(&format!(
         "Written by `make bench`, which builds everything and then runs\n\n\
@@ -372,7 +419,11 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     ));
     report.section(
         "Summary",
-        &summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref(), docs.as_ref()),
+        &format!(
+            "{}{}",
+            summary::to_markdown(md.as_ref(), oh.as_ref(), sc.as_ref(), ex.as_ref(), docs.as_ref()),
+            peer.as_ref().map(peer::summary_line).unwrap_or_default()
+        ),
     );
     if let Some(md) = &md {
         report.section("1. markdown_wasm_vs_native", &markdown::to_markdown(md));
@@ -428,6 +479,17 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             Ok(r) => report.section("10. browser_engine", &browser::to_markdown(&r)),
             Err(e) => report.section("10. browser_engine", &format!("Skipped: {e}.\n")),
         }
+    }
+    if let Some(peer) = &peer {
+        report.section("11. peer_pagesift", &peer::to_markdown(peer));
+    } else if args.wants("peer") {
+        report.section("11. peer_pagesift", &skipped("11"));
+    }
+    match &instructions {
+        Some(Ok(r)) => report.section("12. instructions_per_scrape", &callgrind::to_markdown(r)),
+        Some(Err(why)) => report.section("12. instructions_per_scrape", &format!("Skipped: {why}.\n")),
+        None if args.wants("instructions") => report.section("12. instructions_per_scrape", &skipped("12")),
+        None => {}
     }
     report.write(&args.out)?;
     eprintln!(

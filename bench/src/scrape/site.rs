@@ -30,6 +30,26 @@ impl Site {
                 async move { ([(CONTENT_TYPE, "text/html; charset=utf-8")], body) }
             }),
         );
+        Site::serve(app).await
+    }
+
+    /// Serves each `(path, body)` as `text/html; charset=utf-8` (paths start
+    /// with `/`); anything else is a 404 (so `robots.txt` allows everything).
+    pub async fn start_pages(pages: Vec<(String, Bytes)>) -> anyhow::Result<Site> {
+        let mut app = Router::new();
+        for (path, body) in pages {
+            app = app.route(
+                &path,
+                get(move || {
+                    let body = body.clone();
+                    async move { ([(CONTENT_TYPE, "text/html; charset=utf-8")], body) }
+                }),
+            );
+        }
+        Site::serve(app).await
+    }
+
+    async fn serve(app: Router) -> anyhow::Result<Site> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = oneshot::channel::<()>();

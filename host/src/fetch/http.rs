@@ -213,7 +213,10 @@ impl HttpFetcher {
         if response.content_length().is_some_and(|n| n > self.max_bytes) {
             return Err(too_large());
         }
-        let mut body = BytesMut::new();
+        // Sized once from Content-Length (when the server sent one and it is
+        // within the cap) instead of growing by doubling through the body.
+        let expected = response.content_length().unwrap_or(0).min(self.max_bytes);
+        let mut body = BytesMut::with_capacity(expected as usize);
         loop {
             let chunk = match tokio::time::timeout_at(deadline.into(), response.chunk()).await {
                 Err(_) => return Err(FetchError::Timeout { url: url.to_string() }),

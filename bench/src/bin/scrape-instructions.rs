@@ -1,0 +1,177 @@
+//! The in-process scrape pipeline on one page, N times, for `valgrind
+//! --tool=callgrind` (benchmark 10, [`callgrind`](../callgrind.rs)): the same
+//! library calls as the server's pipeline (decode, parse, metadata, clean,
+//! serialise, the markdown plugin in wasm with a fresh instance, response
+//! JSON), each stage in its own never-inlined `stage_*` function under
+//! `scrape_once`, so callgrind's inclusive counts give instructions per stage.
+//! The server itself cannot run under valgrind: its pooling allocator reserves
+//! far more address space than valgrind manages; here the plugin runtime has
+//! one call slot and a 64 MiB memory cap. Where even that pool cannot be
+//! mapped (the reservation per memory is not configurable in this tree), the
+//! harness says so on stderr and runs the host stages alone (the plugin stage
+//! then counts nothing).
+//!
+//! Usage: `scrape-instructions PAGE.html[.gz] URL MARKDOWN.wasm WORK_DIR ITERATIONS`.
+
+use distill::plugins::bindings::Page;
+use distill::plugins::{LoadedPlugin, PluginRuntime, RuntimeLimits};
+use distill_html::{CleanOptions, CleanedHtml, ParsedPage};
+use serde_json::{Map, Value, json};
+use std::hint::black_box;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use url::Url;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    anyhow::ensure!(
+        args.len() == 5,
+        "usage: scrape-instructions PAGE.html[.gz] URL MARKDOWN.wasm WORK_DIR ITERATIONS"
+    );
+    let body = read_page(Path::new(&args[0]))?;
+    let url = Url::parse(&args[1])?;
+    let iterations: usize = args[4].parse()?;
+    // wasmtime's code cache wants an absolute path.
+    let work_dir = &std::path::absolute(&args[3])?;
+    let plugins_dir = work_dir.join("plugins");
+    std::fs::create_dir_all(&plugins_dir)?;
+    std::fs::copy(&args[2], plugins_dir.join("markdown.wasm"))?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    // Fields the runtime gains later (e.g. a memory reservation) keep their defaults.
+    #[allow(clippy::needless_update)]
+    let limits = RuntimeLimits {
+        default_memory_mib: 64,
+        max_memory_mib: 64,
+        max_concurrent_calls: 1,
+        ..RuntimeLimits::default()
+    };
+    let plugin = match PluginRuntime::new(&plugins_dir, Some(&work_dir.join("wasm-cache")), limits) {
+        Ok(runtime) => {
+            let markdown = rt
+                .block_on(runtime.load_all())
+                .format("markdown")
+                .cloned()
+                .ok_or_else(|| anyhow::anyhow!("the markdown plugin did not load"))?;
+            Some((runtime, markdown))
+        }
+        Err(e) => {
+            eprintln!("no plugin runtime, host stages only: {e:#}");
+            None
+        }
+    };
+    let ctx = Ctx { rt, plugin, url };
+    // One unmeasured run (first-call costs), then the measured ones.
+    let warm = run_stages(&ctx, &body);
+    anyhow::ensure!(warm > 0, "the pipeline returned no response");
+    for _ in 0..iterations {
+        black_box(scrape_once(&ctx, &body));
+    }
+    println!("{iterations} scrapes, {warm} bytes of response");
+    Ok(())
+}
+
+struct Ctx {
+    rt: tokio::runtime::Runtime,
+    /// `None` when the plugin runtime could not be created (under valgrind).
+    plugin: Option<(PluginRuntime, Arc<LoadedPlugin>)>,
+    url: Url,
+}
+
+fn read_page(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let raw = std::fs::read(path)?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&raw[..]).read_to_end(&mut out)?;
+        Ok(out)
+    } else {
+        Ok(raw)
+    }
+}
+
+/// One measured scrape (callgrind collects only inside this function).
+#[inline(never)]
+fn scrape_once(ctx: &Ctx, body: &[u8]) -> usize {
+    run_stages(ctx, body)
+}
+
+fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
+    let raw = stage_decode(body);
+    let page = stage_parse(&raw, &ctx.url);
+    let metadata = stage_metadata(&page);
+    let cleaned = stage_clean(&page);
+    let cleaned_html = stage_serialise(&cleaned);
+    let markdown = stage_markdown_plugin(ctx, &raw, cleaned_html, &metadata);
+    stage_response_json(markdown, metadata)
+}
+
+#[inline(never)]
+fn stage_decode(body: &[u8]) -> String {
+    distill_html::decode_html(black_box(body), Some("text/html; charset=utf-8"))
+}
+
+#[inline(never)]
+fn stage_parse(raw: &str, url: &Url) -> ParsedPage {
+    ParsedPage::parse(raw, url)
+}
+
+#[inline(never)]
+fn stage_metadata(page: &ParsedPage) -> Map<String, Value> {
+    page.metadata()
+}
+
+#[inline(never)]
+fn stage_clean(page: &ParsedPage) -> CleanedHtml {
+    let opts = CleanOptions {
+        only_main_content: true,
+        include_tags: &[],
+        exclude_tags: &[],
+    };
+    let cleaned = page.clean(&opts).expect("no selectors");
+    black_box(cleaned.has_content());
+    cleaned
+}
+
+#[inline(never)]
+fn stage_serialise(cleaned: &CleanedHtml) -> String {
+    cleaned.html()
+}
+
+#[inline(never)]
+fn stage_markdown_plugin(ctx: &Ctx, raw: &str, cleaned_html: String, metadata: &Map<String, Value>) -> Value {
+    let Some((runtime, markdown)) = &ctx.plugin else {
+        return Value::String(String::new());
+    };
+    let page = Page {
+        requested_url: ctx.url.to_string(),
+        final_url: ctx.url.to_string(),
+        status_code: 200,
+        content_type: Some("text/html; charset=utf-8".into()),
+        raw_html: raw.to_string(),
+        cleaned_html,
+        metadata: Value::Object(metadata.clone()).to_string(),
+        inputs: Vec::new(),
+    };
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let out = ctx
+        .rt
+        .block_on(runtime.render(markdown, "markdown", &page, "{}", "bench", deadline));
+    out.ok()
+        .and_then(|o| serde_json::from_str(&o.value).ok())
+        .unwrap_or(Value::Null)
+}
+
+#[inline(never)]
+fn stage_response_json(markdown: Value, metadata: Map<String, Value>) -> usize {
+    if markdown.is_null() {
+        return 0;
+    }
+    let response = json!({
+        "success": true,
+        "data": { "markdown": markdown, "metadata": Value::Object(metadata) },
+    });
+    serde_json::to_vec(&response).map(|v| v.len()).unwrap_or(0)
+}
