@@ -14,11 +14,11 @@
 //! 9. [`crawl`]: crawl pages/s and CPU per page on a generated 10,000-page
 //!    site, one server and two on one Redis; map time; memory per queued URL.
 //! 10. [`browser`]: browser scrapes of a static local page (latency, pages/s at
-//!    c=1 and c=4, first page after start, memory of server + Chromium).
+//!     c=1 and c=4, first page after start, memory of server + Chromium).
 //! 11. [`peer`]: Distill beside pagesift (a Firecrawl-compatible peer) on the
-//!    same pages, interleaved rounds.
+//!     same pages, interleaved rounds.
 //! 12. [`callgrind`]: instructions per scrape and per stage (callgrind on the
-//!    `scrape-instructions` harness), stable enough to review.
+//!     `scrape-instructions` harness), stable enough to review.
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
