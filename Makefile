@@ -190,8 +190,7 @@ $(PAGESIFT):
 pagesift: | $(PAGESIFT)
 
 bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
-	$(CARGO) build --release -p distill-bench
-	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) $(CARGO) run --release -p distill-bench -- --out BENCHMARKS.md
+	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) target/release/distill-bench --out BENCHMARKS.md
 
 ## make soak SOAK_MINUTES=N: N minutes of bounded loopback load (c=32: corpus
 ## scrapes, document parses, hostile inputs, a markdown plugin hot swap every
@@ -200,7 +199,7 @@ bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
 ## growth over 10 % after minute 5 or an undocumented 5xx.
 SOAK_MINUTES ?= 10
 soak: plugins host
-	nice -n 10 $(CARGO) run --release -p distill-bench -- soak --minutes $(SOAK_MINUTES) --corpus-root $(QUALITY_CORPORA)
+	nice -n 10 target/release/distill-bench soak --minutes $(SOAK_MINUTES) --corpus-root $(QUALITY_CORPORA)
 
 ## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local
 ## fixture server, scrapes every page through the built server (markdown, default
