@@ -50,6 +50,7 @@ mod plugins;
 mod procfs;
 mod profile;
 mod redact;
+mod redis_server;
 mod report;
 mod scrape;
 mod soak;

@@ -9,10 +9,11 @@
 mod site;
 
 use crate::procfs::{CpuSample, status_kib};
+use crate::redis_server::Redis;
 use crate::scrape::server::Server;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 pub struct Config {
@@ -53,64 +54,15 @@ pub struct Results {
     pub notes: Vec<String>,
 }
 
-/// A throwaway redis-server on a free loopback port; killed when dropped.
-struct Redis {
-    child: Child,
-    port: u16,
-}
-
-impl Redis {
-    fn start() -> Option<Redis> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .ok()?
-            .local_addr()
-            .ok()?
-            .port();
-        let child = Command::new("redis-server")
-            .args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let until = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if Instant::now() > until {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        Some(Redis { child, port })
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
-    }
-
-    fn used_memory(&self) -> Option<u64> {
-        let out = Command::new("redis-cli")
-            .args(["-p", &self.port.to_string(), "info", "memory"])
-            .output()
-            .ok()?;
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .find_map(|l| l.strip_prefix("used_memory:")?.trim().parse().ok())
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Redis's `used_memory` (bytes), from `redis-cli info memory`.
+fn used_memory(redis: &Redis) -> Option<u64> {
+    let out = Command::new("redis-cli")
+        .args(["-p", &redis.port.to_string(), "info", "memory"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("used_memory:")?.trim().parse().ok())
 }
 
 fn rss_mib(pid: u32) -> f64 {
@@ -303,11 +255,14 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
         );
     }
 
-    let Some(redis) = Redis::start() else {
-        results
-            .notes
-            .push("redis-server not found: the shared-queue runs were skipped (`make setup`).".into());
-        return Ok(results);
+    let redis = match Redis::start() {
+        Ok(redis) => redis,
+        Err(why) => {
+            results
+                .notes
+                .push(format!("{why}: the shared-queue runs were skipped."));
+            return Ok(results);
+        }
     };
     eprintln!("  two servers on one redis-server");
     let shared = [("DISTILL_QUEUE_URL", redis.url())];
@@ -324,7 +279,7 @@ pub async fn run(cfg: &Config) -> anyhow::Result<Results> {
             &server,
             &site,
             cfg.pages,
-            || redis.used_memory().unwrap_or(0),
+            || used_memory(&redis).unwrap_or(0),
             "redis",
         )
         .await?,

@@ -6,10 +6,11 @@
 
 use super::load::{self, LoadResult};
 use super::server::Server;
+use crate::redis_server::Redis;
 use bytes::Bytes;
 use serde_json::json;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -111,60 +112,8 @@ async fn store_bytes(s: &Setup<'_>, client: &reqwest::Client) -> anyhow::Result<
     })
 }
 
-/// A `redis-server` child on a free loopback port, killed on drop.
-struct Redis {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn redis_server() -> Result<Redis, String> {
-    let bin = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("redis-server"))
-                .collect::<Vec<PathBuf>>()
-        })
-        .unwrap_or_default()
-        .into_iter()
-        .find(|p| p.is_file())
-        .ok_or("redis-server is not installed (`make setup` installs it)")?;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
-    let child = Command::new(bin)
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok(Redis { child, port });
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Err("redis-server did not start listening".into())
-}
-
 async fn redis_hits(s: &Setup<'_>, client: &reqwest::Client) -> Result<RedisHits, String> {
-    let redis = redis_server()?;
+    let redis = Redis::start()?;
     let version = Command::new("redis-server")
         .arg("--version")
         .output()
@@ -178,7 +127,7 @@ async fn redis_hits(s: &Setup<'_>, client: &reqwest::Client) -> Result<RedisHits
     let dir = s.data_dir.join("redis-backend");
     let _ = std::fs::remove_dir_all(&dir);
     let mut env = shared_env(s);
-    env.push(("DISTILL_CACHE_URL", format!("redis://127.0.0.1:{}/0", redis.port)));
+    env.push(("DISTILL_CACHE_URL", redis.url()));
     let server = Server::spawn_with_env(s.bin, s.plugins_dir, &dir, Duration::from_secs(120), &env)
         .map_err(|e| format!("{e:#}"))?;
     let url = format!("{}/v2/scrape", server.base_url);
