@@ -22,7 +22,7 @@
 //!
 //! Supporting modules: [`corpus`] (pages), [`plugins`] (the runtime as the
 //! server builds it), [`stages`] (per-stage timings of a scrape), [`profile`]
-//! (`perf` profile of the server), [`procfs`] (CPU and memory of a process), [`machine`], [`report`], [`summary`],
+//! (`perf` profile of the server), [`procfs`] (CPU and memory of a process), [`redis_server`] (a throwaway redis-server), [`machine`], [`report`], [`summary`],
 //! [`stats`]. All traffic stays on 127.0.0.1; every loop is bounded in count
 //! and in time.
 //!
