@@ -109,7 +109,6 @@ pub fn normalise(answer: &Value) -> Option<Value> {
         return None;
     }
     let mut menu = json!({"sections": sections});
-    currencies.dedup();
     if let [only] = currencies.as_slice() {
         menu["currency"] = json!(only);
     }
