@@ -54,6 +54,13 @@ pub fn complete(request: &Request) -> Result<String, String> {
     }
 }
 
+/// Runs a completion whose answer must be JSON (a request with a
+/// `json_schema`); the parsed value, or why there is none.
+pub fn complete_json(request: &Request) -> Result<serde_json::Value, String> {
+    let text = complete(request)?;
+    serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))
+}
+
 /// A stand-in for the host's model in native unit tests: set a handler and
 /// the plugin's [`complete`] calls reach it (per thread, so tests running in
 /// parallel do not see each other's handlers).

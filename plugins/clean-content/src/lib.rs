@@ -113,9 +113,7 @@ pub fn clean(markdown: &str) -> Result<String, String> {
     if blocks.len() < 2 {
         return Ok(markdown.to_string());
     }
-    let text = llm::complete(&request(&blocks))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let value = llm::complete_json(&request(&blocks))?;
     let remove: Vec<usize> = value["remove"]
         .as_array()
         .ok_or("the model's output has no \"remove\" list")?

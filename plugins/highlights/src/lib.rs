@@ -104,9 +104,7 @@ pub fn request(query: &str, sentences: &[String]) -> Request {
 
 /// The chosen sentences, verbatim, in page order; or why there are none.
 pub fn highlight(query: &str, sentences: &[String]) -> Result<String, String> {
-    let text = llm::complete(&request(query, sentences))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let value = llm::complete_json(&request(query, sentences))?;
     let mut chosen: Vec<usize> = value["indices"]
         .as_array()
         .ok_or("the model's output has no \"indices\" list")?

@@ -193,9 +193,7 @@ pub fn request(markdown: &str, prompt: Option<&str>, schema: Option<&Normalized>
 
 /// The extracted value, or why there is none.
 pub fn extract(markdown: &str, prompt: Option<&str>, schema: Option<&Normalized>) -> Result<Value, String> {
-    let text = llm::complete(&request(markdown, prompt, schema))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let value = llm::complete_json(&request(markdown, prompt, schema))?;
     match schema {
         Some(s) if s.wrapped_array => Ok(value.get("items").cloned().unwrap_or(Value::Null)),
         _ => Ok(value),

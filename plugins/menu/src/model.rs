@@ -80,9 +80,7 @@ pub fn read(markdown: &str) -> Result<Option<Value>, String> {
     if markdown.trim().is_empty() {
         return Ok(None);
     }
-    let text = llm::complete(&request(markdown))?;
-    let answer: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let answer = llm::complete_json(&request(markdown))?;
     Ok(normalise(&answer))
 }
 

@@ -84,11 +84,7 @@ pub fn fill(product: &mut Value, markdown: &str) {
         return;
     }
     let title = product["title"].as_str().unwrap_or_default().to_string();
-    let answer = llm::complete(&request(&title, &fields, markdown)).and_then(|text| {
-        serde_json::from_str::<Value>(text.trim())
-            .map_err(|e| format!("the model's output is not JSON ({e})"))
-    });
-    match answer {
+    match llm::complete_json(&request(&title, &fields, markdown)) {
         Ok(answer) => merge(product, &fields, &answer),
         Err(why) => distill_sdk::warning(format!(
             "product: {} not in the page's markup and not filled: {why}",

@@ -92,9 +92,7 @@ pub fn request(question: &str, url: &str, markdown: &str) -> Request {
 
 /// The model's answer, or why there is none.
 pub fn answer(question: &str, url: &str, markdown: &str) -> Result<String, String> {
-    let text = llm::complete(&request(question, url, markdown))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let value = llm::complete_json(&request(question, url, markdown))?;
     value["answer"]
         .as_str()
         .map(str::trim)

@@ -75,9 +75,7 @@ pub fn summarize(markdown: &str) -> Result<String, String> {
     if markdown.trim().is_empty() {
         return Err("the page has no text to summarise".into());
     }
-    let text = llm::complete(&request(markdown))?;
-    let value: Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("the model's output is not JSON ({e})"))?;
+    let value = llm::complete_json(&request(markdown))?;
     value["summary"]
         .as_str()
         .map(str::trim)
