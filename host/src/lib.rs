@@ -38,6 +38,8 @@ pub mod reopen_db;
 pub mod server;
 pub mod services;
 pub mod telemetry;
+#[cfg(test)]
+pub mod test_redis;
 pub mod timestamp;
 
 use std::net::SocketAddr;

@@ -6,46 +6,9 @@
 use crate::jobs::record::{JobKind, JobRecord, JobStatus, Outcome, Task};
 use crate::jobs::redis_queue::RedisQueue;
 use crate::jobs::store::JobStore;
+use crate::test_redis::RedisServer;
 use serde_json::json;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// A redis-server child, killed on drop.
-struct RedisServer(Child, String);
-
-impl RedisServer {
-    fn start() -> Option<RedisServer> {
-        if Command::new("redis-server").arg("--version").output().is_err() {
-            eprintln!("SKIPPED: redis-server is not installed (run `make setup`)");
-            return None;
-        }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start redis-server");
-        let until = Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < until, "redis-server did not listen");
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        Some(RedisServer(child, format!("redis://127.0.0.1:{port}/0")))
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use std::time::Duration;
 
 fn task(path: &str) -> Task {
     Task {
@@ -64,10 +27,12 @@ fn page(n: u32, final_key: &str) -> Outcome {
 
 #[tokio::test]
 async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
-    let Some(redis) = RedisServer::start() else { return };
+    let Some(redis) = RedisServer::start().await else {
+        return;
+    };
     // Two workers, as two processes would hold.
-    let a = RedisQueue::connect(&redis.1).await.unwrap();
-    let b = RedisQueue::connect(&redis.1).await.unwrap();
+    let a = RedisQueue::connect(&redis.url).await.unwrap();
+    let b = RedisQueue::connect(&redis.url).await.unwrap();
     let now = crate::cache::store::now_ms();
     let job = JobRecord::new(
         "j1".into(),
@@ -165,8 +130,10 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
 
 #[tokio::test]
 async fn shared_queue_cancel_drops_work() {
-    let Some(redis) = RedisServer::start() else { return };
-    let q = RedisQueue::connect(&redis.1).await.unwrap();
+    let Some(redis) = RedisServer::start().await else {
+        return;
+    };
+    let q = RedisQueue::connect(&redis.url).await.unwrap();
     let now = crate::cache::store::now_ms();
     let job = JobRecord::new(
         "j2".into(),
