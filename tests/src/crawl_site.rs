@@ -17,6 +17,7 @@
 //!
 //! Every request is counted by path ([`CrawlSite::hits`]).
 
+use crate::background::serve_router;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
@@ -70,21 +71,8 @@ impl CrawlSite {
             shape,
             hits: hits.clone(),
         };
-        std::thread::Builder::new()
-            .name("crawl-site".into())
-            .spawn(move || {
-                let rt = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async move {
-                    let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                    let app = Router::new().fallback(serve).with_state(ctx);
-                    axum::serve(listener, app).await.unwrap();
-                });
-            })
-            .unwrap();
+        let app = Router::new().fallback(serve).with_state(ctx);
+        serve_router("crawl-site", listener, app);
         CrawlSite { port, shape, hits }
     }
 

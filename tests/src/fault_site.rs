@@ -17,6 +17,7 @@
 //! reading. [`HangingEndpoint`] accepts connections, reads the request and
 //! never answers.
 
+use crate::background::spawn_on_own_runtime;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use std::collections::HashMap;
@@ -64,28 +65,18 @@ pub fn fault_site() -> &'static FaultSite {
         let addrs: Vec<SocketAddr> = listeners.iter().map(|l| l.local_addr().unwrap()).collect();
         let sent = Arc::new(Mutex::new(HashMap::new()));
         let (all, counters) = (addrs.clone(), sent.clone());
-        std::thread::Builder::new()
-            .name("fault-site".into())
-            .spawn(move || {
-                let rt = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async move {
-                    let mut tasks = Vec::new();
-                    for listener in listeners {
-                        listener.set_nonblocking(true).unwrap();
-                        let listener = TcpListener::from_std(listener).unwrap();
-                        let (all, counters) = (all.clone(), counters.clone());
-                        tasks.push(tokio::spawn(accept_loop(listener, all, counters)));
-                    }
-                    for t in tasks {
-                        let _ = t.await;
-                    }
-                });
-            })
-            .unwrap();
+        spawn_on_own_runtime("fault-site", move || async move {
+            let mut tasks = Vec::new();
+            for listener in listeners {
+                listener.set_nonblocking(true).unwrap();
+                let listener = TcpListener::from_std(listener).unwrap();
+                let (all, counters) = (all.clone(), counters.clone());
+                tasks.push(tokio::spawn(accept_loop(listener, all, counters)));
+            }
+            for t in tasks {
+                let _ = t.await;
+            }
+        });
         FaultSite { addrs, sent }
     })
 }

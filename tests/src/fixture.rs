@@ -22,6 +22,7 @@
 //! The site runs on its own thread and Tokio runtime, so sync and async tests
 //! can use it alike; [`site`] starts it once per test binary.
 
+use crate::background::serve_router;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path as UrlPath, State};
@@ -143,20 +144,7 @@ fn start() -> FixtureSite {
         hits: hits.clone(),
         versions: versions.clone(),
     };
-    std::thread::Builder::new()
-        .name("fixture-site".into())
-        .spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                axum::serve(listener, router(ctx)).await.unwrap();
-            });
-        })
-        .unwrap();
+    serve_router("fixture-site", listener, router(ctx));
     FixtureSite { addr, hits, versions }
 }
 

@@ -1,6 +1,7 @@
 //! End-to-end test harness for Distill: every test starts (or shares) the real
 //! `distill` binary and talks HTTP to it, scraping a local fixture site.
 //!
+//! - [`background`]: a thread with its own runtime for each loopback site.
 //! - [`server`]: spawn `$DISTILL_BIN` on an ephemeral port, capture its logs.
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
@@ -20,6 +21,7 @@
 //! harness looks under `target/`.
 //! All traffic stays on 127.0.0.1.
 
+pub mod background;
 pub mod client;
 pub mod crawl_site;
 pub mod fake_llm;

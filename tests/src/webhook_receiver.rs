@@ -2,6 +2,7 @@
 //! and answers 500 to the first `fail_first` attempts of each event, so that
 //! retries can be observed.
 
+use crate::background::serve_router;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -43,17 +44,8 @@ impl WebhookReceiver {
             log: log.clone(),
             fail_first,
         };
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                let app = Router::new().route("/hook", post(receive)).with_state(ctx);
-                axum::serve(listener, app).await.unwrap();
-            });
-        });
+        let app = Router::new().route("/hook", post(receive)).with_state(ctx);
+        serve_router("webhook-receiver", listener, app);
         WebhookReceiver { port, log }
     }
 

@@ -4,6 +4,7 @@
 //! valid MP3 / MP4 (checked by header and by ffprobe's duration); tampered
 //! and expired links are refused; failures are null + a warning.
 
+use distill_e2e::background::serve_router;
 use distill_e2e::client::{get, scrape};
 use distill_e2e::server::{ServerOptions, TestServer};
 use serde_json::{Value, json};
@@ -154,20 +155,11 @@ fn media_site() -> &'static MediaSite {
         listener.set_nonblocking(true).unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let root = dir.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
-                    let root = root.clone();
-                    async move { serve_file(&root, uri.path()) }
-                });
-                axum::serve(listener, app).await.unwrap();
-            });
+        let app = axum::Router::new().fallback(move |uri: axum::http::Uri| {
+            let root = root.clone();
+            async move { serve_file(&root, uri.path()) }
         });
+        serve_router("media-site", listener, app);
         MediaSite { base, dir }
     })
 }
