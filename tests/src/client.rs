@@ -101,7 +101,8 @@ pub fn http() -> &'static reqwest::Client {
     })
 }
 
-async fn into_reply(started: Instant, response: reqwest::Response) -> Reply {
+/// Reads `response` (sent at `started`) into a [`Reply`].
+pub async fn into_reply(started: Instant, response: reqwest::Response) -> Reply {
     let status = response.status().as_u16();
     let content_type = response
         .headers()

@@ -1,7 +1,7 @@
 //! Multipart uploads to `/v2/parse`, as the official SDKs send them: a `file`
 //! part and an optional `options` part holding JSON.
 
-use crate::client::{Reply, http};
+use crate::client::{Reply, http, into_reply};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -34,21 +34,7 @@ pub async fn parse_upload(
         .send()
         .await
         .expect("parse request");
-    let status = resp.status().as_u16();
-    let content_type = resp
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let body = resp.text().await.unwrap_or_default();
-    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
-    Reply {
-        status,
-        content_type,
-        body,
-        json,
-        elapsed: started.elapsed(),
-    }
+    into_reply(started, resp).await
 }
 
 /// Uploads a fixture document under its own name to the shared server and

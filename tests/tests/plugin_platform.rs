@@ -3,6 +3,7 @@
 //! plugin built for an older ABI, refusing an unknown ABI, conflicting claims,
 //! declared limits and capability grants.
 
+use distill_e2e::client::into_reply;
 use distill_e2e::{
     Plugins, Reply, ServerOptions, TestServer, get, plugins_dir_with, scrape, site, test_plugins_dir,
 };
@@ -41,21 +42,7 @@ async fn admin(server: &TestServer, method: &str, path: &str, key: Option<&str>)
     }
     let started = Instant::now();
     let resp = req.send().await.expect("admin request");
-    let status = resp.status().as_u16();
-    let content_type = resp
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let body = resp.text().await.unwrap_or_default();
-    let json = serde_json::from_str(&body).unwrap_or(Value::Null);
-    Reply {
-        status,
-        content_type,
-        body,
-        json,
-        elapsed: started.elapsed(),
-    }
+    into_reply(started, resp).await
 }
 
 async fn plugin_list(server: &TestServer) -> Vec<Value> {
