@@ -231,3 +231,26 @@ async fn a_misbehaving_converter_fails_its_upload_and_never_the_server() {
     });
     assert!(found, "the panic is not in the log:\n{logs}");
 }
+
+/// Found by the `convert_spreadsheet` fuzz target: an .xls whose MulRk record
+/// names its last column before its first (calamine subtracts them). The
+/// shipped converter (built without overflow checks, as calamine then wraps
+/// and its own length check refuses the record) answers a clear 400, and the
+/// server keeps serving.
+#[tokio::test]
+async fn an_xls_record_with_reversed_columns_is_answered_cleanly() {
+    let name = "fuzz-mulrk-reversed-columns.xls";
+    let r = parse_upload(
+        shared().url(),
+        name,
+        None,
+        read_document(name),
+        Some(&json!({"timeout": 30000})),
+    )
+    .await;
+    r.assert_error(400, "PARSE_DOCUMENT_ERROR");
+    assert!(r.error().contains(name), "{}", r.pretty());
+    assert!(r.error().contains("cannot read the workbook"), "{}", r.pretty());
+    assert!(r.elapsed < HANG_GUARD, "took {:?}", r.elapsed);
+    assert_eq!(get(&format!("{}/", shared().url())).await.status, 200);
+}
