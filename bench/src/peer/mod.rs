@@ -377,7 +377,7 @@ pub fn to_markdown(r: &Results) -> String {
     };
     let mut out = format!(
         "Distill (`target/release/distill`, default configuration) beside pagesift {} (AGPL-3.0, run only as a \
-         black box: `pagesift serve --no-cache --allow-cidr 127.0.0.0/8`, installed by `make pagesift`) on the same pages \
+         black box: `pagesift serve --no-cache --allow-cidr 127.0.0.0/8` with `[policy] interval_ms = 0`, `per_host_concurrency = 256` in its config — its default paces one host to ~1 req/s —, installed by `make pagesift`) on the same pages \
          from `../shared/corpus/wcxb-dev`, served by a static server in the bench process. Requests are `POST /v2/scrape` \
          with `{{\"url\": …, \"formats\": [\"markdown\"], \"maxAge\": 0}}` over keep-alive connections. {} interleaved \
          rounds: each round runs every (page, concurrency) cell for {:.1} s on each server after a short warm-up, \
