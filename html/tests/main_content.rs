@@ -604,3 +604,41 @@ fn a_drop_down_of_names_among_page_sections_is_not_a_listing() {
     let out = main_content(&html);
     assert_kept(&out, &["partnership between a fungus"], &["TEAM0", "TEAM59"]);
 }
+
+#[test]
+fn headline_lists_beside_the_articles_body_go() {
+    // A short post in a layout of columns: "Top stories" and "Recent posts" modules (lists
+    // whose every item is a link) sit in the container beside the body and go; the body's
+    // own reading list stays.
+    let list = |name: &str| -> String {
+        (0..6)
+            .map(|i| format!("<li><a href='/{name}/{i}'>{name}{i} Council approves the new bridge</a></li>"))
+            .collect()
+    };
+    let html = format!(
+        r#"<body><div class="grid"><div class="col-main">
+        <div class="art-content"><h1>Lichens on Old Walls</h1>{}
+        <p>Further reading:</p><ul>{}</ul></div>
+        <div class="col"><div class="mod"><h3>Top stories</h3><ul>{}</ul></div></div>
+        <div class="col"><div class="mod"><h3>Recent posts</h3><ul>{}</ul></div></div></div>
+        <div class="col-side"><div class="mod"><h3>More news</h3><ul>{}</ul></div>
+        <div class="note"><p>SIDENOTE The society meets on the first Monday of the month, in the library.</p></div></div></div></body>"#,
+        paras(5),
+        list("READING"),
+        list("TOPSTORY"),
+        list("RECENT"),
+        list("MORENEWS")
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 1. Lichens",
+            "Part 5. Lichens",
+            "READING0",
+            "READING5",
+            "SIDENOTE",
+        ],
+        &["TOPSTORY0", "RECENT5", "MORENEWS3", "Top stories"],
+    );
+}

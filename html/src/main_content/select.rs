@@ -78,6 +78,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     prune_repeats(arena, container, &holds_forced, &mut prune);
     prune_trailing_links(arena, container, &holds_forced, &mut prune);
     super::calls::prune(arena, scores, container, &holds_forced, &mut prune);
+    super::link_lists::prune(arena, scores, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
 }
 
