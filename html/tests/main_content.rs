@@ -608,8 +608,8 @@ fn a_drop_down_of_names_among_page_sections_is_not_a_listing() {
 #[test]
 fn headline_lists_beside_the_articles_body_go() {
     // A short post in a layout of columns: "Top stories" and "Recent posts" modules (lists
-    // whose every item is a link) sit in the container beside the body and go; the body's
-    // own reading list stays.
+    // whose every item is a link, or links written with line breaks) sit in the container
+    // beside the body and go; the body's own reading list stays.
     let list = |name: &str| -> String {
         (0..6)
             .map(|i| format!("<li><a href='/{name}/{i}'>{name}{i} Council approves the new bridge</a></li>"))
@@ -622,12 +622,16 @@ fn headline_lists_beside_the_articles_body_go() {
         <div class="col"><div class="mod"><h3>Top stories</h3><ul>{}</ul></div></div>
         <div class="col"><div class="mod"><h3>Recent posts</h3><ul>{}</ul></div></div></div>
         <div class="col-side"><div class="mod"><h3>More news</h3><ul>{}</ul></div>
+        <div class="mod"><h3>Friends</h3><div>{}</div></div>
         <div class="note"><p>SIDENOTE The society meets on the first Monday of the month, in the library.</p></div></div></div></body>"#,
         paras(5),
         list("READING"),
         list("TOPSTORY"),
         list("RECENT"),
-        list("MORENEWS")
+        list("MORENEWS"),
+        (0..5)
+            .map(|i| format!("<a href='/friend/{i}'>FRIEND{i} Garden notes</a><br>"))
+            .collect::<String>()
     );
     let out = main_content(&html);
     assert_kept(
@@ -639,6 +643,13 @@ fn headline_lists_beside_the_articles_body_go() {
             "READING5",
             "SIDENOTE",
         ],
-        &["TOPSTORY0", "RECENT5", "MORENEWS3", "Top stories"],
+        &[
+            "TOPSTORY0",
+            "RECENT5",
+            "MORENEWS3",
+            "Top stories",
+            "FRIEND0",
+            "FRIEND4",
+        ],
     );
 }

@@ -14,6 +14,9 @@ use super::score::Scores;
 const LIST_LINKS: f32 = 0.8;
 /// Links a headline list has at least (two links are a previous/next pair or a byline).
 const LIST_MIN_LINKS: u32 = 3;
+/// The same for a block of links without a list.
+const BLOCK_MIN_LINKS: u32 = 4;
+const BLOCK_LINKS: f32 = 0.85;
 /// Characters besides the list its wrapper may hold to go with it (a heading: "Top
 /// stories", "Recent posts").
 const TITLE_MAX_CHARS: u32 = 60;
@@ -59,7 +62,9 @@ pub(super) fn prune(
             continue;
         }
         let around_body = i < body && body < i + n.size as usize;
-        if !around_body && headline_list(n) && !n.forced && !holds_forced[i] {
+        // A block of cards (a collection's grid of all-link tiles) is not a headline list.
+        let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
+        if !around_body && headline_list(n) && !record_block && !n.forced && !holds_forced[i] {
             found.push(with_title(arena, i, container, body));
             i += n.size as usize;
         } else {
@@ -70,9 +75,15 @@ pub(super) fn prune(
     prune.extend(found);
 }
 
-/// A list (`ul`, `ol`) whose text is nearly all links, several of them.
+/// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of
+/// links written without a list (links and line breaks), held to a stricter link share.
 fn headline_list(n: &Node) -> bool {
-    n.kind == Kind::List && n.counts.links >= LIST_MIN_LINKS && n.total.link_density() >= LIST_LINKS
+    let density = n.total.link_density();
+    match n.kind {
+        Kind::List => n.counts.links >= LIST_MIN_LINKS && density >= LIST_LINKS,
+        Kind::Block => n.counts.links >= BLOCK_MIN_LINKS && density >= BLOCK_LINKS,
+        _ => false,
+    }
 }
 
 /// The list, or the wrapper holding it and no more than its heading (the wrapper of a
