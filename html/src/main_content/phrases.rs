@@ -325,7 +325,26 @@ pub(super) fn is_comment_title(text: &str) -> bool {
         s.strip_prefix(*p)
             .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
     };
-    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts))
+    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts)) || count_inside(s)
+}
+
+/// Words that, right after a count inside a title, name its comments ("There are 27
+/// comments", "Showing 3 responses").
+const COUNTED_INSIDE: &[&str] = &[" comment", " comments", " response", " responses"];
+
+/// Whether a lower-cased title holds a count of comments after other words, at its end or
+/// at the end of its sentence.
+fn count_inside(s: &str) -> bool {
+    let b = s.as_bytes();
+    COUNTED_INSIDE.iter().any(|w| {
+        s.match_indices(w).any(|(at, _)| {
+            let end = at + w.len();
+            // The title ends there, or a sentence does ("There are 27 comments. Add yours"),
+            // not a headline going on ("Why 3 comments matter").
+            let next = b[end..].iter().find(|c| **c != b' ');
+            at > 0 && b[at - 1].is_ascii_digit() && next.is_none_or(|c| !c.is_ascii_alphanumeric())
+        })
+    })
 }
 
 /// `t` without a leading `word` (any case) followed by a space.
@@ -398,6 +417,8 @@ mod tests {
             "24 thoughts on “Old walls”",
             "Readers' Comments",
             "Leave a Reply",
+            "There are 27 comments. Add yours.",
+            "Showing 3 responses",
         ] {
             assert!(is_comment_title(yes), "{yes}");
         }
@@ -407,6 +428,8 @@ mod tests {
             "Responses to the plan",
             "Thoughts on walls",
             "Discussion",
+            "Top 10 commentators",
+            "Why 3 comments matter more than 300 likes",
         ] {
             assert!(!is_comment_title(no), "{no}");
         }
