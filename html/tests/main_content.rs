@@ -653,3 +653,44 @@ fn headline_lists_beside_the_articles_body_go() {
         ],
     );
 }
+
+#[test]
+fn a_sidebar_word_on_the_pages_body_does_not_hide_the_article_from_the_comment_walk() {
+    // `<body class="one-sidebar">` is a layout modifier: the post's prose inside it is
+    // still the article its comments follow, so the thread (most of the page) goes.
+    let comments: String = (0..12).map(comment).collect();
+    let html = format!(
+        r#"<body class="page one-sidebar"><div class="wrap"><div class="node"><h1>Lichens on Old Walls</h1>
+        <div class="entry-content">{}</div></div>
+        <div id="comments" class="comments"><h3>There are 12 comments. <a href="/login">Add yours.</a></h3>
+        <ol>{comments}</ol></div></div></body>"#,
+        paras(2)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 2. Lichens"],
+        &["COMMENT0", "COMMENT11", "There are 12 comments"],
+    );
+}
+
+#[test]
+fn costly_parts_inside_a_force_included_element_are_pruned() {
+    // `#main` (upstream's force-include list) is never removed, but the comments and the
+    // share bar inside it are not content: it is no longer kept whole.
+    let comments: String = (0..6).map(comment).collect();
+    let html = format!(
+        r#"<body><div class="page"><h1>Lichens on Old Walls</h1><p>DEK {PROSE}</p><p>Second. {PROSE}</p>
+        <div id="main"><div class="story">{}
+        <div class="share-bar"><a href="/s/tw">Share</a> <a href="/s/fb">Tweet</a></div></div>
+        <div id="comments" class="comments-area"><h3>6 Comments</h3><ol>{comments}</ol></div></div></div></body>"#,
+        paras(4)
+    );
+    let out = main_content(&html);
+    assert!(out.contains("id=\"main\""), "#main itself stays:\n{out}");
+    assert_kept(
+        &out,
+        &["DEK Lichens", "Part 1. Lichens", "Part 4. Lichens"],
+        &["COMMENT0", "COMMENT5", "Tweet"],
+    );
+}

@@ -24,7 +24,10 @@
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body ([`link_lists`]) and headings left without a section.
 //!
-//! Upstream's force-include list still keeps its elements. When nothing scores as content
+//! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
+//! but not everything inside them: comments, share bars and the like inside `#main` are
+//! pruned as anywhere (upstream's own rule removes its excluded elements there too). When
+//! nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty
 //! result then makes the server fall back to the whole page. With `includeTags` the user
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
