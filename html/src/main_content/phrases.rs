@@ -13,6 +13,7 @@ const EXACT: &[&str] = &[
     "about the authors",
     "accept",
     "accept all",
+    "accessibility",
     "add to bag",
     "add to basket",
     "add to cart",
@@ -99,6 +100,7 @@ const EXACT: &[&str] = &[
     "see all posts",
     "see less",
     "see more",
+    "see plans",
     "share",
     "share this",
     "shop now",
@@ -119,6 +121,7 @@ const EXACT: &[&str] = &[
     "subscribe",
     "subscribe here",
     "table of contents",
+    "terms of service",
     "terms of use",
     "tiktok",
     "toggle navigation",
@@ -200,6 +203,8 @@ const PREFIX: &[&str] = &[
     "updated on",
     "use promo code",
     "was this helpful",
+    "what others are reading",
+    "written by",
     "you may also",
     "you may also like",
     "you may be interested",
@@ -396,6 +401,9 @@ mod tests {
             "Add to cart",
             "Not open for further replies.",
             "More from the author",
+            "Terms of Service",
+            "What others are reading",
+            "Written by Jane Doe",
         ] {
             assert!(is_furniture(yes), "{yes}");
         }
@@ -406,6 +414,7 @@ mod tests {
             "Reply 3: lichens",
             "The comments were great",
             "Moreover",
+            "Written by hand in 1820, the letters survived a fire.",
         ] {
             assert!(!is_furniture(no), "{no}");
         }
