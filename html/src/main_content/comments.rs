@@ -101,9 +101,10 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
         }
         // A chrome word on the element holding most of the page is a layout modifier
         // (`<body class="one-sidebar">`, `main--withSidebar`), not a region.
-        let layout_wrapper =
-            node.total.chars as f32 >= LAYOUT_SHARE * page_chars && node.total.link_density() < 0.5;
-        if chrome_region(node) && !layout_wrapper {
+        let layout_wrapper = |node: &Node| {
+            node.total.chars as f32 >= LAYOUT_SHARE * page_chars && node.total.link_density() < 0.5
+        };
+        if chrome_region(node) && !layout_wrapper(node) {
             quiet_end = quiet_end.max(i + node.size as usize);
         }
         let in_thread = i < thread_end;

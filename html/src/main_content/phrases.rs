@@ -334,20 +334,27 @@ pub(super) fn is_comment_title(text: &str) -> bool {
 }
 
 /// Words that, right after a count inside a title, name its comments ("There are 27
-/// comments", "Showing 3 responses").
-const COUNTED_INSIDE: &[&str] = &[" comment", " comments", " response", " responses"];
+/// comments", "Showing 3 responses"); an `s` may follow.
+const COUNTED_INSIDE: &[&[u8]] = &[b"comment", b"response"];
 
 /// Whether a lower-cased title holds a count of comments after other words, at its end or
-/// at the end of its sentence.
+/// at the end of its sentence. One pass, looking further only after a digit.
 fn count_inside(s: &str) -> bool {
     let b = s.as_bytes();
-    COUNTED_INSIDE.iter().any(|w| {
-        s.match_indices(w).any(|(at, _)| {
-            let end = at + w.len();
-            // The title ends there, or a sentence does ("There are 27 comments. Add yours"),
-            // not a headline going on ("Why 3 comments matter").
-            let next = b[end..].iter().find(|c| **c != b' ');
-            at > 0 && b[at - 1].is_ascii_digit() && next.is_none_or(|c| !c.is_ascii_alphanumeric())
+    (1..b.len()).any(|j| {
+        if b[j] != b' ' || !b[j - 1].is_ascii_digit() {
+            return false;
+        }
+        let rest = &b[j + 1..];
+        COUNTED_INSIDE.iter().any(|w| {
+            let Some(after) = rest.strip_prefix(*w) else {
+                return false;
+            };
+            let after = after.strip_prefix(b"s").unwrap_or(after);
+            // The title ends there, or a sentence does ("There are 27 comments. Add
+            // yours"), not a headline going on ("Why 3 comments matter").
+            let next = after.iter().find(|c| **c != b' ');
+            next.is_none_or(|c| !c.is_ascii_alphanumeric())
         })
     })
 }
