@@ -604,3 +604,93 @@ fn a_drop_down_of_names_among_page_sections_is_not_a_listing() {
     let out = main_content(&html);
     assert_kept(&out, &["partnership between a fungus"], &["TEAM0", "TEAM59"]);
 }
+
+#[test]
+fn headline_lists_beside_the_articles_body_go() {
+    // A short post in a layout of columns: "Top stories" and "Recent posts" modules (lists
+    // whose every item is a link, or links written with line breaks) sit in the container
+    // beside the body and go; the body's own reading list stays.
+    let list = |name: &str| -> String {
+        (0..6)
+            .map(|i| format!("<li><a href='/{name}/{i}'>{name}{i} Council approves the new bridge</a></li>"))
+            .collect()
+    };
+    let html = format!(
+        r#"<body><div class="grid"><div class="col-main">
+        <div class="art-content"><h1>Lichens on Old Walls</h1>{}
+        <p>Further reading:</p><ul>{}</ul></div>
+        <div class="col"><div class="mod"><h3>Top stories</h3><ul>{}</ul></div></div>
+        <div class="col"><div class="mod"><h3>Recent posts</h3><ul>{}</ul></div></div></div>
+        <div class="col-side"><div class="mod"><h3>More news</h3><ul>{}</ul></div>
+        <div class="mod"><h3>Friends</h3><div>{}</div></div>
+        <div class="note"><p>SIDENOTE The society meets on the first Monday of the month, in the library.</p></div></div></div></body>"#,
+        paras(5),
+        list("READING"),
+        list("TOPSTORY"),
+        list("RECENT"),
+        list("MORENEWS"),
+        (0..5)
+            .map(|i| format!("<a href='/friend/{i}'>FRIEND{i} Garden notes</a><br>"))
+            .collect::<String>()
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 1. Lichens",
+            "Part 5. Lichens",
+            "READING0",
+            "READING5",
+            "SIDENOTE",
+        ],
+        &[
+            "TOPSTORY0",
+            "RECENT5",
+            "MORENEWS3",
+            "Top stories",
+            "FRIEND0",
+            "FRIEND4",
+        ],
+    );
+}
+
+#[test]
+fn a_sidebar_word_on_the_pages_body_does_not_hide_the_article_from_the_comment_walk() {
+    // `<body class="one-sidebar">` is a layout modifier: the post's prose inside it is
+    // still the article its comments follow, so the thread (most of the page) goes.
+    let comments: String = (0..12).map(comment).collect();
+    let html = format!(
+        r#"<body class="page one-sidebar"><div class="wrap"><div class="node"><h1>Lichens on Old Walls</h1>
+        <div class="entry-content">{}</div></div>
+        <div id="comments" class="comments"><h3>There are 12 comments. <a href="/login">Add yours.</a></h3>
+        <ol>{comments}</ol></div></div></body>"#,
+        paras(2)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 2. Lichens"],
+        &["COMMENT0", "COMMENT11", "There are 12 comments"],
+    );
+}
+
+#[test]
+fn costly_parts_inside_a_force_included_element_are_pruned() {
+    // `#main` (upstream's force-include list) is never removed, but the comments and the
+    // share bar inside it are not content: it is no longer kept whole.
+    let comments: String = (0..6).map(comment).collect();
+    let html = format!(
+        r#"<body><div class="page"><h1>Lichens on Old Walls</h1><p>DEK {PROSE}</p><p>Second. {PROSE}</p>
+        <div id="main"><div class="story">{}
+        <div class="share-bar"><a href="/s/tw">Share</a> <a href="/s/fb">Tweet</a></div></div>
+        <div id="comments" class="comments-area"><h3>6 Comments</h3><ol>{comments}</ol></div></div></div></body>"#,
+        paras(4)
+    );
+    let out = main_content(&html);
+    assert!(out.contains("id=\"main\""), "#main itself stays:\n{out}");
+    assert_kept(
+        &out,
+        &["DEK Lichens", "Part 1. Lichens", "Part 4. Lichens"],
+        &["COMMENT0", "COMMENT5", "Tweet"],
+    );
+}

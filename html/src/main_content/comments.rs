@@ -40,6 +40,10 @@ const CONTENT_SHARE: f32 = 0.5;
 /// (of the page, of a thread) rather than a comment section, when no article precedes it.
 const WRAPPER_SHARE: f32 = 0.4;
 
+/// Share of the page's characters above which an element is the page's layout, whatever
+/// chrome words its classes carry.
+const LAYOUT_SHARE: f32 = 0.5;
+
 /// Whether an element starts a comment section (it and its subtree are comments, not
 /// content).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +65,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
     let n = nodes.len();
     let mut out = vec![Section::No; n];
     let page_plain = plain(&nodes[0]).max(1) as f32;
+    let page_chars = nodes[0].total.chars.max(1) as f32;
 
     // Comments are content when they are most of the page (a forum thread).
     let mut comment_chars = 0u32;
@@ -94,7 +99,12 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
             i += node.size as usize;
             continue;
         }
-        if chrome_region(node) {
+        // A chrome word on the element holding most of the page is a layout modifier
+        // (`<body class="one-sidebar">`, `main--withSidebar`), not a region.
+        let layout_wrapper = |node: &Node| {
+            node.total.chars as f32 >= LAYOUT_SHARE * page_chars && node.total.link_density() < 0.5
+        };
+        if chrome_region(node) && !layout_wrapper(node) {
             quiet_end = quiet_end.max(i + node.size as usize);
         }
         let in_thread = i < thread_end;

@@ -21,9 +21,13 @@
 //!    that cost more than they bring are pruned, then shelves of link cards after the
 //!    page's own content, repeats of a kept block (the same words in the same order),
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
-//!    sharing, related lists) and headings left without a section.
+//!    sharing, related lists), on article pages headline lists outside the article's
+//!    body ([`link_lists`]) and headings left without a section.
 //!
-//! Upstream's force-include list still keeps its elements. When nothing scores as content
+//! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
+//! but not everything inside them: comments, share bars and the like inside `#main` are
+//! pruned as anywhere (upstream's own rule removes its excluded elements there too). When
+//! nothing scores as content
 //! (a script shell, a page of links), upstream's selector rule applies instead; an empty
 //! result then makes the server fall back to the whole page. With `includeTags` the user
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
@@ -33,6 +37,7 @@ mod calls;
 mod comments;
 mod deferred;
 mod hints;
+mod link_lists;
 mod phrases;
 mod score;
 mod select;

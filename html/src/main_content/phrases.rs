@@ -13,6 +13,7 @@ const EXACT: &[&str] = &[
     "about the authors",
     "accept",
     "accept all",
+    "accessibility",
     "add to bag",
     "add to basket",
     "add to cart",
@@ -99,6 +100,7 @@ const EXACT: &[&str] = &[
     "see all posts",
     "see less",
     "see more",
+    "see plans",
     "share",
     "share this",
     "shop now",
@@ -119,6 +121,7 @@ const EXACT: &[&str] = &[
     "subscribe",
     "subscribe here",
     "table of contents",
+    "terms of service",
     "terms of use",
     "tiktok",
     "toggle navigation",
@@ -200,6 +203,8 @@ const PREFIX: &[&str] = &[
     "updated on",
     "use promo code",
     "was this helpful",
+    "what others are reading",
+    "written by",
     "you may also",
     "you may also like",
     "you may be interested",
@@ -325,7 +330,33 @@ pub(super) fn is_comment_title(text: &str) -> bool {
         s.strip_prefix(*p)
             .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
     };
-    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts))
+    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts)) || count_inside(s)
+}
+
+/// Words that, right after a count inside a title, name its comments ("There are 27
+/// comments", "Showing 3 responses"); an `s` may follow.
+const COUNTED_INSIDE: &[&[u8]] = &[b"comment", b"response"];
+
+/// Whether a lower-cased title holds a count of comments after other words, at its end or
+/// at the end of its sentence. One pass, looking further only after a digit.
+fn count_inside(s: &str) -> bool {
+    let b = s.as_bytes();
+    (1..b.len()).any(|j| {
+        if b[j] != b' ' || !b[j - 1].is_ascii_digit() {
+            return false;
+        }
+        let rest = &b[j + 1..];
+        COUNTED_INSIDE.iter().any(|w| {
+            let Some(after) = rest.strip_prefix(*w) else {
+                return false;
+            };
+            let after = after.strip_prefix(b"s").unwrap_or(after);
+            // The title ends there, or a sentence does ("There are 27 comments. Add
+            // yours"), not a headline going on ("Why 3 comments matter").
+            let next = after.iter().find(|c| **c != b' ');
+            next.is_none_or(|c| !c.is_ascii_alphanumeric())
+        })
+    })
 }
 
 /// `t` without a leading `word` (any case) followed by a space.
@@ -377,6 +408,9 @@ mod tests {
             "Add to cart",
             "Not open for further replies.",
             "More from the author",
+            "Terms of Service",
+            "What others are reading",
+            "Written by Jane Doe",
         ] {
             assert!(is_furniture(yes), "{yes}");
         }
@@ -387,6 +421,7 @@ mod tests {
             "Reply 3: lichens",
             "The comments were great",
             "Moreover",
+            "Written by hand in 1820, the letters survived a fire.",
         ] {
             assert!(!is_furniture(no), "{no}");
         }
@@ -398,6 +433,8 @@ mod tests {
             "24 thoughts on “Old walls”",
             "Readers' Comments",
             "Leave a Reply",
+            "There are 27 comments. Add yours.",
+            "Showing 3 responses",
         ] {
             assert!(is_comment_title(yes), "{yes}");
         }
@@ -407,6 +444,8 @@ mod tests {
             "Responses to the plan",
             "Thoughts on walls",
             "Discussion",
+            "Top 10 commentators",
+            "Why 3 comments matter more than 300 likes",
         ] {
             assert!(!is_comment_title(no), "{no}");
         }

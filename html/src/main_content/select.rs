@@ -35,7 +35,8 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     container = narrow_to_main(arena, scores, container);
     container = narrow_to_article_body(arena, scores, container);
     // Upstream's force-include list (`#main`…) keeps its elements whatever they score:
-    // the container grows to hold them, and neither they nor their ancestors are pruned.
+    // the container grows to hold them, and neither they nor their ancestors are pruned
+    // (their costly parts are: a thread or a share bar inside `#main` is not content).
     let mut holds_forced = vec![false; nodes.len()];
     for (i, node) in nodes.iter().enumerate() {
         if node.forced && !node.dropped {
@@ -55,9 +56,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         for c in arena.children(i) {
             // A subtree goes when nothing in it is worth keeping; otherwise the walk goes
             // down and removes its costly parts only.
-            if nodes[c].forced {
-                kids.push((c, true)); // kept whole
-            } else if holds_forced[c] {
+            if holds_forced[c] {
                 stack.push(c);
                 kids.push((c, true));
             } else if nodes[c].dropped
@@ -78,6 +77,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     prune_repeats(arena, container, &holds_forced, &mut prune);
     prune_trailing_links(arena, container, &holds_forced, &mut prune);
     super::calls::prune(arena, scores, container, &holds_forced, &mut prune);
+    super::link_lists::prune(arena, scores, container, &holds_forced, &mut prune);
     Some(Plan { container, prune })
 }
 

@@ -1,0 +1,140 @@
+//! Headline lists beside an article: on an article page, the container often holds more
+//! than the article — a side column or a row under the post with "Top stories", "Most
+//! read", "Recent posts", archive months, a blogroll — each a list whose every item is a
+//! link. The article's body is the element holding the page's longest run of paragraphs;
+//! a list of links outside it (not in it, not around it) is not the article's. Lists inside
+//! the body (a reading list, sources) stay, and so does anything on a page that does not
+//! read as an article (a listing's grid, a hub's sections).
+
+use super::arena::{Arena, Node};
+use super::hints::Kind;
+use super::score::Scores;
+
+/// Link share of a headline list: nearly all of its text is its links.
+const LIST_LINKS: f32 = 0.8;
+/// Links a headline list has at least (two links are a previous/next pair or a byline).
+const LIST_MIN_LINKS: u32 = 3;
+/// The same for a block of links without a list.
+const BLOCK_MIN_LINKS: u32 = 4;
+const BLOCK_LINKS: f32 = 0.85;
+/// Characters besides the list its wrapper may hold to go with it (a heading: "Top
+/// stories", "Recent posts").
+const TITLE_MAX_CHARS: u32 = 60;
+/// Share of the container's prose the article's body holds.
+const BODY_SHARE: f32 = 0.75;
+/// Link share of a wrapper that goes with its list.
+const WRAPPER_LINKS: f32 = 0.6;
+
+/// Prunes headline lists outside the article's body inside `container`.
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    container: usize,
+    holds_forced: &[bool],
+    prune: &mut Vec<usize>,
+) {
+    if !scores.article_page {
+        return;
+    }
+    let nodes = &arena.nodes;
+    let end = container + nodes[container].size as usize;
+    let Some(body) = article_body(arena, container, end) else {
+        return;
+    };
+    let body_end = body + nodes[body].size as usize;
+    let mut gone = vec![false; end - container];
+    for &p in prune.iter() {
+        if p >= container && p < end {
+            gone[p - container] = true;
+        }
+    }
+    let mut found = Vec::new();
+    let mut i = container + 1;
+    while i < end {
+        let n = &nodes[i];
+        // The body and what is inside it stay; its ancestors are walked through.
+        if i == body {
+            i = body_end;
+            continue;
+        }
+        if gone[i - container] || n.dropped || n.total.chars == 0 {
+            i += n.size as usize;
+            continue;
+        }
+        let around_body = i < body && body < i + n.size as usize;
+        // A block of cards (a collection's grid of all-link tiles) is not a headline list.
+        let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
+        if !around_body && headline_list(n) && !record_block && !n.forced && !holds_forced[i] {
+            found.push(with_title(arena, i, container, body));
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    found.dedup();
+    prune.extend(found);
+}
+
+/// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of
+/// links written without a list (links and line breaks), held to a stricter link share.
+fn headline_list(n: &Node) -> bool {
+    let density = n.total.link_density();
+    match n.kind {
+        Kind::List => n.counts.links >= LIST_MIN_LINKS && density >= LIST_LINKS,
+        Kind::Block => n.counts.links >= BLOCK_MIN_LINKS && density >= BLOCK_LINKS,
+        _ => false,
+    }
+}
+
+/// The list, or the wrapper holding it and no more than its heading (the wrapper of a
+/// "Top stories" module), up to the container and never around the body.
+fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usize {
+    let nodes = &arena.nodes;
+    let mut cur = list;
+    loop {
+        let p = nodes[cur].parent;
+        if p == u32::MAX || p as usize <= container {
+            return cur;
+        }
+        let pn = &nodes[p as usize];
+        let holds_body = (p as usize) < body && body < p as usize + pn.size as usize;
+        if holds_body
+            || pn.total.chars > nodes[list].total.chars + TITLE_MAX_CHARS
+            || pn.total.link_density() < WRAPPER_LINKS
+        {
+            return cur;
+        }
+        cur = p as usize;
+    }
+}
+
+/// The article's body: the innermost element holding [`BODY_SHARE`] of the container's
+/// prose (paragraphs of a dozen words with few links), if it is not the container.
+fn article_body(arena: &Arena, container: usize, end: usize) -> Option<usize> {
+    let nodes = &arena.nodes;
+    let mut prose = vec![0u32; end - container];
+    for i in (container + 1..end).rev() {
+        let n = &nodes[i];
+        let t = &n.own;
+        if n.kind == Kind::Para && !n.dropped && t.words >= 12 && t.link_density() < 0.3 {
+            prose[i - container] += t.chars - t.link_chars;
+        }
+        let p = n.parent as usize;
+        prose[p - container] += prose[i - container];
+    }
+    let need = (prose[0] as f32 * BODY_SHARE) as u32;
+    if need == 0 {
+        return None;
+    }
+    let mut cur = container;
+    'down: loop {
+        for c in arena.children(cur) {
+            if prose[c - container] >= need && !nodes[c].dropped {
+                cur = c;
+                continue 'down;
+            }
+        }
+        break;
+    }
+    (cur != container).then_some(cur)
+}
