@@ -9,7 +9,12 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-pub async fn metrics() -> impl IntoResponse {
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let cache_bytes = match &state.services.cache {
+        Some(cache) => cache.store().memory_bytes().await,
+        None => None,
+    };
+    crate::telemetry::memory_gauges(cache_bytes);
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         crate::telemetry::render(),
