@@ -9,7 +9,7 @@
 //! anonymous memory was free heap). Other allocators (or musl) skip it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How often the heap is trimmed when `DISTILL_MALLOC_TRIM_SECS` is unset.
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(10);
@@ -38,7 +38,7 @@ pub fn interval_from_env() -> Option<Duration> {
 pub fn trim_now() -> bool {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        let started = Instant::now();
+        let started = std::time::Instant::now();
         // Safety: malloc_trim only walks glibc's own arenas under their locks.
         unsafe {
             libc::malloc_trim(0);
@@ -49,7 +49,6 @@ pub fn trim_now() -> bool {
     }
     #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
     {
-        let _ = Instant::now;
         false
     }
 }
