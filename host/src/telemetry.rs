@@ -158,18 +158,18 @@ pub fn cache_lookup(result: &'static str) {
 }
 
 /// Tokens a model call used.
-/// Sets the memory gauges just before `/metrics` renders them: live plugin
-/// versions, tokio tasks, the cache's in-memory bytes (when it has a tier
-/// in memory) and heap trims.
-pub fn memory_gauges(cache_memory_bytes: Option<u64>) {
-    metrics::gauge!(PLUGIN_VERSIONS_LIVE).set(crate::plugins::plugin::live_versions() as f64);
+/// Sets the memory gauges just before `/metrics` renders them: plugin
+/// versions alive, tokio tasks, the cache's in-memory bytes (when it has a
+/// tier in memory) and heap trims done.
+pub fn memory_gauges(plugin_versions: usize, cache_memory_bytes: Option<u64>, heap_trims: u64) {
+    metrics::gauge!(PLUGIN_VERSIONS_LIVE).set(plugin_versions as f64);
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         metrics::gauge!(TASKS_ALIVE).set(runtime.metrics().num_alive_tasks() as f64);
     }
     if let Some(bytes) = cache_memory_bytes {
         metrics::gauge!(CACHE_MEMORY_BYTES).set(bytes as f64);
     }
-    metrics::counter!(HEAP_TRIMS).absolute(crate::heap_trim::stats().0);
+    metrics::counter!(HEAP_TRIMS).absolute(heap_trims);
 }
 
 pub fn model_tokens(prompt: u64, completion: u64) {

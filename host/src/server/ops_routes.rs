@@ -14,7 +14,11 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         Some(cache) => cache.store().memory_bytes().await,
         None => None,
     };
-    crate::telemetry::memory_gauges(cache_bytes);
+    crate::telemetry::memory_gauges(
+        crate::plugins::plugin::live_versions(),
+        cache_bytes,
+        crate::heap_trim::stats().0,
+    );
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         crate::telemetry::render(),
