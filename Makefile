@@ -195,8 +195,8 @@ bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
 ## make soak SOAK_MINUTES=N: N minutes of bounded loopback load (c=32: corpus
 ## scrapes, document parses, hostile inputs, a markdown plugin hot swap every
 ## minute) on the built server, at low priority; per-minute RSS, open fds,
-## errors by code and p99 in target/soak/ (docs/ROBUSTNESS.md). Fails on RSS
-## growth over 10 % after minute 5 or an undocumented 5xx.
+## errors by code and p99 in target/soak/ (docs/ROBUSTNESS.md). Fails on growth
+## of the minute's median RSS over 10 % after minute 5 or an undocumented 5xx.
 SOAK_MINUTES ?= 10
 soak: plugins host
 	nice -n 10 target/release/distill-bench soak --minutes $(SOAK_MINUTES) --corpus-root $(QUALITY_CORPORA)

@@ -21,7 +21,9 @@ def main() -> None:
     for label, path in runs:
         rows = list(csv.DictReader(open(path)))
         minutes = [int(r["minute"]) for r in rows]
-        axes[0].plot(minutes, [int(r["rss_kib"]) / 1024 for r in rows], marker="o", label=label)
+        # The minute's median RSS when the CSV has it (newer runs), else the end-of-minute reading.
+        rss = [int(r.get("rss_median_kib") or r["rss_kib"]) / 1024 for r in rows]
+        axes[0].plot(minutes, rss, marker="o", label=label)
         axes[1].plot(minutes, [int(r["fds"]) for r in rows], marker="o", label=label)
         axes[2].plot(minutes, [float(r["p99_ms"]) / 1000 for r in rows], marker="o", label=label)
     for ax, title in zip(axes, ["server RSS (MiB)", "open file descriptors", "p99 latency (s)"]):

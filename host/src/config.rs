@@ -61,6 +61,9 @@ pub struct Cli {
     /// Memory kept mapped per plugin memory slot between calls, in KiB.
     #[arg(long, env = "DISTILL_PLUGIN_KEEP_RESIDENT_KIB")]
     pub plugin_keep_resident_kib: Option<usize>,
+    /// Idle plugin memory slots kept warm (each keeps up to the resident KiB above).
+    #[arg(long, env = "DISTILL_PLUGIN_WARM_SLOTS")]
+    pub plugin_warm_slots: Option<u32>,
     /// Largest page body fetched, in bytes.
     #[arg(long, env = "DISTILL_MAX_PAGE_BYTES")]
     pub max_page_bytes: Option<u64>,
@@ -241,6 +244,7 @@ struct FileConfig {
     plugin_concurrency: Option<usize>,
     plugin_memory_reservation_mib: Option<u64>,
     plugin_keep_resident_kib: Option<usize>,
+    plugin_warm_slots: Option<u32>,
     max_page_bytes: Option<u64>,
     user_agent: Option<String>,
     admin_key: Option<String>,
@@ -308,6 +312,8 @@ pub struct Config {
     pub plugin_memory_reservation_mib: u64,
     /// See [`crate::plugins::RuntimeLimits::keep_resident_kib`].
     pub plugin_keep_resident_kib: usize,
+    /// See [`crate::plugins::RuntimeLimits::warm_slots`].
+    pub plugin_warm_slots: u32,
     pub max_page_bytes: u64,
     pub user_agent: String,
     pub admin_key: Option<String>,
@@ -407,6 +413,10 @@ impl Config {
                 .plugin_keep_resident_kib
                 .or(file.plugin_keep_resident_kib)
                 .unwrap_or(crate::plugins::limits::DEFAULT_KEEP_RESIDENT_KIB),
+            plugin_warm_slots: cli
+                .plugin_warm_slots
+                .or(file.plugin_warm_slots)
+                .unwrap_or(crate::plugins::limits::DEFAULT_WARM_SLOTS),
             max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
             user_agent: cli
                 .user_agent
@@ -469,7 +479,7 @@ impl Config {
                 hot_max_bytes: cli
                     .cache_hot_mib
                     .or(file.cache_hot_mib)
-                    .unwrap_or(64)
+                    .unwrap_or(crate::cache::store::DEFAULT_HOT_MIB)
                     .saturating_mul(1 << 20),
                 ttl: days(
                     cli.cache_ttl_days
@@ -636,7 +646,7 @@ mod tests {
         assert!(c.plugins_dir.ends_with("plugins"));
         assert_eq!(c.cache.url, None);
         assert!(c.cache.path.ends_with("distill-data/cache/cache.redb"));
-        assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 64 << 20));
+        assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 16 << 20));
         assert_eq!(c.cache.ttl, Duration::from_secs(730 * 86_400));
         // Lockdown's default maxAge reaches what the default retention keeps.
         let lockdown = Duration::from_millis(crate::api::scrape_request::LOCKDOWN_MAX_AGE_MS as u64);

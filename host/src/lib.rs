@@ -24,6 +24,7 @@ pub mod cache;
 pub mod config;
 pub mod crawl;
 pub mod fetch;
+pub mod heap_trim;
 pub mod jobs;
 pub mod keys_cli;
 pub mod limits;

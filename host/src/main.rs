@@ -7,6 +7,9 @@ use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
     limit_malloc_arenas();
+    if let Some(every) = distill::heap_trim::interval_from_env() {
+        distill::heap_trim::start(every);
+    }
     let mut cli = Cli::parse();
     let command = cli.command.take();
     let config = Config::from_cli(cli)?;

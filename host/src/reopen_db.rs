@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
-/// Opens the file (the same call the owner used at start).
-pub type Opener = fn(&Path) -> Result<Database, redb::DatabaseError>;
+/// Opens the file (the same call, with the same settings such as the page
+/// cache's size, the owner used at start).
+pub type Opener = Box<dyn Fn(&Path) -> Result<Database, redb::DatabaseError> + Send + Sync>;
 
 /// A shared redb handle that reopens itself after an I/O error.
 pub struct ReopeningDb {
@@ -26,10 +27,14 @@ pub struct ReopeningDb {
 
 impl ReopeningDb {
     /// Wraps an open database.
-    pub fn new(path: &Path, open: Opener, db: Database) -> ReopeningDb {
+    pub fn new(
+        path: &Path,
+        open: impl Fn(&Path) -> Result<Database, redb::DatabaseError> + Send + Sync + 'static,
+        db: Database,
+    ) -> ReopeningDb {
         ReopeningDb {
             path: path.to_path_buf(),
-            open,
+            open: Box::new(open),
             db: RwLock::new(Some(Arc::new(db))),
             broken: AtomicBool::new(false),
         }

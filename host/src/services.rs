@@ -69,6 +69,7 @@ impl Services {
             max_concurrent_calls: config.plugin_concurrency,
             memory_reservation_mib: config.plugin_memory_reservation_mib,
             keep_resident_kib: config.plugin_keep_resident_kib,
+            warm_slots: config.plugin_warm_slots,
         };
         let media = MediaStore::open(&config.data_dir.join("media"), config.public_url.as_deref())?;
         media.start_sweeper();

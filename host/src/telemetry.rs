@@ -28,6 +28,16 @@ pub const BROWSER_PAGES: &str = "distill_browser_pages_open";
 /// Model tokens by direction (prompt, completion).
 pub const MODEL_TOKENS: &str = "distill_model_tokens_total";
 
+/// Plugin versions alive in memory (serving, or replaced and still held by a
+/// request in flight): flat across hot swaps unless old versions leak.
+pub const PLUGIN_VERSIONS_LIVE: &str = "distill_plugin_versions_live";
+/// Tokio tasks alive now (requests, crawls, background loops).
+pub const TASKS_ALIVE: &str = "distill_tokio_tasks_alive";
+/// Bytes in the page cache's in-memory tier (capped by `DISTILL_CACHE_HOT_MIB`).
+pub const CACHE_MEMORY_BYTES: &str = "distill_cache_memory_bytes";
+/// Heap trims done ([`crate::heap_trim`]).
+pub const HEAP_TRIMS: &str = "distill_heap_trims_total";
+
 /// Latency buckets (seconds) for every `_seconds` histogram.
 const BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
@@ -88,6 +98,13 @@ fn describe() {
     metrics::describe_counter!(CACHE_LOOKUPS, "Cache lookups by result");
     metrics::describe_gauge!(BROWSER_PAGES, "Browser pages open");
     metrics::describe_counter!(MODEL_TOKENS, "Model tokens by direction");
+    metrics::describe_gauge!(
+        PLUGIN_VERSIONS_LIVE,
+        "Plugin versions alive in memory (serving or held by a request in flight)"
+    );
+    metrics::describe_gauge!(TASKS_ALIVE, "Tokio tasks alive");
+    metrics::describe_gauge!(CACHE_MEMORY_BYTES, "Bytes in the page cache's in-memory tier");
+    metrics::describe_counter!(HEAP_TRIMS, "Heap trims (free heap pages returned to the kernel)");
 }
 
 /// One finished HTTP request.
@@ -141,6 +158,20 @@ pub fn cache_lookup(result: &'static str) {
 }
 
 /// Tokens a model call used.
+/// Sets the memory gauges just before `/metrics` renders them: plugin
+/// versions alive, tokio tasks, the cache's in-memory bytes (when it has a
+/// tier in memory) and heap trims done.
+pub fn memory_gauges(plugin_versions: usize, cache_memory_bytes: Option<u64>, heap_trims: u64) {
+    metrics::gauge!(PLUGIN_VERSIONS_LIVE).set(plugin_versions as f64);
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        metrics::gauge!(TASKS_ALIVE).set(runtime.metrics().num_alive_tasks() as f64);
+    }
+    if let Some(bytes) = cache_memory_bytes {
+        metrics::gauge!(CACHE_MEMORY_BYTES).set(bytes as f64);
+    }
+    metrics::counter!(HEAP_TRIMS).absolute(heap_trims);
+}
+
 pub fn model_tokens(prompt: u64, completion: u64) {
     metrics::counter!(MODEL_TOKENS, "direction" => "prompt").increment(prompt);
     metrics::counter!(MODEL_TOKENS, "direction" => "completion").increment(completion);

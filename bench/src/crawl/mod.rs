@@ -32,8 +32,9 @@ pub struct CrawlRun {
     pub wall: Duration,
     pub cpu: Duration,
     pub peak_rss_mib: f64,
-    /// RSS of the first server at 0/25/50/75/100 % of the pages.
-    pub rss_track: Vec<(u64, f64)>,
+    /// RSS of the first server at 0/25/50/75/100 % of the pages: pages
+    /// done, VmRSS MiB, RssAnon MiB (heap and pool slots, without mapped code).
+    pub rss_track: Vec<(u64, f64, f64)>,
 }
 
 /// Memory a queue holds per queued URL.
@@ -67,6 +68,10 @@ fn used_memory(redis: &Redis) -> Option<u64> {
 
 fn rss_mib(pid: u32) -> f64 {
     status_kib(pid, "VmRSS").unwrap_or(0) as f64 / 1024.0
+}
+
+fn anon_mib(pid: u32) -> f64 {
+    status_kib(pid, "RssAnon").unwrap_or(0) as f64 / 1024.0
 }
 
 fn spawn(cfg: &Config, name: &str, extra: &[(&'static str, String)]) -> anyhow::Result<Server> {
@@ -123,7 +128,7 @@ async fn crawl(
     let created = post(client, &format!("{}/v2/crawl", servers[0].base_url), body).await?;
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let mut peak: f64 = 0.0;
-    let mut track = vec![(0u64, rss_mib(servers[0].pid))];
+    let mut track = vec![(0u64, rss_mib(servers[0].pid), anon_mib(servers[0].pid))];
     let deadline = started + Duration::from_secs(900);
     let done = loop {
         let s = status(client, &servers[0].base_url, &id).await?;
@@ -133,7 +138,7 @@ async fn crawl(
         let completed = s["completed"].as_u64().unwrap_or(0);
         let next_mark = pages as u64 * track.len() as u64 / 4;
         if track.len() < 4 && completed >= next_mark {
-            track.push((completed, rss_mib(servers[0].pid)));
+            track.push((completed, rss_mib(servers[0].pid), anon_mib(servers[0].pid)));
         }
         if s["status"] != json!("scraping") {
             break s;
@@ -142,7 +147,11 @@ async fn crawl(
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     let wall = started.elapsed();
-    track.push((done["completed"].as_u64().unwrap_or(0), rss_mib(servers[0].pid)));
+    track.push((
+        done["completed"].as_u64().unwrap_or(0),
+        rss_mib(servers[0].pid),
+        anon_mib(servers[0].pid),
+    ));
     anyhow::ensure!(done["status"] == json!("completed"), "crawl {label}: {done}");
     let mut cpu = Duration::ZERO;
     for (srv, b) in servers.iter().zip(&before) {
@@ -296,8 +305,8 @@ pub fn to_markdown(r: &Results) -> String {
          process on 127.0.0.1, so its CPU is not counted), `scrapeOptions.formats: [\"markdown\"]`, \
          `maxAge: 0`, `maxConcurrency: 64`; servers run with {}. CPU is the servers' \
          utime+stime over the crawl; RSS is sampled every 200 ms.\n\n\
-         | run | documents | wall s | pages/s | CPU s | CPU ms/page | peak RSS MiB | RSS at 0/25/50/75/100 % (MiB) |\n\
-         |---|---:|---:|---:|---:|---:|---:|---|\n",
+         | run | documents | wall s | pages/s | CPU s | CPU ms/page | peak RSS MiB | RSS at 0/25/50/75/100 % (MiB) | of it anonymous (MiB) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|---|\n",
         r.pages,
         if env.is_empty() {
             "the defaults".to_string()
@@ -307,9 +316,10 @@ pub fn to_markdown(r: &Results) -> String {
     );
     for c in &r.crawls {
         let secs = c.wall.as_secs_f64();
-        let track: Vec<String> = c.rss_track.iter().map(|(_, m)| f(*m, 0)).collect();
+        let track: Vec<String> = c.rss_track.iter().map(|(_, m, _)| f(*m, 0)).collect();
+        let anon: Vec<String> = c.rss_track.iter().map(|(_, _, a)| f(*a, 0)).collect();
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             c.label,
             c.pages,
             f(secs, 1),
@@ -317,7 +327,8 @@ pub fn to_markdown(r: &Results) -> String {
             f(c.cpu.as_secs_f64(), 1),
             f(c.cpu.as_secs_f64() * 1000.0 / c.pages.max(1) as f64, 2),
             f(c.peak_rss_mib, 0),
-            track.join(" / ")
+            track.join(" / "),
+            anon.join(" / ")
         ));
     }
     if let Some((wall, links)) = r.map {

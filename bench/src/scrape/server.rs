@@ -60,6 +60,7 @@ impl Server {
             .env("DISTILL_DATA_DIR", data_dir)
             .env("DISTILL_LOG", "warn")
             .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .envs(extra_env_from_bench())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::from(log))
@@ -122,4 +123,16 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `DISTILL_BENCH_SERVER_ENV="NAME=VALUE NAME2=VALUE2"`: settings every server
+/// the bench starts gets on top of the section's own (to compare a setting,
+/// e.g. `DISTILL_CACHE_ZSTD_LEVEL=1`, across whole sections).
+fn extra_env_from_bench() -> Vec<(String, String)> {
+    std::env::var("DISTILL_BENCH_SERVER_ENV")
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }

@@ -5,8 +5,8 @@
 //! swapped (shipped markdown ⇄ the markdown-v2 test plugin, atomically).
 //! Per minute it reports the server's RSS and open file descriptors, outcomes
 //! by status and code, and p50/p99 latency; it writes a CSV and a markdown
-//! table under `target/soak/` and fails when RSS grows more than 10 % after
-//! the baseline minute (the 5th; the 1st on runs shorter than 7 minutes), a
+//! table under `target/soak/` and fails when RSS (the median of the readings
+//! every 5 s of a minute) grows more than 10 % after the baseline minute (the 5th; the 1st on runs shorter than 7 minutes), a
 //! request gets a 5xx whose code is not documented, a request fails at the
 //! transport level, or the server dies.
 
@@ -35,6 +35,9 @@ const DOCUMENTED_5XX: &[&str] = &[
     "LLM_NOT_CONFIGURED",
 ];
 
+/// How often RSS is read within a minute (for [`Sample::rss_median_kib`]).
+const RSS_EVERY: Duration = Duration::from_secs(5);
+
 /// Allowed RSS growth after the baseline minute.
 const RSS_GROWTH_LIMIT: f64 = 0.10;
 
@@ -43,6 +46,9 @@ pub struct Args {
     pub concurrency: usize,
     pub corpus_root: PathBuf,
     pub server_bin: PathBuf,
+    /// Extra server environment (`--env NAME=VALUE`, repeatable), e.g. to
+    /// compare memory settings.
+    pub env: Vec<(String, String)>,
 }
 
 impl Args {
@@ -52,6 +58,7 @@ impl Args {
             concurrency: 32,
             corpus_root: root.join("../shared/corpus"),
             server_bin: root.join("target/release/distill"),
+            env: Vec::new(),
         };
         let mut it = raw.iter();
         while let Some(flag) = it.next() {
@@ -61,8 +68,15 @@ impl Args {
                 "--concurrency" => args.concurrency = value()?.parse()?,
                 "--corpus-root" => args.corpus_root = value()?.into(),
                 "--server-bin" => args.server_bin = value()?.into(),
+                "--env" => {
+                    let pair = value()?;
+                    let (k, v) = pair
+                        .split_once('=')
+                        .ok_or_else(|| anyhow::anyhow!("--env wants NAME=VALUE, got {pair:?}"))?;
+                    args.env.push((k.to_string(), v.to_string()));
+                }
                 other => anyhow::bail!(
-                    "unknown soak argument {other:?} (soak [--minutes N] [--concurrency C] [--corpus-root DIR] [--server-bin FILE])"
+                    "unknown soak argument {other:?} (soak [--minutes N] [--concurrency C] [--corpus-root DIR] [--server-bin FILE] [--env NAME=VALUE]...)"
                 ),
             }
         }
@@ -74,6 +88,14 @@ impl Args {
 /// What was sampled at the end of one minute.
 struct Sample {
     rss_kib: u64,
+    /// Median of the RSS read every [`RSS_EVERY`] during the minute: at c=32
+    /// the memory of the requests in flight swings the instant reading by
+    /// tens of MiB, so the growth criterion compares medians.
+    rss_median_kib: u64,
+    /// Anonymous (heap, pool slots) and file-backed (mapped code, binary)
+    /// resident memory: `RssAnon` and `RssFile` of `/proc/PID/status`.
+    anon_kib: u64,
+    file_kib: u64,
     fds: usize,
 }
 
@@ -106,15 +128,17 @@ pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         args.concurrency,
         args.minutes
     );
+    let mut env = vec![(
+        "DISTILL_WASM_CACHE_DIR",
+        root.join("target/test-wasm-cache").display().to_string(),
+    )];
+    env.extend(args.env.iter().map(|(k, v)| (k.as_str(), v.clone())));
     let server = Server::spawn_with_env(
         &args.server_bin,
         &plugins_dir,
         &work.join("data/server"),
         Duration::from_secs(300),
-        &[(
-            "DISTILL_WASM_CACHE_DIR",
-            root.join("target/test-wasm-cache").display().to_string(),
-        )],
+        &env,
     )?;
     let client = reqwest::Client::builder()
         .no_proxy()
@@ -138,7 +162,13 @@ pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     let mut samples = Vec::new();
     let mut swaps_failed = 0;
     for minute in 0..args.minutes {
-        tokio::time::sleep_until((started + Duration::from_secs((minute + 1) * 60)).into()).await;
+        let minute_end = started + Duration::from_secs((minute + 1) * 60);
+        let mut readings = Vec::new();
+        while Instant::now() + RSS_EVERY < minute_end {
+            tokio::time::sleep(RSS_EVERY).await;
+            readings.extend(procfs::status_kib(server.pid, "VmRSS"));
+        }
+        tokio::time::sleep_until(minute_end.into()).await;
         let Some(rss_kib) = procfs::status_kib(server.pid, "VmRSS") else {
             anyhow::bail!(
                 "the server died during minute {} (log: {})",
@@ -147,11 +177,24 @@ pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
             );
         };
         let fds = std::fs::read_dir(format!("/proc/{}/fd", server.pid))?.count();
-        samples.push(Sample { rss_kib, fds });
+        let anon_kib = procfs::status_kib(server.pid, "RssAnon").unwrap_or(0);
+        let file_kib = procfs::status_kib(server.pid, "RssFile").unwrap_or(0);
+        readings.push(rss_kib);
+        readings.sort_unstable();
+        samples.push(Sample {
+            rss_kib,
+            rss_median_kib: readings[readings.len() / 2],
+            anon_kib,
+            file_kib,
+            fds,
+        });
         eprintln!(
-            "soak: minute {} RSS {} MiB, {fds} fds",
+            "soak: minute {} RSS {} MiB (median {}; anon {}, file {}), {fds} fds",
             minute + 1,
-            rss_kib / 1024
+            rss_kib / 1024,
+            readings[readings.len() / 2] / 1024,
+            anon_kib / 1024,
+            file_kib / 1024
         );
         if minute + 1 < args.minutes
             && install(
@@ -207,7 +250,7 @@ struct Report {
 fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> Report {
     let mut failures = Vec::new();
     let mut table = String::from(
-        "| minute | requests | RSS MiB | open fds | p50 ms | p99 ms | outcomes (status code: count) |\n|---|---|---|---|---|---|---|\n",
+        "| minute | requests | RSS MiB | RSS median MiB | anon MiB | file MiB | open fds | p50 ms | p99 ms | outcomes (status code: count) |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut totals: BTreeMap<String, u64> = BTreeMap::new();
     for (i, sample) in samples.iter().enumerate() {
@@ -226,10 +269,13 @@ fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> R
         }
         let _ = writeln!(
             table,
-            "| {} | {} | {:.1} | {} | {:.0} | {:.0} | {} |",
+            "| {} | {} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {:.0} | {:.0} | {} |",
             i + 1,
             lat.len(),
             sample.rss_kib as f64 / 1024.0,
+            sample.rss_median_kib as f64 / 1024.0,
+            sample.anon_kib as f64 / 1024.0,
+            sample.file_kib as f64 / 1024.0,
             sample.fds,
             p50,
             p99,
@@ -247,21 +293,33 @@ fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> R
     if let Some(base) = samples.get(baseline_minute - 1) {
         let peak = samples[baseline_minute - 1..]
             .iter()
+            .map(|s| s.rss_median_kib)
+            .max()
+            .unwrap_or(0);
+        let growth = peak as f64 / base.rss_median_kib as f64 - 1.0;
+        let instant_peak = samples[baseline_minute - 1..]
+            .iter()
             .map(|s| s.rss_kib)
             .max()
             .unwrap_or(0);
-        let growth = peak as f64 / base.rss_kib as f64 - 1.0;
         let _ = writeln!(
             table,
-            "\nRSS after minute {baseline_minute}: {:.1} MiB, peak after it {:.1} MiB ({:+.1} %, limit +{:.0} %).",
+            "\nEnd-of-minute RSS: {:.1} MiB after minute {baseline_minute}, highest after it {:.1} MiB ({:+.1} %).",
             base.rss_kib as f64 / 1024.0,
+            instant_peak as f64 / 1024.0,
+            (instant_peak as f64 / base.rss_kib as f64 - 1.0) * 100.0
+        );
+        let _ = writeln!(
+            table,
+            "Median RSS of minute {baseline_minute}: {:.1} MiB, highest minute median after it {:.1} MiB ({:+.1} %, limit +{:.0} %).",
+            base.rss_median_kib as f64 / 1024.0,
             peak as f64 / 1024.0,
             growth * 100.0,
             RSS_GROWTH_LIMIT * 100.0
         );
         if growth > RSS_GROWTH_LIMIT {
             failures.push(format!(
-                "RSS grew {:.1} % after minute {baseline_minute}",
+                "median RSS grew {:.1} % after minute {baseline_minute}",
                 growth * 100.0
             ));
         }
@@ -274,7 +332,8 @@ fn report(samples: &[Sample], record: &[load::Minute], swaps_failed: usize) -> R
 }
 
 fn csv(samples: &[Sample], record: &[load::Minute]) -> String {
-    let mut out = String::from("minute,requests,rss_kib,fds,p50_ms,p99_ms\n");
+    let mut out =
+        String::from("minute,requests,rss_kib,rss_median_kib,anon_kib,file_kib,fds,p50_ms,p99_ms\n");
     for (i, s) in samples.iter().enumerate() {
         let mut lat = record.get(i).map(|m| m.latencies_ms.clone()).unwrap_or_default();
         lat.sort_by(f64::total_cmp);
@@ -285,10 +344,13 @@ fn csv(samples: &[Sample], record: &[load::Minute]) -> String {
         };
         let _ = writeln!(
             out,
-            "{},{},{},{},{p50:.1},{p99:.1}",
+            "{},{},{},{},{},{},{},{p50:.1},{p99:.1}",
             i + 1,
             lat.len(),
             s.rss_kib,
+            s.rss_median_kib,
+            s.anon_kib,
+            s.file_kib,
             s.fds
         );
     }

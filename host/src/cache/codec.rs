@@ -14,8 +14,9 @@ const FLAG_ZSTD: u8 = 1;
 pub const HEADER_LEN: usize = 18;
 /// Payloads shorter than this are stored as they are.
 const MIN_COMPRESS_LEN: usize = 512;
-/// zstd level: 3 is zstd's default and the best time/ratio trade in the measurement.
-const ZSTD_LEVEL: i32 = 3;
+/// zstd level when `DISTILL_CACHE_ZSTD_LEVEL` is unset (docs/CACHE.md has
+/// the measurements behind it).
+pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
 /// Largest payload a value may decompress to (guards against a corrupt header).
 const MAX_PAYLOAD: usize = 512 << 20;
 
@@ -36,7 +37,20 @@ pub fn encode(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> 
 /// values ([`compact_with`]): it keeps its context instead of creating and
 /// zeroing one per value.
 pub fn compressor() -> Option<zstd::bulk::Compressor<'static>> {
-    zstd::bulk::Compressor::new(ZSTD_LEVEL).ok()
+    zstd::bulk::Compressor::new(zstd_level()).ok()
+}
+
+/// The zstd level values are stored at: `DISTILL_CACHE_ZSTD_LEVEL` (1–19)
+/// or [`DEFAULT_ZSTD_LEVEL`]. Read once.
+pub fn zstd_level() -> i32 {
+    static LEVEL: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        std::env::var("DISTILL_CACHE_ZSTD_LEVEL")
+            .ok()
+            .and_then(|v| v.trim().parse::<i32>().ok())
+            .filter(|l| (1..=19).contains(l))
+            .unwrap_or(DEFAULT_ZSTD_LEVEL)
+    })
 }
 
 fn encode_using(
@@ -47,7 +61,7 @@ fn encode_using(
 ) -> Vec<u8> {
     let compress = |p: &[u8]| match compressor {
         Some(c) => c.compress(p).ok(),
-        None => zstd::bulk::compress(p, ZSTD_LEVEL).ok(),
+        None => zstd::bulk::compress(p, zstd_level()).ok(),
     };
     let compressed = (payload.len() >= MIN_COMPRESS_LEN)
         .then(|| compress(payload))

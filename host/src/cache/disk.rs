@@ -33,8 +33,10 @@ const STATS: TableDefinition<&str, u64> = TableDefinition::new("stats");
 const BYTES: &str = "bytes";
 const COUNT: &str = "entries";
 
-/// redb's own page cache; the moka tier in front holds the hot values.
-const PAGE_CACHE_BYTES: usize = 32 << 20;
+/// redb's own page cache; the moka tier in front holds the hot values, so
+/// this serves the B-tree pages of lookups and the entries read back (was
+/// 32 MiB: it filled under a crawl, docs/ROBUSTNESS.md "Memory").
+const PAGE_CACHE_BYTES: usize = 16 << 20;
 /// Longest time a commit stays non-durable.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 

@@ -190,6 +190,11 @@ impl CacheStore for EmbeddedStore {
         self.flush().await.map(|_| ())
     }
 
+    async fn memory_bytes(&self) -> Option<u64> {
+        self.hot.run_pending_tasks().await;
+        Some(self.hot.weighted_size())
+    }
+
     async fn usage(&self) -> Result<Usage, StoreError> {
         self.writer.sync().await?;
         let disk = self.disk.clone();

@@ -74,12 +74,25 @@ pub trait CacheStore: Send + Sync + 'static {
     /// Entries and bytes held.
     async fn usage(&self) -> Result<Usage, StoreError>;
 
+    /// Bytes the store holds in this process's memory (keys and values of an
+    /// in-memory tier, after pending evictions), when it has such a tier.
+    async fn memory_bytes(&self) -> Option<u64> {
+        None
+    }
+
     /// Writes out anything still queued and makes it durable (graceful
     /// shutdown). Nothing to do for a backend that writes synchronously.
     async fn close(&self) -> Result<(), StoreError> {
         Ok(())
     }
 }
+
+/// Default cap on the embedded store's in-memory hot tier, in MiB
+/// (`DISTILL_CACHE_HOT_MIB`). 16 MiB holds the hot set of a busy server's
+/// repeated pages; entries beyond it are still hits, read from the file
+/// (docs/CACHE.md). Was 64: a crawl or soak filled it, and with redb's page
+/// cache it was most of the server's memory under load.
+pub const DEFAULT_HOT_MIB: u64 = 16;
 
 /// Where the cache lives and how big it may grow (from [`crate::config::Config`]).
 #[derive(Debug, Clone)]

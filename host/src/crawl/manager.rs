@@ -66,7 +66,12 @@ impl Crawls {
         describe: DescribeError,
     ) -> anyhow::Result<Arc<Crawls>> {
         let settings = CrawlSettings::from_env();
-        let store = crate::jobs::open(&config.data_dir, settings.queue_url.as_deref()).await?;
+        let store = crate::jobs::open(
+            &config.data_dir,
+            settings.queue_url.as_deref(),
+            settings.queue_cache_bytes,
+        )
+        .await?;
         tracing::info!(backend = store.backend(), "job queue open");
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,

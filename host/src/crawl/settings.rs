@@ -24,6 +24,9 @@ pub struct CrawlSettings {
     pub webhook_backoff: Duration,
     /// The shared queue (`DISTILL_QUEUE_URL=redis://…`); unset: the embedded one.
     pub queue_url: Option<String>,
+    /// Page cache of the embedded queue's redb file, in bytes
+    /// (`DISTILL_QUEUE_CACHE_MIB`, 16).
+    pub queue_cache_bytes: usize,
     /// How long a task stays leased to a worker without renewal
     /// (`DISTILL_QUEUE_LEASE_SECS`, 30): a dead worker's pages go to another
     /// worker after at most this long. Renewed every third of it.
@@ -59,6 +62,11 @@ impl CrawlSettings {
                 .ok()
                 .map(|v| v.trim().to_string())
                 .filter(|v| !v.is_empty()),
+            queue_cache_bytes: env_usize(
+                "DISTILL_QUEUE_CACHE_MIB",
+                crate::jobs::embedded::DEFAULT_PAGE_CACHE_BYTES >> 20,
+            )
+            .saturating_mul(1 << 20),
             lease: Duration::from_secs(env_usize("DISTILL_QUEUE_LEASE_SECS", 30) as u64),
             poll: Duration::from_millis(env_usize("DISTILL_QUEUE_POLL_MS", 1000) as u64),
         }

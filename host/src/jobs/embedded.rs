@@ -36,8 +36,14 @@ const ROBOTS: TableDefinition<SeqKey, &str> = TableDefinition::new("robots");
 /// Longest time a commit stays non-durable.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
-fn open_file(path: &Path) -> Result<Database, redb::DatabaseError> {
-    Database::create(path)
+/// redb's page cache for the queue file when none is configured
+/// (`DISTILL_QUEUE_CACHE_MIB`, docs/CRAWL.md). redb's own default is 1 GiB,
+/// which a crawl fills with the pages of results it writes: RSS then grows
+/// with every page crawled until the cache is full.
+pub const DEFAULT_PAGE_CACHE_BYTES: usize = 16 << 20;
+
+fn open_file(path: &Path, cache_bytes: usize) -> Result<Database, redb::DatabaseError> {
+    Database::builder().set_cache_size(cache_bytes).create(path)
 }
 
 fn backend<E: std::fmt::Display>(e: E) -> QueueError {
@@ -65,12 +71,18 @@ struct Inner {
 }
 
 impl EmbeddedQueue {
-    /// Opens (or creates) the file; blocking.
+    /// Opens (or creates) the file with the default page cache; blocking.
     pub fn open(path: &Path) -> Result<EmbeddedQueue, QueueError> {
+        Self::open_with_cache(path, DEFAULT_PAGE_CACHE_BYTES)
+    }
+
+    /// Opens (or creates) the file, redb's page cache capped at
+    /// `cache_bytes`; blocking.
+    pub fn open_with_cache(path: &Path, cache_bytes: usize) -> Result<EmbeddedQueue, QueueError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(backend)?;
         }
-        let db = open_file(path).map_err(backend)?;
+        let db = open_file(path, cache_bytes).map_err(backend)?;
         let w = db.begin_write().map_err(backend)?;
         {
             w.open_table(JOBS).map_err(backend)?;
@@ -85,7 +97,7 @@ impl EmbeddedQueue {
         w.commit().map_err(backend)?;
         Ok(EmbeddedQueue {
             inner: Arc::new(Inner {
-                db: ReopeningDb::new(path, open_file, db),
+                db: ReopeningDb::new(path, move |p: &Path| open_file(p, cache_bytes), db),
                 last_durable: Mutex::new(Instant::now()),
             }),
         })

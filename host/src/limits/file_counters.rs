@@ -25,6 +25,11 @@ const COUNTERS: TableDefinition<&str, [u8; 16]> = TableDefinition::new("counters
 /// Writes between two purges of expired counters.
 const PURGE_EVERY: u64 = 1000;
 
+/// redb's page cache for the counters file: a few small rows per key, so a
+/// few MiB hold them all (redb's default, 1 GiB, is no bound for a server
+/// meant to stay under 100 MiB).
+const PAGE_CACHE_BYTES: usize = 4 << 20;
+
 pub struct FileCounters {
     db: Arc<Database>,
     volatile: &'static [&'static str],
@@ -56,7 +61,10 @@ impl FileCounters {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(err)?;
         }
-        let db = Database::create(path).map_err(err)?;
+        let db = Database::builder()
+            .set_cache_size(PAGE_CACHE_BYTES)
+            .create(path)
+            .map_err(err)?;
         let w = db.begin_write().map_err(err)?;
         w.open_table(COUNTERS).map_err(err)?;
         w.commit().map_err(err)?;

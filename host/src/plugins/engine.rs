@@ -163,6 +163,7 @@ fn build_engine(limits: &RuntimeLimits) -> anyhow::Result<Engine> {
         // zeroed, not the whole kept range.
         .linear_memory_keep_resident(limits.keep_resident_kib << 10)
         .table_keep_resident(TABLE_KEEP_RESIDENT)
+        .max_unused_warm_slots(limits.warm_slots)
         .pagemap_scan(Enabled::Auto);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     config.memory_reservation(limits.memory_reservation_mib.max(limits.max_memory_mib) << 20);

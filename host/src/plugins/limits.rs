@@ -21,6 +21,13 @@ pub struct RuntimeLimits {
     /// page faults for that much memory; the rest goes back to the kernel.
     /// Higher is faster for large pages and costs resident memory per slot.
     pub keep_resident_kib: usize,
+    /// Memory slots no instance uses that the pool keeps warm (mapped, up to
+    /// `keep_resident_kib` resident each) for the plugin that last used
+    /// them. Past this many, a new instance reuses a warm slot of another
+    /// plugin instead of warming a cold one, so idle slots cost at most
+    /// `warm_slots × keep_resident_kib` (wasmtime's default, 100, let a
+    /// soak with hot swaps warm slot after slot).
+    pub warm_slots: u32,
 }
 
 /// See [`RuntimeLimits::memory_reservation_mib`]: 4 GiB, wasmtime's default
@@ -30,6 +37,9 @@ pub const DEFAULT_MEMORY_RESERVATION_MIB: u64 = 4096;
 /// See [`RuntimeLimits::keep_resident_kib`].
 pub const DEFAULT_KEEP_RESIDENT_KIB: usize = 2048;
 
+/// See [`RuntimeLimits::warm_slots`].
+pub const DEFAULT_WARM_SLOTS: u32 = 16;
+
 impl Default for RuntimeLimits {
     fn default() -> Self {
         RuntimeLimits {
@@ -38,6 +48,7 @@ impl Default for RuntimeLimits {
             max_concurrent_calls: 32,
             memory_reservation_mib: DEFAULT_MEMORY_RESERVATION_MIB,
             keep_resident_kib: DEFAULT_KEEP_RESIDENT_KIB,
+            warm_slots: DEFAULT_WARM_SLOTS,
         }
     }
 }

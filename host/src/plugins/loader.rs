@@ -125,5 +125,6 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
         loaded_at: SystemTime::now(),
         prepared,
         stats: CallStats::default(),
+        _live: super::plugin::LiveVersion::new(),
     })
 }

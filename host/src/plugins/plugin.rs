@@ -5,7 +5,35 @@ use super::bindings::{PluginKind, Prepared};
 use super::manifest::Manifest;
 use super::stats::CallStats;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
+
+/// Plugin versions alive in this process: loaded and not yet dropped.
+static LIVE_VERSIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// Plugin versions alive in this process (serving, or replaced but still held
+/// by a request in flight). After a hot swap, once those requests end, this
+/// falls back to the number serving: a version kept alive past that is a leak
+/// (its compiled code and pool slots stay in memory).
+pub fn live_versions() -> usize {
+    LIVE_VERSIONS.load(Ordering::Relaxed)
+}
+
+/// Counts one live plugin version while it exists.
+pub(crate) struct LiveVersion(());
+
+impl LiveVersion {
+    pub(crate) fn new() -> LiveVersion {
+        LIVE_VERSIONS.fetch_add(1, Ordering::Relaxed);
+        LiveVersion(())
+    }
+}
+
+impl Drop for LiveVersion {
+    fn drop(&mut self) {
+        LIVE_VERSIONS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// A plugin ready to serve: its manifest and its pre-instantiated component.
 pub struct LoadedPlugin {
@@ -21,6 +49,7 @@ pub struct LoadedPlugin {
     pub(crate) prepared: Prepared,
     /// Calls, errors and latency of this version.
     pub stats: CallStats,
+    pub(crate) _live: LiveVersion,
 }
 
 impl LoadedPlugin {

@@ -9,7 +9,16 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 
-pub async fn metrics() -> impl IntoResponse {
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let cache_bytes = match &state.services.cache {
+        Some(cache) => cache.store().memory_bytes().await,
+        None => None,
+    };
+    crate::telemetry::memory_gauges(
+        crate::plugins::plugin::live_versions(),
+        cache_bytes,
+        crate::heap_trim::stats().0,
+    );
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         crate::telemetry::render(),
