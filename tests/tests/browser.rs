@@ -2,7 +2,8 @@
 //! Debian's /usr/bin/chromium) and the fixture site's pages under
 //! `tests/fixtures/site/browser/`: script-rendered content, actions on a form,
 //! screenshots measured by decoding the stored image, mobile emulation, the
-//! target guard on the browser's own requests, and the request timeout.
+//! target guard on the browser's own requests, the request timeout, and
+//! `metadata.engineUsed`.
 
 use distill_e2e::client::http;
 use distill_e2e::{Reply, ServerOptions, TestServer, scrape, site};
@@ -61,13 +62,14 @@ fn data_str<'a>(r: &'a Reply, field: &str) -> &'a str {
 #[tokio::test]
 async fn script_rendered_content_needs_the_browser() {
     let url = site().url("/browser/js-rendered.html");
+    // Without a browser-only option: the HTTP engine's result looks
+    // script-rendered, so the browser fetches it again (browser_fallback.rs
+    // shows the HTTP engine alone does not see the content).
     let plain = scrape(server().url(), &json!({ "url": url, "formats": ["markdown"] })).await;
     plain.assert_ok();
-    assert!(
-        !plain.markdown().contains("JSRENDERED-7731"),
-        "the HTTP engine cannot run script: {}",
-        plain.pretty()
-    );
+    assert!(plain.markdown().contains("JSRENDERED-7731"), "{}", plain.pretty());
+    assert_eq!(plain.metadata()["engineUsed"], json!("browser"));
+    assert_eq!(plain.metadata()["engineFallback"], json!("emptyContent"));
 
     let waited = scrape(
         server().url(),
@@ -81,6 +83,8 @@ async fn script_rendered_content_needs_the_browser() {
         waited.pretty()
     );
     assert!(waited.data()["warning"].is_null(), "{}", waited.pretty());
+    assert_eq!(waited.metadata()["engineUsed"], json!("browser"));
+    assert!(waited.metadata()["engineFallback"].is_null(), "{}", waited.pretty());
 
     // A screenshot alone also takes the browser; the smart wait catches the timer.
     let shot = scrape(
@@ -327,6 +331,18 @@ async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() 
     let url = site().url("/browser/form.html");
     let plain = scrape(server.url(), &json!({ "url": url })).await;
     plain.assert_ok();
+    assert_eq!(plain.metadata()["engineUsed"], json!("http"));
+    // A script-rendered page: the HTTP result, and a warning saying why.
+    let shell = site().url("/hits/browser-none-shell?page=shell");
+    let r = scrape(server.url(), &json!({ "url": shell })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["engineUsed"], json!("http"));
+    let warning = r.data()["warning"].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("script-rendered (emptyContent)") && warning.contains("DISTILL_CHROMIUM"),
+        "{}",
+        r.pretty()
+    );
     let r = scrape(server.url(), &json!({ "url": url, "formats": ["screenshot"] })).await;
     r.assert_error(500, "SCRAPE_SITE_ERROR");
     assert!(
