@@ -84,7 +84,11 @@ async fn script_rendered_content_needs_the_browser() {
     );
     assert!(waited.data()["warning"].is_null(), "{}", waited.pretty());
     assert_eq!(waited.metadata()["engineUsed"], json!("browser"));
-    assert!(waited.metadata()["engineFallback"].is_null(), "{}", waited.pretty());
+    assert!(
+        waited.metadata()["engineFallback"].is_null(),
+        "{}",
+        waited.pretty()
+    );
 
     // A screenshot alone also takes the browser; the smart wait catches the timer.
     let shot = scrape(

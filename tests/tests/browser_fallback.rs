@@ -48,7 +48,11 @@ async fn a_script_rendered_page_is_fetched_again_with_the_browser() {
     // Another format of the same page: the stored page is rendered again.
     let html = scrape(server().url(), &json!({ "url": url, "formats": ["html"] })).await;
     html.assert_ok();
-    assert!(html.data()["html"].as_str().unwrap().contains(SHELL_CONTENT), "{}", html.pretty());
+    assert!(
+        html.data()["html"].as_str().unwrap().contains(SHELL_CONTENT),
+        "{}",
+        html.pretty()
+    );
     assert_eq!(html.metadata()["engineUsed"], json!("browser"));
     assert_eq!(site().hits(&tok), 2);
 }
@@ -58,7 +62,11 @@ async fn a_static_page_is_never_fetched_again() {
     for page in ["scripted", "plain"] {
         let tok = token(page);
         let url = site().url(&format!("/hits/{tok}?page={page}"));
-        let r = scrape(server().url(), &json!({ "url": url, "formats": ["markdown"], "maxAge": 0 })).await;
+        let r = scrape(
+            server().url(),
+            &json!({ "url": url, "formats": ["markdown"], "maxAge": 0 }),
+        )
+        .await;
         r.assert_ok();
         assert!(r.markdown().contains(&format!("Hit {tok}")), "{}", r.pretty());
         assert_eq!(r.metadata()["engineUsed"], json!("http"), "{}", r.pretty());
