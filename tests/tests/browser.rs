@@ -283,6 +283,93 @@ async fn mobile_sends_a_mobile_user_agent_and_a_phone_viewport() {
 }
 
 #[tokio::test]
+async fn the_pages_script_reads_the_emulated_language_timezone_and_locale() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/locale.html"),
+            "formats": ["markdown"],
+            "location": {"country": "JP", "languages": ["ja-JP", "en"]}
+        }),
+    )
+    .await;
+    r.assert_ok();
+    assert!(
+        r.markdown()
+            .contains("LANGUAGE: ja-JP TIMEZONE: Asia/Tokyo LOCALE: ja-JP"),
+        "{}",
+        r.pretty()
+    );
+}
+
+#[tokio::test]
+async fn scrolling_an_endless_list_loads_more_of_it() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/infinite.html"),
+            "formats": ["markdown"],
+            "actions": [
+                {"type": "scrape"},
+                {"type": "scroll", "direction": "down"},
+                {"type": "scroll", "direction": "down"},
+                {"type": "wait", "selector": ".item:nth-child(6)"},
+                {"type": "executeJavascript", "script": "return document.querySelectorAll('.item').length"}
+            ]
+        }),
+    )
+    .await;
+    r.assert_ok();
+    let actions = &r.data()["actions"];
+    let before = actions["scrapes"][0]["html"].as_str().unwrap();
+    assert!(
+        before.contains("ITEM-5") && !before.contains("ITEM-6"),
+        "{}",
+        r.pretty()
+    );
+    let count = actions["javascriptReturns"][0]["value"].as_u64().unwrap();
+    assert!(count >= 10 && count % 5 == 0, "{count} items");
+    assert!(r.markdown().contains(&format!("ITEM-{count}")), "{}", r.pretty());
+}
+
+#[tokio::test]
+async fn block_ads_hides_cookie_banners_without_changing_the_html() {
+    let display = "return getComputedStyle(document.getElementById('site-cookie-consent')).display";
+    let visit = |block_ads: bool| {
+        let body = json!({
+            "url": site().url("/browser/cookie-banner.html"),
+            "formats": ["rawHtml"],
+            "blockAds": block_ads,
+            "actions": [{"type": "executeJavascript", "script": display}]
+        });
+        async move { scrape(server().url(), &body).await }
+    };
+    let blocked = visit(true).await;
+    blocked.assert_ok();
+    assert_eq!(
+        blocked.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("none"),
+        "{}",
+        blocked.pretty()
+    );
+    // The page's markup is its own: the banner is there, no style was added.
+    let raw = data_str(&blocked, "rawHtml");
+    assert!(
+        raw.contains("We use cookies") && !raw.contains("!important"),
+        "{raw}"
+    );
+
+    let shown = visit(false).await;
+    shown.assert_ok();
+    assert_eq!(
+        shown.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("block"),
+        "{}",
+        shown.pretty()
+    );
+}
+
+#[tokio::test]
 async fn the_guard_refuses_the_browsers_requests_before_they_leave() {
     let token = "browser-guard";
     let r = scrape(
