@@ -658,6 +658,23 @@ mod tests {
     }
 
     #[test]
+    fn the_browser_fallback_is_on_unless_proxies_are_set_up() {
+        assert!(Config::from_cli(Cli::default()).unwrap().browser_fallback);
+        let proxied = |fallback| Cli {
+            proxy_basic: Some("http://127.0.0.1:3128".into()),
+            browser_fallback: fallback,
+            ..Cli::default()
+        };
+        assert!(!Config::from_cli(proxied(None)).unwrap().browser_fallback);
+        assert!(Config::from_cli(proxied(Some(true))).unwrap().browser_fallback);
+        let off = Cli {
+            browser_fallback: Some(false),
+            ..Cli::default()
+        };
+        assert!(!Config::from_cli(off).unwrap().browser_fallback);
+    }
+
+    #[test]
     fn cache_settings() {
         let c = Config::from_cli(Cli {
             cache_url: Some("redis://127.0.0.1:6379/2".into()),

@@ -121,8 +121,8 @@ impl<'a> Tokens<'a> {
             self.pos += len;
             return Some(Token::Text(&rest[..len]));
         }
-        if rest.starts_with("<!--") {
-            self.pos += rest[4..].find("-->").map_or(rest.len(), |i| i + 7);
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            self.pos += comment.find("-->").map_or(rest.len(), |i| i + 7);
             return Some(Token::Other);
         }
         let is_end = bytes.get(1) == Some(&b'/');
