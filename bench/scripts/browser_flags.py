@@ -34,6 +34,7 @@ SETS = {
     "no-site-isolation": ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"],
     "small-caches": ["--disk-cache-size=1", "--media-cache-size=1", "--aggressive-cache-discard"],
     "v8-lite": ["--js-flags=--lite-mode"],
+    "network-and-gpu-in-process": ["--enable-features=NetworkServiceInProcess2", "--in-process-gpu"],
     "combined": [
         "--enable-features=NetworkServiceInProcess2",
         "--renderer-process-limit=1",
@@ -63,7 +64,10 @@ class Site(http.server.BaseHTTPRequestHandler):
         self.send_header("content-type", "text/html; charset=utf-8")
         self.send_header("content-length", str(len(PAGE)))
         self.end_headers()
-        self.wfile.write(PAGE)
+        try:
+            self.wfile.write(PAGE)
+        except BrokenPipeError:
+            pass  # Chromium gave up on the connection (the page was already read).
 
     def log_message(self, *args):
         pass

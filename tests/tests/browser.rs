@@ -430,7 +430,7 @@ async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() 
     assert_eq!(r.metadata()["engineUsed"], json!("http"));
     let warning = r.data()["warning"].as_str().unwrap_or_default();
     assert!(
-        warning.contains("script-rendered (emptyContent)") && warning.contains("DISTILL_CHROMIUM"),
+        warning.contains("script-rendered (appShell)") && warning.contains("DISTILL_CHROMIUM"),
         "{}",
         r.pretty()
     );

@@ -30,7 +30,7 @@ async fn a_script_rendered_page_is_fetched_again_with_the_browser() {
     assert!(r.markdown().contains(SHELL_CONTENT), "{}", r.pretty());
     let m = r.metadata();
     assert_eq!(m["engineUsed"], json!("browser"), "{}", r.pretty());
-    assert_eq!(m["engineFallback"], json!("emptyContent"), "{}", r.pretty());
+    assert_eq!(m["engineFallback"], json!("appShell"), "{}", r.pretty());
     assert_eq!(m["creditsUsed"], json!(1), "one scrape, one credit");
     assert_eq!(m["statusCode"], json!(200));
     assert!(r.data()["warning"].is_null(), "{}", r.pretty());
@@ -42,7 +42,7 @@ async fn a_script_rendered_page_is_fetched_again_with_the_browser() {
     assert_eq!(again.metadata()["cacheState"], json!("hit"), "{}", again.pretty());
     assert!(again.markdown().contains(SHELL_CONTENT), "{}", again.pretty());
     assert_eq!(again.metadata()["engineUsed"], json!("browser"));
-    assert_eq!(again.metadata()["engineFallback"], json!("emptyContent"));
+    assert_eq!(again.metadata()["engineFallback"], json!("appShell"));
     assert_eq!(site().hits(&tok), 2);
 
     // Another format of the same page: the stored page is rendered again.

@@ -8,8 +8,8 @@
 //!   __nuxt, ___gatsby, or an empty `<app-root>`) with little text around it;
 //! - a `<noscript>` asking to enable JavaScript, with little text around it.
 //!
-//! Visible text leaves out scripts, styles, templates, `<noscript>`, the
-//! head, and the page chrome (`header`, `nav`, `footer`, `aside`): a shell
+//! Visible text leaves out scripts, styles, templates, the head, and the
+//! page chrome (`header`, `nav`, `footer`, `aside`): a shell
 //! whose server-rendered menu is all the text it has is still a shell. A page
 //! without an executable script is never script-rendered.
 
@@ -168,16 +168,25 @@ impl<'a> Tokens<'a> {
     }
 }
 
-/// Where the `>` closing the tag that starts `s` is, quotes respected.
+/// Where the `>` closing the tag that starts `s` is. A quote opens a value
+/// only right after `=`, as in HTML (a stray quote elsewhere is text).
 fn tag_close(s: &str) -> Option<usize> {
     let mut quote = None;
+    let mut after_equals = false;
     for (i, b) in s.bytes().enumerate().skip(1) {
-        match (quote, b) {
-            (Some(q), _) if b == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(b),
-            (None, b'>') => return Some(i),
+        if let Some(q) = quote {
+            if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        match b {
+            b'>' => return Some(i),
+            b'"' | b'\'' if after_equals => quote = Some(b),
             _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            after_equals = b == b'=';
         }
     }
     None
@@ -284,11 +293,13 @@ fn scan(html: &str) -> Facts {
     let mut facts = Facts::default();
     // Text before `<body>` (the head) is not content, unless there is no body tag.
     let mut in_body = find_ignore_case(html, "<body").is_none();
-    let mut chrome_depth = 0usize;
+    // Open chrome elements; an end tag closes the last of its name and
+    // whatever was left open inside it, as HTML's parser does.
+    let mut chrome: Vec<&str> = Vec::new();
     let mut tokens = Tokens { src: html, pos: 0 };
     while let Some(token) = tokens.next_token() {
         match token {
-            Token::Text(t) if in_body && chrome_depth == 0 => facts.visible += visible_chars(t),
+            Token::Text(t) if in_body && chrome.is_empty() => facts.visible += visible_chars(t),
             Token::Start(name, attrs) => match name.as_str() {
                 "body" => in_body = true,
                 "script" => {
@@ -296,26 +307,36 @@ fn scan(html: &str) -> Facts {
                     tokens.raw_until_end("script");
                 }
                 "noscript" => {
-                    let text = text_of(tokens.raw_until_end("noscript")).to_lowercase();
+                    // What the HTTP engine's result shows of the page: some
+                    // apps serve their whole content to crawlers in here.
+                    let text = text_of(tokens.raw_until_end("noscript"));
+                    if in_body && chrome.is_empty() {
+                        facts.visible += visible_chars(&text);
+                    }
+                    let text = text.to_lowercase();
                     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                     facts.noscript_notice |= NOTICE.iter().any(|p| text.contains(p));
                 }
                 n if RAW.contains(&n) => {
                     tokens.raw_until_end(n);
                 }
-                n if CHROME.contains(&n) => chrome_depth += 1,
+                n if CHROME.contains(&n) => {
+                    chrome.extend(CHROME.iter().find(|c| **c == n));
+                }
                 n if in_body && is_mount(n, attrs) => {
                     // The mount's text counts as the page's too.
                     let inside = element_text(&mut tokens, n);
-                    if chrome_depth == 0 {
+                    if chrome.is_empty() {
                         facts.visible += inside;
                     }
                     facts.empty_mount |= inside < EMPTY_MOUNT;
                 }
                 _ => {}
             },
-            Token::End(name) if CHROME.contains(&name.as_str()) => {
-                chrome_depth = chrome_depth.saturating_sub(1);
+            Token::End(name) => {
+                if let Some(at) = chrome.iter().rposition(|c| *c == name) {
+                    chrome.truncate(at);
+                }
             }
             _ => {}
         }
@@ -424,6 +445,31 @@ mod tests {
              <script>var t = '</div>{filler}';</script><template><p>{filler}</p></template>"
         ));
         assert_eq!(detect(&html), Some(Signal::EmptyContent));
+    }
+
+    #[test]
+    fn content_served_inside_noscript_counts() {
+        let html = page(&format!(
+            "<noscript>{ARTICLE}</noscript><div id='root'></div><script src=/app.js></script>"
+        ));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn a_stray_quote_in_a_tag_does_not_hide_the_rest() {
+        let html = format!(
+            "<html><head><link rel=icon href=\u{201d}/favicon.ico\" /><script src=/a.js></script>\
+             </head><body>{ARTICLE}</body></html>"
+        );
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn an_unclosed_menu_ends_with_its_sidebar() {
+        let html = page(&format!(
+            "<aside><nav><a href=/a>A</a><nav><a href=/b>B</a></nav></aside>{ARTICLE}<script src=/a.js></script>"
+        ));
+        assert_eq!(detect(&html), None);
     }
 
     #[test]
