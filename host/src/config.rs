@@ -120,6 +120,11 @@ pub struct Cli {
     /// The JavaScript heap of one browser page in MiB (default 512).
     #[arg(long, env = "DISTILL_BROWSER_JS_HEAP_MIB")]
     pub browser_js_heap_mib: Option<u64>,
+    /// Fetch a page again with the browser when the HTTP engine's result
+    /// looks script-rendered (default: on, off when proxy pools are set up,
+    /// since the browser does not go through them).
+    #[arg(long, env = "DISTILL_BROWSER_FALLBACK", num_args = 0..=1, default_missing_value = "true")]
+    pub browser_fallback: Option<bool>,
     /// The server's address as clients reach it, for media URLs
     /// (default http://HOST:PORT).
     #[arg(long, env = "DISTILL_PUBLIC_URL")]
@@ -263,6 +268,7 @@ struct FileConfig {
     browser_pages: Option<usize>,
     browser_memory_mib: Option<u64>,
     browser_js_heap_mib: Option<u64>,
+    browser_fallback: Option<bool>,
     public_url: Option<String>,
     cache_url: Option<String>,
     cache_max_mib: Option<u64>,
@@ -330,6 +336,8 @@ pub struct Config {
     pub browser_memory_mib: u64,
     /// One page's JavaScript heap in MiB.
     pub browser_js_heap_mib: u64,
+    /// Script-rendered HTTP results are fetched again with the browser.
+    pub browser_fallback: bool,
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
     /// slash; `None`: `http://` + the address the server is bound to.
     pub public_url: Option<String>,
@@ -466,6 +474,8 @@ impl Config {
                 .browser_js_heap_mib
                 .or(file.browser_js_heap_mib)
                 .unwrap_or(512),
+            // Set below, once the proxy pools are known.
+            browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
             cache: crate::cache::CacheSettings {
                 url: cli.cache_url.or(file.cache_url).filter(|u| !u.is_empty()),
@@ -548,6 +558,10 @@ impl Config {
             )?),
         };
         let mut config = config;
+        config.browser_fallback = cli
+            .browser_fallback
+            .or(file.browser_fallback)
+            .unwrap_or(config.proxies.is_empty());
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
@@ -651,6 +665,23 @@ mod tests {
         // Lockdown's default maxAge reaches what the default retention keeps.
         let lockdown = Duration::from_millis(crate::api::scrape_request::LOCKDOWN_MAX_AGE_MS as u64);
         assert!(c.cache.ttl >= lockdown);
+    }
+
+    #[test]
+    fn the_browser_fallback_is_on_unless_proxies_are_set_up() {
+        assert!(Config::from_cli(Cli::default()).unwrap().browser_fallback);
+        let proxied = |fallback| Cli {
+            proxy_basic: Some("http://127.0.0.1:3128".into()),
+            browser_fallback: fallback,
+            ..Cli::default()
+        };
+        assert!(!Config::from_cli(proxied(None)).unwrap().browser_fallback);
+        assert!(Config::from_cli(proxied(Some(true))).unwrap().browser_fallback);
+        let off = Cli {
+            browser_fallback: Some(false),
+            ..Cli::default()
+        };
+        assert!(!Config::from_cli(off).unwrap().browser_fallback);
     }
 
     #[test]

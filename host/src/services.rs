@@ -40,6 +40,9 @@ pub struct Services {
     pub browser: Arc<BrowserPool>,
     /// The browser engine itself (interact sessions replay scrapes on it).
     pub browser_engine: Arc<BrowserEngine>,
+    /// HTTP results that look script-rendered are fetched again with the
+    /// browser (`DISTILL_BROWSER_FALLBACK`).
+    pub browser_fallback: bool,
     /// The page cache (docs/CACHE.md); `None` when it could not be opened:
     /// then every request behaves as `maxAge: 0` and cache-only requests
     /// (`minAge`, `lockdown`) answer their 404.
@@ -174,6 +177,7 @@ impl Services {
             signed_media,
             browser,
             browser_engine,
+            browser_fallback: config.browser_fallback,
             cache,
             fetches: Coalescer::new(),
             limits,

@@ -14,6 +14,8 @@
 //! | `/echo-headers` | HTML listing the request headers: `<li id="h-NAME">VALUE</li>` |
 //! | `/api/items` | [`JSON_BODY`] as `application/json` |
 //! | `/hits/{token}?ms=N` | a page that counts its requests ([`FixtureSite::hits`]), answered after N ms (default 0, at most 30 s) |
+//! | `/hits/{token}?page=shell` | the same, as an app shell whose content ([`SHELL_CONTENT`]) only `/browser/app-bundle.js` writes |
+//! | `/hits/{token}?page=scripted` | the same, as an article that also runs a script |
 //! | `/versioned/{token}` | a page whose content is version [`FixtureSite::set_version`] of [`versioned_page`]; counts hits under `v:{token}` |
 //! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
 //! | `/documents/{name}` | `tests/fixtures/documents/<name>`, typed by its extension |
@@ -211,12 +213,16 @@ async fn status_page(UrlPath(code): UrlPath<u16>) -> Response {
 
 /// The numeric query parameter `name`, else `default`.
 fn query_number(uri: &Uri, name: &str, default: u64) -> u64 {
+    query_param(uri, name)
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(default)
+}
+
+fn query_param<'a>(uri: &'a Uri, name: &str) -> Option<&'a str> {
     uri.query()
         .unwrap_or("")
         .split('&')
         .find_map(|kv| kv.strip_prefix(name).and_then(|rest| rest.strip_prefix('=')))
-        .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(default)
 }
 
 async fn slow(uri: Uri) -> Response {
@@ -302,15 +308,28 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) 
     if ms > 0 {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
-    html(
-        StatusCode::OK,
-        "text/html; charset=utf-8",
-        format!(
-            "<html><head><title>Hit</title></head><body><p>Hit {}</p></body></html>",
-            escape(&token)
+    let token = escape(&token);
+    let page = match query_param(&uri, "page") {
+        Some("shell") => format!(
+            "<!DOCTYPE html><html><head><title>Shell {token}</title>\
+             <script src=\"/browser/app-bundle.js\" defer></script></head><body>\
+             <noscript>You need to enable JavaScript to run this app.</noscript>\
+             <div id=\"root\"></div></body></html>"
         ),
-    )
+        Some("scripted") => format!(
+            "<!DOCTYPE html><html><head><title>Scripted {token}</title></head><body><article>\
+             <h1>A page that runs a script</h1><p>This article is in the markup itself: a \
+             script on the page only counts visits, so fetching it again with a browser would \
+             add nothing. Hit {token}.</p></article>\
+             <script>window.visits = (window.visits || 0) + 1;</script></body></html>"
+        ),
+        _ => format!("<html><head><title>Hit</title></head><body><p>Hit {token}</p></body></html>"),
+    };
+    html(StatusCode::OK, "text/html; charset=utf-8", page)
 }
+
+/// The text `/browser/app-bundle.js` writes into `/hits/{token}?page=shell`.
+pub const SHELL_CONTENT: &str = "SHELLRENDERED-4410";
 
 async fn versioned(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
     *ctx.hits.lock().unwrap().entry(format!("v:{token}")).or_default() += 1;
@@ -361,6 +380,7 @@ fn content_type_for(path: &Path) -> &'static str {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "html" | "htm" => "text/html; charset=utf-8",
         "json" => "application/json",
+        "js" => "text/javascript; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
         "png" => "image/png",
         "pdf" => "application/pdf",

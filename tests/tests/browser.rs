@@ -2,7 +2,8 @@
 //! Debian's /usr/bin/chromium) and the fixture site's pages under
 //! `tests/fixtures/site/browser/`: script-rendered content, actions on a form,
 //! screenshots measured by decoding the stored image, mobile emulation, the
-//! target guard on the browser's own requests, and the request timeout.
+//! target guard on the browser's own requests, the request timeout, and
+//! `metadata.engineUsed`.
 
 use distill_e2e::client::http;
 use distill_e2e::{Reply, ServerOptions, TestServer, scrape, site};
@@ -61,13 +62,14 @@ fn data_str<'a>(r: &'a Reply, field: &str) -> &'a str {
 #[tokio::test]
 async fn script_rendered_content_needs_the_browser() {
     let url = site().url("/browser/js-rendered.html");
+    // Without a browser-only option: the HTTP engine's result looks
+    // script-rendered, so the browser fetches it again (browser_fallback.rs
+    // shows the HTTP engine alone does not see the content).
     let plain = scrape(server().url(), &json!({ "url": url, "formats": ["markdown"] })).await;
     plain.assert_ok();
-    assert!(
-        !plain.markdown().contains("JSRENDERED-7731"),
-        "the HTTP engine cannot run script: {}",
-        plain.pretty()
-    );
+    assert!(plain.markdown().contains("JSRENDERED-7731"), "{}", plain.pretty());
+    assert_eq!(plain.metadata()["engineUsed"], json!("browser"));
+    assert_eq!(plain.metadata()["engineFallback"], json!("emptyContent"));
 
     let waited = scrape(
         server().url(),
@@ -81,6 +83,12 @@ async fn script_rendered_content_needs_the_browser() {
         waited.pretty()
     );
     assert!(waited.data()["warning"].is_null(), "{}", waited.pretty());
+    assert_eq!(waited.metadata()["engineUsed"], json!("browser"));
+    assert!(
+        waited.metadata()["engineFallback"].is_null(),
+        "{}",
+        waited.pretty()
+    );
 
     // A screenshot alone also takes the browser; the smart wait catches the timer.
     let shot = scrape(
@@ -275,6 +283,93 @@ async fn mobile_sends_a_mobile_user_agent_and_a_phone_viewport() {
 }
 
 #[tokio::test]
+async fn the_pages_script_reads_the_emulated_language_timezone_and_locale() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/locale.html"),
+            "formats": ["markdown"],
+            "location": {"country": "JP", "languages": ["ja-JP", "en"]}
+        }),
+    )
+    .await;
+    r.assert_ok();
+    assert!(
+        r.markdown()
+            .contains("LANGUAGE: ja-JP TIMEZONE: Asia/Tokyo LOCALE: ja-JP"),
+        "{}",
+        r.pretty()
+    );
+}
+
+#[tokio::test]
+async fn scrolling_an_endless_list_loads_more_of_it() {
+    let r = scrape(
+        server().url(),
+        &json!({
+            "url": site().url("/browser/infinite.html"),
+            "formats": ["markdown"],
+            "actions": [
+                {"type": "scrape"},
+                {"type": "scroll", "direction": "down"},
+                {"type": "scroll", "direction": "down"},
+                {"type": "wait", "selector": ".item:nth-child(6)"},
+                {"type": "executeJavascript", "script": "return document.querySelectorAll('.item').length"}
+            ]
+        }),
+    )
+    .await;
+    r.assert_ok();
+    let actions = &r.data()["actions"];
+    let before = actions["scrapes"][0]["html"].as_str().unwrap();
+    assert!(
+        before.contains("ITEM-5") && !before.contains("ITEM-6"),
+        "{}",
+        r.pretty()
+    );
+    let count = actions["javascriptReturns"][0]["value"].as_u64().unwrap();
+    assert!(count >= 10 && count % 5 == 0, "{count} items");
+    assert!(r.markdown().contains(&format!("ITEM-{count}")), "{}", r.pretty());
+}
+
+#[tokio::test]
+async fn block_ads_hides_cookie_banners_without_changing_the_html() {
+    let display = "return getComputedStyle(document.getElementById('site-cookie-consent')).display";
+    let visit = |block_ads: bool| {
+        let body = json!({
+            "url": site().url("/browser/cookie-banner.html"),
+            "formats": ["rawHtml"],
+            "blockAds": block_ads,
+            "actions": [{"type": "executeJavascript", "script": display}]
+        });
+        async move { scrape(server().url(), &body).await }
+    };
+    let blocked = visit(true).await;
+    blocked.assert_ok();
+    assert_eq!(
+        blocked.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("none"),
+        "{}",
+        blocked.pretty()
+    );
+    // The page's markup is its own: the banner is there, no style was added.
+    let raw = data_str(&blocked, "rawHtml");
+    assert!(
+        raw.contains("We use cookies") && !raw.contains("!important"),
+        "{raw}"
+    );
+
+    let shown = visit(false).await;
+    shown.assert_ok();
+    assert_eq!(
+        shown.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("block"),
+        "{}",
+        shown.pretty()
+    );
+}
+
+#[tokio::test]
 async fn the_guard_refuses_the_browsers_requests_before_they_leave() {
     let token = "browser-guard";
     let r = scrape(
@@ -327,6 +422,18 @@ async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() 
     let url = site().url("/browser/form.html");
     let plain = scrape(server.url(), &json!({ "url": url })).await;
     plain.assert_ok();
+    assert_eq!(plain.metadata()["engineUsed"], json!("http"));
+    // A script-rendered page: the HTTP result, and a warning saying why.
+    let shell = site().url("/hits/browser-none-shell?page=shell");
+    let r = scrape(server.url(), &json!({ "url": shell })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["engineUsed"], json!("http"));
+    let warning = r.data()["warning"].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("script-rendered (appShell)") && warning.contains("DISTILL_CHROMIUM"),
+        "{}",
+        r.pretty()
+    );
     let r = scrape(server.url(), &json!({ "url": url, "formats": ["screenshot"] })).await;
     r.assert_error(500, "SCRAPE_SITE_ERROR");
     assert!(

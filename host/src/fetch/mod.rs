@@ -10,6 +10,8 @@
 //!
 //! - [`browser`]: the browser engine (Chromium), for actions, screenshots,
 //!   mobile, location and script-rendered pages.
+//! - [`script_rendered`]: whether an HTTP result looks script-rendered (the
+//!   pipeline then fetches it again with the browser).
 //!
 //! Engines share [`FetchedPage`] and [`FetchError`].
 
@@ -17,6 +19,7 @@ pub mod browser;
 pub mod engine;
 pub mod http;
 pub mod routing;
+pub mod script_rendered;
 pub mod select;
 pub mod target_guard;
 
@@ -25,6 +28,14 @@ use bytes::Bytes;
 /// The `engine_data` key under which an engine reports the proxy tier it
 /// used; the pipeline moves it into `metadata.proxyUsed`.
 pub const PROXY_USED: &str = "proxyUsed";
+/// The `engine_data` key naming the engine that fetched the page
+/// (`metadata.engineUsed`).
+pub const ENGINE_USED: &str = "engineUsed";
+/// The `engine_data` key naming why the browser fetched a page the HTTP
+/// engine had fetched first (`metadata.engineFallback`).
+pub const ENGINE_FALLBACK: &str = "engineFallback";
+/// The `engine_data` key of a warning about the fetch (the response's `warning`).
+pub const ENGINE_WARNING: &str = "engineWarning";
 use serde_json::{Map, Value};
 use url::Url;
 

@@ -12,7 +12,7 @@ use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
 use crate::cache::{Lookup, PageCache};
 use crate::fetch::FetchedPage;
-use crate::fetch::engine::{Engine, FetchRequest};
+use crate::fetch::engine::Engine;
 use crate::services::Services;
 use serde_json::Value;
 use std::sync::Arc;
@@ -150,7 +150,7 @@ fn source(decision: Decision) -> Result<Source, PipelineError> {
     }
 }
 
-/// Fetches `req.url` live. When the page may be stored, concurrent identical
+/// Fetches `req.url` live (with the browser fallback, [`super::fallback`]). When the page may be stored, concurrent identical
 /// requests (same page key) share one fetch, and its leader stores the page
 /// before the others get it, so later requests find it in the cache. Returns
 /// the page and when it was fetched (Unix ms).
@@ -163,15 +163,8 @@ pub async fn fetch(
 ) -> Result<(Arc<FetchedPage>, i64), PipelineError> {
     let opts = &req.options;
     let live = || async {
-        engine
-            .fetch(FetchRequest {
-                url: &req.url,
-                options: opts,
-                deadline,
-            })
+        super::fallback::fetch(services, engine, req, deadline)
             .await
-            .inspect(|_| crate::telemetry::fetch(engine.name(), "ok"))
-            .inspect_err(|_| crate::telemetry::fetch(engine.name(), "error"))
             .map(|page| (Arc::new(page), now_ms()))
     };
     let shared = match (&services.cache, keys) {

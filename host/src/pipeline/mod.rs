@@ -4,6 +4,7 @@
 //!
 //! - [`scrape`]: one scrape (web page or document URL): engine choice, cache, fetch.
 //! - [`cached`]: the page cache's lookup, the coalesced fetch, storing results.
+//! - [`fallback`]: the live fetch, and the browser's for a script-rendered HTTP result.
 //! - [`track`]: the `changeTracking` format.
 //! - [`media_formats`]: formats that store files (audio, video): ZDR refusal, never cached.
 //! - [`parse`]: one upload.
@@ -22,6 +23,7 @@ pub mod clean_content;
 pub mod cost;
 pub mod document;
 pub mod error;
+pub mod fallback;
 pub mod media_formats;
 pub mod parse;
 pub mod prepare;

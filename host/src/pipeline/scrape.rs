@@ -16,7 +16,7 @@ use crate::api::{ScrapeOptions, ScrapeRequest};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
 use crate::fetch::browser::branding::SNAPSHOT;
-use crate::fetch::{FetchedPage, PROXY_USED};
+use crate::fetch::{ENGINE_FALLBACK, ENGINE_USED, ENGINE_WARNING, FetchedPage, PROXY_USED};
 use crate::plugins::bindings::FileInput;
 use crate::plugins::log_privacy;
 use crate::plugins::{LoadedPlugin, Registry};
@@ -136,6 +136,15 @@ async fn render_fetched(
     }
     // The proxy tier is metadata (engines without proxies fetch directly: "basic").
     let proxy_used = engine_data.remove(PROXY_USED).unwrap_or_else(|| "basic".into());
+    // So are the engine that served the page and why the browser took over
+    // (absent from pages stored before engines were recorded).
+    let engine_fields: Vec<(&str, Value)> = [ENGINE_USED, ENGINE_FALLBACK]
+        .into_iter()
+        .filter_map(|key| Some((key, engine_data.remove(key)?)))
+        .collect();
+    if let Some(Value::String(warning)) = engine_data.remove(ENGINE_WARNING) {
+        warnings.push(warning);
+    }
     match document_converter(registry, fetched) {
         Some(plugin) if (200..300).contains(&fetched.status) => {
             let file = FileInput {
@@ -156,6 +165,9 @@ async fn render_fetched(
     let mut data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
     if let Some(Value::Object(metadata)) = data.get_mut("metadata") {
         metadata.insert(PROXY_USED.into(), proxy_used);
+        for (key, value) in engine_fields {
+            metadata.insert(key.into(), value);
+        }
     }
     Ok(add_engine_data(data, engine_data))
 }

@@ -1,13 +1,13 @@
 //! A page's setup before navigation: viewport (desktop or `mobile`: device
-//! metrics, touch, a mobile User-Agent), `location` (Accept-Language,
-//! timezone, geolocation), request `headers` (a `User-Agent` header replaces
+//! metrics, touch, a mobile User-Agent), `location` (Accept-Language and
+//! the locale from `languages`, timezone, geolocation), request `headers` (a `User-Agent` header replaces
 //! ours; others, `Cookie` included, go with every request) and
 //! `skipTlsVerification`.
 
 use crate::api::ScrapeOptions;
 use chromiumoxide::cdp::browser_protocol::emulation::{
-    SetDeviceMetricsOverrideParams, SetGeolocationOverrideParams, SetTimezoneOverrideParams,
-    SetTouchEmulationEnabledParams,
+    SetDeviceMetricsOverrideParams, SetGeolocationOverrideParams, SetLocaleOverrideParams,
+    SetTimezoneOverrideParams, SetTouchEmulationEnabledParams,
 };
 use chromiumoxide::cdp::browser_protocol::network::{
     EnableParams as NetworkEnable, Headers, SetExtraHttpHeadersParams, SetUserAgentOverrideParams,
@@ -89,6 +89,14 @@ pub async fn setup(page: &Page, opts: &ScrapeOptions, user_agent: &str) -> Resul
             loc.languages.clone()
         };
         ua_params.accept_language = Some(accept_language(&languages));
+        // The page's Intl locale: the first language. A name ICU does not
+        // know is refused by Chromium; the page then keeps the default locale.
+        let locale = SetLocaleOverrideParams::builder()
+            .locale(languages[0].clone())
+            .build();
+        if let Err(e) = page.execute(locale).await {
+            tracing::debug!("locale {:?} not set: {e}", languages[0]);
+        }
         if let Some((_, tz, lat, lon)) = COUNTRIES
             .iter()
             .find(|(c, ..)| c.eq_ignore_ascii_case(&loc.country))

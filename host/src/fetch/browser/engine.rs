@@ -6,6 +6,7 @@
 //! and the page is closed whatever happens.
 
 use super::actions::{Progress, perform};
+use super::banners;
 use super::branding;
 use super::capture::{ShotOptions, screenshot};
 use super::emulate::setup;
@@ -147,6 +148,9 @@ impl BrowserEngine {
             message,
         };
         setup(page, opts, &self.user_agent).await.map_err(other)?;
+        if opts.block_ads {
+            banners::hide(page).await.map_err(other)?;
+        }
         let restoring = match &profile {
             Some((session, context)) => session.apply(page, *context).await.map_err(other)?,
             None => None,

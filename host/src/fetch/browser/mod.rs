@@ -10,6 +10,7 @@
 //! - [`memory`]: Chromium's process tree and its memory, from /proc.
 //! - [`intercept`]: every request of a page checked by the target guard (and
 //!   `blockAds`' [`adblock`] list) before it leaves.
+//! - [`banners`]: cookie and consent banners hidden (`blockAds`).
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
@@ -22,6 +23,7 @@
 pub mod actions;
 pub mod adblock;
 pub mod agent;
+pub mod banners;
 pub mod branding;
 pub mod capture;
 pub mod emulate;

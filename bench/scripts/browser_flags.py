@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Chromium flag experiments for the browser engine, by section 10's method.
+
+`make bench` section 10 (bench/src/browser.rs) measures the pool with its
+built-in flags. To try other flags without rebuilding the server, this script
+runs the same measurement once per flag set: Chromium is started through a
+wrapper that adds the set's flags to the pool's. Same page (2.9 KB static
+article, no scripts), same request (`waitFor: 1`, `maxAge: 0`), same phases
+(c=1 then c=4), same memory figure (PSS of the server and its Chromium tree
+from /proc/PID/smaps_rollup: at rest after 5 warm-up scrapes and 3 s, peak
+sampled every 250 ms under load). The server's wasm code cache is warmed by a
+first, unmeasured start, as a restarted production server has it.
+
+Usage: bench/scripts/browser_flags.py SERVER_BIN PLUGINS_DIR [--quick] [--sets NAME,...]
+Flag sets are in SETS below; rounds alternate between sets so load drift on
+a shared machine hits them alike.
+"""
+
+import http.server
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+SETS = {
+    "pool": [],
+    "network-in-process": ["--enable-features=NetworkServiceInProcess2"],
+    "one-renderer": ["--renderer-process-limit=1"],
+    "no-site-isolation": ["--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process"],
+    "small-caches": ["--disk-cache-size=1", "--media-cache-size=1", "--aggressive-cache-discard"],
+    "v8-lite": ["--js-flags=--lite-mode"],
+    "network-and-gpu-in-process": ["--enable-features=NetworkServiceInProcess2", "--in-process-gpu"],
+    "combined": [
+        "--enable-features=NetworkServiceInProcess2",
+        "--renderer-process-limit=1",
+        "--disable-site-isolation-trials",
+        "--disable-features=IsolateOrigins,site-per-process",
+        "--disk-cache-size=1",
+    ],
+}
+
+
+def page():
+    html = ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Static page</title></head>"
+            "<body><main><h1>Static page</h1>")
+    for i in range(40):
+        html += f'<p>Paragraph {i}: plain text with a <a href="/p{i}">link</a> and <b>some</b> markup.</p>'
+    return (html + "</main></body></html>").encode()
+
+
+PAGE = page()
+
+
+class Site(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("content-type", "text/html; charset=utf-8")
+        self.send_header("content-length", str(len(PAGE)))
+        self.end_headers()
+        try:
+            self.wfile.write(PAGE)
+        except BrokenPipeError:
+            pass  # Chromium gave up on the connection (the page was already read).
+
+    def log_message(self, *args):
+        pass
+
+
+def tree_pss(root):
+    children = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = open(f"/proc/{name}/stat").read()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(name))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        kib = 0
+        try:
+            for line in open(f"/proc/{pid}/smaps_rollup"):
+                if line.startswith("Pss:"):
+                    kib = int(line.split()[1])
+                    break
+        except OSError:
+            pass
+        out.append((pid, kib))
+        todo.extend(children.get(pid, []))
+    return out
+
+
+def start_server(bin_path, plugins, data_dir, chromium):
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "DISTILL_HOST": "127.0.0.1",
+        "DISTILL_PORT": "0",
+        "DISTILL_ALLOW_PRIVATE_TARGETS": "true",
+        "DISTILL_PLUGINS_DIR": plugins,
+        "DISTILL_DATA_DIR": data_dir,
+        "DISTILL_LOG": "warn",
+        "DISTILL_CHROMIUM": chromium,
+    }
+    started = time.monotonic()
+    proc = subprocess.Popen([bin_path], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    for line in proc.stdout:
+        prefix = "distill listening on http://"
+        if line.strip().startswith(prefix):
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            return proc, "http://" + line.strip()[len(prefix):], time.monotonic() - started
+    raise RuntimeError("server exited before listening")
+
+
+def scrape(base, body):
+    started = time.monotonic()
+    req = urllib.request.Request(base + "/v2/scrape", data=body, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as resp:
+        text = resp.read().decode()
+    if "Static page" not in text:
+        raise RuntimeError(text[:300])
+    return (time.monotonic() - started) * 1000
+
+
+def phase(base, body, concurrency, requests):
+    times, lock, counter = [], threading.Lock(), [0]
+
+    def worker():
+        while True:
+            with lock:
+                if counter[0] >= requests:
+                    return
+                counter[0] += 1
+            t = scrape(base, body)
+            with lock:
+                times.append(t)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - started
+    times.sort()
+    pct = lambda p: times[min(len(times) - 1, int(round(p / 100 * (len(times) - 1))))]
+    return {"c": concurrency, "n": len(times), "p50": pct(50), "p95": pct(95), "pps": len(times) / elapsed}
+
+
+def measure(bin_path, plugins, flags, quick, work):
+    wrapper = os.path.join(work, "chromium-" + str(abs(hash(tuple(flags)))))
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\nexec /usr/bin/chromium " + " ".join(flags) + ' "$@"\n')
+    os.chmod(wrapper, 0o755)
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{site.server_address[1]}/page"
+    body = json.dumps({"url": url, "formats": ["markdown"], "waitFor": 1, "maxAge": 0}).encode()
+    data_dir = os.path.join(work, "data")
+    proc, base, startup = start_server(bin_path, plugins, data_dir, wrapper)
+    try:
+        spawned = time.monotonic() - startup
+        scrape(base, body)
+        first = (time.monotonic() - spawned) * 1000
+        for _ in range(5):
+            scrape(base, body)
+        time.sleep(3)
+        rest = tree_pss(proc.pid)
+        peak, sampling = [0], [True]
+
+        def sampler():
+            while sampling[0]:
+                peak[0] = max(peak[0], sum(k for _, k in tree_pss(proc.pid)))
+                time.sleep(0.25)
+
+        s = threading.Thread(target=sampler)
+        s.start()
+        phases = [phase(base, body, 1, 30 if quick else 100), phase(base, body, 4, 60 if quick else 200)]
+        sampling[0] = False
+        s.join()
+        return {
+            "startup_ms": startup * 1000,
+            "first_page_ms": first,
+            "rest_mib": sum(k for _, k in rest) / 1024,
+            "rest_server_mib": rest[0][1] / 1024,
+            "rest_procs": len(rest),
+            "peak_mib": peak[0] / 1024,
+            "phases": phases,
+        }
+    finally:
+        proc.kill()
+        proc.wait()
+        site.shutdown()
+
+
+def main():
+    args = sys.argv[1:]
+    quick = "--quick" in args
+    names = list(SETS)
+    if "--sets" in args:
+        names = args[args.index("--sets") + 1].split(",")
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 1
+    bin_path, plugins = os.path.abspath(args[0]), os.path.abspath(args[1])
+    work = tempfile.mkdtemp(prefix="distill-browser-flags-")
+    # Warm the wasm code cache (unmeasured): one start, one scrape.
+    proc, base, _ = start_server(bin_path, plugins, os.path.join(work, "data"), "/usr/bin/chromium")
+    try:
+        time.sleep(1)
+    finally:
+        proc.kill()
+        proc.wait()
+    results = {n: [] for n in names}
+    for _ in range(rounds):
+        for name in names:
+            r = measure(bin_path, plugins, SETS[name], quick, work)
+            results[name].append(r)
+            print(json.dumps({"set": name, **r}), flush=True)
+    print("| flags | rest MiB (server) | procs | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        rs = results[name]
+        med = lambda f: statistics.median(f(r) for r in rs)
+        print(f"| {name} | {med(lambda r: r['rest_mib']):.0f} ({med(lambda r: r['rest_server_mib']):.0f}) "
+              f"| {med(lambda r: r['rest_procs']):.0f} | {med(lambda r: r['peak_mib']):.0f} "
+              f"| {med(lambda r: r['phases'][0]['p50']):.0f} / {med(lambda r: r['phases'][0]['p95']):.0f} "
+              f"| {med(lambda r: r['phases'][1]['p50']):.0f} | {med(lambda r: r['phases'][1]['pps']):.1f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,510 @@
+//! Whether an HTML page fetched without a browser looks script-rendered: its
+//! content would only exist after its scripts ran. A pure, single pass over
+//! the markup (no DOM is built), so the HTTP engine's every page can be
+//! checked cheaply. General signals only:
+//!
+//! - the page runs script and its body has (next to) no visible text;
+//! - an app shell: an empty framework mount point (`id` root, app, __next,
+//!   __nuxt, ___gatsby, or an empty `<app-root>`) with little text around it;
+//! - a `<noscript>` asking to enable JavaScript, with little text around it.
+//!
+//! Visible text leaves out scripts, styles, templates, the head, and the
+//! page chrome (`header`, `nav`, `footer`, `aside`): a shell
+//! whose server-rendered menu is all the text it has is still a shell. A page
+//! without an executable script is never script-rendered.
+
+/// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Script runs and the body has next to no visible text.
+    EmptyContent,
+    /// An empty framework mount point and little text.
+    AppShell,
+    /// A `<noscript>` asking for JavaScript and little text.
+    NoscriptNotice,
+}
+
+impl Signal {
+    /// The signal's name in responses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::EmptyContent => "emptyContent",
+            Signal::AppShell => "appShell",
+            Signal::NoscriptNotice => "noscriptNotice",
+        }
+    }
+}
+
+/// Visible characters (outside the page chrome) under which a page running
+/// script counts as empty.
+const NEARLY_EMPTY: usize = 32;
+/// Visible characters under which an app shell or a noscript notice decides.
+const LITTLE_TEXT: usize = 500;
+/// Visible characters a mount point may hold and still count as empty
+/// (a "Loading…" placeholder).
+const EMPTY_MOUNT: usize = 32;
+
+/// `id`s frameworks mount their app on.
+const MOUNT_IDS: &[&str] = &["root", "app", "__next", "__nuxt", "___gatsby"];
+/// Custom elements frameworks mount their app on.
+const MOUNT_TAGS: &[&str] = &["app-root"];
+/// Elements whose text is the page chrome, not its content.
+const CHROME: &[&str] = &["header", "nav", "footer", "aside"];
+/// Elements whose content is not markup.
+const RAW: &[&str] = &[
+    "script", "style", "noscript", "template", "textarea", "title", "xmp",
+];
+/// Phrases of a notice asking for JavaScript (lowercase).
+const NOTICE: &[&str] = &[
+    "enable javascript",
+    "javascript enabled",
+    "turn on javascript",
+    "javascript is required",
+    "javascript is disabled",
+    "requires javascript",
+    "javascript to run this app",
+    "need javascript",
+];
+
+/// The signal that makes `html` look script-rendered, if any.
+pub fn detect(html: &str) -> Option<Signal> {
+    let facts = scan(html);
+    if !facts.runs_script {
+        return None;
+    }
+    if facts.visible < NEARLY_EMPTY {
+        Some(Signal::EmptyContent)
+    } else if facts.visible < LITTLE_TEXT && facts.empty_mount {
+        Some(Signal::AppShell)
+    } else if facts.visible < LITTLE_TEXT && facts.noscript_notice {
+        Some(Signal::NoscriptNotice)
+    } else {
+        None
+    }
+}
+
+/// What one pass over a page found.
+#[derive(Debug, Default)]
+struct Facts {
+    runs_script: bool,
+    /// Visible non-space characters outside the chrome.
+    visible: usize,
+    empty_mount: bool,
+    noscript_notice: bool,
+}
+
+/// A piece of markup.
+enum Token<'a> {
+    Text(&'a str),
+    /// A start tag: its lowercase name, its attributes' source, self-closing.
+    Start(String, &'a str),
+    End(String),
+    /// A comment, doctype or processing instruction.
+    Other,
+}
+
+/// Splits markup into tokens; `pos` moves past each.
+struct Tokens<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl<'a> Tokens<'a> {
+    fn next_token(&mut self) -> Option<Token<'a>> {
+        let rest = &self.src[self.pos..];
+        if rest.is_empty() {
+            return None;
+        }
+        let bytes = rest.as_bytes();
+        if bytes[0] != b'<' {
+            let len = rest.find('<').unwrap_or(rest.len());
+            self.pos += len;
+            return Some(Token::Text(&rest[..len]));
+        }
+        if let Some(comment) = rest.strip_prefix("<!--") {
+            self.pos += comment.find("-->").map_or(rest.len(), |i| i + 7);
+            return Some(Token::Other);
+        }
+        let is_end = bytes.get(1) == Some(&b'/');
+        let name_start = if is_end { 2 } else { 1 };
+        if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+            if matches!(bytes.get(1), Some(b'!' | b'?' | b'/')) {
+                self.pos += rest.find('>').map_or(rest.len(), |i| i + 1);
+                return Some(Token::Other);
+            }
+            // A lone '<' is text.
+            self.pos += 1;
+            return Some(Token::Text("<"));
+        }
+        let close = tag_close(rest);
+        self.pos += close.map_or(rest.len(), |i| i + 1);
+        let inner = &rest[name_start..close.unwrap_or(rest.len())];
+        let name_len = inner
+            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
+            .unwrap_or(inner.len());
+        let name = inner[..name_len].to_ascii_lowercase();
+        Some(if is_end {
+            Token::End(name)
+        } else {
+            Token::Start(name, &inner[name_len..])
+        })
+    }
+
+    /// The raw content up to `</name`, and moves past its end tag.
+    fn raw_until_end(&mut self, name: &str) -> &'a str {
+        let rest = &self.src[self.pos..];
+        let close = format!("</{name}");
+        match find_ignore_case(rest, &close) {
+            Some(at) => {
+                let after = &rest[at..];
+                self.pos += at + after.find('>').map_or(after.len(), |i| i + 1);
+                &rest[..at]
+            }
+            None => {
+                self.pos = self.src.len();
+                rest
+            }
+        }
+    }
+}
+
+/// Where the `>` closing the tag that starts `s` is. A quote opens a value
+/// only right after `=`, as in HTML (a stray quote elsewhere is text).
+fn tag_close(s: &str) -> Option<usize> {
+    let mut quote = None;
+    let mut after_equals = false;
+    for (i, b) in s.bytes().enumerate().skip(1) {
+        if let Some(q) = quote {
+            if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        match b {
+            b'>' => return Some(i),
+            b'"' | b'\'' if after_equals => quote = Some(b),
+            _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            after_equals = b == b'=';
+        }
+    }
+    None
+}
+
+/// Where `needle` (which starts with an ASCII byte, e.g. `<`) first occurs in
+/// `hay`, ASCII case ignored; candidates found by their first byte (memchr).
+fn find_ignore_case(hay: &str, needle: &str) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let first = *n.first()?;
+    let mut from = 0;
+    while let Some(at) = hay[from..].find(first as char).map(|i| i + from) {
+        if h.len() - at >= n.len() && h[at..at + n.len()].eq_ignore_ascii_case(n) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The value of attribute `name` in a start tag's attribute source.
+fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
+    let mut from = 0;
+    while let Some(at) = find_ignore_case(&attrs[from..], name).map(|i| i + from) {
+        from = at + name.len();
+        let before_ok = at == 0 || attrs.as_bytes()[at - 1].is_ascii_whitespace();
+        let rest = attrs[from..].trim_start();
+        if !before_ok || !rest.starts_with('=') {
+            continue;
+        }
+        let value = rest[1..].trim_start();
+        return Some(match value.as_bytes().first() {
+            Some(q @ (b'"' | b'\'')) => {
+                let body = &value[1..];
+                &body[..body.find(*q as char).unwrap_or(body.len())]
+            }
+            _ => {
+                &value[..value
+                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
+                    .unwrap_or(value.len())]
+            }
+        });
+    }
+    None
+}
+
+/// Whether a `<script>` with these attributes runs (JSON and templates do not).
+fn executable(attrs: &str) -> bool {
+    match attribute(attrs, "type") {
+        None => true,
+        Some(t) => {
+            let t = t.trim().to_ascii_lowercase();
+            t.is_empty() || t == "module" || t.contains("javascript") || t.contains("ecmascript")
+        }
+    }
+}
+
+fn visible_chars(text: &str) -> usize {
+    text.chars().filter(|c| !c.is_whitespace()).count()
+}
+
+/// Visible characters of markup (raw elements skipped), e.g. a `<noscript>`'s text.
+fn text_of(markup: &str) -> String {
+    let mut tokens = Tokens { src: markup, pos: 0 };
+    let mut out = String::new();
+    while let Some(token) = tokens.next_token() {
+        match token {
+            Token::Text(t) => {
+                out.push_str(t);
+                out.push(' ');
+            }
+            Token::Start(name, _) if RAW.contains(&name.as_str()) => {
+                tokens.raw_until_end(&name);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The visible characters inside the element whose start tag `tokens` just
+/// passed, through its end tag (same-name elements nested inside counted).
+fn element_text(tokens: &mut Tokens<'_>, name: &str) -> usize {
+    let mut depth = 1usize;
+    let mut visible = 0;
+    while let Some(token) = tokens.next_token() {
+        match token {
+            Token::Text(t) => visible += visible_chars(t),
+            Token::Start(n, _) if RAW.contains(&n.as_str()) => {
+                tokens.raw_until_end(&n);
+            }
+            Token::Start(n, attrs) if n == name && !attrs.trim_end().ends_with('/') => depth += 1,
+            Token::End(n) if n == name => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    visible
+}
+
+fn is_mount(name: &str, attrs: &str) -> bool {
+    MOUNT_TAGS.contains(&name) || attribute(attrs, "id").is_some_and(|id| MOUNT_IDS.contains(&id.trim()))
+}
+
+fn scan(html: &str) -> Facts {
+    let mut facts = Facts::default();
+    // Text before `<body>` (the head) is not content, unless there is no body tag.
+    let mut in_body = find_ignore_case(html, "<body").is_none();
+    // Open chrome elements; an end tag closes the last of its name and
+    // whatever was left open inside it, as HTML's parser does.
+    let mut chrome: Vec<&str> = Vec::new();
+    let mut tokens = Tokens { src: html, pos: 0 };
+    while let Some(token) = tokens.next_token() {
+        match token {
+            Token::Text(t) if in_body && chrome.is_empty() => facts.visible += visible_chars(t),
+            Token::Start(name, attrs) => match name.as_str() {
+                "body" => in_body = true,
+                "script" => {
+                    facts.runs_script |= executable(attrs);
+                    tokens.raw_until_end("script");
+                }
+                "noscript" => {
+                    // What the HTTP engine's result shows of the page: some
+                    // apps serve their whole content to crawlers in here.
+                    let text = text_of(tokens.raw_until_end("noscript"));
+                    if in_body && chrome.is_empty() {
+                        facts.visible += visible_chars(&text);
+                    }
+                    let text = text.to_lowercase();
+                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    facts.noscript_notice |= NOTICE.iter().any(|p| text.contains(p));
+                }
+                n if RAW.contains(&n) => {
+                    tokens.raw_until_end(n);
+                }
+                n if CHROME.contains(&n) => {
+                    chrome.extend(CHROME.iter().find(|c| **c == n));
+                }
+                n if in_body && is_mount(n, attrs) => {
+                    // The mount's text counts as the page's too.
+                    let inside = element_text(&mut tokens, n);
+                    if chrome.is_empty() {
+                        facts.visible += inside;
+                    }
+                    facts.empty_mount |= inside < EMPTY_MOUNT;
+                }
+                _ => {}
+            },
+            Token::End(name) => {
+                if let Some(at) = chrome.iter().rposition(|c| *c == name) {
+                    chrome.truncate(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(body: &str) -> String {
+        format!(
+            "<!DOCTYPE html><html><head><title>A page title here</title></head><body>{body}</body></html>"
+        )
+    }
+
+    const ARTICLE: &str = "<article><h1>Lichens on old walls</h1><p>Lichens are composite organisms \
+        of algae or cyanobacteria living among filaments of fungi. They grow slowly on stone, \
+        bark and soil, and some colonies are centuries old.</p></article>";
+
+    #[test]
+    fn a_static_page_with_scripts_is_not_script_rendered() {
+        let html = page(&format!("{ARTICLE}<script src='/analytics.js'></script>"));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn a_page_without_script_never_is_even_when_empty() {
+        assert_eq!(detect(&page("")), None);
+        assert_eq!(detect(&page("<div id='root'></div>")), None);
+        // JSON data is not a script.
+        assert_eq!(
+            detect(&page("<script type='application/ld+json'>{\"a\":1}</script>")),
+            None
+        );
+    }
+
+    #[test]
+    fn an_empty_body_running_script_is() {
+        let html = page("<main><p>Loading…</p></main><script>render()</script>");
+        assert_eq!(detect(&html), Some(Signal::EmptyContent));
+        // Scripts in the head count; so does a module.
+        let html = "<html><head><script type=module src=/app.js></script></head><body>\n</body></html>";
+        assert_eq!(detect(html), Some(Signal::EmptyContent));
+    }
+
+    #[test]
+    fn an_empty_mount_point_with_some_chrome_text_is_an_app_shell() {
+        let shell = "<p>Sign up for our newsletter and get the latest news about our products, \
+            services and events delivered to your inbox every week.</p>";
+        for mount in [
+            "<div id=\"root\"></div>",
+            "<div id='app'> <!-- app --> </div>",
+            "<div id=__next><div class=spinner></div></div>",
+            "<div id=\"__nuxt\">Loading...</div>",
+            "<app-root></app-root>",
+        ] {
+            let html = page(&format!("{shell}{mount}<script src='/bundle.js'></script>"));
+            assert_eq!(detect(&html), Some(Signal::AppShell), "{mount}");
+        }
+    }
+
+    #[test]
+    fn a_filled_mount_point_is_not_a_shell() {
+        // Server-side rendering fills the mount point.
+        let html = page(&format!(
+            "<div id=\"__next\">{ARTICLE}</div><script src='/_next/main.js'></script>"
+        ));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn a_noscript_notice_with_little_text_is() {
+        let html = page(
+            "<noscript>You need to <b>enable JavaScript</b> to run this app.</noscript>\
+             <div class=\"page\"><p>Welcome! This text is here but it is not the content of the \
+             page, only a greeting shown while it loads.</p></div><script src=/main.js></script>",
+        );
+        assert_eq!(detect(&html), Some(Signal::NoscriptNotice));
+        // The same notice on a page full of content does not decide.
+        let long = ARTICLE.repeat(4);
+        let html = page(&format!(
+            "<noscript>Please enable JavaScript.</noscript>{long}<script>x()</script>"
+        ));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn the_page_chrome_is_not_content() {
+        let nav = format!("<nav>{}</nav>", "<a href='/x'>A menu entry</a>".repeat(40));
+        let html = page(&format!(
+            "<header><h1>Site</h1></header>{nav}<div id='root'></div><footer>© Someone</footer>\
+             <script src=/b.js></script>"
+        ));
+        assert_eq!(detect(&html), Some(Signal::EmptyContent));
+        let html = page(&format!("{nav}{ARTICLE}<script src=/b.js></script>"));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn scripts_styles_and_comments_are_not_text() {
+        let filler = "x".repeat(2000);
+        let html = page(&format!(
+            "<style>.a{{content:'{filler}'}}</style><!-- {filler} --><script>var s='{filler}';</script>\
+             <script>var t = '</div>{filler}';</script><template><p>{filler}</p></template>"
+        ));
+        assert_eq!(detect(&html), Some(Signal::EmptyContent));
+    }
+
+    #[test]
+    fn content_served_inside_noscript_counts() {
+        let html = page(&format!(
+            "<noscript>{ARTICLE}</noscript><script src=/app.js></script>"
+        ));
+        assert_eq!(detect(&html), None);
+        // An empty mount point beside a short noscript article is still a shell.
+        let html = page(&format!(
+            "<noscript>{ARTICLE}</noscript><div id='root'></div><script src=/app.js></script>"
+        ));
+        assert_eq!(detect(&html), Some(Signal::AppShell));
+    }
+
+    #[test]
+    fn a_stray_quote_in_a_tag_does_not_hide_the_rest() {
+        let html = format!(
+            "<html><head><link rel=icon href=\u{201d}/favicon.ico\" /><script src=/a.js></script>\
+             </head><body>{ARTICLE}</body></html>"
+        );
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn an_unclosed_menu_ends_with_its_sidebar() {
+        let html = page(&format!(
+            "<aside><nav><a href=/a>A</a><nav><a href=/b>B</a></nav></aside>{ARTICLE}<script src=/a.js></script>"
+        ));
+        assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn odd_markup_does_not_panic() {
+        for html in [
+            "",
+            "<",
+            "<<<>>>",
+            "<script",
+            "<script>never closed",
+            "<!--",
+            "<div id=\"root",
+            "<div id='app'",
+            "text < 5 and > 3 <script>",
+            "<BODY><DIV ID=ROOT></DIV><SCRIPT SRC=A.JS></SCRIPT></BODY>",
+            "é<ü id=app>ß</ü><script>",
+            "<aü",
+            "<div id=\"ü",
+        ] {
+            let _ = detect(html);
+        }
+        assert_eq!(
+            detect("<BODY><DIV ID=root></DIV><SCRIPT SRC=A.JS></SCRIPT></BODY>"),
+            Some(Signal::EmptyContent)
+        );
+    }
+}
