@@ -96,6 +96,13 @@ async fn truncated_files_are_refused() {
     expect_refusal("cut.doc", doc[..3000].to_vec(), "").await;
     let ppt = read_document("deck.ppt");
     expect_refusal("cut.ppt", ppt[..ppt.len() / 3].to_vec(), "").await;
+    // Cut inside a sector (found by fuzzing: calamine asserted on it).
+    expect_refusal(
+        "fuzz-partial-sector.xls",
+        read_document("fuzz-partial-sector.xls"),
+        "",
+    )
+    .await;
 }
 
 #[tokio::test]

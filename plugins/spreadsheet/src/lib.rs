@@ -127,6 +127,16 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
         )));
     };
 
+    // A compound file (.xls) is whole sectors, so a well-formed one is a
+    // multiple of 512 bytes; a truncated one ends in a partial sector, and
+    // calamine asserts (a panic, even in release) that a sector's table
+    // entries are whole 32-bit words. The last 1–3 bytes can hold no whole
+    // entry: they are dropped, and the file is read (or refused) by calamine.
+    let bytes = if matches!(kind, Kind::Xls) {
+        &bytes[..bytes.len() / 4 * 4]
+    } else {
+        bytes
+    };
     let cursor = Cursor::new(bytes);
     let bad = |e: &dyn std::fmt::Display| {
         let msg = e.to_string();
