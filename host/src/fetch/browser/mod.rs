@@ -11,6 +11,7 @@
 //! - [`intercept`]: every request of a page checked by the target guard (and
 //!   `blockAds`' [`adblock`] list) before it leaves.
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
+//! - [`proxied`]: the operator's proxy pools for browser fetches.
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
@@ -33,5 +34,6 @@ pub mod memory;
 pub mod node_code;
 pub mod pool;
 pub mod profile;
+pub mod proxied;
 pub mod sessions;
 pub mod settle;
