@@ -102,7 +102,11 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
         (3, 3, 2, 1),
         "{j:?}"
     );
-    assert_eq!(j.credits, 1 + 2, "what the two stored pages were billed, once each");
+    assert_eq!(
+        j.credits,
+        1 + 2,
+        "what the two stored pages were billed, once each"
+    );
     assert_eq!(a.outstanding("j1").await.unwrap(), (0, 0));
     // Pages by size.
     let p = b.results("j1", 0, 60, None).await.unwrap();

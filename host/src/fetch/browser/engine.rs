@@ -275,7 +275,7 @@ impl Engine for BrowserEngine {
 
     fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {
         match &self.proxies {
-            Some(pools) => Box::pin(fetch_routed(self, pools, req)),
+            Some(pools) => Box::pin(fetch_routed(pools, req, move |proxy| self.run_via(req, proxy))),
             None => Box::pin(self.run_via(req, None)),
         }
     }

@@ -9,7 +9,6 @@
 //! giving it the credentials would make it continue every paused request —
 //! past the target guard's interceptor.
 
-use super::engine::BrowserEngine;
 use crate::fetch::engine::FetchRequest;
 use crate::fetch::routing::{plan, worth_retrying};
 use crate::fetch::{FetchError, FetchedPage, PROXY_USED};
@@ -48,22 +47,30 @@ impl BrowserProxy {
     }
 }
 
-/// The browser engine's fetch through the pools.
-pub async fn fetch_routed(
-    engine: &BrowserEngine,
+/// The browser engine's fetch through the pools: `attempt` loads the page
+/// once, through the proxy given (the engine's own fetch).
+pub async fn fetch_routed<'a, F, Fut>(
     pools: &ProxyPools,
-    req: FetchRequest<'_>,
-) -> Result<FetchedPage, FetchError> {
+    req: FetchRequest<'a>,
+    attempt: F,
+) -> Result<FetchedPage, FetchError>
+where
+    F: Fn(Option<BrowserProxy>) -> Fut,
+    Fut: Future<Output = Result<FetchedPage, FetchError>>,
+{
     let country = req.options.location.as_ref().map(|l| l.country.as_str());
     let plan = plan(pools, &req.options.proxy, country);
     let (mut tier, first) = plan.first;
-    let via = |proxy: Option<Arc<ProxyEndpoint>>| async move {
-        match proxy.as_deref().map(BrowserProxy::of).transpose() {
-            Ok(chosen) => engine.run_via(req, chosen).await,
-            Err(message) => Err(FetchError::Other {
-                url: req.url.to_string(),
-                message,
-            }),
+    let via = |proxy: Option<Arc<ProxyEndpoint>>| {
+        let chosen = proxy.as_deref().map(BrowserProxy::of).transpose();
+        async {
+            match chosen {
+                Ok(chosen) => attempt(chosen).await,
+                Err(message) => Err(FetchError::Other {
+                    url: req.url.to_string(),
+                    message,
+                }),
+            }
         }
     };
     let mut outcome = via(first).await;
