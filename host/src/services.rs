@@ -118,12 +118,6 @@ impl Services {
         }
         let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?
             .with_proxies(config.proxies.clone())?;
-        if !config.proxies.is_empty() {
-            tracing::warn!(
-                "proxy pools apply to the HTTP engine only: pages the browser engine fetches \
-                 (actions, screenshots, ...) go direct"
-            );
-        }
         let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
         if ocr.is_none() {
             tracing::warn!("OCR unavailable: install tesseract-ocr and poppler-utils for scanned PDFs");
@@ -139,7 +133,8 @@ impl Services {
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;
         let browser_engine = Arc::new(
             BrowserEngine::new(browser.clone(), guard, media.clone(), &config.user_agent)
-                .with_profiles(Arc::new(profiles)),
+                .with_profiles(Arc::new(profiles))
+                .with_proxies(config.proxies.clone()),
         );
         // HTTP first: the default; the browser for what only it can do.
         let engines = Engines::new(vec![

@@ -79,6 +79,11 @@ impl FixtureSite {
         self.addr.port()
     }
 
+    /// The most requests of `/inflight/{token}` answered at once.
+    pub fn max_in_flight(&self, token: &str) -> u64 {
+        self.hits(&format!("inflight-max:{token}"))
+    }
+
     /// How many requests `/hits/{token}` received.
     pub fn hits(&self, token: &str) -> u64 {
         self.hits.lock().unwrap().get(token).copied().unwrap_or(0)
@@ -162,6 +167,7 @@ fn router(ctx: Ctx) -> Router {
         .route("/echo-headers", get(echo_headers))
         .route("/api/items", get(json_items))
         .route("/hits/{token}", get(hit))
+        .route("/inflight/{token}", get(in_flight))
         .route("/versioned/{token}", get(versioned))
         .route("/big", get(big))
         .route("/documents/{name}", get(document))
@@ -330,6 +336,39 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) 
 
 /// The text `/browser/app-bundle.js` writes into `/hits/{token}?page=shell`.
 pub const SHELL_CONTENT: &str = "SHELLRENDERED-4410";
+
+/// Counts requests of `token` being answered at once (`?ms=` each takes) and
+/// records the most seen, for [`FixtureSite::max_in_flight`].
+async fn in_flight(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) -> Response {
+    /// Leaves the count when the answer is done (or the client went away).
+    struct Leave(Arc<Mutex<HashMap<String, u64>>>, String);
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            *self.0.lock().unwrap().entry(self.1.clone()).or_default() -= 1;
+        }
+    }
+    let now_key = format!("inflight-now:{token}");
+    {
+        let mut hits = ctx.hits.lock().unwrap();
+        let now = hits.entry(now_key.clone()).or_default();
+        *now += 1;
+        let now = *now;
+        let max = hits.entry(format!("inflight-max:{token}")).or_default();
+        *max = (*max).max(now);
+        *hits.entry(token.clone()).or_default() += 1;
+    }
+    let _leave = Leave(ctx.hits.clone(), now_key);
+    let ms = query_number(&uri, "ms", 100).min(30_000);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    html(
+        StatusCode::OK,
+        "text/html; charset=utf-8",
+        format!(
+            "<html><head><title>In flight</title></head><body><p>{}</p></body></html>",
+            escape(&token)
+        ),
+    )
+}
 
 async fn versioned(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
     *ctx.hits.lock().unwrap().entry(format!("v:{token}")).or_default() += 1;

@@ -117,3 +117,63 @@ pub fn wait_for_fresh_minute(margin_s: u64) {
         std::thread::sleep(std::time::Duration::from_secs(left + 1));
     }
 }
+
+/// A crawl or batch job run to its end as `key`: its final status (with
+/// every document, following `next`, in `data`) and its error entries.
+pub struct FinishedJob {
+    pub status: Value,
+    pub documents: Vec<Value>,
+    pub errors: Vec<Value>,
+}
+
+impl FinishedJob {
+    /// The `metadata.creditsUsed` of every document, summed.
+    pub fn document_credits(&self) -> u64 {
+        self.documents
+            .iter()
+            .map(|d| {
+                d["metadata"]["creditsUsed"]
+                    .as_u64()
+                    .expect("creditsUsed on a page")
+            })
+            .sum()
+    }
+}
+
+/// Starts a job (`path`: `/v2/crawl` or `/v2/batch/scrape`) on `server` as
+/// `key`, waits up to `limit` for it to leave `scraping` and reads it all.
+pub async fn run_job_as(
+    server: &str,
+    key: &str,
+    path: &str,
+    body: &Value,
+    limit: std::time::Duration,
+) -> FinishedJob {
+    let auth = format!("Bearer {key}");
+    let started = call("POST", &format!("{server}{path}"), Some(&auth), Some(body)).await;
+    assert_eq!(started.status, 200, "{}", started.json);
+    let id = started.json["id"].as_str().expect("job id").to_string();
+    let until = std::time::Instant::now() + limit;
+    let status = loop {
+        let r = call("GET", &format!("{server}{path}/{id}"), Some(&auth), None).await;
+        assert_eq!(r.status, 200, "{}", r.json);
+        if r.json["status"] != "scraping" {
+            break r.json;
+        }
+        assert!(std::time::Instant::now() < until, "job still running: {}", r.json);
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    let mut documents = Vec::new();
+    let mut page = status.clone();
+    loop {
+        documents.extend(page["data"].as_array().cloned().unwrap_or_default());
+        let Some(next) = page["next"].as_str() else { break };
+        page = call("GET", next, Some(&auth), None).await.json;
+    }
+    let errors = call("GET", &format!("{server}{path}/{id}/errors"), Some(&auth), None).await;
+    FinishedJob {
+        status,
+        documents,
+        errors: errors.json["errors"].as_array().cloned().unwrap_or_default(),
+    }
+}

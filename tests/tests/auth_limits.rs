@@ -1,7 +1,8 @@
 //! API keys, 401/402/429, credits, the concurrency queue, the audit log and
 //! zeroDataRetention, over HTTP against the real server (docs/OPERATORS.md).
 
-use distill_e2e::keys::{call, create_key, keys_cmd, scrape_as, usage_of, wait_for_fresh_minute};
+use distill_e2e::crawl_site::{CrawlSite, SiteShape};
+use distill_e2e::keys::{call, create_key, keys_cmd, run_job_as, scrape_as, usage_of, wait_for_fresh_minute};
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -665,6 +666,8 @@ async fn batch_pages_are_billed_to_the_key_that_started_the_job() {
         .collect();
     credits.sort_unstable();
     assert_eq!(credits, [1, 3], "{status}");
+    // The job's creditsUsed is what its pages were billed, the PDF's 3 included.
+    assert_eq!(status["creditsUsed"], 4, "{status}");
     let errors = call(
         "GET",
         &format!("{s}/v2/batch/scrape/{id}/errors"),
@@ -687,4 +690,80 @@ async fn batch_pages_are_billed_to_the_key_that_started_the_job() {
         (&json!(4), &json!(0)),
         "{u}"
     );
+}
+
+/// Pages of a job running at once never take a key past its credits: each
+/// holds its credit before it is fetched, so with 5 credits and 4 pages at a
+/// time exactly 5 of 12 pages are fetched, stored and billed.
+#[tokio::test]
+async fn concurrent_job_pages_never_pass_the_credits() {
+    let keys = keys_file();
+    let server = server_with_keys(&keys, &[]);
+    let s = server.url();
+    let key = create_key(&keys, "conc", &["--credits", "5"]);
+    let token = rand_token();
+    let urls: Vec<String> = (0..12)
+        .map(|i| site().url(&format!("/hits/conc-{token}-{i}?ms=150")))
+        .collect();
+    let body = json!({"urls": urls, "maxConcurrency": 4, "maxAge": 0});
+    let job = run_job_as(s, &key, "/v2/batch/scrape", &body, Duration::from_secs(60)).await;
+    assert_eq!((job.documents.len(), job.errors.len()), (5, 7), "{}", job.status);
+    assert!(
+        job.errors.iter().all(|e| e["code"] == "INSUFFICIENT_CREDITS"),
+        "{:?}",
+        job.errors
+    );
+    let fetched: u64 = (0..12).map(|i| site().hits(&format!("conc-{token}-{i}"))).sum();
+    assert_eq!(fetched, 5, "no page fetched over quota");
+    assert_eq!(job.status["creditsUsed"], 5);
+    let u = usage_of(s, &key).await;
+    assert_eq!(
+        (&u["creditsUsed"], &u["remainingCredits"]),
+        (&json!(5), &json!(0)),
+        "{u}"
+    );
+
+    // Pages costing more than their first credit (3-page PDFs) at once: what
+    // is served is what is billed, and never more than the key had.
+    let key = create_key(&keys, "conc-pdf", &["--credits", "7"]);
+    let mut urls: Vec<String> = (0..3)
+        .map(|i| site().url(&format!("/documents/report.pdf?copy={token}-{i}")))
+        .collect();
+    urls.extend((0..3).map(|i| site().url(&format!("/hits/conc-pdf-{token}-{i}?ms=100"))));
+    let body = json!({"urls": urls, "maxConcurrency": 3, "maxAge": 0});
+    let job = run_job_as(s, &key, "/v2/batch/scrape", &body, Duration::from_secs(60)).await;
+    let billed = job.document_credits();
+    assert_eq!(job.documents.len() + job.errors.len(), 6, "{}", job.status);
+    assert!(!job.documents.is_empty() && billed <= 7, "{}", job.status);
+    assert!(
+        job.errors.iter().all(|e| e["code"] == "INSUFFICIENT_CREDITS"),
+        "{:?}",
+        job.errors
+    );
+    assert_eq!(job.status["creditsUsed"], billed, "{}", job.status);
+    let u = usage_of(s, &key).await;
+    assert_eq!(u["creditsUsed"], billed, "{u}");
+    assert_eq!(u["remainingCredits"], 7 - billed, "{u}");
+}
+
+/// As upstream, a crawl's limit is lowered to the key's remaining credits.
+#[tokio::test]
+async fn a_crawl_is_limited_to_the_remaining_credits() {
+    let keys = keys_file();
+    let server = server_with_keys(&keys, &[]);
+    let site = CrawlSite::start(SiteShape {
+        sections: 2,
+        pages: 6,
+        orphans: 0,
+    });
+    let key = create_key(&keys, "crawl", &["--credits", "4"]);
+    let body = json!({"url": site.url("/"), "maxConcurrency": 3, "sitemap": "skip"});
+    let job = run_job_as(server.url(), &key, "/v2/crawl", &body, Duration::from_secs(60)).await;
+    assert_eq!(job.status["total"], 4, "{}", job.status);
+    assert!(!job.documents.is_empty(), "{}", job.status);
+    let billed = job.document_credits();
+    assert_eq!(job.status["creditsUsed"], billed, "{}", job.status);
+    let u = usage_of(server.url(), &key).await;
+    assert_eq!(u["creditsUsed"], billed, "{u}");
+    assert_eq!(u["remainingCredits"], 4 - billed, "{u}");
 }

@@ -115,3 +115,52 @@ async fn servers_share_a_crawl_and_a_killed_worker_loses_no_page() {
     let got = page_keys(b.url(), "/v2/batch/scrape", &batch).await;
     assert_eq!(got, (0..6).map(|p| format!("/s1/p{p}")).collect());
 }
+
+/// Per-host slots are shared through Redis: with one slot per host, a batch
+/// worked by two servers (4 pages at a time each) never has two requests in
+/// flight at the host, and every page is still scraped once.
+#[tokio::test]
+async fn servers_share_the_per_host_cap() {
+    let redis = RedisServer::start();
+    let worker = || {
+        TestServer::start(
+            ServerOptions::default()
+                .env("DISTILL_QUEUE_URL", &redis.url())
+                .env("DISTILL_QUEUE_POLL_MS", "100")
+                .env("DISTILL_CRAWL_PER_HOST", "1"),
+        )
+    };
+    let (a, b) = (worker(), worker());
+    let token = format!("per-host-{}", std::process::id());
+    let urls: Vec<String> = (0..12)
+        .map(|i| distill_e2e::site().url(&format!("/inflight/{token}?ms=250&page={i}")))
+        .collect();
+    let r = post_raw(
+        &a.endpoint("/v2/batch/scrape"),
+        json!({"urls": urls, "maxConcurrency": 4, "maxAge": 0}).to_string(),
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.pretty());
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let (seen, logs) = b.wait_for_logs(Duration::from_secs(20), |l| {
+        l.contains("working job") && l.contains(&id)
+    });
+    assert!(seen, "the second server never picked the batch up: {logs}");
+    let until = Instant::now() + Duration::from_secs(60);
+    let done = loop {
+        let s = status(a.url(), "/v2/batch/scrape", &id).await;
+        if s["status"] != json!("scraping") {
+            break s;
+        }
+        assert!(Instant::now() < until, "{s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(done["completed"], 12, "{done}");
+    assert_eq!(distill_e2e::site().hits(&token), 12);
+    assert_eq!(
+        distill_e2e::site().max_in_flight(&token),
+        1,
+        "two fetches of one host at once"
+    );
+}

@@ -2,11 +2,12 @@
 //! bounded load test shows no request over quota is served and no credit is
 //! lost or counted twice under concurrency (docs/OPERATORS.md).
 
-use distill_e2e::keys::{create_key, scrape_as, usage_of, wait_for_fresh_minute};
+use distill_e2e::keys::{create_key, run_job_as, scrape_as, usage_of, wait_for_fresh_minute};
 use distill_e2e::redis::RedisServer;
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
 use serde_json::json;
 use std::path::Path;
+use std::time::Duration;
 
 fn redis_server(redis: &RedisServer, keys: &Path) -> TestServer {
     TestServer::start(
@@ -108,6 +109,51 @@ async fn load_across_two_servers_serves_exactly_the_quota_and_counts_every_credi
             .any(|r| r.json["data"]["metadata"]["concurrencyLimited"] == true),
         "with 15 in flight and 3 slots some scrapes queued"
     );
+}
+
+/// A batch worked by two servers on one Redis (queue and counters), 4 pages
+/// at a time on each: exactly the key's 6 credits are fetched, served and
+/// billed, the balance ends at 0 and never below.
+#[tokio::test]
+async fn a_batch_shared_by_two_servers_serves_exactly_the_credits() {
+    let redis = RedisServer::start();
+    let keys = fresh_tmp_dir().join("keys.json");
+    let worker = || {
+        TestServer::start(
+            ServerOptions::default()
+                .env("DISTILL_CACHE_URL", &redis.url())
+                .env("DISTILL_QUEUE_URL", &redis.url())
+                .env("DISTILL_QUEUE_POLL_MS", "100")
+                .env("DISTILL_KEYS_FILE", keys.to_str().unwrap()),
+        )
+    };
+    let (a, b) = (worker(), worker());
+    let key = create_key(&keys, "shared-batch", &["--credits", "6"]);
+    let token = std::process::id();
+    let urls: Vec<String> = (0..16)
+        .map(|i| site().url(&format!("/hits/shared-batch-{token}-{i}?ms=300")))
+        .collect();
+    let body = json!({"urls": urls, "maxConcurrency": 4, "maxAge": 0});
+    let job = run_job_as(a.url(), &key, "/v2/batch/scrape", &body, Duration::from_secs(60)).await;
+    assert_eq!((job.documents.len(), job.errors.len()), (6, 10), "{}", job.status);
+    assert!(
+        job.errors.iter().all(|e| e["code"] == "INSUFFICIENT_CREDITS"),
+        "{:?}",
+        job.errors
+    );
+    let fetched: u64 = (0..16)
+        .map(|i| site().hits(&format!("shared-batch-{token}-{i}")))
+        .sum();
+    assert_eq!(fetched, 6, "no page fetched over quota");
+    assert_eq!(job.status["creditsUsed"], 6);
+    for server in [a.url(), b.url()] {
+        let u = usage_of(server, &key).await;
+        assert_eq!(
+            (&u["creditsUsed"], &u["remainingCredits"]),
+            (&json!(6), &json!(0)),
+            "{u}"
+        );
+    }
 }
 
 /// The counters out of reach (Redis gone): nothing is served unmetered — a

@@ -156,3 +156,57 @@ fn a_malformed_pool_stops_the_server_with_a_clear_message() {
     );
     assert!(!err.contains("hunter2"), "{err}");
 }
+
+/// Pages the browser engine fetches (here a `waitFor`, which only it
+/// honours) go through the pools too: the basic pool's proxy carries the
+/// page; when it refuses (403), `auto` retries through the enhanced pool;
+/// `proxyUsed` says which. A proxy with credentials, which Chromium cannot
+/// be given safely, fails the browser fetch with a message saying so.
+#[tokio::test]
+async fn browser_fetches_go_through_the_pools_and_auto_retries() {
+    let basic = ForwardProxy::start();
+    let enhanced = ForwardProxy::start();
+    let server = TestServer::start(
+        ServerOptions::default()
+            .env("DISTILL_PROXY_BASIC", &basic.http_url())
+            .env("DISTILL_PROXY_ENHANCED", &enhanced.http_url()),
+    );
+    let target = site().url("/article.html");
+    let body = page("/article.html", json!({"proxy": "basic", "waitFor": 50}));
+    let r = distill_e2e::scrape(server.url(), &body).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json["data"]["metadata"]["proxyUsed"], "basic", "{}", r.body);
+    assert!(basic.targets().contains(&target), "{:?}", basic.targets());
+    assert!(
+        r.json["data"]["markdown"].as_str().unwrap().len() > 100,
+        "{}",
+        r.body
+    );
+    assert_eq!(enhanced.requests(), 0);
+
+    basic.refuse(true);
+    let body = page("/article.html", json!({"proxy": "auto", "waitFor": 50}));
+    let r = distill_e2e::scrape(server.url(), &body).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json["data"]["metadata"]["proxyUsed"], "enhanced", "{}", r.body);
+    assert!(enhanced.targets().contains(&target), "{:?}", enhanced.targets());
+    assert!(
+        r.json["data"]["markdown"].as_str().unwrap().len() > 100,
+        "{}",
+        r.body
+    );
+
+    let guarded = ForwardProxy::start();
+    let with_credentials = guarded.http_url().replace("http://", "http://crawler:s3cret@");
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_PROXY_BASIC", &with_credentials));
+    let body = page("/article.html", json!({"proxy": "basic", "waitFor": 50}));
+    let r = distill_e2e::scrape(server.url(), &body).await;
+    assert!(r.status >= 400, "{}", r.body);
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("credentials") && !error.contains("s3cret"),
+        "{}",
+        r.body
+    );
+    assert_eq!(guarded.requests(), 0);
+}

@@ -14,6 +14,7 @@ use super::plan::Plan;
 use super::politeness::HostGate;
 use super::robots::RobotsCache;
 use super::settings::CrawlSettings;
+use super::shared_gate::SharedGate;
 use super::url_norm::{fetch_form, key, resolve};
 use super::webhook::Webhooks;
 use crate::api::crawl_request::{SitemapMode, page_request};
@@ -22,7 +23,7 @@ use crate::cache::store::now_ms;
 use crate::config::Config;
 use crate::fetch::http::HttpFetcher;
 use crate::fetch::target_guard::TargetGuard;
-use crate::jobs::{JobKind, JobRecord, JobStatus, JobStore, Leased, Outcome, Task};
+use crate::jobs::{JobKind, JobRecord, JobStatus, JobStore, Leased, Outcome, Task, billed_credits};
 use crate::pipeline::{self, PipelineError};
 use crate::services::Services;
 use serde_json::{Value, json};
@@ -52,6 +53,9 @@ pub struct Crawls {
     pub fetcher: RawFetcher,
     pub robots: RobotsCache,
     gate: HostGate,
+    /// Per-host slots and pacing shared through the queue's Redis (`None`:
+    /// the embedded queue, politeness per server in `gate`).
+    shared_gate: Option<SharedGate>,
     inflight: Arc<Semaphore>,
     webhooks: Webhooks,
     running: Mutex<HashMap<String, Arc<Stop>>>,
@@ -87,10 +91,15 @@ impl Crawls {
             settings.webhook_attempts,
             settings.webhook_backoff,
         )?;
+        let shared_gate = match settings.queue_url.as_deref() {
+            Some(url) => Some(SharedGate::connect(url, settings.per_host, settings.lease).await?),
+            None => None,
+        };
         let crawls = Arc::new(Crawls {
             services,
             store,
             gate: HostGate::new(settings.per_host),
+            shared_gate,
             inflight: Arc::new(Semaphore::new(settings.max_inflight)),
             settings,
             fetcher,
@@ -355,20 +364,26 @@ impl Crawls {
         pace: &tokio::sync::Mutex<Instant>,
     ) -> Option<tokio::task::JoinHandle<bool>> {
         let Leased { seq, task } = lease;
-        let (outcome, discovered) = self.scrape_task(plan, &task, pace).await;
+        let limits = &self.services.limits;
+        let mut bill = billing::PageBill::new(limits, plan, id, seq);
+        let (outcome, discovered) = self.scrape_task(id, plan, &task, pace, &mut bill).await;
         let document = match &outcome {
             Outcome::Page { document, .. } => Some(document.clone()),
             _ => None,
         };
         match self.store.finish(id, seq, outcome, discovered, plan.limit).await {
             Ok(done) if done.stored => {
-                billing::bill_page(&self.services.limits, plan, document.as_ref()).await;
+                bill.keep(limits).await;
                 let w = plan.webhook.as_ref()?;
                 self.webhooks
                     .send(w, plan.family(), "page", id, document.into_iter().collect(), None)
             }
-            Ok(_) => None,
+            Ok(_) => {
+                bill.refund(limits).await;
+                None
+            }
             Err(e) => {
+                // The lease expires and the page is tried again, reusing its hold.
                 tracing::error!(job = %id, url = %task.url, "finishing a task failed: {e}");
                 None
             }
@@ -377,9 +392,11 @@ impl Crawls {
 
     async fn scrape_task(
         &self,
+        id: &str,
         plan: &Plan,
         task: &Task,
         pace: &tokio::sync::Mutex<Instant>,
+        bill: &mut billing::PageBill,
     ) -> (Outcome, Vec<Task>) {
         let scrape_id = uuid::Uuid::now_v7().to_string();
         let failed = |code: &str, message: String| Outcome::Failed {
@@ -391,12 +408,6 @@ impl Crawls {
         let Ok(url) = Url::parse(&task.url) else {
             return (failed("BAD_REQUEST", "Invalid URL".into()), Vec::new());
         };
-        if billing::out_of_credits(&self.services.limits, plan).await {
-            return (
-                failed(billing::NO_CREDITS_CODE, billing::no_credits_message()),
-                Vec::new(),
-            );
-        }
         if let Some(agent) = &plan.robots {
             let robots = robots_for(&self.fetcher, &self.robots, &url, agent).await;
             if !robots.allows(&robots_path(&url)) {
@@ -407,6 +418,10 @@ impl Crawls {
                     Vec::new(),
                 );
             }
+        }
+        let no_credits = || failed(billing::NO_CREDITS_CODE, billing::no_credits_message());
+        if !bill.take(&self.services.limits).await {
+            return (no_credits(), Vec::new());
         }
         let registry = self.services.plugins.registry();
         let mut request = match page_request(&plan.scrape_options, &task.url, registry.as_ref()) {
@@ -419,12 +434,20 @@ impl Crawls {
             request.options.formats.push(FormatRequest::named("rawHtml"));
         }
         if !plan.delay.is_zero() {
-            let mut next = pace.lock().await;
-            tokio::time::sleep_until((*next).into()).await;
-            *next = Instant::now() + plan.delay;
+            if let Some(shared) = &self.shared_gate {
+                shared.pace(id, plan.delay).await;
+            } else {
+                let mut next = pace.lock().await;
+                tokio::time::sleep_until((*next).into()).await;
+                *next = Instant::now() + plan.delay;
+            }
         }
         let _global = self.inflight.clone().acquire_owned().await.expect("never closed");
-        let _host = self.gate.enter(url.host_str().unwrap_or("")).await;
+        let host = url.host_str().unwrap_or("");
+        let _host_slot = match &self.shared_gate {
+            Some(shared) => (None, Some(shared.enter(host).await)),
+            None => (Some(self.gate.enter(host).await), None),
+        };
         let mut data = match pipeline::scrape(&self.services, &request, &scrape_id).await {
             Ok(d) => billing::priced(&request.options, d),
             Err(e) => {
@@ -432,6 +455,10 @@ impl Crawls {
                 return (failed(&code, message), Vec::new());
             }
         };
+        // The page is served only when the key can afford what it really cost.
+        if !bill.charge(&self.services.limits, billed_credits(&data)).await {
+            return (no_credits(), Vec::new());
+        }
         let final_url = data["metadata"]["url"]
             .as_str()
             .and_then(|u| Url::parse(u).ok())

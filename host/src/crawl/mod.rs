@@ -6,10 +6,12 @@
 //! - [`plan`]: a job's options rebuilt from its stored request.
 //! - [`url_norm`], [`scope`]: de-duplication keys and what a crawl may queue.
 //! - [`robots`], [`sitemap`], [`discover`], [`fetcher`]: robots.txt and sitemaps.
-//! - [`politeness`]: per-host slots; [`settings`]: operator settings.
+//! - [`politeness`]: per-host slots; [`shared_gate`]: the same, and a job's
+//!   `delay`, across servers on one Redis queue; [`settings`]: operator settings.
 //! - [`webhook`]: signed deliveries with retries; [`map`]: `/v2/map`.
 //! - [`preview`]: options from a natural-language prompt (the model).
-//! - [`billing`]: each stored page billed to the key that started the job.
+//! - [`billing`]: each page's credits held before it is fetched, billed to
+//!   the key that started the job.
 
 pub mod billing;
 pub mod discover;
@@ -22,6 +24,7 @@ pub mod preview;
 pub mod robots;
 pub mod scope;
 pub mod settings;
+pub mod shared_gate;
 pub mod sitemap;
 pub mod url_norm;
 pub mod webhook;

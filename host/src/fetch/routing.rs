@@ -16,7 +16,7 @@
 use super::engine::{Engine, Feature, FetchFuture, FetchRequest};
 use super::http::{HttpFetcher, HttpGet};
 use super::{FetchError, FetchedPage, PROXY_USED};
-use crate::proxy::{ProxyEndpoint, Tier};
+use crate::proxy::{ProxyEndpoint, ProxyPools, Tier};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,14 +24,15 @@ use std::time::Instant;
 /// Statuses after which `auto` retries with the enhanced pool (upstream's).
 const RETRY_STATUSES: [u16; 3] = [401, 403, 429];
 
-/// The attempts a request makes: the first, and the enhanced retry of `auto`.
-struct Plan {
-    first: (Tier, Option<Arc<ProxyEndpoint>>),
-    retry: Option<Arc<ProxyEndpoint>>,
+/// The attempts a request makes: the first, and the enhanced retry of
+/// `auto` (the browser engine routes the same way).
+pub struct Plan {
+    pub first: (Tier, Option<Arc<ProxyEndpoint>>),
+    pub retry: Option<Arc<ProxyEndpoint>>,
 }
 
-fn plan(fetcher: &HttpFetcher, proxy: &str, country: Option<&str>) -> Plan {
-    let pools = fetcher.proxies();
+/// The attempts of a request asking for `proxy` from `country`.
+pub fn plan(pools: &ProxyPools, proxy: &str, country: Option<&str>) -> Plan {
     let basic = || (Tier::Basic, pools.pick(Tier::Basic, country));
     match proxy {
         "enhanced" => Plan {
@@ -54,7 +55,7 @@ fn plan(fetcher: &HttpFetcher, proxy: &str, country: Option<&str>) -> Plan {
 /// Whether `auto` tries again with the enhanced pool after `outcome`. A
 /// refused target, a name that does not resolve or a page over the size cap
 /// would fail the same way through any proxy.
-fn worth_retrying(outcome: &Result<FetchedPage, FetchError>) -> bool {
+pub fn worth_retrying(outcome: &Result<FetchedPage, FetchError>) -> bool {
     match outcome {
         Ok(page) => RETRY_STATUSES.contains(&page.status),
         Err(FetchError::Blocked { .. } | FetchError::Dns { .. } | FetchError::TooLarge { .. }) => false,
@@ -90,7 +91,7 @@ pub async fn fetch_routed(fetcher: &HttpFetcher, req: FetchRequest<'_>) -> Resul
             fetcher.get_via(request, proxy.as_deref()).await
         }
     };
-    let plan = plan(fetcher, &opts.proxy, country);
+    let plan = plan(fetcher.proxies(), &opts.proxy, country);
     let (mut tier, first_proxy) = plan.first;
     let mut outcome = get(first_proxy).await;
     if let Some(enhanced) = plan.retry

@@ -364,6 +364,7 @@ impl JobStore for EmbeddedQueue {
                                 .insert((id.as_str(), job.results), encode(&document)?.as_slice())
                                 .map_err(backend)?;
                             job.results += 1;
+                            job.credits += super::record::billed_credits(&document);
                             done.stored = true;
                         }
                     }

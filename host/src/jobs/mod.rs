@@ -10,7 +10,9 @@ pub mod redis_queue;
 mod redis_scripts;
 pub mod store;
 
-pub use record::{Finished, JobKind, JobRecord, JobStatus, Leased, Outcome, Task};
+pub use record::{
+    Finished, JOB_TTL_MS, JobKind, JobRecord, JobStatus, Leased, Outcome, Task, billed_credits,
+};
 pub use store::{JobStore, QueueError, ResultPage};
 
 use std::path::Path;

@@ -59,8 +59,12 @@ pub struct JobRecord {
     pub total: u64,
     /// Tasks finished with a document, an error or as a duplicate.
     pub completed: u64,
-    /// Documents stored (one credit each).
+    /// Documents stored.
     pub results: u64,
+    /// Credits the stored documents were billed (each one's
+    /// `metadata.creditsUsed`, summed as it is stored).
+    #[serde(default)]
+    pub credits: u64,
     pub errors: u64,
     pub robots_blocked: u64,
     /// Next task sequence number.
@@ -86,6 +90,7 @@ impl JobRecord {
             total: 0,
             completed: 0,
             results: 0,
+            credits: 0,
             errors: 0,
             robots_blocked: 0,
             next_seq: 0,
@@ -110,6 +115,12 @@ pub struct Task {
 pub struct Leased {
     pub seq: u64,
     pub task: Task,
+}
+
+/// What a stored document was billed: its `metadata.creditsUsed` (1 when
+/// absent, the price of a page).
+pub fn billed_credits(document: &Value) -> u64 {
+    document["metadata"]["creditsUsed"].as_u64().unwrap_or(1)
 }
 
 /// What finishing a task produced.

@@ -19,7 +19,7 @@
 //! goes back to the queue at the next lease call of any worker; a task
 //! finished twice counts and stores once.
 
-use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
+use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task, billed_credits};
 use super::redis_scripts::{KEY_NAMES, Script};
 use super::store::{JobStore, QueueError, ResultPage};
 use async_trait::async_trait;
@@ -160,6 +160,7 @@ impl RedisQueue {
         job.total = number("total");
         job.completed = number("completed");
         job.results = number("results");
+        job.credits = number("credits");
         job.errors = number("errors");
         job.robots_blocked = number("robots");
         job.next_seq = number("next_seq");
@@ -268,6 +269,10 @@ impl JobStore for RedisQueue {
         discovered: Vec<Task>,
         limit: u64,
     ) -> Result<Finished, QueueError> {
+        let credits = match &outcome {
+            Outcome::Page { document, .. } => billed_credits(document),
+            _ => 0,
+        };
         let (kind, payload, final_key) = match outcome {
             Outcome::Page { document, final_key } => {
                 ("page", serde_json::to_vec(&document).map_err(corrupt)?, final_key)
@@ -280,7 +285,14 @@ impl JobStore for RedisQueue {
             Outcome::RobotsBlocked { url } => ("robots", url.into_bytes(), String::new()),
             Outcome::Skipped => ("skipped", Vec::new(), String::new()),
         };
-        let mut args = vec![arg(seq), arg(kind), payload, final_key.into_bytes(), arg(limit)];
+        let mut args = vec![
+            arg(seq),
+            arg(kind),
+            payload,
+            final_key.into_bytes(),
+            arg(limit),
+            arg(credits),
+        ];
         args.extend(task_args(&discovered)?);
         let (queued, stored): (u64, u8) = self.eval(Script::Finish, id, &args).await?;
         Ok(Finished {

@@ -91,7 +91,7 @@ return 0
 ";
 
 /// ARGV: seq, kind (page/failed/robots/skipped), payload, final key, limit,
-/// tasks… The task ends once: its lease (or its re-queued entry, when the
+/// the page's credits, tasks… The task ends once: its lease (or its re-queued entry, when the
 /// lease expired) is removed, else the call is a repeat and does nothing.
 /// Returns {queued, stored}.
 const FINISH: &str = r"
@@ -107,6 +107,7 @@ if kind == 'page' then
   if redis.call('SADD', KEYS[6], ARGV[4]) == 1 then
     redis.call('RPUSH', KEYS[7], ARGV[3])
     redis.call('HINCRBY', KEYS[1], 'results', 1)
+    redis.call('HINCRBY', KEYS[1], 'credits', tonumber(ARGV[6]))
     stored = 1
   end
 elseif kind == 'failed' then
@@ -118,7 +119,7 @@ elseif kind == 'robots' then
   redis.call('HINCRBY', KEYS[1], 'total', -1)
   redis.call('HINCRBY', KEYS[1], 'completed', -1)
 end
-return {queue(tonumber(ARGV[5]), 6), stored}
+return {queue(tonumber(ARGV[5]), 7), stored}
 ";
 
 /// ARGV: status, id, error? Moves a scraping job to a final status and drops

@@ -20,7 +20,7 @@ fn task(path: &str) -> Task {
 
 fn page(n: u32, final_key: &str) -> Outcome {
     Outcome::Page {
-        document: json!({"n": n, "pad": "x".repeat(50)}),
+        document: json!({"n": n, "pad": "x".repeat(50), "metadata": {"creditsUsed": n + 1}}),
         final_key: final_key.into(),
     }
 }
@@ -101,6 +101,11 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
         (j.total, j.completed, j.results, j.robots_blocked),
         (3, 3, 2, 1),
         "{j:?}"
+    );
+    assert_eq!(
+        j.credits,
+        1 + 2,
+        "what the two stored pages were billed, once each"
     );
     assert_eq!(a.outstanding("j1").await.unwrap(), (0, 0));
     // Pages by size.

@@ -33,6 +33,24 @@ pub trait Counters: Send + Sync + 'static {
         refresh_ttl: bool,
     ) -> Result<Option<i64>, CounterError>;
 
+    /// Moves the amount held under `hold` (0 when absent) to `target`,
+    /// changing `main` by the difference in the same atomic step: taking more
+    /// succeeds only when `main` stays at most `limit`; giving back always
+    /// does. A `target` of 0 removes the hold. Returns `main`'s new value, or
+    /// `None` (nothing changed). `main` lives `ttl` when created, the hold `hold_ttl`.
+    async fn shift_hold(
+        &self,
+        main: &str,
+        hold: &str,
+        target: i64,
+        limit: i64,
+        ttl: Duration,
+        hold_ttl: Duration,
+    ) -> Result<Option<i64>, CounterError>;
+
+    /// Forgets a hold without changing its main counter (what it held stays spent).
+    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError>;
+
     /// Adds `delta` unconditionally and returns the new value.
     async fn add(&self, key: &str, delta: i64, ttl: Duration) -> Result<i64, CounterError> {
         Ok(self
@@ -83,6 +101,48 @@ impl Counters for MemoryCounters {
         values.insert(key.to_string(), (next, expires));
         Ok(Some(next))
     }
+
+    async fn shift_hold(
+        &self,
+        main: &str,
+        hold: &str,
+        target: i64,
+        limit: i64,
+        ttl: Duration,
+        hold_ttl: Duration,
+    ) -> Result<Option<i64>, CounterError> {
+        let now = now_ms();
+        let mut values = self.values.lock().await;
+        let live =
+            |values: &HashMap<String, (i64, i64)>, k: &str| values.get(k).copied().filter(|(_, e)| *e > now);
+        let expires_new = now + ttl.as_millis() as i64;
+        let hold_expires = now + hold_ttl.as_millis() as i64;
+        let held = live(&values, hold).map_or(0, |(v, _)| v);
+        let (value, expires) = live(&values, main).unwrap_or((0, expires_new));
+        let Some(next) = shifted(value, held, target, limit) else {
+            return Ok(None);
+        };
+        values.insert(main.to_string(), (next, expires));
+        if target == 0 {
+            values.remove(hold);
+        } else {
+            values.insert(hold.to_string(), (target, hold_expires));
+        }
+        Ok(Some(next))
+    }
+
+    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
+        self.values.lock().await.remove(hold);
+        Ok(())
+    }
+}
+
+/// `main`'s value after moving a hold of `held` to `target` (`None`: taking
+/// more would pass `limit`). Shared by every backend but Redis (Lua).
+pub fn shifted(main: i64, held: i64, target: i64, limit: i64) -> Option<i64> {
+    let delta = target - held;
+    let next = main.saturating_add(delta);
+    (delta <= 0 || next <= limit).then_some(next)
 }
 
 #[cfg(test)]
@@ -100,5 +160,29 @@ mod tests {
         assert_eq!(c.add("k", -1, ttl).await.unwrap(), 1);
         tokio::time::sleep(Duration::from_millis(120)).await;
         assert_eq!(c.get("k").await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn holds_take_within_the_limit_and_give_back() {
+        let c = MemoryCounters::default();
+        let ttl = Duration::from_secs(60);
+        assert_eq!(c.shift_hold("m", "h1", 1, 3, ttl, ttl).await.unwrap(), Some(1));
+        // Taking the same hold again (a worker retrying the page) costs nothing more.
+        assert_eq!(c.shift_hold("m", "h1", 1, 3, ttl, ttl).await.unwrap(), Some(1));
+        assert_eq!(c.shift_hold("m", "h2", 1, 3, ttl, ttl).await.unwrap(), Some(2));
+        assert_eq!(
+            c.shift_hold("m", "h1", 3, 3, ttl, ttl).await.unwrap(),
+            None,
+            "over"
+        );
+        assert_eq!(c.shift_hold("m", "h1", 2, 3, ttl, ttl).await.unwrap(), Some(3));
+        assert_eq!(
+            c.shift_hold("m", "h2", 0, 3, ttl, ttl).await.unwrap(),
+            Some(2),
+            "refund"
+        );
+        c.drop_hold("h1").await.unwrap();
+        assert_eq!(c.get("h1").await.unwrap(), 0);
+        assert_eq!(c.get("m").await.unwrap(), 2, "kept spent");
     }
 }

@@ -10,7 +10,7 @@
 //! transactions, so read-modify-write is atomic. Expired counters are purged
 //! every [`PURGE_EVERY`] writes.
 
-use super::counters::{CounterError, Counters};
+use super::counters::{CounterError, Counters, shifted};
 use crate::cache::store::now_ms;
 use async_trait::async_trait;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
@@ -83,6 +83,31 @@ impl FileCounters {
         tokio::task::spawn_blocking(move || f(&db)).await.map_err(err)?
     }
 
+    /// Adds `entries` (key, value, expires at ms) to the counters in one
+    /// durable transaction recording `marker`; false (nothing changed) when
+    /// the marker is already there. Blocking.
+    pub fn import_once(&self, marker: &str, entries: &[(String, i64, i64)]) -> Result<bool, CounterError> {
+        let now = now_ms();
+        let w = self.db.begin_write().map_err(err)?;
+        {
+            let mut table = w.open_table(COUNTERS).map_err(err)?;
+            if table.get(marker).map_err(err)?.is_some() {
+                return Ok(false);
+            }
+            for (key, value, expires) in entries {
+                let current = table.get(key.as_str()).map_err(err)?.map(|g| decode(g.value()));
+                let (sum, expires) = match current {
+                    Some((v, e)) if e > now => (v.saturating_add(*value), e.max(*expires)),
+                    _ => (*value, *expires),
+                };
+                table.insert(key.as_str(), encode(sum, expires)).map_err(err)?;
+            }
+            table.insert(marker, encode(1, i64::MAX)).map_err(err)?;
+        }
+        w.commit().map_err(err)?;
+        Ok(true)
+    }
+
     fn purge(db: &Database, now: i64) -> Result<(), CounterError> {
         let mut w = db.begin_write().map_err(err)?;
         w.set_durability(Durability::None).map_err(err)?;
@@ -149,6 +174,61 @@ impl Counters for FileCounters {
         })
         .await
     }
+
+    async fn shift_hold(
+        &self,
+        main: &str,
+        hold: &str,
+        target: i64,
+        limit: i64,
+        ttl: Duration,
+        hold_ttl: Duration,
+    ) -> Result<Option<i64>, CounterError> {
+        let (main, hold) = (main.to_string(), hold.to_string());
+        self.blocking(move |db| {
+            let now = now_ms();
+            let expiry = |ttl: Duration| now.saturating_add(ttl.as_millis().min(i64::MAX as u128) as i64);
+            let (fresh_expiry, hold_expiry) = (expiry(ttl), expiry(hold_ttl));
+            let w = db.begin_write().map_err(err)?;
+            let next = {
+                let mut table = w.open_table(COUNTERS).map_err(err)?;
+                let live = |k: &str| -> Result<Option<(i64, i64)>, CounterError> {
+                    let found = table.get(k).map_err(err)?.map(|g| decode(g.value()));
+                    Ok(found.filter(|(_, e)| *e > now))
+                };
+                let held = live(&hold)?.map_or(0, |(v, _)| v);
+                let (value, expires) = live(&main)?.unwrap_or((0, fresh_expiry));
+                let Some(next) = shifted(value, held, target, limit) else {
+                    return Ok(None);
+                };
+                table.insert(main.as_str(), encode(next, expires)).map_err(err)?;
+                if target == 0 {
+                    table.remove(hold.as_str()).map_err(err)?;
+                } else {
+                    table
+                        .insert(hold.as_str(), encode(target, hold_expiry))
+                        .map_err(err)?;
+                }
+                next
+            };
+            w.commit().map_err(err)?;
+            Ok(Some(next))
+        })
+        .await
+    }
+
+    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
+        let hold = hold.to_string();
+        self.blocking(move |db| {
+            let w = db.begin_write().map_err(err)?;
+            w.open_table(COUNTERS)
+                .map_err(err)?
+                .remove(hold.as_str())
+                .map_err(err)?;
+            w.commit().map_err(err)
+        })
+        .await
+    }
 }
 
 #[cfg(test)]
@@ -199,5 +279,46 @@ mod tests {
             taken += t.await.unwrap().is_some() as i64;
         }
         assert_eq!((taken, c.get("credits:k").await.unwrap()), (30, 30));
+    }
+
+    #[tokio::test]
+    async fn holds_are_atomic_and_durable() {
+        let p = path("holds");
+        let ttl = Duration::from_secs(3600);
+        {
+            let c = Arc::new(FileCounters::open(&p, &[]).unwrap());
+            let tasks: Vec<_> = (0..12)
+                .map(|i| {
+                    let c = c.clone();
+                    tokio::spawn(async move {
+                        c.shift_hold("credits:k", &format!("hold:{i}"), 1, 5, ttl, ttl)
+                            .await
+                            .unwrap()
+                    })
+                })
+                .collect();
+            let mut taken = 0;
+            for t in tasks {
+                taken += t.await.unwrap().is_some() as i64;
+            }
+            assert_eq!((taken, c.get("credits:k").await.unwrap()), (5, 5));
+            // A refund, then a hold kept as spent.
+            let held: Vec<i64> = {
+                let mut v = Vec::new();
+                for i in 0..12 {
+                    v.push(c.get(&format!("hold:{i}")).await.unwrap());
+                }
+                v
+            };
+            let first = held.iter().position(|h| *h == 1).unwrap();
+            let hold = format!("hold:{first}");
+            assert_eq!(
+                c.shift_hold("credits:k", &hold, 0, 5, ttl, ttl).await.unwrap(),
+                Some(4)
+            );
+            assert_eq!(c.get(&hold).await.unwrap(), 0);
+        }
+        let c = FileCounters::open(&p, &[]).unwrap();
+        assert_eq!(c.get("credits:k").await.unwrap(), 4, "survives a reopen");
     }
 }

@@ -10,6 +10,7 @@ pub mod concurrency;
 pub mod counters;
 pub mod file_counters;
 pub mod keys;
+pub mod migrate;
 pub mod redis_counters;
 
 use counters::{CounterError, Counters, MemoryCounters};
@@ -133,21 +134,27 @@ impl Limits {
     /// Opens the keys file and the counter backend the settings name.
     pub async fn open(settings: &LimitSettings) -> anyhow::Result<Limits> {
         let keys = KeyStore::open(&settings.keys_file)?;
-        let (counters, slots_backend, backend): (Arc<dyn Counters>, Arc<dyn Counters>, _) =
-            match settings.url.as_deref() {
-                Some(url) => {
-                    let redis = Arc::new(redis_counters::RedisCounters::connect(url).await?);
-                    (redis.clone(), redis, "redis")
-                }
-                None => {
-                    let path = settings.path.clone();
-                    let file = tokio::task::spawn_blocking(move || {
-                        file_counters::FileCounters::open(&path, VOLATILE_COUNTERS)
-                    })
-                    .await??;
-                    (Arc::new(file), Arc::new(MemoryCounters::default()), "embedded")
-                }
-            };
+        let (counters, slots_backend, backend): (Arc<dyn Counters>, Arc<dyn Counters>, _) = match settings
+            .url
+            .as_deref()
+        {
+            Some(url) => {
+                let redis = Arc::new(redis_counters::RedisCounters::connect(url).await?);
+                (redis.clone(), redis, "redis")
+            }
+            None => {
+                let path = settings.path.clone();
+                let file = tokio::task::spawn_blocking(move || {
+                    let file = file_counters::FileCounters::open(&path, VOLATILE_COUNTERS)?;
+                    if let Err(e) = migrate::import_old_credits(&path, &file) {
+                        tracing::error!("the older limits file could not be imported (left in place): {e}");
+                    }
+                    anyhow::Ok(file)
+                })
+                .await??;
+                (Arc::new(file), Arc::new(MemoryCounters::default()), "embedded")
+            }
+        };
         Ok(Limits {
             keys,
             counters,
@@ -217,6 +224,46 @@ impl Limits {
             .add_within(&Self::credits_key(key), n as i64, limit, CREDITS_TTL, false)
             .await?;
         Ok(taken.is_some())
+    }
+
+    fn hold_key(key: &KeyRecord, hold: &str) -> String {
+        format!("hold:{}:{hold}", key.id)
+    }
+
+    /// Holds `credits` of the key for one unit of work named `hold` (a
+    /// crawl page: job id and task number), in one atomic step with the
+    /// balance: the amount held moves to `credits`, the balance by the
+    /// difference, and taking more succeeds only when the key can afford it
+    /// (false otherwise, nothing changed). Holding again what is already held
+    /// (a page re-leased after its worker died) costs nothing more; 0 gives
+    /// everything held back. The hold is forgotten after `ttl`.
+    pub async fn hold(
+        &self,
+        key: &KeyRecord,
+        hold: &str,
+        credits: u64,
+        ttl: Duration,
+    ) -> Result<bool, CounterError> {
+        let limit = key
+            .credits
+            .map_or(i64::MAX, |c| i64::try_from(c).unwrap_or(i64::MAX));
+        let moved = self
+            .counters
+            .shift_hold(
+                &Self::credits_key(key),
+                &Self::hold_key(key, hold),
+                i64::try_from(credits).unwrap_or(i64::MAX),
+                limit,
+                CREDITS_TTL,
+                ttl,
+            )
+            .await?;
+        Ok(moved.is_some())
+    }
+
+    /// Ends a hold, what it holds staying spent (the work was delivered).
+    pub async fn keep_hold(&self, key: &KeyRecord, hold: &str) -> Result<(), CounterError> {
+        self.counters.drop_hold(&Self::hold_key(key, hold)).await
     }
 
     /// Adjusts the key's spent credits by `delta` after the work is done (the

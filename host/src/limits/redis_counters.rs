@@ -22,6 +22,25 @@ end
 return n
 ";
 
+/// KEYS: main, hold; ARGV: target, limit, main's ttl ms, the hold's ttl ms. Moves the hold to target,
+/// changing main by the difference (taking more only within the limit).
+/// Returns main's new value or false.
+const SHIFT_HOLD: &str = r"
+local held = tonumber(redis.call('GET', KEYS[2]) or '0')
+local target = tonumber(ARGV[1])
+local v = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = v + target - held
+if target > held and n > tonumber(ARGV[2]) then return false end
+redis.call('SET', KEYS[1], n, 'KEEPTTL')
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if target == 0 then
+  redis.call('DEL', KEYS[2])
+else
+  redis.call('SET', KEYS[2], target, 'PX', ARGV[4])
+end
+return n
+";
+
 pub struct RedisCounters {
     conn: ConnectionManager,
 }
@@ -74,5 +93,88 @@ impl Counters for RedisCounters {
             .query_async(&mut c)
             .await
             .map_err(|e| CounterError(format!("redis: {e}")))
+    }
+
+    async fn shift_hold(
+        &self,
+        main: &str,
+        hold: &str,
+        target: i64,
+        limit: i64,
+        ttl: Duration,
+        hold_ttl: Duration,
+    ) -> Result<Option<i64>, CounterError> {
+        let mut c = self.conn.clone();
+        redis::cmd("EVAL")
+            .arg(SHIFT_HOLD)
+            .arg(2)
+            .arg(format!("{NAMESPACE}{main}"))
+            .arg(format!("{NAMESPACE}{hold}"))
+            .arg(target)
+            .arg(limit)
+            .arg(ttl.as_millis().max(1) as u64)
+            .arg(hold_ttl.as_millis().max(1) as u64)
+            .query_async(&mut c)
+            .await
+            .map_err(|e| CounterError(format!("redis: {e}")))
+    }
+
+    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
+        let mut c = self.conn.clone();
+        redis::cmd("DEL")
+            .arg(format!("{NAMESPACE}{hold}"))
+            .query_async::<()>(&mut c)
+            .await
+            .map_err(|e| CounterError(format!("redis: {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_redis::RedisServer;
+
+    #[tokio::test]
+    async fn holds_take_within_the_limit_give_back_and_are_reused() {
+        let Some(server) = RedisServer::start().await else {
+            return;
+        };
+        let c = RedisCounters::connect(&server.url).await.unwrap();
+        let (ttl, hold_ttl) = (Duration::from_secs(3600), Duration::from_secs(60));
+        let mut taken = 0;
+        for i in 0..5 {
+            let hold = format!("hold:{i}");
+            taken += c
+                .shift_hold("credits:k", &hold, 1, 3, ttl, hold_ttl)
+                .await
+                .unwrap()
+                .is_some() as i64;
+        }
+        assert_eq!((taken, c.get("credits:k").await.unwrap()), (3, 3));
+        // A hold taken again costs nothing more; raising it past the limit fails.
+        assert_eq!(
+            c.shift_hold("credits:k", "hold:0", 1, 3, ttl, hold_ttl)
+                .await
+                .unwrap(),
+            Some(3)
+        );
+        assert_eq!(
+            c.shift_hold("credits:k", "hold:0", 2, 3, ttl, hold_ttl)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            c.shift_hold("credits:k", "hold:1", 0, 3, ttl, hold_ttl)
+                .await
+                .unwrap(),
+            Some(2)
+        );
+        assert_eq!(c.get("hold:1").await.unwrap(), 0, "a refund ends the hold");
+        c.drop_hold("hold:0").await.unwrap();
+        assert_eq!(
+            (c.get("hold:0").await.unwrap(), c.get("credits:k").await.unwrap()),
+            (0, 2)
+        );
     }
 }

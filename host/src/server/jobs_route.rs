@@ -124,6 +124,14 @@ pub async fn start_crawl(
         Ok(r) => r,
         Err(e) => return e.into_response(),
     };
+    // As upstream: a crawl's limit is lowered to the key's remaining credits.
+    if let Some(Extension(c)) = &caller
+        && let Ok(usage) = state.services.limits.usage(&c.0).await
+        && let Some(left) = usage.remaining()
+        && left < request.limit
+    {
+        body["limit"] = json!(left.max(1));
+    }
     let job = match state
         .crawls
         .create_billed(
@@ -251,7 +259,7 @@ async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging,
         "status": job.status.as_str(),
         "completed": job.completed,
         "total": job.total,
-        "creditsUsed": job.results,
+        "creditsUsed": job.credits,
         "expiresAt": iso8601_ms(job.expires_at_ms),
     });
     if let Some(next) = page.next {

@@ -14,11 +14,13 @@ use super::hazards::Hazards;
 use super::intercept::{Refusals, intercept};
 use super::pool::BrowserPool;
 use super::profile::{BrowserContext, ProfileError, ProfileOption, ProfileSession, ProfileStore};
+use super::proxied::{BrowserProxy, fetch_routed};
 use super::settle::settle;
 use crate::fetch::engine::{Engine, Feature, FetchFuture, FetchRequest};
 use crate::fetch::target_guard::TargetGuard;
 use crate::fetch::{FetchError, FetchedPage};
 use crate::media::MediaStore;
+use crate::proxy::ProxyPools;
 use bytes::Bytes;
 use chromiumoxide::page::Page;
 use serde_json::{Map, Value};
@@ -33,6 +35,8 @@ pub struct BrowserEngine {
     pub(super) media: Arc<MediaStore>,
     pub(super) user_agent: String,
     pub(super) profiles: Option<Arc<ProfileStore>>,
+    /// The operator's proxy pools ([`super::proxied`]); `None` or empty: direct.
+    pub(super) proxies: Option<Arc<ProxyPools>>,
 }
 
 impl BrowserEngine {
@@ -43,7 +47,14 @@ impl BrowserEngine {
             media,
             user_agent: user_agent.to_string(),
             profiles: None,
+            proxies: None,
         }
+    }
+
+    /// Fetches through `pools` (docs/OPERATORS.md, "Proxies").
+    pub fn with_proxies(mut self, pools: Arc<ProxyPools>) -> Self {
+        self.proxies = Some(pools).filter(|p| !p.is_empty());
+        self
     }
 
     /// Serves `profile` from `store`.
@@ -72,7 +83,12 @@ impl BrowserEngine {
         }
     }
 
-    async fn run(&self, req: FetchRequest<'_>) -> Result<FetchedPage, FetchError> {
+    /// One attempt, through `proxy` when given.
+    pub(super) async fn run_via(
+        &self,
+        req: FetchRequest<'_>,
+        proxy: Option<BrowserProxy>,
+    ) -> Result<FetchedPage, FetchError> {
         let url = req.url.to_string();
         let other = |message: String| FetchError::Other {
             url: url.clone(),
@@ -81,7 +97,8 @@ impl BrowserEngine {
         let timeout = || FetchError::Timeout { url: url.clone() };
         let mut profile = self.profile(&req)?;
         let progress = Progress::default();
-        let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page())
+        let server = proxy.as_ref().map(|p| p.server.as_str());
+        let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page_via(server))
             .await
             .map_err(|_| timeout())?
             .map_err(|e| other(e.to_string()))?;
@@ -243,6 +260,11 @@ impl Engine for BrowserEngine {
             // Branding is left to the default engine (null + warning) when
             // there is no Chromium to launch.
             Feature::Branding => self.pool.executable_exists(),
+            // `proxy: "enhanced"` when the operator configured that pool.
+            Feature::StealthProxy => self
+                .proxies
+                .as_ref()
+                .is_some_and(|p| p.has(crate::proxy::Tier::Enhanced)),
             _ => matches!(
                 feature,
                 Feature::Actions
@@ -256,6 +278,9 @@ impl Engine for BrowserEngine {
     }
 
     fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {
-        Box::pin(self.run(req))
+        match &self.proxies {
+            Some(pools) => Box::pin(fetch_routed(pools, req, move |proxy| self.run_via(req, proxy))),
+            None => Box::pin(self.run_via(req, None)),
+        }
     }
 }

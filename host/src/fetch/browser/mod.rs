@@ -12,6 +12,7 @@
 //!   `blockAds`' [`adblock`] list) before it leaves.
 //! - [`banners`]: cookie and consent banners hidden (`blockAds`).
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
+//! - [`proxied`]: the operator's proxy pools for browser fetches.
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
@@ -35,5 +36,6 @@ pub mod memory;
 pub mod node_code;
 pub mod pool;
 pub mod profile;
+pub mod proxied;
 pub mod sessions;
 pub mod settle;

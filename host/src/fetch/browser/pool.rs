@@ -224,6 +224,12 @@ impl BrowserPool {
 
     /// A fresh page in a fresh context, waiting for a free page slot.
     pub async fn open_page(&self) -> Result<PageLease, PoolError> {
+        self.open_page_via(None).await
+    }
+
+    /// [`BrowserPool::open_page`], the context's traffic going through
+    /// `proxy` (a Chromium proxy-server string, e.g. `http://host:port`).
+    pub async fn open_page_via(&self, proxy: Option<&str>) -> Result<PageLease, PoolError> {
         let permit = self
             .pages
             .clone()
@@ -231,14 +237,14 @@ impl BrowserPool {
             .await
             .map_err(|e| PoolError::Browser(e.to_string()))?;
         self.restart_if_over_budget().await;
-        self.open_with(permit).await
+        self.open_with(permit, proxy).await
     }
 
     /// A page for an interact session, or `None` when `max_pages` sessions
     /// are open already.
     pub async fn open_session_page(&self) -> Option<Result<PageLease, PoolError>> {
         let permit = self.sessions.clone().try_acquire_owned().ok()?;
-        Some(self.open_with(permit).await)
+        Some(self.open_with(permit, None).await)
     }
 
     /// The most interact sessions open at once.
@@ -251,12 +257,16 @@ impl BrowserPool {
         self.running.lock().await.as_ref().map(|r| r.devtools.clone())
     }
 
-    async fn open_with(&self, permit: OwnedSemaphorePermit) -> Result<PageLease, PoolError> {
+    async fn open_with(
+        &self,
+        permit: OwnedSemaphorePermit,
+        proxy: Option<&str>,
+    ) -> Result<PageLease, PoolError> {
         // A browser that died between two checks gets one relaunch.
         let mut last = None;
         for _ in 0..2 {
             let (browser, exited) = self.browser().await?;
-            match new_context_page(&browser).await {
+            match new_context_page(&browser, proxy).await {
                 Ok((page, context)) => {
                     return Ok(PageLease {
                         page,
@@ -461,9 +471,18 @@ async fn watch_memory(root: u32, exited: Arc<watch::Sender<bool>>, kill_over: u6
     }
 }
 
-async fn new_context_page(browser: &Browser) -> Result<(Page, BrowserContextId), String> {
+async fn new_context_page(
+    browser: &Browser,
+    proxy: Option<&str>,
+) -> Result<(Page, BrowserContextId), String> {
+    let mut context_params = CreateBrowserContextParams::default();
+    if let Some(proxy) = proxy {
+        context_params.proxy_server = Some(proxy.to_string());
+        // Chromium skips proxies for loopback unless told not to.
+        context_params.proxy_bypass_list = Some("<-loopback>".to_string());
+    }
     let context = browser
-        .create_browser_context(CreateBrowserContextParams::default())
+        .create_browser_context(context_params)
         .await
         .map_err(|e| e.to_string())?;
     let params = CreateTargetParams::builder()
