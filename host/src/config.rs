@@ -121,8 +121,8 @@ pub struct Cli {
     #[arg(long, env = "DISTILL_BROWSER_JS_HEAP_MIB")]
     pub browser_js_heap_mib: Option<u64>,
     /// Fetch a page again with the browser when the HTTP engine's result
-    /// looks script-rendered (default: on, off when proxy pools are set up,
-    /// since the browser does not go through them).
+    /// looks script-rendered (default: on; the browser goes through the same
+    /// proxy pools as the HTTP engine).
     #[arg(long, env = "DISTILL_BROWSER_FALLBACK", num_args = 0..=1, default_missing_value = "true")]
     pub browser_fallback: Option<bool>,
     /// The server's address as clients reach it, for media URLs
@@ -474,7 +474,7 @@ impl Config {
                 .browser_js_heap_mib
                 .or(file.browser_js_heap_mib)
                 .unwrap_or(512),
-            // Set below, once the proxy pools are known.
+            // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
             cache: crate::cache::CacheSettings {
@@ -558,10 +558,7 @@ impl Config {
             )?),
         };
         let mut config = config;
-        config.browser_fallback = cli
-            .browser_fallback
-            .or(file.browser_fallback)
-            .unwrap_or(config.proxies.is_empty());
+        config.browser_fallback = cli.browser_fallback.or(file.browser_fallback).unwrap_or(true);
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
@@ -668,14 +665,14 @@ mod tests {
     }
 
     #[test]
-    fn the_browser_fallback_is_on_unless_proxies_are_set_up() {
+    fn the_browser_fallback_is_on_unless_turned_off() {
         assert!(Config::from_cli(Cli::default()).unwrap().browser_fallback);
         let proxied = |fallback| Cli {
             proxy_basic: Some("http://127.0.0.1:3128".into()),
             browser_fallback: fallback,
             ..Cli::default()
         };
-        assert!(!Config::from_cli(proxied(None)).unwrap().browser_fallback);
+        assert!(Config::from_cli(proxied(None)).unwrap().browser_fallback);
         assert!(Config::from_cli(proxied(Some(true))).unwrap().browser_fallback);
         let off = Cli {
             browser_fallback: Some(false),
