@@ -13,6 +13,7 @@
 //! - [`plugins`]: the WebAssembly plugin runtime.
 //! - [`telemetry`]: Prometheus metrics (names, recording, the process-wide recorder).
 //! - [`timestamp`]: UTC timestamps as text.
+//! - [`redis_conn`]: the Redis connection every Redis backend opens.
 //! - [`reopen_db`]: a redb file reopened after an I/O error (cache and job queue).
 //! - [`limits`]: API keys, rate limits, credits, concurrency slots; [`audit`]: the audit log;
 //!   [`keys_cli`]: `distill keys`.
@@ -35,6 +36,7 @@ pub mod ocr;
 pub mod pipeline;
 pub mod plugins;
 pub mod proxy;
+pub mod redis_conn;
 pub mod reopen_db;
 pub mod server;
 pub mod services;

@@ -11,7 +11,7 @@ use super::codec;
 use super::store::{CacheStore, StoreError, Stored, Usage, expiry, now_ms};
 use async_trait::async_trait;
 use redis::AsyncCommands;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use std::time::Duration;
 
 /// Prefix of every key Distill writes.
@@ -39,12 +39,7 @@ impl RedisStore {
     /// As [`RedisStore::connect`] with another key prefix (tests, or two
     /// deployments sharing one Redis).
     pub async fn connect_with_namespace(url: &str, namespace: &str) -> Result<RedisStore, StoreError> {
-        let client = redis::Client::open(url)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        let conn = client.get_connection_manager_with_config(config).await?;
+        let conn = crate::redis_conn::connect(url, Duration::from_secs(2)).await?;
         Ok(RedisStore {
             conn,
             namespace: namespace.to_string(),

@@ -7,7 +7,7 @@
 //! slots. A server that cannot reach Redis fetches without the shared slot
 //! (logged): the queue, on the same Redis, is stuck anyway.
 
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use std::time::Duration;
 
 const PREFIX: &str = "distill:crawl:";
@@ -76,12 +76,7 @@ impl Drop for SharedSlot {
 impl SharedGate {
     /// Connects to the queue's Redis.
     pub async fn connect(url: &str, per_host: usize, lease: Duration) -> anyhow::Result<SharedGate> {
-        let client = redis::Client::open(url)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        let conn = client.get_connection_manager_with_config(config).await?;
+        let conn = crate::redis_conn::connect(url, Duration::from_secs(2)).await?;
         Ok(SharedGate {
             conn,
             per_host,

@@ -23,7 +23,7 @@ use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task, bille
 use super::redis_scripts::{KEY_NAMES, Script};
 use super::store::{JobStore, QueueError, ResultPage};
 use async_trait::async_trait;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -58,13 +58,7 @@ impl RedisQueue {
 
     /// As [`RedisQueue::connect`] with another key prefix (tests).
     pub async fn connect_with_namespace(url: &str, namespace: &str) -> Result<RedisQueue, QueueError> {
-        let client = redis::Client::open(url).map_err(backend)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(10)))
-            .set_number_of_retries(2);
-        let conn = client
-            .get_connection_manager_with_config(config)
+        let conn = crate::redis_conn::connect(url, Duration::from_secs(10))
             .await
             .map_err(backend)?;
         let queue = RedisQueue {

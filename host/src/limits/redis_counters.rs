@@ -3,7 +3,7 @@
 
 use super::counters::{CounterError, Counters};
 use async_trait::async_trait;
-use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::aio::ConnectionManager;
 use std::time::Duration;
 
 /// Prefix of every key the limits write.
@@ -48,13 +48,7 @@ pub struct RedisCounters {
 impl RedisCounters {
     pub async fn connect(url: &str) -> Result<RedisCounters, CounterError> {
         let err = |e: redis::RedisError| CounterError(format!("redis: {e}"));
-        let client = redis::Client::open(url).map_err(err)?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(2)))
-            .set_response_timeout(Some(Duration::from_secs(2)))
-            .set_number_of_retries(2);
-        let conn = client
-            .get_connection_manager_with_config(config)
+        let conn = crate::redis_conn::connect(url, Duration::from_secs(2))
             .await
             .map_err(err)?;
         Ok(RedisCounters { conn })
