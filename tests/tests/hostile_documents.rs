@@ -261,3 +261,14 @@ async fn an_xls_record_with_reversed_columns_is_answered_cleanly() {
     assert!(r.elapsed < HANG_GUARD, "took {:?}", r.elapsed);
     assert_eq!(get(&format!("{}/", shared().url())).await.status, 200);
 }
+
+/// Found by the `convert_spreadsheet` fuzz target: an .xlsb whose sheet record
+/// claims a relationship id longer than the record makes calamine index past
+/// its buffer (a panic in release too). Inside the sandbox that is a trap:
+/// the upload fails with a clear 400 naming the file, the server serves on.
+#[tokio::test]
+async fn a_panic_inside_a_parser_library_fails_only_its_upload() {
+    let name = "fuzz-bundle-sheet-overrun.xlsb";
+    expect_refusal(name, read_document(name), "the converter failed on this file").await;
+    assert_eq!(get(&format!("{}/", shared().url())).await.status, 200);
+}
