@@ -15,7 +15,8 @@
 //! | `/slow` | answered after 1 s |
 //! | `/private/...` | must never be fetched (robots.txt) |
 //!
-//! Every request is counted by path ([`CrawlSite::hits`]).
+//! Every request is counted by path ([`CrawlSite::hits`]) and its arrival
+//! time kept ([`CrawlSite::arrivals`]).
 
 use crate::background::serve_router;
 use axum::Router;
@@ -25,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Shape of the generated site.
 #[derive(Debug, Clone, Copy)]
@@ -50,13 +51,18 @@ pub struct CrawlSite {
     pub port: u16,
     pub shape: SiteShape,
     hits: Arc<Mutex<HashMap<String, u64>>>,
+    arrivals: Arrivals,
 }
+
+/// Each request's path and when it arrived, in arrival order.
+type Arrivals = Arc<Mutex<Vec<(String, Instant)>>>;
 
 #[derive(Clone)]
 struct Ctx {
     base: String,
     shape: SiteShape,
     hits: Arc<Mutex<HashMap<String, u64>>>,
+    arrivals: Arrivals,
 }
 
 impl CrawlSite {
@@ -66,14 +72,21 @@ impl CrawlSite {
         listener.set_nonblocking(true).unwrap();
         let port = listener.local_addr().unwrap().port();
         let hits = Arc::new(Mutex::new(HashMap::new()));
+        let arrivals = Arrivals::default();
         let ctx = Ctx {
             base: format!("http://127.0.0.1:{port}"),
             shape,
             hits: hits.clone(),
+            arrivals: arrivals.clone(),
         };
         let app = Router::new().fallback(serve).with_state(ctx);
         serve_router("crawl-site", listener, app);
-        CrawlSite { port, shape, hits }
+        CrawlSite {
+            port,
+            shape,
+            hits,
+            arrivals,
+        }
     }
 
     /// `http://127.0.0.1:PORT` + `path`.
@@ -90,6 +103,17 @@ impl CrawlSite {
             .filter(|(k, _)| k.starts_with(prefix))
             .map(|(_, v)| v)
             .sum()
+    }
+
+    /// When each request whose path starts with `prefix` arrived, in order.
+    pub fn arrivals(&self, prefix: &str) -> Vec<Instant> {
+        self.arrivals
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(path, _)| path.starts_with(prefix))
+            .map(|(_, at)| *at)
+            .collect()
     }
 
     /// Paths (with sorted query) of the pages a default crawl from `/` must
@@ -170,6 +194,7 @@ async fn serve(State(ctx): State<Ctx>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
     *ctx.hits.lock().unwrap().entry(path.clone()).or_insert(0) += 1;
+    ctx.arrivals.lock().unwrap().push((path.clone(), Instant::now()));
     let shape = ctx.shape;
     let trimmed = if path.len() > 1 {
         path.trim_end_matches('/')

@@ -164,3 +164,61 @@ async fn servers_share_the_per_host_cap() {
         "two fetches of one host at once"
     );
 }
+
+/// Page fetches a server made (its `distill_fetches_total`, every label).
+async fn fetches(server: &str) -> f64 {
+    let r = get(&format!("{server}/metrics")).await;
+    assert_eq!(r.status, 200);
+    r.body
+        .lines()
+        .filter(|l| l.starts_with("distill_fetches_total"))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// A crawl's `delay` is one pace for the job across servers: two servers
+/// working one crawl never start page fetches closer than the delay (less a
+/// margin for scheduling). With a pace per server, the two schedules
+/// interleave and some pair of starts is at most half the delay apart, so
+/// this fails whatever the phase between them.
+#[tokio::test]
+async fn servers_share_a_crawls_delay() {
+    let redis = RedisServer::start();
+    let site = CrawlSite::start(SiteShape {
+        sections: 1,
+        pages: 6,
+        orphans: 0,
+    });
+    let (a, b) = (worker(&redis), worker(&redis));
+    let r = post_raw(
+        &a.endpoint("/v2/crawl"),
+        json!({"url": site.url("/s0/"), "sitemap": "skip", "limit": 7, "delay": 1.5}).to_string(),
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.pretty());
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let (seen, logs) = b.wait_for_logs(Duration::from_secs(30), |l| {
+        l.contains("working job") && l.contains(&id)
+    });
+    assert!(seen, "the second server never picked the crawl up: {logs}");
+    let until = Instant::now() + Duration::from_secs(90);
+    let done = loop {
+        let s = status(a.url(), "/v2/crawl", &id).await;
+        if s["status"] != json!("scraping") {
+            break s;
+        }
+        assert!(Instant::now() < until, "{s}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(done["status"], "completed", "{done}");
+    let (by_a, by_b) = (fetches(a.url()).await, fetches(b.url()).await);
+    assert!(by_a > 0.0 && by_b > 0.0, "fetches by server: {by_a} and {by_b}");
+    let starts = site.arrivals("/s0");
+    assert!(starts.len() >= 5, "only {} page fetches", starts.len());
+    let gaps: Vec<u128> = starts.windows(2).map(|w| (w[1] - w[0]).as_millis()).collect();
+    assert!(
+        gaps.iter().all(|&g| g >= 900),
+        "page fetches closer than the 1.5 s delay allows (ms between starts): {gaps:?}"
+    );
+}
