@@ -456,3 +456,34 @@ async fn the_reading_time_plugin_from_the_template_is_served() {
             .any(|p| p["name"] == "reading-time")
     );
 }
+
+/// Two servers on one plugins directory: reading a plugin file (the other
+/// server's reload) is not a change, so neither reloads while the directory
+/// stands still; a plugin installed there is loaded by both.
+#[tokio::test]
+async fn servers_sharing_a_plugins_directory_reload_only_on_changes() {
+    let dir = plugins_dir_with(&[]);
+    let (a, b) = (start(&dir, &[]), start(&dir, &[]));
+    for server in [&a, &b] {
+        assert_eq!(markdown_of(server).await.status, 200);
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let reloads = |s: &TestServer| s.logs().matches("plugins directory changed").count();
+    assert_eq!(
+        (reloads(&a), reloads(&b)),
+        (0, 0),
+        "reloads with no change to the directory\n{}\n{}",
+        a.logs(),
+        b.logs()
+    );
+    install(
+        &test_plugins_dir().join("consumer.wasm"),
+        &dir.join("consumer.wasm"),
+    );
+    for server in [&a, &b] {
+        let (seen, logs) = server.wait_for_logs(Duration::from_secs(15), |l| {
+            l.contains("plugins directory changed") && l.contains("consumer")
+        });
+        assert!(seen, "the new plugin was not loaded: {logs}");
+    }
+}

@@ -1,5 +1,8 @@
 //! Hot swap: watches the plugins directory and reloads after changes settle
 //! (a short debounce, so a file being copied is read once it is complete).
+//! Only changes count: a read of a plugin file (an access event, such as
+//! another server on the same directory reloading) does not, or two servers
+//! sharing a directory would wake each other forever.
 
 use super::engine::PluginRuntime;
 use notify::{RecursiveMode, Watcher};
@@ -18,10 +21,11 @@ impl PluginRuntime {
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| match event {
                 Ok(ev)
-                    if ev
-                        .paths
-                        .iter()
-                        .any(|p| p.extension().is_some_and(|e| e == "wasm")) =>
+                    if !ev.kind.is_access()
+                        && ev
+                            .paths
+                            .iter()
+                            .any(|p| p.extension().is_some_and(|e| e == "wasm")) =>
                 {
                     let _ = tx.send(());
                 }
