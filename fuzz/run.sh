@@ -17,7 +17,7 @@ out=$root/target/fuzz
 export CARGO_BUILD_JOBS=${CARGO_BUILD_JOBS:-1}
 export RUSTC_BOOTSTRAP=1
 
-light="html_page markdown convert_pdf convert_docx convert_pptx convert_spreadsheet convert_odf convert_epub convert_doc convert_ppt convert_rtf convert_csv robots sitemap llm_json"
+light="html_page markdown convert_pdf convert_docx convert_pptx convert_spreadsheet convert_xlsb convert_odf convert_epub convert_doc convert_ppt convert_rtf convert_csv robots sitemap llm_json"
 host="request_json parse_multipart"
 if [ -n "${FUZZ_TARGETS:-}" ]; then
   targets=$FUZZ_TARGETS

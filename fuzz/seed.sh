@@ -34,10 +34,11 @@ docs=$fx/documents
 seed convert_pdf '' "$docs"/*.pdf
 seed convert_docx '' "$docs"/*.docx "$docs"/*.docm
 seed convert_pptx '' "$docs"/*.pptx "$docs"/*.pptm
-seed convert_spreadsheet '\000' "$docs"/*.xlsx "$docs"/*.xlsm
+seed convert_spreadsheet '\000' "$docs"/*.xlsx
+seed convert_spreadsheet '\003' "$docs"/*.xlsm
 seed convert_spreadsheet '\001' "$docs"/*.xls
 seed convert_spreadsheet '\002' "$docs"/*.ods
-seed convert_spreadsheet '\003' "$docs"/*.xlsb
+seed convert_xlsb '' "$docs"/*.xlsb
 seed convert_odf '' "$docs"/*.odt "$docs"/*.odp
 seed convert_epub '' "$docs"/*.epub
 seed convert_doc '' "$docs"/*.doc

@@ -263,12 +263,18 @@ async fn an_xls_record_with_reversed_columns_is_answered_cleanly() {
 }
 
 /// Found by the `convert_spreadsheet` fuzz target: an .xlsb whose sheet record
-/// claims a relationship id longer than the record makes calamine index past
-/// its buffer (a panic in release too). Inside the sandbox that is a trap:
-/// the upload fails with a clear 400 naming the file, the server serves on.
+/// claims a relationship id longer than the record (or one the workbook lacks)
+/// makes calamine index past its buffer (a panic in release too). The
+/// converter checks those records first: a clear 400 naming the file and the
+/// record. (The fuzzer's own file already fails its zip checksum.)
 #[tokio::test]
-async fn a_panic_inside_a_parser_library_fails_only_its_upload() {
-    let name = "fuzz-bundle-sheet-overrun.xlsb";
-    expect_refusal(name, read_document(name), "the converter failed on this file").await;
+async fn an_xlsb_record_the_parser_library_would_panic_on_is_refused_clearly() {
+    for (name, why) in [
+        ("hostile-xlsb-sheet-record-overrun.xlsb", "sheet record"),
+        ("hostile-xlsb-unknown-sheet-relationship.xlsb", "sheet record"),
+        ("fuzz-bundle-sheet-overrun.xlsb", "checksum"),
+    ] {
+        expect_refusal(name, read_document(name), why).await;
+    }
     assert_eq!(get(&format!("{}/", shared().url())).await.status, 200);
 }

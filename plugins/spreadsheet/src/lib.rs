@@ -18,6 +18,8 @@ use distill_sdk::{
 use html::esc;
 use std::io::Cursor;
 
+mod xlsb_guard;
+
 /// The plugin.
 pub struct Spreadsheet;
 
@@ -117,6 +119,9 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
             return Err(unsupported("not a spreadsheet: the ZIP archive has no workbook"));
         };
         title = read_title(&mut zip, kind);
+        if kind == Kind::Xlsb {
+            check_xlsb(&mut zip)?;
+        }
         kind
     } else if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
         Kind::Xls
@@ -192,6 +197,15 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
 }
 
 use distill_sdk::serde_json;
+
+/// Refuses an .xlsb whose global records calamine would slice short.
+fn check_xlsb(zip: &mut Archive) -> Result<(), PluginError> {
+    let rels = zip.read_string("xl/_rels/workbook.bin.rels")?.unwrap_or_default();
+    let ids = xlsb_guard::relationship_ids(&rels);
+    let workbook = zip.read("xl/workbook.bin")?.unwrap_or_default();
+    xlsb_guard::check(&workbook, &|id| ids.contains(id))
+        .map_err(|why| unsupported(format!("cannot read the workbook (Xlsb): {why}")))
+}
 
 fn read_title(zip: &mut Archive, kind: Kind) -> Option<String> {
     let (part, tag) = match kind {

@@ -141,3 +141,25 @@ fn an_xls_cut_inside_a_sector_never_panics() {
     // A whole workbook is not affected by the rounding.
     assert!(convert_bytes(&whole, 1000, 100).is_ok());
 }
+
+/// Found by fuzzing: a sheet record whose relationship id runs past the
+/// record, or names a relationship the workbook lacks, made calamine panic
+/// (slice out of range, a missing map key; in release too). The guard
+/// refuses both first, naming the record. (The fuzzer's own file is refused
+/// earlier still: its workbook part fails its checksum.)
+#[test]
+fn xlsb_sheet_records_calamine_would_panic_on_are_refused_first() {
+    for (name, why) in [
+        ("hostile-xlsb-sheet-record-overrun.xlsb", "runs past its end"),
+        ("hostile-xlsb-unknown-sheet-relationship.xlsb", "does not have"),
+        ("fuzz-bundle-sheet-overrun.xlsb", "checksum"),
+    ] {
+        match convert(name) {
+            Err(PluginError::UnsupportedInput(msg)) => assert!(msg.contains(why), "{name}: {msg}"),
+            other => panic!("{name}: expected a refusal, got {:?}", other.map(|d| d.content)),
+        }
+    }
+    // The well-formed original still converts.
+    let doc = convert("workbook.xlsb").unwrap();
+    assert!(doc.content.contains("<h2>Inventory</h2>"), "{}", doc.content);
+}
