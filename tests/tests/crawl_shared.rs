@@ -135,27 +135,8 @@ async fn servers_share_the_per_host_cap() {
     let urls: Vec<String> = (0..12)
         .map(|i| distill_e2e::site().url(&format!("/inflight/{token}?ms=250&page={i}")))
         .collect();
-    let r = post_raw(
-        &a.endpoint("/v2/batch/scrape"),
-        json!({"urls": urls, "maxConcurrency": 4, "maxAge": 0}).to_string(),
-        &[],
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.pretty());
-    let id = r.json["id"].as_str().unwrap().to_string();
-    let (seen, logs) = b.wait_for_logs(Duration::from_secs(20), |l| {
-        l.contains("working job") && l.contains(&id)
-    });
-    assert!(seen, "the second server never picked the batch up: {logs}");
-    let until = Instant::now() + Duration::from_secs(60);
-    let done = loop {
-        let s = status(a.url(), "/v2/batch/scrape", &id).await;
-        if s["status"] != json!("scraping") {
-            break s;
-        }
-        assert!(Instant::now() < until, "{s}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let body = json!({"urls": urls, "maxConcurrency": 4, "maxAge": 0});
+    let done = run_on_both(&a, &b, "/v2/batch/scrape", body, Duration::from_secs(60)).await;
     assert_eq!(done["completed"], 12, "{done}");
     assert_eq!(distill_e2e::site().hits(&token), 12);
     assert_eq!(
@@ -163,6 +144,27 @@ async fn servers_share_the_per_host_cap() {
         1,
         "two fetches of one host at once"
     );
+}
+
+/// Starts a job on `a` (`path` is its start route), waits until `b` works it
+/// too and then until it is no longer scraping; its final status.
+async fn run_on_both(a: &TestServer, b: &TestServer, path: &str, body: Value, limit: Duration) -> Value {
+    let r = post_raw(&a.endpoint(path), body.to_string(), &[]).await;
+    assert_eq!(r.status, 200, "{}", r.pretty());
+    let id = r.json["id"].as_str().unwrap().to_string();
+    let (seen, logs) = b.wait_for_logs(Duration::from_secs(30), |l| {
+        l.contains("working job") && l.contains(&id)
+    });
+    assert!(seen, "the second server never picked {id} up: {logs}");
+    let until = Instant::now() + limit;
+    loop {
+        let s = status(a.url(), path, &id).await;
+        if s["status"] != json!("scraping") {
+            return s;
+        }
+        assert!(Instant::now() < until, "{s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Page fetches a server made (its `distill_fetches_total`, every label).
@@ -190,27 +192,8 @@ async fn servers_share_a_crawls_delay() {
         orphans: 0,
     });
     let (a, b) = (worker(&redis), worker(&redis));
-    let r = post_raw(
-        &a.endpoint("/v2/crawl"),
-        json!({"url": site.url("/s0/"), "sitemap": "skip", "limit": 7, "delay": 1.5}).to_string(),
-        &[],
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.pretty());
-    let id = r.json["id"].as_str().unwrap().to_string();
-    let (seen, logs) = b.wait_for_logs(Duration::from_secs(30), |l| {
-        l.contains("working job") && l.contains(&id)
-    });
-    assert!(seen, "the second server never picked the crawl up: {logs}");
-    let until = Instant::now() + Duration::from_secs(90);
-    let done = loop {
-        let s = status(a.url(), "/v2/crawl", &id).await;
-        if s["status"] != json!("scraping") {
-            break s;
-        }
-        assert!(Instant::now() < until, "{s}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let body = json!({"url": site.url("/s0/"), "sitemap": "skip", "limit": 7, "delay": 1.5});
+    let done = run_on_both(&a, &b, "/v2/crawl", body, Duration::from_secs(90)).await;
     assert_eq!(done["status"], "completed", "{done}");
     let (by_a, by_b) = (fetches(a.url()).await, fetches(b.url()).await);
     assert!(by_a > 0.0 && by_b > 0.0, "fetches by server: {by_a} and {by_b}");

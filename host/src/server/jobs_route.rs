@@ -132,25 +132,11 @@ pub async fn start_crawl(
     {
         body["limit"] = json!(left.max(1));
     }
-    let job = match state
-        .crawls
-        .create_billed(
-            JobKind::Crawl,
-            body.clone(),
-            vec![request.url.clone()],
-            bill_to(caller),
-        )
-        .await
-    {
+    let job = match create(&state, JobKind::Crawl, &body, vec![request.url.clone()], caller).await {
         Ok(j) => j,
-        Err(e) => return internal(e),
+        Err(e) => return e,
     };
-    state.crawls.run(job.clone());
-    let mut out = json!({
-        "success": true,
-        "id": job.id,
-        "url": format!("{}/v2/crawl/{}", base_url(&state, &headers), job.id),
-    });
+    let mut out = started(&state, &headers, &job, "crawl");
     if let Some(g) = generated {
         out["promptGeneratedOptions"] = g;
         out["finalCrawlerOptions"] = body;
@@ -205,30 +191,42 @@ pub async fn start_batch(
             }
             job
         }
-        None => match state
-            .crawls
-            .create_billed(
-                JobKind::Batch,
-                body.clone(),
-                request.urls.clone(),
-                bill_to(caller),
-            )
-            .await
-        {
+        None => match create(&state, JobKind::Batch, &body, request.urls.clone(), caller).await {
             Ok(j) => j,
-            Err(e) => return internal(e),
+            Err(e) => return e,
         },
     };
-    state.crawls.run(job.clone());
-    let mut out = json!({
-        "success": true,
-        "id": job.id,
-        "url": format!("{}/v2/batch/scrape/{}", base_url(&state, &headers), job.id),
-    });
+    let mut out = started(&state, &headers, &job, "batch/scrape");
     if !request.invalid_urls.is_empty() {
         out["invalidURLs"] = json!(request.invalid_urls);
     }
     Json(out).into_response()
+}
+
+/// Stores a new job billed to the caller.
+async fn create(
+    state: &AppState,
+    kind: JobKind,
+    body: &Value,
+    urls: Vec<url::Url>,
+    caller: Option<Extension<Caller>>,
+) -> Result<JobRecord, Response> {
+    state
+        .crawls
+        .create_billed(kind, body.clone(), urls, bill_to(caller))
+        .await
+        .map_err(internal)
+}
+
+/// Starts working `job` here and answers its id and status URL
+/// (`/v2/{path}/{id}`), as upstream's start routes do.
+fn started(state: &AppState, headers: &HeaderMap, job: &JobRecord, path: &str) -> Value {
+    state.crawls.run(job.clone());
+    json!({
+        "success": true,
+        "id": job.id,
+        "url": format!("{}/v2/{path}/{}", base_url(state, headers), job.id),
+    })
 }
 
 async fn job_of(state: &AppState, id: &str, kind: JobKind) -> Result<JobRecord, Response> {
