@@ -8,6 +8,7 @@
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
+use super::pruning::Pruning;
 use super::score::Scores;
 
 /// Link share of a headline list: nearly all of its text is its links.
@@ -26,28 +27,16 @@ const BODY_SHARE: f32 = 0.75;
 const WRAPPER_LINKS: f32 = 0.6;
 
 /// Prunes headline lists outside the article's body inside `container`.
-pub(super) fn prune(
-    arena: &Arena,
-    scores: &Scores,
-    container: usize,
-    holds_forced: &[bool],
-    prune: &mut Vec<usize>,
-) {
+pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
     if !scores.article_page {
         return;
     }
     let nodes = &arena.nodes;
-    let end = container + nodes[container].size as usize;
+    let (container, end) = (prune.container(), prune.end());
     let Some(body) = article_body(arena, container, end) else {
         return;
     };
     let body_end = body + nodes[body].size as usize;
-    let mut gone = vec![false; end - container];
-    for &p in prune.iter() {
-        if p >= container && p < end {
-            gone[p - container] = true;
-        }
-    }
     let mut found = Vec::new();
     let mut i = container + 1;
     while i < end {
@@ -57,7 +46,7 @@ pub(super) fn prune(
             i = body_end;
             continue;
         }
-        if gone[i - container] || n.dropped || n.total.chars == 0 {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }

@@ -39,6 +39,7 @@ mod deferred;
 mod hints;
 mod link_lists;
 mod phrases;
+mod pruning;
 mod score;
 mod select;
 mod upstream;

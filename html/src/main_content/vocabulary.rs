@@ -250,6 +250,7 @@ impl std::hash::Hasher for Fnv {
 }
 
 pub(super) type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
 static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
     let mut map = FnvMap::default();
