@@ -8,6 +8,7 @@
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
+use super::pruning::Pruning;
 use super::score::Scores;
 
 /// Characters a call-to-action box may hold (a heading, a line or two, a button).
@@ -18,30 +19,18 @@ const BOX_MAX_WORDS: u32 = 60;
 const PROSE_RATIO: u32 = 5;
 
 /// Prunes call-to-action boxes inside `container` (pre-order indices not yet pruned).
-pub(super) fn prune(
-    arena: &Arena,
-    scores: &Scores,
-    container: usize,
-    holds_forced: &[bool],
-    prune: &mut Vec<usize>,
-) {
+pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
     if !scores.article_page {
         return;
     }
     let nodes = &arena.nodes;
-    let end = container + nodes[container].size as usize;
-    let mut gone = vec![false; end - container];
-    for &p in prune.iter() {
-        if p >= container && p < end {
-            gone[p - container] = true;
-        }
-    }
-    let prose = prose_chars(nodes, container, end, &gone);
+    let (container, end) = (prune.container(), prune.end());
+    let prose = prose_chars(nodes, prune);
     let mut found = Vec::new();
     let mut i = container + 1;
     while i < end {
         let n = &nodes[i];
-        if gone[i - container] || n.dropped || n.total.chars == 0 {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }
@@ -81,12 +70,12 @@ fn holds_data(nodes: &[Node], i: usize) -> bool {
 }
 
 /// Plain characters of the container's prose blocks (those not already pruned).
-fn prose_chars(nodes: &[Node], container: usize, end: usize, gone: &[bool]) -> u32 {
+fn prose_chars(nodes: &[Node], prune: &Pruning) -> u32 {
     let mut prose = 0;
-    let mut i = container;
-    while i < end {
+    let mut i = prune.container();
+    while i < prune.end() {
         let n = &nodes[i];
-        if gone[i - container] || n.dropped {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }

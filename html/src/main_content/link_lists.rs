@@ -4,10 +4,13 @@
 //! link. The article's body is the element holding the page's longest run of paragraphs;
 //! a list of links outside it (not in it, not around it) is not the article's. Lists inside
 //! the body (a reading list, sources) stay, and so does anything on a page that does not
-//! read as an article (a listing's grid, a hub's sections).
+//! read as an article (a listing's grid, a hub's sections). After the body, where the
+//! body is a good part of what the container says, blocks of links with a little text
+//! (teasers with their blurbs, "more from" rows, a side column) go as well.
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
+use super::pruning::Pruning;
 use super::score::Scores;
 
 /// Link share of a headline list: nearly all of its text is its links.
@@ -22,32 +25,30 @@ const BLOCK_LINKS: f32 = 0.85;
 const TITLE_MAX_CHARS: u32 = 60;
 /// Share of the container's prose the article's body holds.
 const BODY_SHARE: f32 = 0.75;
+/// A block of links after the body: links it has at least, and their share of its text.
+const AFTER_MIN_LINKS: u32 = 4;
+const AFTER_LINKS: f32 = 0.25;
+/// Share of the container's plain text the body holds for blocks of links after it to go.
+const BODY_LEADS: f32 = 0.33;
 /// Link share of a wrapper that goes with its list.
 const WRAPPER_LINKS: f32 = 0.6;
 
 /// Prunes headline lists outside the article's body inside `container`.
-pub(super) fn prune(
-    arena: &Arena,
-    scores: &Scores,
-    container: usize,
-    holds_forced: &[bool],
-    prune: &mut Vec<usize>,
-) {
+pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
     if !scores.article_page {
         return;
     }
     let nodes = &arena.nodes;
-    let end = container + nodes[container].size as usize;
+    let (container, end) = (prune.container(), prune.end());
     let Some(body) = article_body(arena, container, end) else {
         return;
     };
     let body_end = body + nodes[body].size as usize;
-    let mut gone = vec![false; end - container];
-    for &p in prune.iter() {
-        if p >= container && p < end {
-            gone[p - container] = true;
-        }
-    }
+    let body_plain = plain(&nodes[body]);
+    // The article is most of what the container says: on a page whose body is a short
+    // introduction to a larger whole (a hub, a documentation index), what follows is not
+    // its furniture.
+    let after_body_furniture = body_plain as f32 >= BODY_LEADS * plain(&nodes[container]) as f32;
     let mut found = Vec::new();
     let mut i = container + 1;
     while i < end {
@@ -57,15 +58,19 @@ pub(super) fn prune(
             i = body_end;
             continue;
         }
-        if gone[i - container] || n.dropped || n.total.chars == 0 {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }
         let around_body = i < body && body < i + n.size as usize;
         // A block of cards (a collection's grid of all-link tiles) is not a headline list.
         let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
-        if !around_body && headline_list(n) && !record_block && !n.forced && !holds_forced[i] {
+        let free = !n.forced && !holds_forced[i];
+        if !around_body && headline_list(n) && !record_block && free {
             found.push(with_title(arena, i, container, body));
+            i += n.size as usize;
+        } else if after_body_furniture && i >= body_end && free && links_after_body(n, body_plain) {
+            found.push(i);
             i += n.size as usize;
         } else {
             i += 1;
@@ -73,6 +78,22 @@ pub(super) fn prune(
     }
     found.dedup();
     prune.extend(found);
+}
+
+/// After the article's body: a block of several links, a quarter of its text or more,
+/// saying less than the body (teasers of other posts with their blurbs, a side column, a
+/// post footer). What says more than the body is no furniture of it.
+/// An element named as content (a thread's `message`: a short reply with its links)
+/// is not furniture.
+fn links_after_body(n: &Node, body_plain: u32) -> bool {
+    n.words.score <= 0
+        && n.counts.links >= AFTER_MIN_LINKS
+        && n.total.link_density() >= AFTER_LINKS
+        && plain(n) < body_plain
+}
+
+fn plain(n: &Node) -> u32 {
+    n.total.chars - n.total.link_chars
 }
 
 /// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of

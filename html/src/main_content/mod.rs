@@ -22,7 +22,9 @@
 //!    page's own content, repeats of a kept block (the same words in the same order),
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
-//!    body ([`link_lists`]) and headings left without a section.
+//!    body and blocks of links after it ([`link_lists`]) and headings left without a
+//!    section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
+//!    pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
 //! but not everything inside them: comments, share bars and the like inside `#main` are
@@ -39,6 +41,7 @@ mod deferred;
 mod hints;
 mod link_lists;
 mod phrases;
+mod pruning;
 mod score;
 mod select;
 mod upstream;

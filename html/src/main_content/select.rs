@@ -4,7 +4,9 @@ use dom_query::{Document, NodeId};
 
 use super::arena::Arena;
 use super::hints::{Kind, Landmark};
+use super::pruning::Pruning;
 use super::score::Scores;
+use super::vocabulary::FnvSet;
 
 pub(super) struct Plan {
     /// Arena index of the main-content container.
@@ -48,7 +50,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
             }
         }
     }
-    let mut prune = Vec::new();
+    let mut prune = Pruning::new(arena, container);
     let mut stack = vec![container];
     let mut kids: Vec<(usize, bool)> = Vec::new();
     while let Some(i) = stack.pop() {
@@ -73,12 +75,15 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
         }
         orphan_headings(arena, &kids, &mut prune);
     }
-    prune_card_shelves(arena, scores, container, &holds_forced, &mut prune);
-    prune_repeats(arena, container, &holds_forced, &mut prune);
-    prune_trailing_links(arena, container, &holds_forced, &mut prune);
-    super::calls::prune(arena, scores, container, &holds_forced, &mut prune);
-    super::link_lists::prune(arena, scores, container, &holds_forced, &mut prune);
-    Some(Plan { container, prune })
+    prune_card_shelves(arena, scores, &holds_forced, &mut prune);
+    prune_repeats(arena, &holds_forced, &mut prune);
+    prune_trailing_links(arena, &holds_forced, &mut prune);
+    super::calls::prune(arena, scores, &holds_forced, &mut prune);
+    super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
+    Some(Plan {
+        container,
+        prune: prune.into_list(),
+    })
 }
 
 /// Share of the container's characters the shelves of link cards may hold together and
@@ -94,16 +99,10 @@ const SHELF_ALL_LINKS: f32 = 0.9;
 /// and nothing else) and starting once most of the rest has been read. On a listing the cards are most of the container and all stay; a grid
 /// before the category's copy stays; cards with their own prose (products reviewed in a
 /// buying guide) are not link-dominated and stay.
-fn prune_card_shelves(
-    arena: &Arena,
-    scores: &Scores,
-    container: usize,
-    holds_forced: &[bool],
-    prune: &mut Vec<usize>,
-) {
+fn prune_card_shelves(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
+    let (container, end) = (prune.container(), prune.end());
     let total = nodes[container].total.chars as f32;
-    let end = container + nodes[container].size as usize;
     // (shelf, characters of the rest read before it)
     let mut shelves = Vec::new();
     let mut shelf_chars = 0.0;
@@ -158,19 +157,15 @@ const REPEAT_MIN_CHARS: u32 = 100;
 /// words in the same order): a block rendered once per screen size, a promise or dialog
 /// repeated in several places. The first copy stays. List items, table cells and code are
 /// data: their repeats (a step in two recipes, a line in every row) stay.
-fn prune_repeats(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
+fn prune_repeats(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
-    let end = container + nodes[container].size as usize;
-    let mut gone = vec![false; nodes.len()];
-    for &p in prune.iter() {
-        gone[p] = true;
-    }
-    let mut seen = std::collections::HashSet::new();
+    let (container, end) = (prune.container(), prune.end());
+    let mut seen = FnvSet::default();
     let mut i = container;
     while i < end {
         let n = &nodes[i];
         let data = matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre);
-        if gone[i] || n.dropped || data {
+        if prune.skips(i, n) || data {
             i += n.size as usize;
             continue;
         }
@@ -268,21 +263,15 @@ const TRAILING_SHARE: f32 = 0.5;
 /// collection's products under its copy). The same before the first sentence: link blocks
 /// there (breadcrumbs, category links, a section's menu) go, a heading that links to the
 /// post's own page (its title) stays.
-fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], prune: &mut Vec<usize>) {
+fn prune_trailing_links(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
-    let end = container + nodes[container].size as usize;
-    let mut gone = vec![false; end - container];
-    for &p in prune.iter() {
-        if p >= container && p < end {
-            gone[p - container] = true;
-        }
-    }
+    let (container, end) = (prune.container(), prune.end());
     // The last block with prose of its own, and the prose read up to it.
     let (mut first, mut last, mut prose) = (None, None, 0u32);
     let mut i = container;
     while i < end {
         let n = &nodes[i];
-        if gone[i - container] || n.dropped {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }
@@ -311,7 +300,7 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
     while i < first {
         let n = &nodes[i];
         let holds_first = i + n.size as usize > first;
-        if gone[i - container] || n.dropped || n.total.chars == 0 {
+        if prune.skips(i, n) {
             i += n.size as usize;
         } else if !holds_first && link_block(i, n) && !title(n) {
             found.push(i);
@@ -322,14 +311,14 @@ fn prune_trailing_links(arena: &Arena, container: usize, holds_forced: &[bool], 
         }
     }
     if (chars as f32) < TRAILING_SHARE * prose as f32 {
-        prune.append(&mut found);
+        prune.extend(found.drain(..));
     }
     found.clear();
     chars = 0;
     let mut i = last + nodes[last].size as usize;
     while i < end {
         let n = &nodes[i];
-        if gone[i - container] || n.dropped || n.total.chars == 0 {
+        if prune.skips(i, n) {
             i += n.size as usize;
             continue;
         }
@@ -384,7 +373,7 @@ fn common_ancestor(arena: &Arena, a: usize, b: usize) -> usize {
 
 /// A heading whose section was pruned (the next sibling with text is gone, and nothing kept
 /// follows before the next heading) titles nothing any more: "Related posts", "Newsletter".
-fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Vec<usize>) {
+fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let heading_like = |c: usize| {
         let n = &nodes[c];

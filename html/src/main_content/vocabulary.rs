@@ -250,6 +250,7 @@ impl std::hash::Hasher for Fnv {
 }
 
 pub(super) type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
 static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
     let mut map = FnvMap::default();
@@ -341,9 +342,14 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
             n[..2] == *pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
         })
     };
-    for (i, pair) in h.windows(2).enumerate() {
-        let pair = [pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()];
-        // Every needle starts with one of these pairs: most positions stop here.
+    // Every needle is four bytes or more and starts with one of these letters: most
+    // positions stop at one comparison of their first byte (ASCII letters only match
+    // themselves once lower-cased with `| 0x20`).
+    for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
+        if !matches!(h[i] | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a') {
+            continue;
+        }
+        let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
         if matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1") {
             boiler |= found(i, &pair, &BOILER_FRAGMENTS);
             reader |= found(i, &pair, &SCREEN_READER_MARKS);
@@ -354,6 +360,9 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     }
     (boiler, reader)
 }
+
+/// Bytes of the shortest fragment or mark (`gdpr`).
+const FRAGMENT_MIN: usize = 4;
 
 /// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
 const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];

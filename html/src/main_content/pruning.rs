@@ -1,0 +1,69 @@
+//! The subtrees a plan removes inside its container, as a list (for applying the plan)
+//! and as a mask over the container's entries (for the passes that walk the container
+//! after the first ones and must step over what is already gone). One mask, kept up to
+//! date as subtrees are added, serves every pass: none rebuilds it from the list.
+
+use super::arena::{Arena, Node};
+
+pub(super) struct Pruning {
+    container: usize,
+    /// One past the container's last entry.
+    end: usize,
+    list: Vec<usize>,
+    /// Per entry of the container (index − container): its subtree is pruned.
+    gone: Vec<bool>,
+}
+
+impl Pruning {
+    pub(super) fn new(arena: &Arena, container: usize) -> Self {
+        let end = container + arena.nodes[container].size as usize;
+        Self {
+            container,
+            end,
+            list: Vec::new(),
+            gone: vec![false; end - container],
+        }
+    }
+
+    /// The container's arena index.
+    pub(super) fn container(&self) -> usize {
+        self.container
+    }
+
+    /// One past the container's last entry.
+    pub(super) fn end(&self) -> usize {
+        self.end
+    }
+
+    /// Prunes the subtree at `i` (inside the container).
+    pub(super) fn push(&mut self, i: usize) {
+        if let Some(g) = self.gone.get_mut(i.wrapping_sub(self.container)) {
+            *g = true;
+        }
+        self.list.push(i);
+    }
+
+    pub(super) fn extend(&mut self, found: impl IntoIterator<Item = usize>) {
+        for i in found {
+            self.push(i);
+        }
+    }
+
+    /// Whether the subtree at `i` was pruned itself (not through an ancestor).
+    pub(super) fn is_gone(&self, i: usize) -> bool {
+        self.gone
+            .get(i.wrapping_sub(self.container))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Whether a walk over the container steps over the subtree at `i`: pruned, dropped,
+    /// or without text.
+    pub(super) fn skips(&self, i: usize, n: &Node) -> bool {
+        self.is_gone(i) || n.dropped || n.total.chars == 0
+    }
+
+    pub(super) fn into_list(self) -> Vec<usize> {
+        self.list
+    }
+}
