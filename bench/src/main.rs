@@ -31,7 +31,7 @@
 //!    per minute; not part of the default run.
 //!
 //! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N]`. Sections that need the
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod browser;
@@ -76,6 +76,8 @@ struct Args {
     no_perf: bool,
     /// Overrides the markdown section's rounds over the cleaned pages.
     markdown_rounds: Option<usize>,
+    /// The markdown component the plugin sections load (default: the shipped one).
+    markdown_wasm: PathBuf,
     raw: Vec<String>,
 }
 
@@ -106,6 +108,7 @@ impl Args {
             before_bin: None,
             no_perf: false,
             markdown_rounds: None,
+            markdown_wasm: root.join("target/release/plugins/markdown.wasm"),
             raw: raw.clone(),
         };
         let mut it = raw.into_iter();
@@ -119,12 +122,13 @@ impl Args {
                 "--corpus" => args.corpus = value()?.into(),
                 "--page" => args.page = value()?,
                 "--markdown-rounds" => args.markdown_rounds = Some(value()?.parse()?),
+                "--markdown-wasm" => args.markdown_wasm = value()?.into(),
                 "--server-bin" => args.server_bin = value()?.into(),
                 "--pagesift-bin" => args.pagesift_bin = value()?.into(),
                 "--before-bin" => args.before_bin = Some(value()?.into()),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]"
                     );
                     std::process::exit(0);
                 }
@@ -170,7 +174,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
 
     eprintln!("loading plugins");
     let plugins = plugins::Plugins::load(
-        &shipped_plugins.join("markdown.wasm"),
+        &args.markdown_wasm,
         &root.join("target/test-plugins/misbehave.wasm"),
         &work_dir,
     )
@@ -391,7 +395,7 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         eprintln!("benchmark 12: instructions per scrape (callgrind)");
         let cfg = callgrind::Config {
             harness: root.join("target/release/scrape-instructions"),
-            markdown_wasm: shipped_plugins.join("markdown.wasm"),
+            markdown_wasm: args.markdown_wasm.clone(),
             corpus: args.corpus.clone(),
             work_dir: work_dir.join("callgrind"),
             pages: peer::PAGES.to_vec(),

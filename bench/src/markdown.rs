@@ -164,6 +164,7 @@ async fn variant(
                     if md.as_deref() != native_out.as_deref() {
                         mismatches += 1;
                     }
+                    dump_output(name, id, &json);
                 }
                 Ok(_) => {}
             }
@@ -191,6 +192,26 @@ async fn variant(
     v.native_cpu = (0..n).filter(|&i| !excluded[i]).map(|i| native_cpu[i]).sum();
     v.wasm_cpu = (0..n).filter(|&i| !excluded[i]).map(|i| wasm_cpu[i]).sum();
     v
+}
+
+/// With `DISTILL_BENCH_DUMP_MARKDOWN=DIR`, the plugin's output for each page
+/// (the JSON text it returned) goes to `DIR/<input kind>/<id>.json`, so two
+/// builds of the plugin can be compared byte for byte (`diff -r`).
+fn dump_output(variant: &str, id: &str, json: &str) {
+    let Some(dir) = std::env::var_os("DISTILL_BENCH_DUMP_MARKDOWN") else {
+        return;
+    };
+    let kind = if variant.starts_with("raw") {
+        "raw"
+    } else {
+        "cleaned"
+    };
+    let dir = std::path::Path::new(&dir).join(kind);
+    let written =
+        std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join(format!("{id}.json")), json));
+    if let Err(e) = written {
+        eprintln!("  cannot dump page {id}'s markdown: {e}");
+    }
 }
 
 fn time_native(html: &str, into: &mut Vec<Duration>, cpu: &mut Duration) -> Option<String> {

@@ -411,7 +411,9 @@ fn is_wordish(c: u8) -> bool {
 }
 
 /// Length of the collapsible whitespace character at `i` (ASCII whitespace,
-/// no-break space, the Unicode fixed-width spaces), or 0.
+/// no-break space, the Unicode fixed-width spaces), or 0. Inlined: called
+/// per word, a call was 3 % of the plugin's time in wasm.
+#[inline(always)]
 fn ws_len(b: &[u8], i: usize) -> usize {
     if CLASS[b[i] as usize] & (WS | LEAD) == 0 {
         return 0;
