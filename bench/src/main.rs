@@ -30,7 +30,7 @@
 //!    load for N minutes reporting RSS, open descriptors, errors by code and p99
 //!    per minute; not part of the default run.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions]
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions,keyed]
 //! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
@@ -40,6 +40,7 @@ mod corpus;
 mod crawl;
 mod documents;
 mod extraction;
+mod keyed;
 mod llm_formats;
 mod machine;
 mod markdown;
@@ -100,6 +101,7 @@ impl Args {
                 "browser".into(),
                 "peer".into(),
                 "instructions".into(),
+                "keyed".into(),
             ],
             corpus: root.join("../shared/corpus/wcxb-dev"),
             page: DEFAULT_PAGE.into(),
@@ -128,7 +130,7 @@ impl Args {
                 "--before-bin" => args.before_bin = Some(value()?.into()),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions,keyed] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]"
                     );
                     std::process::exit(0);
                 }
@@ -373,6 +375,20 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         None
     };
 
+    let keyed = if args.wants("keyed") {
+        eprintln!("benchmark 13: keyed scrapes");
+        let cfg = keyed::Config {
+            server_bin: args.server_bin.clone(),
+            before_bin: args.before_bin.clone(),
+            plugins_dir: shipped_plugins.clone(),
+            data_dir: work_dir.join("keyed"),
+            rounds: if args.quick { 100 } else { 300 },
+        };
+        Some(keyed::run(&cfg).await.map_err(|e| e.to_string()))
+    } else {
+        None
+    };
+
     let peer = if args.wants("peer") && corpus_present {
         eprintln!("benchmark 11: Distill beside pagesift");
         let cfg = peer::Config {
@@ -494,6 +510,11 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         Some(Ok(r)) => report.section("12. instructions_per_scrape", &callgrind::to_markdown(r)),
         Some(Err(why)) => report.section("12. instructions_per_scrape", &format!("Skipped: {why}.\n")),
         None if args.wants("instructions") => report.section("12. instructions_per_scrape", &skipped("12")),
+        None => {}
+    }
+    match &keyed {
+        Some(Ok(rows)) => report.section("13. keyed_scrapes", &keyed::to_markdown(rows)),
+        Some(Err(why)) => report.section("13. keyed_scrapes", &format!("Skipped: {why}.\n")),
         None => {}
     }
     report.write(&args.out)?;

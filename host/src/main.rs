@@ -17,7 +17,10 @@ fn main() -> anyhow::Result<()> {
         return distill::keys_cli::run(action, &config);
     }
     let filter = EnvFilter::try_new(&config.log)
-        .map_err(|e| anyhow::anyhow!("invalid log filter {:?}: {e}", config.log))?;
+        .map_err(|e| anyhow::anyhow!("invalid log filter {:?}: {e}", config.log))?
+        // chromiumoxide traces every DevTools message whole: proxy
+        // credentials, page content (zeroDataRetention). Never logged.
+        .add_directive("chromiumoxide::conn=debug".parse()?);
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -5,7 +5,9 @@
 //! to answer every request 403 (HTTP) or "not allowed" (SOCKS5) instead. A
 //! tunnel (CONNECT, SOCKS5) may carry several requests over one kept-alive
 //! connection: for plain-HTTP targets each further request line seen in it
-//! counts too.
+//! counts too. It can also demand HTTP Basic proxy credentials (407 with
+//! `Proxy-Authenticate` until a request carries them) and records the
+//! `Proxy-Authorization` values it was sent.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -20,6 +22,9 @@ struct State {
     targets: Mutex<Vec<String>>,
     refuse: AtomicBool,
     requests: AtomicUsize,
+    /// `Basic base64(user:pass)` demanded, when set.
+    demand: Mutex<Option<String>>,
+    authorizations: Mutex<Vec<String>>,
 }
 
 /// The running proxy (lives as long as the test binary).
@@ -66,6 +71,25 @@ impl ForwardProxy {
         self.state.targets.lock().unwrap().clone()
     }
 
+    /// Demands `user:pass` (HTTP Basic) from now on: a request without them
+    /// is answered 407.
+    pub fn demand_credentials(&self, user: &str, pass: &str) {
+        use base64::Engine;
+        let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{pass}"));
+        *self.state.demand.lock().unwrap() = Some(format!("Basic {token}"));
+    }
+
+    /// The `Proxy-Authorization` values received, decoded (`user:pass`), in order.
+    pub fn credentials_seen(&self) -> Vec<String> {
+        use base64::Engine;
+        let seen = self.state.authorizations.lock().unwrap();
+        seen.iter()
+            .filter_map(|v| v.strip_prefix("Basic "))
+            .filter_map(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .collect()
+    }
+
     /// Whether to refuse every request from now on.
     pub fn refuse(&self, on: bool) {
         self.state.refuse.store(on, Ordering::SeqCst);
@@ -98,6 +122,25 @@ fn http(mut client: TcpStream, state: &State) -> std::io::Result<()> {
     let request_line = head.first().cloned().unwrap_or_default();
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("").to_string());
+    let authorization = head.iter().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim()
+            .eq_ignore_ascii_case("proxy-authorization")
+            .then(|| value.trim().to_string())
+    });
+    if let Some(value) = &authorization {
+        state.authorizations.lock().unwrap().push(value.clone());
+    }
+    let demand = state.demand.lock().unwrap().clone();
+    if demand.is_some() && authorization != demand {
+        let body = "<html><body><h1>Proxy credentials required</h1></body></html>";
+        let reply = format!(
+            "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test proxy\"\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        client.write_all(reply.as_bytes())?;
+        return client.shutdown(Shutdown::Both);
+    }
     state.targets.lock().unwrap().push(target.clone());
     state.requests.fetch_add(1, Ordering::SeqCst);
     if state.refuse.load(Ordering::SeqCst) {

@@ -767,3 +767,37 @@ async fn a_crawl_is_limited_to_the_remaining_credits() {
     assert_eq!(u["creditsUsed"], billed, "{u}");
     assert_eq!(u["remainingCredits"], 4 - billed, "{u}");
 }
+
+/// The default counters file under concurrency: 24 scrapes at once against
+/// a key with 10 credits (their changes share group commits) serve and bill
+/// exactly 10 and refuse the rest with 402; the balance is exact.
+#[tokio::test]
+async fn concurrent_scrapes_spend_exactly_the_credits_in_the_counters_file() {
+    let keys = keys_file();
+    let server = server_with_keys(&keys, &[]);
+    let key = create_key(&keys, "group", &["--credits", "10"]);
+    let calls: Vec<_> = (0..24)
+        .map(|_| {
+            let (url, key) = (server.url().to_string(), key.clone());
+            tokio::spawn(async move { scrape_as(&url, &key, &page()).await })
+        })
+        .collect();
+    let mut statuses = Vec::new();
+    let mut billed = 0;
+    for call in calls {
+        let r = call.await.unwrap();
+        if r.status == 200 {
+            billed += r.credits();
+        }
+        statuses.push(r.status);
+    }
+    let served = statuses.iter().filter(|s| **s == 200).count();
+    let refused = statuses.iter().filter(|s| **s == 402).count();
+    assert_eq!((served, refused, billed), (10, 14, 10), "{statuses:?}");
+    let u = usage_of(server.url(), &key).await;
+    assert_eq!(
+        (&u["creditsUsed"], &u["remainingCredits"]),
+        (&json!(10), &json!(0)),
+        "{u}"
+    );
+}

@@ -8,6 +8,9 @@ use distill_e2e::forward_proxy::ForwardProxy;
 use distill_e2e::keys::{create_key, scrape_as, usage_of};
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
 use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
 
 fn page(path: &str, extra: Value) -> Value {
     let mut body = json!({ "url": site().url(path), "formats": ["markdown"], "maxAge": 0 });
@@ -160,8 +163,7 @@ fn a_malformed_pool_stops_the_server_with_a_clear_message() {
 /// Pages the browser engine fetches (here a `waitFor`, which only it
 /// honours) go through the pools too: the basic pool's proxy carries the
 /// page; when it refuses (403), `auto` retries through the enhanced pool;
-/// `proxyUsed` says which. A proxy with credentials, which Chromium cannot
-/// be given safely, fails the browser fetch with a message saying so.
+/// `proxyUsed` says which.
 #[tokio::test]
 async fn browser_fetches_go_through_the_pools_and_auto_retries() {
     let basic = ForwardProxy::start();
@@ -195,18 +197,90 @@ async fn browser_fetches_go_through_the_pools_and_auto_retries() {
         "{}",
         r.body
     );
+}
 
-    let guarded = ForwardProxy::start();
-    let with_credentials = guarded.http_url().replace("http://", "http://crawler:s3cret@");
-    let server = TestServer::start(ServerOptions::default().env("DISTILL_PROXY_BASIC", &with_credentials));
+/// A loopback site that answers every request 401 with a Basic challenge
+/// and records the `Authorization` headers it is sent.
+fn challenging_site() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/members", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for mut conn in listener.incoming().flatten() {
+            let mut reader = BufReader::new(conn.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap_or(0) > 2 {
+                if line.to_ascii_lowercase().starts_with("authorization:") {
+                    record.lock().unwrap().push(line.trim().to_string());
+                }
+                line.clear();
+            }
+            let body = "<html><body>members only</body></html>";
+            let reply = format!(
+                "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"site\"\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = conn.write_all(reply.as_bytes());
+        }
+    });
+    (url, seen)
+}
+
+/// A browser fetch through a proxy entry with credentials: the proxy's 407
+/// challenge is answered with the entry's user and password (decoded), the
+/// page comes through; a site's own challenge never gets them; wrong
+/// credentials fail the fetch with an error that says so (and not the
+/// password); no credentials reach the log.
+#[tokio::test]
+async fn browser_fetches_answer_a_proxy_s_credentials_challenge() {
+    let proxy = ForwardProxy::start();
+    proxy.demand_credentials("crawler", "s3cr:t");
+    let entry = proxy.http_url().replace("http://", "http://crawler:s3cr%3At@");
+    // The most verbose log the server can write: still no credentials.
+    let verbose = || ServerOptions::default().env("DISTILL_LOG", "debug,chromiumoxide=trace,distill=trace");
+    let server = TestServer::start(verbose().env("DISTILL_PROXY_BASIC", &entry));
     let body = page("/article.html", json!({"proxy": "basic", "waitFor": 50}));
     let r = distill_e2e::scrape(server.url(), &body).await;
-    assert!(r.status >= 400, "{}", r.body);
-    let error = r.json["error"].as_str().unwrap_or_default();
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json["data"]["metadata"]["proxyUsed"], "basic", "{}", r.body);
     assert!(
-        error.contains("credentials") && !error.contains("s3cret"),
+        proxy.targets().contains(&site().url("/article.html")),
+        "{:?}",
+        proxy.targets()
+    );
+    assert!(
+        r.json["data"]["markdown"].as_str().unwrap().len() > 100,
         "{}",
         r.body
     );
-    assert_eq!(guarded.requests(), 0);
+    let seen = proxy.credentials_seen();
+    assert!(seen.iter().any(|c| c == "crawler:s3cr:t"), "{seen:?}");
+
+    // A site's own Basic challenge, through the same proxy: not answered
+    // with the proxy's credentials.
+    let (members, site_saw) = challenging_site();
+    let body = json!({"url": members, "formats": ["markdown"], "maxAge": 0, "proxy": "basic", "waitFor": 50});
+    let _ = distill_e2e::scrape(server.url(), &body).await;
+    assert!(proxy.targets().contains(&members), "{:?}", proxy.targets());
+    assert_eq!(*site_saw.lock().unwrap(), Vec::<String>::new());
+
+    let wrong = proxy.http_url().replace("http://", "http://crawler:wr0ng@");
+    let refused = TestServer::start(verbose().env("DISTILL_PROXY_BASIC", &wrong));
+    let body = page(
+        "/article.html",
+        json!({"proxy": "basic", "waitFor": 50, "timeout": 15000}),
+    );
+    let r = distill_e2e::scrape(refused.url(), &body).await;
+    assert_eq!(r.status, 500, "{}", r.body);
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("refused the credentials") && !error.contains("wr0ng"),
+        "{}",
+        r.body
+    );
+    assert!(proxy.credentials_seen().iter().any(|c| c == "crawler:wr0ng"));
+    for logs in [server.logs(), refused.logs()] {
+        assert!(!logs.contains("s3cr") && !logs.contains("wr0ng"), "{logs}");
+    }
 }

@@ -6,7 +6,7 @@
 //! sitemap; memory held per queued URL (a crawl whose sitemap queued every
 //! page but whose `delay` keeps it from scraping more than one).
 
-mod site;
+pub mod site;
 
 use crate::procfs::{CpuSample, status_kib};
 use crate::redis_server::Redis;

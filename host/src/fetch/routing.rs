@@ -63,8 +63,7 @@ pub fn worth_retrying(outcome: &Result<FetchedPage, FetchError>) -> bool {
     }
 }
 
-/// The HTTP engine's fetch: the plan's attempts, the tier used in the page's
-/// engine data.
+/// The HTTP engine's fetch: the plan's attempts ([`run_plan`]).
 pub async fn fetch_routed(fetcher: &HttpFetcher, req: FetchRequest<'_>) -> Result<FetchedPage, FetchError> {
     let opts = req.options;
     let location = opts.location.as_ref();
@@ -92,14 +91,26 @@ pub async fn fetch_routed(fetcher: &HttpFetcher, req: FetchRequest<'_>) -> Resul
         }
     };
     let plan = plan(fetcher.proxies(), &opts.proxy, country);
-    let (mut tier, first_proxy) = plan.first;
-    let mut outcome = get(first_proxy).await;
+    run_plan(plan, req.deadline, get).await
+}
+
+/// Runs `plan` for either engine: `attempt` fetches once through the proxy
+/// given (none: directly); `auto`'s one retry through the enhanced pool
+/// follows a first attempt [`worth_retrying`] while `deadline` is ahead; the
+/// tier used goes into the page's engine data as [`PROXY_USED`].
+pub async fn run_plan<F, Fut>(plan: Plan, deadline: Instant, attempt: F) -> Result<FetchedPage, FetchError>
+where
+    F: Fn(Option<Arc<ProxyEndpoint>>) -> Fut,
+    Fut: Future<Output = Result<FetchedPage, FetchError>>,
+{
+    let (mut tier, first) = plan.first;
+    let mut outcome = attempt(first).await;
     if let Some(enhanced) = plan.retry
         && worth_retrying(&outcome)
-        && Instant::now() < req.deadline
+        && Instant::now() < deadline
     {
         tracing::debug!(proxy = %enhanced, "proxy auto: retrying with the enhanced pool");
-        outcome = get(Some(enhanced)).await;
+        outcome = attempt(Some(enhanced)).await;
         tier = Tier::Enhanced;
     }
     outcome.map(|mut page| {

@@ -15,6 +15,23 @@ use std::time::Duration;
 #[error("limits store: {0}")]
 pub struct CounterError(pub String);
 
+/// Moving a hold to `target`: see [`Counters::shift_hold`].
+#[derive(Debug, Clone)]
+pub struct HoldShift {
+    /// The counter the hold is part of (a key's credits spent).
+    pub main: String,
+    /// The hold's own counter.
+    pub hold: String,
+    /// What the hold should hold; 0 removes it.
+    pub target: i64,
+    /// The most `main` may reach by taking more.
+    pub limit: i64,
+    /// `main`'s life when created here.
+    pub ttl: Duration,
+    /// The hold's life.
+    pub hold_ttl: Duration,
+}
+
 /// Atomic counters.
 #[async_trait]
 pub trait Counters: Send + Sync + 'static {
@@ -33,20 +50,13 @@ pub trait Counters: Send + Sync + 'static {
         refresh_ttl: bool,
     ) -> Result<Option<i64>, CounterError>;
 
-    /// Moves the amount held under `hold` (0 when absent) to `target`,
-    /// changing `main` by the difference in the same atomic step: taking more
-    /// succeeds only when `main` stays at most `limit`; giving back always
-    /// does. A `target` of 0 removes the hold. Returns `main`'s new value, or
-    /// `None` (nothing changed). `main` lives `ttl` when created, the hold `hold_ttl`.
-    async fn shift_hold(
-        &self,
-        main: &str,
-        hold: &str,
-        target: i64,
-        limit: i64,
-        ttl: Duration,
-        hold_ttl: Duration,
-    ) -> Result<Option<i64>, CounterError>;
+    /// Moves the amount held under `shift.hold` (0 when absent) to
+    /// `shift.target`, changing `shift.main` by the difference in the same
+    /// atomic step: taking more succeeds only when `main` stays at most
+    /// `limit`; giving back always does. A `target` of 0 removes the hold.
+    /// Returns `main`'s new value, or `None` (nothing changed). `main` lives
+    /// `ttl` when created, the hold `hold_ttl`.
+    async fn shift_hold(&self, shift: &HoldShift) -> Result<Option<i64>, CounterError>;
 
     /// Forgets a hold without changing its main counter (what it held stays spent).
     async fn drop_hold(&self, hold: &str) -> Result<(), CounterError>;
@@ -102,15 +112,14 @@ impl Counters for MemoryCounters {
         Ok(Some(next))
     }
 
-    async fn shift_hold(
-        &self,
-        main: &str,
-        hold: &str,
-        target: i64,
-        limit: i64,
-        ttl: Duration,
-        hold_ttl: Duration,
-    ) -> Result<Option<i64>, CounterError> {
+    async fn shift_hold(&self, shift: &HoldShift) -> Result<Option<i64>, CounterError> {
+        let (main, hold, target, limit) = (
+            shift.main.as_str(),
+            shift.hold.as_str(),
+            shift.target,
+            shift.limit,
+        );
+        let (ttl, hold_ttl) = (shift.ttl, shift.hold_ttl);
         let now = now_ms();
         let mut values = self.values.lock().await;
         let live =
@@ -146,7 +155,7 @@ pub fn shifted(main: i64, held: i64, target: i64, limit: i64) -> Option<i64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
 
     #[tokio::test]
@@ -162,25 +171,29 @@ mod tests {
         assert_eq!(c.get("k").await.unwrap(), 0);
     }
 
+    /// `main` (limit 3, a minute)'s hold `hold` moved to `target`.
+    pub fn to(main: &str, hold: &str, target: i64) -> HoldShift {
+        let ttl = Duration::from_secs(60);
+        HoldShift {
+            main: main.into(),
+            hold: hold.into(),
+            target,
+            limit: 3,
+            ttl,
+            hold_ttl: ttl,
+        }
+    }
+
     #[tokio::test]
     async fn holds_take_within_the_limit_and_give_back() {
         let c = MemoryCounters::default();
-        let ttl = Duration::from_secs(60);
-        assert_eq!(c.shift_hold("m", "h1", 1, 3, ttl, ttl).await.unwrap(), Some(1));
+        assert_eq!(c.shift_hold(&to("m", "h1", 1)).await.unwrap(), Some(1));
         // Taking the same hold again (a worker retrying the page) costs nothing more.
-        assert_eq!(c.shift_hold("m", "h1", 1, 3, ttl, ttl).await.unwrap(), Some(1));
-        assert_eq!(c.shift_hold("m", "h2", 1, 3, ttl, ttl).await.unwrap(), Some(2));
-        assert_eq!(
-            c.shift_hold("m", "h1", 3, 3, ttl, ttl).await.unwrap(),
-            None,
-            "over"
-        );
-        assert_eq!(c.shift_hold("m", "h1", 2, 3, ttl, ttl).await.unwrap(), Some(3));
-        assert_eq!(
-            c.shift_hold("m", "h2", 0, 3, ttl, ttl).await.unwrap(),
-            Some(2),
-            "refund"
-        );
+        assert_eq!(c.shift_hold(&to("m", "h1", 1)).await.unwrap(), Some(1));
+        assert_eq!(c.shift_hold(&to("m", "h2", 1)).await.unwrap(), Some(2));
+        assert_eq!(c.shift_hold(&to("m", "h1", 3)).await.unwrap(), None, "over");
+        assert_eq!(c.shift_hold(&to("m", "h1", 2)).await.unwrap(), Some(3));
+        assert_eq!(c.shift_hold(&to("m", "h2", 0)).await.unwrap(), Some(2), "refund");
         c.drop_hold("h1").await.unwrap();
         assert_eq!(c.get("h1").await.unwrap(), 0);
         assert_eq!(c.get("m").await.unwrap(), 2, "kept spent");

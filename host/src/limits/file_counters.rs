@@ -1,29 +1,24 @@
 //! Counters in a redb file of their own in the data directory (the default
-//! backend of a single server). Every change is one write transaction,
-//! committed before the caller goes on: a credit spent is on disk (fsync'd)
-//! when `add_within` returns, so a crash or `kill -9` right after loses
-//! nothing — unlike the page cache's store, whose writes are queued and may
-//! be dropped under back-pressure. Counters whose key starts with one of the
-//! `volatile` prefixes (per-minute rate windows) are committed without the
-//! fsync: a crash may forget the last second of them, which only lets a
-//! client a few more requests in one minute. redb serialises write
-//! transactions, so read-modify-write is atomic. Expired counters are purged
-//! every [`PURGE_EVERY`] writes.
+//! backend of a single server). Every change goes through the group
+//! committer ([`super::group_commit`]): changes waiting at the same moment
+//! share one write transaction, committed before any of their callers goes
+//! on — a credit spent is on disk (fsync'd) when `add_within` returns, so a
+//! crash or `kill -9` right after loses nothing, unlike the page cache's
+//! store, whose writes are queued and may be dropped under back-pressure.
+//! A batch whose changes all touch `volatile` prefixes (per-minute rate
+//! windows) is committed without the fsync: a crash may forget the last
+//! second of them, which only lets a client a few more requests in one
+//! minute. One thread applies the changes in order, so read-modify-write is
+//! atomic. Expired counters are purged every thousand changes.
 
-use super::counters::{CounterError, Counters, shifted};
+use super::counters::{CounterError, Counters, HoldShift};
+use super::group_commit::{COUNTERS, Change, Committer, decode, encode};
 use crate::cache::store::now_ms;
 use async_trait::async_trait;
-use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-
-/// key → (value, expires at Unix ms) as 16 little-endian bytes.
-const COUNTERS: TableDefinition<&str, [u8; 16]> = TableDefinition::new("counters");
-
-/// Writes between two purges of expired counters.
-const PURGE_EVERY: u64 = 1000;
 
 /// redb's page cache for the counters file: a few small rows per key, so a
 /// few MiB hold them all (redb's default, 1 GiB, is no bound for a server
@@ -33,26 +28,11 @@ const PAGE_CACHE_BYTES: usize = 4 << 20;
 pub struct FileCounters {
     db: Arc<Database>,
     volatile: &'static [&'static str],
-    writes: AtomicU64,
+    committer: Committer,
 }
 
 fn err(e: impl std::fmt::Display) -> CounterError {
     CounterError(format!("limits file: {e}"))
-}
-
-fn decode(bytes: [u8; 16]) -> (i64, i64) {
-    let (v, e) = bytes.split_at(8);
-    (
-        i64::from_le_bytes(v.try_into().expect("8 bytes")),
-        i64::from_le_bytes(e.try_into().expect("8 bytes")),
-    )
-}
-
-fn encode(value: i64, expires: i64) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&value.to_le_bytes());
-    out[8..].copy_from_slice(&expires.to_le_bytes());
-    out
 }
 
 impl FileCounters {
@@ -68,19 +48,16 @@ impl FileCounters {
         let w = db.begin_write().map_err(err)?;
         w.open_table(COUNTERS).map_err(err)?;
         w.commit().map_err(err)?;
+        let db = Arc::new(db);
         Ok(FileCounters {
-            db: Arc::new(db),
+            committer: Committer::start(db.clone())?,
+            db,
             volatile,
-            writes: AtomicU64::new(0),
         })
     }
 
-    async fn blocking<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&Database) -> Result<T, CounterError> + Send + 'static,
-    ) -> Result<T, CounterError> {
-        let db = self.db.clone();
-        tokio::task::spawn_blocking(move || f(&db)).await.map_err(err)?
+    fn is_volatile(&self, key: &str) -> bool {
+        self.volatile.iter().any(|p| key.starts_with(p))
     }
 
     /// Adds `entries` (key, value, expires at ms) to the counters in one
@@ -107,23 +84,14 @@ impl FileCounters {
         w.commit().map_err(err)?;
         Ok(true)
     }
-
-    fn purge(db: &Database, now: i64) -> Result<(), CounterError> {
-        let mut w = db.begin_write().map_err(err)?;
-        w.set_durability(Durability::None).map_err(err)?;
-        {
-            let mut table = w.open_table(COUNTERS).map_err(err)?;
-            table.retain(|_, bytes| decode(bytes).1 > now).map_err(err)?;
-        }
-        w.commit().map_err(err)
-    }
 }
 
 #[async_trait]
 impl Counters for FileCounters {
     async fn get(&self, key: &str) -> Result<i64, CounterError> {
         let key = key.to_string();
-        self.blocking(move |db| {
+        let db = self.db.clone();
+        tokio::task::spawn_blocking(move || {
             let r = db.begin_read().map_err(err)?;
             let table = r.open_table(COUNTERS).map_err(err)?;
             let found = table.get(key.as_str()).map_err(err)?.map(|g| decode(g.value()));
@@ -132,6 +100,7 @@ impl Counters for FileCounters {
                 .map_or(0, |(v, _)| v))
         })
         .await
+        .map_err(err)?
     }
 
     async fn add_within(
@@ -142,98 +111,37 @@ impl Counters for FileCounters {
         ttl: Duration,
         refresh_ttl: bool,
     ) -> Result<Option<i64>, CounterError> {
-        let volatile = self.volatile.iter().any(|p| key.starts_with(p));
-        let purge = self.writes.fetch_add(1, Ordering::Relaxed) % PURGE_EVERY == PURGE_EVERY - 1;
-        let key = key.to_string();
-        self.blocking(move |db| {
-            let now = now_ms();
-            let mut w = db.begin_write().map_err(err)?;
-            if volatile {
-                w.set_durability(Durability::None).map_err(err)?;
-            }
-            let next = {
-                let mut table = w.open_table(COUNTERS).map_err(err)?;
-                let current = table.get(key.as_str()).map_err(err)?.map(|g| decode(g.value()));
-                let fresh_expiry = now.saturating_add(ttl.as_millis().min(i64::MAX as u128) as i64);
-                let (value, expires) = match current {
-                    Some((v, e)) if e > now => (v, if refresh_ttl { fresh_expiry } else { e }),
-                    _ => (0, fresh_expiry),
-                };
-                let next = value.saturating_add(delta);
-                if next > limit {
-                    return Ok(None);
-                }
-                table.insert(key.as_str(), encode(next, expires)).map_err(err)?;
-                next
-            };
-            w.commit().map_err(err)?;
-            if purge {
-                Self::purge(db, now)?;
-            }
-            Ok(Some(next))
-        })
-        .await
+        let durable = !self.is_volatile(key);
+        let change = Change::AddWithin {
+            key: key.to_string(),
+            delta,
+            limit,
+            ttl,
+            refresh_ttl,
+        };
+        self.committer.submit(change, durable).await
     }
 
-    async fn shift_hold(
-        &self,
-        main: &str,
-        hold: &str,
-        target: i64,
-        limit: i64,
-        ttl: Duration,
-        hold_ttl: Duration,
-    ) -> Result<Option<i64>, CounterError> {
-        let (main, hold) = (main.to_string(), hold.to_string());
-        self.blocking(move |db| {
-            let now = now_ms();
-            let expiry = |ttl: Duration| now.saturating_add(ttl.as_millis().min(i64::MAX as u128) as i64);
-            let (fresh_expiry, hold_expiry) = (expiry(ttl), expiry(hold_ttl));
-            let w = db.begin_write().map_err(err)?;
-            let next = {
-                let mut table = w.open_table(COUNTERS).map_err(err)?;
-                let live = |k: &str| -> Result<Option<(i64, i64)>, CounterError> {
-                    let found = table.get(k).map_err(err)?.map(|g| decode(g.value()));
-                    Ok(found.filter(|(_, e)| *e > now))
-                };
-                let held = live(&hold)?.map_or(0, |(v, _)| v);
-                let (value, expires) = live(&main)?.unwrap_or((0, fresh_expiry));
-                let Some(next) = shifted(value, held, target, limit) else {
-                    return Ok(None);
-                };
-                table.insert(main.as_str(), encode(next, expires)).map_err(err)?;
-                if target == 0 {
-                    table.remove(hold.as_str()).map_err(err)?;
-                } else {
-                    table
-                        .insert(hold.as_str(), encode(target, hold_expiry))
-                        .map_err(err)?;
-                }
-                next
-            };
-            w.commit().map_err(err)?;
-            Ok(Some(next))
-        })
-        .await
+    async fn shift_hold(&self, shift: &HoldShift) -> Result<Option<i64>, CounterError> {
+        let durable = !self.is_volatile(&shift.main);
+        self.committer
+            .submit(Change::ShiftHold(shift.clone()), durable)
+            .await
     }
 
     async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
-        let hold = hold.to_string();
-        self.blocking(move |db| {
-            let w = db.begin_write().map_err(err)?;
-            w.open_table(COUNTERS)
-                .map_err(err)?
-                .remove(hold.as_str())
-                .map_err(err)?;
-            w.commit().map_err(err)
-        })
-        .await
+        let durable = !self.is_volatile(hold);
+        self.committer
+            .submit(Change::DropHold(hold.to_string()), durable)
+            .await
+            .map(|_| ())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::counters::tests::to;
 
     fn path(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("distill-file-counters-{}-{name}", std::process::id()));
@@ -284,16 +192,18 @@ mod tests {
     #[tokio::test]
     async fn holds_are_atomic_and_durable() {
         let p = path("holds");
-        let ttl = Duration::from_secs(3600);
         {
             let c = Arc::new(FileCounters::open(&p, &[]).unwrap());
             let tasks: Vec<_> = (0..12)
                 .map(|i| {
                     let c = c.clone();
                     tokio::spawn(async move {
-                        c.shift_hold("credits:k", &format!("hold:{i}"), 1, 5, ttl, ttl)
-                            .await
-                            .unwrap()
+                        c.shift_hold(&HoldShift {
+                            limit: 5,
+                            ..to("credits:k", &format!("hold:{i}"), 1)
+                        })
+                        .await
+                        .unwrap()
                     })
                 })
                 .collect();
@@ -313,7 +223,12 @@ mod tests {
             let first = held.iter().position(|h| *h == 1).unwrap();
             let hold = format!("hold:{first}");
             assert_eq!(
-                c.shift_hold("credits:k", &hold, 0, 5, ttl, ttl).await.unwrap(),
+                c.shift_hold(&HoldShift {
+                    limit: 5,
+                    ..to("credits:k", &hold, 0)
+                })
+                .await
+                .unwrap(),
                 Some(4)
             );
             assert_eq!(c.get(&hold).await.unwrap(), 0);

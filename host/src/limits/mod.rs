@@ -9,11 +9,12 @@
 pub mod concurrency;
 pub mod counters;
 pub mod file_counters;
+pub mod group_commit;
 pub mod keys;
 pub mod migrate;
 pub mod redis_counters;
 
-use counters::{CounterError, Counters, MemoryCounters};
+use counters::{CounterError, Counters, HoldShift, MemoryCounters};
 use keys::{KeyRecord, KeyStore};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -249,14 +250,14 @@ impl Limits {
             .map_or(i64::MAX, |c| i64::try_from(c).unwrap_or(i64::MAX));
         let moved = self
             .counters
-            .shift_hold(
-                &Self::credits_key(key),
-                &Self::hold_key(key, hold),
-                i64::try_from(credits).unwrap_or(i64::MAX),
+            .shift_hold(&HoldShift {
+                main: Self::credits_key(key),
+                hold: Self::hold_key(key, hold),
+                target: i64::try_from(credits).unwrap_or(i64::MAX),
                 limit,
-                CREDITS_TTL,
-                ttl,
-            )
+                ttl: CREDITS_TTL,
+                hold_ttl: ttl,
+            })
             .await?;
         Ok(moved.is_some())
     }

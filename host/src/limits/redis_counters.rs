@@ -1,7 +1,7 @@
 //! Counters in Redis, shared by every server pointed at it: each change is
 //! one Lua script (atomic on the Redis server), keys under `distill:limits:`.
 
-use super::counters::{CounterError, Counters};
+use super::counters::{CounterError, Counters, HoldShift};
 use async_trait::async_trait;
 use redis::aio::ConnectionManager;
 use std::time::Duration;
@@ -89,25 +89,17 @@ impl Counters for RedisCounters {
             .map_err(|e| CounterError(format!("redis: {e}")))
     }
 
-    async fn shift_hold(
-        &self,
-        main: &str,
-        hold: &str,
-        target: i64,
-        limit: i64,
-        ttl: Duration,
-        hold_ttl: Duration,
-    ) -> Result<Option<i64>, CounterError> {
+    async fn shift_hold(&self, shift: &HoldShift) -> Result<Option<i64>, CounterError> {
         let mut c = self.conn.clone();
         redis::cmd("EVAL")
             .arg(SHIFT_HOLD)
             .arg(2)
-            .arg(format!("{NAMESPACE}{main}"))
-            .arg(format!("{NAMESPACE}{hold}"))
-            .arg(target)
-            .arg(limit)
-            .arg(ttl.as_millis().max(1) as u64)
-            .arg(hold_ttl.as_millis().max(1) as u64)
+            .arg(format!("{NAMESPACE}{}", shift.main))
+            .arg(format!("{NAMESPACE}{}", shift.hold))
+            .arg(shift.target)
+            .arg(shift.limit)
+            .arg(shift.ttl.as_millis().max(1) as u64)
+            .arg(shift.hold_ttl.as_millis().max(1) as u64)
             .query_async(&mut c)
             .await
             .map_err(|e| CounterError(format!("redis: {e}")))
@@ -126,6 +118,7 @@ impl Counters for RedisCounters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::counters::tests::to;
     use crate::test_redis::RedisServer;
 
     #[tokio::test]
@@ -134,34 +127,20 @@ mod tests {
             return;
         };
         let c = RedisCounters::connect(&server.url).await.unwrap();
-        let (ttl, hold_ttl) = (Duration::from_secs(3600), Duration::from_secs(60));
         let mut taken = 0;
         for i in 0..5 {
             let hold = format!("hold:{i}");
-            taken += c
-                .shift_hold("credits:k", &hold, 1, 3, ttl, hold_ttl)
-                .await
-                .unwrap()
-                .is_some() as i64;
+            taken += c.shift_hold(&to("credits:k", &hold, 1)).await.unwrap().is_some() as i64;
         }
         assert_eq!((taken, c.get("credits:k").await.unwrap()), (3, 3));
         // A hold taken again costs nothing more; raising it past the limit fails.
         assert_eq!(
-            c.shift_hold("credits:k", "hold:0", 1, 3, ttl, hold_ttl)
-                .await
-                .unwrap(),
+            c.shift_hold(&to("credits:k", "hold:0", 1)).await.unwrap(),
             Some(3)
         );
+        assert_eq!(c.shift_hold(&to("credits:k", "hold:0", 2)).await.unwrap(), None);
         assert_eq!(
-            c.shift_hold("credits:k", "hold:0", 2, 3, ttl, hold_ttl)
-                .await
-                .unwrap(),
-            None
-        );
-        assert_eq!(
-            c.shift_hold("credits:k", "hold:1", 0, 3, ttl, hold_ttl)
-                .await
-                .unwrap(),
+            c.shift_hold(&to("credits:k", "hold:1", 0)).await.unwrap(),
             Some(2)
         );
         assert_eq!(c.get("hold:1").await.unwrap(), 0, "a refund ends the hold");

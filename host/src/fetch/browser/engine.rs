@@ -53,6 +53,9 @@ impl BrowserEngine {
 
     /// Fetches through `pools` (docs/OPERATORS.md, "Proxies").
     pub fn with_proxies(mut self, pools: Arc<ProxyPools>) -> Self {
+        if let Some(creds) = super::proxy_auth::ProxyCredentials::from_pools(&pools) {
+            self.pool.answer_proxy_auth(Arc::new(creds));
+        }
         self.proxies = Some(pools).filter(|p| !p.is_empty());
         self
     }
@@ -279,7 +282,12 @@ impl Engine for BrowserEngine {
 
     fn fetch<'a>(&'a self, req: FetchRequest<'a>) -> FetchFuture<'a> {
         match &self.proxies {
-            Some(pools) => Box::pin(fetch_routed(pools, req, move |proxy| self.run_via(req, proxy))),
+            Some(pools) => {
+                let credentials = self.pool.proxy_credentials().map(|c| c.as_ref());
+                Box::pin(fetch_routed(pools, credentials, req, move |proxy| {
+                    self.run_via(req, proxy)
+                }))
+            }
             None => Box::pin(self.run_via(req, None)),
         }
     }

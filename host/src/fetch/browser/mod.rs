@@ -13,6 +13,7 @@
 //! - [`banners`]: cookie and consent banners hidden (`blockAds`).
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
 //! - [`proxied`]: the operator's proxy pools for browser fetches.
+//! - [`proxy_auth`]: the pools' proxy credentials, answered at the browser level.
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
@@ -37,5 +38,6 @@ pub mod node_code;
 pub mod pool;
 pub mod profile;
 pub mod proxied;
+pub mod proxy_auth;
 pub mod sessions;
 pub mod settle;

@@ -18,6 +18,7 @@
 //! without a tab (`--no-startup-window`): at rest only its browser, GPU,
 //! network and storage processes run.
 
+use super::proxy_auth::ProxyCredentials;
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
@@ -26,8 +27,8 @@ use chromiumoxide::page::Page;
 use futures::StreamExt;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
@@ -113,6 +114,8 @@ struct Running {
     profile: PathBuf,
     /// The DevTools WebSocket address (for interact's Playwright child).
     devtools: String,
+    /// Answers proxy challenges ([`super::proxy_auth`]), when the pools have credentials.
+    proxy_auth: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Running {
@@ -125,6 +128,9 @@ impl Drop for Running {
     fn drop(&mut self) {
         self.handler.abort();
         self.watchdog.abort();
+        if let Some(task) = &self.proxy_auth {
+            task.abort();
+        }
         let _ = self.child.start_kill();
         let _ = self.exited.send(true);
         let _ = std::fs::remove_dir_all(&self.profile);
@@ -141,6 +147,8 @@ pub struct BrowserPool {
     sessions: Arc<Semaphore>,
     /// The last measured memory of Chromium's tree, bytes (0: none running).
     memory: Arc<AtomicU64>,
+    /// The proxy credentials each launched Chromium answers challenges with.
+    proxy_credentials: OnceLock<Arc<ProxyCredentials>>,
 }
 
 /// A page in its own browser context; give it back with [`PageLease::close`]
@@ -209,7 +217,19 @@ impl BrowserPool {
             pages,
             sessions,
             memory: Arc::new(AtomicU64::new(0)),
+            proxy_credentials: OnceLock::new(),
         }
+    }
+
+    /// Has every Chromium launched from now on answer proxy challenges with
+    /// `creds` ([`super::proxy_auth`]); set once, before the first page.
+    pub fn answer_proxy_auth(&self, creds: Arc<ProxyCredentials>) {
+        let _ = self.proxy_credentials.set(creds);
+    }
+
+    /// The credentials given to [`BrowserPool::answer_proxy_auth`].
+    pub fn proxy_credentials(&self) -> Option<&Arc<ProxyCredentials>> {
+        self.proxy_credentials.get()
     }
 
     /// Chromium's memory at the last measurement, bytes (0: not running).
@@ -402,6 +422,15 @@ impl BrowserPool {
             }
             let _ = flag.send(true);
         });
+        let browser = Arc::new(browser);
+        let proxy_auth = match self.proxy_credentials.get() {
+            Some(creds) => Some(
+                super::proxy_auth::answer(&browser, creds.clone())
+                    .await
+                    .map_err(fail)?,
+            ),
+            None => None,
+        };
         let watchdog = tokio::spawn(watch_memory(
             child.id().unwrap_or(0),
             exited.clone(),
@@ -414,13 +443,14 @@ impl BrowserPool {
             "Chromium launched"
         );
         Ok(Running {
-            browser: Arc::new(browser),
+            browser,
             child,
             exited,
             handler,
             watchdog,
             profile,
             devtools: ws,
+            proxy_auth,
         })
     }
 
