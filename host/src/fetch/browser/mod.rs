@@ -14,6 +14,8 @@
 //! - [`emulate`]: viewport, mobile, location, headers, TLS.
 //! - [`proxied`]: the operator's proxy pools for browser fetches.
 //! - [`settle`]: smart wait, selector wait, running script.
+//! - [`laps`]: step timings of a browser scrape (debug log).
+//! - [`spare`]: the next scrape's page, opened ahead.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
@@ -31,6 +33,7 @@ pub mod emulate;
 pub mod engine;
 pub mod hazards;
 pub mod intercept;
+pub mod laps;
 pub mod live;
 pub mod memory;
 pub mod node_code;
@@ -39,3 +42,4 @@ pub mod profile;
 pub mod proxied;
 pub mod sessions;
 pub mod settle;
+pub mod spare;
