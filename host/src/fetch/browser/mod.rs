@@ -15,7 +15,6 @@
 //! - [`proxied`]: the operator's proxy pools for browser fetches.
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`laps`]: step timings of a browser scrape (debug log).
-//! - [`spare`]: the next scrape's page, opened ahead.
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
@@ -42,4 +41,3 @@ pub mod profile;
 pub mod proxied;
 pub mod sessions;
 pub mod settle;
-pub mod spare;

@@ -16,10 +16,8 @@
 //! page's JavaScript heap is capped (`--max-old-space-size`), and pages cannot
 //! open windows (`--block-new-web-contents`: no tab bombs). Chromium starts
 //! without a tab (`--no-startup-window`): at rest only its browser, GPU,
-//! network and storage processes run, plus for a few seconds after a scrape
-//! the next scrape's page opened ahead ([`super::spare`]).
+//! network and storage processes run.
 
-use super::spare::Spare;
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
@@ -145,8 +143,6 @@ pub struct BrowserPool {
     sessions: Arc<Semaphore>,
     /// The last measured memory of Chromium's tree, bytes (0: none running).
     memory: Arc<AtomicU64>,
-    /// The next unproxied page, opened ahead ([`super::spare`]).
-    spare: Arc<Spare>,
 }
 
 /// A page in its own browser context; give it back with [`PageLease::close`]
@@ -215,7 +211,6 @@ impl BrowserPool {
             pages,
             sessions,
             memory: Arc::new(AtomicU64::new(0)),
-            spare: Arc::new(Spare::default()),
         }
     }
 
@@ -273,25 +268,7 @@ impl BrowserPool {
         let mut last = None;
         for _ in 0..2 {
             let (browser, exited) = self.browser().await?;
-            let spare = match proxy {
-                None => self.spare.take(&browser).await,
-                Some(_) => None,
-            };
-            let opened = match spare {
-                Some(ready) => Ok(ready),
-                None => new_context_page(&browser, proxy).await,
-            };
-            if opened.is_ok() && proxy.is_none() {
-                // The next scrape's page opens while this one works.
-                let ahead = browser.clone();
-                self.spare
-                    .prepare(
-                        browser.clone(),
-                        async move { new_context_page(&ahead, None).await },
-                    )
-                    .await;
-            }
-            match opened {
+            match new_context_page(&browser, proxy).await {
                 Ok((page, context)) => {
                     return Ok(PageLease {
                         page,
@@ -325,7 +302,6 @@ impl BrowserPool {
             return;
         }
         let mut running = self.running.lock().await;
-        self.spare.clear().await;
         if running.take().is_some() {
             tracing::warn!(
                 mib = self.memory() >> 20,
