@@ -39,6 +39,24 @@ SETS = {
     "small-caches": ["--disk-cache-size=1", "--media-cache-size=1", "--aggressive-cache-discard"],
     "v8-lite": ["--js-flags=--lite-mode"],
     "network-and-gpu-in-process": ["--enable-features=NetworkServiceInProcess2", "--in-process-gpu"],
+    # Browser-process services a scraper never uses (session 7).
+    "lean-features": [
+        "--disable-features=Translate,OptimizationHints,OptimizationGuideModelDownloading,MediaRouter,"
+        "DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
+    ],
+    "lean-all": [
+        "--disable-features=Translate,OptimizationHints,OptimizationGuideModelDownloading,MediaRouter,"
+        "DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
+        "--disable-breakpad",
+        "--disable-client-side-phishing-detection",
+        "--disable-domain-reliability",
+        "--disable-crash-reporter",
+        "--disable-notifications",
+        "--disable-speech-api",
+        "--disable-print-preview",
+    ],
     "combined": [
         "--enable-features=NetworkServiceInProcess2",
         "--renderer-process-limit=1",
