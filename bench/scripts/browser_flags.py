@@ -12,8 +12,12 @@ sampled every 250 ms under load). The server's wasm code cache is warmed by a
 first, unmeasured start, as a restarted production server has it.
 
 Usage: bench/scripts/browser_flags.py SERVER_BIN PLUGINS_DIR [--quick] [--sets NAME,...]
-Flag sets are in SETS below; rounds alternate between sets so load drift on
-a shared machine hits them alike.
+       [--rounds N] [--before-bin FILE]
+Flag sets are in SETS below; rounds alternate between sets (and, with
+--before-bin, between that binary and SERVER_BIN) so load drift on a shared
+machine hits them alike. Memory at rest is read 3 s after the warm-up (as
+section 10 does) and again 13 s after it (whatever the pool keeps for a
+while after a scrape shows as the difference).
 """
 
 import http.server
@@ -35,6 +39,24 @@ SETS = {
     "small-caches": ["--disk-cache-size=1", "--media-cache-size=1", "--aggressive-cache-discard"],
     "v8-lite": ["--js-flags=--lite-mode"],
     "network-and-gpu-in-process": ["--enable-features=NetworkServiceInProcess2", "--in-process-gpu"],
+    # Browser-process services a scraper never uses (session 7).
+    "lean-features": [
+        "--disable-features=Translate,OptimizationHints,OptimizationGuideModelDownloading,MediaRouter,"
+        "DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
+    ],
+    "lean-all": [
+        "--disable-features=Translate,OptimizationHints,OptimizationGuideModelDownloading,MediaRouter,"
+        "DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
+        "--disable-breakpad",
+        "--disable-client-side-phishing-detection",
+        "--disable-domain-reliability",
+        "--disable-crash-reporter",
+        "--disable-notifications",
+        "--disable-speech-api",
+        "--disable-print-preview",
+    ],
     "combined": [
         "--enable-features=NetworkServiceInProcess2",
         "--renderer-process-limit=1",
@@ -175,6 +197,8 @@ def measure(bin_path, plugins, flags, quick, work):
             scrape(base, body)
         time.sleep(3)
         rest = tree_pss(proc.pid)
+        time.sleep(10)
+        idle = tree_pss(proc.pid)
         peak, sampling = [0], [True]
 
         def sampler():
@@ -193,6 +217,8 @@ def measure(bin_path, plugins, flags, quick, work):
             "rest_mib": sum(k for _, k in rest) / 1024,
             "rest_server_mib": rest[0][1] / 1024,
             "rest_procs": len(rest),
+            "idle_mib": sum(k for _, k in idle) / 1024,
+            "idle_procs": len(idle),
             "peak_mib": peak[0] / 1024,
             "phases": phases,
         }
@@ -210,6 +236,9 @@ def main():
         names = args[args.index("--sets") + 1].split(",")
     rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 1
     bin_path, plugins = os.path.abspath(args[0]), os.path.abspath(args[1])
+    bins = [("", bin_path)]
+    if "--before-bin" in args:
+        bins = [("before ", os.path.abspath(args[args.index("--before-bin") + 1])), ("", bin_path)]
     work = tempfile.mkdtemp(prefix="distill-browser-flags-")
     # Warm the wasm code cache (unmeasured): one start, one scrape.
     proc, base, _ = start_server(bin_path, plugins, os.path.join(work, "data"), "/usr/bin/chromium")
@@ -218,19 +247,21 @@ def main():
     finally:
         proc.kill()
         proc.wait()
-    results = {n: [] for n in names}
+    results = {label + n: [] for label, _ in bins for n in names}
     for _ in range(rounds):
         for name in names:
-            r = measure(bin_path, plugins, SETS[name], quick, work)
-            results[name].append(r)
-            print(json.dumps({"set": name, **r}), flush=True)
-    print("| flags | rest MiB (server) | procs | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |")
-    print("|---|---|---|---|---|---|---|")
-    for name in names:
+            for label, path in bins:
+                r = measure(path, plugins, SETS[name], quick, work)
+                results[label + name].append(r)
+                print(json.dumps({"set": label + name, "load": os.getloadavg()[0], **r}), flush=True)
+    print("| flags | rest MiB (server) | procs | idle MiB (procs) | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in results:
         rs = results[name]
         med = lambda f: statistics.median(f(r) for r in rs)
         print(f"| {name} | {med(lambda r: r['rest_mib']):.0f} ({med(lambda r: r['rest_server_mib']):.0f}) "
-              f"| {med(lambda r: r['rest_procs']):.0f} | {med(lambda r: r['peak_mib']):.0f} "
+              f"| {med(lambda r: r['rest_procs']):.0f} "
+              f"| {med(lambda r: r['idle_mib']):.0f} ({med(lambda r: r['idle_procs']):.0f}) | {med(lambda r: r['peak_mib']):.0f} "
               f"| {med(lambda r: r['phases'][0]['p50']):.0f} / {med(lambda r: r['phases'][0]['p95']):.0f} "
               f"| {med(lambda r: r['phases'][1]['p50']):.0f} | {med(lambda r: r['phases'][1]['pps']):.1f} |")
 

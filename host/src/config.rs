@@ -39,6 +39,10 @@ pub struct Cli {
     /// Allow scraping loopback, private, link-local and metadata addresses.
     #[arg(long, env = "DISTILL_ALLOW_PRIVATE_TARGETS", num_args = 0..=1, default_missing_value = "true")]
     pub allow_private_targets: Option<bool>,
+    /// Address ranges allowed even when private targets are refused:
+    /// comma-separated CIDRs or addresses, e.g. `10.0.5.0/24,127.0.0.1`.
+    #[arg(long, env = "DISTILL_ALLOW_TARGET_CIDRS")]
+    pub allow_target_cidrs: Option<String>,
     /// Log filter (tracing env-filter syntax), e.g. "info" or "distill=debug".
     #[arg(long, env = "DISTILL_LOG")]
     pub log: Option<String>,
@@ -109,6 +113,10 @@ pub struct Cli {
     /// The Chromium binary of the browser engine (default /usr/bin/chromium).
     #[arg(long, env = "DISTILL_CHROMIUM")]
     pub chromium: Option<PathBuf>,
+    /// Extra Chromium command-line flags, shell-quoted, e.g.
+    /// `--host-resolver-rules='MAP *.test 127.0.0.1'` (docs/BROWSER.md).
+    #[arg(long, env = "DISTILL_CHROMIUM_ARGS")]
+    pub chromium_args: Option<String>,
     /// Most browser pages open at once (default 4).
     #[arg(long, env = "DISTILL_BROWSER_PAGES")]
     pub browser_pages: Option<usize>,
@@ -242,6 +250,7 @@ struct FileConfig {
     data_dir: Option<PathBuf>,
     wasm_cache_dir: Option<PathBuf>,
     allow_private_targets: Option<bool>,
+    allow_target_cidrs: Option<String>,
     log: Option<String>,
     log_format: Option<String>,
     plugin_memory_mib: Option<u64>,
@@ -265,6 +274,7 @@ struct FileConfig {
     llm_concurrency: Option<usize>,
     llm_retries: Option<u32>,
     chromium: Option<PathBuf>,
+    chromium_args: Option<String>,
     browser_pages: Option<usize>,
     browser_memory_mib: Option<u64>,
     browser_js_heap_mib: Option<u64>,
@@ -309,6 +319,8 @@ pub struct Config {
     /// Compiled plugin code (wasmtime's cache).
     pub wasm_cache_dir: PathBuf,
     pub allow_private_targets: bool,
+    /// Ranges allowed even when private targets are refused.
+    pub allow_target_cidrs: &'static [ipnet::IpNet],
     pub log: String,
     pub log_format: LogFormat,
     pub plugin_memory_mib: u64,
@@ -330,6 +342,8 @@ pub struct Config {
     pub llm: Option<crate::llm::LlmConfig>,
     /// The browser engine's Chromium binary.
     pub chromium: PathBuf,
+    /// Extra Chromium flags (`DISTILL_CHROMIUM_ARGS`).
+    pub chromium_args: Vec<String>,
     /// Most browser pages open at once.
     pub browser_pages: usize,
     /// Chromium's memory budget in MiB (0: none).
@@ -405,6 +419,7 @@ impl Config {
                 .allow_private_targets
                 .or(file.allow_private_targets)
                 .unwrap_or(false),
+            allow_target_cidrs: &[],
             log: cli.log.or(file.log).unwrap_or_else(|| "info".to_string()),
             log_format,
             plugin_memory_mib: cli.plugin_memory_mib.or(file.plugin_memory_mib).unwrap_or(256),
@@ -468,6 +483,7 @@ impl Config {
                 .chromium
                 .or(file.chromium)
                 .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium")),
+            chromium_args: Vec::new(),
             browser_pages: cli.browser_pages.or(file.browser_pages).unwrap_or(4),
             browser_memory_mib: cli.browser_memory_mib.or(file.browser_memory_mib).unwrap_or(1024),
             browser_js_heap_mib: cli
@@ -559,6 +575,16 @@ impl Config {
         };
         let mut config = config;
         config.browser_fallback = cli.browser_fallback.or(file.browser_fallback).unwrap_or(true);
+        if let Some(list) = cli.allow_target_cidrs.or(file.allow_target_cidrs) {
+            let parsed = crate::fetch::allowed_cidrs::parse(&list)
+                .map_err(|e| anyhow::anyhow!("allow_target_cidrs: {e}"))?;
+            // Parsed once per process; the guard is `Copy` and holds it by reference.
+            config.allow_target_cidrs = parsed.leak();
+        }
+        if let Some(args) = cli.chromium_args.or(file.chromium_args) {
+            config.chromium_args = shlex::split(&args)
+                .ok_or_else(|| anyhow::anyhow!("chromium_args: unbalanced quotes in {args:?}"))?;
+        }
         config.public_url = config.public_url.map(|u| u.trim_end_matches('/').to_string());
         // Relative paths are taken from the working directory at start.
         config.data_dir = std::path::absolute(&config.data_dir)?;
@@ -662,6 +688,34 @@ mod tests {
         // Lockdown's default maxAge reaches what the default retention keeps.
         let lockdown = Duration::from_millis(crate::api::scrape_request::LOCKDOWN_MAX_AGE_MS as u64);
         assert!(c.cache.ttl >= lockdown);
+    }
+
+    #[test]
+    fn target_cidrs_and_chromium_args_are_parsed_or_refused() {
+        let c = Config::from_cli(Cli {
+            allow_target_cidrs: Some("127.0.0.1/32, 10.0.5.0/24".into()),
+            chromium_args: Some("--host-resolver-rules='MAP ads.test 127.0.0.1' --foo".into()),
+            ..Cli::default()
+        })
+        .unwrap();
+        assert_eq!(c.allow_target_cidrs.len(), 2);
+        assert_eq!(
+            c.chromium_args,
+            ["--host-resolver-rules=MAP ads.test 127.0.0.1", "--foo"]
+        );
+        let bad = Config::from_cli(Cli {
+            allow_target_cidrs: Some("10.0.0.0/8,intranet".into()),
+            ..Cli::default()
+        })
+        .unwrap_err();
+        assert!(bad.to_string().contains("intranet"), "{bad}");
+        let unbalanced = Cli {
+            chromium_args: Some("--x='a".into()),
+            ..Cli::default()
+        };
+        assert!(Config::from_cli(unbalanced).is_err());
+        let defaults = Config::from_cli(Cli::default()).unwrap();
+        assert!(defaults.allow_target_cidrs.is_empty() && defaults.chromium_args.is_empty());
     }
 
     #[test]

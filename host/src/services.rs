@@ -78,6 +78,7 @@ impl Services {
         media.start_sweeper();
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,
+            allowed: config.allow_target_cidrs,
         };
         let signed_media = SignedStore::open(
             &config.data_dir.join("media-signed"),
@@ -129,6 +130,7 @@ impl Services {
             memory_budget: config.browser_memory_mib << 20,
             kill_renderer_over: config.browser_memory_mib << 21,
             js_heap_mib: config.browser_js_heap_mib,
+            extra_args: config.chromium_args.clone(),
         }));
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;
         let browser_engine = Arc::new(

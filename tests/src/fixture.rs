@@ -1,4 +1,5 @@
-//! An in-process web site for the server to scrape, on `127.0.0.1:<ephemeral>`.
+//! An in-process web site for the server to scrape, on `127.0.0.1:<ephemeral>`
+//! (and a second copy on `127.0.0.2`, [`other_site`]).
 //!
 //! It serves the committed pages of `tests/fixtures/site/` plus dynamic routes:
 //!
@@ -93,7 +94,15 @@ impl FixtureSite {
 /// The fixture site of this test binary (started on first use).
 pub fn site() -> &'static FixtureSite {
     static SITE: OnceLock<FixtureSite> = OnceLock::new();
-    SITE.get_or_init(start)
+    SITE.get_or_init(|| start_on("127.0.0.1"))
+}
+
+/// A second copy of the site on `127.0.0.2` (Linux routes all of 127/8 to
+/// the loopback interface), with hit counts of its own: a target that the
+/// guard can refuse while allowing [`site`].
+pub fn other_site() -> &'static FixtureSite {
+    static SITE: OnceLock<FixtureSite> = OnceLock::new();
+    SITE.get_or_init(|| start_on("127.0.0.2"))
 }
 
 /// `tests/fixtures/site/`.
@@ -140,8 +149,8 @@ pub fn versioned_page(token: &str, v: u32) -> String {
     )
 }
 
-fn start() -> FixtureSite {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binding the fixture site");
+fn start_on(ip: &str) -> FixtureSite {
+    let listener = std::net::TcpListener::bind((ip, 0)).expect("binding the fixture site");
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
     let hits = Arc::new(Mutex::new(HashMap::new()));

@@ -120,7 +120,8 @@ async fn form_actions_click_write_press_then_scrape() {
                 {"type": "wait", "selector": "#out"},
                 {"type": "scroll", "direction": "down"},
                 {"type": "screenshot"},
-                {"type": "pdf"}
+                {"type": "pdf"},
+                {"type": "pdf", "format": "A4", "landscape": true}
             ]
         }),
     )
@@ -147,10 +148,33 @@ async fn form_actions_click_write_press_then_scrape() {
     assert_eq!(ct, "image/png");
     assert_eq!(png_size(&png), (1280, 800));
     let pdfs = actions["pdfs"].as_array().unwrap();
-    assert_eq!(pdfs.len(), 1);
-    let (ct, pdf) = media(pdfs[0].as_str().unwrap()).await;
-    assert_eq!(ct, "application/pdf");
-    assert!(pdf.starts_with(b"%PDF-"), "not a PDF");
+    assert_eq!(pdfs.len(), 2);
+    let mut sizes = Vec::new();
+    for url in pdfs {
+        let (ct, pdf) = media(url.as_str().unwrap()).await;
+        assert_eq!(ct, "application/pdf");
+        assert!(pdf.starts_with(b"%PDF-"), "not a PDF");
+        sizes.push(media_box(&pdf));
+    }
+    // Letter portrait by default (612 × 792 pt); A4 landscape is ~842 × 595 pt.
+    assert_eq!(sizes[0], (612.0, 792.0));
+    let (w, h) = sizes[1];
+    assert!(
+        (w - 842.0).abs() < 3.0 && (h - 595.0).abs() < 3.0,
+        "A4 landscape: {w} × {h}"
+    );
+}
+
+/// Width and height of a PDF's first page (`/MediaBox [0 0 W H]`, in points).
+fn media_box(pdf: &[u8]) -> (f64, f64) {
+    let text = String::from_utf8_lossy(pdf);
+    let at = text.find("/MediaBox").expect("a MediaBox");
+    let inside = &text[at..];
+    let numbers: Vec<f64> = inside[inside.find('[').unwrap() + 1..inside.find(']').unwrap()]
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    (numbers[2] - numbers[0], numbers[3] - numbers[1])
 }
 
 #[tokio::test]

@@ -79,6 +79,7 @@ impl Crawls {
         tracing::info!(backend = store.backend(), "job queue open");
         let guard = TargetGuard {
             allow_private: config.allow_private_targets,
+            allowed: config.allow_target_cidrs,
         };
         let fetcher = RawFetcher::new(HttpFetcher::new(
             guard,

@@ -15,6 +15,7 @@
 //!
 //! Engines share [`FetchedPage`] and [`FetchError`].
 
+pub mod allowed_cidrs;
 pub mod browser;
 pub mod engine;
 pub mod http;

@@ -3,8 +3,11 @@
 //! cloud-metadata addresses. The check runs on resolved addresses (a DNS
 //! resolver wraps every lookup) and on IP-literal hosts before each hop, so a
 //! public name pointing at 127.0.0.1, or a redirect to 169.254.169.254, is refused.
+//! Ranges the operator allows ([`super::allowed_cidrs`]) pass even then.
 
 use super::FetchError;
+use super::allowed_cidrs;
+use ipnet::IpNet;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
@@ -15,6 +18,9 @@ use url::{Host, Url};
 #[derive(Clone, Copy, Debug)]
 pub struct TargetGuard {
     pub allow_private: bool,
+    /// Ranges allowed even when private targets are refused
+    /// (`DISTILL_ALLOW_TARGET_CIDRS`; parsed once at start).
+    pub allowed: &'static [IpNet],
 }
 
 /// A lookup that found nothing (or failed). Carried through reqwest's error chain.
@@ -49,6 +55,30 @@ impl std::fmt::Display for BlockedAddress {
 impl std::error::Error for BlockedAddress {}
 
 impl TargetGuard {
+    /// Refuses private targets unless in `allowed`.
+    pub const fn strict(allowed: &'static [IpNet]) -> Self {
+        TargetGuard {
+            allow_private: false,
+            allowed,
+        }
+    }
+
+    /// Allows every target.
+    pub const fn open() -> Self {
+        TargetGuard {
+            allow_private: true,
+            allowed: &[],
+        }
+    }
+
+    /// Why `ip` is refused, or `None` when it may be fetched.
+    pub fn refusal(&self, ip: IpAddr) -> Option<&'static str> {
+        if self.allow_private || allowed_cidrs::contains(self.allowed, ip) {
+            return None;
+        }
+        classify(ip)
+    }
+
     /// Checks a URL whose host is an IP literal. Names are checked at resolution.
     pub fn check_url(&self, url: &Url) -> Result<(), String> {
         if self.allow_private {
@@ -59,7 +89,7 @@ impl TargetGuard {
             Some(Host::Ipv6(v6)) => IpAddr::V6(v6),
             _ => return Ok(()),
         };
-        match classify(ip) {
+        match self.refusal(ip) {
             Some(kind) => Err(format!("{ip} is a {kind} address")),
             None => Ok(()),
         }
@@ -110,7 +140,7 @@ pub struct GuardedResolver {
 
 impl Resolve for GuardedResolver {
     fn resolve(&self, name: Name) -> Resolving {
-        let allow_private = self.guard.allow_private;
+        let guard = self.guard;
         Box::pin(async move {
             let host = name.as_str().to_string();
             let addrs: Vec<SocketAddr> = match tokio::net::lookup_host((host.as_str(), 0)).await {
@@ -120,11 +150,14 @@ impl Resolve for GuardedResolver {
             if addrs.is_empty() {
                 return Err(Box::new(DnsFailure { host }) as Box<dyn std::error::Error + Send + Sync>);
             }
-            if allow_private {
+            if guard.allow_private {
                 return Ok(Box::new(addrs.into_iter()) as Addrs);
             }
             let first = addrs[0].ip();
-            let allowed: Vec<SocketAddr> = addrs.into_iter().filter(|a| classify(a.ip()).is_none()).collect();
+            let allowed: Vec<SocketAddr> = addrs
+                .into_iter()
+                .filter(|a| guard.refusal(a.ip()).is_none())
+                .collect();
             if allowed.is_empty() {
                 return Err(Box::new(BlockedAddress { host, addr: first })
                     as Box<dyn std::error::Error + Send + Sync>);
@@ -254,14 +287,51 @@ mod tests {
 
     #[test]
     fn url_literals() {
-        let g = TargetGuard { allow_private: false };
+        let g = TargetGuard::strict(&[]);
         assert!(
             g.check_url(&Url::parse("http://127.0.0.1:8080/").unwrap())
                 .is_err()
         );
         assert!(g.check_url(&Url::parse("http://[::1]/").unwrap()).is_err());
         assert!(g.check_url(&Url::parse("http://example.com/").unwrap()).is_ok());
-        let open = TargetGuard { allow_private: true };
+        let open = TargetGuard::open();
         assert!(open.check_url(&Url::parse("http://127.0.0.1/").unwrap()).is_ok());
+    }
+
+    #[test]
+    fn allowed_ranges_pass_when_private_targets_are_refused() {
+        let allowed = allowed_cidrs::parse("127.0.0.1/32").unwrap().leak();
+        let g = TargetGuard::strict(allowed);
+        assert!(g.check_url(&Url::parse("http://127.0.0.1:9/").unwrap()).is_ok());
+        assert!(
+            g.check_url(&Url::parse("http://[::ffff:127.0.0.1]/").unwrap())
+                .is_ok()
+        );
+        let err = g
+            .check_url(&Url::parse("http://127.0.0.2/").unwrap())
+            .unwrap_err();
+        assert!(err.contains("loopback"), "{err}");
+        assert!(g.check_url(&Url::parse("http://10.0.0.1/").unwrap()).is_err());
+    }
+
+    #[tokio::test]
+    async fn the_resolver_keeps_only_allowed_addresses() {
+        let allowed = allowed_cidrs::parse("127.0.0.1").unwrap().leak();
+        let found: Vec<SocketAddr> = TargetGuard::strict(allowed)
+            .resolver()
+            .resolve(Name::from_str("localhost").unwrap())
+            .await
+            .unwrap()
+            .collect();
+        assert!(!found.is_empty());
+        assert!(
+            found.iter().all(|a| a.ip() == IpAddr::from([127, 0, 0, 1])),
+            "{found:?}"
+        );
+        let refused = TargetGuard::strict(&[])
+            .resolver()
+            .resolve(Name::from_str("localhost").unwrap())
+            .await;
+        assert!(refused.is_err());
     }
 }

@@ -3,7 +3,8 @@
 //! interceptor, set up (viewport, mobile, location, headers, TLS), loaded,
 //! settled, `waitFor` waited, `actions` performed, a `screenshot` taken; the
 //! DOM serialised is the page's HTML. The request's deadline bounds all of it
-//! and the page is closed whatever happens.
+//! and the page is closed whatever happens (in the background once the
+//! result is known).
 
 use super::actions::{Progress, perform};
 use super::banners;
@@ -12,6 +13,7 @@ use super::capture::{ShotOptions, screenshot};
 use super::emulate::setup;
 use super::hazards::Hazards;
 use super::intercept::{Refusals, intercept};
+use super::laps::Laps;
 use super::pool::BrowserPool;
 use super::profile::{BrowserContext, ProfileError, ProfileOption, ProfileSession, ProfileStore};
 use super::proxied::{BrowserProxy, fetch_routed};
@@ -100,11 +102,13 @@ impl BrowserEngine {
         let timeout = || FetchError::Timeout { url: url.clone() };
         let mut profile = self.profile(&req)?;
         let progress = Progress::default();
+        let laps = Laps::default();
         let server = proxy.as_ref().map(|p| p.server.as_str());
         let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page_via(server))
             .await
             .map_err(|_| timeout())?
             .map_err(|e| other(e.to_string()))?;
+        laps.lap("open");
         let watching = tokio::time::timeout_at(req.deadline.into(), async {
             let hazards = Hazards::watch(&lease.page, lease.exited.clone()).await?;
             let (refusals, task) = intercept(&lease.page, self.guard, req.options.block_ads).await?;
@@ -112,7 +116,10 @@ impl BrowserEngine {
         })
         .await;
         let (mut hazards, refusals, task) = match watching {
-            Ok(Ok(x)) => x,
+            Ok(Ok(x)) => {
+                laps.lap("watch");
+                x
+            }
             Ok(Err(e)) => {
                 lease.close().await;
                 return Err(other(e));
@@ -126,7 +133,7 @@ impl BrowserEngine {
         let loaded = tokio::select! {
             loaded = tokio::time::timeout_at(
                 req.deadline.into(),
-                self.load(&lease.page, req, (&refusals, &progress), profile.as_mut().zip(lease.context())),
+                self.load(&lease.page, req, (&refusals, &progress, &laps), profile.as_mut().zip(lease.context())),
             ) => loaded,
             reason = hazards.tripped() => Ok(Err(other(reason))),
         };
@@ -145,8 +152,13 @@ impl BrowserEngine {
             other => other,
         };
         drop(hazards);
-        lease.close().await;
-        task.abort();
+        // Closed while the response goes out; the page slot is held until then.
+        tokio::spawn(async move {
+            lease.close().await;
+            task.abort();
+        });
+        laps.lap("end");
+        laps.log(&url);
         match loaded {
             Ok(result) => result,
             // The deadline passed: during an action, the error names it.
@@ -158,7 +170,7 @@ impl BrowserEngine {
         &self,
         page: &Page,
         req: FetchRequest<'_>,
-        (refusals, progress): (&Refusals, &Progress),
+        (refusals, progress, laps): (&Refusals, &Progress, &Laps),
         mut profile: Option<(&mut ProfileSession, BrowserContext<'_>)>,
     ) -> Result<FetchedPage, FetchError> {
         let opts = req.options;
@@ -175,7 +187,9 @@ impl BrowserEngine {
             Some((session, context)) => session.apply(page, *context).await.map_err(other)?,
             None => None,
         };
+        laps.lap("setup");
         let navigated = page.goto(url.as_str()).await.map(|_| ());
+        laps.lap("navigate");
         ProfileSession::applied(page, restoring).await;
         if let Err(e) = navigated {
             // The document (or a redirect hop of it) was refused by the guard.
@@ -195,7 +209,9 @@ impl BrowserEngine {
             Some(r) => (r.status as u16, r.mime_type.clone()),
             None => (200, "text/html".to_string()),
         };
+        laps.lap("response");
         settle(page).await;
+        laps.lap("settle");
         if opts.wait_for_ms > 0 {
             tokio::time::sleep(Duration::from_millis(opts.wait_for_ms)).await;
         }
@@ -229,6 +245,7 @@ impl BrowserEngine {
         if let (Some((session, context)), Some(store)) = (profile.as_mut(), &self.profiles) {
             session.save(store, page, *context).await.map_err(other)?;
         }
+        laps.lap("act");
         let html = page.content().await.map_err(|e| other(e.to_string()))?;
         let final_url = page
             .url()
@@ -237,6 +254,7 @@ impl BrowserEngine {
             .flatten()
             .and_then(|u| Url::parse(&u).ok())
             .unwrap_or_else(|| req.url.clone());
+        laps.lap("serialise");
         // The DOM is serialised as UTF-8 whatever the document's charset was.
         let content_type = if content_type.contains("html") || content_type.is_empty() {
             "text/html; charset=utf-8".to_string()

@@ -8,7 +8,7 @@
 //! two lookups (DNS rebinding) is not closed here.
 
 use super::adblock::is_ad_host;
-use crate::fetch::target_guard::{TargetGuard, classify};
+use crate::fetch::target_guard::TargetGuard;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     ContinueRequestParams, EnableParams, EventRequestPaused, FailRequestParams, RequestPattern, RequestStage,
 };
@@ -124,7 +124,7 @@ pub async fn check(url: &str, guard: TargetGuard, block_ads: bool) -> Result<(),
         }
     };
     for ip in addrs {
-        if let Some(kind) = classify(ip) {
+        if let Some(kind) = guard.refusal(ip) {
             return Err(format!("{ip} is a {kind} address"));
         }
     }
@@ -135,8 +135,8 @@ pub async fn check(url: &str, guard: TargetGuard, block_ads: bool) -> Result<(),
 mod tests {
     use super::*;
 
-    const STRICT: TargetGuard = TargetGuard { allow_private: false };
-    const OPEN: TargetGuard = TargetGuard { allow_private: true };
+    const STRICT: TargetGuard = TargetGuard::strict(&[]);
+    const OPEN: TargetGuard = TargetGuard::open();
 
     #[tokio::test]
     async fn private_targets_are_refused_by_literal_and_by_name() {
@@ -158,6 +158,16 @@ mod tests {
         assert!(check("about:blank", STRICT, false).await.is_ok());
         assert!(check("file:///etc/passwd", OPEN, false).await.is_err());
         assert!(check("chrome://settings", OPEN, false).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn allowed_ranges_pass_and_others_stay_refused() {
+        let allowed = crate::fetch::allowed_cidrs::parse("127.0.0.1/32").unwrap().leak();
+        let guard = TargetGuard::strict(allowed);
+        assert!(check("http://127.0.0.1:8080/x", guard, false).await.is_ok());
+        let err = check("http://127.0.0.2:8080/x", guard, false).await.unwrap_err();
+        assert!(err.contains("127.0.0.2 is a loopback address"), "{err}");
+        assert!(check("http://10.1.2.3/", guard, false).await.is_err());
     }
 
     #[tokio::test]

@@ -15,6 +15,7 @@
 //! - [`proxied`]: the operator's proxy pools for browser fetches.
 //! - [`proxy_auth`]: the pools' proxy credentials, answered at the browser level.
 //! - [`settle`]: smart wait, selector wait, running script.
+//! - [`laps`]: step timings of a browser scrape (debug log).
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
@@ -32,6 +33,7 @@ pub mod emulate;
 pub mod engine;
 pub mod hazards;
 pub mod intercept;
+pub mod laps;
 pub mod live;
 pub mod memory;
 pub mod node_code;

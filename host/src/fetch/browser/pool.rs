@@ -89,6 +89,8 @@ pub struct PoolSettings {
     pub kill_renderer_over: u64,
     /// One page's JavaScript heap, MiB.
     pub js_heap_mib: u64,
+    /// The operator's extra flags (`DISTILL_CHROMIUM_ARGS`), after ours.
+    pub extra_args: Vec<String>,
 }
 
 /// Why the browser cannot serve a page.
@@ -367,6 +369,7 @@ impl BrowserPool {
                 self.settings.js_heap_mib
             ))
             .arg(format!("--user-data-dir={}", profile.display()))
+            .args(&self.settings.extra_args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -542,6 +545,7 @@ mod tests {
             memory_budget: 0,
             kill_renderer_over: 0,
             js_heap_mib: 256,
+            extra_args: Vec::new(),
         }
     }
 
