@@ -2,28 +2,9 @@
 //! (teasers of other posts, side columns) goes; the post, and what a page that is not
 //! one article says, stays.
 
-use distill_html::{CleanOptions, ParsedPage};
-use url::Url;
+mod common;
 
-fn main_content(html: &str) -> String {
-    let url = Url::parse("https://example.com/page").unwrap();
-    let page = ParsedPage::parse(html, &url);
-    let opts = CleanOptions {
-        only_main_content: true,
-        include_tags: &[],
-        exclude_tags: &[],
-    };
-    page.clean(&opts).unwrap().html()
-}
-
-fn assert_kept(out: &str, kept: &[&str], removed: &[&str]) {
-    for k in kept {
-        assert!(out.contains(k), "lacks {k:?}:\n{out}");
-    }
-    for r in removed {
-        assert!(!out.contains(r), "contains {r:?}:\n{out}");
-    }
-}
+use common::{assert_kept, main_content};
 
 /// `n` paragraphs of prose, "Part 1." to "Part n.".
 fn paras(n: usize) -> String {

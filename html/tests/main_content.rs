@@ -2,28 +2,11 @@
 //! the patterns real sites use (landmarks, CMS class names, cards, posts), plus the
 //! upstream semantics users rely on.
 
+mod common;
+
+use common::{assert_kept, main_content};
 use distill_html::{CleanOptions, ParsedPage};
 use url::Url;
-
-fn main_content(html: &str) -> String {
-    let url = Url::parse("https://example.com/page").unwrap();
-    let page = ParsedPage::parse(html, &url);
-    let opts = CleanOptions {
-        only_main_content: true,
-        include_tags: &[],
-        exclude_tags: &[],
-    };
-    page.clean(&opts).unwrap().html()
-}
-
-fn assert_kept(out: &str, kept: &[&str], removed: &[&str]) {
-    for k in kept {
-        assert!(out.contains(k), "lacks {k:?}:\n{out}");
-    }
-    for r in removed {
-        assert!(!out.contains(r), "contains {r:?}:\n{out}");
-    }
-}
 
 const PROSE: &str = "Lichens grow slowly on old stone, and a wall can carry dozens of species. \
     Each one is a partnership between a fungus and an alga, which is why they survive where \
