@@ -39,6 +39,15 @@ impl Refusals {
     }
 }
 
+/// A Fetch pattern pausing every request before it is sent (the page's
+/// guard here, and the browser-level proxy-credentials handler).
+pub(super) fn every_request() -> RequestPattern {
+    RequestPattern::builder()
+        .url_pattern("*")
+        .request_stage(RequestStage::Request)
+        .build()
+}
+
 /// Starts intercepting `page`'s requests; the task ends with the page.
 pub async fn intercept(
     page: &Page,
@@ -49,10 +58,7 @@ pub async fn intercept(
         .event_listener::<EventRequestPaused>()
         .await
         .map_err(|e| e.to_string())?;
-    let pattern = RequestPattern::builder()
-        .url_pattern("*")
-        .request_stage(RequestStage::Request)
-        .build();
+    let pattern = every_request();
     page.execute(EnableParams::builder().pattern(pattern).build())
         .await
         .map_err(|e| e.to_string())?;

@@ -26,8 +26,7 @@ use crate::proxy::{ProxyEndpoint, ProxyPools};
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::fetch::{
     AuthChallengeResponse, AuthChallengeResponseResponse, AuthChallengeSource, ContinueRequestParams,
-    ContinueWithAuthParams, EnableParams, EventAuthRequired, EventRequestPaused, RequestPattern,
-    RequestStage,
+    ContinueWithAuthParams, EnableParams, EventAuthRequired, EventRequestPaused,
 };
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
@@ -193,10 +192,7 @@ pub async fn answer(
         .event_listener::<EventAuthRequired>()
         .await
         .map_err(|e| e.to_string())?;
-    let pattern = RequestPattern::builder()
-        .url_pattern("*")
-        .request_stage(RequestStage::Request)
-        .build();
+    let pattern = super::intercept::every_request();
     browser
         .execute(
             EnableParams::builder()
