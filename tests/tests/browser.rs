@@ -53,6 +53,53 @@ fn png_size(png: &[u8]) -> (u32, u32) {
     (be(&png[16..20]), be(&png[20..24]))
 }
 
+/// What a JPEG's headers say: its size and the mean of its first
+/// quantisation table (1 at the finest quality, larger as quality falls).
+struct JpegInfo {
+    width: u32,
+    height: u32,
+    mean_quantiser: f64,
+}
+
+fn jpeg_info(jpeg: &[u8]) -> JpegInfo {
+    assert_eq!(&jpeg[..2], b"\xff\xd8", "not a JPEG");
+    let (mut size, mut mean) = (None, None);
+    let mut at = 2;
+    while at + 4 <= jpeg.len() && (size.is_none() || mean.is_none()) {
+        assert_eq!(jpeg[at], 0xff, "marker expected at {at}");
+        let marker = jpeg[at + 1];
+        let len = u16::from_be_bytes([jpeg[at + 2], jpeg[at + 3]]) as usize;
+        let body = &jpeg[at + 4..at + 2 + len];
+        match marker {
+            // DQT: precision/id byte, then 64 entries of 8 (or 16) bits.
+            0xdb if mean.is_none() => {
+                let entries: Vec<f64> = if body[0] >> 4 == 0 {
+                    body[1..65].iter().map(|&b| f64::from(b)).collect()
+                } else {
+                    body[1..129]
+                        .chunks(2)
+                        .map(|c| f64::from(u16::from_be_bytes([c[0], c[1]])))
+                        .collect()
+                };
+                mean = Some(entries.iter().sum::<f64>() / 64.0);
+            }
+            // SOF0..SOF2: precision, height, width.
+            0xc0..=0xc2 => {
+                let be = |b: &[u8]| u32::from(u16::from_be_bytes([b[0], b[1]]));
+                size = Some((be(&body[3..5]), be(&body[1..3])));
+            }
+            _ => {}
+        }
+        at += 2 + len;
+    }
+    let (width, height) = size.expect("no frame header");
+    JpegInfo {
+        width,
+        height,
+        mean_quantiser: mean.expect("no quantisation table"),
+    }
+}
+
 fn data_str<'a>(r: &'a Reply, field: &str) -> &'a str {
     r.data()[field]
         .as_str()
@@ -266,9 +313,27 @@ async fn screenshots_match_the_viewport_and_the_full_page() {
     let (_, small) = shot(json!({"type": "screenshot", "viewport": {"width": 640, "height": 480}})).await;
     assert_eq!(png_size(&small), (640, 480));
 
-    let (ct, jpeg) = shot(json!({"type": "screenshot", "quality": 50})).await;
-    assert_eq!(ct, "image/jpeg");
-    assert_eq!(&jpeg[..3], b"\xff\xd8\xff", "not a JPEG");
+    // `quality` gives a JPEG whose quantisation follows it: coarser tables
+    // and a smaller file as it falls, the viewport's size at every setting.
+    let mut coarseness = Vec::new();
+    for quality in [100, 50, 5] {
+        let format = json!({"type": "screenshot", "quality": quality,
+                            "viewport": {"width": 640, "height": 480}});
+        let (ct, jpeg) = shot(format).await;
+        assert_eq!(ct, "image/jpeg", "quality {quality}");
+        let info = jpeg_info(&jpeg);
+        assert_eq!((info.width, info.height), (640, 480), "quality {quality}");
+        coarseness.push((quality, info.mean_quantiser, jpeg.len()));
+    }
+    let [(_, q100, len100), (_, q50, _), (_, q5, len5)] = coarseness[..] else {
+        unreachable!()
+    };
+    assert!(q100 <= 2.0, "quality 100 quantises finely: {coarseness:?}");
+    assert!(
+        q100 < q50 && q50 < q5,
+        "tables coarsen as quality falls: {coarseness:?}"
+    );
+    assert!(len5 < len100, "quality 5 is smaller than 100: {coarseness:?}");
 
     // Ids are checked before any file is read; unknown ids are 404.
     for id in [
