@@ -93,6 +93,14 @@ async fn json_sends_upstreams_prompt_the_normalised_schema_and_the_formats_model
     assert_eq!(usage["usage"]["json"]["promptTokens"], 100);
     assert_eq!(usage["usage"]["json"]["completionTokens"], 10);
     assert_eq!(usage["formatModels"], json!({"json": "big-model"}));
+    // And in /metrics, by direction.
+    let metrics = get(&server.endpoint("/metrics")).await;
+    for line in [
+        r#"distill_model_tokens_total{direction="prompt"} 100"#,
+        r#"distill_model_tokens_total{direction="completion"} 10"#,
+    ] {
+        assert!(metrics.body.lines().any(|l| l == line), "{line} not in /metrics");
+    }
 }
 
 #[tokio::test]
