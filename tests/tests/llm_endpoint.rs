@@ -47,6 +47,8 @@ async fn json_sends_upstreams_prompt_the_normalised_schema_and_the_formats_model
         r.pretty()
     );
     assert!(r.data().get("warning").is_none(), "{}", r.pretty());
+    // The json format is billed 5 credits (docs/OPERATORS.md).
+    assert_eq!(r.metadata()["creditsUsed"], 5, "{}", r.pretty());
 
     let sent = model.requests();
     assert_eq!(sent.len(), 1);
