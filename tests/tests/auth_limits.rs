@@ -880,3 +880,36 @@ async fn job_pages_of_a_killed_server_are_billed_once_after_the_restart() {
         "{u}"
     );
 }
+
+/// `distill keys create --data-dir DIR` writes where a server on that data
+/// directory reads its keys (`DIR/keys.json`): the running server takes the
+/// new key on its next request.
+#[tokio::test]
+async fn keys_created_with_the_server_s_data_dir_take_effect() {
+    let data_dir = fresh_tmp_dir().join("data");
+    let server = TestServer::start(ServerOptions {
+        data_dir: Some(data_dir.to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    });
+    let url = server.endpoint("/v2/scrape");
+    assert_eq!(call("POST", &url, None, Some(&page())).await.status, 200);
+    let mut cmd = std::process::Command::new(distill_e2e::server::distill_bin());
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("DISTILL_") {
+            cmd.env_remove(&k);
+        }
+    }
+    let out = cmd
+        .args(["keys", "create", "--name", "dd", "--data-dir"])
+        .arg(&data_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "the key alone on stdout: {stdout:?}");
+    assert!(data_dir.join("keys.json").exists());
+    assert_eq!(call("POST", &url, None, Some(&page())).await.status, 401);
+    let keyed = scrape_as(server.url(), lines[0], &page()).await;
+    assert_eq!(keyed.status, 200, "{}", keyed.json);
+}
