@@ -774,6 +774,21 @@ async fn a_crawl_is_limited_to_the_remaining_credits() {
     let u = usage_of(server.url(), &key).await;
     assert_eq!(u["creditsUsed"], billed, "{u}");
     assert_eq!(u["remainingCredits"], 4 - billed, "{u}");
+    // A key with no credit left cannot start a crawl or a batch: 402, upstream's body.
+    let broke = format!("Bearer {}", create_key(&keys, "broke", &["--credits", "0"]));
+    let batch = json!({"urls": [site.url("/")]});
+    for (path, body) in [("/v2/crawl", &body), ("/v2/batch/scrape", &batch)] {
+        let refused = call("POST", &server.endpoint(path), Some(&broke), Some(body)).await;
+        assert_eq!(refused.status, 402, "{path}: {}", refused.json);
+        assert!(
+            refused.json["error"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("Insufficient credits to perform this request."),
+            "{}",
+            refused.json
+        );
+    }
 }
 
 /// The default counters file under concurrency: 24 scrapes at once against
