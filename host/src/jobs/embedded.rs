@@ -462,7 +462,9 @@ impl JobStore for EmbeddedQueue {
                 let mut job = before.clone();
                 job.status = status;
                 job.error = error;
-                if status == JobStatus::Cancelled {
+                // Nothing works a job in a final status: its tasks go (as
+                // the Redis queue drops them), so the queue's depth is true.
+                if status.is_final() {
                     Inner::remove_range(w, QUEUED, &id)?;
                     Inner::remove_range(w, LEASED, &id)?;
                     Inner::remove_range(w, ATTEMPTS, &id)?;

@@ -176,5 +176,22 @@ async fn cancel_drops_queued_and_leased_work() {
     assert!(!done.stored, "work finishing after a cancel is dropped");
     assert_eq!(q.get("j2").await.unwrap().unwrap().status, JobStatus::Cancelled);
     assert_eq!(q.enqueue("j2", vec![task("/4", 0)], u64::MAX).await.unwrap(), 0);
+    // A job that fails (its request can no longer be planned) drops its
+    // tasks too: nothing is left in the queue's depth.
+    let failing = JobRecord::new(
+        "j3".into(),
+        JobKind::Batch,
+        "http://a.test/".into(),
+        json!({}),
+        now,
+    );
+    q.create(&failing, vec![task("/5", 0), task("/6", 0)], u64::MAX)
+        .await
+        .unwrap();
+    assert_eq!(q.depth().await.unwrap(), (2, 0));
+    q.set_status("j3", JobStatus::Failed, Some("no plan".into()))
+        .await
+        .unwrap();
+    assert_eq!(q.depth().await.unwrap(), (0, 0));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

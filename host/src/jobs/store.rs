@@ -75,8 +75,9 @@ pub trait JobStore: Send + Sync + 'static {
     /// for a shared store, what all its servers see).
     async fn depth(&self) -> Result<(u64, u64), QueueError>;
 
-    /// Moves a scraping job to a final status. Cancelling drops its queued and
-    /// leased tasks. Returns the job as it was before, or `None` if unknown.
+    /// Moves a scraping job to a final status, dropping its queued and leased
+    /// tasks (cancelled or failed: nothing works them any more). Returns the
+    /// job as it was before, or `None` if unknown.
     async fn set_status(
         &self,
         id: &str,
