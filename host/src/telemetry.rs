@@ -19,6 +19,14 @@ pub const PLUGIN_CALLS: &str = "distill_plugin_calls_total";
 pub const PLUGIN_DURATION: &str = "distill_plugin_call_duration_seconds";
 /// Plugin calls waiting for a run slot (the plugin queue's depth).
 pub const PLUGIN_QUEUE: &str = "distill_plugin_calls_waiting";
+/// Requests waiting for a concurrency slot of their API key, on this server,
+/// by key (`key`: its id, `name`: its name; never the secret). One series per
+/// key that ever waited, so as many as the keys file holds at most.
+pub const KEY_QUEUE: &str = "distill_key_concurrency_waiting";
+/// Crawl and batch page tasks in the job queue by state (`queued`: waiting
+/// for a worker, `leased`: being scraped), read from the queue at scrape
+/// time; a shared (Redis) queue reports the total of all its servers.
+pub const JOB_TASKS: &str = "distill_job_tasks";
 /// Page fetches by engine and outcome.
 pub const FETCHES: &str = "distill_fetches_total";
 /// Cache lookups by result (hit, miss).
@@ -94,6 +102,14 @@ fn describe() {
         "Plugin call latency by plugin"
     );
     metrics::describe_gauge!(PLUGIN_QUEUE, "Plugin calls waiting for a run slot");
+    metrics::describe_gauge!(
+        KEY_QUEUE,
+        "Requests waiting for a concurrency slot of their API key, by key id and name"
+    );
+    metrics::describe_gauge!(
+        JOB_TASKS,
+        "Crawl and batch page tasks in the job queue, by state (queued, leased)"
+    );
     metrics::describe_counter!(FETCHES, "Page fetches by engine and outcome");
     metrics::describe_counter!(CACHE_LOOKUPS, "Cache lookups by result");
     metrics::describe_gauge!(BROWSER_PAGES, "Browser pages open");
@@ -124,6 +140,29 @@ pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
 /// (also when the waiting request is cancelled).
 pub fn plugin_waiting() -> Held {
     Held::new(PLUGIN_QUEUE)
+}
+
+/// Counts a request as waiting for a concurrency slot of the key `id`
+/// (named `name`) until the guard is dropped (also when the wait is cancelled).
+pub fn key_waiting(id: &str, name: &str) -> KeyWaiting {
+    let gauge = metrics::gauge!(KEY_QUEUE, "key" => id.to_string(), "name" => name.to_string());
+    gauge.increment(1.0);
+    KeyWaiting(gauge)
+}
+
+/// One request in a key's concurrency queue, until dropped.
+pub struct KeyWaiting(metrics::Gauge);
+
+impl Drop for KeyWaiting {
+    fn drop(&mut self) {
+        self.0.decrement(1.0);
+    }
+}
+
+/// Sets the job queue's depth just before `/metrics` renders it.
+pub fn job_tasks(queued: u64, leased: u64) {
+    metrics::gauge!(JOB_TASKS, "state" => "queued").set(queued as f64);
+    metrics::gauge!(JOB_TASKS, "state" => "leased").set(leased as f64);
 }
 
 /// Counts a browser page as open until the guard is dropped.

@@ -17,6 +17,7 @@
 //! | `/hits/{token}?ms=N` | a page that counts its requests ([`FixtureSite::hits`]), answered after N ms (default 0, at most 30 s) |
 //! | `/hits/{token}?page=shell` | the same, as an app shell whose content ([`SHELL_CONTENT`]) only `/browser/app-bundle.js` writes |
 //! | `/hits/{token}?page=scripted` | the same, as an article that also runs a script |
+//! | `/gate/{token}` | a page held until [`FixtureSite::open_gate`] (at most 30 s); counts its requests under `gate:{token}` |
 //! | `/versioned/{token}` | a page whose content is version [`FixtureSite::set_version`] of [`versioned_page`]; counts hits under `v:{token}` |
 //! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
 //! | `/documents/{name}` | `tests/fixtures/documents/<name>`, typed by its extension |
@@ -83,6 +84,16 @@ impl FixtureSite {
     /// The most requests of `/inflight/{token}` answered at once.
     pub fn max_in_flight(&self, token: &str) -> u64 {
         self.hits(&format!("inflight-max:{token}"))
+    }
+
+    /// Answers every request of `/gate/{token}`, held or still to come.
+    pub fn open_gate(&self, token: &str) {
+        self.hits.lock().unwrap().insert(format!("gate-open:{token}"), 1);
+    }
+
+    /// How many requests `/gate/{token}` received (answered or held).
+    pub fn gate_arrivals(&self, token: &str) -> u64 {
+        self.hits(&format!("gate:{token}"))
     }
 
     /// How many requests `/hits/{token}` received.
@@ -177,6 +188,7 @@ fn router(ctx: Ctx) -> Router {
         .route("/api/items", get(json_items))
         .route("/hits/{token}", get(hit))
         .route("/inflight/{token}", get(in_flight))
+        .route("/gate/{token}", get(gate))
         .route("/versioned/{token}", get(versioned))
         .route("/big", get(big))
         .route("/documents/{name}", get(document))
@@ -315,6 +327,23 @@ async fn echo_headers(headers: HeaderMap) -> Response {
 
 async fn json_items() -> Response {
     html(StatusCode::OK, "application/json", JSON_BODY)
+}
+
+async fn gate(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>) -> Response {
+    *ctx.hits
+        .lock()
+        .unwrap()
+        .entry(format!("gate:{token}"))
+        .or_default() += 1;
+    let open = format!("gate-open:{token}");
+    let held_until = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !ctx.hits.lock().unwrap().contains_key(&open) && tokio::time::Instant::now() < held_until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let token = escape(&token);
+    let page =
+        format!("<html><head><title>Gate</title></head><body><p>Gate {token} opened.</p></body></html>");
+    html(StatusCode::OK, "text/html; charset=utf-8", page)
 }
 
 async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) -> Response {

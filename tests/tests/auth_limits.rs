@@ -208,6 +208,14 @@ async fn rate_limit_per_minute_and_class_answers_429_with_retry_after() {
     let retry: u64 = limited.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry), "{retry}");
     // Another class has its own window; status polls are not limited.
+    let map = call(
+        "POST",
+        &server.endpoint("/v2/map"),
+        Some(&format!("Bearer {key}")),
+        Some(&json!({"url": site().url("/article.html")})),
+    )
+    .await;
+    assert_eq!(map.status, 200, "the map class has its own window: {}", map.json);
     let usage = call(
         "GET",
         &server.endpoint("/v2/team/credit-usage"),
@@ -766,6 +774,21 @@ async fn a_crawl_is_limited_to_the_remaining_credits() {
     let u = usage_of(server.url(), &key).await;
     assert_eq!(u["creditsUsed"], billed, "{u}");
     assert_eq!(u["remainingCredits"], 4 - billed, "{u}");
+    // A key with no credit left cannot start a crawl or a batch: 402, upstream's body.
+    let broke = format!("Bearer {}", create_key(&keys, "broke", &["--credits", "0"]));
+    let batch = json!({"urls": [site.url("/")]});
+    for (path, body) in [("/v2/crawl", &body), ("/v2/batch/scrape", &batch)] {
+        let refused = call("POST", &server.endpoint(path), Some(&broke), Some(body)).await;
+        assert_eq!(refused.status, 402, "{path}: {}", refused.json);
+        assert!(
+            refused.json["error"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("Insufficient credits to perform this request."),
+            "{}",
+            refused.json
+        );
+    }
 }
 
 /// The default counters file under concurrency: 24 scrapes at once against
@@ -800,4 +823,108 @@ async fn concurrent_scrapes_spend_exactly_the_credits_in_the_counters_file() {
         (&json!(10), &json!(0)),
         "{u}"
     );
+}
+
+/// Pages held by a server killed mid-fetch are leased again after the
+/// restart (a new attempt, which gives the old lease's hold back) and billed
+/// once: the key ends with exactly what the stored pages cost.
+#[tokio::test]
+async fn job_pages_of_a_killed_server_are_billed_once_after_the_restart() {
+    let keys = keys_file();
+    let data_dir = fresh_tmp_dir().join("data").to_string_lossy().into_owned();
+    let start = || {
+        TestServer::start(ServerOptions {
+            data_dir: Some(data_dir.clone()),
+            ..ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap())
+        })
+    };
+    let server = start();
+    let key = create_key(&keys, "killed", &["--credits", "10"]);
+    let token = format!("killed-{}", rand_token());
+    let urls: Vec<String> = (0..2)
+        .map(|i| site().url(&format!("/gate/{token}?n={i}")))
+        .collect();
+    let body = json!({"urls": urls, "maxConcurrency": 2, "maxAge": 0});
+    let auth = format!("Bearer {key}");
+    let started = call(
+        "POST",
+        &server.endpoint("/v2/batch/scrape"),
+        Some(&auth),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.json);
+    let id = started.json["id"].as_str().unwrap().to_string();
+    // Both pages are being fetched: each holds its credit.
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while site().gate_arrivals(&token) < 2 {
+        assert!(std::time::Instant::now() < until, "the pages were never fetched");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(usage_of(server.url(), &key).await["creditsUsed"], 2);
+    // SAFETY: a plain syscall on the child this test started.
+    unsafe { libc::kill(server.pid() as i32, libc::SIGKILL) };
+    assert!(server.terminate(Duration::from_secs(5)));
+    site().open_gate(&token);
+    let again = start();
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        let r = call(
+            "GET",
+            &again.endpoint(&format!("/v2/batch/scrape/{id}")),
+            Some(&auth),
+            None,
+        )
+        .await;
+        if r.json["status"] != "scraping" {
+            break r.json;
+        }
+        assert!(std::time::Instant::now() < until, "{}", r.json);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        (&status["status"], &status["completed"], &status["creditsUsed"]),
+        (&json!("completed"), &json!(2), &json!(2)),
+        "{status}"
+    );
+    assert!(site().gate_arrivals(&token) >= 4, "the pages were fetched again");
+    let u = usage_of(again.url(), &key).await;
+    assert_eq!(
+        (&u["creditsUsed"], &u["remainingCredits"]),
+        (&json!(2), &json!(8)),
+        "{u}"
+    );
+}
+
+/// `distill keys create --data-dir DIR` writes where a server on that data
+/// directory reads its keys (`DIR/keys.json`): the running server takes the
+/// new key on its next request.
+#[tokio::test]
+async fn keys_created_with_the_server_s_data_dir_take_effect() {
+    let data_dir = fresh_tmp_dir().join("data");
+    let server = TestServer::start(ServerOptions {
+        data_dir: Some(data_dir.to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    });
+    let url = server.endpoint("/v2/scrape");
+    assert_eq!(call("POST", &url, None, Some(&page())).await.status, 200);
+    let mut cmd = std::process::Command::new(distill_e2e::server::distill_bin());
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("DISTILL_") {
+            cmd.env_remove(&k);
+        }
+    }
+    let out = cmd
+        .args(["keys", "create", "--name", "dd", "--data-dir"])
+        .arg(&data_dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "the key alone on stdout: {stdout:?}");
+    assert!(data_dir.join("keys.json").exists());
+    assert_eq!(call("POST", &url, None, Some(&page())).await.status, 401);
+    let keyed = scrape_as(server.url(), lines[0], &page()).await;
+    assert_eq!(keyed.status, 200, "{}", keyed.json);
 }

@@ -531,3 +531,34 @@ async fn without_chromium_http_scrapes_work_and_browser_ones_name_the_setting() 
         r.pretty()
     );
 }
+
+/// `/metrics` counts the browser pages open: at least one while a browser
+/// scrape is held on a page that does not answer yet (other tests share the
+/// server, so only the lower bound is certain).
+#[tokio::test]
+async fn metrics_count_the_browser_pages_open() {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let token = format!("browser-pages-{}-{nanos:x}", std::process::id());
+    let body = json!({"url": site().url(&format!("/gate/{token}")), "waitFor": 1, "maxAge": 0});
+    let held = tokio::spawn(async move { scrape(server().url(), &body).await });
+    let until = Instant::now() + Duration::from_secs(30);
+    while site().gate_arrivals(&token) == 0 {
+        assert!(Instant::now() < until, "the browser never reached the page");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let metrics = distill_e2e::get(&server().endpoint("/metrics")).await;
+    let open: f64 = metrics
+        .body
+        .lines()
+        .find_map(|l| l.strip_prefix("distill_browser_pages_open "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    assert!(open >= 1.0, "{}", metrics.body);
+    site().open_gate(&token);
+    let r = held.await.unwrap();
+    r.assert_ok();
+    assert_eq!(r.metadata()["engineUsed"], json!("browser"), "{}", r.pretty());
+}

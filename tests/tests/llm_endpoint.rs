@@ -47,6 +47,8 @@ async fn json_sends_upstreams_prompt_the_normalised_schema_and_the_formats_model
         r.pretty()
     );
     assert!(r.data().get("warning").is_none(), "{}", r.pretty());
+    // The json format is billed 5 credits (docs/OPERATORS.md).
+    assert_eq!(r.metadata()["creditsUsed"], 5, "{}", r.pretty());
 
     let sent = model.requests();
     assert_eq!(sent.len(), 1);
@@ -93,6 +95,14 @@ async fn json_sends_upstreams_prompt_the_normalised_schema_and_the_formats_model
     assert_eq!(usage["usage"]["json"]["promptTokens"], 100);
     assert_eq!(usage["usage"]["json"]["completionTokens"], 10);
     assert_eq!(usage["formatModels"], json!({"json": "big-model"}));
+    // And in /metrics, by direction.
+    let metrics = get(&server.endpoint("/metrics")).await;
+    for line in [
+        r#"distill_model_tokens_total{direction="prompt"} 100"#,
+        r#"distill_model_tokens_total{direction="completion"} 10"#,
+    ] {
+        assert!(metrics.body.lines().any(|l| l == line), "{line} not in /metrics");
+    }
 }
 
 #[tokio::test]

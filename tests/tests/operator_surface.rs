@@ -6,10 +6,12 @@
 
 use distill_e2e::client::http;
 use distill_e2e::fixture::documents_dir;
-use distill_e2e::{ServerOptions, TestServer, get, scrape, shared, site};
+use distill_e2e::keys::{call, create_key, scrape_as};
+use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, get, scrape, shared, site};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The Python with `mcp` and `openapi-spec-validator` installed.
 fn tools_python() -> PathBuf {
@@ -90,6 +92,36 @@ async fn metrics_count_requests_statuses_and_plugin_calls() {
         text.contains("# TYPE distill_http_request_duration_seconds histogram"),
         "{text}"
     );
+    // Each plugin call's latency.
+    assert_eq!(
+        sample(
+            &text,
+            "distill_plugin_call_duration_seconds_count",
+            &[r#"plugin="markdown""#]
+        ),
+        Some(3.0),
+        "{text}"
+    );
+    // A page scraped twice is a cache miss, then a hit.
+    let lookups = |text: &str, result: &str| {
+        sample(
+            text,
+            "distill_cache_lookups_total",
+            &[&format!("result=\"{result}\"")],
+        )
+        .unwrap_or(0.0)
+    };
+    let before = (lookups(&text, "miss"), lookups(&text, "hit"));
+    let cached = site().url(&format!("/hits/{}", gate_token("cache")));
+    let first = scrape(server.url(), &json!({"url": cached})).await;
+    let second = scrape(server.url(), &json!({"url": cached})).await;
+    assert_eq!(
+        (&first.metadata()["cacheState"], &second.metadata()["cacheState"]),
+        (&json!("miss"), &json!("hit"))
+    );
+    let text = metrics_text(&server).await;
+    let after = (lookups(&text, "miss"), lookups(&text, "hit"));
+    assert_eq!((after.0 - before.0, after.1 - before.1), (1.0, 1.0), "{text}");
     // Unknown paths are one label, not one per path.
     get(&server.endpoint("/no/such/route/123")).await;
     let text = metrics_text(&server).await;
@@ -98,6 +130,132 @@ async fn metrics_count_requests_statuses_and_plugin_calls() {
         Some(1.0)
     );
     assert!(!text.contains("/no/such/route"), "{text}");
+}
+
+/// A fresh token for the fixture's `/gate/{token}` pages.
+fn gate_token(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{what}-{}-{nanos:x}", std::process::id())
+}
+
+/// Reads `/metrics` until `done(text)` holds (panics after 30 s with the last text).
+async fn metrics_until(server: &TestServer, what: &str, done: impl Fn(&str) -> bool) -> String {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = metrics_text(server).await;
+        if done(&text) {
+            return text;
+        }
+        assert!(Instant::now() < until, "{what} never seen in /metrics:\n{text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until `/gate/{token}` has received `n` requests.
+async fn gate_reached(token: &str, n: u64) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while site().gate_arrivals(token) < n {
+        assert!(
+            Instant::now() < until,
+            "the gate {token} saw {} of {n}",
+            site().gate_arrivals(token)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn metrics_show_requests_waiting_in_a_key_s_concurrency_queue() {
+    let keys = fresh_tmp_dir().join("keys.json");
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap()));
+    let key = create_key(&keys, "gauged", &["--concurrency", "1"]);
+    let token = gate_token("slot");
+    let scrape_page = |n: u32| {
+        let (s, k) = (server.url().to_string(), key.clone());
+        let body = json!({"url": site().url(&format!("/gate/{token}?n={n}")), "maxAge": 0, "timeout": 60000});
+        tokio::spawn(async move { scrape_as(&s, &k, &body).await })
+    };
+    // The first holds the key's only slot until the gate opens.
+    let first = scrape_page(0);
+    gate_reached(&token, 1).await;
+    let waiting = [scrape_page(1), scrape_page(2)];
+    let gauge = "distill_key_concurrency_waiting";
+    let named = r#"name="gauged""#;
+    let text = metrics_until(&server, "two requests waiting", |t| {
+        sample(t, gauge, &[named]) == Some(2.0)
+    })
+    .await;
+    // Labelled by the key's id and name, never its secret.
+    assert!(text.contains(r#"key="key_"#), "{text}");
+    assert!(!text.contains(&key), "the secret is in /metrics");
+    assert_eq!(
+        site().gate_arrivals(&token),
+        1,
+        "the waiting requests fetched nothing"
+    );
+    site().open_gate(&token);
+    assert_eq!(first.await.unwrap().status, 200);
+    for w in waiting {
+        let answer = w.await.unwrap();
+        assert_eq!(answer.status, 200, "{}", answer.json);
+        assert_eq!(answer.json["data"]["metadata"]["concurrencyLimited"], true);
+    }
+    metrics_until(&server, "the queue empty again", |t| {
+        sample(t, gauge, &[named]) == Some(0.0)
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn metrics_show_the_job_queue_while_a_batch_runs_and_empty_after() {
+    let server = TestServer::start(ServerOptions::default());
+    let token = gate_token("jobs");
+    let urls: Vec<String> = (0..4)
+        .map(|n| site().url(&format!("/gate/{token}?n={n}")))
+        .collect();
+    let started = call(
+        "POST",
+        &server.endpoint("/v2/batch/scrape"),
+        None,
+        Some(&json!({"urls": urls, "maxAge": 0, "timeout": 60000})),
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.json);
+    let id = started.json["id"].as_str().unwrap().to_string();
+    gate_reached(&token, 1).await;
+    // Until the gate opens no page can finish: all four are queued or leased.
+    let tasks = |t: &str| {
+        let state = |s: &str| sample(t, "distill_job_tasks", &[&format!("state=\"{s}\"")]);
+        state("queued").zip(state("leased"))
+    };
+    let text = metrics_until(&server, "a leased task", |t| {
+        tasks(t).is_some_and(|(_, l)| l >= 1.0)
+    })
+    .await;
+    let (queued, leased) = tasks(&text).unwrap();
+    assert_eq!(queued + leased, 4.0, "{text}");
+    site().open_gate(&token);
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let status = call(
+            "GET",
+            &server.endpoint(&format!("/v2/batch/scrape/{id}")),
+            None,
+            None,
+        )
+        .await;
+        if status.json["status"] == "completed" {
+            assert_eq!(status.json["completed"], 4, "{}", status.json);
+            break;
+        }
+        assert!(Instant::now() < until, "{}", status.json);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let text = metrics_text(&server).await;
+    assert_eq!(tasks(&text), Some((0.0, 0.0)), "{text}");
 }
 
 #[tokio::test]

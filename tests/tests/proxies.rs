@@ -107,6 +107,50 @@ async fn pools_carry_fetches_auto_retries_with_enhanced_and_bills_it() {
 
     // Everything above, once each: 1 + 5 + 1 + 5 + 1 + 5 + 5.
     assert_eq!(usage_of(s, &key).await["creditsUsed"], 23);
+
+    // auto also retries when the page itself answers 401 or 429 (here the
+    // enhanced attempt gets the same answer, and says so).
+    for code in [401, 429] {
+        let (b, e, g) = counts();
+        let r = scrape_as(
+            s,
+            &key,
+            &page(&format!("/status/{code}"), json!({"proxy": "auto"})),
+        )
+        .await;
+        let meta = &r.json["data"]["metadata"];
+        assert_eq!(
+            (&meta["proxyUsed"], &meta["statusCode"]),
+            (&json!("enhanced"), &json!(code)),
+            "{}",
+            r.json
+        );
+        assert_eq!(
+            counts(),
+            (b + 1, e + 1, g),
+            "one attempt through each pool for {code}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn auto_retries_with_enhanced_when_the_basic_proxy_cannot_be_reached() {
+    let enhanced = ForwardProxy::start();
+    // A port nothing listens on: every basic attempt fails to connect.
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let server = TestServer::start(
+        ServerOptions::default()
+            .env("DISTILL_PROXY_BASIC", &format!("http://{closed}"))
+            .env("DISTILL_PROXY_ENHANCED", &enhanced.http_url()),
+    );
+    let r = distill_e2e::scrape(server.url(), &page("/article.html", json!({"proxy": "auto"}))).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["proxyUsed"], "enhanced", "{}", r.pretty());
+    assert_eq!(enhanced.requests(), 1);
+    let basic_only =
+        distill_e2e::scrape(server.url(), &page("/article.html", json!({"proxy": "basic"}))).await;
+    assert_ne!(basic_only.status, 200, "{}", basic_only.pretty());
+    assert_eq!(enhanced.requests(), 1, "basic is never retried");
 }
 
 #[tokio::test]

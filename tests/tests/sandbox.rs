@@ -60,6 +60,17 @@ async fn a_trapping_plugin_is_a_plugin_error() {
     assert_names_plugin(&r);
     assert!(r.error().contains("crashed"), "{}", r.pretty());
     assert!(r.elapsed < Duration::from_secs(5), "{:?}", r.elapsed);
+    // Counted in /metrics as the plugin's error, by kind.
+    let metrics = get(&server().endpoint("/metrics")).await;
+    assert!(
+        metrics
+            .body
+            .lines()
+            .any(|l| l.starts_with("distill_plugin_calls_total{")
+                && l.contains(r#"plugin="misbehave""#)
+                && l.contains(r#"outcome="trap""#)),
+        "no trap counted in /metrics"
+    );
     assert_still_serving().await;
 }
 

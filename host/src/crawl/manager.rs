@@ -364,17 +364,23 @@ impl Crawls {
         lease: Leased,
         pace: &tokio::sync::Mutex<Instant>,
     ) -> Option<tokio::task::JoinHandle<bool>> {
-        let Leased { seq, task } = lease;
+        let token = lease.token();
+        let task = lease.task;
         let limits = &self.services.limits;
-        let mut bill = billing::PageBill::new(limits, plan, id, seq);
+        let mut bill = billing::PageBill::new(limits, plan, id, token);
+        bill.release_earlier(limits).await;
         let (outcome, discovered) = self.scrape_task(id, plan, &task, pace, &mut bill).await;
         let document = match &outcome {
             Outcome::Page { document, .. } => Some(document.clone()),
             _ => None,
         };
-        match self.store.finish(id, seq, outcome, discovered, plan.limit).await {
+        match self
+            .store
+            .finish(id, token, outcome, discovered, plan.limit)
+            .await
+        {
+            // What the lease holds stays spent; the hold expires with the job.
             Ok(done) if done.stored => {
-                bill.keep(limits).await;
                 let w = plan.webhook.as_ref()?;
                 self.webhooks
                     .send(w, plan.family(), "page", id, document.into_iter().collect(), None)
@@ -384,7 +390,7 @@ impl Crawls {
                 None
             }
             Err(e) => {
-                // The lease expires and the page is tried again, reusing its hold.
+                // The lease expires; the next lease gives this one's hold back.
                 tracing::error!(job = %id, url = %task.url, "finishing a task failed: {e}");
                 None
             }

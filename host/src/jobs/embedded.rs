@@ -2,7 +2,8 @@
 //! (`DATA_DIR/jobs/jobs.redb`). Tables, every key starting with the job id:
 //! `jobs` (id → record), `queued` and `leased` ((id, seq) → task), `seen`
 //! ((id, key): URLs ever queued), `stored` ((id, key): URLs with a document),
-//! `results` / `errors` ((id, n) → JSON), `robots` ((id, n) → URL).
+//! `results` / `errors` ((id, n) → JSON), `robots` ((id, n) → URL),
+//! `attempts` ((id, seq) → leases so far, while the task is unfinished).
 //!
 //! One process owns the file (redb locks it), so a lease is simply a row in
 //! `leased`; at start-up every leased row goes back to `queued` (the worker
@@ -11,11 +12,11 @@
 //! kill -9 reverts the file to an earlier consistent state, which at worst
 //! re-queues the last second's pages — never loses one.
 
-use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
+use super::record::{Finished, JobRecord, JobStatus, LeaseToken, Leased, Outcome, Task};
 use super::store::{JobStore, QueueError, ResultPage};
 use crate::reopen_db::ReopeningDb;
 use async_trait::async_trait;
-use redb::{Database, Durability, ReadableTable, TableDefinition, WriteTransaction};
+use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, TableDefinition, WriteTransaction};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -32,6 +33,7 @@ const STORED: TableDefinition<UrlKey, u8> = TableDefinition::new("stored");
 const RESULTS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("results");
 const ERRORS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("errors");
 const ROBOTS: TableDefinition<SeqKey, &str> = TableDefinition::new("robots");
+const ATTEMPTS: TableDefinition<SeqKey, u64> = TableDefinition::new("attempts");
 
 /// Longest time a commit stays non-durable.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
@@ -93,6 +95,7 @@ impl EmbeddedQueue {
             w.open_table(RESULTS).map_err(backend)?;
             w.open_table(ERRORS).map_err(backend)?;
             w.open_table(ROBOTS).map_err(backend)?;
+            w.open_table(ATTEMPTS).map_err(backend)?;
         }
         w.commit().map_err(backend)?;
         Ok(EmbeddedQueue {
@@ -300,6 +303,7 @@ impl JobStore for EmbeddedQueue {
             inner.write(|w| {
                 let mut queued = w.open_table(QUEUED).map_err(backend)?;
                 let mut leased = w.open_table(LEASED).map_err(backend)?;
+                let mut attempts = w.open_table(ATTEMPTS).map_err(backend)?;
                 let mut out = Vec::new();
                 let taken: Vec<(u64, Vec<u8>)> = queued
                     .range((id.as_str(), 0u64)..=(id.as_str(), u64::MAX))
@@ -312,9 +316,15 @@ impl JobStore for EmbeddedQueue {
                     leased
                         .insert((id.as_str(), seq), bytes.as_slice())
                         .map_err(backend)?;
+                    let before = attempts
+                        .get((id.as_str(), seq))
+                        .map_err(backend)?
+                        .map_or(0, |g| g.value());
+                    attempts.insert((id.as_str(), seq), before + 1).map_err(backend)?;
                     out.push(Leased {
                         seq,
                         task: decode(&bytes)?,
+                        attempt: before + 1,
                     });
                 }
                 Ok(out)
@@ -326,15 +336,27 @@ impl JobStore for EmbeddedQueue {
     async fn finish(
         &self,
         id: &str,
-        seq: u64,
+        lease: LeaseToken,
         outcome: Outcome,
         discovered: Vec<Task>,
         limit: u64,
     ) -> Result<Finished, QueueError> {
         let id = id.to_string();
+        let seq = lease.seq;
         self.run(move |inner| {
             inner.write(|w| {
                 let mut done = Finished::default();
+                {
+                    let mut attempts = w.open_table(ATTEMPTS).map_err(backend)?;
+                    let latest = attempts
+                        .get((id.as_str(), seq))
+                        .map_err(backend)?
+                        .map(|g| g.value());
+                    if latest.is_some_and(|a| a != lease.attempt) {
+                        return Ok(done);
+                    }
+                    attempts.remove((id.as_str(), seq)).map_err(backend)?;
+                }
                 let was_leased = w
                     .open_table(LEASED)
                     .map_err(backend)?
@@ -410,6 +432,18 @@ impl JobStore for EmbeddedQueue {
         .await
     }
 
+    async fn depth(&self) -> Result<(u64, u64), QueueError> {
+        self.run(move |inner| {
+            let r = inner.db.begin_read().map_err(backend)?;
+            // A table's length is kept in its root: no walk.
+            let count = |def: TableDefinition<SeqKey, &[u8]>| -> Result<u64, QueueError> {
+                r.open_table(def).map_err(backend)?.len().map_err(backend)
+            };
+            Ok((count(QUEUED)?, count(LEASED)?))
+        })
+        .await
+    }
+
     async fn set_status(
         &self,
         id: &str,
@@ -428,9 +462,12 @@ impl JobStore for EmbeddedQueue {
                 let mut job = before.clone();
                 job.status = status;
                 job.error = error;
-                if status == JobStatus::Cancelled {
+                // Nothing works a job in a final status: its tasks go (as
+                // the Redis queue drops them), so the queue's depth is true.
+                if status.is_final() {
                     Inner::remove_range(w, QUEUED, &id)?;
                     Inner::remove_range(w, LEASED, &id)?;
+                    Inner::remove_range(w, ATTEMPTS, &id)?;
                 }
                 Inner::put_job(w, &job)?;
                 Ok(Some(before))
@@ -586,6 +623,7 @@ impl JobStore for EmbeddedQueue {
                     Inner::remove_range(w, RESULTS, id)?;
                     Inner::remove_range(w, ERRORS, id)?;
                     Inner::remove_range(w, ROBOTS, id)?;
+                    Inner::remove_range(w, ATTEMPTS, id)?;
                     Inner::remove_urls(w, SEEN, id)?;
                     Inner::remove_urls(w, STORED, id)?;
                     w.open_table(JOBS)

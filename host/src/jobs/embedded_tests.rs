@@ -33,12 +33,14 @@ async fn queue_dedupes_limits_leases_and_resumes() {
         json!({}),
         now,
     );
+    let stale;
     {
         let q = EmbeddedQueue::open(&path).unwrap();
         let j = q.create(&job, vec![task("/", 0), task("/", 0)], 4).await.unwrap();
         assert_eq!(j.total, 1, "a key is queued once");
         let leased = q.lease("j1", 10, Duration::from_secs(60)).await.unwrap();
         assert_eq!(leased.len(), 1);
+        assert_eq!(q.depth().await.unwrap(), (0, 1), "the queue's depth");
         let page = Outcome::Page {
             document: json!({"n": 0}),
             final_key: "/".into(),
@@ -51,23 +53,42 @@ async fn queue_dedupes_limits_leases_and_resumes() {
             task("/d", 1),
         ];
         let done = q
-            .finish("j1", leased[0].seq, page.clone(), found, 4)
+            .finish("j1", leased[0].token(), page.clone(), found, 4)
             .await
             .unwrap();
         assert_eq!(done.queued, 3, "the limit of 4 counts the start page");
         assert!(done.stored);
+        assert_eq!(q.depth().await.unwrap(), (3, 0));
         // Finishing the same lease twice stores nothing more.
-        let again = q.finish("j1", leased[0].seq, page, vec![], 4).await.unwrap();
+        let again = q.finish("j1", leased[0].token(), page, vec![], 4).await.unwrap();
         assert!(!again.stored);
         // Two leased, then the process "dies".
-        assert_eq!(q.lease("j1", 2, Duration::from_secs(60)).await.unwrap().len(), 2);
+        let dead = q.lease("j1", 2, Duration::from_secs(60)).await.unwrap();
+        assert_eq!(dead.len(), 2);
         assert_eq!(q.outstanding("j1").await.unwrap(), (1, 2));
+        stale = dead[0].clone();
     }
     let q = EmbeddedQueue::open(&path).unwrap();
     assert_eq!(q.requeue_expired_leases().await.unwrap(), 2);
     assert_eq!(q.outstanding("j1").await.unwrap(), (3, 0));
     let leased = q.lease("j1", 10, Duration::from_secs(60)).await.unwrap();
     assert_eq!(leased.len(), 3);
+    let again = leased.iter().find(|l| l.seq == stale.seq).unwrap();
+    assert_eq!(
+        (stale.attempt, again.attempt),
+        (1, 2),
+        "each lease has its attempt"
+    );
+    let refused = q
+        .finish("j1", stale.token(), Outcome::Skipped, vec![], 4)
+        .await
+        .unwrap();
+    assert_eq!(refused.queued, 0);
+    assert_eq!(
+        q.outstanding("j1").await.unwrap(),
+        (0, 3),
+        "an older lease ends nothing"
+    );
     // Two tasks ending on one URL (a redirect) leave one document.
     for (i, l) in leased.iter().enumerate() {
         let outcome = match i {
@@ -83,7 +104,7 @@ async fn queue_dedupes_limits_leases_and_resumes() {
                 url: l.task.url.clone(),
             },
         };
-        q.finish("j1", l.seq, outcome, vec![], 4).await.unwrap();
+        q.finish("j1", l.token(), outcome, vec![], 4).await.unwrap();
     }
     let j = q.get("j1").await.unwrap().unwrap();
     assert_eq!(
@@ -142,7 +163,7 @@ async fn cancel_drops_queued_and_leased_work() {
     let done = q
         .finish(
             "j2",
-            leased[0].seq,
+            leased[0].token(),
             Outcome::Page {
                 document: json!({}),
                 final_key: "/1".into(),
@@ -155,5 +176,22 @@ async fn cancel_drops_queued_and_leased_work() {
     assert!(!done.stored, "work finishing after a cancel is dropped");
     assert_eq!(q.get("j2").await.unwrap().unwrap().status, JobStatus::Cancelled);
     assert_eq!(q.enqueue("j2", vec![task("/4", 0)], u64::MAX).await.unwrap(), 0);
+    // A job that fails (its request can no longer be planned) drops its
+    // tasks too: nothing is left in the queue's depth.
+    let failing = JobRecord::new(
+        "j3".into(),
+        JobKind::Batch,
+        "http://a.test/".into(),
+        json!({}),
+        now,
+    );
+    q.create(&failing, vec![task("/5", 0), task("/6", 0)], u64::MAX)
+        .await
+        .unwrap();
+    assert_eq!(q.depth().await.unwrap(), (2, 0));
+    q.set_status("j3", JobStatus::Failed, Some("no plan".into()))
+        .await
+        .unwrap();
+    assert_eq!(q.depth().await.unwrap(), (0, 0));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }

@@ -11,7 +11,7 @@ mod redis_scripts;
 pub mod store;
 
 pub use record::{
-    Finished, JOB_TTL_MS, JobKind, JobRecord, JobStatus, Leased, Outcome, Task, billed_credits,
+    Finished, JOB_TTL_MS, JobKind, JobRecord, JobStatus, LeaseToken, Leased, Outcome, Task, billed_credits,
 };
 pub use store::{JobStore, QueueError, ResultPage};
 

@@ -115,6 +115,27 @@ pub struct Task {
 pub struct Leased {
     pub seq: u64,
     pub task: Task,
+    /// How many times the task has been leased, this lease included (1 the
+    /// first time): the lease's token. A lease that expired and went to
+    /// another worker can no longer finish the task.
+    pub attempt: u64,
+}
+
+impl Leased {
+    /// What finishing this lease names.
+    pub fn token(&self) -> LeaseToken {
+        LeaseToken {
+            seq: self.seq,
+            attempt: self.attempt,
+        }
+    }
+}
+
+/// One lease of one task: the task's number and the lease's attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeaseToken {
+    pub seq: u64,
+    pub attempt: u64,
 }
 
 /// What a stored document was billed: its `metadata.creditsUsed` (1 when

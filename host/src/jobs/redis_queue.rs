@@ -19,7 +19,7 @@
 //! goes back to the queue at the next lease call of any worker; a task
 //! finished twice counts and stores once.
 
-use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task, billed_credits};
+use super::record::{Finished, JobRecord, JobStatus, LeaseToken, Leased, Outcome, Task, billed_credits};
 use super::redis_scripts::{KEY_NAMES, Script};
 use super::store::{JobStore, QueueError, ResultPage};
 use async_trait::async_trait;
@@ -229,16 +229,20 @@ impl JobStore for RedisQueue {
         let flat: Vec<Option<Vec<u8>>> = self
             .eval(Script::Lease, id, &[arg(now), arg(until), arg(n)])
             .await?;
-        let mut out = Vec::with_capacity(flat.len() / 2);
+        let mut out = Vec::with_capacity(flat.len() / 3);
         let mut it = flat.into_iter();
-        while let (Some(seq), Some(task)) = (it.next(), it.next()) {
-            let seq: u64 = String::from_utf8_lossy(&seq.unwrap_or_default())
+        let number = |v: Option<Vec<u8>>| -> Result<u64, QueueError> {
+            String::from_utf8_lossy(&v.unwrap_or_default())
                 .parse()
-                .map_err(corrupt)?;
+                .map_err(corrupt)
+        };
+        while let (Some(seq), Some(task), Some(attempt)) = (it.next(), it.next(), it.next()) {
+            let seq = number(seq)?;
             let task = task.ok_or_else(|| QueueError::Corrupt(format!("task {seq} of {id} missing")))?;
             out.push(Leased {
                 seq,
                 task: serde_json::from_slice(&task).map_err(corrupt)?,
+                attempt: number(attempt)?,
             });
         }
         Ok(out)
@@ -258,7 +262,7 @@ impl JobStore for RedisQueue {
     async fn finish(
         &self,
         id: &str,
-        seq: u64,
+        lease: LeaseToken,
         outcome: Outcome,
         discovered: Vec<Task>,
         limit: u64,
@@ -280,12 +284,13 @@ impl JobStore for RedisQueue {
             Outcome::Skipped => ("skipped", Vec::new(), String::new()),
         };
         let mut args = vec![
-            arg(seq),
+            arg(lease.seq),
             arg(kind),
             payload,
             final_key.into_bytes(),
             arg(limit),
             arg(credits),
+            arg(lease.attempt),
         ];
         args.extend(task_args(&discovered)?);
         let (queued, stored): (u64, u8) = self.eval(Script::Finish, id, &args).await?;
@@ -297,6 +302,29 @@ impl JobStore for RedisQueue {
 
     async fn outstanding(&self, id: &str) -> Result<(u64, u64), QueueError> {
         self.eval(Script::Outstanding, id, &[]).await
+    }
+
+    async fn depth(&self) -> Result<(u64, u64), QueueError> {
+        let mut c = self.conn.clone();
+        let active: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(format!("{}active", self.namespace))
+            .query_async(&mut c)
+            .await
+            .map_err(backend)?;
+        if active.is_empty() {
+            return Ok((0, 0));
+        }
+        // Two ZCARDs per job still scraping, in one round trip.
+        let mut pipe = redis::pipe();
+        for id in &active {
+            let job = self.job_key(id);
+            pipe.zcard(format!("{job}:queued")).zcard(format!("{job}:leased"));
+        }
+        let counts: Vec<u64> = pipe.query_async(&mut c).await.map_err(backend)?;
+        let (queued, leased) = counts.chunks(2).fold((0, 0), |(q, l), pair| {
+            (q + pair[0], l + pair.get(1).copied().unwrap_or(0))
+        });
+        Ok((queued, leased))
     }
 
     async fn set_status(

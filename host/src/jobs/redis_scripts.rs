@@ -66,7 +66,9 @@ return requeue(ARGV[1])
 ";
 
 /// ARGV: now ms, lease end ms, n. Re-queues expired leases, then leases up
-/// to n tasks in sequence order. Returns seq, task JSON pairs.
+/// to n tasks in sequence order, counting each task's leases in the job
+/// hash's field `a:SEQ` (the lease's token, until the task is finished).
+/// Returns seq, task JSON, attempt triples.
 const LEASE: &str = r"
 if redis.call('HGET', KEYS[1], 'status') ~= 'scraping' then return {} end
 requeue(ARGV[1])
@@ -77,6 +79,7 @@ for _, seq in ipairs(seqs) do
   redis.call('ZADD', KEYS[3], ARGV[2], seq)
   out[#out + 1] = seq
   out[#out + 1] = redis.call('HGET', KEYS[4], seq)
+  out[#out + 1] = tostring(redis.call('HINCRBY', KEYS[1], 'a:' .. seq, 1))
 end
 return out
 ";
@@ -91,11 +94,16 @@ return 0
 ";
 
 /// ARGV: seq, kind (page/failed/robots/skipped), payload, final key, limit,
-/// the page's credits, tasks… The task ends once: its lease (or its re-queued entry, when the
-/// lease expired) is removed, else the call is a repeat and does nothing.
-/// Returns {queued, stored}.
+/// the page's credits, the lease's attempt, tasks… A lease older than the
+/// task's latest (it expired and another worker took the task) does
+/// nothing. The task ends once: its lease (or its re-queued entry, when the
+/// lease expired and nobody took it yet) is removed, else the call is a
+/// repeat and does nothing. Returns {queued, stored}.
 const FINISH: &str = r"
 local seq = ARGV[1]
+local latest = redis.call('HGET', KEYS[1], 'a:' .. seq)
+if latest and latest ~= ARGV[7] then return {0, 0} end
+redis.call('HDEL', KEYS[1], 'a:' .. seq)
 local was = redis.call('ZREM', KEYS[3], seq) + redis.call('ZREM', KEYS[2], seq)
 if was == 0 then return {0, 0} end
 redis.call('HDEL', KEYS[4], seq)
@@ -119,7 +127,7 @@ elseif kind == 'robots' then
   redis.call('HINCRBY', KEYS[1], 'total', -1)
   redis.call('HINCRBY', KEYS[1], 'completed', -1)
 end
-return {queue(tonumber(ARGV[5]), 7), stored}
+return {queue(tonumber(ARGV[5]), 8), stored}
 ";
 
 /// ARGV: status, id, error? Moves a scraping job to a final status and drops

@@ -1,6 +1,7 @@
 //! The Redis queue against a real `redis-server` (Debian's; `make setup`
 //! installs it) on a free loopback port: de-duplication and the limit, an
-//! expired lease taken by another worker with the task stored once, paging,
+//! expired lease taken by another worker (the old lease's finish refused,
+//! the new one's stored once), paging,
 //! cancel, expiry. Skipped, saying so, only when the binary is absent.
 
 use crate::jobs::record::{JobKind, JobRecord, JobStatus, Outcome, Task};
@@ -49,7 +50,7 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
     assert_eq!(first.len(), 1);
     let found = vec![task("/a"), task("/b"), task("/"), task("/c"), task("/d")];
     let done = a
-        .finish("j1", first[0].seq, page(0, "/"), found, 4)
+        .finish("j1", first[0].token(), page(0, "/"), found, 4)
         .await
         .unwrap();
     assert_eq!(
@@ -58,7 +59,7 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
         "the limit of 4 counts the start page"
     );
     let again = a
-        .finish("j1", first[0].seq, page(0, "/"), vec![], 4)
+        .finish("j1", first[0].token(), page(0, "/"), vec![], 4)
         .await
         .unwrap();
     assert!(!again.stored, "a repeated finish stores nothing");
@@ -68,6 +69,11 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
     let held = a.lease("j1", 2, Duration::from_millis(300)).await.unwrap();
     assert_eq!(held.len(), 2);
     assert_eq!(b.outstanding("j1").await.unwrap(), (1, 2));
+    assert_eq!(
+        b.depth().await.unwrap(),
+        (1, 2),
+        "the queue's depth over its jobs"
+    );
     a.renew("j1", &[held[0].seq], Duration::from_secs(60))
         .await
         .unwrap();
@@ -77,25 +83,41 @@ async fn shared_queue_leases_expire_to_another_worker_and_store_once() {
     seqs.sort();
     assert_eq!(seqs.len(), 2, "the expired lease and the queued task: {seqs:?}");
     assert!(seqs.contains(&held[1].seq) && !seqs.contains(&held[0].seq));
-    // Both workers finish the re-leased task: it counts and stores once.
+    // Both workers finish the re-leased task: the expired lease changes
+    // nothing (the task is b's now), b's stores once.
+    let retaken = taken.iter().find(|l| l.seq == held[1].seq).unwrap();
+    assert_eq!(
+        (held[1].attempt, retaken.attempt),
+        (1, 2),
+        "each lease has its attempt"
+    );
     let late = a
-        .finish("j1", held[1].seq, page(1, "/b"), vec![], 4)
+        .finish("j1", held[1].token(), page(1, "/b"), vec![], 4)
         .await
         .unwrap();
-    assert!(late.stored, "the first finish of a task wins");
+    assert!(!late.stored, "a lease taken over can no longer finish the task");
+    assert_eq!(b.outstanding("j1").await.unwrap(), (0, 3), "nothing ended");
+    let current = b
+        .finish("j1", retaken.token(), page(1, "/b"), vec![], 4)
+        .await
+        .unwrap();
+    assert!(current.stored, "the latest lease finishes the task");
     let twice = b
-        .finish("j1", held[1].seq, page(1, "/b"), vec![], 4)
+        .finish("j1", retaken.token(), page(1, "/b"), vec![], 4)
         .await
         .unwrap();
     assert!(!twice.stored);
     // Two tasks ending on one URL (a redirect) leave one document.
     let other = taken.iter().find(|l| l.seq != held[1].seq).unwrap();
-    let dup = b.finish("j1", other.seq, page(2, "/b"), vec![], 4).await.unwrap();
+    let dup = b
+        .finish("j1", other.token(), page(2, "/b"), vec![], 4)
+        .await
+        .unwrap();
     assert!(!dup.stored);
     let blocked = Outcome::RobotsBlocked {
         url: held[0].task.url.clone(),
     };
-    a.finish("j1", held[0].seq, blocked, vec![], 4).await.unwrap();
+    a.finish("j1", held[0].token(), blocked, vec![], 4).await.unwrap();
     let j = b.get("j1").await.unwrap().unwrap();
     assert_eq!(
         (j.total, j.completed, j.results, j.robots_blocked),
@@ -158,7 +180,7 @@ async fn shared_queue_cancel_drops_work() {
     assert_eq!(before.unwrap().status, JobStatus::Scraping);
     assert_eq!(q.outstanding("j2").await.unwrap(), (0, 0));
     let done = q
-        .finish("j2", leased[0].seq, page(0, "/1"), vec![], u64::MAX)
+        .finish("j2", leased[0].token(), page(0, "/1"), vec![], u64::MAX)
         .await
         .unwrap();
     assert!(!done.stored, "work finishing after a cancel is dropped");

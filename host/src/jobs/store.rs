@@ -4,9 +4,11 @@
 //! lease ends, the outcome is stored and the newly discovered tasks are
 //! queued together, so a worker killed at any point loses no page (its lease
 //! goes back to the queue) and stores none twice (a task finished twice, or
-//! two tasks ending on one URL after redirects, leave one document).
+//! two tasks ending on one URL after redirects, leave one document). Every
+//! lease of a task has its own attempt number; only the latest lease can
+//! finish the task.
 
-use super::record::{Finished, JobRecord, JobStatus, Leased, Outcome, Task};
+use super::record::{Finished, JobRecord, JobStatus, LeaseToken, Leased, Outcome, Task};
 use async_trait::async_trait;
 use serde_json::Value;
 use std::time::Duration;
@@ -54,11 +56,13 @@ pub trait JobStore: Send + Sync + 'static {
         Ok(())
     }
 
-    /// Ends a lease with its outcome and queues what the page discovered.
+    /// Ends a lease with its outcome and queues what the page discovered. A
+    /// lease whose task was leased again since (it expired and another
+    /// worker took it) changes nothing: the task is the new lease's.
     async fn finish(
         &self,
         id: &str,
-        seq: u64,
+        lease: LeaseToken,
         outcome: Outcome,
         discovered: Vec<Task>,
         limit: u64,
@@ -67,8 +71,13 @@ pub trait JobStore: Send + Sync + 'static {
     /// Tasks queued and leased.
     async fn outstanding(&self, id: &str) -> Result<(u64, u64), QueueError>;
 
-    /// Moves a scraping job to a final status. Cancelling drops its queued and
-    /// leased tasks. Returns the job as it was before, or `None` if unknown.
+    /// Tasks queued and leased over every job (the `/metrics` queue depth;
+    /// for a shared store, what all its servers see).
+    async fn depth(&self) -> Result<(u64, u64), QueueError>;
+
+    /// Moves a scraping job to a final status, dropping its queued and leased
+    /// tasks (cancelled or failed: nothing works them any more). Returns the
+    /// job as it was before, or `None` if unknown.
     async fn set_status(
         &self,
         id: &str,

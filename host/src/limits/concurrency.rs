@@ -61,16 +61,21 @@ impl Drop for Slot {
     }
 }
 
-/// Removes a waiter from the queue count when its wait ends, however it ends.
-struct Waiting<'a>(&'a Slots, &'a str);
+/// Removes a waiter from the queue count (and the `/metrics` gauge, through
+/// the held [`crate::telemetry::KeyWaiting`]) when its wait ends, however it ends.
+struct Waiting<'a> {
+    slots: &'a Slots,
+    key_id: &'a str,
+    _gauge: crate::telemetry::KeyWaiting,
+}
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        let mut waiting = self.0.waiting.lock().unwrap();
-        if let Some(n) = waiting.get_mut(self.1) {
+        let mut waiting = self.slots.waiting.lock().unwrap();
+        if let Some(n) = waiting.get_mut(self.key_id) {
             *n -= 1;
             if *n == 0 {
-                waiting.remove(self.1);
+                waiting.remove(self.key_id);
             }
         }
     }
@@ -110,7 +115,11 @@ impl Slots {
             }
             *n += 1;
         }
-        let _waiting = Waiting(self, &key.id);
+        let _waiting = Waiting {
+            slots: self,
+            key_id: &key.id,
+            _gauge: crate::telemetry::key_waiting(&key.id, &key.name),
+        };
         let started = Instant::now();
         loop {
             let notified = self.released.notified();

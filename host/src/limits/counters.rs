@@ -58,9 +58,6 @@ pub trait Counters: Send + Sync + 'static {
     /// `ttl` when created, the hold `hold_ttl`.
     async fn shift_hold(&self, shift: &HoldShift) -> Result<Option<i64>, CounterError>;
 
-    /// Forgets a hold without changing its main counter (what it held stays spent).
-    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError>;
-
     /// Adds `delta` unconditionally and returns the new value.
     async fn add(&self, key: &str, delta: i64, ttl: Duration) -> Result<i64, CounterError> {
         Ok(self
@@ -139,11 +136,6 @@ impl Counters for MemoryCounters {
         }
         Ok(Some(next))
     }
-
-    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
-        self.values.lock().await.remove(hold);
-        Ok(())
-    }
 }
 
 /// `main`'s value after moving a hold of `held` to `target` (`None`: taking
@@ -194,8 +186,7 @@ pub mod tests {
         assert_eq!(c.shift_hold(&to("m", "h1", 3)).await.unwrap(), None, "over");
         assert_eq!(c.shift_hold(&to("m", "h1", 2)).await.unwrap(), Some(3));
         assert_eq!(c.shift_hold(&to("m", "h2", 0)).await.unwrap(), Some(2), "refund");
-        c.drop_hold("h1").await.unwrap();
-        assert_eq!(c.get("h1").await.unwrap(), 0);
-        assert_eq!(c.get("m").await.unwrap(), 2, "kept spent");
+        assert_eq!(c.get("h1").await.unwrap(), 2, "a kept hold stays spent");
+        assert_eq!(c.get("m").await.unwrap(), 2);
     }
 }

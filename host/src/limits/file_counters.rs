@@ -128,14 +128,6 @@ impl Counters for FileCounters {
             .submit(Change::ShiftHold(shift.clone()), durable)
             .await
     }
-
-    async fn drop_hold(&self, hold: &str) -> Result<(), CounterError> {
-        let durable = !self.is_volatile(hold);
-        self.committer
-            .submit(Change::DropHold(hold.to_string()), durable)
-            .await
-            .map(|_| ())
-    }
 }
 
 #[cfg(test)]

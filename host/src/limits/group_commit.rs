@@ -36,8 +36,6 @@ pub enum Change {
     },
     /// [`super::counters::Counters::shift_hold`].
     ShiftHold(HoldShift),
-    /// [`super::counters::Counters::drop_hold`].
-    DropHold(String),
 }
 
 struct Pending {
@@ -207,10 +205,6 @@ fn apply(table: &mut Table<&str, [u8; 16]>, change: &Change, now: i64) -> Result
                     .map_err(err)?;
             }
             Ok(Some(next))
-        }
-        Change::DropHold(hold) => {
-            table.remove(hold.as_str()).map_err(err)?;
-            Ok(None)
         }
     }
 }

@@ -262,11 +262,6 @@ impl Limits {
         Ok(moved.is_some())
     }
 
-    /// Ends a hold, what it holds staying spent (the work was delivered).
-    pub async fn keep_hold(&self, key: &KeyRecord, hold: &str) -> Result<(), CounterError> {
-        self.counters.drop_hold(&Self::hold_key(key, hold)).await
-    }
-
     /// Adjusts the key's spent credits by `delta` after the work is done (the
     /// rest of a multi-credit scrape, or a refund when negative). May pass the
     /// limit: a request admitted with credits left is finished and billed.

@@ -19,6 +19,12 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         cache_bytes,
         crate::heap_trim::stats().0,
     );
+    // Two table lengths (embedded) or one round trip (Redis); a queue that
+    // cannot answer leaves the last values.
+    match state.crawls.store.depth().await {
+        Ok((queued, leased)) => crate::telemetry::job_tasks(queued, leased),
+        Err(e) => tracing::warn!("/metrics: job queue depth unknown: {e}"),
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
         crate::telemetry::render(),
