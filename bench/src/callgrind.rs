@@ -22,9 +22,6 @@ const STAGES: [(&str, &str); 8] = [
     ("stage_response_json", "response JSON"),
 ];
 
-/// The stage that runs wasm (and so takes the epoch ticks).
-const PLUGIN_STAGE: &str = "stage_markdown_plugin";
-
 pub struct Config {
     pub harness: PathBuf,
     pub markdown_wasm: PathBuf,
@@ -42,14 +39,8 @@ pub struct PageCount {
     pub label: &'static str,
     /// Instructions per scrape, per stage (same order as [`STAGES`]).
     pub stages: Vec<Option<f64>>,
-    /// Instructions per scrape inside `scrape_once`, epoch ticks left out.
+    /// Instructions per scrape inside `scrape_once`.
     pub total: f64,
-    /// Instructions per scrape in the plugin's epoch-tick callbacks, left out
-    /// of the plugin stage and the total: the runtime's ticker fires every
-    /// 10 ms of wall time, and under valgrind (~50× slower) a call sees tens
-    /// of ticks where the server's sees none, so the count moved with the
-    /// machine's load.
-    pub epoch_ticks: f64,
 }
 
 pub struct Results {
@@ -147,26 +138,13 @@ fn count(cfg: &Config, id: &'static str, label: &'static str) -> Result<PageCoun
     let text = String::from_utf8_lossy(&annotate.stdout);
     let n = cfg.iterations.max(1) as f64;
     let per_scrape = |name: &str| inclusive(&text, name).map(|ir| ir / n);
-    let epoch_ticks = per_scrape("new_epoch").unwrap_or(0.0);
-    let total = per_scrape("scrape_once").ok_or("no scrape_once in callgrind's output")? - epoch_ticks;
-    let stages = STAGES
-        .iter()
-        .map(|(name, _)| {
-            let ir = per_scrape(name)?;
-            Some(if *name == PLUGIN_STAGE {
-                ir - epoch_ticks
-            } else {
-                ir
-            })
-        })
-        .collect();
+    let total = per_scrape("scrape_once").ok_or("no scrape_once in callgrind's output")?;
     Ok(PageCount {
         no_plugin,
         id,
         label,
-        stages,
+        stages: STAGES.iter().map(|(name, _)| per_scrape(name)).collect(),
         total,
-        epoch_ticks,
     })
 }
 
@@ -223,18 +201,6 @@ pub fn to_markdown(r: &Results) -> String {
     }
     t.row(row);
     out.push_str(&t.to_markdown());
-    let ticks: Vec<String> = r
-        .pages
-        .iter()
-        .flatten()
-        .map(|p| format!("{} M (`{}`)", mega(p.epoch_ticks), p.id))
-        .collect();
-    out.push_str(&format!(
-        "\nLeft out of the plugin stage and the totals: the epoch-tick callbacks the plugin calls took under \
-         valgrind ({}). The deadline's ticker fires every 10 ms of wall time; valgrind runs the call ~50× slower, so \
-         it sees many ticks where the server sees about none, and their count follows the machine's load.\n",
-        ticks.join(", ")
-    ));
     if let Some(why) = r.pages.iter().flatten().find_map(|p| p.no_plugin.as_deref()) {
         out.push_str(&format!(
             "\n**The markdown plugin stage is not counted**: its runtime could not be created under valgrind (`{why}`); \
