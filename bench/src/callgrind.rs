@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The harness's stage functions, in pipeline order, with their labels.
-const STAGES: [(&str, &str); 7] = [
+const STAGES: [(&str, &str); 8] = [
+    ("stage_script_check", "script-rendered check (browser fallback)"),
     ("stage_decode", "decode to UTF-8"),
     ("stage_parse", "parse (html5ever)"),
     ("stage_metadata", "metadata"),

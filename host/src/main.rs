@@ -16,11 +16,19 @@ fn main() -> anyhow::Result<()> {
     if let Some(distill::config::Command::Keys { action }) = command {
         return distill::keys_cli::run(action, &config);
     }
-    let filter = EnvFilter::try_new(&config.log)
-        .map_err(|e| anyhow::anyhow!("invalid log filter {:?}: {e}", config.log))?
-        // chromiumoxide traces every DevTools message whole: proxy
-        // credentials, page content (zeroDataRetention). Never logged.
-        .add_directive("chromiumoxide::conn=debug".parse()?);
+    let mut filter = EnvFilter::try_new(&config.log)
+        .map_err(|e| anyhow::anyhow!("invalid log filter {:?}: {e}", config.log))?;
+    // chromiumoxide traces every DevTools message whole: proxy credentials,
+    // page content (zeroDataRetention). Never logged. Capped only when the
+    // filter lets traces through: the cap's `debug` would otherwise become
+    // the `log` crate's max level, and every `log::debug!` of the HTML parser
+    // (one per token) would be dispatched to the filter on every scrape.
+    if filter
+        .max_level_hint()
+        .is_none_or(|max| max > tracing::level_filters::LevelFilter::DEBUG)
+    {
+        filter = filter.add_directive("chromiumoxide::conn=debug".parse()?);
+    }
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

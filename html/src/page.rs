@@ -56,40 +56,63 @@ impl ParsedPage {
 
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
     pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
-        let include = user_selectors::compile(opts.include_tags)?;
-        let exclude = user_selectors::compile(opts.exclude_tags)?;
-        let doc = self.doc.clone();
-        if !include.is_empty() {
-            clean::apply_include(&doc, &include);
-        }
-        let whole_page_main_content = opts.only_main_content && include.is_empty();
-        if whole_page_main_content {
-            // Script shells keep content in `<noscript>` or hidden streamed segments.
-            main_content::reveal_deferred(&doc);
-        }
-        clean::strip_unwanted(&doc);
-        clean::apply_exclude(&doc, &exclude);
-        if opts.only_main_content {
-            if whole_page_main_content {
-                main_content::remove_non_main(&doc);
-            } else {
-                main_content::remove_non_main_fragment(&doc);
-            }
-        }
-        clean::rewrite_media_and_links(&doc, &self.base);
-        // Like upstream, links and images resolve against a `<base href>` that survived
-        // cleaning (normally none, as `<head>` is gone), else the page URL.
-        let base = if self.has_base {
-            urls::document_base(&doc, &self.page_url).0
-        } else {
-            self.page_url.clone()
-        };
-        Ok(CleanedHtml {
-            doc,
-            page_url: self.page_url.clone(),
-            base,
-        })
+        clean_doc(self.doc.clone(), &self.page_url, &self.base, self.has_base, opts)
     }
+
+    /// [`ParsedPage::clean`] on the parsed document itself, when the page is
+    /// not needed afterwards: no copy of the tree (a page's largest
+    /// allocation after the parse).
+    pub fn into_clean(self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
+        let ParsedPage {
+            doc,
+            page_url,
+            base,
+            has_base,
+        } = self;
+        clean_doc(doc, &page_url, &base, has_base, opts)
+    }
+}
+
+/// Cleans `doc` (a page's parsed document, or a copy of it) in place.
+fn clean_doc(
+    doc: Document,
+    page_url: &Url,
+    page_base: &Url,
+    has_base: bool,
+    opts: &CleanOptions,
+) -> Result<CleanedHtml, CleanError> {
+    let include = user_selectors::compile(opts.include_tags)?;
+    let exclude = user_selectors::compile(opts.exclude_tags)?;
+    if !include.is_empty() {
+        clean::apply_include(&doc, &include);
+    }
+    let whole_page_main_content = opts.only_main_content && include.is_empty();
+    if whole_page_main_content {
+        // Script shells keep content in `<noscript>` or hidden streamed segments.
+        main_content::reveal_deferred(&doc);
+    }
+    clean::strip_unwanted(&doc);
+    clean::apply_exclude(&doc, &exclude);
+    if opts.only_main_content {
+        if whole_page_main_content {
+            main_content::remove_non_main(&doc);
+        } else {
+            main_content::remove_non_main_fragment(&doc);
+        }
+    }
+    clean::rewrite_media_and_links(&doc, page_base);
+    // Like upstream, links and images resolve against a `<base href>` that survived
+    // cleaning (normally none, as `<head>` is gone), else the page URL.
+    let base = if has_base {
+        urls::document_base(&doc, page_url).0
+    } else {
+        page_url.clone()
+    };
+    Ok(CleanedHtml {
+        doc,
+        page_url: page_url.clone(),
+        base,
+    })
 }
 
 /// A cleaned document.

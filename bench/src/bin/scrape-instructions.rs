@@ -1,6 +1,7 @@
 //! The in-process scrape pipeline on one page, N times, for `valgrind
 //! --tool=callgrind` (benchmark 10, [`callgrind`](../callgrind.rs)): the same
-//! library calls as the server's pipeline (decode, parse, metadata, clean,
+//! library calls as the server's pipeline (the browser fallback's
+//! script-rendered check, decode, parse, metadata, clean,
 //! serialise, the markdown plugin in wasm with a fresh instance, response
 //! JSON), each stage in its own never-inlined `stage_*` function under
 //! `scrape_once`, so callgrind's inclusive counts give instructions per stage.
@@ -100,13 +101,21 @@ fn scrape_once(ctx: &Ctx, body: &[u8]) -> usize {
 }
 
 fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
+    black_box(stage_script_check(body));
     let raw = stage_decode(body);
     let page = stage_parse(&raw, &ctx.url);
     let metadata = stage_metadata(&page);
-    let cleaned = stage_clean(&page);
+    let cleaned = stage_clean(page);
     let cleaned_html = stage_serialise(&cleaned);
     let markdown = stage_markdown_plugin(ctx, &raw, cleaned_html, &metadata);
     stage_response_json(markdown, metadata)
+}
+
+/// The browser fallback's check of every HTML page the HTTP engine fetched
+/// (`pipeline::fallback`), on the body as received.
+#[inline(never)]
+fn stage_script_check(body: &[u8]) -> bool {
+    distill::fetch::script_rendered::detect_bytes(black_box(body)).is_some()
 }
 
 #[inline(never)]
@@ -124,14 +133,15 @@ fn stage_metadata(page: &ParsedPage) -> Map<String, Value> {
     page.metadata()
 }
 
+/// Cleans the parsed tree itself, as the server does (`pipeline::prepare`).
 #[inline(never)]
-fn stage_clean(page: &ParsedPage) -> CleanedHtml {
+fn stage_clean(page: ParsedPage) -> CleanedHtml {
     let opts = CleanOptions {
         only_main_content: true,
         include_tags: &[],
         exclude_tags: &[],
     };
-    let cleaned = page.clean(&opts).expect("no selectors");
+    let cleaned = page.into_clean(&opts).expect("no selectors");
     black_box(cleaned.has_content());
     cleaned
 }

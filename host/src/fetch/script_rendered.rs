@@ -1,7 +1,8 @@
 //! Whether an HTML page fetched without a browser looks script-rendered: its
 //! content would only exist after its scripts ran. A pure, single pass over
 //! the markup (no DOM is built), so the HTTP engine's every page can be
-//! checked cheaply. General signals only:
+//! checked cheaply; it stops once the page has enough visible text that no
+//! signal can apply. General signals only:
 //!
 //! - the page runs script and its body has (next to) no visible text;
 //! - an app shell: an empty framework mount point (`id` root, app, __next,
@@ -80,6 +81,15 @@ pub fn detect(html: &str) -> Option<Signal> {
         Some(Signal::NoscriptNotice)
     } else {
         None
+    }
+}
+
+/// [`detect`] on a body as received (invalid UTF-8 replaced; a valid body,
+/// nearly every one, is checked where it lies).
+pub fn detect_bytes(body: &[u8]) -> Option<Signal> {
+    match std::str::from_utf8(body) {
+        Ok(html) => detect(html),
+        Err(_) => detect(&String::from_utf8_lossy(body)),
     }
 }
 
@@ -304,6 +314,11 @@ fn scan(html: &str) -> Facts {
     let mut chrome: Vec<&str> = Vec::new();
     let mut tokens = Tokens { src: html, pos: 0 };
     while let Some(token) = tokens.next_token() {
+        if facts.visible >= LITTLE_TEXT {
+            // Decided: with this much text no signal can apply (and visible
+            // text only grows), so the rest of the page is not scanned.
+            break;
+        }
         match token {
             Token::Text(t) if in_body && chrome.is_empty() => facts.visible += visible_chars(t),
             Token::Start(name, attrs) => match name.as_str() {
@@ -358,6 +373,21 @@ mod tests {
         format!(
             "<!DOCTYPE html><html><head><title>A page title here</title></head><body>{body}</body></html>"
         )
+    }
+
+    #[test]
+    fn bodies_are_checked_as_bytes_invalid_utf8_included() {
+        let shell = page("<div id=\"root\"></div><script src=\"/app.js\"></script>");
+        assert_eq!(detect_bytes(shell.as_bytes()), Some(Signal::EmptyContent));
+        let mut bytes = shell.into_bytes();
+        bytes.insert(bytes.len() - 20, 0xff);
+        assert_eq!(detect_bytes(&bytes), Some(Signal::EmptyContent));
+        // Past the text that decides, the rest of a page does not change the answer.
+        let long = page(&format!(
+            "{}<div id=\"app\"></div><noscript>Please enable JavaScript</noscript><script></script>",
+            ARTICLE.repeat(3)
+        ));
+        assert_eq!(detect_bytes(long.as_bytes()), None);
     }
 
     const ARTICLE: &str = "<article><h1>Lichens on old walls</h1><p>Lichens are composite organisms \

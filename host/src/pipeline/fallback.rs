@@ -91,7 +91,7 @@ fn looks_script_rendered(page: &FetchedPage) -> Option<Signal> {
     if !html || !(200..300).contains(&page.status) {
         return None;
     }
-    script_rendered::detect(&String::from_utf8_lossy(&page.body))
+    script_rendered::detect_bytes(&page.body)
 }
 
 /// The HTTP result, with a warning that the browser could not render it.

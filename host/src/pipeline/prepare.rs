@@ -57,14 +57,17 @@ pub fn prepare_sync(
         include_tags: &opts.include_tags,
         exclude_tags: &opts.exclude_tags,
     };
+    // The parsed tree itself is cleaned, not a copy of it: it is needed
+    // again only when main-content filtering removed everything, and is then
+    // parsed again (rare; a copy on every scrape cost more).
     let mut cleaned = page
-        .clean(&clean)
+        .into_clean(&clean)
         .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     if clean.only_main_content && !cleaned.has_content() {
         // Main-content filtering removed everything: fall back to the whole page.
         clean.only_main_content = false;
-        cleaned = page
-            .clean(&clean)
+        cleaned = ParsedPage::parse(html, url)
+            .into_clean(&clean)
             .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }
     Ok(PreparedPage {
