@@ -16,7 +16,7 @@ pub const HEADER_LEN: usize = 18;
 const MIN_COMPRESS_LEN: usize = 512;
 /// zstd level when `DISTILL_CACHE_ZSTD_LEVEL` is unset (docs/CACHE.md has
 /// the measurements behind it).
-pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
+pub const DEFAULT_ZSTD_LEVEL: i32 = 1;
 /// Largest payload a value may decompress to (guards against a corrupt header).
 const MAX_PAYLOAD: usize = 512 << 20;
 
