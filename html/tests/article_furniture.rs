@@ -77,3 +77,61 @@ fn lists_after_an_introduction_that_is_a_small_part_of_the_page_stay() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "PIECE1x0", "PIECE4x11"], &[]);
 }
+
+#[test]
+fn addresses_written_out_after_the_body_stay() {
+    // After the post, a line and the addresses of its episodes written out as links: a
+    // block of links saying less than the body, but its links are references (sources,
+    // recordings) named by their address, not teasers with titles.
+    let links: String = (0..5)
+        .map(|i| format!("<div><a href=\"https://audio.example.org/show/ep/{i}\">https://audio.example.org/show/ep/{i}</a></div>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><h1>Lichens on Old Walls</h1><div class="text">{}</div>
+        <div class="episodes">ADDRESSES Listen to the episodes of this series that walk the old walls of the town one by one:{links}</div></div></body>"#,
+        paras(8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 1. Lichens",
+            "ADDRESSES",
+            "https://audio.example.org/show/ep/4",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn one_table_of_an_index_s_run_of_tables_stays() {
+    // A reference page: an introduction, then tables of the items it documents under
+    // headings, built from one template. The last table is short and mostly links, as
+    // teasers are, but its peer table stays, so it is a part of the index, not furniture.
+    let table = |name: &str, n: usize, words: &str| -> String {
+        let rows: String = (0..n)
+            .map(|i| {
+                format!("<dt><a href=\"/{name}{i}.html\">{name}{i} LichenGrowthKind</a> <code>stable</code></dt><dd>{name}DESC{i} {words}</dd>")
+            })
+            .collect();
+        format!("<h2>{name}</h2><dl class=\"item-table\">{rows}</dl>")
+    };
+    let html = format!(
+        r#"<body><div class="page"><h1>Module lichens</h1><div class="docblock">{}</div>
+        {}{}</div></body>"#,
+        paras(8),
+        table(
+            "STRUCT",
+            6,
+            "A partnership of a fungus and an alga that grows on stone, bark and old brick, \
+             measured by its area and the colour of its thallus."
+        ),
+        table("ENUM", 4, "A growth.")
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "STRUCTDESC5", "ENUMDESC0", "ENUMDESC3"],
+        &[],
+    );
+}

@@ -69,7 +69,12 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
         if !around_body && headline_list(n) && !record_block && free {
             found.push(with_title(arena, i, container, body));
             i += n.size as usize;
-        } else if after_body_furniture && i >= body_end && free && links_after_body(n, body_plain) {
+        } else if after_body_furniture
+            && i >= body_end
+            && free
+            && links_after_body(n, body_plain)
+            && !has_kept_peer(arena, i, body_plain)
+        {
             found.push(i);
             i += n.size as usize;
         } else {
@@ -90,6 +95,22 @@ fn links_after_body(n: &Node, body_plain: u32) -> bool {
         && n.counts.links >= AFTER_MIN_LINKS
         && n.total.link_density() >= AFTER_LINKS
         && plain(n) < body_plain
+        && n.total.url_links * 2 < n.counts.links
+}
+
+/// Whether `i` is a list and a sibling list built from the same template (same tag and
+/// first class word) is no block of links after the body: `i` is then one section of a
+/// run the page keeps (an index's "Structs", "Enums", "Functions" tables), not a teaser
+/// row.
+fn has_kept_peer(arena: &Arena, i: usize, body_plain: u32) -> bool {
+    let nodes = &arena.nodes;
+    let p = nodes[i].parent;
+    if p == u32::MAX || nodes[i].kind != Kind::List {
+        return false;
+    }
+    arena
+        .children(p as usize)
+        .any(|c| c != i && nodes[c].sig == nodes[i].sig && !links_after_body(&nodes[c], body_plain))
 }
 
 fn plain(n: &Node) -> u32 {
