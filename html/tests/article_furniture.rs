@@ -135,3 +135,69 @@ fn one_table_of_an_index_s_run_of_tables_stays() {
         &[],
     );
 }
+
+/// A short post: three paragraphs, under the length that makes a page read as an article.
+fn short_post() -> String {
+    "<h1>Moss on the North Wall</h1><p>POSTTEXT Moss grows on the north side of old walls, \
+     where the sun never dries the stone.</p><p>It holds water for weeks and feeds the \
+     lichens below it.</p>"
+        .to_string()
+}
+
+#[test]
+fn a_list_titled_as_pointers_to_other_pages_goes() {
+    // After a short post, "Recommended reading" and a list of other posts' titles: the title
+    // says what it is, and the list is all links.
+    let items: String = (0..5)
+        .map(|i| format!("<li><a href=\"/p/{i}\">OTHERPOST{i} Ferns in the city</a></li>"))
+        .collect();
+    // Notes in boxes of their own: prose, but no run of paragraphs under one element, so
+    // the page does not read as an article and the headline-list rules stay out of it.
+    let filler: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<div class=\"note\">{}</div>",
+                paras(i).split("</p>").nth(i - 1).unwrap_or("")
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><div class="post">{}
+        <div class="more"><h3>Recommended reading</h3><ul>{items}</ul></div>
+        <div class="photos">{filler}</div></div></div></body>"#,
+        short_post()
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["POSTTEXT", "Part 12. Lichens"],
+        &["Recommended reading", "OTHERPOST0", "OTHERPOST4"],
+    );
+}
+
+#[test]
+fn a_related_list_inside_the_articles_body_stays() {
+    // The author's own "Related resources" inside the article's body stay.
+    let items: String = (0..4)
+        .map(|i| format!("<li><a href=\"/r/{i}\">RESOURCE{i} A field guide</a></li>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><div class="text">{}<p><strong>Related resources:</strong></p><ul>{items}</ul>{}</div>
+        <div class="foot">{}</div></div></body>"#,
+        paras(5),
+        paras(3).replace("Part ", "Section "),
+        "<p>Site notes.</p>".repeat(3)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 5. Lichens",
+            "Section 3. Lichens",
+            "Related resources",
+            "RESOURCE0",
+            "RESOURCE3",
+        ],
+        &[],
+    );
+}

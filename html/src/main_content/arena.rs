@@ -33,6 +33,8 @@ pub(super) struct Text {
     /// Link texts that are a bare absolute URL (an address written out: a source, a
     /// reference), not a title.
     pub url_links: u32,
+    /// Short texts that title a block of pointers to other pages ("Related posts").
+    pub related_titles: u32,
 }
 
 impl Text {
@@ -49,6 +51,7 @@ impl Text {
         self.furniture_nodes += o.furniture_nodes;
         self.comment_titles += o.comment_titles;
         self.url_links += o.url_links;
+        self.related_titles += o.related_titles;
     }
 
     /// Share of the characters that sit inside links.
@@ -497,6 +500,7 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Tex
                 || (!in_link && bare_url),
         );
         t.url_links = u32::from(in_link && bare_url);
+        t.related_titles = u32::from(t.words <= 6 && super::phrases::is_pointer_title(s));
     }
     (t, h)
 }

@@ -33,16 +33,20 @@ const BODY_LEADS: f32 = 0.33;
 /// Link share of a wrapper that goes with its list.
 const WRAPPER_LINKS: f32 = 0.6;
 
-/// Prunes headline lists outside the article's body inside `container`.
-pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
+/// Prunes headline lists outside the article's body inside `container`; returns the
+/// article's body on an article page.
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) -> Option<usize> {
     if !scores.article_page {
-        return;
+        return None;
     }
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let Some(body) = article_body(arena, container, end) else {
-        return;
-    };
+    let body = article_body(arena, container, end)?;
     let body_end = body + nodes[body].size as usize;
     let body_plain = plain(&nodes[body]);
     // The article is most of what the container says: on a page whose body is a short
@@ -83,6 +87,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     }
     found.dedup();
     prune.extend(found);
+    Some(body)
 }
 
 /// After the article's body: a block of several links, a quarter of its text or more,

@@ -386,6 +386,60 @@ pub(super) fn is_bare_url(text: &str) -> bool {
         && !t.bytes().any(|b| b.is_ascii_whitespace())
 }
 
+/// Titles of blocks that point to other pages ("Related posts", "You may also like",
+/// "More from the author", "Most read"), as the start of a short text, lower-case.
+const POINTER_TITLES: &[&str] = &[
+    "also on",
+    "around the web",
+    "check out other related",
+    "don't miss",
+    "editor's picks",
+    "editors' picks",
+    "from around the web",
+    "latest news",
+    "latest posts",
+    "latest stories",
+    "more articles",
+    "more from",
+    "more in",
+    "more news",
+    "more on",
+    "more posts",
+    "more stories",
+    "more videos",
+    "most popular",
+    "most read",
+    "most viewed",
+    "popular articles",
+    "popular posts",
+    "popular stories",
+    "read next",
+    "recent posts",
+    "recommended",
+    "related",
+    "top stories",
+    "trending",
+    "what to read next",
+    "you may also like",
+    "you may like",
+    "you might also like",
+    "you might like",
+];
+
+/// Whether a short text titles a block of pointers to other pages (see
+/// [`POINTER_TITLES`]): one of them, as whole words, at its start.
+pub(super) fn is_pointer_title(text: &str) -> bool {
+    let t = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if t.len() > MAX_LEN || !t.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    POINTER_TITLES.iter().any(|p| {
+        t.len() >= p.len()
+            && t.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+            && !t[p.len()..].starts_with(|c: char| c.is_alphanumeric())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,5 +508,26 @@ mod tests {
         assert!(!is_bare_path("/about"));
         assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
         assert!(!is_bare_url("https://example.com"));
+    }
+
+    #[test]
+    fn pointer_titles_start_a_short_text_as_whole_words() {
+        for yes in [
+            "Related posts",
+            "You may also like",
+            "MORE FROM THE AUTHOR",
+            "» Most read",
+            "Top Stories »",
+        ] {
+            assert!(is_pointer_title(yes), "{yes}");
+        }
+        for no in [
+            "Relatedness of species",
+            "Morel mushrooms",
+            "The most read book",
+            "More",
+        ] {
+            assert!(!is_pointer_title(no), "{no}");
+        }
     }
 }
