@@ -494,13 +494,15 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Tex
         t.text_nodes = 1;
         t.comment_titles = u32::from(in_heading && t.words <= 16 && super::phrases::is_comment_title(s));
         let bare_url = super::phrases::is_bare_url(s);
-        t.furniture_nodes = u32::from(
-            (t.words <= 6 && super::phrases::is_furniture(s))
-                || (in_link && super::phrases::is_bare_path(s))
-                || (!in_link && bare_url),
-        );
+        let (furniture, pointer) = if t.words <= 6 {
+            super::phrases::short_text_kinds(s)
+        } else {
+            (false, false)
+        };
+        t.furniture_nodes =
+            u32::from(furniture || (in_link && super::phrases::is_bare_path(s)) || (!in_link && bare_url));
         t.url_links = u32::from(in_link && bare_url);
-        t.related_titles = u32::from(t.words <= 6 && super::phrases::is_pointer_title(s));
+        t.related_titles = u32::from(pointer);
     }
     (t, h)
 }

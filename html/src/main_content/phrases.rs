@@ -218,16 +218,29 @@ const MAX_LEN: usize = 48;
 
 /// Whether a text node is furniture (see the module docs).
 pub(super) fn is_furniture(text: &str) -> bool {
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).is_some_and(furniture_in)
+}
+
+/// Whether a short text is furniture and whether it titles a block of pointers to other
+/// pages ([`is_furniture`], [`is_pointer_title`]), from one normalisation of it.
+pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).map_or((false, false), |s| (furniture_in(s), pointer_in(s)))
+}
+
+/// `text` lower-cased with single spaces, trimmed of what is not a letter at both ends;
+/// `None` when it is empty, long or not ASCII.
+fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
     if text.len() > 4 * MAX_LEN {
-        return false;
+        return None;
     }
     // Trim decorations and counts: "→ Share", "Comments (12)", "Share:".
     let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
     if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
-        return false;
+        return None;
     }
     // Lower-case with single spaces.
-    let mut buf = [0u8; MAX_LEN];
     let mut len = 0;
     let mut space = false;
     for b in t.bytes() {
@@ -243,7 +256,11 @@ pub(super) fn is_furniture(text: &str) -> bool {
         buf[len] = b.to_ascii_lowercase();
         len += 1;
     }
-    let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+/// [`is_furniture`] on a normalised text.
+fn furniture_in(s: &str) -> bool {
     if EXACT.binary_search(&s).is_ok() {
         return true;
     }
@@ -429,15 +446,22 @@ const POINTER_TITLES: &[&str] = &[
 /// Whether a short text titles a block of pointers to other pages (see
 /// [`POINTER_TITLES`]): one of them, as whole words, at its start.
 pub(super) fn is_pointer_title(text: &str) -> bool {
-    let t = text.trim_start_matches(|c: char| !c.is_alphanumeric());
-    if t.len() > MAX_LEN || !t.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
-        return false;
-    }
-    POINTER_TITLES.iter().any(|p| {
-        t.len() >= p.len()
-            && t.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
-            && !t[p.len()..].starts_with(|c: char| c.is_alphanumeric())
-    })
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).is_some_and(pointer_in)
+}
+
+/// [`is_pointer_title`] on a normalised text (the titles are sorted: only those with its
+/// first letter are compared).
+fn pointer_in(s: &str) -> bool {
+    let first = s.as_bytes()[0];
+    let from = POINTER_TITLES.partition_point(|p| p.as_bytes()[0] < first);
+    POINTER_TITLES[from..]
+        .iter()
+        .take_while(|p| p.as_bytes()[0] == first)
+        .any(|p| {
+            s.strip_prefix(p)
+                .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphanumeric()))
+        })
 }
 
 #[cfg(test)]
@@ -508,6 +532,15 @@ mod tests {
         assert!(!is_bare_path("/about"));
         assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
         assert!(!is_bare_url("https://example.com"));
+    }
+
+    #[test]
+    fn pointer_titles_are_sorted_and_lower_case() {
+        assert!(
+            POINTER_TITLES.windows(2).all(|w| w[0] < w[1]),
+            "POINTER_TITLES must stay sorted"
+        );
+        assert!(POINTER_TITLES.iter().all(|p| *p == p.to_ascii_lowercase()));
     }
 
     #[test]
