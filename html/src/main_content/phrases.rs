@@ -217,13 +217,14 @@ const PREFIX: &[&str] = &[
 const MAX_LEN: usize = 48;
 
 /// Whether a text node is furniture (see the module docs).
-pub(super) fn is_furniture(text: &str) -> bool {
+#[cfg(test)]
+fn is_furniture(text: &str) -> bool {
     let mut buf = [0u8; MAX_LEN];
     normalized(text, &mut buf).is_some_and(furniture_in)
 }
 
 /// Whether a short text is furniture and whether it titles a block of pointers to other
-/// pages ([`is_furniture`], [`is_pointer_title`]), from one normalisation of it.
+/// pages (see the module docs and [`POINTER_TITLES`]), from one normalisation of it.
 pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
     let mut buf = [0u8; MAX_LEN];
     normalized(text, &mut buf).map_or((false, false), |s| (furniture_in(s), pointer_in(s)))
@@ -445,7 +446,8 @@ const POINTER_TITLES: &[&str] = &[
 
 /// Whether a short text titles a block of pointers to other pages (see
 /// [`POINTER_TITLES`]): one of them, as whole words, at its start.
-pub(super) fn is_pointer_title(text: &str) -> bool {
+#[cfg(test)]
+fn is_pointer_title(text: &str) -> bool {
     let mut buf = [0u8; MAX_LEN];
     normalized(text, &mut buf).is_some_and(pointer_in)
 }
