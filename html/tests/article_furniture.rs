@@ -77,3 +77,127 @@ fn lists_after_an_introduction_that_is_a_small_part_of_the_page_stay() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "PIECE1x0", "PIECE4x11"], &[]);
 }
+
+#[test]
+fn addresses_written_out_after_the_body_stay() {
+    // After the post, a line and the addresses of its episodes written out as links: a
+    // block of links saying less than the body, but its links are references (sources,
+    // recordings) named by their address, not teasers with titles.
+    let links: String = (0..5)
+        .map(|i| format!("<div><a href=\"https://audio.example.org/show/ep/{i}\">https://audio.example.org/show/ep/{i}</a></div>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><h1>Lichens on Old Walls</h1><div class="text">{}</div>
+        <div class="episodes">ADDRESSES Listen to the episodes of this series that walk the old walls of the town one by one:{links}</div></div></body>"#,
+        paras(8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 1. Lichens",
+            "ADDRESSES",
+            "https://audio.example.org/show/ep/4",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn one_table_of_an_index_s_run_of_tables_stays() {
+    // A reference page: an introduction, then tables of the items it documents under
+    // headings, built from one template. The last table is short and mostly links, as
+    // teasers are, but its peer table stays, so it is a part of the index, not furniture.
+    let table = |name: &str, n: usize, words: &str| -> String {
+        let rows: String = (0..n)
+            .map(|i| {
+                format!("<dt><a href=\"/{name}{i}.html\">{name}{i} LichenGrowthKind</a> <code>stable</code></dt><dd>{name}DESC{i} {words}</dd>")
+            })
+            .collect();
+        format!("<h2>{name}</h2><dl class=\"item-table\">{rows}</dl>")
+    };
+    let html = format!(
+        r#"<body><div class="page"><h1>Module lichens</h1><div class="docblock">{}</div>
+        {}{}</div></body>"#,
+        paras(8),
+        table(
+            "STRUCT",
+            6,
+            "A partnership of a fungus and an alga that grows on stone, bark and old brick, \
+             measured by its area and the colour of its thallus."
+        ),
+        table("ENUM", 4, "A growth.")
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "STRUCTDESC5", "ENUMDESC0", "ENUMDESC3"],
+        &[],
+    );
+}
+
+/// A short post: three paragraphs, under the length that makes a page read as an article.
+fn short_post() -> String {
+    "<h1>Moss on the North Wall</h1><p>POSTTEXT Moss grows on the north side of old walls, \
+     where the sun never dries the stone.</p><p>It holds water for weeks and feeds the \
+     lichens below it.</p>"
+        .to_string()
+}
+
+#[test]
+fn a_list_titled_as_pointers_to_other_pages_goes() {
+    // After a short post, "Recommended reading" and a list of other posts' titles: the title
+    // says what it is, and the list is all links.
+    let items: String = (0..5)
+        .map(|i| format!("<li><a href=\"/p/{i}\">OTHERPOST{i} Ferns in the city</a></li>"))
+        .collect();
+    // Notes in boxes of their own: prose, but no run of paragraphs under one element, so
+    // the page does not read as an article and the headline-list rules stay out of it.
+    let filler: String = (1..=12)
+        .map(|i| {
+            format!(
+                "<div class=\"note\">{}</div>",
+                paras(i).split("</p>").nth(i - 1).unwrap_or("")
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><div class="post">{}
+        <div class="more"><h3>Recommended reading</h3><ul>{items}</ul></div>
+        <div class="photos">{filler}</div></div></div></body>"#,
+        short_post()
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["POSTTEXT", "Part 12. Lichens"],
+        &["Recommended reading", "OTHERPOST0", "OTHERPOST4"],
+    );
+}
+
+#[test]
+fn a_related_list_inside_the_articles_body_stays() {
+    // The author's own "Related resources" inside the article's body stay.
+    let items: String = (0..4)
+        .map(|i| format!("<li><a href=\"/r/{i}\">RESOURCE{i} A field guide</a></li>"))
+        .collect();
+    let html = format!(
+        r#"<body><div class="page"><div class="text">{}<p><strong>Related resources:</strong></p><ul>{items}</ul>{}</div>
+        <div class="foot">{}</div></div></body>"#,
+        paras(5),
+        paras(3).replace("Part ", "Section "),
+        "<p>Site notes.</p>".repeat(3)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &[
+            "Part 5. Lichens",
+            "Section 3. Lichens",
+            "Related resources",
+            "RESOURCE0",
+            "RESOURCE3",
+        ],
+        &[],
+    );
+}

@@ -30,6 +30,11 @@ pub(super) struct Text {
     pub furniture_nodes: u32,
     /// Text nodes that title a comment section ("12 Comments", "2 thoughts on …").
     pub comment_titles: u32,
+    /// Link texts that are a bare absolute URL (an address written out: a source, a
+    /// reference), not a title.
+    pub url_links: u32,
+    /// Short texts that title a block of pointers to other pages ("Related posts").
+    pub related_titles: u32,
 }
 
 impl Text {
@@ -45,6 +50,8 @@ impl Text {
         self.text_nodes += o.text_nodes;
         self.furniture_nodes += o.furniture_nodes;
         self.comment_titles += o.comment_titles;
+        self.url_links += o.url_links;
+        self.related_titles += o.related_titles;
     }
 
     /// Share of the characters that sit inside links.
@@ -486,11 +493,16 @@ fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Tex
     if t.words > 0 {
         t.text_nodes = 1;
         t.comment_titles = u32::from(in_heading && t.words <= 16 && super::phrases::is_comment_title(s));
-        t.furniture_nodes = u32::from(
-            (t.words <= 6 && super::phrases::is_furniture(s))
-                || (in_link && super::phrases::is_bare_path(s))
-                || (!in_link && super::phrases::is_bare_url(s)),
-        );
+        let bare_url = super::phrases::is_bare_url(s);
+        let (furniture, pointer) = if t.words <= 6 {
+            super::phrases::short_text_kinds(s)
+        } else {
+            (false, false)
+        };
+        t.furniture_nodes =
+            u32::from(furniture || (in_link && super::phrases::is_bare_path(s)) || (!in_link && bare_url));
+        t.url_links = u32::from(in_link && bare_url);
+        t.related_titles = u32::from(pointer);
     }
     (t, h)
 }

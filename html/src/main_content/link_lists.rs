@@ -33,16 +33,20 @@ const BODY_LEADS: f32 = 0.33;
 /// Link share of a wrapper that goes with its list.
 const WRAPPER_LINKS: f32 = 0.6;
 
-/// Prunes headline lists outside the article's body inside `container`.
-pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
+/// Prunes headline lists outside the article's body inside `container`; returns the
+/// article's body on an article page.
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) -> Option<usize> {
     if !scores.article_page {
-        return;
+        return None;
     }
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let Some(body) = article_body(arena, container, end) else {
-        return;
-    };
+    let body = article_body(arena, container, end)?;
     let body_end = body + nodes[body].size as usize;
     let body_plain = plain(&nodes[body]);
     // The article is most of what the container says: on a page whose body is a short
@@ -69,7 +73,12 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
         if !around_body && headline_list(n) && !record_block && free {
             found.push(with_title(arena, i, container, body));
             i += n.size as usize;
-        } else if after_body_furniture && i >= body_end && free && links_after_body(n, body_plain) {
+        } else if after_body_furniture
+            && i >= body_end
+            && free
+            && links_after_body(n, body_plain)
+            && !has_kept_peer(arena, i, body_plain)
+        {
             found.push(i);
             i += n.size as usize;
         } else {
@@ -78,6 +87,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     }
     found.dedup();
     prune.extend(found);
+    Some(body)
 }
 
 /// After the article's body: a block of several links, a quarter of its text or more,
@@ -90,6 +100,22 @@ fn links_after_body(n: &Node, body_plain: u32) -> bool {
         && n.counts.links >= AFTER_MIN_LINKS
         && n.total.link_density() >= AFTER_LINKS
         && plain(n) < body_plain
+        && n.total.url_links * 2 < n.counts.links
+}
+
+/// Whether `i` is a list and a sibling list built from the same template (same tag and
+/// first class word) is no block of links after the body: `i` is then one section of a
+/// run the page keeps (an index's "Structs", "Enums", "Functions" tables), not a teaser
+/// row.
+fn has_kept_peer(arena: &Arena, i: usize, body_plain: u32) -> bool {
+    let nodes = &arena.nodes;
+    let p = nodes[i].parent;
+    if p == u32::MAX || nodes[i].kind != Kind::List {
+        return false;
+    }
+    arena
+        .children(p as usize)
+        .any(|c| c != i && nodes[c].sig == nodes[i].sig && !links_after_body(&nodes[c], body_plain))
 }
 
 fn plain(n: &Node) -> u32 {

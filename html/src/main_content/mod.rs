@@ -42,6 +42,7 @@ mod hints;
 mod link_lists;
 mod phrases;
 mod pruning;
+mod related;
 mod score;
 mod select;
 mod upstream;

@@ -217,17 +217,31 @@ const PREFIX: &[&str] = &[
 const MAX_LEN: usize = 48;
 
 /// Whether a text node is furniture (see the module docs).
-pub(super) fn is_furniture(text: &str) -> bool {
+#[cfg(test)]
+fn is_furniture(text: &str) -> bool {
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).is_some_and(furniture_in)
+}
+
+/// Whether a short text is furniture and whether it titles a block of pointers to other
+/// pages (see the module docs and [`POINTER_TITLES`]), from one normalisation of it.
+pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).map_or((false, false), |s| (furniture_in(s), pointer_in(s)))
+}
+
+/// `text` lower-cased with single spaces, trimmed of what is not a letter at both ends;
+/// `None` when it is empty, long or not ASCII.
+fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
     if text.len() > 4 * MAX_LEN {
-        return false;
+        return None;
     }
     // Trim decorations and counts: "→ Share", "Comments (12)", "Share:".
     let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
     if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
-        return false;
+        return None;
     }
     // Lower-case with single spaces.
-    let mut buf = [0u8; MAX_LEN];
     let mut len = 0;
     let mut space = false;
     for b in t.bytes() {
@@ -243,7 +257,11 @@ pub(super) fn is_furniture(text: &str) -> bool {
         buf[len] = b.to_ascii_lowercase();
         len += 1;
     }
-    let s = std::str::from_utf8(&buf[..len]).unwrap_or("");
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
+/// [`is_furniture`] on a normalised text.
+fn furniture_in(s: &str) -> bool {
     if EXACT.binary_search(&s).is_ok() {
         return true;
     }
@@ -386,6 +404,68 @@ pub(super) fn is_bare_url(text: &str) -> bool {
         && !t.bytes().any(|b| b.is_ascii_whitespace())
 }
 
+/// Titles of blocks that point to other pages ("Related posts", "You may also like",
+/// "More from the author", "Most read"), as the start of a short text, lower-case.
+const POINTER_TITLES: &[&str] = &[
+    "also on",
+    "around the web",
+    "check out other related",
+    "don't miss",
+    "editor's picks",
+    "editors' picks",
+    "from around the web",
+    "latest news",
+    "latest posts",
+    "latest stories",
+    "more articles",
+    "more from",
+    "more in",
+    "more news",
+    "more on",
+    "more posts",
+    "more stories",
+    "more videos",
+    "most popular",
+    "most read",
+    "most viewed",
+    "popular articles",
+    "popular posts",
+    "popular stories",
+    "read next",
+    "recent posts",
+    "recommended",
+    "related",
+    "top stories",
+    "trending",
+    "what to read next",
+    "you may also like",
+    "you may like",
+    "you might also like",
+    "you might like",
+];
+
+/// Whether a short text titles a block of pointers to other pages (see
+/// [`POINTER_TITLES`]): one of them, as whole words, at its start.
+#[cfg(test)]
+fn is_pointer_title(text: &str) -> bool {
+    let mut buf = [0u8; MAX_LEN];
+    normalized(text, &mut buf).is_some_and(pointer_in)
+}
+
+/// [`is_pointer_title`] on a normalised text (the titles are sorted: only those with its
+/// first letter are compared).
+fn pointer_in(s: &str) -> bool {
+    let first = s.as_bytes()[0];
+    let from = POINTER_TITLES.partition_point(|p| p.as_bytes()[0] < first);
+    POINTER_TITLES[from..]
+        .iter()
+        .take_while(|p| p.as_bytes()[0] == first)
+        .any(|p| {
+            s.strip_prefix(p)
+                .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphanumeric()))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,5 +534,35 @@ mod tests {
         assert!(!is_bare_path("/about"));
         assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
         assert!(!is_bare_url("https://example.com"));
+    }
+
+    #[test]
+    fn pointer_titles_are_sorted_and_lower_case() {
+        assert!(
+            POINTER_TITLES.windows(2).all(|w| w[0] < w[1]),
+            "POINTER_TITLES must stay sorted"
+        );
+        assert!(POINTER_TITLES.iter().all(|p| *p == p.to_ascii_lowercase()));
+    }
+
+    #[test]
+    fn pointer_titles_start_a_short_text_as_whole_words() {
+        for yes in [
+            "Related posts",
+            "You may also like",
+            "MORE FROM THE AUTHOR",
+            "» Most read",
+            "Top Stories »",
+        ] {
+            assert!(is_pointer_title(yes), "{yes}");
+        }
+        for no in [
+            "Relatedness of species",
+            "Morel mushrooms",
+            "The most read book",
+            "More",
+        ] {
+            assert!(!is_pointer_title(no), "{no}");
+        }
     }
 }

@@ -79,7 +79,8 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     prune_repeats(arena, &holds_forced, &mut prune);
     prune_trailing_links(arena, &holds_forced, &mut prune);
     super::calls::prune(arena, scores, &holds_forced, &mut prune);
-    super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
+    let body = super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
+    super::related::prune(arena, body, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),
