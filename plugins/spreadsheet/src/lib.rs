@@ -19,6 +19,7 @@ use html::esc;
 use std::io::Cursor;
 
 mod xlsb_guard;
+mod xlsb_parts;
 
 /// The plugin.
 pub struct Spreadsheet;
@@ -198,13 +199,49 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
 
 use distill_sdk::serde_json;
 
-/// Refuses an .xlsb whose global records calamine would slice short.
+/// Refuses an .xlsb that calamine would index short: its global records
+/// (`xlsb_guard`), then its shared strings, styles and each sheet's part
+/// (`xlsb_parts`), in calamine's order. Where calamine stops with an error of
+/// its own the check stops too, and calamine's error is what the upload gets.
 fn check_xlsb(zip: &mut Archive) -> Result<(), PluginError> {
+    use xlsb_parts::Walk;
+    let refuse = |why: String| unsupported(format!("cannot read the workbook (Xlsb): {why}"));
+    // calamine finds parts by name case-insensitively, `\` read as `/`.
+    let mut by_lower = std::collections::HashMap::new();
+    for name in zip.names() {
+        by_lower.insert(name.replace('\\', "/").to_ascii_lowercase(), name);
+    }
+    let part = |zip: &mut Archive, path: &str| -> Result<Option<Vec<u8>>, PluginError> {
+        let name = by_lower
+            .get(&path.to_ascii_lowercase())
+            .map_or(path, String::as_str);
+        zip.read(name)
+    };
+    let strings = match part(zip, "xl/sharedStrings.bin")? {
+        Some(bin) => match xlsb_parts::shared_strings(&bin)
+            .map_err(|why| refuse(format!("sharedStrings.bin: {why}")))?
+        {
+            Walk::Reads(count) => count,
+            Walk::Stops => return Ok(()),
+        },
+        None => 0,
+    };
+    if let Some(bin) = part(zip, "xl/styles.bin")? {
+        if xlsb_parts::styles(&bin).map_err(|why| refuse(format!("styles.bin: {why}")))? == Walk::Stops {
+            return Ok(());
+        }
+    }
     let rels = zip.read_string("xl/_rels/workbook.bin.rels")?.unwrap_or_default();
-    let ids = xlsb_guard::relationship_ids(&rels);
-    let workbook = zip.read("xl/workbook.bin")?.unwrap_or_default();
-    xlsb_guard::check(&workbook, &|id| ids.contains(id))
-        .map_err(|why| unsupported(format!("cannot read the workbook (Xlsb): {why}")))
+    let rels = xlsb_guard::relationships(&rels);
+    let workbook = part(zip, "xl/workbook.bin")?.unwrap_or_default();
+    let sheets = xlsb_guard::check(&workbook, &|id| rels.contains_key(id)).map_err(refuse)?;
+    for id in sheets {
+        let path = format!("xl/{}", rels[&id]);
+        if let Some(bin) = part(zip, &path)? {
+            xlsb_parts::worksheet(&bin, strings).map_err(|why| refuse(format!("{path}: {why}")))?;
+        }
+    }
+    Ok(())
 }
 
 fn read_title(zip: &mut Archive, kind: Kind) -> Option<String> {
