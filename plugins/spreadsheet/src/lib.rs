@@ -226,10 +226,10 @@ fn check_xlsb(zip: &mut Archive) -> Result<(), PluginError> {
         },
         None => 0,
     };
-    if let Some(bin) = part(zip, "xl/styles.bin")? {
-        if xlsb_parts::styles(&bin).map_err(|why| refuse(format!("styles.bin: {why}")))? == Walk::Stops {
-            return Ok(());
-        }
+    if let Some(bin) = part(zip, "xl/styles.bin")?
+        && xlsb_parts::styles(&bin).map_err(|why| refuse(format!("styles.bin: {why}")))? == Walk::Stops
+    {
+        return Ok(());
     }
     let rels = zip.read_string("xl/_rels/workbook.bin.rels")?.unwrap_or_default();
     let rels = xlsb_guard::relationships(&rels);
