@@ -164,6 +164,9 @@ pub fn worksheet(part: &[u8], strings: usize) -> Result<Walk<()>, String> {
             return Ok(Walk::Stops);
         };
         match kind {
+            // calamine clears two flag bits of an RK cell's value in the
+            // buffer itself; a later shorter record reads them back.
+            0x0002 => r.buf[8] &= 0xFC,
             0x0003 if !matches!(r.buf[8], 0x00 | 0x07 | 0x0F | 0x17 | 0x1D | 0x24 | 0x2A | 0x2B) => {
                 return Ok(Walk::Stops);
             }
@@ -227,6 +230,18 @@ mod tests {
         let err = worksheet(&bin, 2).unwrap_err();
         assert!(err.contains("shared string 2 of a table of 2"), "{err}");
         // No sharedStrings.bin: calamine's table is empty.
+        assert!(worksheet(&bin, 0).is_err());
+    }
+
+    #[test]
+    fn a_short_cell_record_reads_what_calamine_left_in_the_buffer() {
+        // An RK cell whose value's low byte is 3 (calamine clears its two
+        // flag bits in the buffer), then a shared string cell of 8 bytes:
+        // calamine reads the index from the RK's bytes 8..12, now 0.
+        let mut rk = vec![0; 8];
+        rk.extend([3, 0, 0, 0]);
+        let bin = sheet(&[0; 16], &[record(0x02, &rk), record(0x07, &[0; 8])]);
+        assert_eq!(worksheet(&bin, 1), Ok(Walk::Reads(())));
         assert!(worksheet(&bin, 0).is_err());
     }
 
