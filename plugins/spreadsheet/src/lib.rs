@@ -11,13 +11,14 @@ use distill_sdk::documents::{archive, html};
 
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
+use cfb_reader::WorkbookReader;
 use distill_sdk::{
     ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
     json,
 };
 use html::esc;
-use std::io::Cursor;
 
+mod cfb_reader;
 mod xlsb_guard;
 mod xlsb_parts;
 
@@ -143,7 +144,11 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
     } else {
         bytes
     };
-    let cursor = Cursor::new(bytes);
+    let cursor = if matches!(kind, Kind::Xls) {
+        WorkbookReader::compound(bytes)
+    } else {
+        WorkbookReader::plain(bytes)
+    };
     let bad = |e: &dyn std::fmt::Display| {
         let msg = e.to_string();
         if msg.to_ascii_lowercase().contains("password") || msg.to_ascii_lowercase().contains("encrypt") {
@@ -152,7 +157,7 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
             unsupported(format!("cannot read the workbook ({kind:?}): {msg}"))
         }
     };
-    let mut book: Sheets<Cursor<&[u8]>> = match kind {
+    let mut book: Sheets<WorkbookReader<'_>> = match kind {
         Kind::Xlsx => Sheets::Xlsx(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
         Kind::Xlsb => Sheets::Xlsb(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
         Kind::Xls => Sheets::Xls(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
@@ -267,7 +272,7 @@ fn unescape(s: &str) -> String {
 }
 
 fn read_cells(
-    book: &mut Sheets<Cursor<&[u8]>>,
+    book: &mut Sheets<WorkbookReader<'_>>,
     name: &str,
     max_rows: usize,
     max_cols: usize,

@@ -180,3 +180,18 @@ fn an_xlsb_cell_past_the_shared_string_table_is_refused_first() {
         other => panic!("expected a refusal, got {:?}", other.map(|d| d.content)),
     }
 }
+
+/// Found by fuzzing (finding 6): a compound file whose chain names the
+/// highest sector id calamine allows, which lies wholly past the end of the
+/// file (the header fills the first sector), made calamine slice backwards
+/// (a panic in release too). calamine now sees the file one sector shorter
+/// (`cfb_reader`) and refuses that sector itself; whole workbooks still read.
+#[test]
+fn an_xls_sector_past_the_end_of_the_file_is_refused() {
+    let name = "fuzz-cfb-sector-past-end.xls";
+    match convert(name) {
+        Err(PluginError::UnsupportedInput(msg)) => assert!(msg.contains("past end of file"), "{msg}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|d| d.content)),
+    }
+    assert!(convert("workbook.xls").is_ok());
+}
