@@ -198,7 +198,8 @@ bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
 ## errors by code and p99 in target/soak/ (docs/ROBUSTNESS.md). Fails on growth
 ## of the minute's median RSS over 10 % after minute 5 or an undocumented 5xx.
 SOAK_MINUTES ?= 10
-soak: plugins host
+soak: plugins setup
+	$(CARGO) build --release -p distill -p distill-bench
 	nice -n 10 target/release/distill-bench soak --minutes $(SOAK_MINUTES) --corpus-root $(QUALITY_CORPORA)
 
 ## For every corpus in ../shared/corpus (wcxb-dev, articles): serves it from a local

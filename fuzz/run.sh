@@ -44,7 +44,12 @@ features=()
 
 "$root/fuzz/seed.sh" "$out/corpus"
 common=(--fuzz-dir "$root/fuzz" --target-dir "$out/build" --sanitizer none "${features[@]}")
-fuzz build "${common[@]}"
+if [ -n "${FUZZ_TARGETS:-}" ]; then
+  # Only the chosen targets (and the crates they link) are built.
+  for t in $targets; do fuzz build "${common[@]}" "$t"; done
+else
+  fuzz build "${common[@]}"
+fi
 
 mkdir -p "$out/logs"
 : > "$out/summary.txt"

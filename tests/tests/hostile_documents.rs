@@ -278,3 +278,45 @@ async fn an_xlsb_record_the_parser_library_would_panic_on_is_refused_clearly() {
     }
     assert_eq!(get(&format!("{}/", shared().url())).await.status, 200);
 }
+
+/// Found by the `convert_xlsb` fuzz target (finding 5): a worksheet cell
+/// naming a shared string past the workbook's table (here: no table at all)
+/// makes calamine index its empty table (a panic in release too). The
+/// converter walks each worksheet part first: a clear 400 naming the file,
+/// the part and the cell, and the server serves on.
+#[tokio::test]
+async fn an_xlsb_cell_past_the_shared_string_table_is_refused_clearly() {
+    let name = "hostile-xlsb-cell-past-shared-strings.xlsb";
+    expect_refusal(name, read_document(name), "shared string 0 of a table of 0").await;
+    let ok = "workbook.xlsb";
+    let r = parse_upload(
+        shared().url(),
+        ok,
+        None,
+        read_document(ok),
+        Some(&json!({"timeout": 30000})),
+    )
+    .await;
+    r.assert_ok();
+}
+
+/// Found by the `convert_spreadsheet` fuzz target (finding 6): an .xls whose
+/// sector chain names the highest sector id calamine allows, which lies past
+/// the end of the file, made calamine slice backwards (a panic in release
+/// too). calamine now sees the file one sector shorter and refuses that
+/// sector itself: a clear 400, and a whole .xls still converts.
+#[tokio::test]
+async fn an_xls_sector_past_the_end_of_the_file_is_refused_clearly() {
+    let name = "fuzz-cfb-sector-past-end.xls";
+    expect_refusal(name, read_document(name), "past end of file").await;
+    let ok = "workbook.xls";
+    let r = parse_upload(
+        shared().url(),
+        ok,
+        None,
+        read_document(ok),
+        Some(&json!({"timeout": 30000})),
+    )
+    .await;
+    r.assert_ok();
+}

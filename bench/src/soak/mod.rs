@@ -49,6 +49,10 @@ pub struct Args {
     /// Extra server environment (`--env NAME=VALUE`, repeatable), e.g. to
     /// compare memory settings.
     pub env: Vec<(String, String)>,
+    /// Where the data directory and the report go (`--out DIR`, default
+    /// `target/soak`): two soaks with their own directories can run side by
+    /// side to compare settings under the same machine load.
+    pub out: PathBuf,
 }
 
 impl Args {
@@ -59,6 +63,7 @@ impl Args {
             corpus_root: root.join("../shared/corpus"),
             server_bin: root.join("target/release/distill"),
             env: Vec::new(),
+            out: root.join("target/soak"),
         };
         let mut it = raw.iter();
         while let Some(flag) = it.next() {
@@ -68,6 +73,7 @@ impl Args {
                 "--concurrency" => args.concurrency = value()?.parse()?,
                 "--corpus-root" => args.corpus_root = value()?.into(),
                 "--server-bin" => args.server_bin = value()?.into(),
+                "--out" => args.out = value()?.into(),
                 "--env" => {
                     let pair = value()?;
                     let (k, v) = pair
@@ -76,7 +82,7 @@ impl Args {
                     args.env.push((k.to_string(), v.to_string()));
                 }
                 other => anyhow::bail!(
-                    "unknown soak argument {other:?} (soak [--minutes N] [--concurrency C] [--corpus-root DIR] [--server-bin FILE] [--env NAME=VALUE]...)"
+                    "unknown soak argument {other:?} (soak [--minutes N] [--concurrency C] [--corpus-root DIR] [--server-bin FILE] [--env NAME=VALUE]... [--out DIR])"
                 ),
             }
         }
@@ -100,7 +106,7 @@ struct Sample {
 }
 
 pub async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
-    let work = root.join("target/soak");
+    let work = args.out.clone();
     let _ = std::fs::remove_dir_all(work.join("data"));
     let plugins_dir = work.join("data/plugins");
     std::fs::create_dir_all(&plugins_dir)?;

@@ -11,14 +11,16 @@ use distill_sdk::documents::{archive, html};
 
 use archive::Archive;
 use calamine::{Data, DataRef, ExcelDateTime, Range, Reader, SheetType, Sheets};
+use cfb_reader::WorkbookReader;
 use distill_sdk::{
     ConverterPlugin, Document, FileInput, OptionSpec, Options, ParserSpec, PluginError, PluginInfo, Value,
     json,
 };
 use html::esc;
-use std::io::Cursor;
 
+mod cfb_reader;
 mod xlsb_guard;
+mod xlsb_parts;
 
 /// The plugin.
 pub struct Spreadsheet;
@@ -142,7 +144,11 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
     } else {
         bytes
     };
-    let cursor = Cursor::new(bytes);
+    let cursor = if matches!(kind, Kind::Xls) {
+        WorkbookReader::compound(bytes)
+    } else {
+        WorkbookReader::plain(bytes)
+    };
     let bad = |e: &dyn std::fmt::Display| {
         let msg = e.to_string();
         if msg.to_ascii_lowercase().contains("password") || msg.to_ascii_lowercase().contains("encrypt") {
@@ -151,7 +157,7 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
             unsupported(format!("cannot read the workbook ({kind:?}): {msg}"))
         }
     };
-    let mut book: Sheets<Cursor<&[u8]>> = match kind {
+    let mut book: Sheets<WorkbookReader<'_>> = match kind {
         Kind::Xlsx => Sheets::Xlsx(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
         Kind::Xlsb => Sheets::Xlsb(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
         Kind::Xls => Sheets::Xls(calamine::open_workbook_from_rs(cursor).map_err(|e| bad(&e))?),
@@ -198,13 +204,49 @@ pub fn convert_bytes(bytes: &[u8], max_rows: usize, max_cols: usize) -> Result<D
 
 use distill_sdk::serde_json;
 
-/// Refuses an .xlsb whose global records calamine would slice short.
+/// Refuses an .xlsb that calamine would index short: its global records
+/// (`xlsb_guard`), then its shared strings, styles and each sheet's part
+/// (`xlsb_parts`), in calamine's order. Where calamine stops with an error of
+/// its own the check stops too, and calamine's error is what the upload gets.
 fn check_xlsb(zip: &mut Archive) -> Result<(), PluginError> {
+    use xlsb_parts::Walk;
+    let refuse = |why: String| unsupported(format!("cannot read the workbook (Xlsb): {why}"));
+    // calamine finds parts by name case-insensitively, `\` read as `/`.
+    let mut by_lower = std::collections::HashMap::new();
+    for name in zip.names() {
+        by_lower.insert(name.replace('\\', "/").to_ascii_lowercase(), name);
+    }
+    let part = |zip: &mut Archive, path: &str| -> Result<Option<Vec<u8>>, PluginError> {
+        let name = by_lower
+            .get(&path.to_ascii_lowercase())
+            .map_or(path, String::as_str);
+        zip.read(name)
+    };
+    let strings = match part(zip, "xl/sharedStrings.bin")? {
+        Some(bin) => match xlsb_parts::shared_strings(&bin)
+            .map_err(|why| refuse(format!("sharedStrings.bin: {why}")))?
+        {
+            Walk::Reads(count) => count,
+            Walk::Stops => return Ok(()),
+        },
+        None => 0,
+    };
+    if let Some(bin) = part(zip, "xl/styles.bin")?
+        && xlsb_parts::styles(&bin).map_err(|why| refuse(format!("styles.bin: {why}")))? == Walk::Stops
+    {
+        return Ok(());
+    }
     let rels = zip.read_string("xl/_rels/workbook.bin.rels")?.unwrap_or_default();
-    let ids = xlsb_guard::relationship_ids(&rels);
-    let workbook = zip.read("xl/workbook.bin")?.unwrap_or_default();
-    xlsb_guard::check(&workbook, &|id| ids.contains(id))
-        .map_err(|why| unsupported(format!("cannot read the workbook (Xlsb): {why}")))
+    let rels = xlsb_guard::relationships(&rels);
+    let workbook = part(zip, "xl/workbook.bin")?.unwrap_or_default();
+    let sheets = xlsb_guard::check(&workbook, &|id| rels.contains_key(id)).map_err(refuse)?;
+    for id in sheets {
+        let path = format!("xl/{}", rels[&id]);
+        if let Some(bin) = part(zip, &path)? {
+            xlsb_parts::worksheet(&bin, strings).map_err(|why| refuse(format!("{path}: {why}")))?;
+        }
+    }
+    Ok(())
 }
 
 fn read_title(zip: &mut Archive, kind: Kind) -> Option<String> {
@@ -230,7 +272,7 @@ fn unescape(s: &str) -> String {
 }
 
 fn read_cells(
-    book: &mut Sheets<Cursor<&[u8]>>,
+    book: &mut Sheets<WorkbookReader<'_>>,
     name: &str,
     max_rows: usize,
     max_cols: usize,

@@ -163,3 +163,35 @@ fn xlsb_sheet_records_calamine_would_panic_on_are_refused_first() {
     let doc = convert("workbook.xlsb").unwrap();
     assert!(doc.content.contains("<h2>Inventory</h2>"), "{}", doc.content);
 }
+
+/// Found by fuzzing (finding 5): a worksheet cell naming a shared string past
+/// calamine's table (here the workbook has no table at all) made calamine's
+/// cells reader index its empty table, a panic in release too. The guard
+/// walks each worksheet part first and refuses the file, naming the part and
+/// the cell's index.
+#[test]
+fn an_xlsb_cell_past_the_shared_string_table_is_refused_first() {
+    let name = "hostile-xlsb-cell-past-shared-strings.xlsb";
+    match convert(name) {
+        Err(PluginError::UnsupportedInput(msg)) => {
+            assert!(msg.contains("xl/worksheets/sheet1.bin"), "{msg}");
+            assert!(msg.contains("shared string 0 of a table of 0"), "{msg}");
+        }
+        other => panic!("expected a refusal, got {:?}", other.map(|d| d.content)),
+    }
+}
+
+/// Found by fuzzing (finding 6): a compound file whose chain names the
+/// highest sector id calamine allows, which lies wholly past the end of the
+/// file (the header fills the first sector), made calamine slice backwards
+/// (a panic in release too). calamine now sees the file one sector shorter
+/// (`cfb_reader`) and refuses that sector itself; whole workbooks still read.
+#[test]
+fn an_xls_sector_past_the_end_of_the_file_is_refused() {
+    let name = "fuzz-cfb-sector-past-end.xls";
+    match convert(name) {
+        Err(PluginError::UnsupportedInput(msg)) => assert!(msg.contains("past end of file"), "{msg}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|d| d.content)),
+    }
+    assert!(convert("workbook.xls").is_ok());
+}

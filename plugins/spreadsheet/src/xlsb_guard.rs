@@ -9,19 +9,23 @@
 
 /// A record stream: a type of one or two bytes (7 bits each), then a size of
 /// one to four bytes (7 bits each), then the body.
-struct Records<'a> {
+pub(crate) struct Records<'a> {
     bytes: &'a [u8],
     at: usize,
 }
 
-impl Records<'_> {
+impl<'a> Records<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Records { bytes, at: 0 }
+    }
+
     fn byte(&mut self) -> Option<u8> {
         let b = *self.bytes.get(self.at)?;
         self.at += 1;
         Some(b)
     }
 
-    fn kind(&mut self) -> Option<u16> {
+    pub(crate) fn kind(&mut self) -> Option<u16> {
         let b = self.byte()?;
         if b & 0x80 == 0 {
             return Some(b as u16);
@@ -32,7 +36,7 @@ impl Records<'_> {
     /// Reads a body into `buf` as calamine does: the buffer only grows, and
     /// its first `size` bytes are overwritten. `None` at a truncated record
     /// (calamine stops there with a read error, no panic).
-    fn body(&mut self, buf: &mut Vec<u8>) -> Option<usize> {
+    pub(crate) fn body(&mut self, buf: &mut Vec<u8>) -> Option<usize> {
         let mut b = self.byte()?;
         let mut size = (b & 0x7F) as usize;
         for i in 1..4 {
@@ -52,30 +56,30 @@ impl Records<'_> {
     }
 }
 
-fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
+pub(crate) fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
     let b = buf.get(at..at.checked_add(4)?)?;
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// `Err` names the record calamine could not read safely. `is_relationship`
 /// says whether `xl/_rels/workbook.bin.rels` has a relationship of that id.
-pub fn check(workbook_bin: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Result<(), String> {
-    let mut records = Records {
-        bytes: workbook_bin,
-        at: 0,
-    };
+/// `Ok` holds the relationship ids of the sheet records, in order (the
+/// worksheets calamine will read, see `xlsb_parts`).
+pub fn check(workbook_bin: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Result<Vec<String>, String> {
+    let mut records = Records::new(workbook_bin);
+    let mut sheets = Vec::new();
     let mut buf = Vec::new();
     // Workbook properties and the sheet list, up to BrtEndBundleShs.
     loop {
         let Some(kind) = records.kind() else {
-            return Ok(());
+            return Ok(sheets);
         };
         let Some(size) = records.body(&mut buf) else {
-            return Ok(());
+            return Ok(sheets);
         };
         match kind {
             0x0099 if size == 0 => return Err("an empty workbook properties record".into()),
-            0x009C => check_sheet(&buf[..size], is_relationship)?,
+            0x009C => sheets.extend(check_sheet(&buf[..size], is_relationship)?),
             0x0090 => break,
             _ => {}
         }
@@ -84,15 +88,15 @@ pub fn check(workbook_bin: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Res
     // Defined names: the buffer is no longer cleared between records.
     loop {
         let Some(kind) = records.kind() else {
-            return Ok(());
+            return Ok(sheets);
         };
         match kind {
             0x009D | 0x0225 | 0x018D | 0x0180 | 0x009A | 0x0252 | 0x0229 | 0x009B | 0x0084 => {
-                return Ok(());
+                return Ok(sheets);
             }
             0x016A => {
                 if records.body(&mut buf).is_none() {
-                    return Ok(());
+                    return Ok(sheets);
                 }
                 let count = u32_at(&buf, 0).ok_or("an extern sheet record under 4 bytes")? as usize;
                 let short = buf[4..].chunks(12).take(count).any(|xti| xti.len() < 8);
@@ -102,7 +106,7 @@ pub fn check(workbook_bin: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Res
             }
             _ => {
                 if records.body(&mut buf).is_none() {
-                    return Ok(());
+                    return Ok(sheets);
                 }
             }
         }
@@ -110,11 +114,12 @@ pub fn check(workbook_bin: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Res
 }
 
 /// A sheet record (BrtBundleSh): state (4), sheet id (4), relationship id
-/// (length-prefixed UTF-16, or 0xFFFFFFFF for none), name.
-fn check_sheet(record: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Result<(), String> {
+/// (length-prefixed UTF-16, or 0xFFFFFFFF for none), name. `Some` holds
+/// the relationship id of a sheet calamine lists.
+fn check_sheet(record: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Result<Option<String>, String> {
     let rel_chars = u32_at(record, 8).ok_or("a sheet record under 12 bytes")?;
     if rel_chars == u32::MAX {
-        return Ok(());
+        return Ok(None);
     }
     let end = (rel_chars as usize)
         .checked_mul(2)
@@ -139,13 +144,14 @@ fn check_sheet(record: &[u8], is_relationship: &dyn Fn(&str) -> bool) -> Result<
     if !is_relationship(&id) {
         return Err("a sheet record naming a relationship the workbook does not have".into());
     }
-    Ok(())
+    Ok(Some(id))
 }
 
-/// The ids of `<Relationship>` elements that have both `Id` and `Target`
-/// (raw attribute values, as calamine keeps them), from a `.rels` part.
-pub fn relationship_ids(xml: &str) -> std::collections::HashSet<String> {
-    let mut ids = std::collections::HashSet::new();
+/// The `<Relationship>` elements that have both `Id` and `Target`, id (raw
+/// attribute value, as calamine keeps it) to target (entities decoded, as
+/// calamine decodes it), from a `.rels` part.
+pub fn relationships(xml: &str) -> std::collections::HashMap<String, String> {
+    let mut ids = std::collections::HashMap::new();
     let mut rest = xml;
     while let Some(at) = rest.find("<Relationship") {
         rest = &rest[at + "<Relationship".len()..];
@@ -154,11 +160,48 @@ pub fn relationship_ids(xml: &str) -> std::collections::HashSet<String> {
         }
         let tag = &rest[..rest.find('>').unwrap_or(rest.len())];
         let (id, target) = (attribute(tag, "Id"), attribute(tag, "Target"));
-        if let (Some(id), Some(_)) = (id, target) {
-            ids.insert(id.to_string());
+        if let (Some(id), Some(target)) = (id, target) {
+            ids.insert(id.to_string(), unescape(target));
         }
     }
     ids
+}
+
+/// An attribute value with XML's named and numeric character references
+/// decoded (what calamine does to a relationship's target).
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let Some(end) = rest.find(';') else { break };
+        let decoded = match &rest[1..end] {
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "amp" => Some('&'),
+            "apos" => Some('\''),
+            "quot" => Some('"'),
+            e => e
+                .strip_prefix("#x")
+                .map(|h| u32::from_str_radix(h, 16))
+                .or_else(|| e.strip_prefix('#').map(|d| d.parse::<u32>()))
+                .and_then(Result::ok)
+                .and_then(char::from_u32),
+        };
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The raw value of `name="..."` or `name='...'` in a start tag's text.
@@ -216,7 +259,7 @@ mod tests {
         bin.push(body.len() as u8);
         bin.extend(&body);
         bin.extend([0x90, 0x01, 0x00]);
-        assert_eq!(check(&bin, &known), Ok(()));
+        assert_eq!(check(&bin, &known), Ok(vec!["rId1".to_string()]));
     }
 
     #[test]
@@ -246,12 +289,14 @@ mod tests {
     }
 
     #[test]
-    fn relationship_ids_need_an_id_and_a_target() {
+    fn relationships_need_an_id_and_a_target() {
         let xml = r#"<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.bin"/>
-            <Relationship Target='x' Id='rId2'/><Relationship Id="rId3"/><RelationshipX Id="rId4" Target="y"/></Relationships>"#;
-        let ids = relationship_ids(xml);
-        let mut ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            <Relationship Target='a&amp;b&#x2F;c' Id='rId2'/><Relationship Id="rId3"/><RelationshipX Id="rId4" Target="y"/></Relationships>"#;
+        let rels = relationships(xml);
+        let mut ids: Vec<&str> = rels.keys().map(String::as_str).collect();
         ids.sort();
         assert_eq!(ids, ["rId1", "rId2"]);
+        assert_eq!(rels["rId1"], "worksheets/sheet1.bin");
+        assert_eq!(rels["rId2"], "a&b/c");
     }
 }
