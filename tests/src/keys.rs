@@ -105,6 +105,16 @@ pub async fn usage_of(server: &str, key: &str) -> Value {
     a.json["data"].clone()
 }
 
+/// Asserts the key's usage on `server`: credits used and remaining.
+pub async fn assert_usage(server: &str, key: &str, used: impl Into<Value>, remaining: impl Into<Value>) {
+    let u = usage_of(server, key).await;
+    assert_eq!(
+        (&u["creditsUsed"], &u["remainingCredits"]),
+        (&used.into(), &remaining.into()),
+        "{u}"
+    );
+}
+
 /// Waits until at least `margin_s` seconds remain in the current wall-clock
 /// minute, so a test of per-minute windows does not straddle two.
 pub fn wait_for_fresh_minute(margin_s: u64) {

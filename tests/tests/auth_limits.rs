@@ -2,7 +2,9 @@
 //! zeroDataRetention, over HTTP against the real server (docs/OPERATORS.md).
 
 use distill_e2e::crawl_site::{CrawlSite, SiteShape};
-use distill_e2e::keys::{call, create_key, keys_cmd, run_job_as, scrape_as, usage_of, wait_for_fresh_minute};
+use distill_e2e::keys::{
+    assert_usage, call, create_key, keys_cmd, run_job_as, scrape_as, usage_of, wait_for_fresh_minute,
+};
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -692,12 +694,7 @@ async fn batch_pages_are_billed_to_the_key_that_started_the_job() {
     // The refused pages were never fetched.
     let fetched: u64 = (0..4).map(|i| site().hits(&format!("batch-{token}-{i}"))).sum();
     assert_eq!(fetched, 1);
-    let u = usage_of(s, &key).await;
-    assert_eq!(
-        (&u["creditsUsed"], &u["remainingCredits"]),
-        (&json!(4), &json!(0)),
-        "{u}"
-    );
+    assert_usage(s, &key, 4, 0).await;
 }
 
 /// Pages of a job running at once never take a key past its credits: each
@@ -724,12 +721,7 @@ async fn concurrent_job_pages_never_pass_the_credits() {
     let fetched: u64 = (0..12).map(|i| site().hits(&format!("conc-{token}-{i}"))).sum();
     assert_eq!(fetched, 5, "no page fetched over quota");
     assert_eq!(job.status["creditsUsed"], 5);
-    let u = usage_of(s, &key).await;
-    assert_eq!(
-        (&u["creditsUsed"], &u["remainingCredits"]),
-        (&json!(5), &json!(0)),
-        "{u}"
-    );
+    assert_usage(s, &key, 5, 0).await;
 
     // Pages costing more than their first credit (3-page PDFs) at once: what
     // is served is what is billed, and never more than the key had.
@@ -749,9 +741,7 @@ async fn concurrent_job_pages_never_pass_the_credits() {
         job.errors
     );
     assert_eq!(job.status["creditsUsed"], billed, "{}", job.status);
-    let u = usage_of(s, &key).await;
-    assert_eq!(u["creditsUsed"], billed, "{u}");
-    assert_eq!(u["remainingCredits"], 7 - billed, "{u}");
+    assert_usage(s, &key, billed, 7 - billed).await;
 }
 
 /// As upstream, a crawl's limit is lowered to the key's remaining credits.
@@ -771,9 +761,7 @@ async fn a_crawl_is_limited_to_the_remaining_credits() {
     assert!(!job.documents.is_empty(), "{}", job.status);
     let billed = job.document_credits();
     assert_eq!(job.status["creditsUsed"], billed, "{}", job.status);
-    let u = usage_of(server.url(), &key).await;
-    assert_eq!(u["creditsUsed"], billed, "{u}");
-    assert_eq!(u["remainingCredits"], 4 - billed, "{u}");
+    assert_usage(server.url(), &key, billed, 4 - billed).await;
     // A key with no credit left cannot start a crawl or a batch: 402, upstream's body.
     let broke = format!("Bearer {}", create_key(&keys, "broke", &["--credits", "0"]));
     let batch = json!({"urls": [site.url("/")]});
@@ -817,12 +805,7 @@ async fn concurrent_scrapes_spend_exactly_the_credits_in_the_counters_file() {
     let served = statuses.iter().filter(|s| **s == 200).count();
     let refused = statuses.iter().filter(|s| **s == 402).count();
     assert_eq!((served, refused, billed), (10, 14, 10), "{statuses:?}");
-    let u = usage_of(server.url(), &key).await;
-    assert_eq!(
-        (&u["creditsUsed"], &u["remainingCredits"]),
-        (&json!(10), &json!(0)),
-        "{u}"
-    );
+    assert_usage(server.url(), &key, 10, 0).await;
 }
 
 /// Pages held by a server killed mid-fetch are leased again after the
@@ -888,12 +871,7 @@ async fn job_pages_of_a_killed_server_are_billed_once_after_the_restart() {
         "{status}"
     );
     assert!(site().gate_arrivals(&token) >= 4, "the pages were fetched again");
-    let u = usage_of(again.url(), &key).await;
-    assert_eq!(
-        (&u["creditsUsed"], &u["remainingCredits"]),
-        (&json!(2), &json!(8)),
-        "{u}"
-    );
+    assert_usage(again.url(), &key, 2, 8).await;
 }
 
 /// `distill keys create --data-dir DIR` writes where a server on that data

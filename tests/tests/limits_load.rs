@@ -2,7 +2,7 @@
 //! bounded load test shows no request over quota is served and no credit is
 //! lost or counted twice under concurrency (docs/OPERATORS.md).
 
-use distill_e2e::keys::{create_key, run_job_as, scrape_as, usage_of, wait_for_fresh_minute};
+use distill_e2e::keys::{assert_usage, create_key, run_job_as, scrape_as, wait_for_fresh_minute};
 use distill_e2e::redis::RedisServer;
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, site};
 use serde_json::json;
@@ -96,12 +96,7 @@ async fn load_across_two_servers_serves_exactly_the_quota_and_counts_every_credi
     let billed: u64 = served.iter().map(|r| r.credits()).sum();
     assert_eq!(billed, 25, "every served scrape billed once");
     for server in &urls {
-        let u = usage_of(server, &key).await;
-        assert_eq!(
-            (&u["creditsUsed"], &u["remainingCredits"]),
-            (&json!(25), &json!(0)),
-            "{u}"
-        );
+        assert_usage(server, &key, 25, 0).await;
     }
     assert!(
         served
@@ -147,12 +142,7 @@ async fn a_batch_shared_by_two_servers_serves_exactly_the_credits() {
     assert_eq!(fetched, 6, "no page fetched over quota");
     assert_eq!(job.status["creditsUsed"], 6);
     for server in [a.url(), b.url()] {
-        let u = usage_of(server, &key).await;
-        assert_eq!(
-            (&u["creditsUsed"], &u["remainingCredits"]),
-            (&json!(6), &json!(0)),
-            "{u}"
-        );
+        assert_usage(server, &key, 6, 0).await;
     }
 }
 
