@@ -10,13 +10,27 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A server whose keys file is `keys` (created by the test as needed).
-fn server_with_keys(keys: &Path, extra: &[(&str, &str)]) -> TestServer {
+/// Options of a server whose keys file is `keys` (created by the test as needed).
+fn keyed_options(keys: &Path, extra: &[(&str, &str)]) -> ServerOptions {
     let mut opts = ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap());
     for (k, v) in extra {
         opts = opts.env(k, v);
     }
-    TestServer::start(opts)
+    opts
+}
+
+/// A server whose keys file is `keys` (created by the test as needed).
+fn server_with_keys(keys: &Path, extra: &[(&str, &str)]) -> TestServer {
+    TestServer::start(keyed_options(keys, extra))
+}
+
+/// A keyed server on `data_dir`: started again on the same directory, it
+/// finds the counters and jobs the last one left.
+fn server_with_keys_on(keys: &Path, data_dir: &str) -> TestServer {
+    TestServer::start(ServerOptions {
+        data_dir: Some(data_dir.to_owned()),
+        ..keyed_options(keys, &[])
+    })
 }
 
 fn keys_file() -> PathBuf {
@@ -498,12 +512,7 @@ fn grep_tree(dir: &Path, needles: &[&str], hits: &mut Vec<String>) {
 async fn credits_spent_survive_a_kill_9_right_after() {
     let keys = keys_file();
     let data_dir = fresh_tmp_dir().join("data").to_string_lossy().into_owned();
-    let start = || {
-        TestServer::start(ServerOptions {
-            data_dir: Some(data_dir.clone()),
-            ..ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap())
-        })
-    };
+    let start = || server_with_keys_on(&keys, &data_dir);
     let server = start();
     let key = create_key(&keys, "durable", &["--credits", "1000"]);
     let s = server.url().to_string();
@@ -815,12 +824,7 @@ async fn concurrent_scrapes_spend_exactly_the_credits_in_the_counters_file() {
 async fn job_pages_of_a_killed_server_are_billed_once_after_the_restart() {
     let keys = keys_file();
     let data_dir = fresh_tmp_dir().join("data").to_string_lossy().into_owned();
-    let start = || {
-        TestServer::start(ServerOptions {
-            data_dir: Some(data_dir.clone()),
-            ..ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap())
-        })
-    };
+    let start = || server_with_keys_on(&keys, &data_dir);
     let server = start();
     let key = create_key(&keys, "killed", &["--credits", "10"]);
     let token = format!("killed-{}", rand_token());

@@ -3,7 +3,7 @@
 //! JSON error (or, where the file is harmless, a bounded result) well within the
 //! request's time limit, and the server keeps serving.
 
-use distill_e2e::{get, parse_upload, read_document, shared};
+use distill_e2e::{Reply, get, parse_upload, read_document, shared};
 use distill_sdk::documents::testing::many_entries_zip;
 use serde_json::json;
 use std::time::Duration;
@@ -11,15 +11,20 @@ use std::time::Duration;
 /// Far above what any of these takes (tens of ms): a hang guard, not a benchmark.
 const HANG_GUARD: Duration = Duration::from_secs(20);
 
-async fn expect_refusal(name: &str, bytes: Vec<u8>, message_part: &str) {
-    let r = parse_upload(
+/// Uploads `bytes` as `name` to the shared server with a 30 s timeout.
+async fn upload(name: &str, bytes: Vec<u8>) -> Reply {
+    parse_upload(
         shared().url(),
         name,
         None,
         bytes,
         Some(&json!({"timeout": 30000})),
     )
-    .await;
+    .await
+}
+
+async fn expect_refusal(name: &str, bytes: Vec<u8>, message_part: &str) {
+    let r = upload(name, bytes).await;
     r.assert_error(400, "PARSE_DOCUMENT_ERROR");
     assert!(
         r.error().contains(name),
@@ -36,15 +41,7 @@ async fn expect_refusal(name: &str, bytes: Vec<u8>, message_part: &str) {
 
 /// A well-formed `name` from the fixtures still converts on the same server.
 async fn expect_converted(name: &str) {
-    let r = parse_upload(
-        shared().url(),
-        name,
-        None,
-        read_document(name),
-        Some(&json!({"timeout": 30000})),
-    )
-    .await;
-    r.assert_ok();
+    upload(name, read_document(name)).await.assert_ok();
 }
 
 #[tokio::test]
@@ -260,14 +257,7 @@ async fn a_misbehaving_converter_fails_its_upload_and_never_the_server() {
 #[tokio::test]
 async fn an_xls_record_with_reversed_columns_is_answered_cleanly() {
     let name = "fuzz-mulrk-reversed-columns.xls";
-    let r = parse_upload(
-        shared().url(),
-        name,
-        None,
-        read_document(name),
-        Some(&json!({"timeout": 30000})),
-    )
-    .await;
+    let r = upload(name, read_document(name)).await;
     r.assert_error(400, "PARSE_DOCUMENT_ERROR");
     assert!(r.error().contains(name), "{}", r.pretty());
     assert!(r.error().contains("cannot read the workbook"), "{}", r.pretty());
