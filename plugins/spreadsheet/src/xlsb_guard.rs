@@ -222,11 +222,12 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// One record: type, size, body (sizes under 128, types under 128).
-    fn record(kind: u8, body: &[u8]) -> Vec<u8> {
+    /// One record: type, size, body (sizes under 128, types under 128);
+    /// also builds xlsb_parts' test records.
+    pub(crate) fn record(kind: u8, body: &[u8]) -> Vec<u8> {
         let mut out = vec![kind, body.len() as u8];
         out.extend_from_slice(body);
         out

@@ -189,13 +189,7 @@ pub fn worksheet(part: &[u8], strings: usize) -> Result<Walk<()>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// One record: type (under 128), size (under 128), body.
-    fn record(kind: u8, body: &[u8]) -> Vec<u8> {
-        let mut out = vec![kind, body.len() as u8];
-        out.extend_from_slice(body);
-        out
-    }
+    use crate::xlsb_guard::tests::record;
 
     /// Types over 127 take two bytes.
     fn record2(kind: u16, body: &[u8]) -> Vec<u8> {
