@@ -11,7 +11,8 @@
 //! discussion. A block that is one comment's text (no nested blocks: a review's or a
 //! seller's comment field) is not a section. Without an article before them, the share
 //! rule decides: comments that are most of the page are its content (a forum thread, a
-//! discussion page), smaller comment-named elements are chrome.
+//! discussion page), smaller comment-named elements are chrome unless they are named as,
+//! or sit inside, a thread (a short topic's posts on a page of cookie and app prompts).
 //!
 //! Comments are never part of `onlyMainContent` output: the ground truth of both
 //! development corpora leaves them out, as trafilatura does by default
@@ -123,7 +124,12 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
                 && !in_thread
                 && node.own.chars * 2 < node.total.chars
                 && !posts_template(arena, i);
-            let small = !comments_are_content && (plain(node) as f32) < WRAPPER_SHARE * page_plain;
+            // A post of a thread (a comment-named element named as, or inside, a thread,
+            // topic or forum) is the page's content however much chrome text surrounds it.
+            let small = !comments_are_content
+                && (plain(node) as f32) < WRAPPER_SHARE * page_plain
+                && !in_thread
+                && !node.words.thread;
             if after_article || small {
                 out[i] = if !after_article {
                     Section::Small
