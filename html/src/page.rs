@@ -49,9 +49,10 @@ impl ParsedPage {
     #[doc(hidden)]
     pub fn explain_main_content(&self, min_abs: f32) -> String {
         let doc = self.doc.clone();
+        let declared_article = main_content::declares_article(&doc);
         main_content::reveal_deferred(&doc);
         clean::strip_unwanted(&doc);
-        main_content::explain(&doc, min_abs)
+        main_content::explain(&doc, declared_article, min_abs)
     }
 
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
@@ -87,6 +88,8 @@ fn clean_doc(
         clean::apply_include(&doc, &include);
     }
     let whole_page_main_content = opts.only_main_content && include.is_empty();
+    // What the head says the page is, read before the head goes.
+    let declared_article = whole_page_main_content && main_content::declares_article(&doc);
     if whole_page_main_content {
         // Script shells keep content in `<noscript>` or hidden streamed segments.
         main_content::reveal_deferred(&doc);
@@ -95,7 +98,7 @@ fn clean_doc(
     clean::apply_exclude(&doc, &exclude);
     if opts.only_main_content {
         if whole_page_main_content {
-            main_content::remove_non_main(&doc);
+            main_content::remove_non_main(&doc, declared_article);
         } else {
             main_content::remove_non_main_fragment(&doc);
         }

@@ -201,3 +201,54 @@ fn a_related_list_inside_the_articles_body_stays() {
         &[],
     );
 }
+
+/// A short post (three paragraphs, under the run of prose that reads as an article) and
+/// a row of four teasers after it, each a linked title and a blurb of a few words; `head` goes
+/// into the page's `<head>`.
+fn short_post_page(head: &str) -> String {
+    let teasers: String = (0..4)
+        .map(|i| {
+            format!(
+                "<div class=\"tile\"><h3><a href=\"/t/{i}\">TEASER{i} The council approves a \
+                 bridge</a></h3><p>The vote, once again, was close.</p></div>"
+            )
+        })
+        .collect();
+    format!(
+        r#"<html><head>{head}</head><body><div class="page"><h1>Lichens on Old Walls</h1>
+        <div class="text">{}</div><div class="row">{teasers}</div></div></body></html>"#,
+        paras(3)
+    )
+}
+
+#[test]
+fn a_short_post_declared_as_an_article_loses_the_teasers_after_it() {
+    // Three paragraphs do not read as an article, but the head says the page is one
+    // (Open Graph, or JSON-LD): the teasers after the post are its furniture.
+    for head in [
+        r#"<meta property="og:type" content="article">"#,
+        r#"<script type="application/ld+json">{"@type": "BlogPosting"}</script>"#,
+    ] {
+        let out = main_content(&short_post_page(head));
+        assert_kept(
+            &out,
+            &["Part 1. Lichens", "Part 3. Lichens"],
+            &["TEASER0", "TEASER3"],
+        );
+    }
+}
+
+#[test]
+fn a_short_text_not_declared_as_an_article_keeps_what_follows_it() {
+    // The same page without the declaration, or declared a collection as well (a
+    // category page whose CMS writes `og:type article` on every page): what follows the
+    // short text may be the page's content.
+    for head in [
+        "",
+        r#"<meta property="og:type" content="article"><script type="application/ld+json">
+           {"@type": "CollectionPage"}</script>"#,
+    ] {
+        let out = main_content(&short_post_page(head));
+        assert_kept(&out, &["Part 1. Lichens", "TEASER0", "TEASER3"], &[]);
+    }
+}

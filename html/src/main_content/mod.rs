@@ -3,6 +3,8 @@
 //!
 //! 0. [`deferred`] (before the usual stripping): content a browser would show after running
 //!    scripts is put in place — `<noscript>` fallbacks of script shells, streamed segments.
+//!    [`declared`] reads, before the head goes, whether the page declares itself an article
+//!    (`og:type`, JSON-LD): a short post then gets the article rules of step 3 too.
 //! 1. [`arena`]: one walk over `<body>` collects, per element, its markup hints ([`hints`]:
 //!    tag, ARIA role, `itemprop`, class/id words read with [`vocabulary`], hidden) and text
 //!    statistics (characters, link characters, words, punctuation, furniture phrases from
@@ -37,6 +39,7 @@
 mod arena;
 mod calls;
 mod comments;
+mod declared;
 mod deferred;
 mod hints;
 mod link_lists;
@@ -51,13 +54,13 @@ mod vocabulary;
 use dom_query::Document;
 
 /// Removes everything but the main content of a whole page from `doc`.
-pub(crate) fn remove_non_main(doc: &Document) {
+pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
     let Some(body) = doc.body() else {
         upstream::remove_listed(doc);
         return;
     };
     let arena = arena::Arena::build(doc, body.id);
-    let scores = score::score(&arena);
+    let scores = score::score(&arena, declared_article);
     match select::plan(&arena, &scores) {
         Some(plan) => select::apply(doc, &arena, &plan),
         // Nothing reads as content (a script shell, a page of links): upstream's rule.
@@ -65,6 +68,7 @@ pub(crate) fn remove_non_main(doc: &Document) {
     }
 }
 
+pub(crate) use declared::declares_article;
 pub(crate) use deferred::reveal as reveal_deferred;
 
 /// Removes non-main content from an `includeTags` fragment: upstream's selector rule.
@@ -74,13 +78,13 @@ pub(crate) fn remove_non_main_fragment(doc: &Document) {
 
 /// A readable dump of the extractor's view of a page (development aid): the element tree
 /// down to blocks worth `min_abs` characters, with values, sums and decisions.
-pub(crate) fn explain(doc: &Document, min_abs: f32) -> String {
+pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> String {
     use std::fmt::Write;
     let Some(body) = doc.body() else {
         return String::new();
     };
     let arena = arena::Arena::build(doc, body.id);
-    let scores = score::score(&arena);
+    let scores = score::score(&arena, declared_article);
     let plan = select::plan(&arena, &scores).unwrap_or(select::Plan {
         container: usize::MAX,
         prune: Vec::new(),

@@ -45,8 +45,8 @@ pub(super) struct Scores {
     pub fit: Vec<f32>,
     /// Whether the element's children include a group of records (cards, rows, posts).
     pub has_records: Vec<bool>,
-    /// The page reads as an article: a run of paragraphs, or prose in an element named as
-    /// an article's body.
+    /// The page reads as an article (a run of paragraphs, or prose in an element named as
+    /// an article's body) or its head declares it one ([`super::declared`]).
     pub article_page: bool,
 }
 
@@ -94,7 +94,7 @@ const ARTICLE_BODY_PROSE: u32 = 250;
 /// headline link and nothing else.
 const BARE_RECORD_PLAIN: f32 = 0.3;
 
-pub(super) fn score(arena: &Arena) -> Scores {
+pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
     let nodes = &arena.nodes;
     let n = nodes.len();
     let page_plain = plain(&nodes[0]).max(1) as f32;
@@ -108,6 +108,9 @@ pub(super) fn score(arena: &Arena) -> Scores {
 
     let groups = record_groups(arena);
     let (paragraph_run, content_fill) = paragraph_run_and_content_fill(arena);
+    // The page reads as an article (a run of paragraphs, a named body's prose): its bare
+    // link records are furniture. A page that only declares itself one (a short post)
+    // gets the late passes' article rules, not that: a listing's cards are bare records.
     let article_page = paragraph_run >= ARTICLE_RUN || named_body_prose(arena) >= ARTICLE_BODY_PROSE;
     let mut ctx = vec![Ctx::default(); n];
     let mut own = vec![0f32; n];
@@ -272,7 +275,7 @@ pub(super) fn score(arena: &Arena) -> Scores {
         best,
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
-        article_page,
+        article_page: article_page || declared_article,
     }
 }
 
