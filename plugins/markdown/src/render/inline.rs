@@ -137,13 +137,18 @@ impl Inline {
                 continue;
             }
             let mut end = i + 1;
+            // The classes of the word's bytes: without SPECIAL or LEAD,
+            // `word` has nothing to escape or drop and skips its own scan.
+            let mut seen = CLASS[b[i] as usize];
             while end < b.len() {
                 let class = CLASS[b[end] as usize];
                 if class & WS != 0 || class & LEAD != 0 && ws_len(b, end) > 0 {
                     break;
                 }
+                seen |= class;
                 end += 1;
             }
+            let plain = seen & (SPECIAL | LEAD) == 0;
             if let Some((open, close)) = self.em_close
                 && !self.space
                 && close + 1 == self.s.len()
@@ -156,7 +161,7 @@ impl Inline {
             let pending = self.space;
             self.before_content();
             let written = self.s.len();
-            self.word(&text[i..end], end < b.len(), brackets);
+            self.word(&text[i..end], end < b.len(), brackets, plain);
             if self.s.len() == written {
                 // Only invisible characters: keep the space pending.
                 self.s.truncate(before);
@@ -168,12 +173,17 @@ impl Inline {
         }
     }
 
-    /// Escapes one whitespace-free word.
-    fn word(&mut self, w: &str, space_after: bool, brackets: bool) {
+    /// Escapes one whitespace-free word. `plain`: the word holds no byte of
+    /// class SPECIAL or LEAD (nothing to escape or drop past a line start).
+    fn word(&mut self, w: &str, space_after: bool, brackets: bool, plain: bool) {
         let b = w.as_bytes();
         let mut i = 0;
         if self.bol && !self.quiet && matches!(self.brk, Break::Hard | Break::Label) {
             i = self.line_start(w);
+        }
+        if plain {
+            self.s.push_str(&w[i..]);
+            return;
         }
         let prev_written = if self.bol {
             None
