@@ -41,14 +41,50 @@ pub struct Tokenizer<'a> {
     skip_newline: bool,
 }
 
-fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+/// Byte classes for the per-byte loops (tag and attribute names, unquoted
+/// values, whitespace runs): one table load and a bit test per byte. Written
+/// as comparisons, LLVM lowers these tests to a `br_table` per byte in wasm,
+/// which Cranelift compiles to an indirect jump per byte.
+const WS: u8 = 1;
+const SLASH: u8 = 2;
+const GT: u8 = 4;
+const EQ: u8 = 8;
+const UPPER: u8 = 16;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let ws = b" \t\n\r\x0c";
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] = WS;
+        i += 1;
+    }
+    t[b'/' as usize] = SLASH;
+    t[b'>' as usize] = GT;
+    t[b'=' as usize] = EQ;
+    let mut c = b'A';
+    while c <= b'Z' {
+        t[c as usize] = UPPER;
+        c += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn is(b: u8, classes: u8) -> bool {
+    CLASS[b as usize] & classes != 0
+}
+
+/// HTML whitespace: space, tab, line feed, carriage return, form feed.
+#[inline(always)]
+pub(super) fn is_ws(b: u8) -> bool {
+    is(b, WS)
 }
 
 /// The tag for a name as written (any case).
 fn tag_of(name: &str) -> Tag {
     let bytes = name.as_bytes();
-    if !bytes.iter().any(u8::is_ascii_uppercase) {
+    if !bytes.iter().any(|&c| is(c, UPPER)) {
         return Tag::from_lowercase(bytes);
     }
     if bytes.len() > 16 {
@@ -202,7 +238,7 @@ impl<'a> Tokenizer<'a> {
                 let end = start
                     + b[start..]
                         .iter()
-                        .take_while(|&&c| !is_ws(c) && c != b'/' && c != b'>')
+                        .take_while(|&&c| !is(c, WS | SLASH | GT))
                         .count();
                 let name = &src[start..end];
                 let Some(close) = scan::find(&b[end..], b'>') else {
@@ -233,7 +269,7 @@ impl<'a> Tokenizer<'a> {
         let mut i = start
             + b[start..]
                 .iter()
-                .take_while(|&&c| !is_ws(c) && c != b'/' && c != b'>')
+                .take_while(|&&c| !is(c, WS | SLASH | GT))
                 .count();
         let name = &src[start..i];
         let tag = tag_of(name);
@@ -266,7 +302,7 @@ impl<'a> Tokenizer<'a> {
             }
             let name_start = i;
             i += 1;
-            while i < b.len() && !is_ws(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+            while i < b.len() && !is(b[i], WS | SLASH | GT | EQ) {
                 i += 1;
             }
             let attr_name = &b[name_start..i];
@@ -291,7 +327,7 @@ impl<'a> Tokenizer<'a> {
                     }
                     Some(b'>') | None => {}
                     Some(_) => {
-                        let len = b[i..].iter().take_while(|&&c| !is_ws(c) && c != b'>').count();
+                        let len = b[i..].iter().take_while(|&&c| !is(c, WS | GT)).count();
                         value = &src[i..i + len];
                         i += len;
                     }
@@ -338,8 +374,7 @@ impl<'a> Tokenizer<'a> {
             let name_end = at + 2 + name.len();
             if name_end <= b.len()
                 && b[at + 2..name_end].eq_ignore_ascii_case(name.as_bytes())
-                && b.get(name_end)
-                    .is_none_or(|&c| is_ws(c) || c == b'/' || c == b'>')
+                && b.get(name_end).is_none_or(|&c| is(c, WS | SLASH | GT))
             {
                 return at;
             }

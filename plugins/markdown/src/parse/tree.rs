@@ -4,7 +4,7 @@
 //! nesting depth so the recursive renderer stays within the wasm stack.
 
 use super::tags::Tag;
-use super::tokenizer::{Token, Tokenizer};
+use super::tokenizer::{Token, Tokenizer, is_ws};
 use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT};
 use std::borrow::Cow;
 
@@ -129,9 +129,7 @@ impl<'a> Builder<'a> {
     }
 
     fn text(&mut self, text: Cow<'a, str>) {
-        let whitespace = text
-            .bytes()
-            .all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'));
+        let whitespace = text.bytes().all(is_ws);
         if whitespace {
             use Tag::*;
             let parent_ignores = matches!(

@@ -127,7 +127,11 @@ impl Inline {
     pub fn text(&mut self, text: &str) {
         let b = text.as_bytes();
         // Brackets are escaped in link text, and where the text spells a link.
-        let brackets = self.label > 0 || crate::scan::find2(b, *b"](").is_some();
+        // Computed when a word first holds a bracket: most text has none.
+        let mut brackets = Brackets {
+            text: b,
+            escape: (self.label > 0).then_some(true),
+        };
         let mut i = 0;
         while i < b.len() {
             let ws = ws_len(b, i);
@@ -137,13 +141,18 @@ impl Inline {
                 continue;
             }
             let mut end = i + 1;
+            // The classes of the word's bytes: without SPECIAL or LEAD,
+            // `word` has nothing to escape or drop and skips its own scan.
+            let mut seen = CLASS[b[i] as usize];
             while end < b.len() {
                 let class = CLASS[b[end] as usize];
                 if class & WS != 0 || class & LEAD != 0 && ws_len(b, end) > 0 {
                     break;
                 }
+                seen |= class;
                 end += 1;
             }
+            let plain = seen & (SPECIAL | LEAD) == 0;
             if let Some((open, close)) = self.em_close
                 && !self.space
                 && close + 1 == self.s.len()
@@ -156,7 +165,7 @@ impl Inline {
             let pending = self.space;
             self.before_content();
             let written = self.s.len();
-            self.word(&text[i..end], end < b.len(), brackets);
+            self.word(&text[i..end], end < b.len(), &mut brackets, plain);
             if self.s.len() == written {
                 // Only invisible characters: keep the space pending.
                 self.s.truncate(before);
@@ -168,12 +177,17 @@ impl Inline {
         }
     }
 
-    /// Escapes one whitespace-free word.
-    fn word(&mut self, w: &str, space_after: bool, brackets: bool) {
+    /// Escapes one whitespace-free word. `plain`: the word holds no byte of
+    /// class SPECIAL or LEAD (nothing to escape or drop past a line start).
+    fn word(&mut self, w: &str, space_after: bool, brackets: &mut Brackets<'_>, plain: bool) {
         let b = w.as_bytes();
         let mut i = 0;
         if self.bol && !self.quiet && matches!(self.brk, Break::Hard | Break::Label) {
             i = self.line_start(w);
+        }
+        if plain {
+            self.s.push_str(&w[i..]);
+            return;
         }
         let prev_written = if self.bol {
             None
@@ -197,7 +211,7 @@ impl Inline {
                 b'*' => !(w == "*" && space_after && prev.is_none_or(is_space)),
                 b'_' => !(prev.is_some_and(is_wordish) && next.is_some_and(is_wordish)),
                 b'`' => true,
-                b'[' | b']' => brackets,
+                b'[' | b']' => brackets.escape(),
                 b'<' => next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
                 b'&' => looks_like_entity(&b[i + 1..]),
                 b'~' => next == Some(b'~') || prev == Some(b'~'),
@@ -371,6 +385,21 @@ impl Inline {
     pub fn finish(mut self) -> String {
         self.trim_end(0);
         self.s
+    }
+}
+
+/// Whether `[` and `]` are escaped in one text: inside link text, or where
+/// the text spells a link (`](`), decided at the first bracket.
+struct Brackets<'t> {
+    text: &'t [u8],
+    escape: Option<bool>,
+}
+
+impl Brackets<'_> {
+    fn escape(&mut self) -> bool {
+        *self
+            .escape
+            .get_or_insert_with(|| crate::scan::find2(self.text, *b"](").is_some())
     }
 }
 
