@@ -122,23 +122,27 @@ impl BrowserPool {
     /// its budget or not running.
     async fn prepare_spare(self: &Arc<Self>) {
         let spare = &self.spare;
-        if spare.idle.is_zero() || spare.setting_up.load(Ordering::Relaxed) > 0 {
+        let not = |why: &str| tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
+        if spare.idle.is_zero() {
             return;
+        }
+        if spare.setting_up.load(Ordering::Relaxed) > 0 {
+            return not("a page is being set up");
         }
         let budget = self.settings.memory_budget;
         if budget > 0 && self.memory() > budget {
-            return;
+            return not("Chromium is over its memory budget");
         }
         let Ok(permit) = self.pages.clone().try_acquire_owned() else {
-            return;
+            return not("no page slot is free");
         };
         let Some((browser, exited)) = self.running_browser().await else {
-            return;
+            return not("Chromium is not running");
         };
         let generation = {
             let mut slot = spare.slot.lock().unwrap();
             if slot.is_some() {
-                return;
+                return not("one is there");
             }
             let generation = spare.generation.fetch_add(1, Ordering::Relaxed);
             let (tx, ready) = oneshot::channel();
@@ -191,6 +195,7 @@ impl BrowserPool {
     pub(super) async fn take_spare(&self) -> Option<PageLease> {
         let prepared = self.spare.take()?;
         let setting_up = self.spare.setting_up();
+        let waiting = std::time::Instant::now();
         let current = self.running_browser().await;
         if !current.is_some_and(|(browser, _)| Arc::ptr_eq(&browser, &prepared.browser)) {
             tokio::spawn(prepared.discard("dropped"));
@@ -209,6 +214,11 @@ impl BrowserPool {
             return None;
         }
         crate::telemetry::browser_spare_outcome("used");
+        tracing::debug!(
+            target: "distill::fetch::browser::laps",
+            waited_ms = format!("{:.1}", waiting.elapsed().as_secs_f64() * 1000.0),
+            "browser page from the spare"
+        );
         if let Some(open) = lease.open.as_mut() {
             open.counted = crate::telemetry::browser_page();
         }
