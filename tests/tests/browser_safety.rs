@@ -159,7 +159,10 @@ async fn metric(server: &TestServer, name: &str) -> f64 {
     metrics
         .body
         .lines()
-        .filter(|l| l.strip_prefix(name).is_some_and(|rest| rest.starts_with([' ', '{'])))
+        .filter(|l| {
+            l.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with([' ', '{']))
+        })
         .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
         .sum()
 }
@@ -213,7 +216,12 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
     .await;
     first.assert_ok();
     let wrote = first.data()["actions"]["javascriptReturns"][0]["value"].clone();
-    assert_eq!(wrote, json!("LEFT-5501|spare_probe=LEFT-5501"), "{}", first.pretty());
+    assert_eq!(
+        wrote,
+        json!("LEFT-5501|spare_probe=LEFT-5501"),
+        "{}",
+        first.pretty()
+    );
     wait_until("a spare page after the scrape", || async {
         metric(&server, "distill_browser_spare_pages").await == 1.0
     })
@@ -233,14 +241,20 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
         });
         async move { scrape(&url, &body).await }
     });
-    wait_until("the held scrape reached the page", || async { site().gate_arrivals(&token) > 0 }).await;
+    wait_until("the held scrape reached the page", || async {
+        site().gate_arrivals(&token) > 0
+    })
+    .await;
     let pages = chromium_pages(&server).await;
     let serving = pages.iter().find(|p| p["id"] == spare_id);
     assert!(
         serving.is_some_and(|p| p["url"].as_str().unwrap_or_default().contains(&token)),
         "the spare {spare_id} does not serve the scrape: {pages:?}"
     );
-    assert_eq!(metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await, 1.0);
+    assert_eq!(
+        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        1.0
+    );
     site().open_gate(&token);
     let second = held.await.unwrap();
     second.assert_ok();
@@ -280,7 +294,11 @@ async fn no_spare_page_outlives_its_idle_time() {
         })
         .await;
         if !spares {
-            assert_eq!(metric(&server, "distill_browser_spare_pages_total").await, 0.0, "idle {idle}");
+            assert_eq!(
+                metric(&server, "distill_browser_spare_pages_total").await,
+                0.0,
+                "idle {idle}"
+            );
         }
     }
 }
