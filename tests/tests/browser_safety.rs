@@ -222,13 +222,16 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
         "{}",
         first.pretty()
     );
-    wait_until("a spare page after the scrape", || async {
+    // The first page closes while the spare opens: wait for the spare alone.
+    wait_until("a spare page, alone, after the scrape", || async {
+        let pages = chromium_pages(&server).await;
         metric(&server, "distill_browser_spare_pages").await == 1.0
+            && pages.len() == 1
+            && pages[0]["url"] == json!("about:blank")
     })
     .await;
     let pages = chromium_pages(&server).await;
     assert_eq!(pages.len(), 1, "only the spare is open: {pages:?}");
-    assert_eq!(pages[0]["url"], json!("about:blank"), "{pages:?}");
     let spare_id = pages[0]["id"].clone();
 
     // The next scrape, held at its document: its page is the spare's target.
@@ -245,12 +248,13 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
         site().gate_arrivals(&token) > 0
     })
     .await;
-    let pages = chromium_pages(&server).await;
-    let serving = pages.iter().find(|p| p["id"] == spare_id);
-    assert!(
-        serving.is_some_and(|p| p["url"].as_str().unwrap_or_default().contains(&token)),
-        "the spare {spare_id} does not serve the scrape: {pages:?}"
-    );
+    wait_until("the spare's target navigates to the held page", || async {
+        chromium_pages(&server)
+            .await
+            .iter()
+            .any(|p| p["id"] == spare_id && p["url"].as_str().unwrap_or_default().contains(&token))
+    })
+    .await;
     assert_eq!(
         metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
         1.0

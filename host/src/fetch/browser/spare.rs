@@ -29,6 +29,9 @@ use tokio::sync::oneshot;
 /// How long a taken spare's renderer may take to answer.
 const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 
+/// How long disposing of a spare waits for it to finish opening.
+const OPENING_WITHIN: Duration = Duration::from_secs(10);
+
 /// The spare page's state in the pool.
 pub struct Spare {
     /// How long an unused spare is kept; zero: no spare.
@@ -48,9 +51,11 @@ struct Prepared {
 
 impl Prepared {
     /// Closes the spare's page and context (once opened), counted as `outcome`.
+    /// A spare still opening after [`OPENING_WITHIN`] is left to its opening
+    /// task, which closes it when done (nobody waits for it any more).
     async fn discard(self, outcome: &'static str) {
         crate::telemetry::browser_spare_outcome(outcome);
-        if let Ok(Ok(lease)) = self.ready.await {
+        if let Ok(Ok(Ok(lease))) = tokio::time::timeout(OPENING_WITHIN, self.ready).await {
             lease.close().await;
         }
     }
