@@ -80,7 +80,6 @@ SETS = {
 ENV_SETS = {
     "spare": {},
     "no-spare": {"DISTILL_BROWSER_SPARE_IDLE_MS": "0"},
-    "spare-early": {"DISTILL_BROWSER_SPARE_EARLY": "1"},
 }
 
 

@@ -195,11 +195,6 @@ impl BrowserEngine {
         let navigated = page.goto(url.as_str()).await.map(|_| ());
         laps.lap("navigate");
         lease.set_up();
-        // EXPERIMENT (session 9): the spare opened once this page is navigated.
-        if profile.is_none() && std::env::var("DISTILL_BROWSER_SPARE_EARLY").is_ok_and(|v| v == "1") {
-            let pool = self.pool.clone();
-            tokio::spawn(async move { pool.prepare_spare().await });
-        }
         ProfileSession::applied(page, restoring).await;
         if let Err(e) = navigated {
             // The document (or a redirect hop of it) was refused by the guard.

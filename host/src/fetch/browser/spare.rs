@@ -125,7 +125,7 @@ impl BrowserPool {
     /// Opens the spare in the background unless spares are off, one is
     /// there, a page is being set up, no page slot is free, Chromium is over
     /// its budget or not running.
-    pub(super) async fn prepare_spare(self: &Arc<Self>) {
+    async fn prepare_spare(self: &Arc<Self>) {
         let spare = &self.spare;
         let not = |why: &str| tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
         if spare.idle.is_zero() {
