@@ -20,7 +20,6 @@
 //! the next scrape's spare page ([`super::spare`]).
 
 use super::proxy_auth::ProxyCredentials;
-use super::spare::{SettingUp, Spare};
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
@@ -163,6 +162,26 @@ pub struct BrowserPool {
     /// The next scrape's page, opened ahead ([`super::spare`]).
     pub(super) spare: Spare,
 }
+
+/// The spare page's state ([`super::spare`], which implements it).
+pub struct Spare {
+    /// How long an unused spare is kept; zero: no spare.
+    pub(super) idle: Duration,
+    pub(super) slot: std::sync::Mutex<Option<Prepared>>,
+    pub(super) generation: AtomicU64,
+    /// Pages being set up now (from opening to their navigation's end).
+    pub(super) setting_up: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// A spare being opened, or open and waiting in its channel.
+pub(super) struct Prepared {
+    pub(super) browser: Arc<Browser>,
+    pub(super) ready: tokio::sync::oneshot::Receiver<Result<PageLease, String>>,
+    pub(super) generation: u64,
+}
+
+/// One page being set up, until dropped ([`PageLease::set_up`]).
+pub struct SettingUp(pub(super) Arc<std::sync::atomic::AtomicUsize>);
 
 /// A page in its own browser context; give it back with [`PageLease::close`]
 /// (a lease dropped without it is closed by a task).

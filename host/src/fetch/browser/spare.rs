@@ -18,8 +18,7 @@
 //! - counted in `/metrics` (`distill_browser_spare_pages`, and
 //!   `distill_browser_spare_pages_total` by outcome).
 
-use super::pool::{BrowserPool, OpenPage, PageLease};
-use chromiumoxide::browser::Browser;
+use super::pool::{BrowserPool, OpenPage, PageLease, Prepared, SettingUp, Spare};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -32,23 +31,6 @@ const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 /// How long disposing of a spare waits for it to finish opening.
 const OPENING_WITHIN: Duration = Duration::from_secs(10);
 
-/// The spare page's state in the pool.
-pub struct Spare {
-    /// How long an unused spare is kept; zero: no spare.
-    idle: Duration,
-    slot: Mutex<Option<Prepared>>,
-    generation: AtomicU64,
-    /// Pages being set up now (from opening to their navigation's end).
-    setting_up: Arc<AtomicUsize>,
-}
-
-/// A spare being opened, or open and waiting in its channel.
-struct Prepared {
-    browser: Arc<Browser>,
-    ready: oneshot::Receiver<Result<PageLease, String>>,
-    generation: u64,
-}
-
 impl Prepared {
     /// Closes the spare's page and context (once opened), counted as `outcome`.
     /// A spare still opening after [`OPENING_WITHIN`] is left to its opening
@@ -60,9 +42,6 @@ impl Prepared {
         }
     }
 }
-
-/// One page being set up, until dropped ([`PageLease::set_up`]).
-pub struct SettingUp(Arc<AtomicUsize>);
 
 impl Drop for SettingUp {
     fn drop(&mut self) {
