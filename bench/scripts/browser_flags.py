@@ -12,7 +12,12 @@ sampled every 250 ms under load). The server's wasm code cache is warmed by a
 first, unmeasured start, as a restarted production server has it.
 
 Usage: bench/scripts/browser_flags.py SERVER_BIN PLUGINS_DIR [--quick] [--sets NAME,...]
-       [--rounds N] [--before-bin FILE]
+       [--rounds N] [--before-bin FILE] [--gap-ms MS] [--laps]
+A set is Chromium flags (SETS) or server settings (ENV_SETS: environment given
+to the server, e.g. the spare page off). --gap-ms adds a third phase: c=1
+with MS of pause between requests (a client that does not ask back-to-back).
+--laps logs each browser scrape's steps and prints the median of each step
+in the c=1 phase (from the server's `distill::fetch::browser::laps` log).
 Flag sets are in SETS below; rounds alternate between sets (and, with
 --before-bin, between that binary and SERVER_BIN) so load drift on a shared
 machine hits them alike. Memory at rest is read 3 s after the warm-up (as
@@ -71,6 +76,13 @@ SETS = {
 }
 
 
+# Server settings compared like flag sets (the pool's flags, this environment).
+ENV_SETS = {
+    "spare": {},
+    "no-spare": {"DISTILL_BROWSER_SPARE_IDLE_MS": "0"},
+}
+
+
 def page():
     html = ("<!DOCTYPE html><html><head><meta charset=utf-8><title>Static page</title></head>"
             "<body><main><h1>Static page</h1>")
@@ -126,7 +138,7 @@ def tree_pss(root):
     return out
 
 
-def start_server(bin_path, plugins, data_dir, chromium):
+def start_server(bin_path, plugins, data_dir, chromium, extra_env=None, stderr=None):
     env = {
         "PATH": os.environ.get("PATH", ""),
         "DISTILL_HOST": "127.0.0.1",
@@ -136,9 +148,11 @@ def start_server(bin_path, plugins, data_dir, chromium):
         "DISTILL_DATA_DIR": data_dir,
         "DISTILL_LOG": "warn",
         "DISTILL_CHROMIUM": chromium,
+        **(extra_env or {}),
     }
     started = time.monotonic()
-    proc = subprocess.Popen([bin_path], env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen([bin_path], env=env, stdout=subprocess.PIPE,
+                            stderr=stderr or subprocess.DEVNULL, text=True)
     for line in proc.stdout:
         prefix = "distill listening on http://"
         if line.strip().startswith(prefix):
@@ -157,7 +171,7 @@ def scrape(base, body):
     return (time.monotonic() - started) * 1000
 
 
-def phase(base, body, concurrency, requests):
+def phase(base, body, concurrency, requests, gap=0.0):
     times, lock, counter = [], threading.Lock(), [0]
 
     def worker():
@@ -169,6 +183,7 @@ def phase(base, body, concurrency, requests):
             t = scrape(base, body)
             with lock:
                 times.append(t)
+            time.sleep(gap)
 
     started = time.monotonic()
     threads = [threading.Thread(target=worker) for _ in range(concurrency)]
@@ -182,7 +197,22 @@ def phase(base, body, concurrency, requests):
     return {"c": concurrency, "n": len(times), "p50": pct(50), "p95": pct(95), "pps": len(times) / elapsed}
 
 
-def measure(bin_path, plugins, flags, quick, work):
+def step_medians(log_path, skip):
+    """Median ms of each step over the laps lines after the first `skip`."""
+    steps = {}
+    lines = [l for l in open(log_path, errors="replace") if 'steps="' in l][skip:]
+    for line in lines:
+        for part in line.split('steps="')[1].split('"')[0].split():
+            name, ms = part.split("=")
+            steps.setdefault(name, []).append(float(ms))
+    return {k: round(statistics.median(v), 1) for k, v in steps.items()}, len(lines)
+
+
+def laps_count(log_path):
+    return sum(1 for l in open(log_path, errors="replace") if 'steps="' in l)
+
+
+def measure(bin_path, plugins, flags, quick, work, env=None, gap_ms=None, laps=False):
     wrapper = os.path.join(work, "chromium-" + str(abs(hash(tuple(flags)))))
     with open(wrapper, "w") as f:
         f.write("#!/bin/sh\nexec /usr/bin/chromium " + " ".join(flags) + ' "$@"\n')
@@ -192,7 +222,13 @@ def measure(bin_path, plugins, flags, quick, work):
     url = f"http://127.0.0.1:{site.server_address[1]}/page"
     body = json.dumps({"url": url, "formats": ["markdown"], "waitFor": 1, "maxAge": 0}).encode()
     data_dir = os.path.join(work, "data")
-    proc, base, startup = start_server(bin_path, plugins, data_dir, wrapper)
+    env = dict(env or {})
+    log_path, log = None, None
+    if laps:
+        env["DISTILL_LOG"] = "warn,distill::fetch::browser::laps=debug"
+        log_path = os.path.join(work, "server.err")
+        log = open(log_path, "w")
+    proc, base, startup = start_server(bin_path, plugins, data_dir, wrapper, env, log)
     try:
         spawned = time.monotonic() - startup
         scrape(base, body)
@@ -212,10 +248,16 @@ def measure(bin_path, plugins, flags, quick, work):
 
         s = threading.Thread(target=sampler)
         s.start()
-        phases = [phase(base, body, 1, 30 if quick else 100), phase(base, body, 4, 60 if quick else 200)]
+        before = laps_count(log_path) if laps else 0
+        phases = [phase(base, body, 1, 30 if quick else 100)]
+        step_ms = step_medians(log_path, before)[0] if laps else None
+        phases.append(phase(base, body, 4, 60 if quick else 200))
+        if gap_ms is not None:
+            phases.append(phase(base, body, 1, 20 if quick else 60, gap_ms / 1000))
         sampling[0] = False
         s.join()
         return {
+            "c1_steps_ms": step_ms,
             "startup_ms": startup * 1000,
             "first_page_ms": first,
             "rest_mib": sum(k for _, k in rest) / 1024,
@@ -230,6 +272,8 @@ def measure(bin_path, plugins, flags, quick, work):
         proc.kill()
         proc.wait()
         site.shutdown()
+        if log:
+            log.close()
 
 
 def main():
@@ -251,15 +295,20 @@ def main():
     finally:
         proc.kill()
         proc.wait()
+    gap_ms = float(args[args.index("--gap-ms") + 1]) if "--gap-ms" in args else None
+    laps = "--laps" in args
     results = {label + n: [] for label, _ in bins for n in names}
     for _ in range(rounds):
         for name in names:
             for label, path in bins:
-                r = measure(path, plugins, SETS[name], quick, work)
+                flags, env = (SETS[name], {}) if name in SETS else ([], ENV_SETS[name])
+                r = measure(path, plugins, flags, quick, work, env, gap_ms, laps)
                 results[label + name].append(r)
                 print(json.dumps({"set": label + name, "load": os.getloadavg()[0], **r}), flush=True)
-    print("| flags | rest MiB (server) | procs | idle MiB (procs) | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |")
-    print("|---|---|---|---|---|---|---|---|")
+    gap_head = f" c=1 +{gap_ms:.0f} ms gap p50 / p95 |" if gap_ms is not None else ""
+    print("| set | rest MiB (server) | procs | idle MiB (procs) | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |"
+          + gap_head)
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if gap_ms is not None else ""))
     for name in results:
         rs = results[name]
         med = lambda f: statistics.median(f(r) for r in rs)
@@ -267,7 +316,9 @@ def main():
               f"| {med(lambda r: r['rest_procs']):.0f} "
               f"| {med(lambda r: r['idle_mib']):.0f} ({med(lambda r: r['idle_procs']):.0f}) | {med(lambda r: r['peak_mib']):.0f} "
               f"| {med(lambda r: r['phases'][0]['p50']):.0f} / {med(lambda r: r['phases'][0]['p95']):.0f} "
-              f"| {med(lambda r: r['phases'][1]['p50']):.0f} | {med(lambda r: r['phases'][1]['pps']):.1f} |")
+              f"| {med(lambda r: r['phases'][1]['p50']):.0f} | {med(lambda r: r['phases'][1]['pps']):.1f} |"
+              + (f" {med(lambda r: r['phases'][2]['p50']):.0f} / {med(lambda r: r['phases'][2]['p95']):.0f} |"
+                 if gap_ms is not None else ""))
 
 
 if __name__ == "__main__":

@@ -128,6 +128,10 @@ pub struct Cli {
     /// The JavaScript heap of one browser page in MiB (default 512).
     #[arg(long, env = "DISTILL_BROWSER_JS_HEAP_MIB")]
     pub browser_js_heap_mib: Option<u64>,
+    /// How long the spare browser page (a fresh context opened after a
+    /// scrape for the next one) is kept unused, ms (default 1000; 0: no spare).
+    #[arg(long, env = "DISTILL_BROWSER_SPARE_IDLE_MS")]
+    pub browser_spare_idle_ms: Option<u64>,
     /// Fetch a page again with the browser when the HTTP engine's result
     /// looks script-rendered (default: on; the browser goes through the same
     /// proxy pools as the HTTP engine).
@@ -278,6 +282,7 @@ struct FileConfig {
     browser_pages: Option<usize>,
     browser_memory_mib: Option<u64>,
     browser_js_heap_mib: Option<u64>,
+    browser_spare_idle_ms: Option<u64>,
     browser_fallback: Option<bool>,
     public_url: Option<String>,
     cache_url: Option<String>,
@@ -350,6 +355,8 @@ pub struct Config {
     pub browser_memory_mib: u64,
     /// One page's JavaScript heap in MiB.
     pub browser_js_heap_mib: u64,
+    /// How long an unused spare browser page is kept, ms (0: no spare).
+    pub browser_spare_idle_ms: u64,
     /// Script-rendered HTTP results are fetched again with the browser.
     pub browser_fallback: bool,
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
@@ -490,6 +497,10 @@ impl Config {
                 .browser_js_heap_mib
                 .or(file.browser_js_heap_mib)
                 .unwrap_or(512),
+            browser_spare_idle_ms: cli
+                .browser_spare_idle_ms
+                .or(file.browser_spare_idle_ms)
+                .unwrap_or(1000),
             // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),

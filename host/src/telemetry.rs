@@ -33,6 +33,12 @@ pub const FETCHES: &str = "distill_fetches_total";
 pub const CACHE_LOOKUPS: &str = "distill_cache_lookups_total";
 /// Browser pages open now.
 pub const BROWSER_PAGES: &str = "distill_browser_pages_open";
+/// Spare browser pages open now (0 or 1; fetch/browser/spare.rs).
+pub const BROWSER_SPARE: &str = "distill_browser_spare_pages";
+/// Spare browser pages by what became of them: `used` by a scrape, `idle`
+/// (disposed of unused), `dropped` (Chromium replaced, page slot wanted, or
+/// not opened).
+pub const BROWSER_SPARES: &str = "distill_browser_spare_pages_total";
 /// Model tokens by direction (prompt, completion).
 pub const MODEL_TOKENS: &str = "distill_model_tokens_total";
 
@@ -113,6 +119,11 @@ fn describe() {
     metrics::describe_counter!(FETCHES, "Page fetches by engine and outcome");
     metrics::describe_counter!(CACHE_LOOKUPS, "Cache lookups by result");
     metrics::describe_gauge!(BROWSER_PAGES, "Browser pages open");
+    metrics::describe_gauge!(BROWSER_SPARE, "Spare browser pages open (for the next scrape)");
+    metrics::describe_counter!(
+        BROWSER_SPARES,
+        "Spare browser pages by outcome (used, idle, dropped)"
+    );
     metrics::describe_counter!(MODEL_TOKENS, "Model tokens by direction");
     metrics::describe_gauge!(
         PLUGIN_VERSIONS_LIVE,
@@ -168,6 +179,16 @@ pub fn job_tasks(queued: u64, leased: u64) {
 /// Counts a browser page as open until the guard is dropped.
 pub fn browser_page() -> Held {
     Held::new(BROWSER_PAGES)
+}
+
+/// Counts a spare browser page until the guard is dropped.
+pub fn browser_spare() -> Held {
+    Held::new(BROWSER_SPARE)
+}
+
+/// What became of one spare browser page: `used`, `idle` or `dropped`.
+pub fn browser_spare_outcome(outcome: &'static str) {
+    metrics::counter!(BROWSER_SPARES, "outcome" => outcome).increment(1);
 }
 
 /// One unit of a gauge, held until dropped.

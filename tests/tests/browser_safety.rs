@@ -2,7 +2,8 @@
 //! loop, a tab bomb, pages that eat memory (JavaScript heap and array
 //! buffers), Chromium killed mid-request. Each ends that request with a clear
 //! error (or, for the tab bomb, with no window opened), and the next request
-//! on the same server works.
+//! on the same server works. The spare page opened for the next scrape is
+//! isolated like any other and never outlives its idle time.
 
 use distill_e2e::{ServerOptions, TestServer, scrape, site};
 use serde_json::json;
@@ -150,4 +151,167 @@ async fn chromium_killed_mid_request_fails_that_request_and_is_relaunched() {
     still_works(&server).await;
     let second = chromium_of(server.pid()).expect("Chromium relaunched");
     assert_ne!(first, second);
+}
+
+/// A figure of the server's `/metrics` (the sum of its series; 0 if absent).
+async fn metric(server: &TestServer, name: &str) -> f64 {
+    let metrics = distill_e2e::get(&server.endpoint("/metrics")).await;
+    metrics
+        .body
+        .lines()
+        .filter(|l| {
+            l.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with([' ', '{']))
+        })
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// The page targets of the server's Chromium, from its DevTools `/json/list`
+/// (the port is in `DevToolsActivePort` of its `--user-data-dir`).
+async fn chromium_pages(server: &TestServer) -> Vec<serde_json::Value> {
+    let chromium = chromium_of(server.pid()).expect("Chromium runs");
+    let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).unwrap();
+    let profile = String::from_utf8_lossy(&cmdline)
+        .split('\0')
+        .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))
+        .expect("a --user-data-dir");
+    let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).unwrap();
+    let port = port.lines().next().unwrap().trim().to_string();
+    let list = distill_e2e::get(&format!("http://127.0.0.1:{port}/json/list")).await;
+    let targets = list.json.as_array().cloned().unwrap_or_default();
+    targets.into_iter().filter(|t| t["type"] == "page").collect()
+}
+
+/// Waits (at most 30 s) until `done` holds.
+async fn wait_until<F, Fut>(what: &str, mut done: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let until = Instant::now() + Duration::from_secs(30);
+    while !done().await {
+        assert!(Instant::now() < until, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Reads what a page of the fixture site's origin sees of its storage.
+const READ_STORAGE: &str = "return String(localStorage.getItem('spare-probe')) + '|' + document.cookie";
+
+/// The spare page opened after a scrape serves the next one, and that scrape
+/// sees nothing the first left behind (localStorage, cookies).
+#[tokio::test]
+async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
+    // Kept for two minutes: it is there when the next scrape comes.
+    let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", "120000")]);
+    let first = scrape(
+        server.url(),
+        &json!({
+            "url": site().url("/browser/js-rendered.html"), "maxAge": 0,
+            "actions": [{"type": "executeJavascript", "script":
+                format!("localStorage.setItem('spare-probe', 'LEFT-5501'); document.cookie = 'spare_probe=LEFT-5501; path=/'; {READ_STORAGE}")}]
+        }),
+    )
+    .await;
+    first.assert_ok();
+    let wrote = first.data()["actions"]["javascriptReturns"][0]["value"].clone();
+    assert_eq!(
+        wrote,
+        json!("LEFT-5501|spare_probe=LEFT-5501"),
+        "{}",
+        first.pretty()
+    );
+    // The first page closes while the spare opens: wait for the spare alone.
+    wait_until("a spare page, alone, after the scrape", || async {
+        let pages = chromium_pages(&server).await;
+        metric(&server, "distill_browser_spare_pages").await == 1.0
+            && pages.len() == 1
+            && pages[0]["url"] == json!("about:blank")
+    })
+    .await;
+    let pages = chromium_pages(&server).await;
+    assert_eq!(pages.len(), 1, "only the spare is open: {pages:?}");
+    let spare_id = pages[0]["id"].clone();
+
+    // The next scrape, held at its document: its page is the spare's target.
+    let token = format!("spare-{}", std::process::id());
+    let held = tokio::spawn({
+        let url = server.url().to_string();
+        let body = json!({
+            "url": site().url(&format!("/gate/{token}")), "maxAge": 0,
+            "actions": [{"type": "executeJavascript", "script": READ_STORAGE}]
+        });
+        async move { scrape(&url, &body).await }
+    });
+    wait_until("the held scrape reached the page", || async {
+        site().gate_arrivals(&token) > 0
+    })
+    .await;
+    wait_until("the spare's target navigates to the held page", || async {
+        chromium_pages(&server)
+            .await
+            .iter()
+            .any(|p| p["id"] == spare_id && p["url"].as_str().unwrap_or_default().contains(&token))
+    })
+    .await;
+    assert_eq!(
+        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        1.0
+    );
+    site().open_gate(&token);
+    let second = held.await.unwrap();
+    second.assert_ok();
+    assert_eq!(
+        second.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("null|"),
+        "the spare saw the last scrape's storage: {}",
+        second.pretty()
+    );
+}
+
+/// After a burst of concurrent scrapes, the spare opened after the last one
+/// is disposed of once its idle time passes: no page, context or spare is
+/// left in Chromium; with the spare turned off none is ever opened.
+#[tokio::test]
+async fn no_spare_page_outlives_its_idle_time() {
+    for (idle, spares) in [("300", true), ("0", false)] {
+        let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", idle)]);
+        let burst = (0..6).map(|i| {
+            let url = server.url().to_string();
+            let body = json!({ "url": site().url(&format!("/browser/js-rendered.html?burst={i}")), "waitFor": 50, "maxAge": 0 });
+            tokio::spawn(async move { scrape(&url, &body).await })
+        });
+        for r in all_replies(burst.collect()).await {
+            r.assert_ok();
+        }
+        if spares {
+            wait_until("the spare disposed of unused", || async {
+                metric(&server, "distill_browser_spare_pages_total{outcome=\"idle\"}").await >= 1.0
+            })
+            .await;
+        }
+        wait_until("no page and no spare open", || async {
+            metric(&server, "distill_browser_spare_pages").await == 0.0
+                && metric(&server, "distill_browser_pages_open").await == 0.0
+                && chromium_pages(&server).await.is_empty()
+        })
+        .await;
+        if !spares {
+            assert_eq!(
+                metric(&server, "distill_browser_spare_pages_total").await,
+                0.0,
+                "idle {idle}"
+            );
+        }
+    }
+}
+
+/// Every task's reply, in order.
+async fn all_replies(tasks: Vec<tokio::task::JoinHandle<distill_e2e::Reply>>) -> Vec<distill_e2e::Reply> {
+    let mut replies = Vec::new();
+    for task in tasks {
+        replies.push(task.await.unwrap());
+    }
+    replies
 }

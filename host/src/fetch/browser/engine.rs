@@ -14,7 +14,7 @@ use super::emulate::setup;
 use super::hazards::Hazards;
 use super::intercept::{Refusals, intercept};
 use super::laps::Laps;
-use super::pool::BrowserPool;
+use super::pool::{BrowserPool, PageLease};
 use super::profile::{BrowserContext, ProfileError, ProfileOption, ProfileSession, ProfileStore};
 use super::proxied::{BrowserProxy, fetch_routed};
 use super::settle::settle;
@@ -24,7 +24,6 @@ use crate::fetch::{FetchError, FetchedPage};
 use crate::media::MediaStore;
 use crate::proxy::ProxyPools;
 use bytes::Bytes;
-use chromiumoxide::page::Page;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
@@ -104,7 +103,9 @@ impl BrowserEngine {
         let progress = Progress::default();
         let laps = Laps::default();
         let server = proxy.as_ref().map(|p| p.server.as_str());
-        let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page_via(server))
+        // A plain fresh context may be the spare page opened ahead.
+        let may_spare = server.is_none() && profile.is_none();
+        let lease = tokio::time::timeout_at(req.deadline.into(), self.pool.open_page_for(server, may_spare))
             .await
             .map_err(|_| timeout())?
             .map_err(|e| other(e.to_string()))?;
@@ -133,7 +134,7 @@ impl BrowserEngine {
         let loaded = tokio::select! {
             loaded = tokio::time::timeout_at(
                 req.deadline.into(),
-                self.load(&lease.page, req, (&refusals, &progress, &laps), profile.as_mut().zip(lease.context())),
+                self.load(&lease, req, (&refusals, &progress, &laps), profile.as_mut().zip(lease.context())),
             ) => loaded,
             reason = hazards.tripped() => Ok(Err(other(reason))),
         };
@@ -152,9 +153,11 @@ impl BrowserEngine {
             other => other,
         };
         drop(hazards);
-        // Closed while the response goes out; the page slot is held until then.
+        // Closed while the response goes out; the page slot is held until
+        // then. The next scrape's spare page is opened after that.
+        let pool = self.pool.clone();
         tokio::spawn(async move {
-            lease.close().await;
+            pool.finish(lease, may_spare).await;
             task.abort();
         });
         laps.lap("end");
@@ -168,11 +171,12 @@ impl BrowserEngine {
 
     async fn load(
         &self,
-        page: &Page,
+        lease: &PageLease,
         req: FetchRequest<'_>,
         (refusals, progress, laps): (&Refusals, &Progress, &Laps),
         mut profile: Option<(&mut ProfileSession, BrowserContext<'_>)>,
     ) -> Result<FetchedPage, FetchError> {
+        let page = &lease.page;
         let opts = req.options;
         let url = req.url.to_string();
         let other = |message: String| FetchError::Other {
@@ -190,6 +194,7 @@ impl BrowserEngine {
         laps.lap("setup");
         let navigated = page.goto(url.as_str()).await.map(|_| ());
         laps.lap("navigate");
+        lease.set_up();
         ProfileSession::applied(page, restoring).await;
         if let Err(e) = navigated {
             // The document (or a redirect hop of it) was refused by the guard.

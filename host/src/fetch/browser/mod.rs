@@ -4,6 +4,7 @@
 //!
 //! - [`pool`]: one Chromium per server, launched lazily, relaunched after a
 //!   crash, a browser context per request, bounded pages, killed with the server.
+//! - [`spare`]: the next scrape's fresh page, opened after a scrape.
 //! - [`engine`]: [`engine::BrowserEngine`], the [`crate::fetch::engine::Engine`].
 //! - [`hazards`]: dialogs dismissed; an alert loop, a crashed page or a
 //!   Chromium gone end the request with a clear error.
@@ -43,3 +44,4 @@ pub mod proxied;
 pub mod proxy_auth;
 pub mod sessions;
 pub mod settle;
+pub mod spare;

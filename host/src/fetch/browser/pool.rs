@@ -16,7 +16,8 @@
 //! page's JavaScript heap is capped (`--max-old-space-size`), and pages cannot
 //! open windows (`--block-new-web-contents`: no tab bombs). Chromium starts
 //! without a tab (`--no-startup-window`): at rest only its browser, GPU,
-//! network and storage processes run.
+//! network and storage processes run, plus, for a moment after a scrape,
+//! the next scrape's spare page ([`super::spare`]).
 
 use super::proxy_auth::ProxyCredentials;
 use chromiumoxide::browser::Browser;
@@ -95,6 +96,9 @@ pub struct PoolSettings {
     pub js_heap_mib: u64,
     /// The operator's extra flags (`DISTILL_CHROMIUM_ARGS`), after ours.
     pub extra_args: Vec<String>,
+    /// How long an unused spare page is kept (`DISTILL_BROWSER_SPARE_IDLE_MS`;
+    /// zero: no spare).
+    pub spare_idle: Duration,
 }
 
 /// Why the browser cannot serve a page.
@@ -145,9 +149,9 @@ impl Drop for Running {
 
 /// The server's Chromium.
 pub struct BrowserPool {
-    settings: PoolSettings,
+    pub(super) settings: PoolSettings,
     running: Mutex<Option<Running>>,
-    pages: Arc<Semaphore>,
+    pub(super) pages: Arc<Semaphore>,
     /// Pages kept open by interact sessions: apart from `pages`, so that a
     /// session never holds back scrapes; at most `max_pages` of them.
     sessions: Arc<Semaphore>,
@@ -155,7 +159,29 @@ pub struct BrowserPool {
     memory: Arc<AtomicU64>,
     /// The proxy credentials each launched Chromium answers challenges with.
     proxy_credentials: OnceLock<Arc<ProxyCredentials>>,
+    /// The next scrape's page, opened ahead ([`super::spare`]).
+    pub(super) spare: Spare,
 }
+
+/// The spare page's state ([`super::spare`], which implements it).
+pub struct Spare {
+    /// How long an unused spare is kept; zero: no spare.
+    pub(super) idle: Duration,
+    pub(super) slot: std::sync::Mutex<Option<Prepared>>,
+    pub(super) generation: AtomicU64,
+    /// Pages being set up now (from opening to their navigation's end).
+    pub(super) setting_up: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// A spare being opened, or open and waiting in its channel.
+pub(super) struct Prepared {
+    pub(super) browser: Arc<Browser>,
+    pub(super) ready: tokio::sync::oneshot::Receiver<Result<PageLease, String>>,
+    pub(super) generation: u64,
+}
+
+/// One page being set up, until dropped ([`PageLease::set_up`]).
+pub struct SettingUp(pub(super) Arc<std::sync::atomic::AtomicUsize>);
 
 /// A page in its own browser context; give it back with [`PageLease::close`]
 /// (a lease dropped without it is closed by a task).
@@ -163,16 +189,19 @@ pub struct PageLease {
     pub page: Page,
     /// Turns true when this page's Chromium is gone.
     pub exited: watch::Receiver<bool>,
-    open: Option<OpenPage>,
+    pub(super) open: Option<OpenPage>,
+    /// Counts a scrape's page as being set up ([`PageLease::set_up`]).
+    pub(super) setting_up: std::sync::Mutex<Option<SettingUp>>,
 }
 
 /// What closing a lease gives back.
-struct OpenPage {
-    browser: Arc<Browser>,
-    context: BrowserContextId,
-    _permit: OwnedSemaphorePermit,
-    /// Counts the page in `distill_browser_pages_open` until it is closed.
-    _counted: crate::telemetry::Held,
+pub(super) struct OpenPage {
+    pub(super) browser: Arc<Browser>,
+    pub(super) context: BrowserContextId,
+    pub(super) _permit: OwnedSemaphorePermit,
+    /// Counts the page in `distill_browser_pages_open` (or, for a spare,
+    /// `distill_browser_spare_pages`) until it is closed.
+    pub(super) counted: crate::telemetry::Held,
 }
 
 impl OpenPage {
@@ -190,6 +219,11 @@ impl PageLease {
     /// The page's browser and context (until closed).
     pub fn context(&self) -> Option<(&Browser, &BrowserContextId)> {
         self.open.as_ref().map(|o| (o.browser.as_ref(), &o.context))
+    }
+
+    /// The page is set up and navigated: a spare may be opened now.
+    pub fn set_up(&self) {
+        self.setting_up.lock().unwrap().take();
     }
 
     /// Closes the page and disposes of its context (at most 5 s).
@@ -217,6 +251,7 @@ impl BrowserPool {
         let _ = std::fs::remove_dir_all(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
+        let settings_spare_idle = settings.spare_idle;
         BrowserPool {
             settings,
             running: Mutex::new(None),
@@ -224,6 +259,7 @@ impl BrowserPool {
             sessions,
             memory: Arc::new(AtomicU64::new(0)),
             proxy_credentials: OnceLock::new(),
+            spare: Spare::new(settings_spare_idle),
         }
     }
 
@@ -256,14 +292,40 @@ impl BrowserPool {
     /// [`BrowserPool::open_page`], the context's traffic going through
     /// `proxy` (a Chromium proxy-server string, e.g. `http://host:port`).
     pub async fn open_page_via(&self, proxy: Option<&str>) -> Result<PageLease, PoolError> {
-        let permit = self
-            .pages
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|e| PoolError::Browser(e.to_string()))?;
+        self.open_page_for(proxy, false).await
+    }
+
+    /// [`BrowserPool::open_page_via`]; with `may_take_spare` (a request
+    /// that names no profile) and no proxy, the spare page when there is one
+    /// ([`super::spare`]). Release the lease's set-up mark with
+    /// [`PageLease::set_up`] once the page is navigated.
+    pub async fn open_page_for(
+        &self,
+        proxy: Option<&str>,
+        may_take_spare: bool,
+    ) -> Result<PageLease, PoolError> {
+        if may_take_spare
+            && proxy.is_none()
+            && let Some(lease) = self.take_spare().await
+        {
+            return Ok(lease);
+        }
+        let permit = match self.pages.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                // The spare's slot is wanted.
+                self.spare.clear_and_wait().await;
+                self.pages
+                    .clone()
+                    .acquire_owned()
+                    .await
+                    .map_err(|e| PoolError::Browser(e.to_string()))?
+            }
+        };
         self.restart_if_over_budget().await;
-        self.open_with(permit, proxy).await
+        let mut lease = self.open_with(permit, proxy).await?;
+        *lease.setting_up.get_mut().unwrap() = Some(self.spare.setting_up());
+        Ok(lease)
     }
 
     /// A page for an interact session, or `None` when `max_pages` sessions
@@ -301,12 +363,14 @@ impl BrowserPool {
                             browser,
                             context,
                             _permit: permit,
-                            _counted: crate::telemetry::browser_page(),
+                            counted: crate::telemetry::browser_page(),
                         }),
+                        setting_up: Default::default(),
                     });
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "browser did not open a page; restarting it");
+                    self.spare.clear();
                     *self.running.lock().await = None;
                     last = Some(e);
                 }
@@ -319,6 +383,10 @@ impl BrowserPool {
     /// page is open (the caller holds one page slot; a session page blocks it).
     async fn restart_if_over_budget(&self) {
         let budget = self.settings.memory_budget;
+        if budget > 0 && self.memory() > budget {
+            // A spare holds a page slot; it would be lost with Chromium anyway.
+            self.spare.clear_and_wait().await;
+        }
         // Idle: no other scrape page and no interact session page open.
         let idle = self.pages.available_permits() + 1 >= self.settings.max_pages.max(1)
             && self.sessions.available_permits() >= self.max_sessions();
@@ -326,6 +394,7 @@ impl BrowserPool {
             return;
         }
         let mut running = self.running.lock().await;
+        self.spare.clear();
         if running.take().is_some() {
             tracing::warn!(
                 mib = self.memory() >> 20,
@@ -345,6 +414,7 @@ impl BrowserPool {
             return Ok((r.browser.clone(), r.exited.subscribe()));
         }
         if running.take().is_some() {
+            self.spare.clear();
             tracing::warn!("Chromium exited; relaunching it");
         }
         let launched = self.launch().await?;
@@ -352,6 +422,13 @@ impl BrowserPool {
         let exited = launched.exited.subscribe();
         *running = Some(launched);
         Ok((browser, exited))
+    }
+
+    /// The running browser (and its exit signal) if one runs; never launches.
+    pub(super) async fn running_browser(&self) -> Option<(Arc<Browser>, watch::Receiver<bool>)> {
+        let mut running = self.running.lock().await;
+        let r = running.as_mut()?;
+        r.is_alive().then(|| (r.browser.clone(), r.exited.subscribe()))
     }
 
     async fn launch(&self) -> Result<Running, PoolError> {
@@ -468,6 +545,7 @@ impl BrowserPool {
 
     /// Kills Chromium now (server shutdown).
     pub async fn shutdown(&self) {
+        self.spare.clear();
         *self.running.lock().await = None;
     }
 }
@@ -508,7 +586,7 @@ async fn watch_memory(root: u32, exited: Arc<watch::Sender<bool>>, kill_over: u6
     }
 }
 
-async fn new_context_page(
+pub(super) async fn new_context_page(
     browser: &Browser,
     proxy: Option<&str>,
 ) -> Result<(Page, BrowserContextId), String> {
@@ -550,6 +628,7 @@ mod tests {
             kill_renderer_over: 0,
             js_heap_mib: 256,
             extra_args: Vec::new(),
+            spare_idle: Duration::ZERO,
         }
     }
 

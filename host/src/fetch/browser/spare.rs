@@ -1,0 +1,212 @@
+//! The spare page: a fresh browser context and blank page opened for the
+//! next scrape once a scrape's result is known and its page's close has been
+//! issued, so that the next scrape does not wait for Chromium to create a
+//! context and start a renderer (the largest step of a static page's browser
+//! scrape; BENCHMARKS.md).
+//!
+//! Rules:
+//! - at most one spare; opened only when no other page is being set up (a
+//!   spare opened alongside a page's set-up delays that set-up: session 7),
+//!   when a page slot is free (the spare holds one of the `max_pages` slots)
+//!   and when Chromium is under its memory budget;
+//! - only a request that wants a plain fresh context takes it: never one
+//!   through a proxy (a proxy is a property of the context), never one naming
+//!   a profile, never an interact session; the page was touched by no request;
+//! - disposed of when unused for the idle time (`DISTILL_BROWSER_SPARE_IDLE_MS`;
+//!   0: never opened), when Chromium is replaced, and when a request needs its
+//!   page slot;
+//! - counted in `/metrics` (`distill_browser_spare_pages`, and
+//!   `distill_browser_spare_pages_total` by outcome).
+
+use super::pool::{BrowserPool, OpenPage, PageLease, Prepared, SettingUp, Spare};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// How long a taken spare's renderer may take to answer.
+const ALIVE_WITHIN: Duration = Duration::from_secs(1);
+
+/// How long disposing of a spare waits for it to finish opening.
+const OPENING_WITHIN: Duration = Duration::from_secs(10);
+
+impl Prepared {
+    /// Closes the spare's page and context (once opened), counted as `outcome`.
+    /// A spare still opening after [`OPENING_WITHIN`] is left to its opening
+    /// task, which closes it when done (nobody waits for it any more).
+    async fn discard(self, outcome: &'static str) {
+        crate::telemetry::browser_spare_outcome(outcome);
+        if let Ok(Ok(Ok(lease))) = tokio::time::timeout(OPENING_WITHIN, self.ready).await {
+            lease.close().await;
+        }
+    }
+}
+
+impl Drop for SettingUp {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Spare {
+    /// No spare yet; `idle` zero turns spares off.
+    pub fn new(idle: Duration) -> Spare {
+        Spare {
+            idle,
+            slot: Mutex::new(None),
+            generation: AtomicU64::new(0),
+            setting_up: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// Counts a page as being set up until the guard is dropped.
+    pub fn setting_up(&self) -> SettingUp {
+        self.setting_up.fetch_add(1, Ordering::Relaxed);
+        SettingUp(self.setting_up.clone())
+    }
+
+    fn take(&self) -> Option<Prepared> {
+        self.slot.lock().unwrap().take()
+    }
+
+    /// Throws the spare away in the background (Chromium is being replaced).
+    pub fn clear(&self) {
+        if let Some(prepared) = self.take() {
+            tokio::spawn(prepared.discard("dropped"));
+        }
+    }
+
+    /// Throws the spare away and waits until its page is closed (its page
+    /// slot is free again).
+    pub async fn clear_and_wait(&self) {
+        if let Some(prepared) = self.take() {
+            prepared.discard("dropped").await;
+        }
+    }
+}
+
+impl BrowserPool {
+    /// Closes a finished scrape's page; once its close is issued, when
+    /// `may_spare` (the scrape could have used a spare), starts opening the
+    /// spare for the next one (at once, so that a request arriving meanwhile
+    /// waits for the spare rather than opening a page beside it).
+    pub async fn finish(self: &Arc<Self>, lease: PageLease, may_spare: bool) {
+        let closing = tokio::spawn(lease.close());
+        if may_spare {
+            // The close's commands go out first.
+            tokio::task::yield_now().await;
+            self.prepare_spare().await;
+        }
+        let _ = closing.await;
+    }
+
+    /// Opens the spare in the background unless spares are off, one is
+    /// there, a page is being set up, no page slot is free, Chromium is over
+    /// its budget or not running.
+    async fn prepare_spare(self: &Arc<Self>) {
+        let spare = &self.spare;
+        let not = |why: &str| tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
+        if spare.idle.is_zero() {
+            return;
+        }
+        if spare.setting_up.load(Ordering::Relaxed) > 0 {
+            return not("a page is being set up");
+        }
+        let budget = self.settings.memory_budget;
+        if budget > 0 && self.memory() > budget {
+            return not("Chromium is over its memory budget");
+        }
+        let Ok(permit) = self.pages.clone().try_acquire_owned() else {
+            return not("no page slot is free");
+        };
+        let Some((browser, exited)) = self.running_browser().await else {
+            return not("Chromium is not running");
+        };
+        let generation = {
+            let mut slot = spare.slot.lock().unwrap();
+            if slot.is_some() {
+                return not("one is there");
+            }
+            let generation = spare.generation.fetch_add(1, Ordering::Relaxed);
+            let (tx, ready) = oneshot::channel();
+            *slot = Some(Prepared {
+                browser: browser.clone(),
+                ready,
+                generation,
+            });
+            let counted = crate::telemetry::browser_spare();
+            tokio::spawn(async move {
+                let opened = super::pool::new_context_page(&browser, None).await;
+                let lease = opened.map(|(page, context)| PageLease {
+                    page,
+                    exited,
+                    open: Some(OpenPage {
+                        browser,
+                        context,
+                        _permit: permit,
+                        counted,
+                    }),
+                    setting_up: Default::default(),
+                });
+                // Nobody waits for it any more: closed.
+                if let Err(Ok(lease)) = tx.send(lease) {
+                    lease.close().await;
+                }
+            });
+            generation
+        };
+        let pool = Arc::downgrade(self);
+        let idle = spare.idle;
+        tokio::spawn(async move {
+            tokio::time::sleep(idle).await;
+            let Some(pool) = pool.upgrade() else { return };
+            let unused = {
+                let mut slot = pool.spare.slot.lock().unwrap();
+                match slot.as_ref() {
+                    Some(p) if p.generation == generation => slot.take(),
+                    _ => None,
+                }
+            };
+            if let Some(prepared) = unused {
+                prepared.discard("idle").await;
+            }
+        });
+    }
+
+    /// The spare, for a request that wants a plain fresh context: `None` if
+    /// there is none, or it is unusable (thrown away).
+    pub(super) async fn take_spare(&self) -> Option<PageLease> {
+        let prepared = self.spare.take()?;
+        let setting_up = self.spare.setting_up();
+        let waiting = std::time::Instant::now();
+        let current = self.running_browser().await;
+        if !current.is_some_and(|(browser, _)| Arc::ptr_eq(&browser, &prepared.browser)) {
+            tokio::spawn(prepared.discard("dropped"));
+            return None;
+        }
+        // If this request gives up while the spare is still opening, the
+        // channel is dropped and the opening task closes the page.
+        let Ok(Ok(mut lease)) = prepared.ready.await else {
+            crate::telemetry::browser_spare_outcome("dropped");
+            return None;
+        };
+        let alive = tokio::time::timeout(ALIVE_WITHIN, lease.page.evaluate("1")).await;
+        if !matches!(alive, Ok(Ok(_))) || *lease.exited.borrow() {
+            crate::telemetry::browser_spare_outcome("dropped");
+            tokio::spawn(lease.close());
+            return None;
+        }
+        crate::telemetry::browser_spare_outcome("used");
+        tracing::debug!(
+            target: "distill::fetch::browser::laps",
+            waited_ms = format!("{:.1}", waiting.elapsed().as_secs_f64() * 1000.0),
+            "browser page from the spare"
+        );
+        if let Some(open) = lease.open.as_mut() {
+            open.counted = crate::telemetry::browser_page();
+        }
+        *lease.setting_up.get_mut().unwrap() = Some(setting_up);
+        Some(lease)
+    }
+}
