@@ -62,16 +62,16 @@ fn main() -> anyhow::Result<()> {
 /// - One arena per CPU: glibc gives each thread that allocates concurrently
 ///   its own heap arena (up to 8 per CPU), and each arena keeps the
 ///   high-water mark of what its threads parsed.
-/// - A fixed mmap threshold of 1 MiB: by default glibc raises the threshold
+/// - A fixed mmap threshold of 128 KiB: by default glibc raises the threshold
 ///   each time a large block is freed (up to 32 MiB), after which page
 ///   bodies, documents and response buffers of up to 32 MiB are carved out of
 ///   the heaps instead of mapped; freed, they stay resident until the next
 ///   trim and fragment the heaps, so resident memory crept up with the
-///   throughput (the 60-minute soak: +16 %). Fixed, every block of 1 MiB or
-///   more is its own mapping and goes back to the kernel when freed. Not
-///   lower: at 128 KiB every buffer of an ordinary page (a 500 KB page's
-///   body, text, HTML and markdown) was a fresh mapping whose pages fault in,
-///   which cost ~25 % of the CPU of such a scrape (BENCHMARKS.md).
+///   throughput (the 60-minute soak: +16 %). Fixed, every block of 128 KiB or
+///   more is its own mapping and goes back to the kernel when freed. The
+///   price is CPU on large pages (their buffers are fresh mappings whose
+///   pages fault in: ~25 % of a 500 KB page's scrape); 1 MiB saves it but
+///   brought part of the soak's creep back (BENCHMARKS.md, docs/ROBUSTNESS.md).
 fn tune_malloc() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -92,4 +92,4 @@ fn tune_malloc() {
 
 /// Blocks of at least this many bytes are mapped on their own (see [`tune_malloc`]).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-const MMAP_THRESHOLD: libc::c_int = 1024 * 1024;
+const MMAP_THRESHOLD: libc::c_int = 128 * 1024;

@@ -22,12 +22,16 @@ function describe(value) {
 async function findPage(browser, targetId) {
   for (const context of browser.contexts()) {
     for (const page of context.pages()) {
-      const session = await context.newCDPSession(page);
+      let session = null;
       try {
+        session = await context.newCDPSession(page);
         const { targetInfo } = await session.send('Target.getTargetInfo');
         if (targetInfo.targetId === targetId) return page;
+      } catch (e) {
+        // Another request's page (or the pool's spare page) closed while we
+        // looked: not the session's page, which the pool keeps open.
       } finally {
-        await session.detach().catch(() => {});
+        if (session) await session.detach().catch(() => {});
       }
     }
   }
