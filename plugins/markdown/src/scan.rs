@@ -1,6 +1,20 @@
 //! Byte search for the tokenizer's hot loops, 16 bytes at a time: SIMD128 in
 //! the wasm plugin (wasmtime enables it by default), SSE2 on x86_64, plain
-//! loops elsewhere.
+//! loops elsewhere; and the byte-class tables those loops index.
+
+/// HTML whitespace: space, tab, line feed, carriage return, form feed.
+pub const HTML_WS: &[u8] = b" \t\n\r\x0c";
+
+/// `table` with `class` set on every byte of `bytes`: builds the hot loops'
+/// 256-entry byte-class tables at compile time.
+pub const fn mark(mut table: [u8; 256], bytes: &[u8], class: u8) -> [u8; 256] {
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] |= class;
+        i += 1;
+    }
+    table
+}
 
 /// Index of the first byte in `hay` equal to `a`, `b` or `c`.
 pub fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> Option<usize> {

@@ -216,6 +216,28 @@ impl OpenPage {
 }
 
 impl PageLease {
+    /// A lease on `page`, alone in `context` of `browser`, holding a page
+    /// slot (`permit`) and counted in `/metrics` by `counted` until closed.
+    pub(super) fn new(
+        (page, context): (Page, BrowserContextId),
+        browser: Arc<Browser>,
+        exited: watch::Receiver<bool>,
+        permit: OwnedSemaphorePermit,
+        counted: crate::telemetry::Held,
+    ) -> PageLease {
+        PageLease {
+            page,
+            exited,
+            open: Some(OpenPage {
+                browser,
+                context,
+                _permit: permit,
+                counted,
+            }),
+            setting_up: Default::default(),
+        }
+    }
+
     /// The page's browser and context (until closed).
     pub fn context(&self) -> Option<(&Browser, &BrowserContextId)> {
         self.open.as_ref().map(|o| (o.browser.as_ref(), &o.context))
@@ -355,18 +377,14 @@ impl BrowserPool {
         for _ in 0..2 {
             let (browser, exited) = self.browser().await?;
             match new_context_page(&browser, proxy).await {
-                Ok((page, context)) => {
-                    return Ok(PageLease {
-                        page,
+                Ok(opened) => {
+                    return Ok(PageLease::new(
+                        opened,
+                        browser,
                         exited,
-                        open: Some(OpenPage {
-                            browser,
-                            context,
-                            _permit: permit,
-                            counted: crate::telemetry::browser_page(),
-                        }),
-                        setting_up: Default::default(),
-                    });
+                        permit,
+                        crate::telemetry::browser_page(),
+                    ));
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "browser did not open a page; restarting it");

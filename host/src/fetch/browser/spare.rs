@@ -18,7 +18,7 @@
 //! - counted in `/metrics` (`distill_browser_spare_pages`, and
 //!   `distill_browser_spare_pages_total` by outcome).
 
-use super::pool::{BrowserPool, OpenPage, PageLease, Prepared, SettingUp, Spare};
+use super::pool::{BrowserPool, PageLease, Prepared, SettingUp, Spare};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -138,17 +138,7 @@ impl BrowserPool {
             let counted = crate::telemetry::browser_spare();
             tokio::spawn(async move {
                 let opened = super::pool::new_context_page(&browser, None).await;
-                let lease = opened.map(|(page, context)| PageLease {
-                    page,
-                    exited,
-                    open: Some(OpenPage {
-                        browser,
-                        context,
-                        _permit: permit,
-                        counted,
-                    }),
-                    setting_up: Default::default(),
-                });
+                let lease = opened.map(|opened| PageLease::new(opened, browser, exited, permit, counted));
                 // Nobody waits for it any more: closed.
                 if let Err(Ok(lease)) = tx.send(lease) {
                     lease.close().await;

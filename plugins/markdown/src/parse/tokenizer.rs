@@ -52,22 +52,11 @@ const EQ: u8 = 8;
 const UPPER: u8 = 16;
 
 static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let ws = b" \t\n\r\x0c";
-    let mut i = 0;
-    while i < ws.len() {
-        t[ws[i] as usize] = WS;
-        i += 1;
-    }
-    t[b'/' as usize] = SLASH;
-    t[b'>' as usize] = GT;
-    t[b'=' as usize] = EQ;
-    let mut c = b'A';
-    while c <= b'Z' {
-        t[c as usize] = UPPER;
-        c += 1;
-    }
-    t
+    let t = crate::scan::mark([0u8; 256], crate::scan::HTML_WS, WS);
+    let t = crate::scan::mark(t, b"/", SLASH);
+    let t = crate::scan::mark(t, b">", GT);
+    let t = crate::scan::mark(t, b"=", EQ);
+    crate::scan::mark(t, b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", UPPER)
 };
 
 #[inline(always)]

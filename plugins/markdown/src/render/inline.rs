@@ -411,23 +411,9 @@ const SPECIAL: u8 = 2;
 const LEAD: u8 = 4;
 
 static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let ws = b" \t\n\r\x0c";
-    let mut i = 0;
-    while i < ws.len() {
-        t[ws[i] as usize] = WS;
-        i += 1;
-    }
-    let special = b"\\*_`[]<&~";
-    let mut i = 0;
-    while i < special.len() {
-        t[special[i] as usize] = SPECIAL;
-        i += 1;
-    }
-    t[0xC2] = LEAD;
-    t[0xE2] = LEAD;
-    t[0xEF] = LEAD;
-    t
+    let t = crate::scan::mark([0u8; 256], crate::scan::HTML_WS, WS);
+    let t = crate::scan::mark(t, b"\\*_`[]<&~", SPECIAL);
+    crate::scan::mark(t, &[0xC2, 0xE2, 0xEF], LEAD)
 };
 
 fn is_space(c: u8) -> bool {
