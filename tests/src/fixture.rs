@@ -102,6 +102,17 @@ impl FixtureSite {
     }
 }
 
+/// A token no other test (or test process) uses, starting with `prefix`: for
+/// the fixture's counted paths (`/hits/{token}`, `/gate/{token}`) and
+/// anything else that must not collide between runs.
+pub fn unique_token(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{prefix}-{}-{nanos:x}", std::process::id())
+}
+
 /// The fixture site of this test binary (started on first use).
 pub fn site() -> &'static FixtureSite {
     static SITE: OnceLock<FixtureSite> = OnceLock::new();

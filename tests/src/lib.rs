@@ -37,7 +37,7 @@ pub mod webhook_receiver;
 
 pub use client::{Reply, get, post_raw, scrape, scrape_with_headers};
 pub use fake_llm::{FakeLlm, Turn};
-pub use fixture::{FixtureSite, other_site, read_document, read_fixture, site};
+pub use fixture::{FixtureSite, other_site, read_document, read_fixture, site, unique_token};
 pub use local_llm::{LOCAL_LLM_CONTEXT, local_llm, local_llm_installed, local_llm_turn};
 pub use server::{
     Plugins, ServerOptions, TestServer, copy_wasm_files, example_plugins_dir, fresh_tmp_dir,

@@ -636,6 +636,20 @@ fn base64_of(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// The batch job's status at `url` once it has left "scraping" (at most
+/// 60 s), asked with `auth`.
+async fn batch_once_done(url: &str, auth: &str) -> Value {
+    let until = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let r = call("GET", url, Some(auth), None).await;
+        if r.json["status"] != "scraping" {
+            return r.json;
+        }
+        assert!(std::time::Instant::now() < until, "{}", r.json);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Every page a batch scrape stores is billed to the key that started it
 /// (with `creditsUsed` on the page); once the credits are gone its remaining
 /// pages fail with INSUFFICIENT_CREDITS instead of being fetched.
@@ -663,21 +677,7 @@ async fn batch_pages_are_billed_to_the_key_that_started_the_job() {
     .await;
     assert_eq!(started.status, 200, "{}", started.json);
     let id = started.json["id"].as_str().unwrap().to_string();
-    let until = std::time::Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        let r = call(
-            "GET",
-            &format!("{s}/v2/batch/scrape/{id}"),
-            Some(auth.as_str()),
-            None,
-        )
-        .await;
-        if r.json["status"] != "scraping" {
-            break r.json;
-        }
-        assert!(std::time::Instant::now() < until, "{}", r.json);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    };
+    let status = batch_once_done(&format!("{s}/v2/batch/scrape/{id}"), &auth).await;
     let docs = status["data"].as_array().unwrap();
     let mut credits: Vec<u64> = docs
         .iter()
@@ -854,21 +854,7 @@ async fn job_pages_of_a_killed_server_are_billed_once_after_the_restart() {
     assert!(server.terminate(Duration::from_secs(5)));
     site().open_gate(&token);
     let again = start();
-    let until = std::time::Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        let r = call(
-            "GET",
-            &again.endpoint(&format!("/v2/batch/scrape/{id}")),
-            Some(&auth),
-            None,
-        )
-        .await;
-        if r.json["status"] != "scraping" {
-            break r.json;
-        }
-        assert!(std::time::Instant::now() < until, "{}", r.json);
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let status = batch_once_done(&again.endpoint(&format!("/v2/batch/scrape/{id}")), &auth).await;
     assert_eq!(
         (&status["status"], &status["completed"], &status["creditsUsed"]),
         (&json!("completed"), &json!(2), &json!(2)),

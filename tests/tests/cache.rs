@@ -14,18 +14,10 @@ use distill_e2e::fixture::versioned_page;
 use distill_e2e::redis::RedisServer;
 use distill_e2e::server::Plugins;
 use distill_e2e::server::TempDir;
-use distill_e2e::{ServerOptions, TestServer, scrape, shared, site};
+use distill_e2e::{ServerOptions, TestServer, scrape, shared, site, unique_token};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-fn token(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{name}-{}-{nanos}", std::process::id())
-}
 
 /// `cachedAt` as JavaScript's `toISOString()`: `2026-11-24T04:01:12.123Z`.
 fn assert_iso(v: &Value) {
@@ -42,7 +34,7 @@ fn assert_iso(v: &Value) {
 /// Miss, hit, other formats from the stored page, then `maxAge: 0`; the
 /// fixture counts every fetch.
 async fn hit_and_miss(server: &str, name: &str) {
-    let t = token(name);
+    let t = unique_token(name);
     let url = site().url(&format!("/hits/{t}"));
     let first = scrape(server, &json!({ "url": url, "formats": ["markdown"] })).await;
     first.assert_ok();
@@ -94,7 +86,7 @@ async fn a_second_request_is_served_from_the_cache_across_formats() {
 
 #[tokio::test]
 async fn an_entry_older_than_max_age_is_fetched_again() {
-    let t = token("maxage");
+    let t = unique_token("maxage");
     let url = site().url(&format!("/hits/{t}"));
     scrape(shared().url(), &json!({ "url": url })).await.assert_ok();
     let young = scrape(shared().url(), &json!({ "url": url, "maxAge": 60_000 })).await;
@@ -118,7 +110,7 @@ const LOCKDOWN_MISS: &str = "No cached data is available for this request in loc
 #[tokio::test]
 async fn min_age_and_lockdown_answer_from_the_cache_only() {
     let server = TestServer::start(ServerOptions::default());
-    let t = token("lockdown");
+    let t = unique_token("lockdown");
     let url = site().url(&format!("/hits/{t}"));
 
     let r = scrape(server.url(), &json!({ "url": url, "minAge": 1 })).await;
@@ -156,7 +148,7 @@ async fn the_cache_survives_a_restart() {
         data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
         ..ServerOptions::default()
     };
-    let t = token("restart");
+    let t = unique_token("restart");
     let url = site().url(&format!("/hits/{t}"));
     {
         let server = TestServer::start(opts.clone());
@@ -181,7 +173,7 @@ async fn a_graceful_shutdown_keeps_what_was_just_stored() {
         data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
         ..ServerOptions::default()
     };
-    let tokens: Vec<String> = (0..6).map(|i| token(&format!("term{i}"))).collect();
+    let tokens: Vec<String> = (0..6).map(|i| unique_token(&format!("term{i}"))).collect();
     {
         let server = TestServer::start(opts.clone());
         for t in &tokens {
@@ -209,7 +201,7 @@ async fn a_graceful_shutdown_keeps_what_was_just_stored() {
 /// changed; an immediate second request hits.
 #[tokio::test]
 async fn a_hit_is_the_stored_response_with_this_requests_metadata() {
-    let t = token("splice");
+    let t = unique_token("splice");
     let url = site().url(&format!("/hits/{t}"));
     let formats = json!(["markdown", "html", "links"]);
     let first = scrape(shared().url(), &json!({ "url": url, "formats": formats })).await;
@@ -253,7 +245,7 @@ async fn plugin_log_lines_are_withheld_under_zero_data_retention() {
         .env("DISTILL_LOG", "info,distill=debug"),
     );
     let format = json!([{ "type": "misbehave", "mode": "log" }]);
-    let control = token("plainlog");
+    let control = unique_token("plainlog");
     let r = scrape(
         server.url(),
         &json!({ "url": site().url(&format!("/hits/{control}")), "formats": format }),
@@ -271,7 +263,7 @@ async fn plugin_log_lines_are_withheld_under_zero_data_retention() {
     });
     assert!(seen, "the plugin's log lines are not in the log:\n{logs}");
 
-    let secret = token("zdrlog");
+    let secret = unique_token("zdrlog");
     for extra in [json!({"zeroDataRetention": true}), json!({"lockdown": true})] {
         let mut body = json!({ "url": site().url(&format!("/hits/{secret}")), "formats": format });
         body.as_object_mut()
@@ -318,7 +310,7 @@ async fn zero_data_retention_leaves_no_trace() {
         data_dir: Some(data.path().join("data").to_string_lossy().into_owned()),
         ..ServerOptions::default()
     });
-    let secret = token("zdr");
+    let secret = unique_token("zdr");
     let url = site().url(&format!("/hits/{secret}"));
     for formats in [json!(["markdown"]), json!(["html", "links"])] {
         let r = scrape(
@@ -337,7 +329,7 @@ async fn zero_data_retention_leaves_no_trace() {
 
     // A control page, stored normally: its token does show in the store files
     // (small pages are stored uncompressed), so the search below can find one.
-    let control = token("stored");
+    let control = unique_token("stored");
     let r = scrape(
         server.url(),
         &json!({ "url": site().url(&format!("/hits/{control}")) }),
@@ -372,7 +364,7 @@ async fn zero_data_retention_leaves_no_trace() {
 
 #[tokio::test]
 async fn twenty_identical_concurrent_requests_fetch_once() {
-    let t = token("coalesce");
+    let t = unique_token("coalesce");
     let url = site().url(&format!("/hits/{t}?ms=600"));
     let mut tasks = Vec::new();
     for _ in 0..20 {
@@ -393,7 +385,7 @@ fn tracking(modes: Value) -> Value {
 
 #[tokio::test]
 async fn change_tracking_across_three_versions() {
-    let t = token("trees");
+    let t = unique_token("trees");
     let url = site().url(&format!("/versioned/{t}"));
     let body = json!({ "url": url, "formats": tracking(json!(["git-diff"])) });
 
@@ -459,7 +451,7 @@ async fn change_tracking_across_three_versions() {
 
 #[tokio::test]
 async fn change_tracking_needs_markdown_and_warns_in_json_mode() {
-    let url = site().url(&format!("/versioned/{}", token("ctjson")));
+    let url = site().url(&format!("/versioned/{}", unique_token("ctjson")));
     let r = scrape(
         shared().url(),
         &json!({ "url": url, "formats": ["changeTracking"] }),
@@ -525,7 +517,7 @@ async fn the_redis_backend_serves_hits_and_misses() {
 async fn two_servers_share_one_redis() {
     let redis = RedisServer::start();
     let (a, b) = (redis_server(&redis), redis_server(&redis));
-    let t = token("shared");
+    let t = unique_token("shared");
     let url = site().url(&format!("/hits/{t}"));
     let r = scrape(a.url(), &json!({ "url": url, "formats": ["markdown"] })).await;
     assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
@@ -589,7 +581,7 @@ async fn change_tracking_json_mode_compares_extracted_values_through_the_model()
             .env("DISTILL_LLM_BASE_URL", &model)
             .env("DISTILL_LLM_MODEL", "scripted"),
     );
-    let t = token("ctmodel");
+    let t = unique_token("ctmodel");
     let url = site().url(&format!("/versioned/{t}"));
     let schema = json!({"type": "object", "properties": {
         "title": {"type": "string"}, "items": {"type": "array", "items": {"type": "string"}},

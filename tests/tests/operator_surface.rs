@@ -7,7 +7,7 @@
 use distill_e2e::client::http;
 use distill_e2e::fixture::documents_dir;
 use distill_e2e::keys::{call, create_key, scrape_as};
-use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, get, scrape, shared, site};
+use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, get, scrape, shared, site, unique_token};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Command;
@@ -112,7 +112,7 @@ async fn metrics_count_requests_statuses_and_plugin_calls() {
         .unwrap_or(0.0)
     };
     let before = (lookups(&text, "miss"), lookups(&text, "hit"));
-    let cached = site().url(&format!("/hits/{}", gate_token("cache")));
+    let cached = site().url(&format!("/hits/{}", unique_token("cache")));
     let first = scrape(server.url(), &json!({"url": cached})).await;
     let second = scrape(server.url(), &json!({"url": cached})).await;
     assert_eq!(
@@ -130,15 +130,6 @@ async fn metrics_count_requests_statuses_and_plugin_calls() {
         Some(1.0)
     );
     assert!(!text.contains("/no/such/route"), "{text}");
-}
-
-/// A fresh token for the fixture's `/gate/{token}` pages.
-fn gate_token(what: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{what}-{}-{nanos:x}", std::process::id())
 }
 
 /// Reads `/metrics` until `done(text)` holds (panics after 30 s with the last text).
@@ -172,7 +163,7 @@ async fn metrics_show_requests_waiting_in_a_key_s_concurrency_queue() {
     let keys = fresh_tmp_dir().join("keys.json");
     let server = TestServer::start(ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap()));
     let key = create_key(&keys, "gauged", &["--concurrency", "1"]);
-    let token = gate_token("slot");
+    let token = unique_token("slot");
     let scrape_page = |n: u32| {
         let (s, k) = (server.url().to_string(), key.clone());
         let body = json!({"url": site().url(&format!("/gate/{token}?n={n}")), "maxAge": 0, "timeout": 60000});
@@ -212,7 +203,7 @@ async fn metrics_show_requests_waiting_in_a_key_s_concurrency_queue() {
 #[tokio::test]
 async fn metrics_show_the_job_queue_while_a_batch_runs_and_empty_after() {
     let server = TestServer::start(ServerOptions::default());
-    let token = gate_token("jobs");
+    let token = unique_token("jobs");
     let urls: Vec<String> = (0..4)
         .map(|n| site().url(&format!("/gate/{token}?n={n}")))
         .collect();
