@@ -150,24 +150,13 @@ pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
 /// Counts a plugin call as waiting for a run slot until the guard is dropped
 /// (also when the waiting request is cancelled).
 pub fn plugin_waiting() -> Held {
-    Held::new(PLUGIN_QUEUE)
+    Held::new(metrics::gauge!(PLUGIN_QUEUE))
 }
 
 /// Counts a request as waiting for a concurrency slot of the key `id`
 /// (named `name`) until the guard is dropped (also when the wait is cancelled).
-pub fn key_waiting(id: &str, name: &str) -> KeyWaiting {
-    let gauge = metrics::gauge!(KEY_QUEUE, "key" => id.to_string(), "name" => name.to_string());
-    gauge.increment(1.0);
-    KeyWaiting(gauge)
-}
-
-/// One request in a key's concurrency queue, until dropped.
-pub struct KeyWaiting(metrics::Gauge);
-
-impl Drop for KeyWaiting {
-    fn drop(&mut self) {
-        self.0.decrement(1.0);
-    }
+pub fn key_waiting(id: &str, name: &str) -> Held {
+    Held::new(metrics::gauge!(KEY_QUEUE, "key" => id.to_string(), "name" => name.to_string()))
 }
 
 /// Sets the job queue's depth just before `/metrics` renders it.
@@ -178,12 +167,12 @@ pub fn job_tasks(queued: u64, leased: u64) {
 
 /// Counts a browser page as open until the guard is dropped.
 pub fn browser_page() -> Held {
-    Held::new(BROWSER_PAGES)
+    Held::new(metrics::gauge!(BROWSER_PAGES))
 }
 
 /// Counts a spare browser page until the guard is dropped.
 pub fn browser_spare() -> Held {
-    Held::new(BROWSER_SPARE)
+    Held::new(metrics::gauge!(BROWSER_SPARE))
 }
 
 /// What became of one spare browser page: `used`, `idle` or `dropped`.
@@ -191,19 +180,19 @@ pub fn browser_spare_outcome(outcome: &'static str) {
     metrics::counter!(BROWSER_SPARES, "outcome" => outcome).increment(1);
 }
 
-/// One unit of a gauge, held until dropped.
-pub struct Held(&'static str);
+/// One unit of a gauge (a series: name and labels), held until dropped.
+pub struct Held(metrics::Gauge);
 
 impl Held {
-    fn new(gauge: &'static str) -> Held {
-        metrics::gauge!(gauge).increment(1.0);
+    fn new(gauge: metrics::Gauge) -> Held {
+        gauge.increment(1.0);
         Held(gauge)
     }
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
-        metrics::gauge!(self.0).decrement(1.0);
+        self.0.decrement(1.0);
     }
 }
 

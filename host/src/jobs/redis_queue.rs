@@ -97,6 +97,15 @@ impl RedisQueue {
         keys
     }
 
+    /// The ids of the jobs still scraping (the `active` set).
+    async fn active_ids(&self) -> Result<Vec<String>, QueueError> {
+        redis::cmd("SMEMBERS")
+            .arg(format!("{}active", self.namespace))
+            .query_async(&mut self.conn.clone())
+            .await
+            .map_err(backend)
+    }
+
     /// Runs `script` on job `id` with `args` (by SHA; re-loaded once if Redis lost it).
     async fn eval<T: redis::FromRedisValue>(
         &self,
@@ -305,12 +314,7 @@ impl JobStore for RedisQueue {
     }
 
     async fn depth(&self) -> Result<(u64, u64), QueueError> {
-        let mut c = self.conn.clone();
-        let active: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}active", self.namespace))
-            .query_async(&mut c)
-            .await
-            .map_err(backend)?;
+        let active = self.active_ids().await?;
         if active.is_empty() {
             return Ok((0, 0));
         }
@@ -320,7 +324,7 @@ impl JobStore for RedisQueue {
             let job = self.job_key(id);
             pipe.zcard(format!("{job}:queued")).zcard(format!("{job}:leased"));
         }
-        let counts: Vec<u64> = pipe.query_async(&mut c).await.map_err(backend)?;
+        let counts: Vec<u64> = pipe.query_async(&mut self.conn.clone()).await.map_err(backend)?;
         let (queued, leased) = counts.chunks(2).fold((0, 0), |(q, l), pair| {
             (q + pair[0], l + pair.get(1).copied().unwrap_or(0))
         });
@@ -411,12 +415,7 @@ impl JobStore for RedisQueue {
     }
 
     async fn active(&self) -> Result<Vec<JobRecord>, QueueError> {
-        let mut c = self.conn.clone();
-        let ids: Vec<String> = redis::cmd("SMEMBERS")
-            .arg(format!("{}active", self.namespace))
-            .query_async(&mut c)
-            .await
-            .map_err(backend)?;
+        let ids = self.active_ids().await?;
         let mut out = Vec::new();
         for id in ids {
             if let Some(job) = self.get(&id).await?

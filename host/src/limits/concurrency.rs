@@ -62,11 +62,11 @@ impl Drop for Slot {
 }
 
 /// Removes a waiter from the queue count (and the `/metrics` gauge, through
-/// the held [`crate::telemetry::KeyWaiting`]) when its wait ends, however it ends.
+/// the held [`crate::telemetry::key_waiting`] unit) when its wait ends, however it ends.
 struct Waiting<'a> {
     slots: &'a Slots,
     key_id: &'a str,
-    _gauge: crate::telemetry::KeyWaiting,
+    _gauge: crate::telemetry::Held,
 }
 
 impl Drop for Waiting<'_> {
