@@ -55,7 +55,8 @@ pub struct Cli {
     /// Highest memory cap any plugin call may have, in MiB.
     #[arg(long, env = "DISTILL_PLUGIN_MAX_MEMORY_MIB")]
     pub plugin_max_memory_mib: Option<u64>,
-    /// Plugin calls running at once.
+    /// Plugin calls running at once, of formats and of converters each
+    /// (default: two per CPU, at least four).
     #[arg(long, env = "DISTILL_PLUGIN_CONCURRENCY")]
     pub plugin_concurrency: Option<usize>,
     /// Address space reserved per plugin memory slot, in MiB (4096: no bounds
@@ -434,7 +435,10 @@ impl Config {
                 .plugin_max_memory_mib
                 .or(file.plugin_max_memory_mib)
                 .unwrap_or(1024),
-            plugin_concurrency: cli.plugin_concurrency.or(file.plugin_concurrency).unwrap_or(32),
+            plugin_concurrency: cli
+                .plugin_concurrency
+                .or(file.plugin_concurrency)
+                .unwrap_or_else(crate::plugins::limits::default_concurrent_calls),
             plugin_memory_reservation_mib: cli
                 .plugin_memory_reservation_mib
                 .or(file.plugin_memory_reservation_mib)

@@ -226,6 +226,20 @@ impl TestServer {
         format!("{}{}", self.url, path)
     }
 
+    /// A figure of the server's `/metrics`: the sum of its series, 0 if absent.
+    pub async fn metric(&self, name: &str) -> f64 {
+        let metrics = crate::client::get(&self.endpoint("/metrics")).await;
+        metrics
+            .body
+            .lines()
+            .filter(|l| {
+                l.strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with([' ', '{']))
+            })
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum()
+    }
+
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.pid

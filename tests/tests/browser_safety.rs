@@ -153,20 +153,6 @@ async fn chromium_killed_mid_request_fails_that_request_and_is_relaunched() {
     assert_ne!(first, second);
 }
 
-/// A figure of the server's `/metrics` (the sum of its series; 0 if absent).
-async fn metric(server: &TestServer, name: &str) -> f64 {
-    let metrics = distill_e2e::get(&server.endpoint("/metrics")).await;
-    metrics
-        .body
-        .lines()
-        .filter(|l| {
-            l.strip_prefix(name)
-                .is_some_and(|rest| rest.starts_with([' ', '{']))
-        })
-        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-        .sum()
-}
-
 /// The page targets of the server's Chromium, from its DevTools `/json/list`
 /// (the port is in `DevToolsActivePort` of its `--user-data-dir`).
 async fn chromium_pages(server: &TestServer) -> Vec<serde_json::Value> {
@@ -225,7 +211,7 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
     // The first page closes while the spare opens: wait for the spare alone.
     wait_until("a spare page, alone, after the scrape", || async {
         let pages = chromium_pages(&server).await;
-        metric(&server, "distill_browser_spare_pages").await == 1.0
+        server.metric("distill_browser_spare_pages").await == 1.0
             && pages.len() == 1
             && pages[0]["url"] == json!("about:blank")
     })
@@ -256,7 +242,9 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
     })
     .await;
     assert_eq!(
-        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        server
+            .metric("distill_browser_spare_pages_total{outcome=\"used\"}")
+            .await,
         1.0
     );
     site().open_gate(&token);
@@ -287,19 +275,22 @@ async fn no_spare_page_outlives_its_idle_time() {
         }
         if spares {
             wait_until("the spare disposed of unused", || async {
-                metric(&server, "distill_browser_spare_pages_total{outcome=\"idle\"}").await >= 1.0
+                server
+                    .metric("distill_browser_spare_pages_total{outcome=\"idle\"}")
+                    .await
+                    >= 1.0
             })
             .await;
         }
         wait_until("no page and no spare open", || async {
-            metric(&server, "distill_browser_spare_pages").await == 0.0
-                && metric(&server, "distill_browser_pages_open").await == 0.0
+            server.metric("distill_browser_spare_pages").await == 0.0
+                && server.metric("distill_browser_pages_open").await == 0.0
                 && chromium_pages(&server).await.is_empty()
         })
         .await;
         if !spares {
             assert_eq!(
-                metric(&server, "distill_browser_spare_pages_total").await,
+                server.metric("distill_browser_spare_pages_total").await,
                 0.0,
                 "idle {idle}"
             );

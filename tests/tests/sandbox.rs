@@ -203,3 +203,57 @@ async fn a_looping_plugin_does_not_stall_other_requests() {
     let r = looping.await.unwrap();
     r.assert_error(408, "SCRAPE_TIMEOUT");
 }
+
+/// With one run slot per kind (`DISTILL_PLUGIN_CONCURRENCY=1`), a second
+/// format call waits for the slot a looping one holds, while a document's
+/// converter call runs at once in its own slot. (A parse asking for markdown
+/// also takes a format slot, for the markdown plugin.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn formats_and_converters_have_their_own_run_slots() {
+    let server = TestServer::start(
+        ServerOptions {
+            plugins: Plugins::ShippedAnd(&["misbehave"]),
+            ..ServerOptions::default()
+        }
+        .env("DISTILL_PLUGIN_CONCURRENCY", "1"),
+    );
+    let looping = |url: String| {
+        tokio::spawn(async move {
+            let body = json!({
+                "url": site().url("/article.html"),
+                "formats": [{ "type": "misbehave", "mode": "loop" }],
+                "timeout": 10_000
+            });
+            scrape(&url, &body).await
+        })
+    };
+    // Two looping format calls: one holds the only format slot, the other waits.
+    let (first, second) = (
+        looping(server.url().to_string()),
+        looping(server.url().to_string()),
+    );
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while server.metric("distill_plugin_calls_waiting").await < 1.0 {
+        assert!(
+            Instant::now() < deadline,
+            "no format call waited for the held slot"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // The `html` format is the host's own, so this parse calls only a converter.
+    let doc = distill_e2e::read_document("docx-lo.docx");
+    let options = json!({ "formats": ["html"] });
+    let parsed = distill_e2e::parse_upload(server.url(), "docx-lo.docx", None, doc, Some(&options)).await;
+    parsed.assert_ok();
+    assert!(parsed.data_str("html").contains("<p"), "{}", parsed.pretty());
+    assert!(
+        !first.is_finished() && !second.is_finished(),
+        "the conversion waited until the format slot was free ({:?})",
+        parsed.elapsed
+    );
+
+    for handle in [first, second] {
+        handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
+    }
+}

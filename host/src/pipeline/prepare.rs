@@ -6,11 +6,20 @@ use super::error::PipelineError;
 use crate::api::ScrapeOptions;
 use distill_html::{CleanOptions, ParsedPage};
 use serde_json::{Map, Value};
+use std::sync::LazyLock;
+use tokio::sync::Semaphore;
 use url::Url;
 
 /// Pages larger than this are prepared on a blocking thread so they do not
 /// hold up the async workers.
 const INLINE_LIMIT: usize = 256 * 1024;
+
+/// Large pages prepared at once: one per CPU. The work is all CPU, so more
+/// at once only interleaves it, while each holds its page's parse trees
+/// (several MiB for a 500 KB page) until it ends; the rest wait their turn
+/// holding only their HTML.
+static LARGE_PAGE_SLOTS: LazyLock<Semaphore> =
+    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
 
 /// What the pipeline needs from the HTML.
 pub struct PreparedPage {
@@ -37,6 +46,10 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
+    let _slot = LARGE_PAGE_SLOTS
+        .acquire()
+        .await
+        .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
     let (html, url, opts) = (html.to_string(), url.clone(), opts.clone());
     tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts, wanted))
         .await

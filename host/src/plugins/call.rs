@@ -8,7 +8,7 @@ use super::bindings::dispatch::CallResult;
 use super::bindings::{
     ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered,
 };
-use super::engine::PluginRuntime;
+use super::engine::{PluginRuntime, SlotKind};
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState, Grants};
 use std::fmt;
@@ -155,15 +155,22 @@ impl PluginRuntime {
         }
     }
 
-    /// Waits for a call slot and builds the call's store.
-    async fn begin(&self, plugin: &str, request_id: &str, limits: CallLimits, grants: Grants) -> Call {
+    /// Waits for a call slot of `kind` and builds the call's store.
+    async fn begin(
+        &self,
+        kind: SlotKind,
+        plugin: &str,
+        request_id: &str,
+        limits: CallLimits,
+        grants: Grants,
+    ) -> Call {
         let instance = self
             .instances()
             .clone()
             .acquire_owned()
             .await
             .expect("the instance semaphore is never closed");
-        let permit = CallPermit::acquire(self.permits().clone()).await;
+        let permit = CallPermit::acquire(self.permits(kind).clone()).await;
         let state = CallState::new(
             plugin,
             request_id,
@@ -232,7 +239,13 @@ impl PluginRuntime {
             grants.llm = Err(why.to_string());
         }
         let mut call = self
-            .begin(&plugin.manifest.name, request_id, limits, grants)
+            .begin(
+                SlotKind::Format,
+                &plugin.manifest.name,
+                request_id,
+                limits,
+                grants,
+            )
             .await;
         call.store.data_mut().format = Some(format.to_string());
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
@@ -258,7 +271,13 @@ impl PluginRuntime {
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let mut call = self
-            .begin(&plugin.manifest.name, request_id, limits, self.grants(plugin))
+            .begin(
+                SlotKind::Converter,
+                &plugin.manifest.name,
+                request_id,
+                limits,
+                self.grants(plugin),
+            )
             .await;
         let result = guard_deadline(&call.limits, pre.convert(&mut call.store, file, options)).await;
         call.finish(Some(plugin), result)
@@ -273,7 +292,13 @@ impl PluginRuntime {
             plugin_timeout_ms: INFO_DEADLINE.as_millis() as u64,
         };
         let mut call = self
-            .begin(name, "load", limits, Grants::none_while_loading())
+            .begin(
+                SlotKind::Format,
+                name,
+                "load",
+                limits,
+                Grants::none_while_loading(),
+            )
             .await;
         let (store, limits) = (&mut call.store, &call.limits);
         let result = guard_deadline(limits, async { Ok(Ok(prepared.info(store).await?)) }).await;

@@ -50,7 +50,10 @@ struct Inner {
     limits: RuntimeLimits,
     services: HostServices,
     registry: ArcSwap<Registry>,
+    /// Run slots of format calls, and of converter calls: a batch of slow
+    /// conversions never holds up the formats of a scrape.
     permits: Arc<Semaphore>,
+    converter_permits: Arc<Semaphore>,
     /// Live instances (a call waiting on the host keeps its instance but not
     /// its run slot), bounded below the pool's size so instantiation never
     /// fails for lack of a slot.
@@ -87,6 +90,7 @@ impl PluginRuntime {
                 linker,
                 services,
                 permits: Arc::new(Semaphore::new(limits.max_concurrent_calls.max(1))),
+                converter_permits: Arc::new(Semaphore::new(limits.max_concurrent_calls.max(1))),
                 instances: Arc::new(Semaphore::new(live_instances(&limits) as usize)),
                 limits,
                 registry: ArcSwap::from_pointee(Registry::default()),
@@ -111,8 +115,12 @@ impl PluginRuntime {
     pub fn limits(&self) -> &RuntimeLimits {
         &self.inner.limits
     }
-    pub(crate) fn permits(&self) -> &Arc<Semaphore> {
-        &self.inner.permits
+    /// The run slots of calls of `kind`.
+    pub(crate) fn permits(&self, kind: SlotKind) -> &Arc<Semaphore> {
+        match kind {
+            SlotKind::Format => &self.inner.permits,
+            SlotKind::Converter => &self.inner.converter_permits,
+        }
     }
     pub(crate) fn instances(&self) -> &Arc<Semaphore> {
         &self.inner.instances
@@ -178,10 +186,20 @@ fn build_engine(limits: &RuntimeLimits) -> anyhow::Result<Engine> {
     Ok(Engine::new(&config)?)
 }
 
-/// Instances alive at once: each running call's, and as many again of calls
-/// waiting on a host capability (which hold an instance but no run slot).
+/// Which run slots a call takes ([`RuntimeLimits::max_concurrent_calls`] of each).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SlotKind {
+    /// Format calls (and load-time `info` calls).
+    Format,
+    /// Converter calls.
+    Converter,
+}
+
+/// Instances alive at once: each running call's (of both kinds), and as many
+/// again of calls waiting on a host capability (which hold an instance but no
+/// run slot).
 fn live_instances(limits: &RuntimeLimits) -> u32 {
-    (limits.max_concurrent_calls.max(1) as u32) * 2
+    (limits.max_concurrent_calls.max(1) as u32) * 4
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] on a dedicated thread, so

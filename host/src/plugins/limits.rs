@@ -7,8 +7,9 @@ pub struct RuntimeLimits {
     pub default_memory_mib: u64,
     /// Highest memory cap any plugin may get, in MiB.
     pub max_memory_mib: u64,
-    /// Plugin calls running at once; more wait their turn. A call waiting on
-    /// a host capability (`llm`) gives its slot back while it waits.
+    /// Plugin calls running at once, of formats and of converters each; more
+    /// wait their turn. A call waiting on a host capability (`llm`) gives its
+    /// slot back while it waits.
     pub max_concurrent_calls: usize,
     /// Address space reserved per linear memory slot, in MiB (at least
     /// `max_memory_mib`). 4096 or more lets compiled code skip bounds checks
@@ -34,6 +35,16 @@ pub struct RuntimeLimits {
 /// on 64-bit hosts (no bounds checks in compiled code).
 pub const DEFAULT_MEMORY_RESERVATION_MIB: u64 = 4096;
 
+/// See [`RuntimeLimits::max_concurrent_calls`]: two per CPU, at least four.
+/// Plugin calls are CPU work, so more at once only interleaves them, while
+/// every running call holds its instance's memory (up to its cap) until it
+/// ends: 32 at once let a burst of decompression bombs and large documents
+/// add tens of MiB to the soak's resident memory (docs/ROBUSTNESS.md).
+pub fn default_concurrent_calls() -> usize {
+    let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+    (2 * cpus).max(4)
+}
+
 /// See [`RuntimeLimits::keep_resident_kib`].
 pub const DEFAULT_KEEP_RESIDENT_KIB: usize = 2048;
 
@@ -45,7 +56,7 @@ impl Default for RuntimeLimits {
         RuntimeLimits {
             default_memory_mib: 256,
             max_memory_mib: 1024,
-            max_concurrent_calls: 32,
+            max_concurrent_calls: default_concurrent_calls(),
             memory_reservation_mib: DEFAULT_MEMORY_RESERVATION_MIB,
             keep_resident_kib: DEFAULT_KEEP_RESIDENT_KIB,
             warm_slots: DEFAULT_WARM_SLOTS,
