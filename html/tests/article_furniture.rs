@@ -282,17 +282,3 @@ fn a_side_column_of_teaser_cards_beside_the_article_goes() {
         &["CARD0", "CARD6", "unrelated answer"],
     );
 }
-
-#[test]
-fn a_post_filed_under_sharing_and_social_media_is_still_the_post() {
-    // The CMS writes the post's categories and tags as classes on the post's element:
-    // "social", "media", "share" there name its subject, not a share bar.
-    let html = format!(
-        r#"<body><div class="page"><div class="post type-post status-publish category-social-media tag-share-buttons">
-        <h1>Lichens</h1><div class="entry">{}</div></div>
-        <div class="comment-form"><p>As a final step before posting your comment, enter the letters and numbers you see in the image below.</p></div></div></body>"#,
-        paras(3)
-    );
-    let out = main_content(&html);
-    assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &["final step"]);
-}
