@@ -183,9 +183,9 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
         |n: &Node| n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3;
     let mut paras = vec![0u8; end - container];
     if skip_blurbs {
-        for i in container + 1..end {
-            if is_prose(&nodes[i]) {
-                let p = nodes[i].parent as usize - container;
+        for n in &nodes[container + 1..end] {
+            if is_prose(n) {
+                let p = n.parent as usize - container;
                 paras[p] = paras[p].saturating_add(1);
             }
         }
