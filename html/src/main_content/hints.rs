@@ -523,9 +523,12 @@ const POST_TERM_PREFIXES: &[&str] = &[
 
 /// Whether a class names one of a post's terms (see [`POST_TERM_PREFIXES`]).
 fn post_term(class: &str) -> bool {
-    POST_TERM_PREFIXES
-        .iter()
-        .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+    // Most classes start with another letter: one comparison for them.
+    let first = class.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't')
+        && POST_TERM_PREFIXES
+            .iter()
+            .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
 /// Words of one `class` (or `id`, or tag name) value.
@@ -540,18 +543,22 @@ fn words_of(value: &str, is_class: bool) -> Words {
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
-    let post_terms = is_class
-        && value
-            .split_ascii_whitespace()
-            .filter(|c| post_term(c))
-            .nth(1)
-            .is_some();
+    // Counted once the first such class is met.
+    let mut post_terms: Option<bool> = None;
     // Utility-class frameworks put dozens of classes on one element; only the first few
     // name what the element is.
     let mut n = 0;
     for class in value.split_ascii_whitespace() {
         // A post's term still takes its place among the first few classes.
-        let term = post_terms && post_term(class);
+        let term = is_class
+            && post_term(class)
+            && *post_terms.get_or_insert_with(|| {
+                value
+                    .split_ascii_whitespace()
+                    .filter(|c| post_term(c))
+                    .nth(1)
+                    .is_some()
+            });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
         let variant = class.contains(':') || class.contains('[');
         if class.len() >= 4 && !term {

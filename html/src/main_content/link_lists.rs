@@ -181,7 +181,11 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
     let nodes = &arena.nodes;
     let is_prose =
         |n: &Node| n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3;
-    let mut paras = vec![0u8; end - container];
+    let mut paras = if skip_blurbs {
+        vec![0u8; end - container]
+    } else {
+        Vec::new()
+    };
     if skip_blurbs {
         for n in &nodes[container + 1..end] {
             if is_prose(n) {
