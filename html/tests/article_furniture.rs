@@ -252,3 +252,33 @@ fn a_short_text_not_declared_as_an_article_keeps_what_follows_it() {
         assert_kept(&out, &["Part 1. Lichens", "TEASER0", "TEASER3"], &[]);
     }
 }
+
+#[test]
+fn a_side_column_of_teaser_cards_beside_the_article_goes() {
+    // Two columns: the post (a run of paragraphs) and a side column of cards, each a
+    // date, a linked title and a one-sentence blurb. The blurbs together are as much prose
+    // as the post, so no element holds most of the page's paragraphs; the post's run of
+    // paragraphs is the body, and the cards beside it go.
+    let cards: String = (0..7)
+        .map(|i| {
+            format!(
+                "<div class=\"entry\"><p class=\"date\">November {i}</p><h5><a href=\"/p/{i}\">\
+                 CARD{i} A lie that is good for password security</a></h5><p class=\"summary\">\
+                 Blurb {i}: an unrelated answer to a security question makes a password easy to \
+                 remember.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="wrap"><div class="a"><div class="post"><h1>Lichens</h1>
+        <div class="text">{}</div></div></div>
+        <div class="c"><div class="box"><h4>Recent Posts</h4>{cards}</div></div></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 5. Lichens"],
+        &["CARD0", "CARD6", "unrelated answer"],
+    );
+}

@@ -507,6 +507,30 @@ fn merge(into: &mut Words, w: Words) {
     into.class_hidden |= w.class_hidden;
 }
 
+/// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
+/// `tag-share`, `entry-author-jo`, `status-publish`, `format-standard`).
+const POST_TERM_PREFIXES: &[&str] = &[
+    "category-",
+    "entry-author-",
+    "entry-category-",
+    "entry-tag-",
+    "format-",
+    "post_tag-",
+    "status-",
+    "tag-",
+    "type-",
+];
+
+/// Whether a class names one of a post's terms (see [`POST_TERM_PREFIXES`]).
+fn post_term(class: &str) -> bool {
+    // Most classes start with another letter: one comparison for them.
+    let first = class.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't')
+        && POST_TERM_PREFIXES
+            .iter()
+            .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+}
+
 /// Words of one `class` (or `id`, or tag name) value.
 fn words_of(value: &str, is_class: bool) -> Words {
     let mut acc = Acc {
@@ -517,13 +541,27 @@ fn words_of(value: &str, is_class: bool) -> Words {
         prev_person: false,
         prev_component: false,
     };
+    // A post's terms written as classes (`category-social-media tag-share
+    // entry-author-jo`, two such classes or more) name its subject, not the element's role.
+    // Counted once the first such class is met.
+    let mut post_terms: Option<bool> = None;
     // Utility-class frameworks put dozens of classes on one element; only the first few
     // name what the element is.
     let mut n = 0;
     for class in value.split_ascii_whitespace() {
+        // A post's term still takes its place among the first few classes.
+        let term = is_class
+            && post_term(class)
+            && *post_terms.get_or_insert_with(|| {
+                value
+                    .split_ascii_whitespace()
+                    .filter(|c| post_term(c))
+                    .nth(1)
+                    .is_some()
+            });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
         let variant = class.contains(':') || class.contains('[');
-        if class.len() >= 4 {
+        if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;
             acc.out.screen_reader |= is_class && !variant && reader;
@@ -532,6 +570,9 @@ fn words_of(value: &str, is_class: bool) -> Words {
             continue;
         }
         n += 1;
+        if term {
+            continue;
+        }
         acc.prev_piece = false;
         acc.prev_person = false;
         acc.prev_component = false;
@@ -565,6 +606,18 @@ mod tests {
         assert!(words_of("<div class='x entry-content'>x</div>").article_body);
         assert!(words_of("<div id='postBody'>x</div>").article_body);
         assert!(!words_of("<div class='post-meta content'>x</div>").article_body);
+    }
+
+    #[test]
+    fn a_posts_terms_written_as_classes_say_nothing_of_its_role() {
+        // Two terms or more: the categories and author of a post, not a share bar.
+        let post = words_of("<div class='entry-category-social-media entry-author-jo hentry'>x</div>");
+        assert!(!post.boiler && post.score >= 0, "{post:?}");
+        let wp = words_of("<article class='post type-post status-publish category-share-tips'>x</article>");
+        assert!(!wp.boiler, "{wp:?}");
+        // One such class alone is a name like any other.
+        assert!(words_of("<div class='tag-share'>x</div>").boiler);
+        assert!(post_term("Category-News") && !post_term("category-") && !post_term("categories"));
     }
 
     #[test]

@@ -30,6 +30,10 @@ const AFTER_MIN_LINKS: u32 = 4;
 const AFTER_LINKS: f32 = 0.25;
 /// Share of the container's plain text the body holds for blocks of links after it to go.
 const BODY_LEADS: f32 = 0.33;
+/// A teaser card holds at most this multiple of its blurb's characters, and link text
+/// outside the blurb (its title) of this many characters at least.
+const CARD_OVER_BLURB: u32 = 3;
+const CARD_TITLE_LINK: u32 = 15;
 /// Link share of a wrapper that goes with its list.
 const WRAPPER_LINKS: f32 = 0.6;
 
@@ -156,17 +160,47 @@ fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usiz
 }
 
 /// The article's body: the innermost element holding [`BODY_SHARE`] of the container's
-/// prose (paragraphs of a dozen words with few links), if it is not the container.
+/// prose (paragraphs of a dozen words with few links), if it is not the container. When
+/// no element does, or only a wrapper of the whole container does, the blurbs of teaser
+/// cards (a side column's "Recent posts": a date, a headline link and one sentence each)
+/// are left out of the count and the body is looked for again.
 fn article_body(arena: &Arena, container: usize, end: usize) -> Option<usize> {
+    match body_holding(arena, container, end, false) {
+        // An element holding only part of the text: what is outside it is not the body.
+        Some((body, false)) => Some(body),
+        found => body_holding(arena, container, end, true)
+            .map(|(body, _)| body)
+            .or(found.map(|(body, _)| body)),
+    }
+}
+
+/// The innermost element holding [`BODY_SHARE`] of the container's prose, blurbs left out
+/// when `skip_blurbs`; and whether it holds all of the container's text (a wrapper of the
+/// whole container).
+fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) -> Option<(usize, bool)> {
     let nodes = &arena.nodes;
+    let is_prose =
+        |n: &Node| n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3;
+    let mut paras = if skip_blurbs {
+        vec![0u8; end - container]
+    } else {
+        Vec::new()
+    };
+    if skip_blurbs {
+        for n in &nodes[container + 1..end] {
+            if is_prose(n) {
+                let p = n.parent as usize - container;
+                paras[p] = paras[p].saturating_add(1);
+            }
+        }
+    }
     let mut prose = vec![0u32; end - container];
     for i in (container + 1..end).rev() {
         let n = &nodes[i];
-        let t = &n.own;
-        if n.kind == Kind::Para && !n.dropped && t.words >= 12 && t.link_density() < 0.3 {
-            prose[i - container] += t.chars - t.link_chars;
-        }
         let p = n.parent as usize;
+        if is_prose(n) && !(skip_blurbs && paras[p - container] == 1 && card_blurb(&nodes[p], n)) {
+            prose[i - container] += n.own.chars - n.own.link_chars;
+        }
         prose[p - container] += prose[i - container];
     }
     let need = (prose[0] as f32 * BODY_SHARE) as u32;
@@ -183,5 +217,12 @@ fn article_body(arena: &Arena, container: usize, end: usize) -> Option<usize> {
         }
         break;
     }
-    (cur != container).then_some(cur)
+    (cur != container).then_some((cur, nodes[cur].total.chars == nodes[container].total.chars))
+}
+
+/// Whether `para`, the one prose paragraph of `card`, is a teaser's blurb: the card is
+/// small (a few times the paragraph) and holds a link outside the paragraph (its title).
+fn card_blurb(card: &Node, para: &Node) -> bool {
+    card.total.chars <= CARD_OVER_BLURB * para.total.chars
+        && card.total.link_chars >= para.total.link_chars + CARD_TITLE_LINK
 }
