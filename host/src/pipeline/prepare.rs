@@ -27,9 +27,10 @@ pub struct Wanted {
     pub images: bool,
 }
 
-/// Prepares `html` (off the async workers when it is large).
+/// Prepares `html` (off the async workers when it is large: the page moves
+/// to the blocking thread and back rather than being copied).
 pub async fn prepare(
-    html: &str,
+    html: &mut String,
     url: &Url,
     opts: &ScrapeOptions,
     wanted: Wanted,
@@ -37,10 +38,13 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
-    let (html, url, opts) = (html.to_string(), url.clone(), opts.clone());
-    tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts, wanted))
-        .await
-        .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?
+    let (page, url, opts) = (std::mem::take(html), url.clone(), opts.clone());
+    let (prepared, page) =
+        tokio::task::spawn_blocking(move || (prepare_sync(&page, &url, &opts, wanted), page))
+            .await
+            .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?;
+    *html = page;
+    prepared
 }
 
 /// The same, on the current thread.
