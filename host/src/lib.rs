@@ -38,6 +38,7 @@ pub mod plugins;
 pub mod proxy;
 pub mod redis_conn;
 pub mod reopen_db;
+pub mod scratch;
 pub mod server;
 pub mod services;
 pub mod telemetry;

@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 
 use dom_query::{Document, Element, NodeData, NodeId, Tree};
-use html5ever::tendril::TendrilSink;
+use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 pub(crate) use html5ever::{LocalName, local_name};
 use html5ever::{ParseOpts, ns, parse_document};
@@ -16,6 +16,11 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
 /// (so `<noscript>` content is raw text and never leaks into `<body>`).
 pub(crate) fn parse(html: &str) -> Document {
+    parse_in(html, CHUNK)
+}
+
+/// [`parse`], handing the parser `html` in pieces of at most `size` bytes.
+fn parse_in(html: &str, size: usize) -> Document {
     let opts = ParseOpts {
         tree_builder: TreeBuilderOpts {
             scripting_enabled: true,
@@ -23,7 +28,38 @@ pub(crate) fn parse(html: &str) -> Document {
         },
         ..Default::default()
     };
-    parse_document(Document::default(), opts).one(html)
+    let mut parser = parse_document(Document::default(), opts);
+    for chunk in input_chunks(html, size) {
+        parser.process(StrTendril::from_slice(chunk));
+    }
+    parser.finish()
+}
+
+/// Most bytes of input the parser is handed at once.
+const CHUNK: usize = 32 * 1024;
+
+/// `html` in pieces of at most `size` bytes (cut at character boundaries;
+/// a piece holds at least one character) for the parser: its input buffers
+/// are then small allocations instead of one page-sized copy of the page.
+/// The tokenizer carries its state across pieces, so the tree is the one the
+/// whole page gives.
+fn input_chunks(html: &str, size: usize) -> impl Iterator<Item = &str> {
+    let mut rest = html;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut end = rest.len().min(size);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == 0 {
+            end = rest.chars().next().map_or(rest.len(), char::len_utf8);
+        }
+        let (chunk, tail) = rest.split_at(end);
+        rest = tail;
+        Some(chunk)
+    })
 }
 
 /// Pre-order walker over the descendants of `root`.
@@ -120,6 +156,24 @@ mod tests {
         Walker::new(&doc.tree, doc.root().id)
             .filter_map(|id| with_element(&doc.tree, id, |el| el.name.local.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_page_parsed_in_pieces_is_the_page_parsed_whole() {
+        // Every cut position: inside a multi-byte character, a tag, an
+        // attribute, an entity, a comment, a script, a CR LF pair, a table.
+        let page = "<!doctype html><html><head><title>T &amp; t</title><meta charset=utf-8></head><body>\
+            <p class=\"a b\" data-x='y'>é日本語🙂 x\r\ny</p><a href=/x?a=1&amp;b=2>l</a>&eacute;&#233;&notit; \
+            <!-- c -- x --><script>if (a<b && c) { d = '</p>' }</script><noscript><p>n</p></noscript>\
+            <table><tr><td>1<td>2</table><pre>\r\n\r\nkept</pre><textarea>\r\nt</textarea></body></html>";
+        let whole = parse_in(page, usize::MAX).html();
+        assert!(whole.contains("日本語🙂") && whole.contains("<td>2</td>"));
+        for size in 1..=page.len() {
+            let pieces: Vec<&str> = input_chunks(page, size).collect();
+            assert!(pieces.iter().all(|p| p.len() <= size.max(4)), "{size}");
+            assert_eq!(pieces.concat(), page);
+            assert_eq!(parse_in(page, size).html(), whole, "pieces of {size} bytes");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! an entry written by the embedded store reads the same from Redis.
 
 use super::store::{StoreError, Stored};
+use crate::scratch::Scratch;
 
 /// Format version (first byte). Anything else is treated as corrupt.
 const VERSION: u8 = 1;
@@ -54,23 +55,37 @@ pub fn zstd_level() -> i32 {
 }
 
 fn encode_using(
-    compressor: Option<&mut zstd::bulk::Compressor<'static>>,
+    compressor: Option<(&mut zstd::bulk::Compressor<'static>, &mut Scratch)>,
     payload: &[u8],
     stored_at_ms: i64,
     expires_at_ms: i64,
 ) -> Vec<u8> {
-    let compress = |p: &[u8]| match compressor {
-        Some(c) => c.compress(p).ok(),
-        None => zstd::bulk::compress(p, zstd_level()).ok(),
-    };
-    let compressed = (payload.len() >= MIN_COMPRESS_LEN)
-        .then(|| compress(payload))
-        .flatten()
-        .filter(|c| c.len() <= payload.len() - payload.len() / 8);
-    let body: &[u8] = compressed.as_deref().unwrap_or(payload);
+    let pays = |c: &[u8]| c.len() <= payload.len() - payload.len() / 8;
+    let plain = || frame(payload, false, stored_at_ms, expires_at_ms);
+    if payload.len() < MIN_COMPRESS_LEN {
+        return plain();
+    }
+    match compressor {
+        // Compressed into the thread's scratch: only the result is a new buffer.
+        Some((c, scratch)) => scratch.with(|buf| {
+            buf.reserve(zstd::zstd_safe::compress_bound(payload.len()));
+            match c.compress_to_buffer(payload, buf) {
+                Ok(_) if pays(buf) => frame(buf, true, stored_at_ms, expires_at_ms),
+                _ => plain(),
+            }
+        }),
+        None => match zstd::bulk::compress(payload, zstd_level()) {
+            Ok(c) if pays(&c) => frame(&c, true, stored_at_ms, expires_at_ms),
+            _ => plain(),
+        },
+    }
+}
+
+/// The header, then `body` as it is.
+fn frame(body: &[u8], compressed: bool, stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.push(VERSION);
-    out.push(if compressed.is_some() { FLAG_ZSTD } else { 0 });
+    out.push(if compressed { FLAG_ZSTD } else { 0 });
     out.extend_from_slice(&stored_at_ms.to_le_bytes());
     out.extend_from_slice(&expires_at_ms.to_le_bytes());
     out.extend_from_slice(body);
@@ -80,13 +95,29 @@ fn encode_using(
 /// Encodes `payload` with its times, never compressed: what the embedded
 /// store's hot tier holds (a hit from memory then needs no decompression).
 pub fn encode_raw(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-    out.push(VERSION);
-    out.push(0);
-    out.extend_from_slice(&stored_at_ms.to_le_bytes());
-    out.extend_from_slice(&expires_at_ms.to_le_bytes());
-    out.extend_from_slice(payload);
-    out
+    frame(payload, false, stored_at_ms, expires_at_ms)
+}
+
+/// [`encode_raw`] of the payload the `parts` make end to end, laid out once
+/// in the shared slice the hot tier and the writer hold (no `Vec` first,
+/// which `Arc::from` would copy again).
+pub fn encode_raw_shared(parts: &[&[u8]], stored_at_ms: i64, expires_at_ms: i64) -> std::sync::Arc<[u8]> {
+    let len = HEADER_LEN + parts.iter().map(|p| p.len()).sum::<usize>();
+    let mut shared = std::sync::Arc::<[u8]>::new_uninit_slice(len);
+    let out = std::sync::Arc::get_mut(&mut shared).expect("a new Arc is unique");
+    let header = [
+        &[VERSION, 0][..],
+        &stored_at_ms.to_le_bytes(),
+        &expires_at_ms.to_le_bytes(),
+    ];
+    let mut at = 0;
+    for part in header.iter().chain(parts) {
+        out[at..at + part.len()].write_copy_of_slice(part);
+        at += part.len();
+    }
+    debug_assert_eq!(at, len);
+    // Safety: the loop above wrote every one of the `len` bytes.
+    unsafe { shared.assume_init() }
 }
 
 /// An encoded value in its stored form: compressed when that pays (a value
@@ -95,10 +126,11 @@ pub fn compact(encoded: &[u8]) -> Result<Vec<u8>, StoreError> {
     compact_with(encoded, None)
 }
 
-/// [`compact`] with a reused compressor ([`compressor`]).
+/// [`compact`] with a reused compressor ([`compressor`]) and its thread's
+/// scratch buffer for the compressed bytes.
 pub fn compact_with(
     encoded: &[u8],
-    compressor: Option<&mut zstd::bulk::Compressor<'static>>,
+    compressor: Option<(&mut zstd::bulk::Compressor<'static>, &mut Scratch)>,
 ) -> Result<Vec<u8>, StoreError> {
     let h = header(encoded)?;
     if h.compressed {
@@ -204,13 +236,27 @@ mod tests {
         assert_eq!(decode(&small).unwrap(), decode(&raw).unwrap());
         assert_eq!(compact(&small).unwrap(), small);
         let mut c = compressor();
+        let mut scratch = Scratch::new(1 << 20);
         for _ in 0..3 {
             assert_eq!(
-                compact_with(&raw, c.as_mut()).unwrap(),
+                compact_with(&raw, c.as_mut().map(|c| (c, &mut scratch))).unwrap(),
                 small,
                 "a reused context compresses alike"
             );
         }
+    }
+
+    #[test]
+    fn a_value_laid_out_from_parts_is_the_value_encoded_whole() {
+        let (head, body) = (b"DPG1\x02\0\0\0{}".as_slice(), "<p>body</p>".repeat(50));
+        let whole = [head, body.as_bytes()].concat();
+        let shared = encode_raw_shared(&[head, body.as_bytes()], 5, 9);
+        assert_eq!(&shared[..], encode_raw(&whole, 5, 9).as_slice());
+        assert_eq!(decode(&shared).unwrap().value, whole);
+        assert_eq!(
+            &encode_raw_shared(&[], 1, 2)[..],
+            encode_raw(b"", 1, 2).as_slice()
+        );
     }
 
     #[test]

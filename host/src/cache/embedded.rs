@@ -155,24 +155,34 @@ impl CacheStore for EmbeddedStore {
         };
         let found = live(&encoded)?;
         if let Some(s) = &found {
-            let raw = codec::encode_raw(&s.value, s.stored_at_ms, s.expires_at_ms);
+            let raw = codec::encode_raw_shared(&[&s.value], s.stored_at_ms, s.expires_at_ms);
             // or_insert: a put that raced this read already put the newer value.
-            self.hot.entry(key.to_string()).or_insert(Arc::from(raw)).await;
+            self.hot.entry(key.to_string()).or_insert(raw).await;
         }
         Ok(found)
     }
 
     async fn put(&self, key: &str, value: &[u8], stored_at_ms: i64, ttl: Duration) -> Result<(), StoreError> {
+        self.put_parts(key, &[value], stored_at_ms, ttl).await
+    }
+
+    async fn put_parts(
+        &self,
+        key: &str,
+        parts: &[&[u8]],
+        stored_at_ms: i64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
         let expires = expiry(stored_at_ms, ttl);
         if expires <= now_ms() {
             return Ok(());
         }
-        let raw = codec::encode_raw(value, stored_at_ms, expires);
+        // One allocation: the hot tier and the writer share it.
+        let raw = codec::encode_raw_shared(parts, stored_at_ms, expires);
         if self.disk.check_size(key, &raw).is_err() {
             // Only a value this large pays for compressing on the caller's side.
             self.disk.check_size(key, &codec::compact(&raw)?)?;
         }
-        let raw: Arc<[u8]> = Arc::from(raw);
         self.hot.insert(key.to_string(), raw.clone()).await;
         self.writer.put(key, raw);
         Ok(())

@@ -27,20 +27,25 @@ pub struct PageEntry {
     /// media URL expires with the media file ([`super::page_cache::MEDIA_ENTRY_TTL`]).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub engine_data: Map<String, Value>,
-    /// The body, undecoded.
+    /// The body, undecoded (shared with the fetched page, not copied).
     #[serde(skip)]
-    pub body: Vec<u8>,
+    pub body: bytes::Bytes,
 }
 
 impl PageEntry {
     /// `DPG1`, u32 LE length of the JSON fields, the JSON, then the body.
     pub fn to_bytes(&self) -> Vec<u8> {
+        [self.head().as_slice(), &self.body].concat()
+    }
+
+    /// The framing before the body (`DPG1`, length, JSON): stored followed
+    /// by [`PageEntry::body`] without joining the two into another page-sized copy.
+    pub fn head(&self) -> Vec<u8> {
         let meta = serde_json::to_vec(self).expect("page entry serialises");
-        let mut out = Vec::with_capacity(8 + meta.len() + self.body.len());
+        let mut out = Vec::with_capacity(8 + meta.len());
         out.extend_from_slice(PAGE_MAGIC);
         out.extend_from_slice(&(meta.len() as u32).to_le_bytes());
         out.extend_from_slice(&meta);
-        out.extend_from_slice(&self.body);
         out
     }
 
@@ -52,7 +57,7 @@ impl PageEntry {
         let len = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
         let meta = bytes.get(8..8 + len).ok_or_else(|| bad("truncated"))?;
         let mut page: PageEntry = serde_json::from_slice(meta).map_err(|e| bad(&e.to_string()))?;
-        page.body = bytes[8 + len..].to_vec();
+        page.body = bytes::Bytes::copy_from_slice(&bytes[8 + len..]);
         Ok(page)
     }
 }
@@ -255,7 +260,7 @@ mod tests {
                 .as_object()
                 .cloned()
                 .unwrap(),
-            body: vec![0, 159, 146, 150, 255, b'<'],
+            body: bytes::Bytes::from_static(&[0, 159, 146, 150, 255, b'<']),
         };
         let bytes = page.to_bytes();
         assert_eq!(PageEntry::from_bytes(&bytes).unwrap(), page);

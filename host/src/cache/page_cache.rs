@@ -138,11 +138,14 @@ impl PageCache {
         let mut saved = Saved::default();
         if let (true, Some(page)) = (allowed.page, page) {
             let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| page.engine_data.contains_key(*f)));
-            saved.page = self.write(&keys.page, &page.to_bytes(), now_ms, ttl).await;
+            let head = page.head();
+            saved.page = self.write(&keys.page, &[&head, &page.body], now_ms, ttl).await;
         }
         if let (true, Some(doc)) = (allowed.result, doc) {
             let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| doc.get(*f).is_some()));
-            saved.result = self.write(&keys.result, &result_to_bytes(doc), now_ms, ttl).await;
+            saved.result = self
+                .write(&keys.result, &[&result_to_bytes(doc)], now_ms, ttl)
+                .await;
         }
         saved
     }
@@ -166,8 +169,8 @@ impl PageCache {
         }
     }
 
-    async fn write(&self, key: &str, bytes: &[u8], now_ms: i64, ttl: Duration) -> bool {
-        match self.store.put(key, bytes, now_ms, ttl).await {
+    async fn write(&self, key: &str, parts: &[&[u8]], now_ms: i64, ttl: Duration) -> bool {
+        match self.store.put_parts(key, parts, now_ms, ttl).await {
             Ok(()) => true,
             Err(e) => {
                 warn(key, &e);

@@ -43,7 +43,7 @@ fn page() -> PageEntry {
         content_type: Some("text/html".into()),
         headers: vec![],
         engine_data: Default::default(),
-        body: b"<html><title>A</title><p>Hello</p></html>".to_vec(),
+        body: bytes::Bytes::from_static(b"<html><title>A</title><p>Hello</p></html>"),
     }
 }
 

@@ -68,6 +68,19 @@ pub trait CacheStore: Send + Sync + 'static {
     /// stored.
     async fn put(&self, key: &str, value: &[u8], stored_at_ms: i64, ttl: Duration) -> Result<(), StoreError>;
 
+    /// [`CacheStore::put`] of the value the `parts` make end to end (a page
+    /// entry's framing and its body), for a backend that can lay them out
+    /// without joining them first.
+    async fn put_parts(
+        &self,
+        key: &str,
+        parts: &[&[u8]],
+        stored_at_ms: i64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        self.put(key, &parts.concat(), stored_at_ms, ttl).await
+    }
+
     /// Removes `key`; true when something was removed.
     async fn delete(&self, key: &str) -> Result<bool, StoreError>;
 

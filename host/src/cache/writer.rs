@@ -15,6 +15,7 @@
 use super::codec;
 use super::disk::Disk;
 use super::store::StoreError;
+use crate::scratch::Scratch;
 use moka::future::Cache;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,6 +25,9 @@ use tokio::sync::{mpsc, oneshot};
 
 /// Writes waiting for the thread, at most (each holds one encoded value).
 pub const QUEUE_LEN: usize = 512;
+/// Capacity the thread keeps for compressing between values: a value up to
+/// ~2 MiB compresses without a fresh page-sized buffer.
+const SCRATCH_CAP: usize = 2 << 20;
 /// Most operations one transaction takes.
 const BATCH: usize = 128;
 /// After a put wakes the thread, how long it waits for more before writing:
@@ -165,6 +169,7 @@ fn closed() -> StoreError {
 /// The thread: one batch per wake-up until the queue closes.
 fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending) {
     let mut zstd = codec::compressor();
+    let mut scratch = Scratch::new(SCRATCH_CAP);
     while let Some(first) = rx.blocking_recv() {
         if matches!(first, Op::Put(..)) {
             std::thread::sleep(LINGER);
@@ -176,7 +181,7 @@ fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending
                 Err(_) => break,
             }
         }
-        apply(batch, disk, hot, pending, &mut zstd);
+        apply(batch, disk, hot, pending, &mut zstd, &mut scratch);
     }
 }
 
@@ -190,17 +195,20 @@ fn apply(
     hot: &HotTier,
     pending: &Pending,
     zstd: &mut Option<zstd::bulk::Compressor<'static>>,
+    scratch: &mut Scratch,
 ) {
     let mut puts: Vec<Put> = Vec::new();
     for op in batch {
         match op {
-            Op::Put(key, encoded) => match codec::compact_with(&encoded, zstd.as_mut()) {
-                Ok(stored) => puts.push((key, stored, encoded)),
-                Err(e) => {
-                    pending.written(&key, &encoded);
-                    tracing::warn!(key, error = %e, "cache: entry not written");
+            Op::Put(key, encoded) => {
+                match codec::compact_with(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch))) {
+                    Ok(stored) => puts.push((key, stored, encoded)),
+                    Err(e) => {
+                        pending.written(&key, &encoded);
+                        tracing::warn!(key, error = %e, "cache: entry not written");
+                    }
                 }
-            },
+            }
             Op::Delete(key, reply) => {
                 write_puts(&mut puts, disk, hot, pending);
                 let _ = reply.send(disk.delete(&key));

@@ -118,7 +118,7 @@ pub async fn lookup(
                     final_url,
                     status: page.status_code,
                     content_type: page.content_type,
-                    body: page.body.into(),
+                    body: page.body,
                     engine_data: page.engine_data,
                 }),
                 decision,
@@ -196,7 +196,7 @@ async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, pag
         content_type: page.content_type.clone(),
         headers: Vec::new(),
         engine_data: page.engine_data.clone(),
-        body: page.body.to_vec(),
+        body: page.body.clone(),
     };
     cache
         .save(&req.url, &req.options, keys, Some(&entry), None, at_ms)

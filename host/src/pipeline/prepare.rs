@@ -36,9 +36,10 @@ pub struct Wanted {
     pub images: bool,
 }
 
-/// Prepares `html` (off the async workers when it is large).
+/// Prepares `html` (off the async workers when it is large: the page moves
+/// to the blocking thread and back rather than being copied).
 pub async fn prepare(
-    html: &str,
+    html: &mut String,
     url: &Url,
     opts: &ScrapeOptions,
     wanted: Wanted,
@@ -50,10 +51,13 @@ pub async fn prepare(
         .acquire()
         .await
         .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
-    let (html, url, opts) = (html.to_string(), url.clone(), opts.clone());
-    tokio::task::spawn_blocking(move || prepare_sync(&html, &url, &opts, wanted))
-        .await
-        .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?
+    let (page, url, opts) = (std::mem::take(html), url.clone(), opts.clone());
+    let (prepared, page) =
+        tokio::task::spawn_blocking(move || (prepare_sync(&page, &url, &opts, wanted), page))
+            .await
+            .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?;
+    *html = page;
+    prepared
 }
 
 /// The same, on the current thread.

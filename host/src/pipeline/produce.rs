@@ -46,7 +46,7 @@ pub struct Content {
 pub async fn produce(
     services: &Services,
     registry: &Registry,
-    content: Content,
+    mut content: Content,
     opts: &ScrapeOptions,
     scrape_id: &str,
     deadline: Instant,
@@ -78,9 +78,9 @@ pub async fn produce(
     let prepared = if content.is_document {
         let mut doc_opts = opts.clone();
         doc_opts.only_main_content = false;
-        prepare(&content.html, &content.final_url, &doc_opts, wanted).await?
+        prepare(&mut content.html, &content.final_url, &doc_opts, wanted).await?
     } else {
-        prepare(&content.html, &content.final_url, opts, wanted).await?
+        prepare(&mut content.html, &content.final_url, opts, wanted).await?
     };
     let mut metadata = prepared.metadata;
     for (k, v) in content.extra_metadata {
