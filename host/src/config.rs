@@ -132,6 +132,10 @@ pub struct Cli {
     /// scrape for the next one) is kept unused, ms (default 1000; 0: no spare).
     #[arg(long, env = "DISTILL_BROWSER_SPARE_IDLE_MS")]
     pub browser_spare_idle_ms: Option<u64>,
+    /// Most spare browser pages open at once while scrapes keep coming
+    /// (default 2; docs/API.md).
+    #[arg(long, env = "DISTILL_BROWSER_SPARE_PAGES")]
+    pub browser_spare_pages: Option<usize>,
     /// Fetch a page again with the browser when the HTTP engine's result
     /// looks script-rendered (default: on; the browser goes through the same
     /// proxy pools as the HTTP engine).
@@ -283,6 +287,7 @@ struct FileConfig {
     browser_memory_mib: Option<u64>,
     browser_js_heap_mib: Option<u64>,
     browser_spare_idle_ms: Option<u64>,
+    browser_spare_pages: Option<usize>,
     browser_fallback: Option<bool>,
     public_url: Option<String>,
     cache_url: Option<String>,
@@ -357,6 +362,8 @@ pub struct Config {
     pub browser_js_heap_mib: u64,
     /// How long an unused spare browser page is kept, ms (0: no spare).
     pub browser_spare_idle_ms: u64,
+    /// Most spare browser pages at once.
+    pub browser_spare_pages: usize,
     /// Script-rendered HTTP results are fetched again with the browser.
     pub browser_fallback: bool,
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
@@ -501,6 +508,10 @@ impl Config {
                 .browser_spare_idle_ms
                 .or(file.browser_spare_idle_ms)
                 .unwrap_or(1000),
+            browser_spare_pages: cli
+                .browser_spare_pages
+                .or(file.browser_spare_pages)
+                .unwrap_or(2),
             // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),

@@ -19,6 +19,7 @@
 //!   `distill_browser_spare_pages_total` by outcome).
 
 use super::pool::{BrowserPool, PageLease, Prepared, SettingUp, Spare};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -50,11 +51,16 @@ impl Drop for SettingUp {
 }
 
 impl Spare {
-    /// No spare yet; `idle` zero turns spares off.
-    pub fn new(idle: Duration) -> Spare {
+    /// No spare yet; `idle` zero turns spares off; at most `most` at once.
+    pub fn new(idle: Duration, most: usize) -> Spare {
+        // Measurement switch (BENCHMARKS.md, session 10): 0 opens spares only
+        // after a scrape's close, never while a page is being set up.
+        let ahead = std::env::var("DISTILL_BROWSER_SPARE_AHEAD").map_or(true, |v| v != "0");
         Spare {
             idle,
-            slot: Mutex::new(None),
+            most: if idle.is_zero() { 0 } else { most },
+            ahead,
+            slot: Mutex::new(VecDeque::new()),
             generation: AtomicU64::new(0),
             setting_up: Arc::new(AtomicUsize::new(0)),
         }
@@ -66,56 +72,82 @@ impl Spare {
         SettingUp(self.setting_up.clone())
     }
 
+    /// The oldest spare (the one most likely open by now).
     fn take(&self) -> Option<Prepared> {
-        self.slot.lock().unwrap().take()
+        self.slot.lock().unwrap().pop_front()
     }
 
-    /// Throws the spare away in the background (Chromium is being replaced).
+    fn take_all(&self) -> Vec<Prepared> {
+        self.slot.lock().unwrap().drain(..).collect()
+    }
+
+    /// Throws the spares away in the background (Chromium is being replaced).
     pub fn clear(&self) {
-        if let Some(prepared) = self.take() {
+        for prepared in self.take_all() {
             tokio::spawn(prepared.discard("dropped"));
         }
     }
 
-    /// Throws the spare away and waits until its page is closed (its page
-    /// slot is free again).
+    /// Throws the spares away and waits until their pages are closed (their
+    /// page slots are free again).
     pub async fn clear_and_wait(&self) {
-        if let Some(prepared) = self.take() {
-            prepared.discard("dropped").await;
-        }
+        let all = self.take_all();
+        futures::future::join_all(all.into_iter().map(|p| p.discard("dropped"))).await;
     }
 }
 
 impl BrowserPool {
     /// Closes a finished scrape's page; once its close is issued, when
-    /// `may_spare` (the scrape could have used a spare), starts opening the
-    /// spare for the next one (at once, so that a request arriving meanwhile
-    /// waits for the spare rather than opening a page beside it).
+    /// `may_spare` (the scrape could have used a spare), tops the spares up
+    /// (at once, so that a request arriving meanwhile waits for a spare
+    /// rather than opening a page beside it).
     pub async fn finish(self: &Arc<Self>, lease: PageLease, may_spare: bool) {
         let closing = tokio::spawn(lease.close());
         if may_spare {
             // The close's commands go out first.
             tokio::task::yield_now().await;
-            self.prepare_spare().await;
+            self.top_up_spares().await;
         }
         let _ = closing.await;
     }
 
-    /// Opens the spare in the background unless spares are off, one is
-    /// there, a page is being set up, no page slot is free, Chromium is over
-    /// its budget or not running.
-    async fn prepare_spare(self: &Arc<Self>) {
-        let spare = &self.spare;
-        let not = |why: &str| tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
-        if spare.idle.is_zero() {
-            return;
+    /// A request got its page: while scrapes keep coming, the next one's
+    /// spare starts opening now, beside this one's work.
+    pub(super) fn spares_ahead(self: &Arc<Self>) {
+        if self.spare.ahead && self.spare.most > 0 {
+            let pool = self.clone();
+            tokio::spawn(async move { pool.top_up_spares().await });
         }
-        if spare.setting_up.load(Ordering::Relaxed) > 0 {
+    }
+
+    /// Opens spares in the background until there are as many as allowed.
+    async fn top_up_spares(self: &Arc<Self>) {
+        while self.prepare_spare().await {}
+    }
+
+    /// Opens one more spare in the background unless spares are off, enough
+    /// are there, a page is being set up (without `ahead`), no page slot is
+    /// free (beyond the first spare: unless one stays free for a request),
+    /// Chromium is over its budget or not running. True if one was opened.
+    async fn prepare_spare(self: &Arc<Self>) -> bool {
+        let spare = &self.spare;
+        let not = |why: &str| {
+            tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
+            false
+        };
+        let there = spare.slot.lock().unwrap().len();
+        if there >= spare.most {
+            return false;
+        }
+        if !spare.ahead && spare.setting_up.load(Ordering::Relaxed) > 0 {
             return not("a page is being set up");
         }
         let budget = self.settings.memory_budget;
         if budget > 0 && self.memory() > budget {
             return not("Chromium is over its memory budget");
+        }
+        if there > 0 && self.pages.available_permits() < 2 {
+            return not("no page slot would stay free");
         }
         let Ok(permit) = self.pages.clone().try_acquire_owned() else {
             return not("no page slot is free");
@@ -125,12 +157,12 @@ impl BrowserPool {
         };
         let generation = {
             let mut slot = spare.slot.lock().unwrap();
-            if slot.is_some() {
-                return not("one is there");
+            if slot.len() >= spare.most {
+                return false;
             }
             let generation = spare.generation.fetch_add(1, Ordering::Relaxed);
             let (tx, ready) = oneshot::channel();
-            *slot = Some(Prepared {
+            slot.push_back(Prepared {
                 browser: browser.clone(),
                 ready,
                 generation,
@@ -153,15 +185,14 @@ impl BrowserPool {
             let Some(pool) = pool.upgrade() else { return };
             let unused = {
                 let mut slot = pool.spare.slot.lock().unwrap();
-                match slot.as_ref() {
-                    Some(p) if p.generation == generation => slot.take(),
-                    _ => None,
-                }
+                let at = slot.iter().position(|p| p.generation == generation);
+                at.and_then(|at| slot.remove(at))
             };
             if let Some(prepared) = unused {
                 prepared.discard("idle").await;
             }
         });
+        true
     }
 
     /// The spare, for a request that wants a plain fresh context: `None` if
