@@ -133,7 +133,7 @@ pub struct Cli {
     #[arg(long, env = "DISTILL_BROWSER_SPARE_IDLE_MS")]
     pub browser_spare_idle_ms: Option<u64>,
     /// Most spare browser pages open at once while scrapes keep coming
-    /// (default 2; docs/API.md).
+    /// (default 1; docs/API.md).
     #[arg(long, env = "DISTILL_BROWSER_SPARE_PAGES")]
     pub browser_spare_pages: Option<usize>,
     /// Fetch a page again with the browser when the HTTP engine's result
@@ -511,7 +511,7 @@ impl Config {
             browser_spare_pages: cli
                 .browser_spare_pages
                 .or(file.browser_spare_pages)
-                .unwrap_or(2),
+                .unwrap_or(1),
             // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),

@@ -203,8 +203,11 @@ const READ_STORAGE: &str = "return String(localStorage.getItem('spare-probe')) +
 /// sees nothing the first left behind (localStorage, cookies).
 #[tokio::test]
 async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
-    // Kept for two minutes: it is there when the next scrape comes.
-    let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", "120000")]);
+    // Kept for two minutes: it is there when the next scrape comes. One spare.
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "1"),
+    ]);
     let first = scrape(
         server.url(),
         &json!({
@@ -268,6 +271,136 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
         "the spare saw the last scrape's storage: {}",
         second.pretty()
     );
+}
+
+/// A scrape held at its document (`/gate/{token}`) running `script` once the
+/// gate opens; the target serving it, once it has navigated there.
+async fn held_scrape(
+    server: &TestServer,
+    token: &str,
+    script: &str,
+) -> (tokio::task::JoinHandle<distill_e2e::Reply>, serde_json::Value) {
+    let held = tokio::spawn({
+        let url = server.url().to_string();
+        let body = json!({
+            "url": site().url(&format!("/gate/{token}")), "maxAge": 0,
+            "actions": [{"type": "executeJavascript", "script": script}]
+        });
+        async move { scrape(&url, &body).await }
+    });
+    let mut target = serde_json::Value::Null;
+    wait_until("the held scrape's page navigates to the gate", || {
+        let found = &mut target;
+        async move {
+            let pages = chromium_pages(server).await;
+            let at = pages
+                .iter()
+                .find(|p| p["url"].as_str().unwrap_or_default().contains(token));
+            *found = at.map(|p| p["id"].clone()).unwrap_or_default();
+            !found.is_null()
+        }
+    })
+    .await;
+    (held, target)
+}
+
+/// While a scrape works, spares for the next scrapes open beside it (up to
+/// `DISTILL_BROWSER_SPARE_PAGES`, a page slot left free); each later scrape
+/// is served by one of those untouched blank pages, never by a page another
+/// scrape used, and sees nothing the first scrape left behind.
+#[tokio::test]
+async fn spares_opened_while_a_scrape_works_serve_the_next_ones_untouched() {
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_PAGES", "4"),
+    ]);
+    let run = std::process::id();
+    let write = format!(
+        "localStorage.setItem('spare-probe', 'LEFT-5502'); document.cookie = 'spare_probe=LEFT-5502; path=/'; {READ_STORAGE}"
+    );
+    let (first, first_target) = held_scrape(&server, &format!("busy-a-{run}"), &write).await;
+    // Held at its document, the first scrape is still working: two spares open.
+    wait_until("two spares beside the working page", || async {
+        metric(&server, "distill_browser_spare_pages").await == 2.0
+            && chromium_pages(&server)
+                .await
+                .iter()
+                .filter(|p| p["url"] == json!("about:blank"))
+                .count()
+                == 2
+    })
+    .await;
+    let spares: Vec<serde_json::Value> = chromium_pages(&server)
+        .await
+        .into_iter()
+        .filter(|p| p["url"] == json!("about:blank"))
+        .map(|p| p["id"].clone())
+        .collect();
+    assert!(!spares.contains(&first_target), "{spares:?}");
+    site().open_gate(&format!("busy-a-{run}"));
+    let first = first.await.unwrap();
+    first.assert_ok();
+    assert_eq!(
+        first.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("LEFT-5502|spare_probe=LEFT-5502"),
+        "{}",
+        first.pretty()
+    );
+    // The next two scrapes take the two spares, oldest first.
+    let mut served = vec![first_target];
+    for round in ["b", "c"] {
+        let token = format!("busy-{round}-{run}");
+        let (held, target) = held_scrape(&server, &token, READ_STORAGE).await;
+        assert!(
+            spares.contains(&target) && !served.contains(&target),
+            "scrape {round} served by {target}: spares {spares:?}, used before {served:?}"
+        );
+        served.push(target);
+        site().open_gate(&token);
+        let reply = held.await.unwrap();
+        reply.assert_ok();
+        assert_eq!(
+            reply.data()["actions"]["javascriptReturns"][0]["value"],
+            json!("null|"),
+            "scrape {round} saw the first scrape's storage: {}",
+            reply.pretty()
+        );
+    }
+    assert_eq!(
+        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        2.0
+    );
+}
+
+/// With two page slots, one scrape at work and a spare in the other, a
+/// request that cannot take the spare (it names a profile) disposes of it
+/// and gets the slot: spares never hold back real requests. No second spare
+/// opens there (none would leave a slot free).
+#[tokio::test]
+async fn a_request_that_needs_a_spares_page_slot_gets_it() {
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_PAGES", "2"),
+    ]);
+    let token = format!("slots-{}", std::process::id());
+    let (held, _) = held_scrape(&server, &token, READ_STORAGE).await;
+    wait_until("one spare beside the working page", || async {
+        metric(&server, "distill_browser_spare_pages").await == 1.0 && chromium_pages(&server).await.len() == 2
+    })
+    .await;
+    let profiled = scrape(
+        server.url(),
+        &json!({ "url": site().url("/browser/js-rendered.html"), "waitFor": 50, "maxAge": 0,
+                 "profile": {"name": format!("slots-{}", std::process::id()), "saveChanges": false} }),
+    )
+    .await;
+    profiled.assert_ok();
+    assert!(profiled.markdown().contains("JSRENDERED-7731"), "{}", profiled.pretty());
+    assert!(metric(&server, "distill_browser_spare_pages_total{outcome=\"dropped\"}").await >= 1.0);
+    site().open_gate(&token);
+    held.await.unwrap().assert_ok();
 }
 
 /// After a burst of concurrent scrapes, the spare opened after the last one

@@ -171,8 +171,8 @@ pub struct Spare {
     pub(super) idle: Duration,
     /// Most spares at once (`DISTILL_BROWSER_SPARE_PAGES`; 0 when `idle` is zero).
     pub(super) most: usize,
-    /// Spares open while requests keep coming, not only after a scrape.
-    pub(super) ahead: bool,
+    /// When spares open beside a working page, besides after a scrape.
+    pub(super) ahead: super::spare::Ahead,
     /// Oldest first.
     pub(super) slot: std::sync::Mutex<std::collections::VecDeque<Prepared>>,
     pub(super) generation: AtomicU64,
@@ -333,16 +333,16 @@ impl BrowserPool {
         proxy: Option<&str>,
         may_take_spare: bool,
     ) -> Result<PageLease, PoolError> {
-        let plain = may_take_spare && proxy.is_none();
-        let lease = match plain {
-            true => match self.take_spare().await {
-                Some(lease) => lease,
-                None => self.open_fresh(proxy).await?,
-            },
-            false => self.open_fresh(proxy).await?,
-        };
-        if plain {
-            self.spares_ahead();
+        if may_take_spare
+            && proxy.is_none()
+            && let Some((lease, waited)) = self.take_spare().await
+        {
+            self.spares_ahead(waited);
+            return Ok(lease);
+        }
+        let lease = self.open_fresh(proxy).await?;
+        if may_take_spare && proxy.is_none() {
+            self.spares_ahead(false);
         }
         Ok(lease)
     }

@@ -32,6 +32,14 @@ const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 /// How long disposing of a spare waits for it to finish opening.
 const OPENING_WITHIN: Duration = Duration::from_secs(10);
 
+/// When spares open beside a working page, besides after a scrape.
+pub(super) enum Ahead {
+    Never,
+    /// When a request took a spare still opening.
+    WhenWaited,
+    Always,
+}
+
 impl Prepared {
     /// Closes the spare's page and context (once opened), counted as `outcome`.
     /// A spare still opening after [`OPENING_WITHIN`] is left to its opening
@@ -53,9 +61,14 @@ impl Drop for SettingUp {
 impl Spare {
     /// No spare yet; `idle` zero turns spares off; at most `most` at once.
     pub fn new(idle: Duration, most: usize) -> Spare {
-        // Measurement switch (BENCHMARKS.md, session 10): 0 opens spares only
-        // after a scrape's close, never while a page is being set up.
-        let ahead = std::env::var("DISTILL_BROWSER_SPARE_AHEAD").map_or(true, |v| v != "0");
+        // Measurement switch (BENCHMARKS.md, session 10): "0" opens spares
+        // only after a scrape's close; "always" also whenever a request gets
+        // its page; otherwise also when a request had to wait for its spare.
+        let ahead = match std::env::var("DISTILL_BROWSER_SPARE_AHEAD").as_deref() {
+            Ok("0") => Ahead::Never,
+            Ok("always") => Ahead::Always,
+            _ => Ahead::WhenWaited,
+        };
         Spare {
             idle,
             most: if idle.is_zero() { 0 } else { most },
@@ -111,25 +124,31 @@ impl BrowserPool {
         let _ = closing.await;
     }
 
-    /// A request got its page: while scrapes keep coming, the next one's
-    /// spare starts opening now, beside this one's work.
-    pub(super) fn spares_ahead(self: &Arc<Self>) {
-        if self.spare.ahead && self.spare.most > 0 {
+    /// A request got its page (`waited`: it took a spare still opening, so
+    /// requests come faster than spares open): the next one's spare starts
+    /// opening now, beside this one's work.
+    pub(super) fn spares_ahead(self: &Arc<Self>, waited: bool) {
+        let wanted = match self.spare.ahead {
+            Ahead::Never => false,
+            Ahead::WhenWaited => waited,
+            Ahead::Always => true,
+        };
+        if wanted && self.spare.most > 0 {
             let pool = self.clone();
-            tokio::spawn(async move { pool.top_up_spares().await });
+            tokio::spawn(async move { while pool.prepare_spare(true).await {} });
         }
     }
 
     /// Opens spares in the background until there are as many as allowed.
     async fn top_up_spares(self: &Arc<Self>) {
-        while self.prepare_spare().await {}
+        while self.prepare_spare(false).await {}
     }
 
     /// Opens one more spare in the background unless spares are off, enough
-    /// are there, a page is being set up (without `ahead`), no page slot is
+    /// are there, a page is being set up (unless `ahead`), no page slot is
     /// free (beyond the first spare: unless one stays free for a request),
     /// Chromium is over its budget or not running. True if one was opened.
-    async fn prepare_spare(self: &Arc<Self>) -> bool {
+    async fn prepare_spare(self: &Arc<Self>, ahead: bool) -> bool {
         let spare = &self.spare;
         let not = |why: &str| {
             tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
@@ -139,7 +158,7 @@ impl BrowserPool {
         if there >= spare.most {
             return false;
         }
-        if !spare.ahead && spare.setting_up.load(Ordering::Relaxed) > 0 {
+        if !ahead && spare.setting_up.load(Ordering::Relaxed) > 0 {
             return not("a page is being set up");
         }
         let budget = self.settings.memory_budget;
@@ -195,9 +214,10 @@ impl BrowserPool {
         true
     }
 
-    /// The spare, for a request that wants a plain fresh context: `None` if
-    /// there is none, or it is unusable (thrown away).
-    pub(super) async fn take_spare(&self) -> Option<PageLease> {
+    /// The spare, for a request that wants a plain fresh context, and
+    /// whether it was still opening when taken: `None` if there is none, or
+    /// it is unusable (thrown away).
+    pub(super) async fn take_spare(&self) -> Option<(PageLease, bool)> {
         let prepared = self.spare.take()?;
         let setting_up = self.spare.setting_up();
         let waiting = std::time::Instant::now();
@@ -208,7 +228,16 @@ impl BrowserPool {
         }
         // If this request gives up while the spare is still opening, the
         // channel is dropped and the opening task closes the page.
-        let Ok(Ok(mut lease)) = prepared.ready.await else {
+        let mut ready = prepared.ready;
+        let (opened, waited) = match ready.try_recv() {
+            Err(oneshot::error::TryRecvError::Empty) => (ready.await, true),
+            Err(oneshot::error::TryRecvError::Closed) => {
+                crate::telemetry::browser_spare_outcome("dropped");
+                return None;
+            }
+            Ok(opened) => (Ok(opened), false),
+        };
+        let Ok(Ok(mut lease)) = opened else {
             crate::telemetry::browser_spare_outcome("dropped");
             return None;
         };
@@ -228,6 +257,6 @@ impl BrowserPool {
             open.counted = crate::telemetry::browser_page();
         }
         *lease.setting_up.get_mut().unwrap() = Some(setting_up);
-        Some(lease)
+        Some((lease, waited))
     }
 }
