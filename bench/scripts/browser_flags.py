@@ -87,7 +87,7 @@ ENV_SETS = {
     "when-waited": {"DISTILL_BROWSER_SPARE_PAGES": "1"},
     "always-1": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
     "always-2": {"DISTILL_BROWSER_SPARE_PAGES": "2", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
-    "after-close": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "0"},
+    "after-close": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "never"},
 }
 
 

@@ -170,17 +170,22 @@ async fn metric(server: &TestServer, name: &str) -> f64 {
 /// The page targets of the server's Chromium, from its DevTools `/json/list`
 /// (the port is in `DevToolsActivePort` of its `--user-data-dir`).
 async fn chromium_pages(server: &TestServer) -> Vec<serde_json::Value> {
-    let chromium = chromium_of(server.pid()).expect("Chromium runs");
-    let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).unwrap();
+    running_chromium_pages(server).await.expect("Chromium runs")
+}
+
+/// [`chromium_pages`], or `None` while Chromium is not (yet) up.
+async fn running_chromium_pages(server: &TestServer) -> Option<Vec<serde_json::Value>> {
+    let chromium = chromium_of(server.pid())?;
+    let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).ok()?;
     let profile = String::from_utf8_lossy(&cmdline)
         .split('\0')
         .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))
         .expect("a --user-data-dir");
-    let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).unwrap();
-    let port = port.lines().next().unwrap().trim().to_string();
+    let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).ok()?;
+    let port = port.lines().next()?.trim().to_string();
     let list = distill_e2e::get(&format!("http://127.0.0.1:{port}/json/list")).await;
     let targets = list.json.as_array().cloned().unwrap_or_default();
-    targets.into_iter().filter(|t| t["type"] == "page").collect()
+    Some(targets.into_iter().filter(|t| t["type"] == "page").collect())
 }
 
 /// Waits (at most 30 s) until `done` holds.
@@ -288,19 +293,22 @@ async fn held_scrape(
         });
         async move { scrape(&url, &body).await }
     });
-    let mut target = serde_json::Value::Null;
-    wait_until("the held scrape's page navigates to the gate", || {
-        let found = &mut target;
-        async move {
-            let pages = chromium_pages(server).await;
-            let at = pages
-                .iter()
-                .find(|p| p["url"].as_str().unwrap_or_default().contains(token));
-            *found = at.map(|p| p["id"].clone()).unwrap_or_default();
-            !found.is_null()
+    let until = Instant::now() + Duration::from_secs(30);
+    let target = loop {
+        // Chromium may still be launching for the first scrape.
+        let pages = running_chromium_pages(server).await.unwrap_or_default();
+        let at = pages
+            .iter()
+            .find(|p| p["url"].as_str().unwrap_or_default().contains(token));
+        if let Some(page) = at {
+            break page["id"].clone();
         }
-    })
-    .await;
+        assert!(
+            Instant::now() < until,
+            "never: the held scrape's page at the gate"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     (held, target)
 }
 
@@ -313,6 +321,7 @@ async fn spares_opened_while_a_scrape_works_serve_the_next_ones_untouched() {
     let server = server(&[
         ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
         ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_SPARE_AHEAD", "always"),
         ("DISTILL_BROWSER_PAGES", "4"),
     ]);
     let run = std::process::id();
@@ -382,12 +391,14 @@ async fn a_request_that_needs_a_spares_page_slot_gets_it() {
     let server = server(&[
         ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
         ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_SPARE_AHEAD", "always"),
         ("DISTILL_BROWSER_PAGES", "2"),
     ]);
     let token = format!("slots-{}", std::process::id());
     let (held, _) = held_scrape(&server, &token, READ_STORAGE).await;
     wait_until("one spare beside the working page", || async {
-        metric(&server, "distill_browser_spare_pages").await == 1.0 && chromium_pages(&server).await.len() == 2
+        metric(&server, "distill_browser_spare_pages").await == 1.0
+            && chromium_pages(&server).await.len() == 2
     })
     .await;
     let profiled = scrape(
@@ -397,7 +408,11 @@ async fn a_request_that_needs_a_spares_page_slot_gets_it() {
     )
     .await;
     profiled.assert_ok();
-    assert!(profiled.markdown().contains("JSRENDERED-7731"), "{}", profiled.pretty());
+    assert!(
+        profiled.markdown().contains("JSRENDERED-7731"),
+        "{}",
+        profiled.pretty()
+    );
     assert!(metric(&server, "distill_browser_spare_pages_total{outcome=\"dropped\"}").await >= 1.0);
     site().open_gate(&token);
     held.await.unwrap().assert_ok();

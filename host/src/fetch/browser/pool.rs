@@ -101,6 +101,8 @@ pub struct PoolSettings {
     pub spare_idle: Duration,
     /// Most spare pages at once (`DISTILL_BROWSER_SPARE_PAGES`).
     pub spare_pages: usize,
+    /// When spares open beside working pages (`DISTILL_BROWSER_SPARE_AHEAD`).
+    pub spare_ahead: super::spare::Ahead,
 }
 
 /// Why the browser cannot serve a page.
@@ -280,7 +282,7 @@ impl BrowserPool {
         let _ = std::fs::remove_dir_all(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
-        let spare = Spare::new(settings.spare_idle, settings.spare_pages);
+        let spare = Spare::new(settings.spare_idle, settings.spare_pages, settings.spare_ahead);
         BrowserPool {
             settings,
             running: Mutex::new(None),

@@ -1,20 +1,24 @@
-//! The spare page: a fresh browser context and blank page opened for the
-//! next scrape once a scrape's result is known and its page's close has been
-//! issued, so that the next scrape does not wait for Chromium to create a
+//! Spare pages: fresh browser contexts with a blank page opened for the
+//! next scrapes, so that a scrape does not wait for Chromium to create a
 //! context and start a renderer (the largest step of a static page's browser
 //! scrape; BENCHMARKS.md).
 //!
 //! Rules:
-//! - at most one spare; opened only when no other page is being set up (a
-//!   spare opened alongside a page's set-up delays that set-up: session 7),
-//!   when a page slot is free (the spare holds one of the `max_pages` slots)
-//!   and when Chromium is under its memory budget;
-//! - only a request that wants a plain fresh context takes it: never one
-//!   through a proxy (a proxy is a property of the context), never one naming
-//!   a profile, never an interact session; the page was touched by no request;
+//! - at most `DISTILL_BROWSER_SPARE_PAGES` at once, each holding one of the
+//!   `max_pages` slots (a spare beyond the first only while another slot
+//!   stays free), none while Chromium is over its memory budget;
+//! - opened once a scrape's page close is issued when no other page is being
+//!   set up (a spare opened alongside a page's set-up delays that set-up:
+//!   session 7), and, when a request took a spare still opening (requests
+//!   come faster than spares open), at once beside the working page
+//!   (`DISTILL_BROWSER_SPARE_AHEAD`: `waited`, `always`, `never`);
+//! - only a request that wants a plain fresh context takes one (oldest
+//!   first): never one through a proxy (a proxy is a property of the
+//!   context), never one naming a profile, never an interact session; the
+//!   page was touched by no request;
 //! - disposed of when unused for the idle time (`DISTILL_BROWSER_SPARE_IDLE_MS`;
-//!   0: never opened), when Chromium is replaced, and when a request needs its
-//!   page slot;
+//!   0: never opened), when Chromium is replaced, and when a request needs
+//!   their page slots;
 //! - counted in `/metrics` (`distill_browser_spare_pages`, and
 //!   `distill_browser_spare_pages_total` by outcome).
 
@@ -32,12 +36,29 @@ const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 /// How long disposing of a spare waits for it to finish opening.
 const OPENING_WITHIN: Duration = Duration::from_secs(10);
 
-/// When spares open beside a working page, besides after a scrape.
-pub(super) enum Ahead {
+/// When spares open beside a working page, besides after a scrape
+/// (`DISTILL_BROWSER_SPARE_AHEAD`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    /// `never`: only after a scrape, when no other page is being set up.
     Never,
-    /// When a request took a spare still opening.
+    /// `waited` (the default): also when a request took a spare still
+    /// opening (requests come faster than spares open).
     WhenWaited,
+    /// `always`: also whenever a plain request gets its page.
     Always,
+}
+
+impl Ahead {
+    /// The setting's value, `None` if it is none of `never`, `waited`, `always`.
+    pub fn from_setting(value: &str) -> Option<Ahead> {
+        match value {
+            "never" => Some(Ahead::Never),
+            "waited" => Some(Ahead::WhenWaited),
+            "always" => Some(Ahead::Always),
+            _ => None,
+        }
+    }
 }
 
 impl Prepared {
@@ -59,16 +80,9 @@ impl Drop for SettingUp {
 }
 
 impl Spare {
-    /// No spare yet; `idle` zero turns spares off; at most `most` at once.
-    pub fn new(idle: Duration, most: usize) -> Spare {
-        // Measurement switch (BENCHMARKS.md, session 10): "0" opens spares
-        // only after a scrape's close; "always" also whenever a request gets
-        // its page; otherwise also when a request had to wait for its spare.
-        let ahead = match std::env::var("DISTILL_BROWSER_SPARE_AHEAD").as_deref() {
-            Ok("0") => Ahead::Never,
-            Ok("always") => Ahead::Always,
-            _ => Ahead::WhenWaited,
-        };
+    /// No spare yet; `idle` zero turns spares off; at most `most` at once,
+    /// opened beside working pages as `ahead` says.
+    pub fn new(idle: Duration, most: usize, ahead: Ahead) -> Spare {
         Spare {
             idle,
             most: if idle.is_zero() { 0 } else { most },
