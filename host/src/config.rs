@@ -137,8 +137,8 @@ pub struct Cli {
     #[arg(long, env = "DISTILL_BROWSER_SPARE_PAGES")]
     pub browser_spare_pages: Option<usize>,
     /// When a spare opens beside a working page, besides after a scrape:
-    /// `waited` (default: when a request had to wait for its spare),
-    /// `always`, `never` (docs/API.md).
+    /// `never` (default), `waited` (when a request had to wait for its
+    /// spare), `always` (docs/API.md).
     #[arg(long, env = "DISTILL_BROWSER_SPARE_AHEAD")]
     pub browser_spare_ahead: Option<String>,
     /// Fetch a page again with the browser when the HTTP engine's result
@@ -520,7 +520,7 @@ impl Config {
             browser_spare_ahead: cli
                 .browser_spare_ahead
                 .or(file.browser_spare_ahead)
-                .unwrap_or_else(|| "waited".into()),
+                .unwrap_or_else(|| "never".into()),
             // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),

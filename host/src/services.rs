@@ -133,7 +133,7 @@ impl Services {
             spare_idle: std::time::Duration::from_millis(config.browser_spare_idle_ms),
             spare_pages: config.browser_spare_pages,
             spare_ahead: crate::fetch::browser::spare::Ahead::from_setting(&config.browser_spare_ahead)
-                .unwrap_or(crate::fetch::browser::spare::Ahead::WhenWaited),
+                .unwrap_or(crate::fetch::browser::spare::Ahead::Never),
             extra_args: config.chromium_args.clone(),
         }));
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;

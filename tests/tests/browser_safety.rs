@@ -418,13 +418,22 @@ async fn a_request_that_needs_a_spares_page_slot_gets_it() {
     held.await.unwrap().assert_ok();
 }
 
-/// After a burst of concurrent scrapes, the spare opened after the last one
-/// is disposed of once its idle time passes: no page, context or spare is
-/// left in Chromium; with the spare turned off none is ever opened.
+/// After a burst of concurrent scrapes, the spares opened after (or beside)
+/// them are disposed of once their idle time passes: no page, context or
+/// spare is left in Chromium; with spares turned off none is ever opened.
 #[tokio::test]
 async fn no_spare_page_outlives_its_idle_time() {
-    for (idle, spares) in [("300", true), ("0", false)] {
-        let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", idle)]);
+    // The default; two spares opened beside working pages too; spares off.
+    for (idle, spares, ahead, most) in [
+        ("300", true, "never", "1"),
+        ("300", true, "always", "2"),
+        ("0", false, "never", "1"),
+    ] {
+        let server = server(&[
+            ("DISTILL_BROWSER_SPARE_IDLE_MS", idle),
+            ("DISTILL_BROWSER_SPARE_AHEAD", ahead),
+            ("DISTILL_BROWSER_SPARE_PAGES", most),
+        ]);
         let burst = (0..6).map(|i| {
             let url = server.url().to_string();
             let body = json!({ "url": site().url(&format!("/browser/js-rendered.html?burst={i}")), "waitFor": 50, "maxAge": 0 });

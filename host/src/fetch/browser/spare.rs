@@ -9,9 +9,9 @@
 //!   stays free), none while Chromium is over its memory budget;
 //! - opened once a scrape's page close is issued when no other page is being
 //!   set up (a spare opened alongside a page's set-up delays that set-up:
-//!   session 7), and, when a request took a spare still opening (requests
-//!   come faster than spares open), at once beside the working page
-//!   (`DISTILL_BROWSER_SPARE_AHEAD`: `waited`, `always`, `never`);
+//!   session 7); optionally also beside a working page
+//!   (`DISTILL_BROWSER_SPARE_AHEAD`: `never` by default, `waited` when a
+//!   request took a spare still opening, `always`);
 //! - only a request that wants a plain fresh context takes one (oldest
 //!   first): never one through a proxy (a proxy is a property of the
 //!   context), never one naming a profile, never an interact session; the
@@ -40,9 +40,11 @@ const OPENING_WITHIN: Duration = Duration::from_secs(10);
 /// (`DISTILL_BROWSER_SPARE_AHEAD`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ahead {
-    /// `never`: only after a scrape, when no other page is being set up.
+    /// `never` (the default): only after a scrape, when no other page is
+    /// being set up (on two busy cores a renderer starting beside a working
+    /// page slows that page by about what it saves: BENCHMARKS.md, session 10).
     Never,
-    /// `waited` (the default): also when a request took a spare still
+    /// `waited`: also when a request took a spare still
     /// opening (requests come faster than spares open).
     WhenWaited,
     /// `always`: also whenever a plain request gets its page.
