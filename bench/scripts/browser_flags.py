@@ -81,10 +81,11 @@ ENV_SETS = {
     "spare": {},
     "no-spare": {"DISTILL_BROWSER_SPARE_IDLE_MS": "0"},
     # Session 10: besides after a scrape, a spare opens beside a working page
-    # when its request had to wait for its spare (the default, "when-waited"),
-    # or whenever a request gets its page ("always-1", "always-2": at most one
-    # or two spares), against session 9's after-close only ("after-close").
-    "when-waited": {"DISTILL_BROWSER_SPARE_PAGES": "1"},
+    # when its request had to wait for its spare ("when-waited"), or whenever
+    # a request gets its page ("always-1", "always-2": at most one or two
+    # spares), against session 9's after-close only ("after-close", the
+    # default).
+    "when-waited": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "waited"},
     "always-1": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
     "always-2": {"DISTILL_BROWSER_SPARE_PAGES": "2", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
     "after-close": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "never"},
