@@ -132,8 +132,8 @@ impl Services {
             js_heap_mib: config.browser_js_heap_mib,
             spare_idle: std::time::Duration::from_millis(config.browser_spare_idle_ms),
             spare_pages: config.browser_spare_pages,
-            spare_ahead: crate::fetch::browser::spare::Ahead::from_setting(&config.browser_spare_ahead)
-                .unwrap_or(crate::fetch::browser::spare::Ahead::Never),
+            spare_ahead: crate::fetch::browser::pool::Ahead::from_setting(&config.browser_spare_ahead)
+                .unwrap_or(crate::fetch::browser::pool::Ahead::Never),
             extra_args: config.chromium_args.clone(),
         }));
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;

@@ -102,7 +102,7 @@ pub struct PoolSettings {
     /// Most spare pages at once (`DISTILL_BROWSER_SPARE_PAGES`).
     pub spare_pages: usize,
     /// When spares open beside working pages (`DISTILL_BROWSER_SPARE_AHEAD`).
-    pub spare_ahead: super::spare::Ahead,
+    pub spare_ahead: Ahead,
 }
 
 /// Why the browser cannot serve a page.
@@ -174,12 +174,27 @@ pub struct Spare {
     /// Most spares at once (`DISTILL_BROWSER_SPARE_PAGES`; 0 when `idle` is zero).
     pub(super) most: usize,
     /// When spares open beside a working page, besides after a scrape.
-    pub(super) ahead: super::spare::Ahead,
+    pub(super) ahead: Ahead,
     /// Oldest first.
     pub(super) slot: std::sync::Mutex<std::collections::VecDeque<Prepared>>,
     pub(super) generation: AtomicU64,
     /// Pages being set up now (from opening to their navigation's end).
     pub(super) setting_up: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// When spares open beside a working page, besides after a scrape
+/// (`DISTILL_BROWSER_SPARE_AHEAD`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    /// `never` (the default): only after a scrape, when no other page is
+    /// being set up (on two busy cores a renderer starting beside a working
+    /// page slows that page by about what it saves: BENCHMARKS.md, session 10).
+    Never,
+    /// `waited`: also when a request took a spare still
+    /// opening (requests come faster than spares open).
+    WhenWaited,
+    /// `always`: also whenever a plain request gets its page.
+    Always,
 }
 
 /// A spare being opened, or open and waiting in its channel.

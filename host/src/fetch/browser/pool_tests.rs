@@ -15,7 +15,7 @@ fn settings(executable: &str) -> PoolSettings {
         extra_args: Vec::new(),
         spare_idle: Duration::ZERO,
         spare_pages: 0,
-        spare_ahead: crate::fetch::browser::spare::Ahead::Never,
+        spare_ahead: Ahead::Never,
     }
 }
 

@@ -22,7 +22,7 @@
 //! - counted in `/metrics` (`distill_browser_spare_pages`, and
 //!   `distill_browser_spare_pages_total` by outcome).
 
-use super::pool::{BrowserPool, PageLease, Prepared, SettingUp, Spare};
+use super::pool::{Ahead, BrowserPool, PageLease, Prepared, SettingUp, Spare};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -35,21 +35,6 @@ const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 
 /// How long disposing of a spare waits for it to finish opening.
 const OPENING_WITHIN: Duration = Duration::from_secs(10);
-
-/// When spares open beside a working page, besides after a scrape
-/// (`DISTILL_BROWSER_SPARE_AHEAD`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ahead {
-    /// `never` (the default): only after a scrape, when no other page is
-    /// being set up (on two busy cores a renderer starting beside a working
-    /// page slows that page by about what it saves: BENCHMARKS.md, session 10).
-    Never,
-    /// `waited`: also when a request took a spare still
-    /// opening (requests come faster than spares open).
-    WhenWaited,
-    /// `always`: also whenever a plain request gets its page.
-    Always,
-}
 
 impl Ahead {
     /// The setting's value, `None` if it is none of `never`, `waited`, `always`.
