@@ -80,6 +80,15 @@ SETS = {
 ENV_SETS = {
     "spare": {},
     "no-spare": {"DISTILL_BROWSER_SPARE_IDLE_MS": "0"},
+    # Session 10: besides after a scrape, a spare opens beside a working page
+    # when its request had to wait for its spare ("when-waited"), or whenever
+    # a request gets its page ("always-1", "always-2": at most one or two
+    # spares), against session 9's after-close only ("after-close", the
+    # default).
+    "when-waited": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "waited"},
+    "always-1": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
+    "always-2": {"DISTILL_BROWSER_SPARE_PAGES": "2", "DISTILL_BROWSER_SPARE_AHEAD": "always"},
+    "after-close": {"DISTILL_BROWSER_SPARE_PAGES": "1", "DISTILL_BROWSER_SPARE_AHEAD": "never"},
 }
 
 
@@ -302,9 +311,11 @@ def main():
         for name in names:
             for label, path in bins:
                 flags, env = (SETS[name], {}) if name in SETS else ([], ENV_SETS[name])
+                load_before = os.getloadavg()[0]
                 r = measure(path, plugins, flags, quick, work, env, gap_ms, laps)
                 results[label + name].append(r)
-                print(json.dumps({"set": label + name, "load": os.getloadavg()[0], **r}), flush=True)
+                print(json.dumps({"set": label + name, "load_before": load_before, "load": os.getloadavg()[0], **r}),
+                      flush=True)
     gap_head = f" c=1 +{gap_ms:.0f} ms gap p50 / p95 |" if gap_ms is not None else ""
     print("| set | rest MiB (server) | procs | idle MiB (procs) | peak MiB | c=1 p50 / p95 ms | c=4 p50 ms | c=4 pages/s |"
           + gap_head)

@@ -133,6 +133,15 @@ pub struct Cli {
     /// scrape for the next one) is kept unused, ms (default 1000; 0: no spare).
     #[arg(long, env = "DISTILL_BROWSER_SPARE_IDLE_MS")]
     pub browser_spare_idle_ms: Option<u64>,
+    /// Most spare browser pages open at once while scrapes keep coming
+    /// (default 1; docs/API.md).
+    #[arg(long, env = "DISTILL_BROWSER_SPARE_PAGES")]
+    pub browser_spare_pages: Option<usize>,
+    /// When a spare opens beside a working page, besides after a scrape:
+    /// `never` (default), `waited` (when a request had to wait for its
+    /// spare), `always` (docs/API.md).
+    #[arg(long, env = "DISTILL_BROWSER_SPARE_AHEAD")]
+    pub browser_spare_ahead: Option<String>,
     /// Fetch a page again with the browser when the HTTP engine's result
     /// looks script-rendered (default: on; the browser goes through the same
     /// proxy pools as the HTTP engine).
@@ -284,6 +293,8 @@ struct FileConfig {
     browser_memory_mib: Option<u64>,
     browser_js_heap_mib: Option<u64>,
     browser_spare_idle_ms: Option<u64>,
+    browser_spare_pages: Option<usize>,
+    browser_spare_ahead: Option<String>,
     browser_fallback: Option<bool>,
     public_url: Option<String>,
     cache_url: Option<String>,
@@ -358,6 +369,10 @@ pub struct Config {
     pub browser_js_heap_mib: u64,
     /// How long an unused spare browser page is kept, ms (0: no spare).
     pub browser_spare_idle_ms: u64,
+    /// Most spare browser pages at once.
+    pub browser_spare_pages: usize,
+    /// When spares open beside working pages: `waited`, `always` or `never`.
+    pub browser_spare_ahead: String,
     /// Script-rendered HTTP results are fetched again with the browser.
     pub browser_fallback: bool,
     /// Base of the URLs of media files (screenshots, PDFs), no trailing
@@ -505,6 +520,11 @@ impl Config {
                 .browser_spare_idle_ms
                 .or(file.browser_spare_idle_ms)
                 .unwrap_or(1000),
+            browser_spare_pages: cli.browser_spare_pages.or(file.browser_spare_pages).unwrap_or(1),
+            browser_spare_ahead: cli
+                .browser_spare_ahead
+                .or(file.browser_spare_ahead)
+                .unwrap_or_else(|| "never".into()),
             // Set below (the command line wins over the file).
             browser_fallback: false,
             public_url: cli.public_url.or(file.public_url).filter(|u| !u.is_empty()),
@@ -643,6 +663,10 @@ impl Config {
             "plugin_memory_reservation_mib must be at least plugin_max_memory_mib"
         );
         anyhow::ensure!(config.browser_pages >= 1, "browser_pages must be at least 1");
+        anyhow::ensure!(
+            ["waited", "always", "never"].contains(&config.browser_spare_ahead.as_str()),
+            "browser_spare_ahead must be waited, always or never"
+        );
         anyhow::ensure!(
             config.browser_js_heap_mib >= 16,
             "browser_js_heap_mib must be at least 16"

@@ -131,6 +131,9 @@ impl Services {
             kill_renderer_over: config.browser_memory_mib << 21,
             js_heap_mib: config.browser_js_heap_mib,
             spare_idle: std::time::Duration::from_millis(config.browser_spare_idle_ms),
+            spare_pages: config.browser_spare_pages,
+            spare_ahead: crate::fetch::browser::pool::Ahead::from_setting(&config.browser_spare_ahead)
+                .unwrap_or(crate::fetch::browser::pool::Ahead::Never),
             extra_args: config.chromium_args.clone(),
         }));
         let profiles = ProfileStore::open(&config.data_dir.join("profiles"))?;

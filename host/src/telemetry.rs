@@ -33,7 +33,7 @@ pub const FETCHES: &str = "distill_fetches_total";
 pub const CACHE_LOOKUPS: &str = "distill_cache_lookups_total";
 /// Browser pages open now.
 pub const BROWSER_PAGES: &str = "distill_browser_pages_open";
-/// Spare browser pages open now (0 or 1; fetch/browser/spare.rs).
+/// Spare browser pages open now (fetch/browser/spare.rs).
 pub const BROWSER_SPARE: &str = "distill_browser_spare_pages";
 /// Spare browser pages by what became of them: `used` by a scrape, `idle`
 /// (disposed of unused), `dropped` (Chromium replaced, page slot wanted, or

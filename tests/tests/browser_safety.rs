@@ -156,17 +156,22 @@ async fn chromium_killed_mid_request_fails_that_request_and_is_relaunched() {
 /// The page targets of the server's Chromium, from its DevTools `/json/list`
 /// (the port is in `DevToolsActivePort` of its `--user-data-dir`).
 async fn chromium_pages(server: &TestServer) -> Vec<serde_json::Value> {
-    let chromium = chromium_of(server.pid()).expect("Chromium runs");
-    let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).unwrap();
+    running_chromium_pages(server).await.expect("Chromium runs")
+}
+
+/// [`chromium_pages`], or `None` while Chromium is not (yet) up.
+async fn running_chromium_pages(server: &TestServer) -> Option<Vec<serde_json::Value>> {
+    let chromium = chromium_of(server.pid())?;
+    let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).ok()?;
     let profile = String::from_utf8_lossy(&cmdline)
         .split('\0')
         .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))
         .expect("a --user-data-dir");
-    let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).unwrap();
-    let port = port.lines().next().unwrap().trim().to_string();
+    let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).ok()?;
+    let port = port.lines().next()?.trim().to_string();
     let list = distill_e2e::get(&format!("http://127.0.0.1:{port}/json/list")).await;
     let targets = list.json.as_array().cloned().unwrap_or_default();
-    targets.into_iter().filter(|t| t["type"] == "page").collect()
+    Some(targets.into_iter().filter(|t| t["type"] == "page").collect())
 }
 
 /// Waits (at most 30 s) until `done` holds.
@@ -189,8 +194,11 @@ const READ_STORAGE: &str = "return String(localStorage.getItem('spare-probe')) +
 /// sees nothing the first left behind (localStorage, cookies).
 #[tokio::test]
 async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
-    // Kept for two minutes: it is there when the next scrape comes.
-    let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", "120000")]);
+    // Kept for two minutes: it is there when the next scrape comes. One spare.
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "1"),
+    ]);
     let first = scrape(
         server.url(),
         &json!({
@@ -258,13 +266,162 @@ async fn the_spare_page_serves_the_next_scrape_with_nothing_of_the_last() {
     );
 }
 
-/// After a burst of concurrent scrapes, the spare opened after the last one
-/// is disposed of once its idle time passes: no page, context or spare is
-/// left in Chromium; with the spare turned off none is ever opened.
+/// A scrape held at its document (`/gate/{token}`) running `script` once the
+/// gate opens; the target serving it, once it has navigated there.
+async fn held_scrape(
+    server: &TestServer,
+    token: &str,
+    script: &str,
+) -> (tokio::task::JoinHandle<distill_e2e::Reply>, serde_json::Value) {
+    let held = tokio::spawn({
+        let url = server.url().to_string();
+        let body = json!({
+            "url": site().url(&format!("/gate/{token}")), "maxAge": 0,
+            "actions": [{"type": "executeJavascript", "script": script}]
+        });
+        async move { scrape(&url, &body).await }
+    });
+    let until = Instant::now() + Duration::from_secs(30);
+    let target = loop {
+        // Chromium may still be launching for the first scrape.
+        let pages = running_chromium_pages(server).await.unwrap_or_default();
+        let at = pages
+            .iter()
+            .find(|p| p["url"].as_str().unwrap_or_default().contains(token));
+        if let Some(page) = at {
+            break page["id"].clone();
+        }
+        assert!(
+            Instant::now() < until,
+            "never: the held scrape's page at the gate"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    (held, target)
+}
+
+/// While a scrape works, spares for the next scrapes open beside it (up to
+/// `DISTILL_BROWSER_SPARE_PAGES`, a page slot left free); each later scrape
+/// is served by one of those untouched blank pages, never by a page another
+/// scrape used, and sees nothing the first scrape left behind.
+#[tokio::test]
+async fn spares_opened_while_a_scrape_works_serve_the_next_ones_untouched() {
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_SPARE_AHEAD", "always"),
+        ("DISTILL_BROWSER_PAGES", "4"),
+    ]);
+    let run = std::process::id();
+    let write = format!(
+        "localStorage.setItem('spare-probe', 'LEFT-5502'); document.cookie = 'spare_probe=LEFT-5502; path=/'; {READ_STORAGE}"
+    );
+    let (first, first_target) = held_scrape(&server, &format!("busy-a-{run}"), &write).await;
+    // Held at its document, the first scrape is still working: two spares open.
+    wait_until("two spares beside the working page", || async {
+        metric(&server, "distill_browser_spare_pages").await == 2.0
+            && chromium_pages(&server)
+                .await
+                .iter()
+                .filter(|p| p["url"] == json!("about:blank"))
+                .count()
+                == 2
+    })
+    .await;
+    let spares: Vec<serde_json::Value> = chromium_pages(&server)
+        .await
+        .into_iter()
+        .filter(|p| p["url"] == json!("about:blank"))
+        .map(|p| p["id"].clone())
+        .collect();
+    assert!(!spares.contains(&first_target), "{spares:?}");
+    site().open_gate(&format!("busy-a-{run}"));
+    let first = first.await.unwrap();
+    first.assert_ok();
+    assert_eq!(
+        first.data()["actions"]["javascriptReturns"][0]["value"],
+        json!("LEFT-5502|spare_probe=LEFT-5502"),
+        "{}",
+        first.pretty()
+    );
+    // The next two scrapes take the two spares, oldest first.
+    let mut served = vec![first_target];
+    for round in ["b", "c"] {
+        let token = format!("busy-{round}-{run}");
+        let (held, target) = held_scrape(&server, &token, READ_STORAGE).await;
+        assert!(
+            spares.contains(&target) && !served.contains(&target),
+            "scrape {round} served by {target}: spares {spares:?}, used before {served:?}"
+        );
+        served.push(target);
+        site().open_gate(&token);
+        let reply = held.await.unwrap();
+        reply.assert_ok();
+        assert_eq!(
+            reply.data()["actions"]["javascriptReturns"][0]["value"],
+            json!("null|"),
+            "scrape {round} saw the first scrape's storage: {}",
+            reply.pretty()
+        );
+    }
+    assert_eq!(
+        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        2.0
+    );
+}
+
+/// With two page slots, one scrape at work and a spare in the other, a
+/// request that cannot take the spare (it names a profile) disposes of it
+/// and gets the slot: spares never hold back real requests. No second spare
+/// opens there (none would leave a slot free).
+#[tokio::test]
+async fn a_request_that_needs_a_spares_page_slot_gets_it() {
+    let server = server(&[
+        ("DISTILL_BROWSER_SPARE_IDLE_MS", "120000"),
+        ("DISTILL_BROWSER_SPARE_PAGES", "2"),
+        ("DISTILL_BROWSER_SPARE_AHEAD", "always"),
+        ("DISTILL_BROWSER_PAGES", "2"),
+    ]);
+    let token = format!("slots-{}", std::process::id());
+    let (held, _) = held_scrape(&server, &token, READ_STORAGE).await;
+    wait_until("one spare beside the working page", || async {
+        metric(&server, "distill_browser_spare_pages").await == 1.0
+            && chromium_pages(&server).await.len() == 2
+    })
+    .await;
+    let profiled = scrape(
+        server.url(),
+        &json!({ "url": site().url("/browser/js-rendered.html"), "waitFor": 50, "maxAge": 0,
+                 "profile": {"name": format!("slots-{}", std::process::id()), "saveChanges": false} }),
+    )
+    .await;
+    profiled.assert_ok();
+    assert!(
+        profiled.markdown().contains("JSRENDERED-7731"),
+        "{}",
+        profiled.pretty()
+    );
+    assert!(metric(&server, "distill_browser_spare_pages_total{outcome=\"dropped\"}").await >= 1.0);
+    site().open_gate(&token);
+    held.await.unwrap().assert_ok();
+}
+
+/// After a burst of concurrent scrapes, the spares opened after (or beside)
+/// them are disposed of once their idle time passes: no page, context or
+/// spare is left in Chromium; with spares turned off none is ever opened.
 #[tokio::test]
 async fn no_spare_page_outlives_its_idle_time() {
-    for (idle, spares) in [("300", true), ("0", false)] {
-        let server = server(&[("DISTILL_BROWSER_SPARE_IDLE_MS", idle)]);
+    // The default; two spares opened beside working pages too; spares off.
+    for (idle, spares, ahead, most) in [
+        ("300", true, "never", "1"),
+        ("300", true, "always", "2"),
+        ("0", false, "never", "1"),
+    ] {
+        let server = server(&[
+            ("DISTILL_BROWSER_SPARE_IDLE_MS", idle),
+            ("DISTILL_BROWSER_SPARE_AHEAD", ahead),
+            ("DISTILL_BROWSER_SPARE_PAGES", most),
+        ]);
         let burst = (0..6).map(|i| {
             let url = server.url().to_string();
             let body = json!({ "url": site().url(&format!("/browser/js-rendered.html?burst={i}")), "waitFor": 50, "maxAge": 0 });

@@ -99,6 +99,10 @@ pub struct PoolSettings {
     /// How long an unused spare page is kept (`DISTILL_BROWSER_SPARE_IDLE_MS`;
     /// zero: no spare).
     pub spare_idle: Duration,
+    /// Most spare pages at once (`DISTILL_BROWSER_SPARE_PAGES`).
+    pub spare_pages: usize,
+    /// When spares open beside working pages (`DISTILL_BROWSER_SPARE_AHEAD`).
+    pub spare_ahead: Ahead,
 }
 
 /// Why the browser cannot serve a page.
@@ -167,10 +171,30 @@ pub struct BrowserPool {
 pub struct Spare {
     /// How long an unused spare is kept; zero: no spare.
     pub(super) idle: Duration,
-    pub(super) slot: std::sync::Mutex<Option<Prepared>>,
+    /// Most spares at once (`DISTILL_BROWSER_SPARE_PAGES`; 0 when `idle` is zero).
+    pub(super) most: usize,
+    /// When spares open beside a working page, besides after a scrape.
+    pub(super) ahead: Ahead,
+    /// Oldest first.
+    pub(super) slot: std::sync::Mutex<std::collections::VecDeque<Prepared>>,
     pub(super) generation: AtomicU64,
     /// Pages being set up now (from opening to their navigation's end).
     pub(super) setting_up: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// When spares open beside a working page, besides after a scrape
+/// (`DISTILL_BROWSER_SPARE_AHEAD`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ahead {
+    /// `never` (the default): only after a scrape, when no other page is
+    /// being set up (on two busy cores a renderer starting beside a working
+    /// page slows that page by about what it saves: BENCHMARKS.md, session 10).
+    Never,
+    /// `waited`: also when a request took a spare still
+    /// opening (requests come faster than spares open).
+    WhenWaited,
+    /// `always`: also whenever a plain request gets its page.
+    Always,
 }
 
 /// A spare being opened, or open and waiting in its channel.
@@ -273,7 +297,7 @@ impl BrowserPool {
         let _ = std::fs::remove_dir_all(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
-        let settings_spare_idle = settings.spare_idle;
+        let spare = Spare::new(settings.spare_idle, settings.spare_pages, settings.spare_ahead);
         BrowserPool {
             settings,
             running: Mutex::new(None),
@@ -281,7 +305,7 @@ impl BrowserPool {
             sessions,
             memory: Arc::new(AtomicU64::new(0)),
             proxy_credentials: OnceLock::new(),
-            spare: Spare::new(settings_spare_idle),
+            spare,
         }
     }
 
@@ -314,7 +338,7 @@ impl BrowserPool {
     /// [`BrowserPool::open_page`], the context's traffic going through
     /// `proxy` (a Chromium proxy-server string, e.g. `http://host:port`).
     pub async fn open_page_via(&self, proxy: Option<&str>) -> Result<PageLease, PoolError> {
-        self.open_page_for(proxy, false).await
+        self.open_fresh(proxy).await
     }
 
     /// [`BrowserPool::open_page_via`]; with `may_take_spare` (a request
@@ -322,16 +346,27 @@ impl BrowserPool {
     /// ([`super::spare`]). Release the lease's set-up mark with
     /// [`PageLease::set_up`] once the page is navigated.
     pub async fn open_page_for(
-        &self,
+        self: &Arc<Self>,
         proxy: Option<&str>,
         may_take_spare: bool,
     ) -> Result<PageLease, PoolError> {
         if may_take_spare
             && proxy.is_none()
-            && let Some(lease) = self.take_spare().await
+            && let Some((lease, waited)) = self.take_spare().await
         {
+            self.spares_ahead(waited);
             return Ok(lease);
         }
+        let lease = self.open_fresh(proxy).await?;
+        if may_take_spare && proxy.is_none() {
+            self.spares_ahead(false);
+        }
+        Ok(lease)
+    }
+
+    /// A page in a new context, not the spare; waits for a page slot
+    /// (disposing of the spares when they hold the last ones).
+    async fn open_fresh(&self, proxy: Option<&str>) -> Result<PageLease, PoolError> {
         let permit = match self.pages.clone().try_acquire_owned() {
             Ok(permit) => permit,
             Err(_) => {

@@ -14,6 +14,8 @@ fn settings(executable: &str) -> PoolSettings {
         js_heap_mib: 256,
         extra_args: Vec::new(),
         spare_idle: Duration::ZERO,
+        spare_pages: 0,
+        spare_ahead: Ahead::Never,
     }
 }
 

@@ -1,24 +1,29 @@
-//! The spare page: a fresh browser context and blank page opened for the
-//! next scrape once a scrape's result is known and its page's close has been
-//! issued, so that the next scrape does not wait for Chromium to create a
+//! Spare pages: fresh browser contexts with a blank page opened for the
+//! next scrapes, so that a scrape does not wait for Chromium to create a
 //! context and start a renderer (the largest step of a static page's browser
 //! scrape; BENCHMARKS.md).
 //!
 //! Rules:
-//! - at most one spare; opened only when no other page is being set up (a
-//!   spare opened alongside a page's set-up delays that set-up: session 7),
-//!   when a page slot is free (the spare holds one of the `max_pages` slots)
-//!   and when Chromium is under its memory budget;
-//! - only a request that wants a plain fresh context takes it: never one
-//!   through a proxy (a proxy is a property of the context), never one naming
-//!   a profile, never an interact session; the page was touched by no request;
+//! - at most `DISTILL_BROWSER_SPARE_PAGES` at once, each holding one of the
+//!   `max_pages` slots (a spare beyond the first only while another slot
+//!   stays free), none while Chromium is over its memory budget;
+//! - opened once a scrape's page close is issued when no other page is being
+//!   set up (a spare opened alongside a page's set-up delays that set-up:
+//!   session 7); optionally also beside a working page
+//!   (`DISTILL_BROWSER_SPARE_AHEAD`: `never` by default, `waited` when a
+//!   request took a spare still opening, `always`);
+//! - only a request that wants a plain fresh context takes one (oldest
+//!   first): never one through a proxy (a proxy is a property of the
+//!   context), never one naming a profile, never an interact session; the
+//!   page was touched by no request;
 //! - disposed of when unused for the idle time (`DISTILL_BROWSER_SPARE_IDLE_MS`;
-//!   0: never opened), when Chromium is replaced, and when a request needs its
-//!   page slot;
+//!   0: never opened), when Chromium is replaced, and when a request needs
+//!   their page slots;
 //! - counted in `/metrics` (`distill_browser_spare_pages`, and
 //!   `distill_browser_spare_pages_total` by outcome).
 
-use super::pool::{BrowserPool, PageLease, Prepared, SettingUp, Spare};
+use super::pool::{Ahead, BrowserPool, PageLease, Prepared, SettingUp, Spare};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -30,6 +35,18 @@ const ALIVE_WITHIN: Duration = Duration::from_secs(1);
 
 /// How long disposing of a spare waits for it to finish opening.
 const OPENING_WITHIN: Duration = Duration::from_secs(10);
+
+impl Ahead {
+    /// The setting's value, `None` if it is none of `never`, `waited`, `always`.
+    pub fn from_setting(value: &str) -> Option<Ahead> {
+        match value {
+            "never" => Some(Ahead::Never),
+            "waited" => Some(Ahead::WhenWaited),
+            "always" => Some(Ahead::Always),
+            _ => None,
+        }
+    }
+}
 
 impl Prepared {
     /// Closes the spare's page and context (once opened), counted as `outcome`.
@@ -50,11 +67,14 @@ impl Drop for SettingUp {
 }
 
 impl Spare {
-    /// No spare yet; `idle` zero turns spares off.
-    pub fn new(idle: Duration) -> Spare {
+    /// No spare yet; `idle` zero turns spares off; at most `most` at once,
+    /// opened beside working pages as `ahead` says.
+    pub fn new(idle: Duration, most: usize, ahead: Ahead) -> Spare {
         Spare {
             idle,
-            slot: Mutex::new(None),
+            most: if idle.is_zero() { 0 } else { most },
+            ahead,
+            slot: Mutex::new(VecDeque::new()),
             generation: AtomicU64::new(0),
             setting_up: Arc::new(AtomicUsize::new(0)),
         }
@@ -66,56 +86,88 @@ impl Spare {
         SettingUp(self.setting_up.clone())
     }
 
+    /// The oldest spare (the one most likely open by now).
     fn take(&self) -> Option<Prepared> {
-        self.slot.lock().unwrap().take()
+        self.slot.lock().unwrap().pop_front()
     }
 
-    /// Throws the spare away in the background (Chromium is being replaced).
+    fn take_all(&self) -> Vec<Prepared> {
+        self.slot.lock().unwrap().drain(..).collect()
+    }
+
+    /// Throws the spares away in the background (Chromium is being replaced).
     pub fn clear(&self) {
-        if let Some(prepared) = self.take() {
+        for prepared in self.take_all() {
             tokio::spawn(prepared.discard("dropped"));
         }
     }
 
-    /// Throws the spare away and waits until its page is closed (its page
-    /// slot is free again).
+    /// Throws the spares away and waits until their pages are closed (their
+    /// page slots are free again).
     pub async fn clear_and_wait(&self) {
-        if let Some(prepared) = self.take() {
-            prepared.discard("dropped").await;
-        }
+        let all = self.take_all();
+        futures::future::join_all(all.into_iter().map(|p| p.discard("dropped"))).await;
     }
 }
 
 impl BrowserPool {
     /// Closes a finished scrape's page; once its close is issued, when
-    /// `may_spare` (the scrape could have used a spare), starts opening the
-    /// spare for the next one (at once, so that a request arriving meanwhile
-    /// waits for the spare rather than opening a page beside it).
+    /// `may_spare` (the scrape could have used a spare), tops the spares up
+    /// (at once, so that a request arriving meanwhile waits for a spare
+    /// rather than opening a page beside it).
     pub async fn finish(self: &Arc<Self>, lease: PageLease, may_spare: bool) {
         let closing = tokio::spawn(lease.close());
         if may_spare {
             // The close's commands go out first.
             tokio::task::yield_now().await;
-            self.prepare_spare().await;
+            self.top_up_spares().await;
         }
         let _ = closing.await;
     }
 
-    /// Opens the spare in the background unless spares are off, one is
-    /// there, a page is being set up, no page slot is free, Chromium is over
-    /// its budget or not running.
-    async fn prepare_spare(self: &Arc<Self>) {
-        let spare = &self.spare;
-        let not = |why: &str| tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
-        if spare.idle.is_zero() {
-            return;
+    /// A request got its page (`waited`: it took a spare still opening, so
+    /// requests come faster than spares open): the next one's spare starts
+    /// opening now, beside this one's work.
+    pub(super) fn spares_ahead(self: &Arc<Self>, waited: bool) {
+        let wanted = match self.spare.ahead {
+            Ahead::Never => false,
+            Ahead::WhenWaited => waited,
+            Ahead::Always => true,
+        };
+        if wanted && self.spare.most > 0 {
+            let pool = self.clone();
+            tokio::spawn(async move { while pool.prepare_spare(true).await {} });
         }
-        if spare.setting_up.load(Ordering::Relaxed) > 0 {
+    }
+
+    /// Opens spares in the background until there are as many as allowed.
+    async fn top_up_spares(self: &Arc<Self>) {
+        while self.prepare_spare(false).await {}
+    }
+
+    /// Opens one more spare in the background unless spares are off, enough
+    /// are there, a page is being set up (unless `ahead`), no page slot is
+    /// free (beyond the first spare: unless one stays free for a request),
+    /// Chromium is over its budget or not running. True if one was opened.
+    async fn prepare_spare(self: &Arc<Self>, ahead: bool) -> bool {
+        let spare = &self.spare;
+        let not = |why: &str| {
+            tracing::debug!(target: "distill::fetch::browser::laps", why, "no spare page");
+            false
+        };
+        let there = spare.slot.lock().unwrap().len();
+        if there >= spare.most {
+            return false;
+        }
+        if !ahead && spare.setting_up.load(Ordering::Relaxed) > 0 {
             return not("a page is being set up");
         }
         let budget = self.settings.memory_budget;
         if budget > 0 && self.memory() > budget {
             return not("Chromium is over its memory budget");
+        }
+        if there > 0 && self.pages.available_permits() < 2 {
+            return not("no page slot would stay free");
         }
         let Ok(permit) = self.pages.clone().try_acquire_owned() else {
             return not("no page slot is free");
@@ -125,12 +177,12 @@ impl BrowserPool {
         };
         let generation = {
             let mut slot = spare.slot.lock().unwrap();
-            if slot.is_some() {
-                return not("one is there");
+            if slot.len() >= spare.most {
+                return false;
             }
             let generation = spare.generation.fetch_add(1, Ordering::Relaxed);
             let (tx, ready) = oneshot::channel();
-            *slot = Some(Prepared {
+            slot.push_back(Prepared {
                 browser: browser.clone(),
                 ready,
                 generation,
@@ -153,20 +205,20 @@ impl BrowserPool {
             let Some(pool) = pool.upgrade() else { return };
             let unused = {
                 let mut slot = pool.spare.slot.lock().unwrap();
-                match slot.as_ref() {
-                    Some(p) if p.generation == generation => slot.take(),
-                    _ => None,
-                }
+                let at = slot.iter().position(|p| p.generation == generation);
+                at.and_then(|at| slot.remove(at))
             };
             if let Some(prepared) = unused {
                 prepared.discard("idle").await;
             }
         });
+        true
     }
 
-    /// The spare, for a request that wants a plain fresh context: `None` if
-    /// there is none, or it is unusable (thrown away).
-    pub(super) async fn take_spare(&self) -> Option<PageLease> {
+    /// The spare, for a request that wants a plain fresh context, and
+    /// whether it was still opening when taken: `None` if there is none, or
+    /// it is unusable (thrown away).
+    pub(super) async fn take_spare(&self) -> Option<(PageLease, bool)> {
         let prepared = self.spare.take()?;
         let setting_up = self.spare.setting_up();
         let waiting = std::time::Instant::now();
@@ -177,7 +229,16 @@ impl BrowserPool {
         }
         // If this request gives up while the spare is still opening, the
         // channel is dropped and the opening task closes the page.
-        let Ok(Ok(mut lease)) = prepared.ready.await else {
+        let mut ready = prepared.ready;
+        let (opened, waited) = match ready.try_recv() {
+            Err(oneshot::error::TryRecvError::Empty) => (ready.await, true),
+            Err(oneshot::error::TryRecvError::Closed) => {
+                crate::telemetry::browser_spare_outcome("dropped");
+                return None;
+            }
+            Ok(opened) => (Ok(opened), false),
+        };
+        let Ok(Ok(mut lease)) = opened else {
             crate::telemetry::browser_spare_outcome("dropped");
             return None;
         };
@@ -197,6 +258,6 @@ impl BrowserPool {
             open.counted = crate::telemetry::browser_page();
         }
         *lease.setting_up.get_mut().unwrap() = Some(setting_up);
-        Some(lease)
+        Some((lease, waited))
     }
 }
