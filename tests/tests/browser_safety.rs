@@ -319,7 +319,7 @@ async fn spares_opened_while_a_scrape_works_serve_the_next_ones_untouched() {
     let (first, first_target) = held_scrape(&server, &format!("busy-a-{run}"), &write).await;
     // Held at its document, the first scrape is still working: two spares open.
     wait_until("two spares beside the working page", || async {
-        metric(&server, "distill_browser_spare_pages").await == 2.0
+        server.metric("distill_browser_spare_pages").await == 2.0
             && chromium_pages(&server)
                 .await
                 .iter()
@@ -365,7 +365,9 @@ async fn spares_opened_while_a_scrape_works_serve_the_next_ones_untouched() {
         );
     }
     assert_eq!(
-        metric(&server, "distill_browser_spare_pages_total{outcome=\"used\"}").await,
+        server
+            .metric("distill_browser_spare_pages_total{outcome=\"used\"}")
+            .await,
         2.0
     );
 }
@@ -385,8 +387,7 @@ async fn a_request_that_needs_a_spares_page_slot_gets_it() {
     let token = format!("slots-{}", std::process::id());
     let (held, _) = held_scrape(&server, &token, READ_STORAGE).await;
     wait_until("one spare beside the working page", || async {
-        metric(&server, "distill_browser_spare_pages").await == 1.0
-            && chromium_pages(&server).await.len() == 2
+        server.metric("distill_browser_spare_pages").await == 1.0 && chromium_pages(&server).await.len() == 2
     })
     .await;
     let profiled = scrape(
@@ -401,7 +402,12 @@ async fn a_request_that_needs_a_spares_page_slot_gets_it() {
         "{}",
         profiled.pretty()
     );
-    assert!(metric(&server, "distill_browser_spare_pages_total{outcome=\"dropped\"}").await >= 1.0);
+    assert!(
+        server
+            .metric("distill_browser_spare_pages_total{outcome=\"dropped\"}")
+            .await
+            >= 1.0
+    );
     site().open_gate(&token);
     held.await.unwrap().assert_ok();
 }
