@@ -66,6 +66,9 @@ SETS = {
     # each renderer is started by exec instead of fork.
     "no-zygote": ["--no-zygote"],
     "no-software-raster": ["--disable-software-rasterizer"],
+    # Session 11: renderers as threads of the browser process (no process
+    # start per context; no process isolation between pages).
+    "single-process": ["--single-process"],
     "combined": [
         "--enable-features=NetworkServiceInProcess2",
         "--renderer-process-limit=1",
