@@ -129,7 +129,7 @@ impl Tokenizer<'_> {
                 end += 1;
             }
             self.pos = end;
-            let attr_name = fold_name(self.slice(start, end)).into_owned();
+            let attr_name = LocalName::from(&*fold_name(self.slice(start, end)));
             // After attribute name.
             while self.pos < len && is_ws(self.src[self.pos]) {
                 self.pos += 1;
@@ -146,11 +146,11 @@ impl Tokenizer<'_> {
             } else {
                 StrTendril::new()
             };
-            if attrs.iter().any(|a| &*a.name.local == attr_name.as_str()) {
+            if attrs.iter().any(|a| a.name.local == attr_name) {
                 duplicate = true;
             } else {
                 attrs.push(Attribute {
-                    name: QualName::new(None, ns!(), LocalName::from(attr_name)),
+                    name: QualName::new(None, ns!(), attr_name),
                     value,
                 });
             }
