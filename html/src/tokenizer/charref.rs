@@ -100,12 +100,9 @@ impl Tokenizer<'_> {
             at += 1;
         }
         let ((c1, c2), end) = best?;
-        if src[end - 1] != b';' && in_attr {
-            if let Some(&next) = src.get(end) {
-                if next == b'=' || next.is_ascii_alphanumeric() {
-                    return None;
-                }
-            }
+        let next = src.get(end).copied();
+        if src[end - 1] != b';' && in_attr && next.is_some_and(|b| b == b'=' || b.is_ascii_alphanumeric()) {
+            return None;
         }
         let first = char::from_u32(c1)?;
         let decoded = match char::from_u32(c2) {

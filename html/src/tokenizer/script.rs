@@ -70,16 +70,14 @@ impl Tokenizer<'_> {
                     let next = self.src.get(k + 1).copied();
                     i = k + 1;
                     match (escape, next) {
-                        (Escape::None, Some(b'!')) => {
-                            if self.src[k + 2..].starts_with(b"--") {
-                                // Escaped dash dash: `<!-->` returns at once.
-                                let j = self.skip_dashes(k + 2);
-                                if self.src.get(j) == Some(&b'>') {
-                                    i = j + 1;
-                                } else {
-                                    escape = Escape::Escaped;
-                                    i = j;
-                                }
+                        (Escape::None, Some(b'!')) if self.src[k + 2..].starts_with(b"--") => {
+                            // Escaped dash dash: `<!-->` returns at once.
+                            let j = self.skip_dashes(k + 2);
+                            if self.src.get(j) == Some(&b'>') {
+                                i = j + 1;
+                            } else {
+                                escape = Escape::Escaped;
+                                i = j;
                             }
                         }
                         (Escape::Escaped, Some(b)) if b.is_ascii_alphabetic() => {

@@ -139,10 +139,7 @@ impl Tokenizer<'_> {
                 while self.pos < len && is_ws(self.src[self.pos]) {
                     self.pos += 1;
                 }
-                match self.attribute_value() {
-                    Some(v) => v,
-                    None => return None,
-                }
+                self.attribute_value()?
             } else {
                 StrTendril::new()
             };
