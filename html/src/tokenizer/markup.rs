@@ -8,7 +8,7 @@ use html5ever::tokenizer::{Doctype, Token, TokenSink};
 
 /// `s` with NUL replaced, as a tendril.
 fn replace_nul(s: &str) -> StrTendril {
-    if s.as_bytes().contains(&0) {
+    if memchr::memchr(0, s.as_bytes()).is_some() {
         StrTendril::from_slice(&s.replace('\0', REPLACEMENT))
     } else {
         StrTendril::from_slice(s)

@@ -30,7 +30,7 @@ use html5ever::{LocalName, ParseOpts};
 pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     let normalised;
-    let html = if html.as_bytes().contains(&b'\r') {
+    let html = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
         normalised = normalise_newlines(html);
         normalised.as_str()
     } else {
@@ -39,6 +39,7 @@ pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
     let buf = StrTendril::from_slice(html);
     let builder = TreeBuilder::new(Document::default(), opts.tree_builder);
     let mut tok = Tokenizer {
+        text: html,
         src: html.as_bytes(),
         buf: &buf,
         pos: 0,
@@ -93,6 +94,8 @@ enum Mode {
 
 pub(super) struct Tokenizer<'a> {
     /// The (newline-normalised) input.
+    text: &'a str,
+    /// Its bytes.
     src: &'a [u8],
     /// The same bytes as one tendril, so text and values can be sub-tendrils of it.
     buf: &'a StrTendril,
@@ -155,9 +158,8 @@ impl<'a> Tokenizer<'a> {
     }
 
     fn slice(&self, start: usize, end: usize) -> &'a str {
-        // Safe boundaries: callers cut only before or after ASCII bytes.
-        let src: &'a [u8] = self.src;
-        std::str::from_utf8(&src[start..end]).unwrap_or_default()
+        // Callers cut only before or after ASCII bytes, so these are character boundaries.
+        &self.text[start..end]
     }
 
     /// The data state: text, character references, NUL, and `<` starting markup.
