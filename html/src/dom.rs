@@ -14,21 +14,43 @@ pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::fr
 pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-srcset"));
 
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
-/// (so `<noscript>` content is raw text and never leaks into `<body>`).
+/// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
+/// ([`crate::tokenizer`]) feeding html5ever's tree builder.
 pub(crate) fn parse(html: &str) -> Document {
-    parse_in(html, CHUNK)
+    crate::tokenizer::parse_document(html, parse_opts())
 }
 
-/// [`parse`], handing the parser `html` in pieces of at most `size` bytes.
-fn parse_in(html: &str, size: usize) -> Document {
-    let opts = ParseOpts {
+fn parse_opts() -> ParseOpts {
+    ParseOpts {
         tree_builder: TreeBuilderOpts {
             scripting_enabled: true,
             ..Default::default()
         },
         ..Default::default()
-    };
-    let mut parser = parse_document(Document::default(), opts);
+    }
+}
+
+/// [`parse`] with html5ever's own tokenizer (the reference the comparison tool and the
+/// tests check our tokenizer against).
+pub(crate) fn parse_html5ever(html: &str) -> Document {
+    parse_in(html, CHUNK)
+}
+
+/// The document serialised, with its quirks mode: what the two parsers must agree on.
+fn serialised(doc: &Document) -> String {
+    format!("{:?}\n{}", doc.quirks_mode.get(), doc.html())
+}
+
+/// The page parsed by [`parse`] and by [`parse_html5ever`], each serialised (with its
+/// quirks mode); `examples/parse_diff.rs` compares them over the corpora.
+#[doc(hidden)]
+pub fn parse_both_serialised(html: &str) -> (String, String) {
+    (serialised(&parse(html)), serialised(&parse_html5ever(html)))
+}
+
+/// [`parse_html5ever`], handing the parser `html` in pieces of at most `size` bytes.
+fn parse_in(html: &str, size: usize) -> Document {
+    let mut parser = parse_document(Document::default(), parse_opts());
     for chunk in input_chunks(html, size) {
         parser.process(StrTendril::from_slice(chunk));
     }

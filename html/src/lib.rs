@@ -23,9 +23,11 @@ mod markdown_fixups;
 mod metadata;
 mod page;
 mod srcset;
+mod tokenizer;
 mod urls;
 mod user_selectors;
 
 pub use charset::decode_html;
+pub use dom::parse_both_serialised;
 pub use markdown_fixups::remove_base64_images;
 pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};

@@ -1,0 +1,302 @@
+//! A byte-oriented HTML tokenizer (WHATWG "tokenization") that feeds html5ever's own
+//! `TreeBuilder`, so tree construction stays html5ever's and the `dom_query` tree is the
+//! one `parse_document` builds. Text runs and attribute values without character references
+//! are handed over as sub-tendrils of one shared copy of the input (no per-character pushes);
+//! markup is found with `memchr` scans. The tree builder's answers (`RawData`, `Plaintext`)
+//! switch the text mode; `[CDATA[` is honoured only where the tree builder allows it.
+//!
+//! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
+//! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
+//! states, [`charref`] character references.
+
+mod charref;
+mod markup;
+mod script;
+mod tag;
+#[cfg(test)]
+mod tests;
+
+use dom_query::Document;
+use html5ever::interface::TreeSink;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Token, TokenSink, TokenSinkResult};
+use html5ever::tree_builder::TreeBuilder;
+#[cfg(test)]
+use html5ever::tree_builder::TreeBuilderOpts;
+use html5ever::{LocalName, ParseOpts};
+
+/// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
+pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
+    let html = html.strip_prefix('\u{feff}').unwrap_or(html);
+    let normalised;
+    let html = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
+        normalised = normalise_newlines(html);
+        normalised.as_str()
+    } else {
+        html
+    };
+    let buf = StrTendril::from_slice(html);
+    let builder = TreeBuilder::new(Document::default(), opts.tree_builder);
+    let mut tok = Tokenizer {
+        text: html,
+        src: html.as_bytes(),
+        buf: &buf,
+        pos: 0,
+        mode: Mode::Data,
+        last_start: None,
+        builder,
+    };
+    tok.run();
+    tok.builder.sink.finish()
+}
+
+/// [`parse_document`] with a default tree builder but `scripting_enabled`.
+#[cfg(test)]
+pub(crate) fn parse_scripting(html: &str) -> Document {
+    parse_document(
+        html,
+        ParseOpts {
+            tree_builder: TreeBuilderOpts {
+                scripting_enabled: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+}
+
+/// CR LF and lone CR become LF (the input stream's preprocessing).
+fn normalise_newlines(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = memchr::memchr(b'\r', rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+        if rest.as_bytes().first() == Some(&b'\n') {
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text-producing state the tokenizer returns to between tags.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    Data,
+    Rcdata,
+    Rawtext,
+    Script,
+    Plaintext,
+}
+
+pub(super) struct Tokenizer<'a> {
+    /// The (newline-normalised) input.
+    text: &'a str,
+    /// Its bytes.
+    src: &'a [u8],
+    /// The same bytes as one tendril, so text and values can be sub-tendrils of it.
+    buf: &'a StrTendril,
+    pos: usize,
+    mode: Mode,
+    /// Name of the last start tag emitted ("appropriate end tag" checks).
+    last_start: Option<LocalName>,
+    builder: TreeBuilder<dom_query::NodeId, Document>,
+}
+
+/// The replacement character, for NUL bytes outside the data state.
+const REPLACEMENT: &str = "\u{fffd}";
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
+}
+
+impl<'a> Tokenizer<'a> {
+    fn run(&mut self) {
+        while self.pos < self.src.len() {
+            match self.mode {
+                Mode::Data => self.data(),
+                Mode::Rcdata => self.rcdata(),
+                Mode::Rawtext => self.rawtext(),
+                Mode::Script => self.script_data(),
+                Mode::Plaintext => self.plaintext(),
+            }
+        }
+        self.emit(Token::EOFToken);
+        self.builder.end();
+    }
+
+    /// Hands a token to the tree builder and follows its answer.
+    fn emit(&mut self, token: Token) {
+        match self.builder.process_token(token, 1) {
+            TokenSinkResult::Continue
+            | TokenSinkResult::Script(_)
+            | TokenSinkResult::EncodingIndicator(_) => {}
+            TokenSinkResult::Plaintext => self.mode = Mode::Plaintext,
+            TokenSinkResult::RawData(kind) => {
+                self.mode = match kind {
+                    RawKind::Rcdata => Mode::Rcdata,
+                    RawKind::Rawtext => Mode::Rawtext,
+                    RawKind::ScriptData | RawKind::ScriptDataEscaped(_) => Mode::Script,
+                }
+            }
+        }
+    }
+
+    /// Emits `src[start..end]` as characters (no NUL in it), if not empty.
+    fn text(&mut self, start: usize, end: usize) {
+        if end > start {
+            let t = self.buf.subtendril(start as u32, (end - start) as u32);
+            self.emit(Token::CharacterTokens(t));
+        }
+    }
+
+    fn chars(&mut self, s: &str) {
+        self.emit(Token::CharacterTokens(StrTendril::from_slice(s)));
+    }
+
+    fn slice(&self, start: usize, end: usize) -> &'a str {
+        // Callers cut only before or after ASCII bytes, so these are character boundaries.
+        &self.text[start..end]
+    }
+
+    /// The data state: text, character references, NUL, and `<` starting markup.
+    fn data(&mut self) {
+        let mut run = self.pos;
+        let mut at = self.pos;
+        while let Some(i) = memchr::memchr3(b'<', b'&', 0, &self.src[at..]) {
+            let i = at + i;
+            match self.src[i] {
+                b'&' => match self.char_ref(i, false) {
+                    Some((decoded, end)) => {
+                        self.text(run, i);
+                        self.chars(decoded.as_str());
+                        run = end;
+                        at = end;
+                    }
+                    None => at = i + 1,
+                },
+                0 => {
+                    self.text(run, i);
+                    self.emit(Token::NullCharacterToken);
+                    run = i + 1;
+                    at = i + 1;
+                }
+                _ => {
+                    self.text(run, i);
+                    self.pos = i;
+                    if self.tag_open() {
+                        return;
+                    }
+                    // `<` was text: keep it in the run and go on after it.
+                    run = i;
+                    at = i + 1;
+                }
+            }
+        }
+        self.text(run, self.src.len());
+        self.pos = self.src.len();
+    }
+
+    /// RCDATA (`<title>`, `<textarea>`): text with character references up to the end tag.
+    fn rcdata(&mut self) {
+        let mut run = self.pos;
+        let mut at = self.pos;
+        while let Some(i) = memchr::memchr3(b'<', b'&', 0, &self.src[at..]) {
+            let i = at + i;
+            match self.src[i] {
+                b'&' => match self.char_ref(i, false) {
+                    Some((decoded, end)) => {
+                        self.text(run, i);
+                        self.chars(decoded.as_str());
+                        run = end;
+                        at = end;
+                    }
+                    None => at = i + 1,
+                },
+                0 => {
+                    self.text(run, i);
+                    self.chars(REPLACEMENT);
+                    run = i + 1;
+                    at = i + 1;
+                }
+                _ => {
+                    if self.raw_end_tag(run, i) {
+                        return;
+                    }
+                    at = i + 1;
+                }
+            }
+        }
+        self.text(run, self.src.len());
+        self.pos = self.src.len();
+    }
+
+    /// RAWTEXT (`<style>`, `<xmp>`, `<iframe>`, `<noscript>` when scripting, ...).
+    fn rawtext(&mut self) {
+        let mut run = self.pos;
+        let mut at = self.pos;
+        while let Some(i) = memchr::memchr2(b'<', 0, &self.src[at..]) {
+            let i = at + i;
+            if self.src[i] == 0 {
+                self.text(run, i);
+                self.chars(REPLACEMENT);
+                run = i + 1;
+            } else if self.raw_end_tag(run, i) {
+                return;
+            }
+            at = i + 1;
+        }
+        self.text(run, self.src.len());
+        self.pos = self.src.len();
+    }
+
+    /// PLAINTEXT: everything to the end is text.
+    fn plaintext(&mut self) {
+        let mut run = self.pos;
+        let mut at = self.pos;
+        while let Some(i) = memchr::memchr(0, &self.src[at..]) {
+            let i = at + i;
+            self.text(run, i);
+            self.chars(REPLACEMENT);
+            run = i + 1;
+            at = i + 1;
+        }
+        self.text(run, self.src.len());
+        self.pos = self.src.len();
+    }
+
+    /// At `<` (index `lt`) in a raw text mode: when an appropriate end tag starts here,
+    /// emits the pending text `src[run..lt]`, reads the end tag and returns true.
+    fn raw_end_tag(&mut self, run: usize, lt: usize) -> bool {
+        let Some(after) = self.appropriate_end_tag(lt) else {
+            return false;
+        };
+        self.text(run, lt);
+        self.pos = after;
+        let name = self.last_start.clone().unwrap_or_else(|| LocalName::from(""));
+        self.mode = Mode::Data;
+        self.tag_attributes_kind(name, html5ever::tokenizer::EndTag);
+        true
+    }
+
+    /// When `src[lt..]` is `</` + the last start tag's name (ASCII case-insensitive) + one of
+    /// whitespace, `/`, `>`: the index just after the name.
+    fn appropriate_end_tag(&self, lt: usize) -> Option<usize> {
+        let name = self.last_start.as_ref()?;
+        let name = name.as_bytes();
+        let start = lt + 2;
+        let end = start + name.len();
+        if self.src.get(lt + 1) != Some(&b'/') || end >= self.src.len() {
+            return None;
+        }
+        let candidate = &self.src[start..end];
+        if !candidate.eq_ignore_ascii_case(name) || !candidate.iter().all(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        let next = self.src[end];
+        (is_ws(next) || next == b'/' || next == b'>').then_some(end)
+    }
+}

@@ -1,0 +1,233 @@
+//! Tags: the tag open states, tag names and the attribute states (names case-folded,
+//! duplicates dropped, values decoded only when they hold `&` or NUL).
+
+use super::{Mode, REPLACEMENT, Tokenizer, is_ws};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::{EndTag, StartTag, Tag, TagKind, Token};
+use html5ever::{Attribute, LocalName, QualName, ns};
+
+/// Ends a run of tag-name or attribute-name bytes.
+fn ends_name(b: u8) -> bool {
+    is_ws(b) || b == b'/' || b == b'>'
+}
+
+/// `s` with ASCII upper case folded and NUL replaced; borrowed when nothing changes.
+fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '\0' => out.push_str(REPLACEMENT),
+                c => out.push(c.to_ascii_lowercase()),
+            }
+        }
+        out.into()
+    } else {
+        s.into()
+    }
+}
+
+impl Tokenizer<'_> {
+    /// At `<` in the data state. Reads the markup that starts here and returns true, or
+    /// returns false when the `<` is text.
+    pub(super) fn tag_open(&mut self) -> bool {
+        let lt = self.pos;
+        match self.src.get(lt + 1).copied() {
+            Some(b'!') => {
+                self.pos = lt + 2;
+                self.markup_declaration();
+                true
+            }
+            Some(b'/') => match self.src.get(lt + 2).copied() {
+                Some(b) if b.is_ascii_alphabetic() => {
+                    self.pos = lt + 2;
+                    let name = self.tag_name();
+                    self.tag_attributes_kind(name, EndTag);
+                    true
+                }
+                Some(b'>') => {
+                    self.pos = lt + 3;
+                    true
+                }
+                None => false,
+                Some(_) => {
+                    self.pos = lt + 2;
+                    self.bogus_comment();
+                    true
+                }
+            },
+            Some(b) if b.is_ascii_alphabetic() => {
+                self.pos = lt + 1;
+                let name = self.tag_name();
+                self.tag_attributes_kind(name, StartTag);
+                true
+            }
+            Some(b'?') => {
+                self.pos = lt + 1;
+                self.bogus_comment();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Reads a tag name from `pos` (its first byte is a letter).
+    fn tag_name(&mut self) -> LocalName {
+        let start = self.pos;
+        let len = self.src[start..].iter().position(|&b| ends_name(b));
+        let end = len.map_or(self.src.len(), |n| start + n);
+        self.pos = end;
+        LocalName::from(&*fold_name(self.slice(start, end)))
+    }
+
+    /// The states after a tag name: attributes, `/>`, `>`. Emits the tag, or drops it at EOF.
+    pub(super) fn tag_attributes_kind(&mut self, name: LocalName, kind: TagKind) {
+        if self.tag_rest(name, kind).is_none() {
+            // EOF inside the tag: no token, the input is consumed.
+            self.pos = self.src.len();
+        }
+    }
+
+    /// [`Self::tag_attributes_kind`]; None at EOF.
+    fn tag_rest(&mut self, name: LocalName, kind: TagKind) -> Option<()> {
+        let mut attrs: Vec<Attribute> = Vec::new();
+        let mut duplicate = false;
+        let mut self_closing = false;
+        let len = self.src.len();
+        loop {
+            // Before attribute name.
+            while self.pos < len && is_ws(self.src[self.pos]) {
+                self.pos += 1;
+            }
+            if self.pos >= len {
+                return None;
+            }
+            match self.src[self.pos] {
+                b'>' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'/' => {
+                    // Self-closing start tag state.
+                    self.pos += 1;
+                    match self.src.get(self.pos) {
+                        None => return None,
+                        Some(b'>') => {
+                            self.pos += 1;
+                            self_closing = true;
+                            break;
+                        }
+                        Some(_) => continue,
+                    }
+                }
+                _ => {}
+            }
+            // Attribute name: a leading `=` belongs to the name.
+            let start = self.pos;
+            let mut end = start + 1;
+            while end < len && !ends_name(self.src[end]) && self.src[end] != b'=' {
+                end += 1;
+            }
+            self.pos = end;
+            let attr_name = LocalName::from(&*fold_name(self.slice(start, end)));
+            // After attribute name.
+            while self.pos < len && is_ws(self.src[self.pos]) {
+                self.pos += 1;
+            }
+            let value = if self.src.get(self.pos) == Some(&b'=') {
+                self.pos += 1;
+                while self.pos < len && is_ws(self.src[self.pos]) {
+                    self.pos += 1;
+                }
+                self.attribute_value()?
+            } else {
+                StrTendril::new()
+            };
+            if attrs.iter().any(|a| a.name.local == attr_name) {
+                duplicate = true;
+            } else {
+                attrs.push(Attribute {
+                    name: QualName::new(None, ns!(), attr_name),
+                    value,
+                });
+            }
+            if self.pos >= len {
+                return None;
+            }
+            // After a quoted value the next byte must separate; otherwise it starts the
+            // next attribute (a parse error) -- both read as "before attribute name".
+        }
+        if kind == StartTag {
+            self.last_start = Some(name.clone());
+        }
+        self.mode = Mode::Data;
+        self.emit(Token::TagToken(Tag {
+            kind,
+            name,
+            self_closing,
+            attrs,
+            had_duplicate_attributes: duplicate,
+        }));
+        Some(())
+    }
+
+    /// Before attribute value at `pos` (whitespace skipped): reads a quoted or unquoted
+    /// value. None at EOF (the tag is dropped).
+    fn attribute_value(&mut self) -> Option<StrTendril> {
+        let len = self.src.len();
+        match self.src.get(self.pos).copied() {
+            None => None,
+            Some(q @ (b'"' | b'\'')) => {
+                let start = self.pos + 1;
+                let close = memchr::memchr(q, &self.src[start..])? + start;
+                self.pos = close + 1;
+                Some(self.value(start, close))
+            }
+            Some(b'>') => Some(StrTendril::new()),
+            Some(_) => {
+                let start = self.pos;
+                let mut end = start;
+                while end < len && !is_ws(self.src[end]) && self.src[end] != b'>' {
+                    end += 1;
+                }
+                if end >= len {
+                    return None;
+                }
+                self.pos = end;
+                Some(self.value(start, end))
+            }
+        }
+    }
+
+    /// The attribute value `src[start..end]` with character references decoded.
+    fn value(&self, start: usize, end: usize) -> StrTendril {
+        let raw = &self.src[start..end];
+        if memchr::memchr2(b'&', 0, raw).is_none() {
+            return self.buf.subtendril(start as u32, (end - start) as u32);
+        }
+        let mut out = String::with_capacity(end - start);
+        let mut run = start;
+        let mut at = start;
+        while let Some(i) = memchr::memchr2(b'&', 0, &self.src[at..end]) {
+            let i = at + i;
+            if self.src[i] == 0 {
+                out.push_str(self.slice(run, i));
+                out.push_str(REPLACEMENT);
+                run = i + 1;
+                at = i + 1;
+                continue;
+            }
+            match self.char_ref_bounded(i, end, true) {
+                Some((decoded, next)) => {
+                    out.push_str(self.slice(run, i));
+                    out.push_str(decoded.as_str());
+                    run = next;
+                    at = next;
+                }
+                None => at = i + 1,
+            }
+        }
+        out.push_str(self.slice(run, end));
+        StrTendril::from_slice(&out)
+    }
+}

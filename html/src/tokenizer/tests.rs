@@ -1,0 +1,365 @@
+//! Edge cases of the tokenizer: each input's tree must serialise exactly as html5ever's own
+//! tokenizer gives it, and a few are also checked against the expected markup.
+
+use super::parse_scripting;
+use crate::dom::parse_html5ever;
+
+/// Our tree serialised, with the quirks mode.
+fn ours(html: &str) -> String {
+    let doc = parse_scripting(html);
+    format!("{:?} {}", doc.quirks_mode.get(), doc.html())
+}
+
+fn theirs(html: &str) -> String {
+    let doc = parse_html5ever(html);
+    format!("{:?} {}", doc.quirks_mode.get(), doc.html())
+}
+
+fn same(html: &str) -> String {
+    let a = ours(html);
+    assert_eq!(a, theirs(html), "input: {html:?}");
+    a
+}
+
+fn body(html: &str) -> String {
+    let doc = parse_scripting(html);
+    let out = doc.select("body").inner_html().to_string();
+    same(html);
+    out
+}
+
+#[test]
+fn entities_in_text() {
+    assert_eq!(
+        body("<p>a&amp;b &lt;c&gt; &copy 2024 &notit; &notin; &amp</p>"),
+        "<p>a&amp;b &lt;c&gt; © 2024 ¬it; ∉ &amp;</p>"
+    );
+    for s in [
+        "&",
+        "&;",
+        "&#",
+        "&#x",
+        "&#;",
+        "&#x;",
+        "&#65",
+        "&#65;",
+        "&#x41;",
+        "&#X41",
+        "&#0;",
+        "&#128;",
+        "&#x81;",
+        "&#xD800;",
+        "&#x110000;",
+        "&#99999999999;",
+        "&#9;",
+        "&#x7f;",
+        "&#xFFFE;",
+        "&bogus;",
+        "&amp;amp;",
+        "&AMP;",
+        "&ampx",
+        "&Aacute",
+        "&aacute;x",
+        "&NotEqualTilde;",
+        "&acE;",
+        "& amp;",
+        "&&amp;",
+        "&#38;#38;",
+    ] {
+        same(&format!("<div>{s}</div><p>x{s}y</p>"));
+    }
+}
+
+#[test]
+fn entities_in_attributes() {
+    let html = r#"<a href="?a=1&amp=2&copy=3&copy;&lt;x&notin;&notit&#65&#x42;z" title='&quot&quotx&quot;' data-x=&amp&ampy>t</a>"#;
+    let out = body(html);
+    assert!(
+        out.contains(r#"href="?a=1&amp;amp=2&amp;copy=3©&lt;x∉&amp;notitABz""#),
+        "{out}"
+    );
+    assert!(out.contains(r#"title="&quot;&amp;quotx&quot;""#), "{out}");
+    same("<a b=\"&\" c='&#' d=&#x e=\"&amp\" f=\"&amp;\">");
+}
+
+#[test]
+fn raw_text_elements() {
+    for html in [
+        "<title>a &amp; <b>b</b></title>",
+        "<textarea>\n<b>&lt;x</b>&amp</textarea>",
+        "<textarea></TEXTAREA >x",
+        "<style>p > a { x: '</sty' } </style><p>after",
+        "<style>a</stylex></style>",
+        "<xmp><b>&amp;</b></xmp>",
+        "<noscript><p>hidden</p></noscript><p>shown",
+        "<iframe><p>x</p></iframe>",
+        "<noembed><a></noembed>",
+        "<noframes><a></noframes>",
+        "<plaintext><a>&amp;</plaintext>",
+        "<title>unterminated",
+        "<style>unterminated </st",
+        "<title>a</title x=\"1\" / >b",
+        "<pre>\nfirst</pre><pre>&#10;second</pre>",
+    ] {
+        same(html);
+    }
+}
+
+#[test]
+fn script_escapes() {
+    for html in [
+        "<script>var a = '<!-- <script> </script> -->'; </script><p>after",
+        "<script><!-- <script></script> x --></script><p>after",
+        "<script><!--</script><p>after",
+        "<script><!-- --></script><p>after",
+        "<script><!--><p></script>after",
+        "<script><!---></script>after",
+        "<script><!-- <script> --></script>still</script><p>after",
+        "<script><!-- <SCRIPT> </Script > </script><p>after",
+        "<script><!-- <scripts> </script>after",
+        "<script>a<b</scrip</script>c",
+        "<script>if (a<!--b) {}</script>c",
+        "<script><!-- -- > </script>c",
+        "<script>unterminated <!-- <script>",
+        "<script></script",
+        "<SCRIPT>x</SCRIPT>y",
+    ] {
+        same(html);
+    }
+    let out = body("<script><!-- <script></script> x --></script><p>after");
+    assert!(out.ends_with("<p>after</p>"), "{out}");
+}
+
+#[test]
+fn cdata_in_foreign_content() {
+    for html in [
+        "<svg><![CDATA[ a < b & c ]]></svg>",
+        "<math><mi><![CDATA[x]]></mi></math>",
+        "<div><![CDATA[ html ]]></div>",
+        "<svg><![CDATA[ unterminated",
+        "<svg><foreignObject><![CDATA[x]]></foreignObject></svg>",
+        "<svg viewBox=\"0 0 1 1\" xlink:href=\"#a\"><path d=\"M0\"/></svg>",
+    ] {
+        same(html);
+    }
+    assert_eq!(body("<svg><![CDATA[a<b]]></svg>"), "<svg>a&lt;b</svg>");
+    assert_eq!(body("<div><![CDATA[x]]></div>"), "<div><!--[CDATA[x]]--></div>");
+}
+
+#[test]
+fn doctypes_and_quirks() {
+    for html in [
+        "<!DOCTYPE html><p>",
+        "<!doctype HTML><p>",
+        "<p>no doctype",
+        "<!DOCTYPE><p>",
+        "<!DOCTYPE>",
+        "<!DOCTYPE",
+        "<!DOCTYPEhtml>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\">",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\">",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd\">",
+        "<!DOCTYPE html PUBLIC '-//W3O//DTD W3 HTML Strict 3.0//EN//'>",
+        "<!DOCTYPE html SYSTEM \"about:legacy-compat\">",
+        "<!DOCTYPE html SYSTEM 'http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd'>",
+        "<!DOCTYPE html PUBLIC\"-//W3C//DTD HTML 4.01//EN\"\"x\">",
+        "<!DOCTYPE html PUBLIC \"unterminated>",
+        "<!DOCTYPE html PUBLIC>",
+        "<!DOCTYPE html PUBLIC x>",
+        "<!DOCTYPE html SYSTEM>",
+        "<!DOCTYPE html bogus>",
+        "<!DOCTYPE html PUBLIC \"a\" \"b\" junk>",
+        "<!DOCTYPE html PUBLIC \"a\" junk>",
+        "<!DOCTYPE ht\0ml>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Frameset//EN\"",
+    ] {
+        same(&format!("{html}<table><p>x</table>"));
+    }
+    assert!(ours("<p>x").starts_with("Quirks"));
+    assert!(ours("<!DOCTYPE html><p>x").starts_with("NoQuirks"));
+}
+
+#[test]
+fn nul_and_newlines() {
+    for html in [
+        "<p>a\0b</p>",
+        "<p a\0b=\"c\0d\" e=f\0g>x</p>",
+        "<ti\0tle>x",
+        "<textarea>a\0b</textarea><style>c\0d</style><script>e\0f</script>",
+        "<svg>a\0b</svg>",
+        "<!-- a\0b --><!a\0b>",
+        "<table>\0<tr><td>x</td></tr></table>",
+        "a\r\nb\rc\n\rd\r",
+        "<pre>\r\nx</pre>",
+        "<textarea>\r\n\r\nx</textarea>",
+        "<a title=\"a\r\nb\">x</a>",
+        "\u{feff}<p>bom",
+    ] {
+        same(html);
+    }
+    assert_eq!(body("<p>a\r\nb\rc</p>"), "<p>a\nb\nc</p>");
+}
+
+#[test]
+fn tags_and_attributes() {
+    for html in [
+        "<DIV CLASS=a Id='b' data-X=\"c\">x</DIV>",
+        "<p a=1 a=2 A=3 b>x</p>",
+        "<p =a>x</p>",
+        "<p a= b>x</p>",
+        "<p a =\"b\"c>x</p>",
+        "<p a=\"b\"/c>x</p>",
+        "<br/><br / ><img src=x/><p/>",
+        "<a href=x?a=1&b=2>x</a>",
+        "<a b=`c` d=<e f='\"g'>x</a>",
+        "<p a=>x</p>",
+        "<p \"a\"=b 'c'=d <e>x</p>",
+        "<a<b>x",
+        "</br class=x>",
+        "</p a=b>",
+        "<p>a</ p>b",
+        "a</>b",
+        "a</ b>c",
+        "a</3>b",
+        "a<3 b",
+        "a < b <= c",
+        "a<?xml version=\"1.0\"?>b",
+        "<p>x</p a=\"1\" b>",
+        "<p>\u{e9}t\u{e9} <\u{e9}> </\u{e9}> <x\u{e9}y>z",
+        "<table><tr><td>a<td>b</table>text",
+        "<b><p>x</b>y</p>",
+        "<template><p>x</p></template>",
+    ] {
+        same(html);
+    }
+    assert_eq!(body("<p a=1 a=2 A=3>x</p>"), "<p a=\"1\">x</p>");
+}
+
+#[test]
+fn comments() {
+    for html in [
+        "<!---->a<!-->b<!--->c<!-- x -->d",
+        "<!--a--!>b",
+        "<!--a--->b",
+        "<!--a-- b-->c",
+        "<!--a<!--b-->c",
+        "<!--<!--->x",
+        "<!--a--!-->b",
+        "<!-",
+        "<!",
+        "<!x",
+        "<!-x>y",
+        "<?php echo 1 ?>x",
+        "</-x>y",
+    ] {
+        same(html);
+    }
+}
+
+#[test]
+fn unterminated_at_eof() {
+    for html in [
+        "<p>a<",
+        "<p>a</",
+        "<p>a</p",
+        "<p>a<b",
+        "<p>a<b c",
+        "<p>a<b c=",
+        "<p>a<b c=\"d",
+        "<p>a<b c='d",
+        "<p>a<b c=d",
+        "<p>a<b c=d ",
+        "<p>a<b /",
+        "<p>a<!--x",
+        "<p>a<!--x-",
+        "<p>a<!--x--",
+        "<p>a<!--x--!",
+        "<p>a<!--",
+        "<p>a<!---",
+        "<p>a<!x",
+        "<p>a<?x",
+        "<p>a</x",
+        "<p>a&am",
+        "<p>a&#12",
+        "<p>a&#x",
+        "<textarea>a</textarea",
+        "<script>a</script ",
+        "<style>a</style x=\"",
+    ] {
+        same(html);
+    }
+}
+
+/// Deterministic pseudo-random soups of markup fragments (a small LCG, no dependency):
+/// every one must give html5ever's tree.
+#[test]
+fn random_soups_match_html5ever() {
+    const PIECES: &[&str] = &[
+        "<",
+        ">",
+        "</",
+        "/",
+        "!",
+        "?",
+        "-",
+        "--",
+        "=",
+        "\"",
+        "'",
+        " ",
+        "\n",
+        "\r",
+        "\0",
+        "&",
+        "#",
+        "x",
+        ";",
+        "&amp",
+        "&lt;",
+        "&#x41",
+        "&not",
+        "&notin;",
+        "a",
+        "B",
+        "p",
+        "div",
+        "script",
+        "SCRIPT",
+        "style",
+        "title",
+        "textarea",
+        "plaintext",
+        "noscript",
+        "svg",
+        "math",
+        "table",
+        "tr",
+        "td",
+        "template",
+        "[CDATA[",
+        "]]>",
+        "<!--",
+        "-->",
+        "<!DOCTYPE",
+        "html",
+        "PUBLIC",
+        "SYSTEM",
+        "\u{e9}",
+        "\u{2603}",
+        "select",
+        "option",
+        "pre",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    for _ in 0..20000 {
+        let n = 1 + next() % 60;
+        let html: String = (0..n).map(|_| PIECES[next() % PIECES.len()]).collect();
+        same(&html);
+    }
+}
