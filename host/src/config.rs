@@ -722,7 +722,7 @@ mod tests {
         assert!(c.plugins_dir.ends_with("plugins"));
         assert_eq!(c.cache.url, None);
         assert!(c.cache.path.ends_with("distill-data/cache/cache.redb"));
-        assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 16 << 20));
+        assert_eq!((c.cache.max_bytes, c.cache.hot_max_bytes), (1 << 30, 4 << 20));
         assert_eq!(c.cache.ttl, Duration::from_secs(730 * 86_400));
         // Lockdown's default maxAge reaches what the default retention keeps.
         let lockdown = Duration::from_millis(crate::api::scrape_request::LOCKDOWN_MAX_AGE_MS as u64);

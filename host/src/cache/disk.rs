@@ -34,9 +34,13 @@ const BYTES: &str = "bytes";
 const COUNT: &str = "entries";
 
 /// redb's own page cache; the moka tier in front holds the hot values, so
-/// this serves the B-tree pages of lookups and the entries read back (was
-/// 32 MiB: it filled under a crawl, docs/ROBUSTNESS.md "Memory").
-const PAGE_CACHE_BYTES: usize = 16 << 20;
+/// this serves the B-tree pages of lookups and the entries read back. redb
+/// moves every page a commit wrote into it, so with writes on every fresh
+/// scrape it filled with just-written entries (256 KiB pages for a 500 KB
+/// page's) that the hot tier already held: was 32 MiB (filled under a
+/// crawl, docs/ROBUSTNESS.md "Memory"), then 16 MiB, which a c=16 burst
+/// filled (BENCHMARKS.md, "RSS under c=16").
+const PAGE_CACHE_BYTES: usize = 4 << 20;
 /// Longest time a commit stays non-durable.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 

@@ -101,11 +101,13 @@ pub trait CacheStore: Send + Sync + 'static {
 }
 
 /// Default cap on the embedded store's in-memory hot tier, in MiB
-/// (`DISTILL_CACHE_HOT_MIB`). 16 MiB holds the hot set of a busy server's
-/// repeated pages; entries beyond it are still hits, read from the file
-/// (docs/CACHE.md). Was 64: a crawl or soak filled it, and with redb's page
-/// cache it was most of the server's memory under load.
-pub const DEFAULT_HOT_MIB: u64 = 16;
+/// (`DISTILL_CACHE_HOT_MIB`). 4 MiB holds a few hundred article-sized
+/// entries; entries beyond it are still hits, read from the file and
+/// decompressed (60–150 µs, docs/CACHE.md). Was 64, then 16: every fresh
+/// scrape puts its page and response here, so any load fills it, and at 16
+/// MiB it was the largest part of the server's resident memory under c=16
+/// (BENCHMARKS.md, "RSS under c=16").
+pub const DEFAULT_HOT_MIB: u64 = 4;
 
 /// Where the cache lives and how big it may grow (from [`crate::config::Config`]).
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@ use super::error::PipelineError;
 use crate::api::ScrapeOptions;
 use distill_html::{CleanOptions, ParsedPage};
 use serde_json::{Map, Value};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use tokio::sync::Semaphore;
 use url::Url;
 
@@ -17,9 +17,14 @@ const INLINE_LIMIT: usize = 256 * 1024;
 /// Large pages prepared at once: one per CPU. The work is all CPU, so more
 /// at once only interleaves it, while each holds its page's parse trees
 /// (several MiB for a 500 KB page) until it ends; the rest wait their turn
-/// holding only their HTML.
-static LARGE_PAGE_SLOTS: LazyLock<Semaphore> =
-    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())));
+/// holding only their HTML. A slot is held by the blocking work itself, not
+/// by the request: a cancelled request's preparation runs on to its end and
+/// keeps its slot until then.
+static LARGE_PAGE_SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
+    Arc::new(Semaphore::new(
+        std::thread::available_parallelism().map_or(2, |n| n.get()),
+    ))
+});
 
 /// What the pipeline needs from the HTML.
 pub struct PreparedPage {
@@ -47,17 +52,33 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
-    let _slot = LARGE_PAGE_SLOTS
-        .acquire()
-        .await
-        .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
     let (page, url, opts) = (std::mem::take(html), url.clone(), opts.clone());
-    let (prepared, page) =
-        tokio::task::spawn_blocking(move || (prepare_sync(&page, &url, &opts, wanted), page))
-            .await
-            .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))?;
+    let (prepared, page) = in_slot(&LARGE_PAGE_SLOTS, move || {
+        (prepare_sync(&page, &url, &opts, wanted), page)
+    })
+    .await?;
     *html = page;
     prepared
+}
+
+/// Runs `work` on a blocking thread once one of `slots` is free. The slot
+/// moves into the blocking task and is given back when `work` ends, whether
+/// or not the caller still waits for it (a dropped future does not stop a
+/// blocking task).
+async fn in_slot<R: Send + 'static>(
+    slots: &Arc<Semaphore>,
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, PipelineError> {
+    let slot = Arc::clone(slots)
+        .acquire_owned()
+        .await
+        .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        work()
+    })
+    .await
+    .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))
 }
 
 /// The same, on the current thread.
@@ -93,4 +114,52 @@ pub fn prepare_sync(
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_cancelled_request_keeps_its_slot_until_the_work_ends() {
+        let slots = Arc::new(Semaphore::new(1));
+        let (started_tx, started_rx) = mpsc::channel::<()>();
+        let (finish_tx, finish_rx) = mpsc::channel::<()>();
+        let request = tokio::spawn({
+            let slots = Arc::clone(&slots);
+            async move {
+                in_slot(&slots, move || {
+                    started_tx.send(()).unwrap();
+                    finish_rx.recv().unwrap();
+                })
+                .await
+            }
+        });
+        tokio::task::spawn_blocking(move || started_rx.recv_timeout(Duration::from_secs(10)))
+            .await
+            .unwrap()
+            .expect("the work started");
+        // The request goes away (client gone, deadline) while its work runs.
+        request.abort();
+        assert!(request.await.unwrap_err().is_cancelled());
+        assert_eq!(
+            slots.available_permits(),
+            0,
+            "the running work still holds the slot"
+        );
+        finish_tx.send(()).unwrap();
+        // Given back once the work ends.
+        let back = tokio::time::timeout(Duration::from_secs(10), Arc::clone(&slots).acquire_owned()).await;
+        assert!(back.is_ok(), "the slot came back when the work ended");
+    }
+
+    #[tokio::test]
+    async fn the_work_runs_in_a_slot_and_gives_it_back() {
+        let slots = Arc::new(Semaphore::new(1));
+        let seen = in_slot(&slots, || 41 + 1).await.unwrap();
+        assert_eq!(seen, 42);
+        assert_eq!(slots.available_permits(), 1);
+    }
 }
