@@ -430,11 +430,16 @@ impl Acc {
         }
         // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
         // the box about the writer that ends a post, even inside the post's body.
-        if (self.prev_about && w == "author") || matches!(w, "bio" | "bios" | "biography") {
-            self.author_box();
-            return;
+        match w {
+            "author" if self.prev_about => return self.author_box(),
+            "bio" | "bios" | "biography" => return self.author_box(),
+            _ => {}
         }
-        self.prev_about = w == "about" || (self.prev_about && w == "the");
+        self.prev_about = match w {
+            "about" => true,
+            "the" => self.prev_about,
+            _ => false,
+        };
         self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
         self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
         self.prev_component = matches!(
