@@ -282,3 +282,20 @@ fn a_side_column_of_teaser_cards_beside_the_article_goes() {
         &["CARD0", "CARD6", "unrelated answer"],
     );
 }
+
+#[test]
+fn the_box_about_the_author_inside_the_posts_body_goes() {
+    // The writer's biography ends the post, inside its body (`entry-content`), in a box
+    // named `about-the-author`, `mini-bio` or `post-body-bio`: it is not the story.
+    for class in ["wp-about-the-author", "mini-bio", "post-body-bio", "biography"] {
+        let html = format!(
+            r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry-content">{}
+            <div class="{class}"><p>BIOGRAPHY Sam Reed is a freelance writer who lives by the
+            sea with two dogs, and writes about moss, stone and the patience of small things
+            for several magazines.</p></div></div></div></body>"#,
+            paras(8)
+        );
+        let out = main_content(&html);
+        assert_kept(&out, &["Part 1. Lichens", "Part 8. Lichens"], &["BIOGRAPHY"]);
+    }
+}

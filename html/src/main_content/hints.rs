@@ -385,9 +385,21 @@ struct Acc {
     prev_component: bool,
     /// The previous word of the current class named a person (user, author, member).
     prev_person: bool,
+    /// The previous words of the current class were `about` or `about the`.
+    prev_about: bool,
 }
 
 impl Acc {
+    /// The box about a poster or an author (biography, stats): chrome, and never the
+    /// article's body it sits in (`post-body-bio`).
+    fn author_box(&mut self) {
+        self.out.strong_chrome = true;
+        self.out.article_body = false;
+        self.out.score -= 3;
+        self.prev_person = false;
+        self.prev_about = false;
+    }
+
     fn add(&mut self, w: &str) {
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && matches!(w, "body" | "content" | "text") {
@@ -413,11 +425,21 @@ impl Acc {
                     | "about"
             )
         {
-            self.out.strong_chrome = true;
-            self.out.score -= 3;
-            self.prev_person = false;
+            self.author_box();
             return;
         }
+        // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
+        // the box about the writer that ends a post, even inside the post's body.
+        match w {
+            "author" if self.prev_about => return self.author_box(),
+            "bio" | "bios" | "biography" => return self.author_box(),
+            _ => {}
+        }
+        self.prev_about = match w {
+            "about" => true,
+            "the" => self.prev_about,
+            _ => false,
+        };
         self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
         self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
         self.prev_component = matches!(
@@ -539,6 +561,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         n_seen: 0,
         prev_piece: false,
         prev_person: false,
+        prev_about: false,
         prev_component: false,
     };
     // A post's terms written as classes (`category-social-media tag-share
@@ -575,6 +598,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         }
         acc.prev_piece = false;
         acc.prev_person = false;
+        acc.prev_about = false;
         acc.prev_component = false;
         for_each_word(class, |w| acc.add(w));
     }
@@ -590,6 +614,23 @@ mod tests {
         let doc = parse(html);
         let id = doc.select("body > *").nodes()[0].id;
         crate::dom::with_element(&doc.tree, id, |el| words(el, &mut WordCache::default())).unwrap()
+    }
+
+    #[test]
+    fn a_box_about_the_author_is_chrome_even_inside_the_body() {
+        for class in [
+            "about-author",
+            "wp-about-the-author-text",
+            "mini-bio",
+            "biography",
+            "post-body-bio",
+        ] {
+            let w = words_of(&format!("<div class='{class}'>x</div>"));
+            assert!(w.strong_chrome && !w.article_body, "{class}");
+        }
+        // "about" alone, or a writer's name in a class, is no such box.
+        assert!(!words_of("<div class='about-us'>x</div>").strong_chrome);
+        assert!(!words_of("<div class='about the-author'>x</div>").strong_chrome);
     }
 
     #[test]
