@@ -117,8 +117,8 @@ impl<'a> Tokenizer<'a> {
     fn run(&mut self) {
         while self.pos < self.src.len() {
             match self.mode {
-                Mode::Data => self.data(),
-                Mode::Rcdata => self.rcdata(),
+                Mode::Data => self.text_with_refs(false),
+                Mode::Rcdata => self.text_with_refs(true),
                 Mode::Rawtext => self.rawtext(),
                 Mode::Script => self.script_data(),
                 Mode::Plaintext => self.plaintext(),
@@ -162,8 +162,10 @@ impl<'a> Tokenizer<'a> {
         &self.text[start..end]
     }
 
-    /// The data state: text, character references, NUL, and `<` starting markup.
-    fn data(&mut self) {
+    /// Text with character references, up to markup: the data state (`<` may
+    /// start a tag; NUL is a token of its own) or RCDATA (`<title>`,
+    /// `<textarea>`: only the matching end tag ends it; NUL becomes U+FFFD).
+    fn text_with_refs(&mut self, rcdata: bool) {
         let mut run = self.pos;
         let mut at = self.pos;
         while let Some(i) = memchr::memchr3(b'<', b'&', 0, &self.src[at..]) {
@@ -180,8 +182,18 @@ impl<'a> Tokenizer<'a> {
                 },
                 0 => {
                     self.text(run, i);
-                    self.emit(Token::NullCharacterToken);
+                    if rcdata {
+                        self.chars(REPLACEMENT);
+                    } else {
+                        self.emit(Token::NullCharacterToken);
+                    }
                     run = i + 1;
+                    at = i + 1;
+                }
+                _ if rcdata => {
+                    if self.raw_end_tag(run, i) {
+                        return;
+                    }
                     at = i + 1;
                 }
                 _ => {
@@ -192,40 +204,6 @@ impl<'a> Tokenizer<'a> {
                     }
                     // `<` was text: keep it in the run and go on after it.
                     run = i;
-                    at = i + 1;
-                }
-            }
-        }
-        self.text(run, self.src.len());
-        self.pos = self.src.len();
-    }
-
-    /// RCDATA (`<title>`, `<textarea>`): text with character references up to the end tag.
-    fn rcdata(&mut self) {
-        let mut run = self.pos;
-        let mut at = self.pos;
-        while let Some(i) = memchr::memchr3(b'<', b'&', 0, &self.src[at..]) {
-            let i = at + i;
-            match self.src[i] {
-                b'&' => match self.char_ref(i, false) {
-                    Some((decoded, end)) => {
-                        self.text(run, i);
-                        self.chars(decoded.as_str());
-                        run = end;
-                        at = end;
-                    }
-                    None => at = i + 1,
-                },
-                0 => {
-                    self.text(run, i);
-                    self.chars(REPLACEMENT);
-                    run = i + 1;
-                    at = i + 1;
-                }
-                _ => {
-                    if self.raw_end_tag(run, i) {
-                        return;
-                    }
                     at = i + 1;
                 }
             }
