@@ -299,3 +299,32 @@ fn the_box_about_the_author_inside_the_posts_body_goes() {
         assert_kept(&out, &["Part 1. Lichens", "Part 8. Lichens"], &["BIOGRAPHY"]);
     }
 }
+
+#[test]
+fn an_articles_sections_named_from_one_chrome_worded_template_stay() {
+    // A long text cut into sections that all carry one class with a chrome word in it
+    // (`toc-part`: the sections a table of contents points at). No section holds a
+    // quarter of the page's prose, so none is content on its own share; together they
+    // are the page. A short hero before them must not win.
+    let sections: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<section class=\"toc-part chapter-{i}\"><h2>Chapter {i}</h2>{}</section>",
+                paras(2)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+        <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
+        <p>A field guide, in six short chapters.</p></div>
+        <div class="chapters">{sections}</div></div>
+        <footer><a href="/contact">Contact</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Chapter 1", "Chapter 6", "Part 1. Lichens", "Part 2. Lichens"],
+        &["Contact"],
+    );
+}
