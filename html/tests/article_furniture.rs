@@ -328,3 +328,29 @@ fn an_articles_sections_named_from_one_chrome_worded_template_stay() {
         &["Contact"],
     );
 }
+
+#[test]
+fn an_articles_text_inside_its_header_element_stays() {
+    // The article's text sits in the `<header>` of the article element (a template that
+    // puts the title, the lead and the body together), after it a carousel of linked
+    // photos. A `<header>` holding most of the page's prose is no banner: the text stays,
+    // the carousel of links does not win. (The site's footer holds enough plain text that
+    // the header is not most of the page's.)
+    let photos: String = (0..8)
+        .map(|i| {
+            format!("<li><a href=\"/photos/{i}\"><img src=\"/p{i}.jpg\">PHOTO{i} A wall in spring</a></li>")
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+        <article><header class="article-header"><h1>Lichens on Old Walls</h1>
+        <div>{}</div></header><div class="gallery"><ul>{photos}</ul></div></article>
+        <footer><p>{}</p></footer></body>"#,
+        paras(3),
+        "The site is run by volunteers who photograph walls, roofs and gravestones in \
+         every season and write up what they find for anyone who cares to read it. "
+            .repeat(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &[]);
+}

@@ -160,7 +160,9 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             || sections_of_prose(nodes, node, class_record, share * page_plain);
         // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
         // page's prose (tab panels, a whole article) is a misused role, not navigation.
-        let misused_nav = node.landmark == Landmark::Nav && prose_rich;
+        // A `<header>` around it (a template putting an article's title, lead and body in
+        // its header element) is no banner either.
+        let misused_nav = matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich;
         // A boilerplate word (`share`, `cookie`) on the element that holds the article —
         // named as content itself or filled by an element that is — is a tag or a
         // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
@@ -300,10 +302,12 @@ pub(super) fn plain(node: &Node) -> u32 {
 /// page's prose, so none passes the share test alone, but the element holding the group is
 /// that much prose and the section is prose too. The group then stands for its sections.
 /// The class must be a real one: columns told apart by their ids alone (a side column, the
-/// post and its comments, another side column) are no text's sections.
+/// post and its comments, another side column) are no text's sections, nor are `<aside>`s
+/// (a side column's widgets, one template each).
 fn sections_of_prose(nodes: &[Node], node: &Node, class_record: bool, min: f32) -> bool {
     class_record
         && node.sig != node.tag_sig
+        && node.landmark != Landmark::Aside
         && node.total.link_density() < PROSE_LINK_DENSITY
         && prose_holds(&nodes[node.parent as usize], min)
 }
