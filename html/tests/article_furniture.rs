@@ -354,3 +354,27 @@ fn an_articles_text_inside_its_header_element_stays() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &[]);
 }
+
+#[test]
+fn an_articles_sections_named_with_a_boilerplate_word_stay() {
+    // The same text whose sections each carry `skip-item` (the targets of "skip to"
+    // links): `skip` names boilerplate (skip links), but sections of one template that
+    // are prose, in a holder of the page's prose, are the text.
+    let sections: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<div class=\"skip-item\" id=\"topic{i}\"><h2>Chapter {i}</h2>{}</div>",
+                paras(2)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+        <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
+        <p>A field guide, in six short chapters.</p></div>
+        <div class="chapters">{sections}</div></div>
+        <footer><a href="/contact">Contact</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Chapter 1", "Chapter 6", "Part 2. Lichens"], &["Contact"]);
+}

@@ -174,7 +174,9 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
         ) && !misused_nav)
-            || (node.words.boiler && !prose_named_content);
+            // (Sections of one text under one template are not the box a boilerplate word
+            // names: `skip-item` on each section a skip link points at.)
+            || (node.words.boiler && !prose_named_content && !(class_record && prose_rich));
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
