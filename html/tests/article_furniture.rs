@@ -299,3 +299,82 @@ fn the_box_about_the_author_inside_the_posts_body_goes() {
         assert_kept(&out, &["Part 1. Lichens", "Part 8. Lichens"], &["BIOGRAPHY"]);
     }
 }
+
+#[test]
+fn an_articles_sections_named_from_one_chrome_worded_template_stay() {
+    // A long text cut into sections that all carry one class with a chrome word in it
+    // (`toc-part`: the sections a table of contents points at). No section holds a
+    // quarter of the page's prose, so none is content on its own share; together they
+    // are the page. A short hero before them must not win.
+    let sections: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<section class=\"toc-part chapter-{i}\"><h2>Chapter {i}</h2>{}</section>",
+                paras(2)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+        <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
+        <p>A field guide, in six short chapters.</p></div>
+        <div class="chapters">{sections}</div></div>
+        <footer><a href="/contact">Contact</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Chapter 1", "Chapter 6", "Part 1. Lichens", "Part 2. Lichens"],
+        &["Contact"],
+    );
+}
+
+#[test]
+fn an_articles_text_inside_its_header_element_stays() {
+    // The article's text sits in the `<header>` of the article element (a template that
+    // puts the title, the lead and the body together), after it a carousel of linked
+    // photos. A `<header>` holding most of the page's prose is no banner: the text stays,
+    // the carousel of links does not win. (The site's footer holds enough plain text that
+    // the header is not most of the page's.)
+    let photos: String = (0..8)
+        .map(|i| {
+            format!("<li><a href=\"/photos/{i}\"><img src=\"/p{i}.jpg\">PHOTO{i} A wall in spring</a></li>")
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header><nav><a href="/">Home</a> <a href="/news">News</a></nav></header>
+        <article><header class="article-header"><h1>Lichens on Old Walls</h1>
+        <div>{}</div></header><div class="gallery"><ul>{photos}</ul></div></article>
+        <footer><p>{}</p></footer></body>"#,
+        paras(3),
+        "The site is run by volunteers who photograph walls, roofs and gravestones in \
+         every season and write up what they find for anyone who cares to read it. "
+            .repeat(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &[]);
+}
+
+#[test]
+fn an_articles_sections_named_with_a_boilerplate_word_stay() {
+    // The same text whose sections each carry `skip-item` (the targets of "skip to"
+    // links): `skip` names boilerplate (skip links), but sections of one template that
+    // are prose, in a holder of the page's prose, are the text.
+    let sections: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<div class=\"skip-item\" id=\"topic{i}\"><h2>Chapter {i}</h2>{}</div>",
+                paras(2)
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+        <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
+        <p>A field guide, in six short chapters.</p></div>
+        <div class="chapters">{sections}</div></div>
+        <footer><a href="/contact">Contact</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Chapter 1", "Chapter 6", "Part 2. Lichens"], &["Contact"]);
+}

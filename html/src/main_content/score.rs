@@ -147,12 +147,22 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         } else {
             0.25
         };
-        let prose_rich = plain(node) >= MIN_PROTECTED
+        // An item of a record group is one card of a listing, whatever its classes say
+        // (page builders name cards "cta", "widget", "promo").
+        let record_item =
+            node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
+        // Only cards of one class template: a group by tag alone (sections of a page that
+        // each have a heading) is too loose to vouch for what is inside.
+        let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
+        let prose_rich = (plain(node) >= MIN_PROTECTED
             && plain(node) as f32 >= share * page_plain
-            && node.total.link_density() < 0.2;
+            && node.total.link_density() < 0.2)
+            || sections_of_prose(nodes, node, class_record, share * page_plain);
         // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
         // page's prose (tab panels, a whole article) is a misused role, not navigation.
-        let misused_nav = node.landmark == Landmark::Nav && prose_rich;
+        // A `<header>` around it (a template putting an article's title, lead and body in
+        // its header element) is no banner either.
+        let misused_nav = matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich;
         // A boilerplate word (`share`, `cookie`) on the element that holds the article —
         // named as content itself or filled by an element that is — is a tag or a
         // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
@@ -164,17 +174,12 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
         ) && !misused_nav)
-            || (node.words.boiler && !prose_named_content);
+            // (Sections of one text under one template are not the box a boilerplate word
+            // names: `skip-item` on each section a skip link points at.)
+            || (node.words.boiler && !prose_named_content && !(class_record && prose_rich));
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
-        // An item of a record group is one card of a listing, whatever its classes say
-        // (page builders name cards "cta", "widget", "promo").
-        let record_item =
-            node.parent != u32::MAX && groups[node.parent as usize].is_some_and(|g| g.holds(node));
-        // Only cards of one class template: a group by tag alone (sections of a page that
-        // each have a heading) is too loose to vouch for what is inside.
-        let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
         record_chars[i] = if class_record {
             node.total.chars
         } else if node.parent == u32::MAX {
@@ -292,6 +297,21 @@ fn menu_like(node: &Node) -> bool {
 /// Non-link characters of a subtree.
 pub(super) fn plain(node: &Node) -> u32 {
     node.total.chars - node.total.link_chars
+}
+
+/// Whether `node` is one of a text's sections written from one class template (each
+/// section of an article named `toc-para` or `skip-item`): each holds a small share of the
+/// page's prose, so none passes the share test alone, but the element holding the group is
+/// that much prose and the section is prose too. The group then stands for its sections.
+/// The class must be a real one: columns told apart by their ids alone (a side column, the
+/// post and its comments, another side column) are no text's sections, nor are `<aside>`s
+/// (a side column's widgets, one template each).
+fn sections_of_prose(nodes: &[Node], node: &Node, class_record: bool, min: f32) -> bool {
+    class_record
+        && node.sig != node.tag_sig
+        && node.landmark != Landmark::Aside
+        && node.total.link_density() < PROSE_LINK_DENSITY
+        && prose_holds(&nodes[node.parent as usize], min)
 }
 
 /// Whether an element holds at least `min` plain characters (and [`MIN_PROTECTED`]) with
