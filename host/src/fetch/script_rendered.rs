@@ -14,6 +14,8 @@
 //! whose server-rendered menu is all the text it has is still a shell. A page
 //! without an executable script is never script-rendered.
 
+use std::borrow::Cow;
+
 /// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
@@ -107,8 +109,8 @@ struct Facts {
 enum Token<'a> {
     Text(&'a str),
     /// A start tag: its lowercase name, its attributes' source, self-closing.
-    Start(String, &'a str),
-    End(String),
+    Start(Cow<'a, str>, &'a str),
+    End(Cow<'a, str>),
     /// A comment, doctype or processing instruction.
     Other,
 }
@@ -127,7 +129,7 @@ impl<'a> Tokens<'a> {
         }
         let bytes = rest.as_bytes();
         if bytes[0] != b'<' {
-            let len = rest.find('<').unwrap_or(rest.len());
+            let len = memchr::memchr(b'<', bytes).unwrap_or(rest.len());
             self.pos += len;
             return Some(Token::Text(&rest[..len]));
         }
@@ -152,7 +154,13 @@ impl<'a> Tokens<'a> {
         let name_len = inner
             .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
             .unwrap_or(inner.len());
-        let name = inner[..name_len].to_ascii_lowercase();
+        // Most names are written in lower case: borrowed, not copied.
+        let name = &inner[..name_len];
+        let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(name.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(name)
+        };
         Some(if is_end {
             Token::End(name)
         } else {
@@ -179,25 +187,25 @@ impl<'a> Tokens<'a> {
 }
 
 /// Where the `>` closing the tag that starts `s` is. A quote opens a value
-/// only right after `=`, as in HTML (a stray quote elsewhere is text).
+/// only right after `=` (whitespace between allowed), as in HTML (a stray
+/// quote elsewhere is text). Jumps from one `>` or quote to the next.
 fn tag_close(s: &str) -> Option<usize> {
-    let mut quote = None;
-    let mut after_equals = false;
-    for (i, b) in s.bytes().enumerate().skip(1) {
-        if let Some(q) = quote {
-            if b == q {
-                quote = None;
-            }
-            continue;
+    let b = s.as_bytes();
+    let mut i = 1;
+    while i < b.len() {
+        let at = i + memchr::memchr3(b'>', b'"', b'\'', &b[i..])?;
+        let q = b[at];
+        if q == b'>' {
+            return Some(at);
         }
-        match b {
-            b'>' => return Some(i),
-            b'"' | b'\'' if after_equals => quote = Some(b),
-            _ => {}
-        }
-        if !b.is_ascii_whitespace() {
-            after_equals = b == b'=';
-        }
+        // The last non-space byte before the quote (never before the tag's
+        // first byte): a value's own closing quote is not `=`.
+        let opens = b[1..at].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b'=');
+        i = if opens {
+            at + 1 + memchr::memchr(q, &b[at + 1..])? + 1
+        } else {
+            at + 1
+        };
     }
     None
 }
@@ -208,7 +216,7 @@ fn find_ignore_case(hay: &str, needle: &str) -> Option<usize> {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
     let first = *n.first()?;
     let mut from = 0;
-    while let Some(at) = hay[from..].find(first as char).map(|i| i + from) {
+    while let Some(at) = memchr::memchr(first, &h[from..]).map(|i| i + from) {
         if h.len() - at >= n.len() && h[at..at + n.len()].eq_ignore_ascii_case(n) {
             return Some(at);
         }
@@ -268,7 +276,7 @@ fn text_of(markup: &str) -> String {
                 out.push_str(t);
                 out.push(' ');
             }
-            Token::Start(name, _) if RAW.contains(&name.as_str()) => {
+            Token::Start(name, _) if RAW.contains(&&*name) => {
                 tokens.raw_until_end(&name);
             }
             _ => {}
@@ -285,7 +293,7 @@ fn element_text(tokens: &mut Tokens<'_>, name: &str) -> usize {
     while let Some(token) = tokens.next_token() {
         match token {
             Token::Text(t) => visible += visible_chars(t),
-            Token::Start(n, _) if RAW.contains(&n.as_str()) => {
+            Token::Start(n, _) if RAW.contains(&&*n) => {
                 tokens.raw_until_end(&n);
             }
             Token::Start(n, attrs) if n == name && !attrs.trim_end().ends_with('/') => depth += 1,
@@ -321,7 +329,7 @@ fn scan(html: &str) -> Facts {
         }
         match token {
             Token::Text(t) if in_body && chrome.is_empty() => facts.visible += visible_chars(t),
-            Token::Start(name, attrs) => match name.as_str() {
+            Token::Start(name, attrs) => match &*name {
                 "body" => in_body = true,
                 "script" => {
                     facts.runs_script |= executable(attrs);
