@@ -378,7 +378,8 @@ pub fn to_markdown(r: &Results) -> String {
     for v in std::iter::once(&r.cleaned).chain(r.raw.as_ref()) {
         out.push_str(&format!(
             "\n{}: {} page(s) failed in wasm{}; {} page(s) panicked natively; left out of every figure: \
-             {}. {} page(s) where the plugin's markdown differs from the native markdown.\n",
+             {}. {} page(s) where the plugin's markdown differs from the native markdown. CPU time per \
+             pass: native {:.3} s, wasm {:.3} s.\n",
             v.name,
             v.errors,
             v.first_error
@@ -391,7 +392,9 @@ pub fn to_markdown(r: &Results) -> String {
             } else {
                 v.failed_ids.join(", ")
             },
-            v.mismatches
+            v.mismatches,
+            v.native_cpu.as_secs_f64() / v.rounds.max(1) as f64,
+            v.wasm_cpu.as_secs_f64() / v.rounds.max(1) as f64,
         ));
     }
     out.push_str(&format!(

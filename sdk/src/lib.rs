@@ -46,6 +46,7 @@ extern crate self as distill_sdk;
 pub mod bindings;
 #[cfg(any(feature = "documents", feature = "bytes", feature = "cfb"))]
 pub mod documents;
+mod json_string;
 pub mod llm;
 pub mod log;
 pub mod media;

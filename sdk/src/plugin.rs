@@ -93,7 +93,7 @@ pub fn render_entry<P: FormatPlugin>(
     take_warnings();
     let options = parse_options(options)?;
     let value = P::render(format, page, &options)?;
-    let value = serde_json::to_string(&value).map_err(|e| PluginError::failed(e.to_string()))?;
+    let value = crate::json_string::to_json(&value).map_err(|e| PluginError::failed(e.to_string()))?;
     Ok(Rendered {
         value,
         warnings: take_warnings(),

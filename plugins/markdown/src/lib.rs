@@ -12,6 +12,7 @@ mod parse;
 pub mod postprocess;
 mod render;
 mod scan;
+mod text_scan;
 
 use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value};
 

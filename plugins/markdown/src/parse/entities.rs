@@ -20,7 +20,9 @@ pub fn decode_all(s: &str, in_attr: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut i = 0;
     let mut copied = 0;
-    while i < bytes.len() {
+    // Jumps from one `&` or `\r` to the next (a wide scan, not a loop per byte).
+    while let Some(found) = crate::scan::find3(&bytes[i..], b'&', b'\r', b'&') {
+        i += found;
         match bytes[i] {
             b'\r' => {
                 out.push_str(&s[copied..i]);
@@ -28,7 +30,8 @@ pub fn decode_all(s: &str, in_attr: bool) -> String {
                 i += if bytes.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
                 copied = i;
             }
-            b'&' => {
+            _ => {
+                // `&`
                 if let Some((len, a, b)) = reference(&s[i + 1..], in_attr) {
                     out.push_str(&s[copied..i]);
                     out.push(a);
@@ -41,7 +44,6 @@ pub fn decode_all(s: &str, in_attr: bool) -> String {
                     i += 1;
                 }
             }
-            _ => i += 1,
         }
     }
     out.push_str(&s[copied..]);

@@ -170,10 +170,12 @@ impl Inline {
                 // Only invisible characters: keep the space pending.
                 self.s.truncate(before);
                 self.space = pending;
+                i = end;
             } else {
                 self.after_content();
+                i = end + plain_run(&b[end..]);
+                self.s.push_str(&text[end..i]);
             }
-            i = end;
         }
     }
 
@@ -386,6 +388,27 @@ impl Inline {
         self.trim_end(0);
         self.s
     }
+}
+
+/// The length of the run at the start of `rest` (just after a written word)
+/// that [`Inline::text`] would write unchanged: single spaces each followed
+/// by a word with nothing to escape or drop, ending after a whole word. After
+/// a written word (no pending space, not at a line start, no emphasis to
+/// fix) each such space and word is copied as is, so the run is copied in
+/// one piece; found with a wide scan ([`crate::text_scan`]).
+#[inline(always)]
+fn plain_run(rest: &[u8]) -> usize {
+    let stop = crate::text_scan::stop(rest);
+    let mut end = stop;
+    if stop < rest.len() && CLASS[rest[stop] as usize] & WS == 0 {
+        // A byte to escape or drop: the word holding it is not plain.
+        end = rest[..stop].iter().rposition(|&c| c == b' ').unwrap_or(0);
+    }
+    if end > 0 && rest[end - 1] == b' ' {
+        // A trailing space stays pending.
+        end -= 1;
+    }
+    end
 }
 
 /// Whether `[` and `]` are escaped in one text: inside link text, or where
