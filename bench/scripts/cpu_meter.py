@@ -7,7 +7,8 @@ three rounds alternating the binaries at c=1 (N scrapes; N/8 of 0402), then a c=
 mix (12 clients on 4036, 4 on 0402, N/4 scrapes each) with VmHWM/VmRSS.
 
 usage: cpu_meter.py N BIN [NAME=VALUE:BIN ...]   (run from the repository root)
-env: PLUGINS (default target/release/plugins), PERF=1 perf-records the last binary."""
+env: PLUGINS (default target/release/plugins), PERF=1 perf-records the last binary.
+NAME=VALUE:BIN sets an environment variable for that binary only (e.g. its own DISTILL_PLUGINS_DIR)."""
 import gzip, http.client, http.server, json, os, socketserver, subprocess, sys, threading, time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(ROOT, "../shared/corpus/wcxb-dev/html")
@@ -36,9 +37,9 @@ def start(binary, tag, fresh=True):
     extra = {}
     if "=" in binary:
         kv, binary = binary.split(":", 1); k, v = kv.split("="); extra[k] = v
-    env = {**extra, "PATH": os.environ["PATH"], "DISTILL_HOST": "127.0.0.1", "DISTILL_PORT": "0",
+    env = {"PATH": os.environ["PATH"], "DISTILL_HOST": "127.0.0.1", "DISTILL_PORT": "0",
            "DISTILL_ALLOW_PRIVATE_TARGETS": "true", "DISTILL_PLUGINS_DIR": os.environ.get("PLUGINS", os.path.join(ROOT, "target/release/plugins")),
-           "DISTILL_DATA_DIR": data, "DISTILL_LOG": "warn"}
+           "DISTILL_DATA_DIR": data, "DISTILL_LOG": "warn", **extra}
     p = subprocess.Popen([binary], env=env, stdout=subprocess.PIPE, stderr=open(f"{data}.log", "w"), text=True)
     for line in p.stdout:
         if "listening on" in line.lower() or line.startswith("DISTILL_READY"):
