@@ -306,21 +306,12 @@ fn an_articles_sections_named_from_one_chrome_worded_template_stay() {
     // (`toc-part`: the sections a table of contents points at). No section holds a
     // quarter of the page's prose, so none is content on its own share; together they
     // are the page. A short hero before them must not win.
-    let sections: String = (1..=6)
-        .map(|i| {
-            format!(
-                "<section class=\"toc-part chapter-{i}\"><h2>Chapter {i}</h2>{}</section>",
-                paras(2)
-            )
-        })
-        .collect();
-    let html = format!(
-        r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
-        <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
-        <p>A field guide, in six short chapters.</p></div>
-        <div class="chapters">{sections}</div></div>
-        <footer><a href="/contact">Contact</a></footer></body>"#
-    );
+    let html = chaptered_page(|i| {
+        format!(
+            "<section class=\"toc-part chapter-{i}\"><h2>Chapter {i}</h2>{}</section>",
+            paras(2)
+        )
+    });
     let out = main_content(&html);
     assert_kept(
         &out,
@@ -360,21 +351,25 @@ fn an_articles_sections_named_with_a_boilerplate_word_stay() {
     // The same text whose sections each carry `skip-item` (the targets of "skip to"
     // links): `skip` names boilerplate (skip links), but sections of one template that
     // are prose, in a holder of the page's prose, are the text.
-    let sections: String = (1..=6)
-        .map(|i| {
-            format!(
-                "<div class=\"skip-item\" id=\"topic{i}\"><h2>Chapter {i}</h2>{}</div>",
-                paras(2)
-            )
-        })
-        .collect();
-    let html = format!(
+    let html = chaptered_page(|i| {
+        format!(
+            "<div class=\"skip-item\" id=\"topic{i}\"><h2>Chapter {i}</h2>{}</div>",
+            paras(2)
+        )
+    });
+    let out = main_content(&html);
+    assert_kept(&out, &["Chapter 1", "Chapter 6", "Part 2. Lichens"], &["Contact"]);
+}
+
+/// A page whose text is six chapters written by `section` (given 1 to 6), after a
+/// short hero, between a site nav and a footer of links.
+fn chaptered_page(section: impl Fn(u32) -> String) -> String {
+    let sections: String = (1..=6).map(section).collect();
+    format!(
         r#"<body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
         <div class="page"><div class="hero"><h1>Lichens on Old Walls</h1>
         <p>A field guide, in six short chapters.</p></div>
         <div class="chapters">{sections}</div></div>
         <footer><a href="/contact">Contact</a></footer></body>"#
-    );
-    let out = main_content(&html);
-    assert_kept(&out, &["Chapter 1", "Chapter 6", "Part 2. Lichens"], &["Contact"]);
+    )
 }

@@ -20,14 +20,13 @@ pub fn quote(s: &str) -> String {
     let b = s.as_bytes();
     let mut out = String::with_capacity(b.len() + b.len() / 16 + 2);
     out.push('"');
+    // Everything before `copied` is written; the scan resumes there.
     let mut copied = 0;
-    let mut from = 0;
-    while let Some(found) = find_escape(&b[from..]) {
-        let at = from + found;
+    while let Some(found) = find_escape(&b[copied..]) {
+        let at = copied + found;
         out.push_str(&s[copied..at]);
         push_escape(&mut out, b[at]);
         copied = at + 1;
-        from = at + 1;
     }
     out.push_str(&s[copied..]);
     out.push('"');
