@@ -32,7 +32,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test unit check fmt-check build setup plugins test-plugins example-plugins host bench pagesift quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
+.PHONY: run test test-prerequisites unit check fmt-check build setup plugins test-plugins example-plugins host bench pagesift quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
 
 run: build browser-tools
 	$(BIN)
@@ -145,17 +145,31 @@ browser-tools: $(PLAYWRIGHT)
 ## release, wasm and test builds report the lints of `make check` with
 ## -D warnings, without a separate check build of every dependency (about five
 ## minutes on two cores). Dependencies are compiled by plain rustc as before.
+## The suite then runs in TEST_LANES parallel `cargo test` processes, each
+## test binary with TEST_THREADS threads (scripts/test_lanes.py): most
+## end-to-end suites wait on servers, Chromium or the model rather than compute.
+TEST_LANES ?= 2
+TEST_THREADS ?= 4
 CLIPPY_DRIVER := $(shell rustup which clippy-driver 2>/dev/null || command -v clippy-driver)
 test: export RUSTC_WORKSPACE_WRAPPER := $(CLIPPY_DRIVER)
 test: export CLIPPY_ARGS := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
-test: fmt-check build mcp-tools sdk-tools browser-tools local-llm
+test: fmt-check
 	@test -n "$(CLIPPY_DRIVER)" || { echo "clippy-driver not found (rustup component add clippy)"; exit 1; }
+	$(MAKE) --no-print-directory -j3 test-prerequisites
+	$(CARGO) test --release --workspace --no-run
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) \
 	DISTILL_BIN=$(CURDIR)/$(BIN) \
 	DISTILL_TEST_PLUGINS_DIR=$(CURDIR)/$(TEST_PLUGINS_DIR) \
 	DISTILL_SHIPPED_PLUGINS_DIR=$(CURDIR)/$(PLUGINS_DIR) \
 	DISTILL_EXAMPLE_PLUGINS_DIR=$(CURDIR)/$(EXAMPLE_PLUGINS_DIR) \
-	$(CARGO) test --release --workspace --no-fail-fast -- --test-threads 4
+	CARGO=$(CARGO) python3 scripts/test_lanes.py $(TEST_LANES) --release -- --test-threads $(TEST_THREADS)
+
+## What the suite needs, made with `-j3` by `make test`: the downloads and
+## virtual environments of the tools (network and pip, about two minutes on a
+## clean clone) proceed while cargo compiles, instead of before or after it.
+## The two cargo builds (plugins, host) still run one after the other: they
+## share target/'s lock.
+test-prerequisites: build mcp-tools sdk-tools browser-tools local-llm
 
 ## The local language model (docs/LLM.md, ../shared/notes/local-llm.md): llama.cpp's
 ## own server from PyPI xllamacpp (prebuilt wheel) and SmolLM2-135M-Instruct, the

@@ -3,6 +3,7 @@
 //!
 //! - [`background`]: a thread with its own runtime for each loopback site.
 //! - [`server`]: spawn `$DISTILL_BIN` on an ephemeral port, capture its logs.
+//! - [`cold_start`]: one server at a time compiles a plugin set into the shared wasm cache.
 //! - [`fixture`]: the in-process fixture web site on `127.0.0.1`.
 //! - [`client`]: POST to `/v2/scrape`, get `(status, json)`.
 //! - [`upload`]: multipart uploads to `/v2/parse`.
@@ -23,6 +24,7 @@
 
 pub mod background;
 pub mod client;
+pub mod cold_start;
 pub mod crawl_site;
 pub mod fake_llm;
 pub mod fault_site;

@@ -19,6 +19,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::cold_start::ColdStart;
+
 /// How long a server may take to print its listening line. Generous: the first
 /// server of a clean run compiles every plugin (the PDF converter alone takes
 /// ~20 s of CPU) while other tests compete for the same two cores.
@@ -145,6 +147,14 @@ impl TestServer {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
 
+        let cache_dir = opts
+            .env
+            .iter()
+            .rev()
+            .find(|(key, _)| key == "DISTILL_WASM_CACHE_DIR")
+            .map_or_else(shared_wasm_cache_dir, |(_, dir)| PathBuf::from(dir));
+        let cold_start = ColdStart::begin(&cache_dir, &distill_bin(), &plugins_dir);
+
         let mut child = spawn_tied_to_process(cmd);
         let pid = child.id();
         register_pid(pid, &tmp);
@@ -201,6 +211,7 @@ impl TestServer {
         while !logs.lock().unwrap().contains("distill listening") && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(5));
         }
+        cold_start.warmed();
         TestServer {
             url,
             child: Mutex::new(child),
