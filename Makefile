@@ -15,6 +15,11 @@ SHELL := /bin/bash
 CARGO ?= cargo
 WASM_TARGET := wasm32-wasip2
 WASM_OUT := target/$(WASM_TARGET)/wasm
+# The plugins' intermediate files live apart from the server's (cargo's
+# build-dir; the .wasm files still land in $(WASM_OUT)), so the wasm and the
+# native builds do not wait on each other's lock and `make test` runs them side
+# by side.
+WASM_BUILD_DIR := $(CURDIR)/target/wasm-build
 
 # Plugin crates shipped with the server (every plugins/<name> with a
 # Cargo.toml, crate distill-<name>), and test-only plugins.
@@ -67,7 +72,7 @@ define install_plugin
 endef
 
 plugins: setup
-	$(CARGO) build --profile wasm --target $(WASM_TARGET) $(addprefix -p ,$(PLUGINS) $(TEST_PLUGINS))
+	CARGO_BUILD_BUILD_DIR=$(WASM_BUILD_DIR) $(CARGO) build --profile wasm --target $(WASM_TARGET) $(addprefix -p ,$(PLUGINS) $(TEST_PLUGINS))
 	$(call install_plugin,$(PLUGINS),$(PLUGINS_DIR))
 	$(call install_plugin,$(TEST_PLUGINS),$(TEST_PLUGINS_DIR))
 
@@ -164,11 +169,12 @@ test: fmt-check
 	DISTILL_EXAMPLE_PLUGINS_DIR=$(CURDIR)/$(EXAMPLE_PLUGINS_DIR) \
 	CARGO=$(CARGO) python3 scripts/test_lanes.py $(TEST_LANES) --release -- --test-threads $(TEST_THREADS)
 
-## What the suite needs, made with `-j3` by `make test`: the downloads and
-## virtual environments of the tools (network and pip, about two minutes on a
-## clean clone) proceed while cargo compiles, instead of before or after it.
-## The two cargo builds (plugins, host) still run one after the other: they
-## share target/'s lock.
+## What the suite needs, made with `-j3` by `make test`: the wasm plugins and
+## the native workspace build side by side (separate build directories), and
+## the downloads and virtual environments of the tools (network and pip, about
+## two minutes on a clean clone) proceed while cargo compiles. Each build fills
+## the core the other leaves idle in its serial stretches (a large crate's
+## front end, the LTO link of a plugin).
 test-prerequisites: build mcp-tools sdk-tools browser-tools local-llm
 
 ## The local language model (docs/LLM.md, ../shared/notes/local-llm.md): llama.cpp's
