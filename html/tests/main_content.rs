@@ -159,6 +159,32 @@ fn a_boilerplate_word_on_every_cards_wrapper_does_not_drop_the_grid() {
 }
 
 #[test]
+fn a_river_of_story_cards_keeps_the_headers_holding_their_headlines() {
+    // Each teaser is an `<article>` whose `<header>` holds its linked headline and byline:
+    // the card's title, not a site banner. The river is the page; the section's one-word
+    // heading above it must not win alone.
+    let cards: String = (0..10)
+        .map(|i| {
+            format!(
+                "<article class='river-article'><header><h2><a href='/s/{i}'>Lichen survey number {i} finds \
+                 new species on walls</a></h2><div class='aux'><a href='/by/ann'>Ann Lee</a> \
+                 <a href='/s/{i}#c'>3</a></div></header></article>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header class="site"><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav></header>
+        <main><div class="col"><h1>lichens</h1></div><section class="col-main" id="river">{cards}</section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..10 {
+        assert_kept(&out, &[&format!("Lichen survey number {i}")], &[]);
+    }
+    assert_kept(&out, &[], &["About", "Terms"]);
+}
+
+#[test]
 fn a_boilerplate_word_on_cards_beside_an_article_still_names_boxes() {
     // On an article page the same word on a grid of boxes is what it says: the
     // subscription offers after the post's paragraphs go.
