@@ -118,8 +118,6 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
     let mut landmark_chars = vec![0u32; n];
     // Characters of the nearest record item (card) around each element.
     let mut record_chars = vec![0u32; n];
-    // Characters of the element holding the group of cards around each element.
-    let mut grid_chars = vec![0u32; n];
     for i in 0..n {
         let node = &nodes[i];
         let mut c = if node.parent == u32::MAX {
@@ -190,13 +188,6 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // subscription or sharing boxes beside the post is what the word names.
         let card_wrapper =
             fills_record && !article_page && record_chars[i] <= CARD_MAX_CHARS && node.counts.links > 0;
-        grid_chars[i] = if class_record {
-            nodes[node.parent as usize].total.chars
-        } else if node.parent == u32::MAX {
-            0
-        } else {
-            grid_chars[node.parent as usize]
-        };
         // A `<header>` inside a card (an `<article>` teaser holding its headline) is the
         // card's title, not the site's banner, when the grid of cards is a good part of a
         // page that does not read as an article (a river of stories, a shop's products). A
@@ -205,7 +196,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             && record_chars[i] > 0
             && node.counts.headings > 0
             && !article_page
-            && grid_chars[i] as f32 >= CARD_GRID_SHARE * page_chars;
+            && grid_chars(nodes, &record_chars, i) as f32 >= CARD_GRID_SHARE * page_chars;
         let landmark_chrome = (matches!(
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
@@ -213,7 +204,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             && !card_header)
             // (Sections of one text under one template are not the box a boilerplate word
             // names: `skip-item` on each section a skip link points at.)
-            || (node.words.boiler && !prose_named_content && !(class_record && prose_rich) && !card_wrapper);
+            || (node.words.boiler && !(prose_named_content || card_wrapper || (class_record && prose_rich)));
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
@@ -316,6 +307,21 @@ const CARD_MAX_CHARS: u32 = 1000;
 /// Share of the page's characters a grid of cards must hold for the headers inside its
 /// cards to be their titles.
 const CARD_GRID_SHARE: f32 = 0.25;
+
+/// Characters of the element holding the group of cards around `i` (inside a card): the
+/// parent of the outermost ancestor that is still that card. Walked only for the few
+/// elements that need it (headers inside cards).
+fn grid_chars(nodes: &[Node], record_chars: &[u32], i: usize) -> u32 {
+    let card = record_chars[i];
+    let mut cur = i;
+    while nodes[cur].parent != u32::MAX && record_chars[nodes[cur].parent as usize] == card {
+        cur = nodes[cur].parent as usize;
+    }
+    match nodes[cur].parent {
+        u32::MAX => 0,
+        p => nodes[p as usize].total.chars,
+    }
+}
 
 /// Links above which a record item that is mostly links is a menu section, not a card:
 /// a card has a title, an image, a byline and a "read more", not a list of names.
