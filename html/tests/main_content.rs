@@ -126,6 +126,91 @@ fn listing_keeps_every_card() {
 }
 
 #[test]
+fn a_boilerplate_word_on_every_cards_wrapper_does_not_drop_the_grid() {
+    // A shop theme marks each product card `card-wrapper subscription-eligible`: a modifier
+    // of the card, not a subscription box. The grid is the page; the short notice above it
+    // must not win because every card was read as boilerplate.
+    let cards: String = (0..8)
+        .map(|i| {
+            format!(
+                "<li class='grid__item'><div class='card-wrapper subscription-eligible'>\
+                 <a href='/p/{i}'><img src='/i{i}.jpg' alt=''></a>\
+                 <h3 class='card__heading'><a href='/p/{i}'>Stoneware mug number {i}</a></h3>\
+                 <div class='card-information'><span class='price'>Regular price $2{i}.00</span></div>\
+                 </div></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><nav class="menu"><ul><li><a href="/mugs">Mugs</a></li><li><a href="/plates">Plates</a></li></ul></nav>
+        <main id="MainContent"><div class="notice"><p>Members see early releases first, log in to view them.</p></div>
+        <h1>Mugs</h1><ul class="grid product-grid">{cards}</ul></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..8 {
+        assert_kept(
+            &out,
+            &[&format!("Stoneware mug number {i}"), &format!("$2{i}.00")],
+            &[],
+        );
+    }
+    assert_kept(&out, &[], &["Plates", "Terms"]);
+}
+
+#[test]
+fn a_river_of_story_cards_keeps_the_headers_holding_their_headlines() {
+    // Each teaser is an `<article>` whose `<header>` holds its linked headline and byline:
+    // the card's title, not a site banner. The river is the page; the section's one-word
+    // heading above it must not win alone.
+    let cards: String = (0..10)
+        .map(|i| {
+            format!(
+                "<article class='river-article'><header><h2><a href='/s/{i}'>Lichen survey number {i} finds \
+                 new species on walls</a></h2><div class='aux'><a href='/by/ann'>Ann Lee</a> \
+                 <a href='/s/{i}#c'>3</a></div></header></article>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header class="site"><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav></header>
+        <main><div class="col"><h1>lichens</h1></div><section class="col-main" id="river">{cards}</section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..10 {
+        assert_kept(&out, &[&format!("Lichen survey number {i}")], &[]);
+    }
+    assert_kept(&out, &[], &["About", "Terms"]);
+}
+
+#[test]
+fn a_boilerplate_word_on_cards_beside_an_article_still_names_boxes() {
+    // On an article page the same word on a grid of boxes is what it says: the
+    // subscription offers after the post's paragraphs go.
+    let boxes: String = (0..4)
+        .map(|i| {
+            format!(
+                "<div class='offer'><div class='offer-box subscription-box'>\
+                 <h3><a href='/subscribe/{i}'>OFFER{i} plan</a></h3><span>$9.{i}0 a month</span>\
+                 <p>Every issue in print and online</p></div></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><main><article><h1>Lichens on Old Walls</h1><p>{PROSE}</p><p>Second. {PROSE}</p>
+        <p>Third. {PROSE}</p><p>Fourth. {PROSE}</p><p>Fifth. {PROSE}</p>
+        <div class="offers">{boxes}</div></article></main></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Second. Lichens", "Fifth. Lichens"],
+        &["OFFER0", "OFFER3"],
+    );
+}
+
+#[test]
 fn forum_thread_keeps_all_posts() {
     let posts: String = (0..5)
         .map(|i| {

@@ -158,28 +158,6 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             && plain(node) as f32 >= share * page_plain
             && node.total.link_density() < 0.2)
             || sections_of_prose(nodes, node, class_record, share * page_plain);
-        // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
-        // page's prose (tab panels, a whole article) is a misused role, not navigation.
-        // A `<header>` around it (a template putting an article's title, lead and body in
-        // its header element) is no banner either.
-        let misused_nav = matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich;
-        // A boilerplate word (`share`, `cookie`) on the element that holds the article —
-        // named as content itself or filled by an element that is — is a tag or a
-        // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
-        let prose_named_content = prose_holds(node, BOILER_PROSE_SHARE * page_plain)
-            && (node.words.score > 0
-                || node.words.article_body
-                || content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32);
-        let landmark_chrome = (matches!(
-            node.landmark,
-            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
-        ) && !misused_nav)
-            // (Sections of one text under one template are not the box a boilerplate word
-            // names: `skip-item` on each section a skip link points at.)
-            || (node.words.boiler && !prose_named_content && !(class_record && prose_rich));
-        // A form around a good part of the page's text is the page (a product grid with
-        // compare boxes, a thread with quick-reply controls), even with its cards' links.
-        let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         record_chars[i] = if class_record {
             node.total.chars
         } else if node.parent == u32::MAX {
@@ -192,6 +170,44 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         let fills_record = record_chars[i] > 0
             && node.total.chars as f32 >= 0.8 * record_chars[i] as f32
             && !node.words.strong_chrome;
+        // Navigation holds links: a `role=tablist` or `<nav>` around a good part of the
+        // page's prose (tab panels, a whole article) is a misused role, not navigation.
+        // A `<header>` around it (a template putting an article's title, lead and body in
+        // its header element) is no banner either.
+        let misused_nav = matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich;
+        // A boilerplate word (`share`, `cookie`) on the element that holds the article —
+        // named as content itself or filled by an element that is — is a tag or a
+        // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
+        let prose_named_content = prose_holds(node, BOILER_PROSE_SHARE * page_plain)
+            && (node.words.score > 0
+                || node.words.article_body
+                || content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32);
+        // A boilerplate word on the wrapper of a whole listing card (`hide-read-more-ad`,
+        // `product-card-wrapper subscription-eligible`) is the card's modifier: a card
+        // links to its item and is small. Not on an article page, where a grid of
+        // subscription or sharing boxes beside the post is what the word names.
+        let card_wrapper =
+            fills_record && !article_page && record_chars[i] <= CARD_MAX_CHARS && node.counts.links > 0;
+        // A `<header>` inside a card (an `<article>` teaser holding its headline) is the
+        // card's title, not the site's banner, when the grid of cards is a good part of a
+        // page that does not read as an article (a river of stories, a shop's products). A
+        // carousel of other products under a product is a smaller part and stays chrome.
+        let card_header = node.landmark == Landmark::Banner
+            && record_chars[i] > 0
+            && node.counts.headings > 0
+            && !article_page
+            && grid_chars(nodes, &record_chars, i) as f32 >= CARD_GRID_SHARE * page_chars;
+        let landmark_chrome = (matches!(
+            node.landmark,
+            Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
+        ) && !misused_nav
+            && !card_header)
+            // (Sections of one text under one template are not the box a boilerplate word
+            // names: `skip-item` on each section a skip link points at.)
+            || (node.words.boiler && !(prose_named_content || card_wrapper || (class_record && prose_rich)));
+        // A form around a good part of the page's text is the page (a product grid with
+        // compare boxes, a thread with quick-reply controls), even with its cards' links.
+        let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
         let layout_wrapper = node.total.chars as f32 >= 0.5 * page_chars && node.total.link_density() < 0.5;
@@ -281,6 +297,29 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
         article_page: article_page || declared_article,
+    }
+}
+
+/// Characters a card of a listing holds at most (a product's name, price and badges; a
+/// headline and its summary): more is a panel or a dialog, not a card.
+const CARD_MAX_CHARS: u32 = 1000;
+
+/// Share of the page's characters a grid of cards must hold for the headers inside its
+/// cards to be their titles.
+const CARD_GRID_SHARE: f32 = 0.25;
+
+/// Characters of the element holding the group of cards around `i` (inside a card): the
+/// parent of the outermost ancestor that is still that card. Walked only for the few
+/// elements that need it (headers inside cards).
+fn grid_chars(nodes: &[Node], record_chars: &[u32], i: usize) -> u32 {
+    let card = record_chars[i];
+    let mut cur = i;
+    while nodes[cur].parent != u32::MAX && record_chars[nodes[cur].parent as usize] == card {
+        cur = nodes[cur].parent as usize;
+    }
+    match nodes[cur].parent {
+        u32::MAX => 0,
+        p => nodes[p as usize].total.chars,
     }
 }
 
