@@ -63,8 +63,8 @@ pub const ABI_VERSION: &str = "0.3.0";
 pub use options::Options;
 pub use page::PageBuilder;
 pub use types::{
-    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PagePart,
+    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 /// Not public API: used by the code [`export_plugin!`] expands to.

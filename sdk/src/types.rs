@@ -36,6 +36,18 @@ impl PluginInfo {
         self
     }
 
+    /// Declares a part of [`Page`] this format reads. A plugin that declares
+    /// none receives every part (the safe default); one that declares some
+    /// may find the others empty: the host then skips copying the page's raw
+    /// HTML into the call, its largest string, when the plugin does not read
+    /// it. `raw_html` of a body that is not HTML (JSON, plain text) is always
+    /// passed, as such a body has no cleaned form. Sent as a `consumes` entry
+    /// `page:raw-html` / `page:cleaned-html`, which older hosts ignore.
+    pub fn reads(mut self, part: PagePart) -> Self {
+        self.consumes.push(part.consumes_entry().to_string());
+        self
+    }
+
     /// Declares the `parsers` entry that configures this converter.
     pub fn parser(mut self, parser: ParserSpec) -> Self {
         self.parser = Some(parser);
@@ -83,6 +95,25 @@ impl PluginInfo {
     pub fn timeout_ms(mut self, ms: u32) -> Self {
         self.timeout_ms = Some(ms);
         self
+    }
+}
+
+/// A part of [`Page`] a format plugin can declare it reads ([`PluginInfo::reads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PagePart {
+    /// `raw_html`: the page as received.
+    RawHtml,
+    /// `cleaned_html`: the page after the host's cleaning.
+    CleanedHtml,
+}
+
+impl PagePart {
+    /// The `consumes` entry that declares this part.
+    pub fn consumes_entry(self) -> &'static str {
+        match self {
+            PagePart::RawHtml => "page:raw-html",
+            PagePart::CleanedHtml => "page:cleaned-html",
+        }
     }
 }
 

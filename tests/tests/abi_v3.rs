@@ -1,5 +1,6 @@
 //! Plugin ABI 0.3 over HTTP: a format that consumes other formats gets them
-//! rendered first and handed over; converter options from a request's
+//! rendered first and handed over (and one that reads only the cleaned HTML
+//! gets no raw HTML); converter options from a request's
 //! `parsers` entry reach the converter typed (and bad ones are refused with
 //! 400 before it runs); a plugin waiting on the model gives its call slot back
 //! so other formats keep rendering.
@@ -63,6 +64,57 @@ async fn a_format_gets_the_markdown_and_links_it_consumes() {
     )
     .await;
     r.assert_error(400, "BAD_REQUEST");
+}
+
+#[tokio::test]
+async fn a_format_that_reads_only_the_cleaned_html_gets_no_raw_html() {
+    // `digest` declares `page:cleaned-html`: the host does not copy the raw
+    // HTML into its call, and still returns `rawHtml` when asked for it.
+    let server = TestServer::start(ServerOptions {
+        plugins: Plugins::Dir(plugins_dir_with(&["consumer"])),
+        ..ServerOptions::default()
+    });
+    let url = site().url("/article.html");
+    let r = scrape(
+        server.url(),
+        &json!({ "url": url, "formats": ["digest", "html", "rawHtml"] }),
+    )
+    .await;
+    r.assert_ok();
+    let digest = &r.data()["digest"];
+    assert_eq!(digest["rawHtmlChars"], json!(0), "{}", r.pretty());
+    assert_eq!(
+        digest["cleanedHtmlChars"],
+        json!(r.data_str("html").chars().count()),
+        "{}",
+        r.pretty()
+    );
+    assert!(r.data_str("rawHtml").contains("<html"), "{}", r.pretty());
+
+    // Beside a plugin that reads every part (`product` declares none), the
+    // page carries the raw HTML and `digest` still gets none.
+    let r = scrape(
+        server.url(),
+        &json!({ "url": url, "formats": ["digest", "product"] }),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(r.data()["digest"]["rawHtmlChars"], json!(0), "{}", r.pretty());
+
+    // A body that is not HTML has no cleaned form: its raw text is passed.
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url("/api/items"), "formats": ["digest", "rawHtml"] }),
+    )
+    .await;
+    r.assert_ok();
+    assert_eq!(
+        r.data()["digest"]["rawHtmlChars"],
+        json!(r.data_str("rawHtml").chars().count()),
+        "{}",
+        r.pretty()
+    );
+    assert!(r.data()["digest"]["rawHtmlChars"].as_u64().unwrap() > 0);
 }
 
 #[tokio::test]

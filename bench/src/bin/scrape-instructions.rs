@@ -156,12 +156,18 @@ fn stage_markdown_plugin(ctx: &Ctx, raw: &str, cleaned_html: String, metadata: &
     let Some((runtime, markdown)) = &ctx.plugin else {
         return Value::String(String::new());
     };
+    // As the pipeline does: the raw HTML only for a plugin that reads it.
+    let raw_html = if markdown.manifest.reads.gets_raw_html(true) {
+        raw.to_string()
+    } else {
+        String::new()
+    };
     let page = Page {
         requested_url: ctx.url.to_string(),
         final_url: ctx.url.to_string(),
         status_code: 200,
         content_type: Some("text/html; charset=utf-8".into()),
-        raw_html: raw.to_string(),
+        raw_html,
         cleaned_html,
         metadata: Value::Object(metadata.clone()).to_string(),
         inputs: Vec::new(),

@@ -11,6 +11,7 @@ use super::response::{ScrapeOutput, build_data};
 use crate::api::{FormatRequest, ScrapeOptions};
 use crate::plugins::Registry;
 use crate::plugins::bindings::Page;
+use crate::plugins::page_parts;
 use crate::services::Services;
 use http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -101,12 +102,25 @@ pub async fn produce(
         metadata.insert("error".into(), json!(reason));
     }
 
+    // The raw HTML goes into the plugins' page only when a plugin of the plan
+    // reads it (page_parts): otherwise it stays here, for `rawHtml`.
+    let body_is_html = page_parts::body_is_html(content.content_type.as_deref(), content.is_document);
+    let raw_read = plan.waves.iter().flatten().any(|(name, _)| {
+        registry
+            .format(name)
+            .is_some_and(|p| p.manifest.reads.gets_raw_html(body_is_html))
+    });
+    let (page_raw, kept_raw) = if raw_read {
+        (content.html, None)
+    } else {
+        (String::new(), Some(content.html))
+    };
     let page = Page {
         requested_url: content.requested_url,
         final_url: content.final_url.to_string(),
         status_code: content.status,
         content_type: content.content_type,
-        raw_html: content.html,
+        raw_html: page_raw,
         cleaned_html: prepared.cleaned_html,
         metadata: Value::Object(metadata.clone()).to_string(),
         inputs: Vec::new(),
@@ -119,7 +133,10 @@ pub async fn produce(
             "links" => redact::value(json!(prepared.links), pii),
             "images" => redact::value(json!(prepared.images), pii),
             "html" => json!(redact::html(page.cleaned_html.clone(), pii)),
-            "rawHtml" => json!(redact::html(page.raw_html.clone(), pii)),
+            "rawHtml" => json!(redact::html(
+                kept_raw.as_ref().unwrap_or(&page.raw_html).clone(),
+                pii
+            )),
             "markdown" => redact::value(json!(content.markdown), pii),
             other => match content.engine_inputs.get(other) {
                 Some(v) => v.clone(),
@@ -135,6 +152,7 @@ pub async fn produce(
         &plugin_formats,
         &page,
         &host_values,
+        body_is_html,
         scrape_id,
         deadline,
         opts.timeout_ms,
@@ -151,7 +169,7 @@ pub async fn produce(
     Ok(build_data(
         opts,
         ScrapeOutput {
-            raw_html: page.raw_html,
+            raw_html: kept_raw.unwrap_or(page.raw_html),
             cleaned_html: page.cleaned_html,
             links: prepared.links.filter(|_| opts.wants("links")),
             images: prepared.images.filter(|_| opts.wants("images")),

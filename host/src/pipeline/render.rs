@@ -4,8 +4,9 @@
 //! `page.inputs`, together with host-made values (`links`, `images`, `html`,
 //! `rawHtml`, a converter's final `markdown`). Formats run in waves: each wave
 //! holds every format whose inputs are ready, its calls run concurrently, each
-//! in its own fresh instance. With `redactPII` each value is redacted as it
-//! is rendered, before any consumer sees it.
+//! in its own fresh instance; a plugin that does not read the raw HTML
+//! (`plugins::page_parts`) gets a page without it. With `redactPII` each value
+//! is redacted as it is rendered, before any consumer sees it.
 
 use super::error::PipelineError;
 use crate::api::FormatRequest;
@@ -100,7 +101,9 @@ pub struct RenderOutput {
 }
 
 /// Renders the plan. `host_values` holds what the host made (JSON values by
-/// name); `llm_denied` says why plugins may not use the model, if so.
+/// name); `body_is_html` says whether the page's body is HTML (a plugin that
+/// does not read `raw-html` is then handed none); `llm_denied` says why
+/// plugins may not use the model, if so.
 /// `redact` is the request's `redactPII`, applied to every value.
 #[allow(clippy::too_many_arguments)]
 pub async fn render_plugin_formats(
@@ -110,6 +113,7 @@ pub async fn render_plugin_formats(
     formats: &[FormatRequest],
     page: &Page,
     host_values: &HashMap<String, Value>,
+    body_is_html: bool,
     request_id: &str,
     deadline: Instant,
     timeout_ms: u64,
@@ -131,16 +135,15 @@ pub async fn render_plugin_formats(
                     value: v.to_string(),
                 })
                 .collect();
+            let withhold_raw =
+                !page.raw_html.is_empty() && !plugin.manifest.reads.gets_raw_html(body_is_html);
             Some(async move {
-                let with_inputs;
-                let page = if inputs.is_empty() {
+                let own;
+                let page = if inputs.is_empty() && !withhold_raw {
                     page
                 } else {
-                    with_inputs = Page {
-                        inputs,
-                        ..page.clone()
-                    };
-                    &with_inputs
+                    own = page_for_call(page, inputs, withhold_raw);
+                    &own
                 };
                 let out = runtime
                     .render_with(&plugin, name, page, options, request_id, deadline, llm_denied)
@@ -175,6 +178,25 @@ pub async fn render_plugin_formats(
         .filter_map(|f| values.remove(&f.name).map(|v| (f.name.clone(), v)))
         .collect();
     Ok(RenderOutput { values, warnings })
+}
+
+/// A call's own copy of `page`: with its consumed `inputs`, and without the
+/// raw HTML when the plugin does not read it (never copied then).
+fn page_for_call(page: &Page, inputs: Vec<FormatInput>, withhold_raw: bool) -> Page {
+    Page {
+        requested_url: page.requested_url.clone(),
+        final_url: page.final_url.clone(),
+        status_code: page.status_code,
+        content_type: page.content_type.clone(),
+        raw_html: if withhold_raw {
+            String::new()
+        } else {
+            page.raw_html.clone()
+        },
+        cleaned_html: page.cleaned_html.clone(),
+        metadata: page.metadata.clone(),
+        inputs,
+    }
 }
 
 #[cfg(test)]

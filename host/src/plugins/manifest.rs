@@ -2,6 +2,7 @@
 //! time), normalised and checked by the host.
 
 use super::bindings::{OptionKind, OptionSpec, ParserSpec, PluginInfo};
+use super::page_parts::PageParts;
 use serde::Serialize;
 
 /// A plugin's declaration, as the host keeps it.
@@ -18,6 +19,9 @@ pub struct Manifest {
     pub timeout_ms: Option<u32>,
     /// Formats this (format) plugin reads from `page.inputs` (ABI 0.3).
     pub consumes: Vec<String>,
+    /// The parts of `page` it reads (`page:` entries of its `consumes`; all
+    /// when it names none).
+    pub reads: PageParts,
     /// The `parsers` entry that configures this (converter) plugin (ABI 0.3).
     pub parser: Option<ParserDecl>,
 }
@@ -118,6 +122,7 @@ impl Manifest {
             }
         }
         let parser = info.parser.map(|p| parser_decl(&name, p)).transpose()?;
+        let (consumes, reads) = PageParts::split(&name, info.consumes)?;
         Ok(Manifest {
             name,
             version: info.version,
@@ -136,7 +141,8 @@ impl Manifest {
             capabilities: info.capabilities,
             memory_limit_mib: info.memory_limit_mib,
             timeout_ms: info.timeout_ms,
-            consumes: info.consumes.into_iter().map(|f| f.trim().to_string()).collect(),
+            consumes,
+            reads,
             parser,
         })
     }

@@ -11,6 +11,7 @@
 //! - [`output`]: a plugin's stdout/stderr, captured for the log.
 //! - [`host_api`]: functions plugins import (logging).
 //! - [`manifest`]: what a plugin declares about itself.
+//! - [`page_parts`]: which parts of `page` a format plugin reads.
 //! - [`loader`]: compiling a component file into a [`LoadedPlugin`].
 //! - [`registry`]: the set of loaded plugins, looked up by format or extension.
 //! - [`reload`]: (re)scanning the plugins directory and swapping the registry.
@@ -28,6 +29,7 @@ pub mod loader;
 pub mod log_privacy;
 pub mod manifest;
 pub mod output;
+pub mod page_parts;
 pub mod plugin;
 pub mod registry;
 pub mod reload;

@@ -104,6 +104,7 @@ fn describe(p: &LoadedPlugin) -> Value {
         "memoryLimitMib": m.memory_limit_mib,
         "timeoutMs": m.timeout_ms,
         "consumes": m.consumes,
+        "reads": m.reads,
         "parser": m.parser,
         "file": p.path.display().to_string(),
         "sha256": p.sha256,

@@ -14,7 +14,7 @@ mod render;
 mod scan;
 mod text_scan;
 
-use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value};
+use distill_sdk::{FormatPlugin, Page, PagePart, PluginError, PluginInfo, Value};
 
 pub use convert::html_to_markdown;
 
@@ -26,6 +26,9 @@ impl FormatPlugin for Markdown {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
             .description("Cleaned HTML to markdown (GFM tables, fenced code, inline links).")
             .format("markdown")
+            // Not the raw HTML (the host then skips copying it into the call);
+            // a JSON body's raw text, fenced below, is passed all the same.
+            .reads(PagePart::CleanedHtml)
     }
 
     fn render(format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {

@@ -5,7 +5,7 @@
 //! `{"type": "reading-time", "wordsPerMinute": 238}`; the response carries
 //! `data["reading-time"] = {"words": N, "minutes": M, "wordsPerMinute": W}`.
 
-use distill_sdk::{FormatPlugin, Page, PluginError, PluginInfo, Value, json};
+use distill_sdk::{FormatPlugin, Page, PagePart, PluginError, PluginInfo, Value, json};
 
 /// Average silent reading speed of adults for non-fiction (Brysbaert, 2019).
 pub const DEFAULT_WPM: u64 = 238;
@@ -18,6 +18,7 @@ impl FormatPlugin for ReadingTime {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
             .description("Word count and reading time of the page's main text.")
             .format("reading-time")
+            .reads(PagePart::CleanedHtml)
             .memory_limit_mib(64)
     }
 

@@ -1,9 +1,10 @@
 //! A test format plugin built against ABI 0.3 that consumes other formats:
 //! `digest` reads the page's markdown and links (which the host renders
 //! first) and reports what it received, so the e2e tests can check the
-//! dependency order and the hand-over.
+//! dependency order and the hand-over. It reads only the cleaned HTML of the
+//! page (`page:cleaned-html`) and reports the sizes of both HTML parts it got.
 
-use distill_sdk::{FormatPlugin, Options, Page, PluginError, PluginInfo, Value, json};
+use distill_sdk::{FormatPlugin, Options, Page, PagePart, PluginError, PluginInfo, Value, json};
 
 struct Consumer;
 
@@ -14,6 +15,7 @@ impl FormatPlugin for Consumer {
             .format("digest")
             .consumes("markdown")
             .consumes("links")
+            .reads(PagePart::CleanedHtml)
     }
 
     fn render(_format: &str, page: &Page, options: &Value) -> Result<Value, PluginError> {
@@ -35,6 +37,8 @@ impl FormatPlugin for Consumer {
             "firstLines": first,
             "markdownChars": markdown.chars().count(),
             "links": links.len(),
+            "rawHtmlChars": page.raw_html.chars().count(),
+            "cleanedHtmlChars": page.cleaned_html.chars().count(),
         }))
     }
 }
@@ -55,6 +59,10 @@ mod tests {
         assert_eq!(out["firstLines"], json!(["# Title", "Body text"]));
         assert_eq!(out["links"], json!(2));
         assert_eq!(out["inputs"], json!(["markdown", "links"]));
+        assert_eq!(
+            Consumer::info().consumes,
+            vec!["markdown", "links", "page:cleaned-html"]
+        );
         let bare = Page::builder("https://example.com/").build();
         assert!(Consumer::render("digest", &bare, &json!({})).is_err());
         assert!(Consumer::render("digest", &page, &json!({"lines": 0})).is_err());
