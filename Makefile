@@ -172,9 +172,9 @@ test: fmt-check
 ## What the suite needs, made with `-j3` by `make test`: the wasm plugins and
 ## the native workspace build side by side (separate build directories), and
 ## the downloads and virtual environments of the tools (network and pip, about
-## two minutes on a clean clone) proceed while cargo compiles. Each build fills
-## the core the other leaves idle in its serial stretches (a large crate's
-## front end, the LTO link of a plugin).
+## two minutes on a clean clone) proceed while cargo compiles. Neither build
+## waits for the other; on two cores together they take about their sum (both
+## are CPU-bound), the downloads are what the overlap hides (BENCHMARKS.md).
 test-prerequisites: build mcp-tools sdk-tools browser-tools local-llm
 
 ## The local language model (docs/LLM.md, ../shared/notes/local-llm.md): llama.cpp's
