@@ -15,12 +15,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-#[tokio::test]
-async fn a_format_gets_the_markdown_and_links_it_consumes() {
-    let server = TestServer::start(ServerOptions {
+/// A server with the shipped plugins and the `consumer` test plugin (its
+/// format `digest` consumes markdown and links, and reads only the cleaned HTML).
+fn consumer_server() -> TestServer {
+    TestServer::start(ServerOptions {
         plugins: Plugins::Dir(plugins_dir_with(&["consumer"])),
         ..ServerOptions::default()
-    });
+    })
+}
+
+#[tokio::test]
+async fn a_format_gets_the_markdown_and_links_it_consumes() {
+    let server = consumer_server();
     let url = site().url("/article.html");
     // Only `digest` is requested: markdown and links are rendered for it but
     // not returned.
@@ -70,10 +76,7 @@ async fn a_format_gets_the_markdown_and_links_it_consumes() {
 async fn a_format_that_reads_only_the_cleaned_html_gets_no_raw_html() {
     // `digest` declares `page:cleaned-html`: the host does not copy the raw
     // HTML into its call, and still returns `rawHtml` when asked for it.
-    let server = TestServer::start(ServerOptions {
-        plugins: Plugins::Dir(plugins_dir_with(&["consumer"])),
-        ..ServerOptions::default()
-    });
+    let server = consumer_server();
     let url = site().url("/article.html");
     let r = scrape(
         server.url(),
