@@ -96,14 +96,7 @@ impl TestServer {
             Plugins::Shipped => shipped_plugins_dir(),
             Plugins::ShippedAnd(names) => {
                 let dir = tmp.join("plugins");
-                std::fs::create_dir_all(&dir).unwrap();
-                copy_wasm_files(&shipped_plugins_dir(), &dir);
-                for name in names {
-                    let file = format!("{name}.wasm");
-                    let from = test_plugins_dir().join(&file);
-                    std::fs::copy(&from, dir.join(&file))
-                        .unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
-                }
+                fill_shipped_and(&dir, names);
                 dir
             }
             Plugins::Empty => {
@@ -503,8 +496,6 @@ extern "C" fn kill_live_servers() {
     }
 }
 
-/// A fresh plugins directory with the shipped plugins and the named test
-/// plugins (`<name>.wasm` from [`test_plugins_dir`]).
 /// A plugins directory holding the shipped plugins except `left_out` (file
 /// stems): a server on it lacks those formats.
 pub fn plugins_dir_without(left_out: &[&str]) -> PathBuf {
@@ -517,16 +508,24 @@ pub fn plugins_dir_without(left_out: &[&str]) -> PathBuf {
     dir
 }
 
+/// A fresh plugins directory with the shipped plugins and the named test
+/// plugins (`<name>.wasm` from [`test_plugins_dir`]), for a test that needs
+/// its path (e.g. to change it while the server runs); [`Plugins::ShippedAnd`]
+/// makes the same directory inside the server's own temporary directory.
 pub fn plugins_dir_with(test_plugins: &[&str]) -> PathBuf {
     let dir = fresh_tmp_dir().join("plugins");
-    std::fs::create_dir_all(&dir).unwrap();
-    copy_wasm_files(&shipped_plugins_dir(), &dir);
-    for name in test_plugins {
-        std::fs::copy(
-            test_plugins_dir().join(format!("{name}.wasm")),
-            dir.join(format!("{name}.wasm")),
-        )
-        .unwrap();
-    }
+    fill_shipped_and(&dir, test_plugins);
     dir
+}
+
+/// Creates `dir` and copies the shipped plugins and the named test plugins
+/// into it.
+fn fill_shipped_and(dir: &Path, test_plugins: &[&str]) {
+    std::fs::create_dir_all(dir).unwrap();
+    copy_wasm_files(&shipped_plugins_dir(), dir);
+    for name in test_plugins {
+        let file = format!("{name}.wasm");
+        let from = test_plugins_dir().join(&file);
+        std::fs::copy(&from, dir.join(&file)).unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+    }
 }
