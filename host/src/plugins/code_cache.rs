@@ -45,10 +45,17 @@ impl CodeCache {
         self.dir.join(format!("{sha256}-{}.{SUFFIX}", self.engine_key))
     }
 
-    /// The component with this SHA-256: mapped from its precompiled file,
-    /// compiling `bytes` and writing the file first when there is none (or
-    /// it cannot be used). Blocking.
-    pub fn component(&self, engine: &Engine, sha256: &str, bytes: &[u8]) -> anyhow::Result<Component> {
+    /// The component with this SHA-256 for `engine`: mapped from its
+    /// precompiled file, compiling `bytes` with an engine from `compiler`
+    /// (same settings as `engine`) and writing the file first when there is
+    /// none (or it cannot be used). Blocking.
+    pub fn component(
+        &self,
+        engine: &Engine,
+        compiler: impl FnOnce() -> anyhow::Result<Engine>,
+        sha256: &str,
+        bytes: &[u8],
+    ) -> anyhow::Result<Component> {
         let path = self.path_for(sha256);
         if path.is_file() {
             // Safety: the file was written by `store` below from
@@ -65,13 +72,13 @@ impl CodeCache {
                 Err(e) => tracing::warn!(path = %path.display(), "recompiling: cached code unusable: {e:#}"),
             }
         }
-        let compiled = engine.precompile_component(bytes)?;
+        let compiled = compiler()?.precompile_component(bytes)?;
         if let Err(e) = store(&path, &compiled) {
             tracing::warn!(path = %path.display(), "could not write compiled plugin code: {e}");
-            // Safety: `compiled` was just produced by this engine.
+            // Safety: `compiled` was just produced by an engine of this one's settings.
             return Ok(unsafe { Component::deserialize(engine, &compiled)? });
         }
-        // Safety: as above — the file holds what this engine just compiled.
+        // Safety: as above — the file holds what was just compiled for this engine.
         Ok(unsafe { Component::deserialize_file(engine, &path)? })
     }
 

@@ -18,8 +18,8 @@ use wasmtime::component::Component;
 /// blocking thread.
 pub fn compile(runtime: &PluginRuntime, bytes: &[u8], sha256: &str) -> anyhow::Result<(Component, Abi)> {
     let component = match runtime.code_cache() {
-        Some(cache) => cache.component(runtime.engine(), sha256, bytes),
-        None => Component::new(runtime.engine(), bytes).map_err(anyhow::Error::from),
+        Some(cache) => cache.component(runtime.engine(), || runtime.compiling_engine(), sha256, bytes),
+        None => compile_in_memory(runtime, bytes),
     }
     .map_err(|e| {
         anyhow!(
@@ -33,6 +33,15 @@ pub fn compile(runtime: &PluginRuntime, bytes: &[u8], sha256: &str) -> anyhow::R
         .map(|(name, _)| name.to_string())
         .collect();
     Ok((component, detect_abi(&exports)?))
+}
+
+/// Compiles `bytes` on a throwaway engine (its compilation buffers go with
+/// it) and loads the code into the serving engine.
+fn compile_in_memory(runtime: &PluginRuntime, bytes: &[u8]) -> anyhow::Result<Component> {
+    let compiled = runtime.compiling_engine()?.precompile_component(bytes)?;
+    // Safety: `compiled` was just produced by an engine of the serving
+    // engine's settings (`PluginRuntime::compiling_engine`).
+    Ok(unsafe { Component::deserialize(runtime.engine(), &compiled)? })
 }
 
 /// Collapses a multi-line error message (wasmtime prints byte arrays over
