@@ -141,17 +141,32 @@ mod tests {
         dir
     }
 
+    /// A compiling engine of `Engine::default()`'s settings, counting its uses.
+    fn compiler(made: &std::cell::Cell<u32>) -> impl FnOnce() -> anyhow::Result<Engine> + '_ {
+        || {
+            made.set(made.get() + 1);
+            Ok(Engine::default())
+        }
+    }
+
     #[test]
     fn compiles_once_then_maps_the_stored_code() {
         let dir = scratch_dir("reuse");
         let engine = Engine::default();
         let cache = CodeCache::open(&dir, &engine).unwrap();
-        cache.component(&engine, "aa", EMPTY_COMPONENT).unwrap();
+        let made = std::cell::Cell::new(0);
+        cache
+            .component(&engine, compiler(&made), "aa", EMPTY_COMPONENT)
+            .unwrap();
+        assert_eq!(made.get(), 1, "the first load compiles on its own engine");
         let path = cache.path_for("aa");
         let written = std::fs::read(&path).expect("the compiled code is stored");
         assert!(!written.is_empty());
-        // A second load maps the stored file: still the same file afterwards.
-        cache.component(&engine, "aa", EMPTY_COMPONENT).unwrap();
+        // A second load maps the stored file: no compiling engine, the same file afterwards.
+        cache
+            .component(&engine, compiler(&made), "aa", EMPTY_COMPONENT)
+            .unwrap();
+        assert_eq!(made.get(), 1);
         assert_eq!(std::fs::read(&path).unwrap(), written);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -162,7 +177,11 @@ mod tests {
         let engine = Engine::default();
         let cache = CodeCache::open(&dir, &engine).unwrap();
         std::fs::write(cache.path_for("bb"), b"not compiled code").unwrap();
-        cache.component(&engine, "bb", EMPTY_COMPONENT).unwrap();
+        let made = std::cell::Cell::new(0);
+        cache
+            .component(&engine, compiler(&made), "bb", EMPTY_COMPONENT)
+            .unwrap();
+        assert_eq!(made.get(), 1);
         assert_ne!(std::fs::read(cache.path_for("bb")).unwrap(), b"not compiled code");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -172,8 +191,11 @@ mod tests {
         let dir = scratch_dir("prune");
         let engine = Engine::default();
         let cache = CodeCache::open(&dir, &engine).unwrap();
+        let made = std::cell::Cell::new(0);
         for sha in ["used", "recent", "stale"] {
-            cache.component(&engine, sha, EMPTY_COMPONENT).unwrap();
+            cache
+                .component(&engine, compiler(&made), sha, EMPTY_COMPONENT)
+                .unwrap();
         }
         let long_ago = SystemTime::now() - UNUSED_TTL - Duration::from_secs(60);
         for sha in ["used", "stale"] {
