@@ -195,9 +195,8 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // `section-feed` inside `section-more-ads`) holding a good part of the page's text
         // is the layout's modifier, on a page that does not read as an article: an ad slot
         // does not hold the page's listing.
-        let named_listing = substantial
-            && !article_page
-            && content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32;
+        let named_listing =
+            substantial && !article_page && content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32;
         // A `<header>` inside a card (an `<article>` teaser holding its headline) is the
         // card's title, not the site's banner, when the grid of cards is a good part of a
         // page that does not read as an article (a river of stories, a shop's products). A
