@@ -373,3 +373,32 @@ fn chaptered_page(section: impl Fn(u32) -> String) -> String {
         <footer><a href="/contact">Contact</a></footer></body>"#
     )
 }
+
+#[test]
+fn a_carousel_of_teaser_cards_after_the_post_goes() {
+    // After the post, the blog's carousel of other posts: each card a linked headline, a
+    // date and a two-sentence blurb. The blurbs are prose, so the shelf is not made of
+    // links; the cards' headlines pointing elsewhere and the shelf standing after the body
+    // say what it is.
+    let cards: String = (0..6)
+        .map(|i| {
+            format!(
+                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
+                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>Teaser blurb {i} tells the reader \
+                 what the other post covers, from tray sizes to clamps, in a couple of sentences.</p></div></div>"
+            )
+        })
+        .collect();
+    let body = paras(6);
+    let html = format!(
+        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
+        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["mount a desk tray", "Part 1. Lichens", "Part 6. Lichens"],
+        &["Teaser blurb", "Desk guide number"],
+    );
+}

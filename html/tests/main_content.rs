@@ -759,3 +759,55 @@ fn costly_parts_inside_a_force_included_element_are_pruned() {
         &["COMMENT0", "COMMENT5", "Tweet"],
     );
 }
+
+#[test]
+fn tab_panels_inside_a_tablist_are_the_pages_text() {
+    // A page builder wraps its tab panels in the `role=tablist` element: the first panel is
+    // the department's text, the others are link lists. The tablist is no menu here: its
+    // prose panel holds most of the page's text and must not lose to the one-line heading.
+    let links: String = (0..14)
+        .map(|i| format!("<li><a href='/forms/{i}'>Application form number {i}</a></li>"))
+        .collect();
+    let html = format!(
+        r##"<body><header><nav><ul><li><a href="/">Home</a></li><li><a href="/gov">Government</a></li></ul></nav></header>
+        <div role="main"><h1>Building Department</h1>
+        <div class="tabbed" role="tablist"><ul><li><a href="#t0">Information</a></li><li><a href="#t1">Forms</a></li></ul>
+        <div class="panels"><div role="tabpanel" id="t0"><p>{PROSE}</p><p>{PROSE}</p><p>The office issues permits and inspects every project that costs more than a thousand dollars.</p></div>
+        <div role="tabpanel" id="t1"><ul>{links}</ul></div></div></div></div>
+        <footer><p>Town Hall is open Monday to Friday from eight to four. Call the clerk for records requests, meeting minutes and the agenda of the next council session; the offices are closed on state holidays and during elections.</p><a href="/terms">Terms</a></footer></body>"##
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Lichens grow slowly", "issues permits"],
+        &["Government", "Terms", "Town Hall"],
+    );
+}
+
+#[test]
+fn a_boilerplate_word_on_the_wrapper_of_a_named_feed_does_not_drop_it() {
+    // The theme's wrapper around a news feed carries an ad-slot word
+    // (`section-more-ads`), but the element filling it is named as the feed and holds most
+    // of the page: the wrapper's word is a layout modifier, and the small featured card
+    // above must not win alone.
+    let cards: String = (0..8)
+        .map(|i| {
+            format!(
+                "<div class='feed-row'><h3><a href='/s/{i}'>Council votes on the new lichen \
+                 reserve, part {i}</a></h3><p>The reserve would protect old walls in the \
+                 valley, where surveyors counted many rare species this spring.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><header><nav><a href="/">Home</a> <a href="/topics">Topics</a></nav></header>
+        <main><ul class="featured"><li><article class="card"><a href="/s/f">Featured: the lichen walk</a> <span>Ann Lee</span></article></li></ul></main>
+        <div class="container section-more-ads"><div class="col"><section class="section-feed article-list">{cards}</section></div></div>
+        <footer><p>Town Hall is open Monday to Friday from eight to four. Call the clerk for records requests, meeting minutes and the agenda of the next council session; the offices are closed on state holidays and during elections.</p><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    for i in 0..8 {
+        assert_kept(&out, &[&format!("lichen reserve, part {i}")], &[]);
+    }
+    assert_kept(&out, &[], &["Topics", "Terms", "Town Hall"]);
+}

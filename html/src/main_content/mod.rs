@@ -24,7 +24,8 @@
 //!    page's own content, repeats of a kept block (the same words in the same order),
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
-//!    body and blocks of links after it ([`link_lists`]) and headings left without a
+//!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
+//!    ([`teasers`]) and headings left without a
 //!    section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
 //!    pass to pass.
 //!
@@ -48,6 +49,7 @@ mod pruning;
 mod related;
 mod score;
 mod select;
+mod teasers;
 mod upstream;
 mod vocabulary;
 

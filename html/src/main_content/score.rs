@@ -28,6 +28,9 @@ pub(super) struct Ctx {
     pub record: bool,
     /// Inside an element hidden until a script shows it.
     pub hidden: bool,
+    /// The chrome comes from a navigation landmark alone (`<nav>`, `role=tablist`), no
+    /// class word or other region: prose holding a good part of the page lifts it.
+    pub nav_chrome: bool,
 }
 
 pub(super) struct Scores {
@@ -188,6 +191,12 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // subscription or sharing boxes beside the post is what the word names.
         let card_wrapper =
             fills_record && !article_page && record_chars[i] <= CARD_MAX_CHARS && node.counts.links > 0;
+        // A boilerplate word on a wrapper filled by an element named as content (a news feed
+        // `section-feed` inside `section-more-ads`) holding a good part of the page's text
+        // is the layout's modifier, on a page that does not read as an article: an ad slot
+        // does not hold the page's listing.
+        let named_listing =
+            substantial && !article_page && content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32;
         // A `<header>` inside a card (an `<article>` teaser holding its headline) is the
         // card's title, not the site's banner, when the grid of cards is a good part of a
         // page that does not read as an article (a river of stories, a shop's products). A
@@ -204,7 +213,8 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             && !card_header)
             // (Sections of one text under one template are not the box a boilerplate word
             // names: `skip-item` on each section a skip link points at.)
-            || (node.words.boiler && !(prose_named_content || card_wrapper || (class_record && prose_rich)));
+            || (node.words.boiler
+                && !(prose_named_content || card_wrapper || (class_record && prose_rich) || named_listing));
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
@@ -234,8 +244,21 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         if node.forced {
             c.chrome = false;
         }
+        // Chrome from a navigation landmark alone (no chrome word, no other region).
+        let nav_alone = node.landmark == Landmark::Nav
+            && !misused_nav
+            && !words_chrome
+            && !aside_chrome
+            && !node.words.boiler;
         if chrome_mark && !node.forced && !protected(node) {
+            c.nav_chrome = nav_alone && (!c.chrome || c.nav_chrome);
             c.chrome = true;
+        }
+        // Navigation holds links: a good part of the page's prose inside a navigation
+        // landmark (the tab panels a `role=tablist` wraps) is the page's text, not a menu.
+        if c.nav_chrome && !chrome_mark && prose_rich {
+            c.chrome = false;
+            c.nav_chrome = false;
         }
         // The article's body, named as such and holding a good part of the page's prose,
         // is content inside a wrapper named as chrome (`box article modal-enabled`).

@@ -81,6 +81,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     super::calls::prune(arena, scores, &holds_forced, &mut prune);
     let body = super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
     super::related::prune(arena, body, &holds_forced, &mut prune);
+    super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),

@@ -1,0 +1,90 @@
+//! Shelves of teaser cards after an article's body: a group of small cards built from one
+//! template, each titled by a linked heading (another page's headline) and carrying a
+//! blurb, an image or a date ("more from the blog", a carousel of other posts). Their
+//! blurbs are prose, so the shelf is not link-dominated and the link rules keep it; what
+//! gives it away is where it stands (after the body, saying less than it) and what each
+//! card is (a headline pointing elsewhere). Cards inside the body stay (the author's own
+//! picks), and so do cards on a page whose body is a short introduction to them.
+
+use super::arena::{Arena, Node};
+use super::hints::Kind;
+use super::pruning::Pruning;
+use super::score::Scores;
+
+/// Cards a shelf has at least.
+const MIN_CARDS: usize = 3;
+/// Characters a teaser card holds at most (a headline, a blurb of a sentence or two, a
+/// date): more is a section or a post.
+const CARD_MAX_CHARS: u32 = 600;
+/// Share of the group holder's characters inside teaser cards.
+const CARDS_SHARE: f32 = 0.8;
+/// Share of a heading's characters inside links for it to be a headline link.
+const HEADLINE_LINKS: f32 = 0.5;
+/// Share of the container's plain text the body holds for the shelves after it to go.
+const BODY_LEADS: f32 = 0.33;
+
+/// Prunes shelves of teaser cards after the article's `body` inside the container.
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    body: Option<usize>,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) {
+    let Some(body) = body else { return };
+    let nodes = &arena.nodes;
+    let (container, end) = (prune.container(), prune.end());
+    let body_end = body + nodes[body].size as usize;
+    let body_plain = plain(&nodes[body]);
+    if (body_plain as f32) < BODY_LEADS * plain(&nodes[container]) as f32 {
+        return;
+    }
+    let mut found = Vec::new();
+    let mut i = body_end.max(container + 1);
+    while i < end {
+        let n = &nodes[i];
+        if prune.skips(i, n) || holds_forced[i] {
+            i += n.size as usize;
+            continue;
+        }
+        if scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i) {
+            found.push(i);
+            i += n.size as usize;
+        } else {
+            i += 1;
+        }
+    }
+    prune.extend(found);
+}
+
+/// Whether the children of `holder` are mostly teaser cards, at least [`MIN_CARDS`].
+fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
+    let nodes = &arena.nodes;
+    let (mut cards, mut card_chars) = (0, 0);
+    for c in arena.children(holder) {
+        let n = &nodes[c];
+        if !n.dropped && teaser_card(arena, c) {
+            cards += 1;
+            card_chars += n.total.chars;
+        }
+    }
+    cards >= MIN_CARDS && card_chars as f32 >= CARDS_SHARE * nodes[holder].total.chars as f32
+}
+
+/// A small card holding a heading that is (mostly) a link.
+fn teaser_card(arena: &Arena, card: usize) -> bool {
+    let nodes = &arena.nodes;
+    let n = &nodes[card];
+    if n.total.chars > CARD_MAX_CHARS || n.counts.headings == 0 || n.counts.links == 0 {
+        return false;
+    }
+    nodes[card + 1..card + n.size as usize].iter().any(|h| {
+        h.kind == Kind::Heading
+            && h.total.chars > 0
+            && h.total.link_chars as f32 >= HEADLINE_LINKS * h.total.chars as f32
+    })
+}
+
+fn plain(n: &Node) -> u32 {
+    n.total.chars - n.total.link_chars
+}
