@@ -8,7 +8,8 @@
 use dom_query::Element;
 use html5ever::ns;
 
-use super::vocabulary::{FnvMap, Word, for_each_word, fragments, word};
+use super::str_hash::StrMap;
+use super::vocabulary::{Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -478,9 +479,17 @@ impl Acc {
 
 /// Memo of the words of `class` values: a page repeats the same class lists on many
 /// elements (cards, list items, menu entries).
-#[derive(Default)]
 pub(super) struct WordCache {
-    classes: FnvMap<Box<str>, Words>,
+    classes: StrMap<Box<str>, Words>,
+}
+
+impl Default for WordCache {
+    fn default() -> Self {
+        // Room for the distinct class lists of most pages without growing.
+        WordCache {
+            classes: StrMap::with_capacity_and_hasher(256, Default::default()),
+        }
+    }
 }
 
 /// Class and id words of an element (and the words of a custom element's tag name).
@@ -583,7 +592,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
                     .is_some()
             });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = class.contains(':') || class.contains('[');
+        let variant = class.bytes().any(|b| b == b':' || b == b'[');
         if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;

@@ -48,6 +48,7 @@ mod pruning;
 mod related;
 mod score;
 mod select;
+mod str_hash;
 mod upstream;
 mod vocabulary;
 
