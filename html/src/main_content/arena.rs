@@ -6,7 +6,6 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
-use crate::dom::Walker;
 
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
@@ -219,20 +218,13 @@ impl Arena {
         nodes.push(root_node);
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
-        // Stack of (dom id, arena index) of the open ancestors of the current node.
-        let mut stack: Vec<(NodeId, u32)> = vec![(root, 0)];
-        let mut walker = Walker::new(tree, root);
-        while let Some(id) = walker.next() {
-            let parent_dom = tree.query_node(&id, |n| n.parent).flatten();
-            while let Some(&(top, _)) = stack.last() {
-                if Some(top) == parent_dom {
-                    break;
-                }
-                stack.pop();
-            }
-            let Some(&(_, parent)) = stack.last() else {
-                break;
-            };
+        // The walk: pre-order over the descendants of `root`, one look at each node (its
+        // data, first child and next sibling together). The stack holds the open elements
+        // (arena index, and the node that follows the element's subtree).
+        let mut stack: Vec<(u32, Option<NodeId>)> = vec![(0, None)];
+        let mut next = tree.query_node(&root, |n| n.first_child).flatten();
+        while let Some(id) = next {
+            let parent = stack.last().map_or(0, |&(index, _)| index);
             let p = &nodes[parent as usize];
             let (p_block, p_link, p_depth, p_dropped, p_chrome) =
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
@@ -243,23 +235,26 @@ impl Arena {
                 Text(Text, u64),
                 Other,
             }
-            let step = tree
-                .query_node(&id, |n| match &n.data {
-                    NodeData::Element(el) => Step::Element(new_node(
-                        id,
-                        parent,
-                        p_depth.saturating_add(1),
-                        el,
-                        p_link,
-                        &mut cache,
-                    )),
-                    NodeData::Text { contents } => {
-                        let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
-                        Step::Text(t, h)
-                    }
-                    _ => Step::Other,
+            let (step, first_child, next_sibling) = tree
+                .query_node(&id, |n| {
+                    let step = match &n.data {
+                        NodeData::Element(el) => Step::Element(new_node(
+                            id,
+                            parent,
+                            p_depth.saturating_add(1),
+                            el,
+                            p_link,
+                            &mut cache,
+                        )),
+                        NodeData::Text { contents } => {
+                            let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
+                            Step::Text(t, h)
+                        }
+                        _ => Step::Other,
+                    };
+                    (step, n.first_child, n.next_sibling)
                 })
-                .unwrap_or(Step::Other);
+                .unwrap_or((Step::Other, None, None));
             match step {
                 Step::Element(mut node) => {
                     let index = nodes.len() as u32;
@@ -277,11 +272,13 @@ impl Arena {
                     }
                     node.dropped |= p_dropped;
                     node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
-                    if node.dropped || node.kind == Kind::Media {
-                        walker.skip_children();
-                    }
+                    let descend = !(node.dropped || node.kind == Kind::Media);
                     nodes.push(node);
-                    stack.push((id, index));
+                    if descend && first_child.is_some() {
+                        stack.push((index, next_sibling));
+                        next = first_child;
+                        continue;
+                    }
                 }
                 Step::Text(t, h) => {
                     if !p_dropped && t.chars > 0 && p_block != NONE {
@@ -291,6 +288,11 @@ impl Arena {
                     }
                 }
                 Step::Other => {}
+            }
+            next = next_sibling;
+            // Out of the elements whose subtrees are done.
+            while next.is_none() && stack.len() > 1 {
+                next = stack.pop().and_then(|(_, after)| after);
             }
         }
         // Totals, bottom-up: children come after their parent in pre-order.
@@ -370,7 +372,7 @@ fn new_node(
     let kind = hints::kind(el);
     let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let words = hints::words(el, cache);
+    let (words, listed_class) = hints::words_and_listed_class(el, cache);
     let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
         id,
@@ -385,7 +387,7 @@ fn new_node(
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && EXCLUDE.matches(el),
+        listed: words.score > -3 && words.score <= 0 && (listed_class || EXCLUDE.matches_tag_or_id(el)),
         forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
         in_link: in_link || is_link,
         own: Text::default(),

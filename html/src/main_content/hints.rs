@@ -9,6 +9,7 @@ use dom_query::Element;
 use html5ever::ns;
 
 use super::str_hash::StrMap;
+use super::upstream::EXCLUDE;
 use super::vocabulary::{Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
@@ -177,10 +178,9 @@ pub(super) fn landmark(el: &Element) -> Landmark {
         return tag;
     }
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
-        let v = a.value.trim();
         if a.name.local == local_name!("role") {
             let lm = match_ignore_case(
-                v,
+                a.value.trim(),
                 &[
                     ("main", Landmark::Main),
                     ("article", Landmark::Article),
@@ -202,7 +202,7 @@ pub(super) fn landmark(el: &Element) -> Landmark {
             }
         } else if a.name.local == local_name!("itemprop") {
             let lm = match_ignore_case(
-                v,
+                a.value.trim(),
                 &[
                     ("articleBody", Landmark::Article),
                     ("text", Landmark::Article),
@@ -478,9 +478,10 @@ impl Acc {
 }
 
 /// Memo of the words of `class` values: a page repeats the same class lists on many
-/// elements (cards, list items, menu entries).
+/// elements (cards, list items, menu entries). Beside the words, whether one of the classes
+/// is on upstream's exclude list ([`EXCLUDE`]).
 pub(super) struct WordCache {
-    classes: StrMap<Box<str>, Words>,
+    classes: StrMap<Box<str>, (Words, bool)>,
 }
 
 impl Default for WordCache {
@@ -493,29 +494,39 @@ impl Default for WordCache {
 }
 
 /// Class and id words of an element (and the words of a custom element's tag name).
+#[cfg(test)]
 pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
+    words_and_listed_class(el, cache).0
+}
+
+/// [`words`], and whether one of the element's classes is on upstream's exclude list
+/// (`EXCLUDE.matches_class`, memoised with the words).
+pub(super) fn words_and_listed_class(el: &Element, cache: &mut WordCache) -> (Words, bool) {
     let mut out = Words::default();
+    let mut listed = false;
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         if a.name.local == local_name!("class") {
-            let w = match cache.classes.get(&*a.value) {
+            let (w, l) = match cache.classes.get(&*a.value) {
                 Some(w) => *w,
                 None => {
                     let mut w = words_of(&a.value, true);
                     w.class_hidden = class_hides(&a.value);
-                    cache.classes.insert(Box::from(&*a.value), w);
-                    w
+                    let l = EXCLUDE.matches_class(&a.value);
+                    cache.classes.insert(Box::from(&*a.value), (w, l));
+                    (w, l)
                 }
             };
             merge(&mut out, w);
+            listed |= l;
         } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
             merge(&mut out, words_of(&a.value, false));
         }
     }
-    if el.name.local.contains('-') {
+    if el.name.local.bytes().any(|b| b == b'-') {
         merge(&mut out, words_of(&el.name.local, false));
     }
     out.score = out.score.clamp(-6, 6);
-    out
+    (out, listed)
 }
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a

@@ -52,6 +52,7 @@ impl Hasher for StrHasher {
 }
 
 pub(super) type StrMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<StrHasher>>;
+pub(super) type StrSet<K> = std::collections::HashSet<K, BuildHasherDefault<StrHasher>>;
 
 #[cfg(test)]
 mod tests {
