@@ -231,21 +231,25 @@ impl Arena {
             // Only a heading's text can title a comment section.
             let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
             enum Step {
-                Element(Node),
+                /// An element, its entry pushed already (built in place).
+                Element,
                 Text(Text, u64),
                 Other,
             }
             let (step, first_child, next_sibling) = tree
                 .query_node(&id, |n| {
                     let step = match &n.data {
-                        NodeData::Element(el) => Step::Element(new_node(
-                            id,
-                            parent,
-                            p_depth.saturating_add(1),
-                            el,
-                            p_link,
-                            &mut cache,
-                        )),
+                        NodeData::Element(el) => {
+                            nodes.push(new_node(
+                                id,
+                                parent,
+                                p_depth.saturating_add(1),
+                                el,
+                                p_link,
+                                &mut cache,
+                            ));
+                            Step::Element
+                        }
                         NodeData::Text { contents } => {
                             let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
                             Step::Text(t, h)
@@ -256,24 +260,22 @@ impl Arena {
                 })
                 .unwrap_or((Step::Other, None, None));
             match step {
-                Step::Element(mut node) => {
-                    let index = nodes.len() as u32;
+                Step::Element => {
+                    let index = nodes.len() as u32 - 1;
+                    let node = &mut nodes[index as usize];
                     node.block = if node.is_block() || p_block == NONE {
                         index
                     } else {
                         p_block
                     };
-                    if node.kind == Kind::Link && !node.dropped && !p_dropped {
-                        if node.block == index {
-                            node.own.links += 1;
-                        } else {
-                            nodes[node.block as usize].own.links += 1;
-                        }
-                    }
+                    let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
                     node.dropped |= p_dropped;
                     node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
                     let descend = !(node.dropped || node.kind == Kind::Media);
-                    nodes.push(node);
+                    let block = node.block;
+                    if counts_link {
+                        nodes[block as usize].own.links += 1;
+                    }
                     if descend && first_child.is_some() {
                         stack.push((index, next_sibling));
                         next = first_child;
@@ -372,8 +374,9 @@ fn new_node(
     let kind = hints::kind(el);
     let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let (words, listed_class) = hints::words_and_listed_class(el, cache);
+    let (words, classes) = hints::words_and_listed_classes(el, cache);
     let inline = matches!(kind, Kind::Inline | Kind::Link);
+    let (sig, tag_sig) = signatures(el);
     Node {
         id,
         parent,
@@ -387,51 +390,40 @@ fn new_node(
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && (listed_class || EXCLUDE.matches_tag_or_id(el)),
-        forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
+        listed: words.score > -3 && words.score <= 0 && (classes.excluded || EXCLUDE.matches_tag_or_id(el)),
+        forced: classes.forced || FORCE_INCLUDE.matches_tag_or_id(el),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),
         counts: Counts::default(),
         block: NONE,
-        sig: signature(el, true),
-        tag_sig: signature(el, false),
+        sig,
+        tag_sig,
         own_hash: HASH_SEED,
         hash: HASH_SEED,
     }
 }
 
-/// Cheap pre-check for upstream's force-include list (`#main`, `.swoogo-*`).
-fn may_be_forced(el: &dom_query::Element) -> bool {
-    el.attrs.iter().any(|a| {
-        (a.name.local == crate::dom::local_name!("id") && &*a.value == "main")
-            || (a.name.local == crate::dom::local_name!("class") && a.value.contains("swoogo-"))
-    })
-}
-
-/// FNV-1a over the tag name and (optionally) the first class (ASCII digits skipped).
-fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    let mut eat = |b: u8| {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    };
-    for b in el.name.local.bytes() {
-        eat(b);
-    }
-    if !with_class {
-        return h;
-    }
+/// FNV-1a over the tag name and the first class (ASCII digits skipped), and over the tag
+/// name alone: `(sig, tag_sig)`. The class part continues the tag's hash, read in one pass
+/// over the class value up to the end of its first class.
+fn signatures(el: &dom_query::Element) -> (u32, u32) {
+    let eat = |h: u32, b: u8| (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    let tag = el.name.local.bytes().fold(0x811c_9dc5, eat);
     // Without a class the signature is the tag's alone (`sig == tag_sig`): a template
     // nobody named.
     let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
-    if let Some(first) = class.split_ascii_whitespace().next() {
-        eat(b'.');
-        for b in first.bytes().filter(|b| !b.is_ascii_digit()) {
-            eat(b);
+    let b = class.as_bytes();
+    let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else {
+        return (tag, tag);
+    };
+    let mut h = eat(tag, b'.');
+    for &c in b[start..].iter().take_while(|c| !c.is_ascii_whitespace()) {
+        if !c.is_ascii_digit() {
+            h = eat(h, c);
         }
     }
-    h
+    (h, tag)
 }
 
 const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;

@@ -9,7 +9,7 @@ use dom_query::Element;
 use html5ever::ns;
 
 use super::str_hash::StrMap;
-use super::upstream::EXCLUDE;
+use super::upstream::{EXCLUDE, FORCE_INCLUDE};
 use super::vocabulary::{Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
@@ -478,10 +478,18 @@ impl Acc {
 }
 
 /// Memo of the words of `class` values: a page repeats the same class lists on many
-/// elements (cards, list items, menu entries). Beside the words, whether one of the classes
-/// is on upstream's exclude list ([`EXCLUDE`]).
+/// elements (cards, list items, menu entries). Beside the words, what upstream's lists say
+/// of the classes.
 pub(super) struct WordCache {
-    classes: StrMap<Box<str>, (Words, bool)>,
+    classes: StrMap<Box<str>, (Words, ListedClasses)>,
+}
+
+/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`]) and on
+/// its force-include list ([`FORCE_INCLUDE`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ListedClasses {
+    pub excluded: bool,
+    pub forced: bool,
 }
 
 impl Default for WordCache {
@@ -496,14 +504,14 @@ impl Default for WordCache {
 /// Class and id words of an element (and the words of a custom element's tag name).
 #[cfg(test)]
 pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
-    words_and_listed_class(el, cache).0
+    words_and_listed_classes(el, cache).0
 }
 
-/// [`words`], and whether one of the element's classes is on upstream's exclude list
-/// (`EXCLUDE.matches_class`, memoised with the words).
-pub(super) fn words_and_listed_class(el: &Element, cache: &mut WordCache) -> (Words, bool) {
+/// [`words`], and what upstream's lists say of the element's classes (memoised with the
+/// words).
+pub(super) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (Words, ListedClasses) {
     let mut out = Words::default();
-    let mut listed = false;
+    let mut listed = ListedClasses::default();
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         if a.name.local == local_name!("class") {
             let (w, l) = match cache.classes.get(&*a.value) {
@@ -511,13 +519,17 @@ pub(super) fn words_and_listed_class(el: &Element, cache: &mut WordCache) -> (Wo
                 None => {
                     let mut w = words_of(&a.value, true);
                     w.class_hidden = class_hides(&a.value);
-                    let l = EXCLUDE.matches_class(&a.value);
+                    let l = ListedClasses {
+                        excluded: EXCLUDE.matches_class(&a.value),
+                        forced: FORCE_INCLUDE.matches_class(&a.value),
+                    };
                     cache.classes.insert(Box::from(&*a.value), (w, l));
                     (w, l)
                 }
             };
             merge(&mut out, w);
-            listed |= l;
+            listed.excluded |= l.excluded;
+            listed.forced |= l.forced;
         } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
             merge(&mut out, words_of(&a.value, false));
         }

@@ -390,7 +390,7 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     // positions stop at one comparison of their first byte (ASCII letters only match
     // themselves once lower-cased with `| 0x20`).
     for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
-        if !matches!(h[i] | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a') {
+        if !FRAGMENT_FIRST[h[i] as usize] {
             continue;
         }
         let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
@@ -404,6 +404,17 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     }
     (boiler, reader)
 }
+
+/// The first letters of the fragments and marks, either case, as a table.
+const FRAGMENT_FIRST: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = matches!(c as u8 | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a');
+        c += 1;
+    }
+    table
+};
 
 /// Bytes of the shortest fragment or mark (`gdpr`).
 const FRAGMENT_MIN: usize = 4;
