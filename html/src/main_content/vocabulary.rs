@@ -465,7 +465,10 @@ mod tests {
         }
     }
 
-    fn split(value: &str, splitter: fn(&str, &mut dyn FnMut(&str))) -> Vec<String> {
+    /// A word splitter under test.
+    type Splitter = fn(&str, &mut dyn FnMut(&str));
+
+    fn split(value: &str, splitter: Splitter) -> Vec<String> {
         let mut out = Vec::new();
         splitter(value, &mut |w| out.push(w.to_string()));
         out
