@@ -49,6 +49,7 @@ mod related;
 mod score;
 mod select;
 mod str_hash;
+mod text_stats;
 mod upstream;
 mod vocabulary;
 
