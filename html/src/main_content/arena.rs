@@ -5,8 +5,8 @@
 use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
+use super::text_stats::text_stats;
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
-use crate::dom::Walker;
 
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
@@ -219,69 +219,69 @@ impl Arena {
         nodes.push(root_node);
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
-        // Stack of (dom id, arena index) of the open ancestors of the current node.
-        let mut stack: Vec<(NodeId, u32)> = vec![(root, 0)];
-        let mut walker = Walker::new(tree, root);
-        while let Some(id) = walker.next() {
-            let parent_dom = tree.query_node(&id, |n| n.parent).flatten();
-            while let Some(&(top, _)) = stack.last() {
-                if Some(top) == parent_dom {
-                    break;
-                }
-                stack.pop();
-            }
-            let Some(&(_, parent)) = stack.last() else {
-                break;
-            };
+        // The walk: pre-order over the descendants of `root`, one look at each node (its
+        // data, first child and next sibling together). The stack holds the open elements
+        // (arena index, and the node that follows the element's subtree).
+        let mut stack: Vec<(u32, Option<NodeId>)> = vec![(0, None)];
+        let mut next = tree.query_node(&root, |n| n.first_child).flatten();
+        while let Some(id) = next {
+            let parent = stack.last().map_or(0, |&(index, _)| index);
             let p = &nodes[parent as usize];
             let (p_block, p_link, p_depth, p_dropped, p_chrome) =
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
             // Only a heading's text can title a comment section.
             let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
             enum Step {
-                Element(Node),
+                /// An element, its entry pushed already (built in place).
+                Element,
                 Text(Text, u64),
                 Other,
             }
-            let step = tree
-                .query_node(&id, |n| match &n.data {
-                    NodeData::Element(el) => Step::Element(new_node(
-                        id,
-                        parent,
-                        p_depth.saturating_add(1),
-                        el,
-                        p_link,
-                        &mut cache,
-                    )),
-                    NodeData::Text { contents } => {
-                        let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
-                        Step::Text(t, h)
-                    }
-                    _ => Step::Other,
+            let (step, first_child, next_sibling) = tree
+                .query_node(&id, |n| {
+                    let step = match &n.data {
+                        NodeData::Element(el) => {
+                            nodes.push(new_node(
+                                id,
+                                parent,
+                                p_depth.saturating_add(1),
+                                el,
+                                p_link,
+                                &mut cache,
+                            ));
+                            Step::Element
+                        }
+                        NodeData::Text { contents } => {
+                            let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
+                            Step::Text(t, h)
+                        }
+                        _ => Step::Other,
+                    };
+                    (step, n.first_child, n.next_sibling)
                 })
-                .unwrap_or(Step::Other);
+                .unwrap_or((Step::Other, None, None));
             match step {
-                Step::Element(mut node) => {
-                    let index = nodes.len() as u32;
+                Step::Element => {
+                    let index = nodes.len() as u32 - 1;
+                    let node = &mut nodes[index as usize];
                     node.block = if node.is_block() || p_block == NONE {
                         index
                     } else {
                         p_block
                     };
-                    if node.kind == Kind::Link && !node.dropped && !p_dropped {
-                        if node.block == index {
-                            node.own.links += 1;
-                        } else {
-                            nodes[node.block as usize].own.links += 1;
-                        }
-                    }
+                    let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
                     node.dropped |= p_dropped;
                     node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
-                    if node.dropped || node.kind == Kind::Media {
-                        walker.skip_children();
+                    let descend = !(node.dropped || node.kind == Kind::Media);
+                    let block = node.block;
+                    if counts_link {
+                        nodes[block as usize].own.links += 1;
                     }
-                    nodes.push(node);
-                    stack.push((id, index));
+                    if descend && first_child.is_some() {
+                        stack.push((index, next_sibling));
+                        next = first_child;
+                        continue;
+                    }
                 }
                 Step::Text(t, h) => {
                     if !p_dropped && t.chars > 0 && p_block != NONE {
@@ -291,6 +291,11 @@ impl Arena {
                     }
                 }
                 Step::Other => {}
+            }
+            next = next_sibling;
+            // Out of the elements whose subtrees are done.
+            while next.is_none() && stack.len() > 1 {
+                next = stack.pop().and_then(|(_, after)| after);
             }
         }
         // Totals, bottom-up: children come after their parent in pre-order.
@@ -370,8 +375,9 @@ fn new_node(
     let kind = hints::kind(el);
     let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let words = hints::words(el, cache);
+    let (words, classes) = hints::words_and_listed_classes(el, cache);
     let inline = matches!(kind, Kind::Inline | Kind::Link);
+    let (sig, tag_sig) = signatures(el);
     Node {
         id,
         parent,
@@ -385,155 +391,47 @@ fn new_node(
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && EXCLUDE.matches(el),
-        forced: may_be_forced(el) && FORCE_INCLUDE.matches(el),
+        listed: words.score > -3 && words.score <= 0 && (classes.excluded || EXCLUDE.matches_tag_or_id(el)),
+        forced: classes.forced || FORCE_INCLUDE.matches_tag_or_id(el),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),
         counts: Counts::default(),
         block: NONE,
-        sig: signature(el, true),
-        tag_sig: signature(el, false),
+        sig,
+        tag_sig,
         own_hash: HASH_SEED,
         hash: HASH_SEED,
     }
 }
 
-/// Cheap pre-check for upstream's force-include list (`#main`, `.swoogo-*`).
-fn may_be_forced(el: &dom_query::Element) -> bool {
-    el.attrs.iter().any(|a| {
-        (a.name.local == crate::dom::local_name!("id") && &*a.value == "main")
-            || (a.name.local == crate::dom::local_name!("class") && a.value.contains("swoogo-"))
-    })
-}
-
-/// FNV-1a over the tag name and (optionally) the first class (ASCII digits skipped).
-fn signature(el: &dom_query::Element, with_class: bool) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    let mut eat = |b: u8| {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    };
-    for b in el.name.local.bytes() {
-        eat(b);
-    }
-    if !with_class {
-        return h;
-    }
+/// FNV-1a over the tag name and the first class (ASCII digits skipped), and over the tag
+/// name alone: `(sig, tag_sig)`. The class part continues the tag's hash, read in one pass
+/// over the class value up to the end of its first class.
+fn signatures(el: &dom_query::Element) -> (u32, u32) {
+    let eat = |h: u32, b: u8| (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    let tag = el.name.local.bytes().fold(0x811c_9dc5, eat);
     // Without a class the signature is the tag's alone (`sig == tag_sig`): a template
     // nobody named.
     let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
-    if let Some(first) = class.split_ascii_whitespace().next() {
-        eat(b'.');
-        for b in first.bytes().filter(|b| !b.is_ascii_digit()) {
-            eat(b);
+    let b = class.as_bytes();
+    let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else {
+        return (tag, tag);
+    };
+    let mut h = eat(tag, b'.');
+    for &c in b[start..].iter().take_while(|c| !c.is_ascii_whitespace()) {
+        if !c.is_ascii_digit() {
+            h = eat(h, c);
         }
     }
-    h
+    (h, tag)
 }
 
-const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Folds `x` into `h`, order-sensitive.
 fn mix(h: u64, x: u64) -> u64 {
     (h.rotate_left(17) ^ x).wrapping_mul(0x0000_0100_0000_01b3)
-}
-
-/// Statistics of one text node, and the hash of its letters and digits.
-/// Classes of ASCII bytes for [`text_stats`]: whitespace, sentence punctuation, word.
-const SPACE: u8 = 1;
-const PUNCT: u8 = 2;
-const WORD: u8 = 4;
-const ASCII_CLASS: [u8; 128] = {
-    let mut table = [0u8; 128];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        table[b] = if c.is_ascii_whitespace() {
-            SPACE
-        } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
-            PUNCT
-        } else if c.is_ascii_alphanumeric() {
-            WORD
-        } else {
-            0
-        };
-        b += 1;
-    }
-    table
-};
-
-fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
-    let mut t = Text::default();
-    let mut h = HASH_SEED;
-    let mut in_word = false;
-    let mut bytes = s.bytes();
-    let mut rest = "";
-    // ASCII fast path (one table look-up per byte); the first non-ASCII byte switches to
-    // decoding characters.
-    while let Some(b) = bytes.next() {
-        if b >= 0x80 {
-            rest = &s[s.len() - bytes.len() - 1..];
-            break;
-        }
-        let class = ASCII_CLASS[b as usize];
-        if class & SPACE != 0 {
-            in_word = false;
-            continue;
-        }
-        t.chars += 1;
-        t.punct += u32::from(class & PUNCT != 0);
-        let word = class & WORD != 0;
-        if word {
-            h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
-            t.words += u32::from(!in_word);
-        }
-        in_word = word;
-    }
-    for c in rest.chars() {
-        if c.is_whitespace() {
-            in_word = false;
-            continue;
-        }
-        t.chars += 1;
-        if matches!(
-            c,
-            '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；'
-        ) {
-            t.punct += 1;
-        }
-        let word = c.is_alphanumeric();
-        if word {
-            h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
-            if !in_word {
-                t.words += 1;
-            }
-        }
-        in_word = word;
-    }
-    if in_link {
-        t.link_chars = t.chars;
-        t.link_words = t.words;
-    }
-    if in_chrome {
-        t.chrome_chars = t.chars;
-        t.chrome_link_chars = t.link_chars;
-    }
-    if t.words > 0 {
-        t.text_nodes = 1;
-        t.comment_titles = u32::from(in_heading && t.words <= 16 && super::phrases::is_comment_title(s));
-        let bare_url = super::phrases::is_bare_url(s);
-        let (furniture, pointer) = if t.words <= 6 {
-            super::phrases::short_text_kinds(s)
-        } else {
-            (false, false)
-        };
-        t.furniture_nodes =
-            u32::from(furniture || (in_link && super::phrases::is_bare_path(s)) || (!in_link && bare_url));
-        t.url_links = u32::from(in_link && bare_url);
-        t.related_titles = u32::from(pointer);
-    }
-    (t, h)
 }
 
 #[cfg(test)]

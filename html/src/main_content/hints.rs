@@ -8,7 +8,9 @@
 use dom_query::Element;
 use html5ever::ns;
 
-use super::vocabulary::{FnvMap, Word, for_each_word, fragments, word};
+use super::str_hash::StrMap;
+use super::upstream::{EXCLUDE, FORCE_INCLUDE};
+use super::vocabulary::{Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -176,10 +178,9 @@ pub(super) fn landmark(el: &Element) -> Landmark {
         return tag;
     }
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
-        let v = a.value.trim();
         if a.name.local == local_name!("role") {
             let lm = match_ignore_case(
-                v,
+                a.value.trim(),
                 &[
                     ("main", Landmark::Main),
                     ("article", Landmark::Article),
@@ -201,7 +202,7 @@ pub(super) fn landmark(el: &Element) -> Landmark {
             }
         } else if a.name.local == local_name!("itemprop") {
             let lm = match_ignore_case(
-                v,
+                a.value.trim(),
                 &[
                     ("articleBody", Landmark::Article),
                     ("text", Landmark::Article),
@@ -477,36 +478,67 @@ impl Acc {
 }
 
 /// Memo of the words of `class` values: a page repeats the same class lists on many
-/// elements (cards, list items, menu entries).
-#[derive(Default)]
+/// elements (cards, list items, menu entries). Beside the words, what upstream's lists say
+/// of the classes.
 pub(super) struct WordCache {
-    classes: FnvMap<Box<str>, Words>,
+    classes: StrMap<Box<str>, (Words, ListedClasses)>,
+}
+
+/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`]) and on
+/// its force-include list ([`FORCE_INCLUDE`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct ListedClasses {
+    pub excluded: bool,
+    pub forced: bool,
+}
+
+impl Default for WordCache {
+    fn default() -> Self {
+        // Room for the distinct class lists of most pages without growing.
+        WordCache {
+            classes: StrMap::with_capacity_and_hasher(256, Default::default()),
+        }
+    }
 }
 
 /// Class and id words of an element (and the words of a custom element's tag name).
+#[cfg(test)]
 pub(super) fn words(el: &Element, cache: &mut WordCache) -> Words {
+    words_and_listed_classes(el, cache).0
+}
+
+/// [`words`], and what upstream's lists say of the element's classes (memoised with the
+/// words).
+pub(super) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (Words, ListedClasses) {
     let mut out = Words::default();
+    let mut listed = ListedClasses::default();
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         if a.name.local == local_name!("class") {
-            let w = match cache.classes.get(&*a.value) {
+            let (w, l) = match cache.classes.get(&*a.value) {
                 Some(w) => *w,
                 None => {
                     let mut w = words_of(&a.value, true);
                     w.class_hidden = class_hides(&a.value);
-                    cache.classes.insert(Box::from(&*a.value), w);
-                    w
+                    let l = ListedClasses {
+                        excluded: EXCLUDE.matches_class(&a.value),
+                        forced: FORCE_INCLUDE.matches_class(&a.value),
+                    };
+                    cache.classes.insert(Box::from(&*a.value), (w, l));
+                    (w, l)
                 }
             };
             merge(&mut out, w);
+            listed.excluded |= l.excluded;
+            listed.forced |= l.forced;
         } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
             merge(&mut out, words_of(&a.value, false));
         }
     }
-    if el.name.local.contains('-') {
+    if el.name.local.bytes().any(|b| b == b'-') {
         merge(&mut out, words_of(&el.name.local, false));
     }
     out.score = out.score.clamp(-6, 6);
-    out
+    (out, listed)
 }
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
@@ -583,7 +615,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
                     .is_some()
             });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = class.contains(':') || class.contains('[');
+        let variant = class.bytes().any(|b| b == b':' || b == b'[');
         if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;

@@ -49,7 +49,9 @@ mod pruning;
 mod related;
 mod score;
 mod select;
+mod str_hash;
 mod teasers;
+mod text_stats;
 mod upstream;
 mod vocabulary;
 

@@ -14,6 +14,7 @@ use dom_query::{Document, Element, NodeId};
 
 use html5ever::ns;
 
+use super::str_hash::StrSet;
 use crate::dom::{LocalName, Walker, local_name, with_element};
 
 /// Upstream `EXCLUDE_NON_MAIN_TAGS` (42 entries, order preserved).
@@ -80,10 +81,10 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 ];
 
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
-/// semantics (class = whitespace-separated token). Classes are kept sorted for binary search.
+/// semantics (class = whitespace-separated token). Classes are kept in a hash set.
 pub(super) struct SimpleSelectors {
     tags: Vec<LocalName>,
-    classes: Vec<&'static str>,
+    classes: StrSet<&'static str>,
     ids: Vec<&'static str>,
 }
 
@@ -91,41 +92,46 @@ impl SimpleSelectors {
     fn new(list: &[&'static str]) -> Self {
         let mut set = SimpleSelectors {
             tags: Vec::new(),
-            classes: Vec::new(),
+            classes: StrSet::default(),
             ids: Vec::new(),
         };
         for sel in list {
             if let Some(class) = sel.strip_prefix('.') {
-                set.classes.push(class);
+                set.classes.insert(class);
             } else if let Some(id) = sel.strip_prefix('#') {
                 set.ids.push(id);
             } else {
                 set.tags.push(LocalName::from(*sel));
             }
         }
-        set.classes.sort_unstable();
         set
     }
 
     pub(super) fn matches(&self, el: &Element) -> bool {
-        if self.tags.contains(&el.name.local) {
-            return true;
-        }
-        // One pass over the attributes for both `id` and `class`.
-        el.attrs.iter().any(|a| {
-            if a.name.ns != ns!() {
-                false
-            } else if a.name.local == local_name!("id") {
-                self.ids.contains(&&*a.value)
-            } else if a.name.local == local_name!("class") {
-                a.value
-                    .split_ascii_whitespace()
-                    .any(|c| self.classes.binary_search(&c).is_ok())
-            } else {
-                false
-            }
-        })
+        self.matches_tag_or_id(el) || class_values(el).any(|v| self.matches_class(v))
     }
+
+    /// Whether the element's tag or `id` is listed (what [`Self::matches`] checks besides
+    /// the classes).
+    pub(super) fn matches_tag_or_id(&self, el: &Element) -> bool {
+        self.tags.contains(&el.name.local)
+            || el.attrs.iter().any(|a| {
+                a.name.ns == ns!() && a.name.local == local_name!("id") && self.ids.contains(&&*a.value)
+            })
+    }
+
+    /// Whether one of the classes of a `class` value is listed.
+    pub(super) fn matches_class(&self, value: &str) -> bool {
+        value.split_ascii_whitespace().any(|c| self.classes.contains(c))
+    }
+}
+
+/// The values of an element's `class` attributes (one, in a parsed document).
+pub(super) fn class_values(el: &Element) -> impl Iterator<Item = &str> {
+    el.attrs
+        .iter()
+        .filter(|a| a.name.ns == ns!() && a.name.local == local_name!("class"))
+        .map(|a| &*a.value)
 }
 
 pub(super) static EXCLUDE: LazyLock<SimpleSelectors> =

@@ -277,43 +277,87 @@ pub(super) fn word(w: &str) -> Word {
 /// (`site-header__navWrap` → site, header, nav, wrap). Parts with digits or irregular case
 /// (`x9Kd`, `hJDwNd`: generated names) say nothing and are skipped, as are parts longer than
 /// 24 bytes.
+///
+/// One pass over the bytes: a part's bytes are classified as they are read (any byte that is
+/// not an ASCII letter or digit, multi-byte characters included, ends a part), so an
+/// all-lower-case part, the common case, is handed over without a second look.
 pub(super) fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
-    for part in value.split(|c: char| !c.is_ascii_alphanumeric()) {
-        let b = part.as_bytes();
-        if b.is_empty() || b.len() > 24 || b.iter().any(u8::is_ascii_digit) {
+    let b = value.as_bytes();
+    let mut start = 0;
+    // Classes seen in the current part (or-ed [`PART_CLASS`] bits).
+    let mut seen = 0u8;
+    for i in 0..=b.len() {
+        let class = b.get(i).map_or(0, |&c| PART_CLASS[c as usize]);
+        if class != 0 {
+            seen |= class;
             continue;
         }
-        if b.iter().all(u8::is_ascii_lowercase) {
+        let (from, len) = (start, i - start);
+        start = i + 1;
+        let flags = std::mem::take(&mut seen);
+        if len == 0 || len > 24 || flags & DIGIT != 0 {
+            continue;
+        }
+        // A part is ASCII letters between two character boundaries.
+        let Some(part) = value.get(from..i) else {
+            continue;
+        };
+        if flags == LOWER {
             f(part);
-            continue;
+        } else {
+            humps(part.as_bytes(), &mut f);
         }
-        // Humps: an upper-case letter followed by lower-case ones; the part may start with
-        // a lower-case run. Anything else (two capitals in a row, a lone capital) is a hash.
-        let mut starts = Vec::with_capacity(4);
-        let mut regular = true;
-        for (i, &c) in b.iter().enumerate() {
-            if c.is_ascii_uppercase() {
-                if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
-                    regular = false;
-                    break;
-                }
-                starts.push(i);
+    }
+}
+
+/// [`for_each_word`]'s byte classes: 0 ends a part.
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const DIGIT: u8 = 4;
+const PART_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        table[c] = if b.is_ascii_lowercase() {
+            LOWER
+        } else if b.is_ascii_uppercase() {
+            UPPER
+        } else if b.is_ascii_digit() {
+            DIGIT
+        } else {
+            0
+        };
+        c += 1;
+    }
+    table
+};
+
+/// The words of a part of ASCII letters with capitals: humps, an upper-case letter followed
+/// by lower-case ones, after an optional lower-case run. Anything else (two capitals in a
+/// row, a lone capital) is a hash and says nothing.
+fn humps(b: &[u8], f: &mut impl FnMut(&str)) {
+    let mut starts = [0usize; 24];
+    let mut n = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
+                return;
             }
+            starts[n] = i;
+            n += 1;
         }
-        if !regular {
-            continue;
+    }
+    let mut buf = [0u8; 24];
+    let mut from = 0;
+    for end in starts[..n].iter().copied().chain(std::iter::once(b.len())) {
+        if end > from {
+            let word = &mut buf[..end - from];
+            word.copy_from_slice(&b[from..end]);
+            word.make_ascii_lowercase();
+            f(std::str::from_utf8(word).unwrap_or(""));
         }
-        let mut buf = [0u8; 24];
-        let mut from = 0;
-        for end in starts.into_iter().chain(std::iter::once(b.len())) {
-            if end > from {
-                let word = &mut buf[..end - from];
-                word.copy_from_slice(&b[from..end]);
-                word.make_ascii_lowercase();
-                f(std::str::from_utf8(word).unwrap_or(""));
-            }
-            from = end;
-        }
+        from = end;
     }
 }
 
@@ -346,7 +390,7 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     // positions stop at one comparison of their first byte (ASCII letters only match
     // themselves once lower-cased with `| 0x20`).
     for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
-        if !matches!(h[i] | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a') {
+        if !FRAGMENT_FIRST[h[i] as usize] {
             continue;
         }
         let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
@@ -361,6 +405,17 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     (boiler, reader)
 }
 
+/// The first letters of the fragments and marks, either case, as a table.
+const FRAGMENT_FIRST: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        table[c] = matches!(c as u8 | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a');
+        c += 1;
+    }
+    table
+};
+
 /// Bytes of the shortest fragment or mark (`gdpr`).
 const FRAGMENT_MIN: usize = 4;
 
@@ -370,6 +425,106 @@ const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The splitter as it was before the one-pass version: the reference it must match.
+    fn for_each_word_reference(value: &str, mut f: impl FnMut(&str)) {
+        for part in value.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let b = part.as_bytes();
+            if b.is_empty() || b.len() > 24 || b.iter().any(u8::is_ascii_digit) {
+                continue;
+            }
+            if b.iter().all(u8::is_ascii_lowercase) {
+                f(part);
+                continue;
+            }
+            let mut starts = Vec::with_capacity(4);
+            let mut regular = true;
+            for (i, &c) in b.iter().enumerate() {
+                if c.is_ascii_uppercase() {
+                    if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
+                        regular = false;
+                        break;
+                    }
+                    starts.push(i);
+                }
+            }
+            if !regular {
+                continue;
+            }
+            let mut buf = [0u8; 24];
+            let mut from = 0;
+            for end in starts.into_iter().chain(std::iter::once(b.len())) {
+                if end > from {
+                    let word = &mut buf[..end - from];
+                    word.copy_from_slice(&b[from..end]);
+                    word.make_ascii_lowercase();
+                    f(std::str::from_utf8(word).unwrap_or(""));
+                }
+                from = end;
+            }
+        }
+    }
+
+    /// A word splitter under test.
+    type Splitter = fn(&str, &mut dyn FnMut(&str));
+
+    fn split(value: &str, splitter: Splitter) -> Vec<String> {
+        let mut out = Vec::new();
+        splitter(value, &mut |w| out.push(w.to_string()));
+        out
+    }
+
+    #[test]
+    fn the_one_pass_splitter_matches_the_reference() {
+        let fixed = [
+            "",
+            "-",
+            "a",
+            "A",
+            "aB",
+            "Ab",
+            "AbC",
+            "abCd",
+            "ABc",
+            "navWrap__SiteFooter",
+            "x9Kd hJDwNd col-md-6",
+            "é-menu nav\u{a0}bar ünicode-Größe",
+            "abcdefghijklmnopqrstuvwx abcdefghijklmnopqrstuvwxy",
+            "AbcdefghijklmnopqrstuvwX Abcdefghijklmnopqrstuvwx",
+            "aBcDeFgHiJkLmNoPqRsTuVwX",
+            "  lead trail  ",
+            "a\tb\nc_d:e[f]g",
+        ];
+        for v in fixed {
+            assert_eq!(
+                split(v, |v, f| for_each_word(v, f)),
+                split(v, |v, f| for_each_word_reference(v, f)),
+                "{v:?}"
+            );
+        }
+        // Pseudo-random values over an alphabet of the byte kinds that matter.
+        let alphabet: Vec<char> = "abcxyzABCXYZ0189-_ :[é\u{a0}".chars().collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 40) as usize;
+            let mut v = String::new();
+            let mut r = state;
+            for _ in 0..len {
+                r = r
+                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                    .wrapping_add(1442695040888963407);
+                v.push(alphabet[(r >> 33) as usize % alphabet.len()]);
+            }
+            assert_eq!(
+                split(&v, |v, f| for_each_word(v, f)),
+                split(&v, |v, f| for_each_word_reference(v, f)),
+                "{v:?}"
+            );
+        }
+    }
 
     #[test]
     fn splits_words() {

@@ -29,14 +29,14 @@ use html5ever::{LocalName, ParseOpts};
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
 pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
-    let normalised;
-    let html = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
-        normalised = normalise_newlines(html);
-        normalised.as_str()
+    // The tendril the tokens are cut from: the input copied once (normalised on the way when
+    // it has carriage returns).
+    let buf = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
+        normalise_newlines(html)
     } else {
-        html
+        StrTendril::from_slice(html)
     };
-    let buf = StrTendril::from_slice(html);
+    let html: &str = &buf;
     let builder = TreeBuilder::new(Document::default(), opts.tree_builder);
     let mut tok = Tokenizer {
         text: html,
@@ -67,18 +67,18 @@ pub(crate) fn parse_scripting(html: &str) -> Document {
 }
 
 /// CR LF and lone CR become LF (the input stream's preprocessing).
-fn normalise_newlines(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
+fn normalise_newlines(html: &str) -> StrTendril {
+    let mut out = StrTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
     let mut rest = html;
     while let Some(i) = memchr::memchr(b'\r', rest.as_bytes()) {
-        out.push_str(&rest[..i]);
-        out.push('\n');
+        out.push_slice(&rest[..i]);
+        out.push_char('\n');
         rest = &rest[i + 1..];
         if rest.as_bytes().first() == Some(&b'\n') {
             rest = &rest[1..];
         }
     }
-    out.push_str(rest);
+    out.push_slice(rest);
     out
 }
 

@@ -1,0 +1,219 @@
+//! Text statistics of one text node for the arena ([`super::arena`]): non-whitespace
+//! characters, words, sentence punctuation, a hash of its letters and digits, and the
+//! furniture, comment-title, bare-URL and pointer-title checks of [`super::phrases`].
+
+use super::arena::{HASH_SEED, Text};
+
+/// Classes of bytes for [`text_stats`]: whitespace, sentence punctuation, word (ASCII
+/// letter or digit), the lead or continuation byte of a multi-byte character; 0 is any other
+/// ASCII character.
+const SPACE: u8 = 1;
+const PUNCT: u8 = 2;
+const WORD: u8 = 4;
+const HIGH: u8 = 8;
+
+/// The byte classes, with whitespace as `u8::is_ascii_whitespace` (`vt` false) or as
+/// `char::is_whitespace` (`vt` true: U+000B is whitespace too).
+const fn byte_classes(vt: bool) -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = if c >= 0x80 {
+            HIGH
+        } else if c.is_ascii_whitespace() || (vt && c == 0x0b) {
+            SPACE
+        } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+            PUNCT
+        } else if c.is_ascii_alphanumeric() {
+            WORD
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+}
+
+/// Until the first non-ASCII character, whitespace is ASCII's (U+000B counts as a
+/// character); from there on it is Unicode's. (What the statistics have always counted.)
+const ASCII_CLASS: [u8; 256] = byte_classes(false);
+const CHAR_CLASS: [u8; 256] = byte_classes(true);
+
+/// Statistics of one text node, and the hash of its letters and digits (ASCII lower-cased).
+///
+/// One pass over the bytes: a run of ASCII letters and digits is hashed and counted in a
+/// tight loop (`b | 0x20` lower-cases an ASCII letter and leaves a digit as it is), only
+/// non-ASCII characters are decoded.
+pub(super) fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
+    let mut t = Text::default();
+    let mut h = HASH_SEED;
+    let mut in_word = false;
+    let b = s.as_bytes();
+    let mut table = &ASCII_CLASS;
+    let mut i = 0;
+    while i < b.len() {
+        match table[b[i] as usize] {
+            WORD => {
+                let run = i;
+                t.words += u32::from(!in_word);
+                loop {
+                    h = (h ^ u64::from(b[i] | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
+                    i += 1;
+                    if i == b.len() || table[b[i] as usize] != WORD {
+                        break;
+                    }
+                }
+                t.chars += (i - run) as u32;
+                in_word = true;
+            }
+            SPACE => {
+                in_word = false;
+                i += 1;
+            }
+            HIGH => {
+                table = &CHAR_CLASS;
+                let c = s[i..].chars().next().unwrap_or_default();
+                i += c.len_utf8();
+                if c.is_whitespace() {
+                    in_word = false;
+                    continue;
+                }
+                t.chars += 1;
+                t.punct += u32::from(matches!(c, '。' | '，' | '、' | '！' | '？' | '；'));
+                let word = c.is_alphanumeric();
+                if word {
+                    // Not ASCII: lower-casing ASCII leaves it as it is.
+                    h = (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3);
+                    t.words += u32::from(!in_word);
+                }
+                in_word = word;
+            }
+            class => {
+                t.chars += 1;
+                t.punct += u32::from(class == PUNCT);
+                in_word = false;
+                i += 1;
+            }
+        }
+    }
+    if in_link {
+        t.link_chars = t.chars;
+        t.link_words = t.words;
+    }
+    if in_chrome {
+        t.chrome_chars = t.chars;
+        t.chrome_link_chars = t.link_chars;
+    }
+    if t.words > 0 {
+        t.text_nodes = 1;
+        t.comment_titles = u32::from(in_heading && t.words <= 16 && super::phrases::is_comment_title(s));
+        let bare_url = super::phrases::is_bare_url(s);
+        let (furniture, pointer) = if t.words <= 6 {
+            super::phrases::short_text_kinds(s)
+        } else {
+            (false, false)
+        };
+        t.furniture_nodes =
+            u32::from(furniture || (in_link && super::phrases::is_bare_path(s)) || (!in_link && bare_url));
+        t.url_links = u32::from(in_link && bare_url);
+        t.related_titles = u32::from(pointer);
+    }
+    (t, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text statistics' counting loop as it was before the one-pass version: the
+    /// reference it must match (phrases are checked after it, unchanged).
+    fn counts_reference(s: &str) -> (u32, u32, u32, u64) {
+        let (mut chars, mut words, mut punct) = (0u32, 0u32, 0u32);
+        let mut h = HASH_SEED;
+        let mut in_word = false;
+        let mut bytes = s.bytes();
+        let mut rest = "";
+        while let Some(b) = bytes.next() {
+            if b >= 0x80 {
+                rest = &s[s.len() - bytes.len() - 1..];
+                break;
+            }
+            if b.is_ascii_whitespace() {
+                in_word = false;
+                continue;
+            }
+            chars += 1;
+            punct += u32::from(matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'));
+            let word = b.is_ascii_alphanumeric();
+            if word {
+                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+                words += u32::from(!in_word);
+            }
+            in_word = word;
+        }
+        for c in rest.chars() {
+            if c.is_whitespace() {
+                in_word = false;
+                continue;
+            }
+            chars += 1;
+            if matches!(
+                c,
+                '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；'
+            ) {
+                punct += 1;
+            }
+            let word = c.is_alphanumeric();
+            if word {
+                h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+                if !in_word {
+                    words += 1;
+                }
+            }
+            in_word = word;
+        }
+        (chars, words, punct, h)
+    }
+
+    fn counts(s: &str) -> (u32, u32, u32, u64) {
+        let (t, h) = text_stats(s, false, false, false);
+        (t.chars, t.words, t.punct, h)
+    }
+
+    #[test]
+    fn the_one_pass_text_statistics_match_the_reference() {
+        for s in [
+            "",
+            " ",
+            "Hello, World!",
+            "a\u{b}b c",
+            "é a\u{b}b",
+            "caf\u{e9} na\u{ef}ve\u{a0}text\u{2009}x 。日本語、テキスト！",
+            "x1 2y ZZ top.",
+            "\u{2028}A\u{b}\u{c}B",
+        ] {
+            assert_eq!(counts(s), counts_reference(s), "{s:?}");
+        }
+        let alphabet: Vec<char> = "aZ09 .,;:!?-\t\n\u{b}\u{c}\r\u{a0}é日。、！\u{2009}\u{3000}Ω\u{1f600}"
+            .chars()
+            .collect();
+        let mut r = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            let len = (r % 48) as usize;
+            let mut x = r;
+            let s: String = (0..len)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                        .wrapping_add(1442695040888963407);
+                    alphabet[(x >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            assert_eq!(counts(&s), counts_reference(&s), "{s:?}");
+        }
+    }
+}
