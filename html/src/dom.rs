@@ -137,7 +137,21 @@ impl Iterator for Walker<'_> {
     fn next(&mut self) -> Option<NodeId> {
         let id = self.next?;
         self.current = Some(id);
-        self.next = self.successor(id, true);
+        // `successor(id, true)` with one look at `id` (its first child, next sibling and
+        // parent together) instead of two for a node without children.
+        let (child, sibling, parent) = self
+            .tree
+            .query_node(&id, |n| (n.first_child, n.next_sibling, n.parent))
+            .unwrap_or((None, None, None));
+        self.next = if child.is_some() {
+            child
+        } else if id == self.root {
+            None
+        } else if sibling.is_some() {
+            sibling
+        } else {
+            parent.and_then(|p| self.successor(p, false))
+        };
         Some(id)
     }
 }
@@ -205,6 +219,45 @@ mod tests {
             names(&doc),
             ["html", "head", "body", "div", "p", "b", "span", "i"]
         );
+    }
+
+    #[test]
+    fn the_one_look_walk_visits_what_the_two_look_walk_did() {
+        let tags = [
+            "div", "p", "b", "span", "ul", "li", "a", "img", "br", "table", "td",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let mut page = String::new();
+            for _ in 0..rnd(60) {
+                match rnd(4) {
+                    0 => page.push_str(&format!("</{}>", tags[rnd(tags.len())])),
+                    1 => page.push_str("text "),
+                    _ => page.push_str(&format!("<{}>", tags[rnd(tags.len())])),
+                }
+            }
+            let doc = parse(&page);
+            let tree = &doc.tree;
+            let all: Vec<NodeId> = Walker::new(tree, doc.root().id).collect();
+            for root in std::iter::once(doc.root().id).chain(all) {
+                let walked: Vec<NodeId> = Walker::new(tree, root).collect();
+                // The reference: `successor(id, true)` for every step.
+                let reference = Walker::new(tree, root);
+                let mut expected = Vec::new();
+                let mut next = reference.next;
+                while let Some(id) = next {
+                    expected.push(id);
+                    next = reference.successor(id, true);
+                }
+                assert_eq!(walked, expected, "{page}");
+            }
+        }
     }
 
     #[test]

@@ -237,14 +237,22 @@ fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
         return None;
     }
     // Trim decorations and counts: "→ Share", "Comments (12)", "Share:".
-    let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
-    if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
+    // By bytes: a byte of a non-ASCII character is never an ASCII letter, so the ends land
+    // on character boundaries, as trimming characters did.
+    let b = text.as_bytes();
+    let start = b.iter().position(u8::is_ascii_alphabetic)?;
+    let end = b
+        .iter()
+        .rposition(u8::is_ascii_alphabetic)
+        .map_or(start, |e| e + 1);
+    let t = &b[start..end];
+    if t.len() > MAX_LEN || !t.is_ascii() {
         return None;
     }
     // Lower-case with single spaces.
     let mut len = 0;
     let mut space = false;
-    for b in t.bytes() {
+    for &b in t {
         if b.is_ascii_whitespace() {
             space = true;
             continue;

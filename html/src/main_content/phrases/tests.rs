@@ -34,6 +34,33 @@ fn pointer_in_reference(s: &str) -> bool {
         })
 }
 
+/// The normalisation as it was (trimming characters), the reference for the byte trim.
+fn normalized_reference<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
+    if text.len() > 4 * MAX_LEN {
+        return None;
+    }
+    let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
+    if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
+        return None;
+    }
+    let mut len = 0;
+    let mut space = false;
+    for b in t.bytes() {
+        if b.is_ascii_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && len > 0 {
+            buf[len] = b' ';
+            len += 1;
+        }
+        space = false;
+        buf[len] = b.to_ascii_lowercase();
+        len += 1;
+    }
+    std::str::from_utf8(&buf[..len]).ok()
+}
+
 #[test]
 fn letter_ranges_answer_as_the_binary_searches_did() {
     let lists = [EXACT, PREFIX, POINTER_TITLES];
@@ -68,6 +95,12 @@ fn letter_ranges_answer_as_the_binary_searches_did() {
             t = t.to_ascii_uppercase();
         }
         let mut buf = [0u8; MAX_LEN];
+        let mut reference_buf = [0u8; MAX_LEN];
+        assert_eq!(
+            normalized(&t, &mut buf),
+            normalized_reference(&t, &mut reference_buf),
+            "{t:?}"
+        );
         let Some(s) = normalized(&t, &mut buf) else {
             continue;
         };
