@@ -109,7 +109,7 @@ pub(super) struct Tokenizer<'a> {
 /// The replacement character, for NUL bytes outside the data state.
 const REPLACEMENT: &str = "\u{fffd}";
 
-fn is_ws(b: u8) -> bool {
+const fn is_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
 }
 
