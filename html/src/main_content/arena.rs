@@ -231,66 +231,39 @@ impl Arena {
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
             // Only a heading's text can title a comment section.
             let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
-            enum Step {
-                /// An element, its entry pushed already (built in place).
-                Element,
-                Text(Text, u64),
-                Other,
-            }
-            let (step, first_child, next_sibling) = tree
-                .query_node(&id, |n| {
-                    let step = match &n.data {
-                        NodeData::Element(el) => {
-                            nodes.push(new_node(
-                                id,
-                                parent,
-                                p_depth.saturating_add(1),
-                                el,
-                                p_link,
-                                &mut cache,
-                            ));
-                            Step::Element
-                        }
-                        NodeData::Text { contents } => {
-                            let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
-                            Step::Text(t, h)
-                        }
-                        _ => Step::Other,
-                    };
-                    (step, n.first_child, n.next_sibling)
-                })
-                .unwrap_or((Step::Other, None, None));
-            match step {
-                Step::Element => {
-                    let index = nodes.len() as u32 - 1;
-                    let node = &mut nodes[index as usize];
-                    node.block = if node.is_block() || p_block == NONE {
-                        index
-                    } else {
-                        p_block
-                    };
-                    let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
-                    node.dropped |= p_dropped;
-                    node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
-                    let descend = !(node.dropped || node.kind == Kind::Media);
-                    let block = node.block;
-                    if counts_link {
-                        nodes[block as usize].own.links += 1;
-                    }
-                    if descend && first_child.is_some() {
-                        stack.push((index, next_sibling));
-                        next = first_child;
-                        continue;
-                    }
+            let parent_of = Parent {
+                index: parent,
+                depth: p_depth,
+                block: p_block,
+                in_link: p_link,
+                dropped: p_dropped,
+                in_chrome: p_chrome,
+                heading: p_heading,
+            };
+            let (element, first_child, next_sibling) = tree
+                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent_of))
+                .unwrap_or((false, None, None));
+            if element {
+                let index = nodes.len() as u32 - 1;
+                let node = &mut nodes[index as usize];
+                node.block = if node.is_block() || p_block == NONE {
+                    index
+                } else {
+                    p_block
+                };
+                let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
+                node.dropped |= p_dropped;
+                node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
+                let descend = !(node.dropped || node.kind == Kind::Media);
+                let block = node.block;
+                if counts_link {
+                    nodes[block as usize].own.links += 1;
                 }
-                Step::Text(t, h) => {
-                    if !p_dropped && t.chars > 0 && p_block != NONE {
-                        let block = &mut nodes[p_block as usize];
-                        block.own.add(&t);
-                        block.own_hash = mix(block.own_hash, h);
-                    }
+                if descend && first_child.is_some() {
+                    stack.push((index, next_sibling));
+                    next = first_child;
+                    continue;
                 }
-                Step::Other => {}
             }
             next = next_sibling;
             // Out of the elements whose subtrees are done.
@@ -362,6 +335,59 @@ impl Arena {
             }
         })
     }
+}
+
+/// What the walk's look at a node needs of its parent.
+#[derive(Clone, Copy)]
+struct Parent {
+    /// Arena index of the parent element.
+    index: u32,
+    depth: u16,
+    /// Arena index of the block its inline text belongs to.
+    block: u32,
+    in_link: bool,
+    dropped: bool,
+    in_chrome: bool,
+    /// The block is a heading (only a heading's text can title a comment section).
+    heading: bool,
+}
+
+/// The walk's look at one node: an element's entry is pushed onto `nodes` (true), a text's
+/// statistics are added to its block; with the node's first child and next sibling. (A
+/// function of its own, so the closure handed to `query_node` is small: whether the
+/// compiler inlines that call no longer depends on how the crate's code is split into
+/// units, and the text's statistics are not returned through it.)
+#[inline(never)]
+fn look(
+    n: &dom_query::TreeNode,
+    nodes: &mut Vec<Node>,
+    cache: &mut hints::WordCache,
+    p: Parent,
+) -> (bool, Option<NodeId>, Option<NodeId>) {
+    let element = match &n.data {
+        NodeData::Element(el) => {
+            nodes.push(new_node(
+                n.id,
+                p.index,
+                p.depth.saturating_add(1),
+                el,
+                p.in_link,
+                cache,
+            ));
+            true
+        }
+        NodeData::Text { contents } => {
+            let (t, h) = text_stats(contents, p.in_link, p.in_chrome, p.heading);
+            if !p.dropped && t.chars > 0 && p.block != NONE {
+                let block = &mut nodes[p.block as usize];
+                block.own.add(&t);
+                block.own_hash = mix(block.own_hash, h);
+            }
+            false
+        }
+        _ => false,
+    };
+    (element, n.first_child, n.next_sibling)
 }
 
 fn new_node(
