@@ -17,7 +17,13 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 /// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
 /// ([`crate::tokenizer`]) feeding html5ever's tree builder.
 pub(crate) fn parse(html: &str) -> Document {
-    crate::tokenizer::parse_document(html, parse_opts())
+    parse_noting_base(html).0
+}
+
+/// [`parse`], and whether a `<base>` start tag was read (false: the document has no `base`
+/// element, so [`crate::urls::document_base`] would find none).
+pub(crate) fn parse_noting_base(html: &str) -> (Document, bool) {
+    crate::tokenizer::parse_document_noting_base(html, parse_opts())
 }
 
 fn parse_opts() -> ParseOpts {
@@ -258,6 +264,64 @@ mod tests {
                 assert_eq!(walked, expected, "{page}");
             }
         }
+    }
+
+    #[test]
+    fn without_a_base_tag_there_is_no_base_element() {
+        const PIECES: &[&str] = &[
+            "<base href=/b/>",
+            "<BASE href=x>",
+            "</base>",
+            "<svg>",
+            "</svg>",
+            "<math>",
+            "<template>",
+            "</template>",
+            "<head>",
+            "</head>",
+            "<body>",
+            "<frameset>",
+            "<table>",
+            "<td>",
+            "<p>",
+            "base",
+            "<base",
+            "<!-- <base> -->",
+            "<script>",
+            "</script>",
+            "<title>",
+            "</title>",
+            "<noscript>",
+            "</noscript>",
+            "<textarea>",
+            "<basefont>",
+            "<bases>",
+            "<div>",
+            "</html>",
+            "x",
+        ];
+        let url = url::Url::parse("https://example.com/a/b").unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..5000 {
+            let page: String = (0..rnd(20)).map(|_| PIECES[rnd(PIECES.len())]).collect();
+            let (doc, base_tag) = parse_noting_base(&page);
+            let (base, has_base) = crate::urls::document_base(&doc, &url);
+            if base_tag {
+                with += 1;
+            } else {
+                without += 1;
+                assert!(!has_base, "{page}");
+                assert_eq!(base, url, "{page}");
+            }
+        }
+        assert!(with > 1000 && without > 1000, "{with} {without}");
     }
 
     #[test]

@@ -29,8 +29,13 @@ pub struct ParsedPage {
 impl ParsedPage {
     /// Parses the raw HTML once. `page_url` is the final URL (after redirects).
     pub fn parse(raw_html: &str, page_url: &Url) -> ParsedPage {
-        let doc = dom::parse(raw_html);
-        let (base, has_base) = urls::document_base(&doc, page_url);
+        let (doc, base_tag) = dom::parse_noting_base(raw_html);
+        // Without a `<base>` tag there is no `base` element to look for (no walk of the tree).
+        let (base, has_base) = if base_tag {
+            urls::document_base(&doc, page_url)
+        } else {
+            (page_url.clone(), false)
+        };
         ParsedPage {
             doc,
             page_url: page_url.clone(),

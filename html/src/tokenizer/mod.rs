@@ -27,7 +27,14 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{LocalName, ParseOpts};
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
+#[cfg(test)]
 pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
+    parse_document_noting_base(html, opts).0
+}
+
+/// [`parse_document`], and whether a `<base>` start tag was read: without one the tree has
+/// no `base` element (the tree builder makes one only from that tag).
+pub(crate) fn parse_document_noting_base(html: &str, opts: ParseOpts) -> (Document, bool) {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // The tendril the tokens are cut from: the input copied once (normalised on the way when
     // it has carriage returns).
@@ -45,10 +52,11 @@ pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
         pos: 0,
         mode: Mode::Data,
         last_start: None,
+        saw_base: false,
         builder,
     };
     tok.run();
-    tok.builder.sink.finish()
+    (tok.builder.sink.finish(), tok.saw_base)
 }
 
 /// [`parse_document`] with a default tree builder but `scripting_enabled`.
@@ -103,6 +111,8 @@ pub(super) struct Tokenizer<'a> {
     mode: Mode,
     /// Name of the last start tag emitted ("appropriate end tag" checks).
     last_start: Option<LocalName>,
+    /// A `<base>` start tag was emitted.
+    saw_base: bool,
     builder: TreeBuilder<dom_query::NodeId, Document>,
 }
 

@@ -201,6 +201,7 @@ impl Tokenizer<'_> {
             // next attribute (a parse error) -- both read as "before attribute name".
         }
         if kind == StartTag {
+            self.saw_base |= name == html5ever::local_name!("base");
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
