@@ -9,6 +9,8 @@ use html5ever::tree_builder::TreeBuilderOpts;
 pub(crate) use html5ever::{LocalName, local_name};
 use html5ever::{ParseOpts, ns, parse_document};
 
+pub(crate) use crate::tokenizer::Seen;
+
 /// Attribute names missing from html5ever's static atom set, interned once.
 pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-src"));
 pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-srcset"));
@@ -17,13 +19,13 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 /// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
 /// ([`crate::tokenizer`]) feeding html5ever's tree builder.
 pub(crate) fn parse(html: &str) -> Document {
-    parse_noting_base(html).0
+    parse_noting(html).0
 }
 
-/// [`parse`], and whether a `<base>` start tag was read (false: the document has no `base`
-/// element, so [`crate::urls::document_base`] would find none).
-pub(crate) fn parse_noting_base(html: &str) -> (Document, bool) {
-    crate::tokenizer::parse_document_noting_base(html, parse_opts())
+/// [`parse`], and what the tokenizer saw in the tags ([`Seen`]: a `<base>` tag, the makings
+/// of script-deferred content).
+pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
+    crate::tokenizer::parse_document_noting(html, parse_opts())
 }
 
 fn parse_opts() -> ParseOpts {
@@ -311,9 +313,9 @@ mod tests {
         let (mut with, mut without) = (0, 0);
         for _ in 0..5000 {
             let page: String = (0..rnd(20)).map(|_| PIECES[rnd(PIECES.len())]).collect();
-            let (doc, base_tag) = parse_noting_base(&page);
+            let (doc, seen) = parse_noting(&page);
             let (base, has_base) = crate::urls::document_base(&doc, &url);
-            if base_tag {
+            if seen.base {
                 with += 1;
             } else {
                 without += 1;
@@ -322,6 +324,65 @@ mod tests {
             }
         }
         assert!(with > 1000 && without > 1000, "{with} {without}");
+    }
+
+    #[test]
+    fn without_noscript_or_streamed_ids_nothing_is_deferred() {
+        let long = "<p>words enough to count as content in a shell page</p>".repeat(12);
+        let pieces: Vec<String> = [
+            "<noscript>",
+            "</noscript>",
+            "<NOSCRIPT>",
+            "<template id=B:1>",
+            "</template>",
+            "<template id=\"B:2\">",
+            "<div hidden id=S:1>",
+            "<div hidden id='S:2'>",
+            "</div>",
+            "<!--$?-->",
+            "<!--/$-->",
+            "<p id=&#83;:1 hidden>",
+            "<span id=x>",
+            "<div hidden id=s:1>",
+            "<b id=B:>",
+            "<body>",
+            "<head>",
+            "<p>",
+            "text",
+            long.as_str(),
+            "<script>a<b</script>",
+            "<div>",
+            "<template>",
+            "<i hidden>",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut with, mut without, mut changed) = (0, 0, 0);
+        for _ in 0..4000 {
+            let page: String = (0..rnd(16)).map(|_| pieces[rnd(pieces.len())].as_str()).collect();
+            let (doc, seen) = parse_noting(&page);
+            let before = doc.html().to_string();
+            crate::main_content::reveal_deferred(&doc);
+            let after = doc.html().to_string();
+            if seen.deferred {
+                with += 1;
+                changed += usize::from(after != before);
+            } else {
+                without += 1;
+                assert_eq!(after, before, "{page}");
+            }
+        }
+        assert!(
+            with > 1000 && without > 500 && changed > 100,
+            "{with} {without} {changed}"
+        );
     }
 
     #[test]

@@ -186,6 +186,8 @@ impl Tokenizer<'_> {
             } else {
                 StrTendril::new()
             };
+            self.seen.deferred |= attr_name == html5ever::local_name!("id")
+                && (value.starts_with("S:") || value.starts_with("B:"));
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 duplicate = true;
             } else {
@@ -201,7 +203,8 @@ impl Tokenizer<'_> {
             // next attribute (a parse error) -- both read as "before attribute name".
         }
         if kind == StartTag {
-            self.saw_base |= name == html5ever::local_name!("base");
+            self.seen.base |= name == html5ever::local_name!("base");
+            self.seen.deferred |= name == html5ever::local_name!("noscript");
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
