@@ -9,6 +9,8 @@ use html5ever::tree_builder::TreeBuilderOpts;
 pub(crate) use html5ever::{LocalName, local_name};
 use html5ever::{ParseOpts, ns, parse_document};
 
+pub(crate) use crate::tokenizer::Seen;
+
 /// Attribute names missing from html5ever's static atom set, interned once.
 pub(crate) static DATA_SRC: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-src"));
 pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName::from("data-srcset"));
@@ -17,7 +19,13 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 /// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
 /// ([`crate::tokenizer`]) feeding html5ever's tree builder.
 pub(crate) fn parse(html: &str) -> Document {
-    crate::tokenizer::parse_document(html, parse_opts())
+    parse_noting(html).0
+}
+
+/// [`parse`], and what the tokenizer saw in the tags ([`Seen`]: a `<base>` tag, the makings
+/// of script-deferred content).
+pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
+    crate::tokenizer::parse_document_noting(html, parse_opts())
 }
 
 fn parse_opts() -> ParseOpts {
@@ -137,7 +145,21 @@ impl Iterator for Walker<'_> {
     fn next(&mut self) -> Option<NodeId> {
         let id = self.next?;
         self.current = Some(id);
-        self.next = self.successor(id, true);
+        // `successor(id, true)` with one look at `id` (its first child, next sibling and
+        // parent together) instead of two for a node without children.
+        let (child, sibling, parent) = self
+            .tree
+            .query_node(&id, |n| (n.first_child, n.next_sibling, n.parent))
+            .unwrap_or((None, None, None));
+        self.next = if child.is_some() {
+            child
+        } else if id == self.root {
+            None
+        } else if sibling.is_some() {
+            sibling
+        } else {
+            parent.and_then(|p| self.successor(p, false))
+        };
         Some(id)
     }
 }
@@ -204,6 +226,162 @@ mod tests {
         assert_eq!(
             names(&doc),
             ["html", "head", "body", "div", "p", "b", "span", "i"]
+        );
+    }
+
+    #[test]
+    fn the_one_look_walk_visits_what_the_two_look_walk_did() {
+        let tags = [
+            "div", "p", "b", "span", "ul", "li", "a", "img", "br", "table", "td",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..300 {
+            let mut page = String::new();
+            for _ in 0..rnd(60) {
+                match rnd(4) {
+                    0 => page.push_str(&format!("</{}>", tags[rnd(tags.len())])),
+                    1 => page.push_str("text "),
+                    _ => page.push_str(&format!("<{}>", tags[rnd(tags.len())])),
+                }
+            }
+            let doc = parse(&page);
+            let tree = &doc.tree;
+            let all: Vec<NodeId> = Walker::new(tree, doc.root().id).collect();
+            for root in std::iter::once(doc.root().id).chain(all) {
+                let walked: Vec<NodeId> = Walker::new(tree, root).collect();
+                // The reference: `successor(id, true)` for every step.
+                let reference = Walker::new(tree, root);
+                let mut expected = Vec::new();
+                let mut next = reference.next;
+                while let Some(id) = next {
+                    expected.push(id);
+                    next = reference.successor(id, true);
+                }
+                assert_eq!(walked, expected, "{page}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_a_base_tag_there_is_no_base_element() {
+        const PIECES: &[&str] = &[
+            "<base href=/b/>",
+            "<BASE href=x>",
+            "</base>",
+            "<svg>",
+            "</svg>",
+            "<math>",
+            "<template>",
+            "</template>",
+            "<head>",
+            "</head>",
+            "<body>",
+            "<frameset>",
+            "<table>",
+            "<td>",
+            "<p>",
+            "base",
+            "<base",
+            "<!-- <base> -->",
+            "<script>",
+            "</script>",
+            "<title>",
+            "</title>",
+            "<noscript>",
+            "</noscript>",
+            "<textarea>",
+            "<basefont>",
+            "<bases>",
+            "<div>",
+            "</html>",
+            "x",
+        ];
+        let url = url::Url::parse("https://example.com/a/b").unwrap();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..5000 {
+            let page: String = (0..rnd(20)).map(|_| PIECES[rnd(PIECES.len())]).collect();
+            let (doc, seen) = parse_noting(&page);
+            let (base, has_base) = crate::urls::document_base(&doc, &url);
+            if seen.base {
+                with += 1;
+            } else {
+                without += 1;
+                assert!(!has_base, "{page}");
+                assert_eq!(base, url, "{page}");
+            }
+        }
+        assert!(with > 1000 && without > 1000, "{with} {without}");
+    }
+
+    #[test]
+    fn without_noscript_or_streamed_ids_nothing_is_deferred() {
+        let long = "<p>words enough to count as content in a shell page</p>".repeat(12);
+        let pieces: Vec<String> = [
+            "<noscript>",
+            "</noscript>",
+            "<NOSCRIPT>",
+            "<template id=B:1>",
+            "</template>",
+            "<template id=\"B:2\">",
+            "<div hidden id=S:1>",
+            "<div hidden id='S:2'>",
+            "</div>",
+            "<!--$?-->",
+            "<!--/$-->",
+            "<p id=&#83;:1 hidden>",
+            "<span id=x>",
+            "<div hidden id=s:1>",
+            "<b id=B:>",
+            "<body>",
+            "<head>",
+            "<p>",
+            "text",
+            long.as_str(),
+            "<script>a<b</script>",
+            "<div>",
+            "<template>",
+            "<i hidden>",
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut with, mut without, mut changed) = (0, 0, 0);
+        for _ in 0..4000 {
+            let page: String = (0..rnd(16)).map(|_| pieces[rnd(pieces.len())].as_str()).collect();
+            let (doc, seen) = parse_noting(&page);
+            let before = doc.html().to_string();
+            crate::main_content::reveal_deferred(&doc);
+            let after = doc.html().to_string();
+            if seen.deferred {
+                with += 1;
+                changed += usize::from(after != before);
+            } else {
+                without += 1;
+                assert_eq!(after, before, "{page}");
+            }
+        }
+        assert!(
+            with > 1000 && without > 500 && changed > 100,
+            "{with} {without} {changed}"
         );
     }
 

@@ -1,11 +1,11 @@
 //! Page metadata from the full (uncleaned) document, per compat notes §1.10: `<title>`,
 //! favicon, language, the og/article/Dublin Core field maps, and raw copies of every `<meta>`.
 
-use dom_query::{Document, NodeId, Tree};
+use dom_query::{Document, Element, NodeData};
 use serde_json::{Map, Value};
 use url::Url;
 
-use crate::dom::{LocalName, Walker, attr, contains_ignore_ascii_case, is, local_name, with_element};
+use crate::dom::{LocalName, attr, contains_ignore_ascii_case, is, local_name};
 
 /// `meta[property=…]` looked up in `<head>` (first match only) → output field.
 const HEAD_PROPERTIES: [(&str, &str); 7] = [
@@ -66,51 +66,81 @@ struct Scan {
 fn scan(doc: &Document) -> Scan {
     let tree = &doc.tree;
     let head = doc.head().map(|h| h.id);
+    let root = doc.root().id;
     let mut out = Scan::default();
-    let mut walker = Walker::new(tree, doc.root().id);
-    while let Some(id) = walker.next() {
-        if Some(id) == head {
-            // Visit the head subtree here (keeps document order) and skip it in the outer walk.
-            walker.skip_children();
-            for inner in Walker::new(tree, id) {
-                visit(tree, inner, true, &mut out);
-            }
-        } else {
-            visit(tree, id, false, &mut out);
+    // Pre-order over the descendants of the root, one look at each node (its data, first
+    // child, next sibling and parent together); `in_head` inside the head's subtree.
+    let mut in_head = false;
+    let mut next = tree.query_node(&root, |n| n.first_child).flatten();
+    while let Some(id) = next {
+        let (is_title, child, sibling, parent) = tree
+            .query_node(&id, |n| {
+                let is_title = match &n.data {
+                    NodeData::Element(el) => visit(el, in_head, &mut out),
+                    _ => false,
+                };
+                (is_title, n.first_child, n.next_sibling, n.parent)
+            })
+            .unwrap_or((false, None, None, None));
+        if is_title {
+            out.title = Some(tree.get_unchecked(&id).text().to_string());
         }
+        if child.is_some() {
+            in_head |= Some(id) == head;
+            next = child;
+            continue;
+        }
+        // Up to the next sibling of this node or of an ancestor below the root.
+        let (mut cur, mut sibling, mut parent) = (id, sibling, parent);
+        next = loop {
+            if cur == root {
+                break None;
+            }
+            if sibling.is_some() {
+                break sibling;
+            }
+            let Some(p) = parent else {
+                break None;
+            };
+            cur = p;
+            if Some(p) == head {
+                in_head = false;
+            }
+            (sibling, parent) = tree
+                .query_node(&cur, |n| (n.next_sibling, n.parent))
+                .unwrap_or((None, None));
+        };
     }
     out
 }
 
-fn visit(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
-    let is_title = with_element(tree, id, |el| {
-        let get = |name: &LocalName| attr(el, name).map(str::to_string);
-        if is(el, &local_name!("meta")) {
-            out.metas.push(Meta {
-                in_head,
-                name: get(&local_name!("name")),
-                property: get(&local_name!("property")),
-                itemprop: get(&local_name!("itemprop")),
-                content: get(&local_name!("content")),
-            });
-        } else if in_head && is(el, &local_name!("link")) {
-            let rel = attr(el, &local_name!("rel")).unwrap_or_default();
-            if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
-                out.icon_exact = Some(get(&local_name!("href")));
-            }
-            if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
-                out.icon_contains = Some(get(&local_name!("href")));
-            }
-        } else if is(el, &local_name!("html")) && out.lang.is_none() {
-            out.lang = get(&local_name!("lang"));
-        } else if is(el, &local_name!("title")) {
-            return in_head && out.title.is_none();
+/// Gathers what `el` holds for metadata; true when it is the title to read (the first
+/// `<title>` in `<head>`).
+#[inline(never)]
+fn visit(el: &Element, in_head: bool, out: &mut Scan) -> bool {
+    let get = |name: &LocalName| attr(el, name).map(str::to_string);
+    if is(el, &local_name!("meta")) {
+        out.metas.push(Meta {
+            in_head,
+            name: get(&local_name!("name")),
+            property: get(&local_name!("property")),
+            itemprop: get(&local_name!("itemprop")),
+            content: get(&local_name!("content")),
+        });
+    } else if in_head && is(el, &local_name!("link")) {
+        let rel = attr(el, &local_name!("rel")).unwrap_or_default();
+        if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
+            out.icon_exact = Some(get(&local_name!("href")));
         }
-        false
-    });
-    if is_title == Some(true) {
-        out.title = Some(tree.get_unchecked(&id).text().to_string());
+        if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
+            out.icon_contains = Some(get(&local_name!("href")));
+        }
+    } else if is(el, &local_name!("html")) && out.lang.is_none() {
+        out.lang = get(&local_name!("lang"));
+    } else if is(el, &local_name!("title")) {
+        return in_head && out.title.is_none();
     }
+    false
 }
 
 /// `content` of the first meta (optionally in `<head>` only) whose `property` (or `name`) is
@@ -229,12 +259,118 @@ pub(crate) fn extract(doc: &Document, page_url: &Url) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dom::parse;
+    use crate::dom::{Walker, parse, with_element};
+    use dom_query::{NodeId, Tree};
     use serde_json::json;
 
     fn meta(html: &str) -> Value {
         let url = Url::parse("https://example.com/a/b.html").unwrap();
         Value::Object(extract(&parse(html), &url))
+    }
+
+    /// The scan as it was (a walker, then one more look at each node), the reference for
+    /// the one-look walk.
+    fn scan_reference(doc: &Document) -> Scan {
+        let tree = &doc.tree;
+        let head = doc.head().map(|h| h.id);
+        let mut out = Scan::default();
+        let mut walker = Walker::new(tree, doc.root().id);
+        while let Some(id) = walker.next() {
+            if Some(id) == head {
+                // Visit the head subtree here (keeps document order) and skip it in the outer walk.
+                walker.skip_children();
+                for inner in Walker::new(tree, id) {
+                    visit_reference(tree, inner, true, &mut out);
+                }
+            } else {
+                visit_reference(tree, id, false, &mut out);
+            }
+        }
+        out
+    }
+
+    fn visit_reference(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
+        let is_title = with_element(tree, id, |el| {
+            let get = |name: &LocalName| attr(el, name).map(str::to_string);
+            if is(el, &local_name!("meta")) {
+                out.metas.push(Meta {
+                    in_head,
+                    name: get(&local_name!("name")),
+                    property: get(&local_name!("property")),
+                    itemprop: get(&local_name!("itemprop")),
+                    content: get(&local_name!("content")),
+                });
+            } else if in_head && is(el, &local_name!("link")) {
+                let rel = attr(el, &local_name!("rel")).unwrap_or_default();
+                if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
+                    out.icon_exact = Some(get(&local_name!("href")));
+                }
+                if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
+                    out.icon_contains = Some(get(&local_name!("href")));
+                }
+            } else if is(el, &local_name!("html")) && out.lang.is_none() {
+                out.lang = get(&local_name!("lang"));
+            } else if is(el, &local_name!("title")) {
+                return in_head && out.title.is_none();
+            }
+            false
+        });
+        if is_title == Some(true) {
+            out.title = Some(tree.get_unchecked(&id).text().to_string());
+        }
+    }
+
+    fn scanned(s: &Scan) -> String {
+        let metas: Vec<_> = s
+            .metas
+            .iter()
+            .map(|m| (m.in_head, &m.name, &m.property, &m.itemprop, &m.content))
+            .collect();
+        format!(
+            "{:?} {:?} {:?} {:?} {:?}",
+            s.title, s.icon_exact, s.icon_contains, s.lang, metas
+        )
+    }
+
+    #[test]
+    fn the_one_look_scan_finds_what_the_walker_scan_did() {
+        const PIECES: &[&str] = &[
+            "<html lang=en>",
+            "<html lang=fr>",
+            "<head>",
+            "</head>",
+            "<body>",
+            "</body>",
+            "<title>T</title>",
+            "<title>U</title>",
+            "<meta name=a content=1>",
+            "<meta property=og:title content=x>",
+            "<meta itemprop=p>",
+            "<link rel=icon href=/i>",
+            "<link rel=\"shortcut icon\" href=/s>",
+            "<div>",
+            "</div>",
+            "<p>",
+            "text",
+            "<svg><title>S</title></svg>",
+            "<template><meta name=t></template>",
+            "<noscript><meta name=n content=2></noscript>",
+            "<table><tr><td>",
+            "<frameset>",
+            "<!-- c -->",
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let page: String = (0..rnd(25)).map(|_| PIECES[rnd(PIECES.len())]).collect();
+            let doc = parse(&page);
+            assert_eq!(scanned(&scan(&doc)), scanned(&scan_reference(&doc)), "{page}");
+        }
     }
 
     #[test]

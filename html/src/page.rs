@@ -24,18 +24,27 @@ pub struct ParsedPage {
     base: Url,
     /// Whether the page has any `<base>` element (else cleaned copies cannot have one either).
     has_base: bool,
+    /// Whether the page's tags hold the makings of script-deferred content (else revealing
+    /// it, a walk of the body, is skipped: it would find nothing).
+    deferred: bool,
 }
 
 impl ParsedPage {
     /// Parses the raw HTML once. `page_url` is the final URL (after redirects).
     pub fn parse(raw_html: &str, page_url: &Url) -> ParsedPage {
-        let doc = dom::parse(raw_html);
-        let (base, has_base) = urls::document_base(&doc, page_url);
+        let (doc, seen) = dom::parse_noting(raw_html);
+        // Without a `<base>` tag there is no `base` element to look for (no walk of the tree).
+        let (base, has_base) = if seen.base {
+            urls::document_base(&doc, page_url)
+        } else {
+            (page_url.clone(), false)
+        };
         ParsedPage {
             doc,
             page_url: page_url.clone(),
             base,
             has_base,
+            deferred: seen.deferred,
         }
     }
 
@@ -57,7 +66,14 @@ impl ParsedPage {
 
     /// Produces the cleaned `html` format (compat notes §1.7, §1.6).
     pub fn clean(&self, opts: &CleanOptions) -> Result<CleanedHtml, CleanError> {
-        clean_doc(self.doc.clone(), &self.page_url, &self.base, self.has_base, opts)
+        clean_doc(
+            self.doc.clone(),
+            &self.page_url,
+            &self.base,
+            self.has_base,
+            self.deferred,
+            opts,
+        )
     }
 
     /// [`ParsedPage::clean`] on the parsed document itself, when the page is
@@ -69,8 +85,9 @@ impl ParsedPage {
             page_url,
             base,
             has_base,
+            deferred,
         } = self;
-        clean_doc(doc, &page_url, &base, has_base, opts)
+        clean_doc(doc, &page_url, &base, has_base, deferred, opts)
     }
 }
 
@@ -80,6 +97,7 @@ fn clean_doc(
     page_url: &Url,
     page_base: &Url,
     has_base: bool,
+    deferred: bool,
     opts: &CleanOptions,
 ) -> Result<CleanedHtml, CleanError> {
     let include = user_selectors::compile(opts.include_tags)?;
@@ -90,7 +108,7 @@ fn clean_doc(
     let whole_page_main_content = opts.only_main_content && include.is_empty();
     // What the head says the page is, read before the head goes.
     let declared_article = whole_page_main_content && main_content::declares_article(&doc);
-    if whole_page_main_content {
+    if whole_page_main_content && deferred {
         // Script shells keep content in `<noscript>` or hidden streamed segments.
         main_content::reveal_deferred(&doc);
     }

@@ -6,63 +6,8 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
 use super::text_stats::text_stats;
+pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
-
-/// Text statistics (characters are non-whitespace characters).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Text {
-    pub chars: u32,
-    /// Characters inside links.
-    pub link_chars: u32,
-    pub words: u32,
-    pub link_words: u32,
-    /// Sentence punctuation (`.,;:!?` and their CJK forms).
-    pub punct: u32,
-    /// Links (`<a>` elements) owned.
-    pub links: u32,
-    /// Characters (and link characters) inside inline chrome: buttons styled as links,
-    /// share links, inline ads.
-    pub chrome_chars: u32,
-    pub chrome_link_chars: u32,
-    /// Text nodes with letters, and how many of them are furniture ("Share", "Read more",
-    /// see [`super::phrases`]): a block whose every text node is furniture is chrome.
-    pub text_nodes: u32,
-    pub furniture_nodes: u32,
-    /// Text nodes that title a comment section ("12 Comments", "2 thoughts on …").
-    pub comment_titles: u32,
-    /// Link texts that are a bare absolute URL (an address written out: a source, a
-    /// reference), not a title.
-    pub url_links: u32,
-    /// Short texts that title a block of pointers to other pages ("Related posts").
-    pub related_titles: u32,
-}
-
-impl Text {
-    fn add(&mut self, o: &Text) {
-        self.chars += o.chars;
-        self.link_chars += o.link_chars;
-        self.words += o.words;
-        self.link_words += o.link_words;
-        self.punct += o.punct;
-        self.links += o.links;
-        self.chrome_chars += o.chrome_chars;
-        self.chrome_link_chars += o.chrome_link_chars;
-        self.text_nodes += o.text_nodes;
-        self.furniture_nodes += o.furniture_nodes;
-        self.comment_titles += o.comment_titles;
-        self.url_links += o.url_links;
-        self.related_titles += o.related_titles;
-    }
-
-    /// Share of the characters that sit inside links.
-    pub fn link_density(&self) -> f32 {
-        if self.chars == 0 {
-            0.0
-        } else {
-            self.link_chars as f32 / self.chars as f32
-        }
-    }
-}
 
 /// Counts of descendant elements.
 #[derive(Debug, Clone, Copy, Default)]
@@ -231,66 +176,39 @@ impl Arena {
                 (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
             // Only a heading's text can title a comment section.
             let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
-            enum Step {
-                /// An element, its entry pushed already (built in place).
-                Element,
-                Text(Text, u64),
-                Other,
-            }
-            let (step, first_child, next_sibling) = tree
-                .query_node(&id, |n| {
-                    let step = match &n.data {
-                        NodeData::Element(el) => {
-                            nodes.push(new_node(
-                                id,
-                                parent,
-                                p_depth.saturating_add(1),
-                                el,
-                                p_link,
-                                &mut cache,
-                            ));
-                            Step::Element
-                        }
-                        NodeData::Text { contents } => {
-                            let (t, h) = text_stats(contents, p_link, p_chrome, p_heading);
-                            Step::Text(t, h)
-                        }
-                        _ => Step::Other,
-                    };
-                    (step, n.first_child, n.next_sibling)
-                })
-                .unwrap_or((Step::Other, None, None));
-            match step {
-                Step::Element => {
-                    let index = nodes.len() as u32 - 1;
-                    let node = &mut nodes[index as usize];
-                    node.block = if node.is_block() || p_block == NONE {
-                        index
-                    } else {
-                        p_block
-                    };
-                    let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
-                    node.dropped |= p_dropped;
-                    node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
-                    let descend = !(node.dropped || node.kind == Kind::Media);
-                    let block = node.block;
-                    if counts_link {
-                        nodes[block as usize].own.links += 1;
-                    }
-                    if descend && first_child.is_some() {
-                        stack.push((index, next_sibling));
-                        next = first_child;
-                        continue;
-                    }
+            let parent_of = Parent {
+                index: parent,
+                depth: p_depth,
+                block: p_block,
+                in_link: p_link,
+                dropped: p_dropped,
+                in_chrome: p_chrome,
+                heading: p_heading,
+            };
+            let (element, first_child, next_sibling) = tree
+                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent_of))
+                .unwrap_or((false, None, None));
+            if element {
+                let index = nodes.len() as u32 - 1;
+                let node = &mut nodes[index as usize];
+                node.block = if node.is_block() || p_block == NONE {
+                    index
+                } else {
+                    p_block
+                };
+                let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
+                node.dropped |= p_dropped;
+                node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
+                let descend = !(node.dropped || node.kind == Kind::Media);
+                let block = node.block;
+                if counts_link {
+                    nodes[block as usize].own.links += 1;
                 }
-                Step::Text(t, h) => {
-                    if !p_dropped && t.chars > 0 && p_block != NONE {
-                        let block = &mut nodes[p_block as usize];
-                        block.own.add(&t);
-                        block.own_hash = mix(block.own_hash, h);
-                    }
+                if descend && first_child.is_some() {
+                    stack.push((index, next_sibling));
+                    next = first_child;
+                    continue;
                 }
-                Step::Other => {}
             }
             next = next_sibling;
             // Out of the elements whose subtrees are done.
@@ -364,6 +282,59 @@ impl Arena {
     }
 }
 
+/// What the walk's look at a node needs of its parent.
+#[derive(Clone, Copy)]
+struct Parent {
+    /// Arena index of the parent element.
+    index: u32,
+    depth: u16,
+    /// Arena index of the block its inline text belongs to.
+    block: u32,
+    in_link: bool,
+    dropped: bool,
+    in_chrome: bool,
+    /// The block is a heading (only a heading's text can title a comment section).
+    heading: bool,
+}
+
+/// The walk's look at one node: an element's entry is pushed onto `nodes` (true), a text's
+/// statistics are added to its block; with the node's first child and next sibling. (A
+/// function of its own, so the closure handed to `query_node` is small: whether the
+/// compiler inlines that call no longer depends on how the crate's code is split into
+/// units, and the text's statistics are not returned through it.)
+#[inline(never)]
+fn look(
+    n: &dom_query::TreeNode,
+    nodes: &mut Vec<Node>,
+    cache: &mut hints::WordCache,
+    p: Parent,
+) -> (bool, Option<NodeId>, Option<NodeId>) {
+    let element = match &n.data {
+        NodeData::Element(el) => {
+            nodes.push(new_node(
+                n.id,
+                p.index,
+                p.depth.saturating_add(1),
+                el,
+                p.in_link,
+                cache,
+            ));
+            true
+        }
+        NodeData::Text { contents } => {
+            let (t, h) = text_stats(contents, p.in_link, p.in_chrome, p.heading);
+            if !p.dropped && t.chars > 0 && p.block != NONE {
+                let block = &mut nodes[p.block as usize];
+                block.own.add(&t);
+                block.own_hash = mix(block.own_hash, h);
+            }
+            false
+        }
+        _ => false,
+    };
+    (element, n.first_child, n.next_sibling)
+}
+
 fn new_node(
     id: NodeId,
     parent: u32,
@@ -426,8 +397,6 @@ fn signatures(el: &dom_query::Element) -> (u32, u32) {
     }
     (h, tag)
 }
-
-pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Folds `x` into `h`, order-sensitive.
 fn mix(h: u64, x: u64) -> u64 {

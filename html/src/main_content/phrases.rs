@@ -237,14 +237,22 @@ fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
         return None;
     }
     // Trim decorations and counts: "→ Share", "Comments (12)", "Share:".
-    let t = text.trim_matches(|c: char| !c.is_ascii_alphabetic());
-    if t.is_empty() || t.len() > MAX_LEN || !t.is_ascii() {
+    // By bytes: a byte of a non-ASCII character is never an ASCII letter, so the ends land
+    // on character boundaries, as trimming characters did.
+    let b = text.as_bytes();
+    let start = b.iter().position(u8::is_ascii_alphabetic)?;
+    let end = b
+        .iter()
+        .rposition(u8::is_ascii_alphabetic)
+        .map_or(start, |e| e + 1);
+    let t = &b[start..end];
+    if t.len() > MAX_LEN || !t.is_ascii() {
         return None;
     }
     // Lower-case with single spaces.
     let mut len = 0;
     let mut space = false;
-    for b in t.bytes() {
+    for &b in t {
         if b.is_ascii_whitespace() {
             space = true;
             continue;
@@ -260,26 +268,60 @@ fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
     std::str::from_utf8(&buf[..len]).ok()
 }
 
-/// [`is_furniture`] on a normalised text.
-fn furniture_in(s: &str) -> bool {
-    if EXACT.binary_search(&s).is_ok() {
-        return true;
+/// Per first letter, the range of a sorted list's entries that start with it (entries
+/// start with a lower-case letter: checked when compiling).
+const fn letter_ranges(list: &[&str]) -> [(u16, u16); 26] {
+    let mut out = [(0u16, 0u16); 26];
+    let mut i = 0;
+    while i < list.len() {
+        let b = list[i].as_bytes()[0];
+        assert!(b.is_ascii_lowercase(), "a phrase starts with a lower-case letter");
+        let k = (b - b'a') as usize;
+        if out[k].0 == out[k].1 {
+            out[k].0 = i as u16;
+        }
+        out[k].1 = i as u16 + 1;
+        i += 1;
     }
-    // A prefix of `s` sorts before it, and so does everything between the two (it starts
-    // with the prefix too): look back from where `s` would go, while the first byte matches.
-    let at = match PREFIX.binary_search(&s) {
-        Ok(i) => i + 1,
-        Err(i) => i,
-    };
-    let first = s.as_bytes().first();
-    PREFIX[..at]
+    out
+}
+
+const EXACT_BY_LETTER: [(u16, u16); 26] = letter_ranges(EXACT);
+const PREFIX_BY_LETTER: [(u16, u16); 26] = letter_ranges(PREFIX);
+const POINTER_BY_LETTER: [(u16, u16); 26] = letter_ranges(POINTER_TITLES);
+
+/// The entries of `list` that start with the first letter of `s` (`ranges` is its
+/// [`letter_ranges`]; a normalised text starts with a lower-case letter).
+fn same_letter<'l>(list: &'l [&'static str], ranges: &[(u16, u16); 26], s: &[u8]) -> &'l [&'static str] {
+    match s.first().map(|b| b.wrapping_sub(b'a')) {
+        Some(k) if k < 26 => {
+            let (from, to) = ranges[k as usize];
+            &list[from as usize..to as usize]
+        }
+        _ => &[],
+    }
+}
+
+/// Whether `p` starts `s` as whole words: the byte after it, if any, is not a letter
+/// (`digits_end`: nor a digit).
+fn starts_as_words(s: &[u8], p: &str, digits_end: bool) -> bool {
+    let p = p.as_bytes();
+    match s.get(p.len()) {
+        None => s.len() == p.len() && s == p,
+        Some(&b) => !(b.is_ascii_alphabetic() || (digits_end && b.is_ascii_digit())) && s.starts_with(p),
+    }
+}
+
+/// [`is_furniture`] on a normalised text: only the entries with its first letter are
+/// compared, lengths first.
+fn furniture_in(s: &str) -> bool {
+    let b = s.as_bytes();
+    same_letter(EXACT, &EXACT_BY_LETTER, b)
         .iter()
-        .rev()
-        .take_while(|p| p.as_bytes().first() == first)
-        .any(|p| {
-            s.strip_prefix(p)
-                .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
-        })
+        .any(|e| e.len() == b.len() && e.as_bytes() == b)
+        || same_letter(PREFIX, &PREFIX_BY_LETTER, b)
+            .iter()
+            .any(|p| starts_as_words(b, p, false))
 }
 
 /// Titles of a comment section, matched at the start of a short text whose letters begin
@@ -452,117 +494,14 @@ fn is_pointer_title(text: &str) -> bool {
     normalized(text, &mut buf).is_some_and(pointer_in)
 }
 
-/// [`is_pointer_title`] on a normalised text (the titles are sorted: only those with its
-/// first letter are compared).
+/// [`is_pointer_title`] on a normalised text (only the titles with its first letter are
+/// compared).
 fn pointer_in(s: &str) -> bool {
-    let first = s.as_bytes()[0];
-    let from = POINTER_TITLES.partition_point(|p| p.as_bytes()[0] < first);
-    POINTER_TITLES[from..]
+    let b = s.as_bytes();
+    same_letter(POINTER_TITLES, &POINTER_BY_LETTER, b)
         .iter()
-        .take_while(|p| p.as_bytes()[0] == first)
-        .any(|p| {
-            s.strip_prefix(p)
-                .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphanumeric()))
-        })
+        .any(|p| starts_as_words(b, p, true))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exact_list_is_sorted_for_binary_search() {
-        assert!(EXACT.windows(2).all(|w| w[0] < w[1]), "EXACT must stay sorted");
-        assert!(PREFIX.windows(2).all(|w| w[0] < w[1]), "PREFIX must stay sorted");
-    }
-
-    #[test]
-    fn matches_whole_short_texts_only() {
-        for yes in [
-            "Share",
-            "  Comments (12) ",
-            "→ Read more",
-            "Related posts",
-            "SIGN UP FOR OUR NEWSLETTER",
-            "You may also like",
-            "Add to cart",
-            "Not open for further replies.",
-            "More from the author",
-            "Terms of Service",
-            "What others are reading",
-            "Written by Jane Doe",
-        ] {
-            assert!(is_furniture(yes), "{yes}");
-        }
-        for no in [
-            "Shared hosting",
-            "Sharing is caring: a long sentence about it.",
-            "Relatedness",
-            "Reply 3: lichens",
-            "The comments were great",
-            "Moreover",
-            "Written by hand in 1820, the letters survived a fire.",
-        ] {
-            assert!(!is_furniture(no), "{no}");
-        }
-        for yes in [
-            "Comments",
-            "12 Comments",
-            "Comments (3)",
-            "One Response to “Lichens”",
-            "24 thoughts on “Old walls”",
-            "Readers' Comments",
-            "Leave a Reply",
-            "There are 27 comments. Add yours.",
-            "Showing 3 responses",
-        ] {
-            assert!(is_comment_title(yes), "{yes}");
-        }
-        for no in [
-            "Comment choisir un barbecue",
-            "Commentary on the plan",
-            "Responses to the plan",
-            "Thoughts on walls",
-            "Discussion",
-            "Top 10 commentators",
-            "Why 3 comments matter more than 300 likes",
-        ] {
-            assert!(!is_comment_title(no), "{no}");
-        }
-        assert!(is_bare_path(" /content/site/fragments/footer "));
-        assert!(!is_bare_path("/etc/hosts and more"));
-        assert!(!is_bare_path("/about"));
-        assert!(is_bare_url("https://cdn.example.com/images/a.jpg"));
-        assert!(!is_bare_url("https://example.com"));
-    }
-
-    #[test]
-    fn pointer_titles_are_sorted_and_lower_case() {
-        assert!(
-            POINTER_TITLES.windows(2).all(|w| w[0] < w[1]),
-            "POINTER_TITLES must stay sorted"
-        );
-        assert!(POINTER_TITLES.iter().all(|p| *p == p.to_ascii_lowercase()));
-    }
-
-    #[test]
-    fn pointer_titles_start_a_short_text_as_whole_words() {
-        for yes in [
-            "Related posts",
-            "You may also like",
-            "MORE FROM THE AUTHOR",
-            "» Most read",
-            "Top Stories »",
-        ] {
-            assert!(is_pointer_title(yes), "{yes}");
-        }
-        for no in [
-            "Relatedness of species",
-            "Morel mushrooms",
-            "The most read book",
-            "More",
-        ] {
-            assert!(!is_pointer_title(no), "{no}");
-        }
-    }
-}
+mod tests;

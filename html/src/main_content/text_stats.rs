@@ -2,7 +2,64 @@
 //! characters, words, sentence punctuation, a hash of its letters and digits, and the
 //! furniture, comment-title, bare-URL and pointer-title checks of [`super::phrases`].
 
-use super::arena::{HASH_SEED, Text};
+/// The seed of the text hashes (FNV-1a's offset basis).
+pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Text statistics (characters are non-whitespace characters).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Text {
+    pub chars: u32,
+    /// Characters inside links.
+    pub link_chars: u32,
+    pub words: u32,
+    pub link_words: u32,
+    /// Sentence punctuation (`.,;:!?` and their CJK forms).
+    pub punct: u32,
+    /// Links (`<a>` elements) owned.
+    pub links: u32,
+    /// Characters (and link characters) inside inline chrome: buttons styled as links,
+    /// share links, inline ads.
+    pub chrome_chars: u32,
+    pub chrome_link_chars: u32,
+    /// Text nodes with letters, and how many of them are furniture ("Share", "Read more",
+    /// see [`super::phrases`]): a block whose every text node is furniture is chrome.
+    pub text_nodes: u32,
+    pub furniture_nodes: u32,
+    /// Text nodes that title a comment section ("12 Comments", "2 thoughts on …").
+    pub comment_titles: u32,
+    /// Link texts that are a bare absolute URL (an address written out: a source, a
+    /// reference), not a title.
+    pub url_links: u32,
+    /// Short texts that title a block of pointers to other pages ("Related posts").
+    pub related_titles: u32,
+}
+
+impl Text {
+    pub(super) fn add(&mut self, o: &Text) {
+        self.chars += o.chars;
+        self.link_chars += o.link_chars;
+        self.words += o.words;
+        self.link_words += o.link_words;
+        self.punct += o.punct;
+        self.links += o.links;
+        self.chrome_chars += o.chrome_chars;
+        self.chrome_link_chars += o.chrome_link_chars;
+        self.text_nodes += o.text_nodes;
+        self.furniture_nodes += o.furniture_nodes;
+        self.comment_titles += o.comment_titles;
+        self.url_links += o.url_links;
+        self.related_titles += o.related_titles;
+    }
+
+    /// Share of the characters that sit inside links.
+    pub fn link_density(&self) -> f32 {
+        if self.chars == 0 {
+            0.0
+        } else {
+            self.link_chars as f32 / self.chars as f32
+        }
+    }
+}
 
 /// Classes of bytes for [`text_stats`]: whitespace, sentence punctuation, word (ASCII
 /// letter or digit), the lead or continuation byte of a multi-byte character; 0 is any other

@@ -27,7 +27,25 @@ use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{LocalName, ParseOpts};
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
+#[cfg(test)]
 pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
+    parse_document_noting(html, opts).0
+}
+
+/// What the tokenizer saw in a page's tags, so that later passes can skip a walk of the
+/// tree that could not find anything (the tree builder makes elements and attributes only
+/// from the tags it is handed: no tag, no element).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Seen {
+    /// A `<base>` start tag.
+    pub base: bool,
+    /// A `<noscript>` start tag, or an `id` attribute whose value starts with `S:` or `B:`:
+    /// what script-deferred content is made of (`main_content::reveal_deferred`).
+    pub deferred: bool,
+}
+
+/// [`parse_document`], and what the tokenizer [`Seen`] in the tags.
+pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     // The tendril the tokens are cut from: the input copied once (normalised on the way when
     // it has carriage returns).
@@ -45,10 +63,11 @@ pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
         pos: 0,
         mode: Mode::Data,
         last_start: None,
+        seen: Seen::default(),
         builder,
     };
     tok.run();
-    tok.builder.sink.finish()
+    (tok.builder.sink.finish(), tok.seen)
 }
 
 /// [`parse_document`] with a default tree builder but `scripting_enabled`.
@@ -103,13 +122,15 @@ pub(super) struct Tokenizer<'a> {
     mode: Mode,
     /// Name of the last start tag emitted ("appropriate end tag" checks).
     last_start: Option<LocalName>,
+    /// What the tags held (see [`Seen`]).
+    seen: Seen,
     builder: TreeBuilder<dom_query::NodeId, Document>,
 }
 
 /// The replacement character, for NUL bytes outside the data state.
 const REPLACEMENT: &str = "\u{fffd}";
 
-fn is_ws(b: u8) -> bool {
+const fn is_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
 }
 

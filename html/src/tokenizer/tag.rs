@@ -6,10 +6,30 @@ use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{EndTag, StartTag, Tag, TagKind, Token};
 use html5ever::{Attribute, LocalName, QualName, ns};
 
-/// Ends a run of tag-name or attribute-name bytes.
-fn ends_name(b: u8) -> bool {
-    is_ws(b) || b == b'/' || b == b'>'
-}
+/// Classes of the bytes of a tag or attribute name: what ends a name (whitespace, `/`,
+/// `>`), `=` (ends an attribute name after its first byte), what [`fold_name`] changes
+/// (ASCII upper case, NUL); 0 is any other byte.
+const NAME_END: u8 = 1;
+const NAME_EQ: u8 = 2;
+const NAME_FOLD: u8 = 4;
+const NAME_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = if is_ws(c) || c == b'/' || c == b'>' {
+            NAME_END
+        } else if c == b'=' {
+            NAME_EQ
+        } else if c.is_ascii_uppercase() || c == 0 {
+            NAME_FOLD
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
 
 /// `s` with ASCII upper case folded and NUL replaced; borrowed when nothing changes.
 fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
@@ -71,13 +91,38 @@ impl Tokenizer<'_> {
         }
     }
 
+    /// The end of a name that goes on at `from` (the first byte whose class is in `stop`, or
+    /// the end of the input), and whether a byte before it needs [`fold_name`].
+    fn name_end(&self, from: usize, stop: u8) -> (usize, bool) {
+        let mut classes = 0;
+        let mut end = from;
+        while let Some(&b) = self.src.get(end) {
+            let class = NAME_CLASS[b as usize];
+            if class & stop != 0 {
+                break;
+            }
+            classes |= class;
+            end += 1;
+        }
+        (end, classes & NAME_FOLD != 0)
+    }
+
+    /// The name `src[start..end]` as an atom, folded when `fold` says it must be.
+    fn name_atom(&self, start: usize, end: usize, fold: bool) -> LocalName {
+        let name = self.slice(start, end);
+        if fold {
+            LocalName::from(&*fold_name(name))
+        } else {
+            LocalName::from(name)
+        }
+    }
+
     /// Reads a tag name from `pos` (its first byte is a letter).
     fn tag_name(&mut self) -> LocalName {
         let start = self.pos;
-        let len = self.src[start..].iter().position(|&b| ends_name(b));
-        let end = len.map_or(self.src.len(), |n| start + n);
+        let (end, fold) = self.name_end(start, NAME_END);
         self.pos = end;
-        LocalName::from(&*fold_name(self.slice(start, end)))
+        self.name_atom(start, end, fold)
     }
 
     /// The states after a tag name: attributes, `/>`, `>`. Emits the tag, or drops it at EOF.
@@ -124,12 +169,10 @@ impl Tokenizer<'_> {
             }
             // Attribute name: a leading `=` belongs to the name.
             let start = self.pos;
-            let mut end = start + 1;
-            while end < len && !ends_name(self.src[end]) && self.src[end] != b'=' {
-                end += 1;
-            }
+            let first_folds = NAME_CLASS[self.src[start] as usize] & NAME_FOLD != 0;
+            let (end, fold) = self.name_end(start + 1, NAME_END | NAME_EQ);
             self.pos = end;
-            let attr_name = LocalName::from(&*fold_name(self.slice(start, end)));
+            let attr_name = self.name_atom(start, end, first_folds || fold);
             // After attribute name.
             while self.pos < len && is_ws(self.src[self.pos]) {
                 self.pos += 1;
@@ -143,6 +186,8 @@ impl Tokenizer<'_> {
             } else {
                 StrTendril::new()
             };
+            self.seen.deferred |= attr_name == html5ever::local_name!("id")
+                && (value.starts_with("S:") || value.starts_with("B:"));
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 duplicate = true;
             } else {
@@ -158,6 +203,8 @@ impl Tokenizer<'_> {
             // next attribute (a parse error) -- both read as "before attribute name".
         }
         if kind == StartTag {
+            self.seen.base |= name == html5ever::local_name!("base");
+            self.seen.deferred |= name == html5ever::local_name!("noscript");
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
@@ -202,7 +249,13 @@ impl Tokenizer<'_> {
     /// The attribute value `src[start..end]` with character references decoded.
     fn value(&self, start: usize, end: usize) -> StrTendril {
         let raw = &self.src[start..end];
-        if memchr::memchr2(b'&', 0, raw).is_none() {
+        // Short values (most) by a plain loop: a `memchr2` call costs more than their bytes.
+        let plain = if raw.len() < 16 {
+            !raw.iter().any(|&b| b == b'&' || b == 0)
+        } else {
+            memchr::memchr2(b'&', 0, raw).is_none()
+        };
+        if plain {
             return self.buf.subtendril(start as u32, (end - start) as u32);
         }
         let mut out = String::with_capacity(end - start);
