@@ -402,3 +402,19 @@ fn a_carousel_of_teaser_cards_after_the_post_goes() {
         &["Teaser blurb", "Desk guide number"],
     );
 }
+
+#[test]
+fn photo_credits_go_and_the_caption_stays() {
+    // A photograph inside the story: its caption describes it, its credit (the agency,
+    // the photographer) is a label of the picture, not a sentence of the article.
+    let html = format!(
+        r#"<body><article><h1>Lichens on Old Walls</h1>{}
+        <figure><img src="/wall.jpg" alt=""><figcaption>A wall near the harbour, covered in
+        orange CAPTION lichen.<span class="photo-credit">CREDITNAME Smith/Agency</span>
+        </figcaption></figure>{}</article></body>"#,
+        paras(4),
+        paras(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "CAPTION lichen"], &["CREDITNAME"]);
+}

@@ -66,6 +66,9 @@ const CHROME_WORDS: &[&str] = &[
     "byline",
     "carousel",
     "billboard",
+    // A picture's credit line (agency, photographer): a label, not the article's text.
+    "credit",
+    "credits",
     "crosssell",
     "cta",
     "dialog",
