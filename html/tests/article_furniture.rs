@@ -418,3 +418,20 @@ fn photo_credits_go_and_the_caption_stays() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "CAPTION lichen"], &["CREDITNAME"]);
 }
+
+#[test]
+fn a_posts_metadata_line_goes() {
+    // The theme's line after the post: when it was posted, where it is filed, how to follow
+    // the responses. Written in sentences, with two links among many words, it passes
+    // for prose; its class says what it is.
+    let html = format!(
+        r#"<body><div class="post"><h2>Lichens on Old Walls</h2><div class="entry">{}</div>
+        <p class="postmetadata alt"><small>This POSTEDLINE entry was posted on Monday and is
+        filed under <a href="/c/walls">Walls</a>. You can follow any responses to this entry
+        through the <a href="/feed">feed</a>, and both comments and pings are open for now.
+        </small></p></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["POSTEDLINE"]);
+}

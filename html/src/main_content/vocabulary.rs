@@ -88,6 +88,9 @@ const CHROME_WORDS: &[&str] = &[
     "overlay",
     "pager",
     "pagination",
+    // A blog theme's line under or after the post ("This entry was posted on … filed
+    // under … You can follow any responses…"): the post's metadata, not its text.
+    "postmetadata",
     "recommendation",
     "recommendations",
     "recommended",
