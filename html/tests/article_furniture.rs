@@ -435,3 +435,34 @@ fn a_posts_metadata_line_goes() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["POSTEDLINE"]);
 }
+
+#[test]
+fn teaser_cards_with_long_blurbs_after_the_post_go() {
+    // The same carousel with longer blurbs (a paragraph each, some 700 characters a card):
+    // still other posts' headlines with their summaries, not sections of this one.
+    let cards: String = (0..4)
+        .map(|i| {
+            let blurb = format!(
+                "Teaser blurb {i} tells the reader what the other post covers, from tray \
+                 sizes to clamps and the screws that hold them. "
+            )
+            .repeat(6);
+            format!(
+                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
+                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>{blurb}</p></div></div>"
+            )
+        })
+        .collect();
+    let body = paras(25);
+    let html = format!(
+        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
+        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["mount a desk tray", "Part 1. Lichens", "Part 25. Lichens"],
+        &["Teaser blurb", "Desk guide number"],
+    );
+}
