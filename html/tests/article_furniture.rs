@@ -466,3 +466,33 @@ fn teaser_cards_with_long_blurbs_after_the_post_go() {
         &["Teaser blurb", "Desk guide number"],
     );
 }
+
+#[test]
+fn the_link_to_the_previous_post_goes() {
+    // Under the post, the link to the previous one with its full title and a sentence of
+    // its opening: long enough to pass for a short paragraph; its class says what it is.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1>{}
+        <div class="prev"><a href="/older">PREVPOST Mosses of the north shore, and how the
+        rain feeds them</a> The shore is wet for most of the year, and the mosses there grow
+        thick on every stone.</div></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["PREVPOST"]);
+}
+
+#[test]
+fn trackbacks_after_the_post_go() {
+    // Trackbacks are other blogs' notes that they linked here: replies, not the post.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1>{}
+        <ol class="trackbacks"><li>TRACKBACKNOTE from a garden diary: we wrote about the old
+        wall too, and the lichens on its northern face were the oldest we have seen.</li>
+        <li>Another diary: a note on the same wall, with photographs of the orange crusts
+        taken in the winter light.</li></ol></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["TRACKBACKNOTE"]);
+}

@@ -88,6 +88,8 @@ const CHROME_WORDS: &[&str] = &[
     "overlay",
     "pager",
     "pagination",
+    // The link to the previous post (its title, often a line of its text): a pager.
+    "prev",
     // A blog theme's line under or after the post ("This entry was posted on … filed
     // under … You can follow any responses…"): the post's metadata, not its text.
     "postmetadata",
@@ -232,7 +234,17 @@ const CONTENT_WORDS: &[&str] = &[
     "topic",
     "wysiwyg",
 ];
-const COMMENT_WORDS: &[&str] = &["comment", "comments", "discussion", "replies", "reply", "respond"];
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "comments",
+    "discussion",
+    "pingbacks",
+    "replies",
+    "reply",
+    "respond",
+    "trackback",
+    "trackbacks",
+];
 
 /// FNV-1a, for the small maps of short words here.
 #[derive(Default)]
