@@ -496,3 +496,29 @@ fn trackbacks_after_the_post_go() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["TRACKBACKNOTE"]);
 }
+
+#[test]
+fn a_photo_gallery_beside_the_story_goes() {
+    // A strip of photographs with their captions, named a gallery: pictures to browse,
+    // whose captions are labels rather than the story's sentences.
+    let shots: String = (0..5)
+        .map(|i| {
+            format!(
+                "<div class='gallery-item'><img src='/p{i}.jpg' alt=''><p>GALLERYSHOT {i}: the \
+                 harbour wall seen from the east, in the morning.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="story"><h1>Lichens on Old Walls</h1>{}
+        <div class="photo-gallery">{shots}</div>{}</div></body>"#,
+        paras(4),
+        paras(3)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Lichens on Old Walls"],
+        &["GALLERYSHOT"],
+    );
+}

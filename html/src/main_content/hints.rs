@@ -348,6 +348,7 @@ fn add_word(out: &mut Words, w: &str) {
                         | "menubar"
                         | "megamenu"
                         | "carousel"
+                        | "gallery"
                         | "banner"
                         | "cta"
                         | "overlay"

@@ -73,6 +73,9 @@ const CHROME_WORDS: &[&str] = &[
     "cta",
     "dialog",
     "footer",
+    // A strip of photographs to browse, captions as labels (weak: a content word
+    // qualifies it, see `hints::add_word`).
+    "gallery",
     "masthead",
     "megamenu",
     "menu",
