@@ -522,3 +522,20 @@ fn a_photo_gallery_beside_the_story_goes() {
         &["GALLERYSHOT"],
     );
 }
+
+#[test]
+fn an_author_box_named_in_one_word_goes() {
+    // The box about the writer after the post, named by an author-box plugin in one word
+    // (`authorbox`, `saboxplugin-wrap`): a paragraph of biography in sentences.
+    for class in ["authorbox", "saboxplugin-wrap"] {
+        let html = format!(
+            r#"<body><article><h1>Lichens on Old Walls</h1>{}
+            <div class="{class}"><div class="name">Ana Ruiz</div><div class="desc"><p>AUTHORBIO
+            Ana Ruiz has walked the coast for twenty years and writes about the plants and
+            lichens she finds on its old walls and stones.</p></div></div></article></body>"#,
+            paras(5)
+        );
+        let out = main_content(&html);
+        assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["AUTHORBIO"]);
+    }
+}
