@@ -539,3 +539,29 @@ fn an_author_box_named_in_one_word_goes() {
         assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["AUTHORBIO"]);
     }
 }
+
+#[test]
+fn a_small_form_inside_the_article_goes() {
+    // A download form dropped into a short post: its fields' labels and help lines, some
+    // written as sentences, hold a good part of the page's text (enough for a form around
+    // a thread or a product grid to be the page), but a form this small is never the
+    // article's text.
+    let help = |i: usize| {
+        format!(
+            "<div class=\"field\"><label>Field {i}</label><input name=\"f{i}\"><div \
+             class=\"help\">FORMHELP {i}: we use this answer for your request only, and \
+             delete it after a month.</div></div>"
+        )
+    };
+    let html = format!(
+        r#"<head><meta property="og:type" content="article"></head><body><article>
+        <h1>Lichens on Old Walls</h1>{}<form action="/get"><div class="form-body">{}{}{}
+        </div></form></article></body>"#,
+        paras(3),
+        help(1),
+        help(2),
+        help(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &["FORMHELP"]);
+}
