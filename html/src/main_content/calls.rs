@@ -38,24 +38,18 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
             i += n.size as usize;
             continue;
         }
+        let kept = !n.forced && !holds_forced[i];
         // A small form (a sign-up, a contact or a download form): its text is labels,
         // help lines and the like, never the article's.
-        let form = n.landmark == Landmark::Form
-            && n.total.chars <= FORM_MAX_CHARS
-            && !n.forced
-            && !holds_forced[i]
-            && !holds_data(nodes, i);
-        if form {
-            found.push(i);
-            i += n.size as usize;
-        } else if n.total.chars <= BOX_MAX_CHARS
+        let small_form =
+            kept && n.landmark == Landmark::Form && n.total.chars <= FORM_MAX_CHARS && !holds_data(nodes, i);
+        let call_box = kept
+            && n.total.chars <= BOX_MAX_CHARS
             && !scores.ctx[i].record
-            && !n.forced
-            && !holds_forced[i]
             && is_call_box(n)
             && !holds_data(nodes, i)
-            && n.total.chars * PROSE_RATIO <= prose
-        {
+            && n.total.chars * PROSE_RATIO <= prose;
+        if small_form || call_box {
             found.push(i);
             i += n.size as usize;
         } else {
