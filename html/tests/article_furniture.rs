@@ -402,3 +402,166 @@ fn a_carousel_of_teaser_cards_after_the_post_goes() {
         &["Teaser blurb", "Desk guide number"],
     );
 }
+
+#[test]
+fn photo_credits_go_and_the_caption_stays() {
+    // A photograph inside the story: its caption describes it, its credit (the agency,
+    // the photographer) is a label of the picture, not a sentence of the article.
+    let html = format!(
+        r#"<body><article><h1>Lichens on Old Walls</h1>{}
+        <figure><img src="/wall.jpg" alt=""><figcaption>A wall near the harbour, covered in
+        orange CAPTION lichen.<span class="photo-credit">CREDITNAME Smith/Agency</span>
+        </figcaption></figure>{}</article></body>"#,
+        paras(4),
+        paras(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "CAPTION lichen"], &["CREDITNAME"]);
+}
+
+#[test]
+fn a_posts_metadata_line_goes() {
+    // The theme's line after the post: when it was posted, where it is filed, how to follow
+    // the responses. Written in sentences, with two links among many words, it passes
+    // for prose; its class says what it is.
+    let html = format!(
+        r#"<body><div class="post"><h2>Lichens on Old Walls</h2><div class="entry">{}</div>
+        <p class="postmetadata alt"><small>This POSTEDLINE entry was posted on Monday and is
+        filed under <a href="/c/walls">Walls</a>. You can follow any responses to this entry
+        through the <a href="/feed">feed</a>, and both comments and pings are open for now.
+        </small></p></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["POSTEDLINE"]);
+}
+
+#[test]
+fn teaser_cards_with_long_blurbs_after_the_post_go() {
+    // The same carousel with longer blurbs (a paragraph each, some 700 characters a card):
+    // still other posts' headlines with their summaries, not sections of this one.
+    let cards: String = (0..4)
+        .map(|i| {
+            let blurb = format!(
+                "Teaser blurb {i} tells the reader what the other post covers, from tray \
+                 sizes to clamps and the screws that hold them. "
+            )
+            .repeat(6);
+            format!(
+                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
+                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>{blurb}</p></div></div>"
+            )
+        })
+        .collect();
+    let body = paras(25);
+    let html = format!(
+        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
+        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["mount a desk tray", "Part 1. Lichens", "Part 25. Lichens"],
+        &["Teaser blurb", "Desk guide number"],
+    );
+}
+
+#[test]
+fn the_link_to_the_previous_post_goes() {
+    // Under the post, the link to the previous one with its full title and a sentence of
+    // its opening: long enough to pass for a short paragraph; its class says what it is.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1>{}
+        <div class="prev"><a href="/older">PREVPOST Mosses of the north shore, and how the
+        rain feeds them</a> The shore is wet for most of the year, and the mosses there grow
+        thick on every stone.</div></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["PREVPOST"]);
+}
+
+#[test]
+fn trackbacks_after_the_post_go() {
+    // Trackbacks are other blogs' notes that they linked here: replies, not the post.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1>{}
+        <ol class="trackbacks"><li>TRACKBACKNOTE from a garden diary: we wrote about the old
+        wall too, and the lichens on its northern face were the oldest we have seen.</li>
+        <li>Another diary: a note on the same wall, with photographs of the orange crusts
+        taken in the winter light.</li></ol></div></body>"#,
+        paras(5)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["TRACKBACKNOTE"]);
+}
+
+#[test]
+fn a_photo_gallery_beside_the_story_goes() {
+    // A strip of photographs with their captions, named a gallery: pictures to browse,
+    // whose captions are labels rather than the story's sentences.
+    let shots: String = (0..5)
+        .map(|i| {
+            format!(
+                "<div class='gallery-item'><img src='/p{i}.jpg' alt=''><p>GALLERYSHOT {i}: the \
+                 harbour wall seen from the east, in the morning.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="story"><h1>Lichens on Old Walls</h1>{}
+        <div class="photo-gallery">{shots}</div>{}</div></body>"#,
+        paras(4),
+        paras(3)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Lichens on Old Walls"],
+        &["GALLERYSHOT"],
+    );
+}
+
+#[test]
+fn an_author_box_named_in_one_word_goes() {
+    // The box about the writer after the post, named by an author-box plugin in one word
+    // (`authorbox`, `saboxplugin-wrap`): a paragraph of biography in sentences.
+    for class in ["authorbox", "saboxplugin-wrap"] {
+        let html = format!(
+            r#"<body><article><h1>Lichens on Old Walls</h1>{}
+            <div class="{class}"><div class="name">Ana Ruiz</div><div class="desc"><p>AUTHORBIO
+            Ana Ruiz has walked the coast for twenty years and writes about the plants and
+            lichens she finds on its old walls and stones.</p></div></div></article></body>"#,
+            paras(5)
+        );
+        let out = main_content(&html);
+        assert_kept(&out, &["Part 1. Lichens", "Part 5. Lichens"], &["AUTHORBIO"]);
+    }
+}
+
+#[test]
+fn a_small_form_inside_the_article_goes() {
+    // A download form dropped into a short post: its fields' labels and help lines, some
+    // written as sentences, hold a good part of the page's text (enough for a form around
+    // a thread or a product grid to be the page), but a form this small is never the
+    // article's text.
+    let help = |i: usize| {
+        format!(
+            "<div class=\"field\"><label>Field {i}</label><input name=\"f{i}\"><div \
+             class=\"help\">FORMHELP {i}: we use this answer for your request only, and \
+             delete it after a month.</div></div>"
+        )
+    };
+    let html = format!(
+        r#"<head><meta property="og:type" content="article"></head><body><article>
+        <h1>Lichens on Old Walls</h1>{}<form action="/get"><div class="form-body">{}{}{}
+        </div></form></article></body>"#,
+        paras(3),
+        help(1),
+        help(2),
+        help(3)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &["FORMHELP"]);
+}

@@ -4,10 +4,12 @@
 //! button, a button-styled link, or a text that is furniture on its own ("Sign up",
 //! "Contact us", see [`super::phrases`]) — in an element of its own, far smaller than
 //! the prose around it. Cards of a listing (records) are never touched: there a heading,
-//! a line and "Learn more" are the content.
+//! a line and "Learn more" are the content. Small forms go too (a newsletter or contact
+//! form's labels and help lines: "Name", "This field is for validation purposes"),
+//! whatever the prose around them; a thread posted inside a form is far larger.
 
 use super::arena::{Arena, Node};
-use super::hints::Kind;
+use super::hints::{Kind, Landmark};
 use super::pruning::Pruning;
 use super::score::Scores;
 
@@ -15,6 +17,8 @@ use super::score::Scores;
 const BOX_MAX_CHARS: u32 = 400;
 /// Words the same.
 const BOX_MAX_WORDS: u32 = 60;
+/// Characters a form may hold (its labels, a line of instructions).
+const FORM_MAX_CHARS: u32 = 600;
 /// The container's prose must be this many times the box: a box is an aside of the text.
 const PROSE_RATIO: u32 = 5;
 
@@ -34,14 +38,18 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
             i += n.size as usize;
             continue;
         }
-        if n.total.chars <= BOX_MAX_CHARS
+        let kept = !n.forced && !holds_forced[i];
+        // A small form (a sign-up, a contact or a download form): its text is labels,
+        // help lines and the like, never the article's.
+        let small_form =
+            kept && n.landmark == Landmark::Form && n.total.chars <= FORM_MAX_CHARS && !holds_data(nodes, i);
+        let call_box = kept
+            && n.total.chars <= BOX_MAX_CHARS
             && !scores.ctx[i].record
-            && !n.forced
-            && !holds_forced[i]
             && is_call_box(n)
             && !holds_data(nodes, i)
-            && n.total.chars * PROSE_RATIO <= prose
-        {
+            && n.total.chars * PROSE_RATIO <= prose;
+        if small_form || call_box {
             found.push(i);
             i += n.size as usize;
         } else {

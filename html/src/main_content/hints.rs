@@ -348,6 +348,7 @@ fn add_word(out: &mut Words, w: &str) {
                         | "menubar"
                         | "megamenu"
                         | "carousel"
+                        | "gallery"
                         | "banner"
                         | "cta"
                         | "overlay"
@@ -431,9 +432,10 @@ impl Acc {
         }
         // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
         // the box about the writer that ends a post, even inside the post's body.
+        // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
         match w {
             "author" if self.prev_about => return self.author_box(),
-            "bio" | "bios" | "biography" => return self.author_box(),
+            "bio" | "bios" | "biography" | "authorbox" | "saboxplugin" => return self.author_box(),
             _ => {}
         }
         self.prev_about = match w {

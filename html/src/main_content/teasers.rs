@@ -15,13 +15,13 @@ use super::score::Scores;
 const MIN_CARDS: usize = 3;
 /// Characters a teaser card holds at most (a headline, a blurb of a sentence or two, a
 /// date): more is a section or a post.
-const CARD_MAX_CHARS: u32 = 600;
+const CARD_MAX_CHARS: u32 = 800;
 /// Share of the group holder's characters inside teaser cards.
 const CARDS_SHARE: f32 = 0.8;
 /// Share of a heading's characters inside links for it to be a headline link.
 const HEADLINE_LINKS: f32 = 0.5;
 /// Share of the container's plain text the body holds for the shelves after it to go.
-const BODY_LEADS: f32 = 0.33;
+const BODY_LEADS: f32 = 0.25;
 
 /// Prunes shelves of teaser cards after the article's `body` inside the container.
 pub(super) fn prune(

@@ -66,10 +66,16 @@ const CHROME_WORDS: &[&str] = &[
     "byline",
     "carousel",
     "billboard",
+    // A picture's credit line (agency, photographer): a label, not the article's text.
+    "credit",
+    "credits",
     "crosssell",
     "cta",
     "dialog",
     "footer",
+    // A strip of photographs to browse, captions as labels (weak: a content word
+    // qualifies it, see `hints::add_word`).
+    "gallery",
     "masthead",
     "megamenu",
     "menu",
@@ -85,6 +91,11 @@ const CHROME_WORDS: &[&str] = &[
     "overlay",
     "pager",
     "pagination",
+    // The link to the previous post (its title, often a line of its text): a pager.
+    "prev",
+    // A blog theme's line under or after the post ("This entry was posted on … filed
+    // under … You can follow any responses…"): the post's metadata, not its text.
+    "postmetadata",
     "recommendation",
     "recommendations",
     "recommended",
@@ -226,7 +237,17 @@ const CONTENT_WORDS: &[&str] = &[
     "topic",
     "wysiwyg",
 ];
-const COMMENT_WORDS: &[&str] = &["comment", "comments", "discussion", "replies", "reply", "respond"];
+const COMMENT_WORDS: &[&str] = &[
+    "comment",
+    "comments",
+    "discussion",
+    "pingbacks",
+    "replies",
+    "reply",
+    "respond",
+    "trackback",
+    "trackbacks",
+];
 
 /// FNV-1a, for the small maps of short words here.
 #[derive(Default)]
