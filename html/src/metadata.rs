@@ -290,31 +290,8 @@ mod tests {
     }
 
     fn visit_reference(tree: &Tree, id: NodeId, in_head: bool, out: &mut Scan) {
-        let is_title = with_element(tree, id, |el| {
-            let get = |name: &LocalName| attr(el, name).map(str::to_string);
-            if is(el, &local_name!("meta")) {
-                out.metas.push(Meta {
-                    in_head,
-                    name: get(&local_name!("name")),
-                    property: get(&local_name!("property")),
-                    itemprop: get(&local_name!("itemprop")),
-                    content: get(&local_name!("content")),
-                });
-            } else if in_head && is(el, &local_name!("link")) {
-                let rel = attr(el, &local_name!("rel")).unwrap_or_default();
-                if out.icon_exact.is_none() && rel.eq_ignore_ascii_case("icon") {
-                    out.icon_exact = Some(get(&local_name!("href")));
-                }
-                if out.icon_contains.is_none() && contains_ignore_ascii_case(rel, "icon") {
-                    out.icon_contains = Some(get(&local_name!("href")));
-                }
-            } else if is(el, &local_name!("html")) && out.lang.is_none() {
-                out.lang = get(&local_name!("lang"));
-            } else if is(el, &local_name!("title")) {
-                return in_head && out.title.is_none();
-            }
-            false
-        });
+        // What each element gives is `visit`'s; the walk around it is what is compared.
+        let is_title = with_element(tree, id, |el| visit(el, in_head, out));
         if is_title == Some(true) {
             out.title = Some(tree.get_unchecked(&id).text().to_string());
         }
