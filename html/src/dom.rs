@@ -234,13 +234,8 @@ mod tests {
         let tags = [
             "div", "p", "b", "span", "ul", "li", "a", "img", "br", "table", "td",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::TestRng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = |n: usize| rng.below(n);
         for _ in 0..300 {
             let mut page = String::new();
             for _ in 0..rnd(60) {
@@ -303,13 +298,8 @@ mod tests {
             "x",
         ];
         let url = url::Url::parse("https://example.com/a/b").unwrap();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::TestRng::new(0x2545_f491_4f6c_dd1d);
+        let mut rnd = |n: usize| rng.below(n);
         let (mut with, mut without) = (0, 0);
         for _ in 0..5000 {
             let page: String = (0..rnd(20)).map(|_| PIECES[rnd(PIECES.len())]).collect();
@@ -357,13 +347,8 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::TestRng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = |n: usize| rng.below(n);
         let (mut with, mut without, mut changed) = (0, 0, 0);
         for _ in 0..4000 {
             let page: String = (0..rnd(16)).map(|_| pieces[rnd(pieces.len())].as_str()).collect();

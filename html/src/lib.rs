@@ -23,6 +23,8 @@ mod markdown_fixups;
 mod metadata;
 mod page;
 mod srcset;
+#[cfg(test)]
+mod test_rng;
 mod tokenizer;
 mod urls;
 mod user_selectors;

@@ -336,13 +336,8 @@ mod tests {
             "<frameset>",
             "<!-- c -->",
         ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::TestRng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = |n: usize| rng.below(n);
         for _ in 0..3000 {
             let page: String = (0..rnd(25)).map(|_| PIECES[rnd(PIECES.len())]).collect();
             let doc = parse(&page);

@@ -68,13 +68,8 @@ fn letter_ranges_answer_as_the_binary_searches_did() {
     let extra = [
         "", " ", "s", "ed", "1", "12", ":", "!", "-", "x", "A", "é", "(3)", "of",
     ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut rnd = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut rng = crate::test_rng::TestRng::new(0x2545_f491_4f6c_dd1d);
+    let mut rnd = |n: usize| rng.below(n);
     let mut checked = 0;
     for round in 0..200_000 {
         let mut t = String::new();
