@@ -374,27 +374,38 @@ fn chaptered_page(section: impl Fn(u32) -> String) -> String {
     )
 }
 
+/// A post of `body_paras` paragraphs followed, in the same `main`, by a carousel of
+/// `cards` teaser cards (another post's linked headline, a date, `blurb(i)`).
+fn carousel_after_post(cards: usize, body_paras: usize, blurb: impl Fn(usize) -> String) -> String {
+    let cards: String = (0..cards)
+        .map(|i| {
+            format!(
+                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
+                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>{}</p></div></div>",
+                blurb(i)
+            )
+        })
+        .collect();
+    let body = paras(body_paras);
+    format!(
+        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
+        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
+        <footer><a href="/terms">Terms</a></footer></body>"#
+    )
+}
+
 #[test]
 fn a_carousel_of_teaser_cards_after_the_post_goes() {
     // After the post, the blog's carousel of other posts: each card a linked headline, a
     // date and a two-sentence blurb. The blurbs are prose, so the shelf is not made of
     // links; the cards' headlines pointing elsewhere and the shelf standing after the body
     // say what it is.
-    let cards: String = (0..6)
-        .map(|i| {
-            format!(
-                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
-                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>Teaser blurb {i} tells the reader \
-                 what the other post covers, from tray sizes to clamps, in a couple of sentences.</p></div></div>"
-            )
-        })
-        .collect();
-    let body = paras(6);
-    let html = format!(
-        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
-        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
-        <footer><a href="/terms">Terms</a></footer></body>"#
-    );
+    let html = carousel_after_post(6, 6, |i| {
+        format!(
+            "Teaser blurb {i} tells the reader what the other post covers, from tray sizes to \
+             clamps, in a couple of sentences."
+        )
+    });
     let out = main_content(&html);
     assert_kept(
         &out,
@@ -440,25 +451,13 @@ fn a_posts_metadata_line_goes() {
 fn teaser_cards_with_long_blurbs_after_the_post_go() {
     // The same carousel with longer blurbs (a paragraph each, some 700 characters a card):
     // still other posts' headlines with their summaries, not sections of this one.
-    let cards: String = (0..4)
-        .map(|i| {
-            let blurb = format!(
-                "Teaser blurb {i} tells the reader what the other post covers, from tray \
-                 sizes to clamps and the screws that hold them. "
-            )
-            .repeat(6);
-            format!(
-                "<div class='slide'><div class='item'><h3><a href='/blog/p{i}'>Desk guide number {i}: \
-                 cables and trays</a></h3><span>Feb {i}, 2026</span><p>{blurb}</p></div></div>"
-            )
-        })
-        .collect();
-    let body = paras(25);
-    let html = format!(
-        r#"<body><main><section class="post"><h1>How to mount a desk tray</h1>{body}</section>
-        <section class="blog-carousel"><h2>Blog</h2><div class="track">{cards}</div></section></main>
-        <footer><a href="/terms">Terms</a></footer></body>"#
-    );
+    let html = carousel_after_post(4, 25, |i| {
+        format!(
+            "Teaser blurb {i} tells the reader what the other post covers, from tray \
+             sizes to clamps and the screws that hold them. "
+        )
+        .repeat(6)
+    });
     let out = main_content(&html);
     assert_kept(
         &out,
