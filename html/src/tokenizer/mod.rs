@@ -7,17 +7,18 @@
 //!
 //! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
-//! states, [`charref`] character references.
+//! states, [`charref`] character references, [`sink`] the tree builder's sink (the
+//! `Document` behind handles that carry their element's name).
 
 mod charref;
 mod markup;
 mod script;
+mod sink;
 mod tag;
 #[cfg(test)]
 mod tests;
 
 use dom_query::Document;
-use html5ever::interface::TreeSink;
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Token, TokenSink, TokenSinkResult};
@@ -25,6 +26,7 @@ use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{LocalName, ParseOpts};
+use sink::Sink;
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
 #[cfg(test)]
@@ -55,7 +57,12 @@ pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, S
         StrTendril::from_slice(html)
     };
     let html: &str = &buf;
-    let builder = TreeBuilder::new(Document::default(), opts.tree_builder);
+    let builder = TreeBuilder::new(
+        Sink {
+            doc: Document::default(),
+        },
+        opts.tree_builder,
+    );
     let mut tok = Tokenizer {
         text: html,
         src: html.as_bytes(),
@@ -67,7 +74,7 @@ pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, S
         builder,
     };
     tok.run();
-    (tok.builder.sink.finish(), tok.seen)
+    (tok.builder.sink.doc, tok.seen)
 }
 
 /// [`parse_document`] with a default tree builder but `scripting_enabled`.
@@ -124,7 +131,7 @@ pub(super) struct Tokenizer<'a> {
     last_start: Option<LocalName>,
     /// What the tags held (see [`Seen`]).
     seen: Seen,
-    builder: TreeBuilder<dom_query::NodeId, Document>,
+    builder: TreeBuilder<sink::Handle, Sink>,
 }
 
 /// The replacement character, for NUL bytes outside the data state.

@@ -1,0 +1,179 @@
+//! The tree builder's sink: `dom_query`'s [`Document`] behind handles that carry their
+//! element's name. html5ever asks an element's name many times per tag (scope checks walk
+//! the stack of open elements, one name per entry); `Document` answers each by borrowing
+//! its node list (a `RefCell` borrow and an index check per name), so here the handle
+//! holds the name and every other call goes to the `Document` unchanged: the tree is the
+//! one `Document` as the sink builds.
+
+use std::borrow::Cow;
+
+use dom_query::{Document, NodeId};
+use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::StrTendril;
+use html5ever::{Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns};
+
+/// A node of the tree being built, with its element's name (other nodes: the empty name;
+/// the tree builder asks only elements' names). The namespace is a reference, so dropping
+/// a handle is at most one atom's drop (a no-op for a static or inline atom).
+#[derive(Clone)]
+pub(crate) struct Handle {
+    id: NodeId,
+    ns: &'static Namespace,
+    local: LocalName,
+}
+
+/// The namespaces of the elements the tree builder makes, and the empty one.
+static NAMESPACES: [Namespace; 4] = [ns!(html), ns!(svg), ns!(mathml), ns!()];
+
+impl Handle {
+    fn unnamed(id: NodeId) -> Handle {
+        Handle {
+            id,
+            ns: &NAMESPACES[3],
+            local: local_name!(""),
+        }
+    }
+}
+
+/// `ns` as a `'static` reference: an entry of [`NAMESPACES`], else a leaked copy. Never
+/// leaks with html5ever's tree builder: it makes elements in the HTML namespace, in SVG or
+/// MathML (entering foreign content), or in the adjusted current node's namespace.
+fn static_ns(ns: &Namespace) -> &'static Namespace {
+    match NAMESPACES.iter().find(|n| *n == ns) {
+        Some(n) => n,
+        None => Box::leak(Box::new(ns.clone())),
+    }
+}
+
+/// `Document` as a tree sink with [`Handle`]s.
+pub(crate) struct Sink {
+    pub(crate) doc: Document,
+}
+
+/// A node or text, as the `Document` takes it.
+fn node_or_text(child: NodeOrText<Handle>) -> NodeOrText<NodeId> {
+    match child {
+        NodeOrText::AppendNode(h) => NodeOrText::AppendNode(h.id),
+        NodeOrText::AppendText(t) => NodeOrText::AppendText(t),
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = Handle;
+    type Output = Document;
+    type ElemName<'a> = ExpandedName<'a>;
+
+    fn finish(self) -> Document {
+        self.doc
+    }
+
+    fn parse_error(&self, msg: Cow<'static, str>) {
+        self.doc.parse_error(msg);
+    }
+
+    fn get_document(&self) -> Handle {
+        Handle::unnamed(self.doc.get_document())
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> ExpandedName<'a> {
+        ExpandedName {
+            ns: target.ns,
+            local: &target.local,
+        }
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        let (ns, local) = (static_ns(&name.ns), name.local.clone());
+        let id = self.doc.create_element(name, attrs, flags);
+        Handle { id, ns, local }
+    }
+
+    fn create_comment(&self, text: StrTendril) -> Handle {
+        Handle::unnamed(self.doc.create_comment(text))
+    }
+
+    fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
+        Handle::unnamed(self.doc.create_pi(target, data))
+    }
+
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        self.doc.append(&parent.id, node_or_text(child));
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &Handle,
+        prev_element: &Handle,
+        child: NodeOrText<Handle>,
+    ) {
+        self.doc
+            .append_based_on_parent_node(&element.id, &prev_element.id, node_or_text(child));
+    }
+
+    fn append_doctype_to_document(&self, name: StrTendril, public_id: StrTendril, system_id: StrTendril) {
+        self.doc.append_doctype_to_document(name, public_id, system_id);
+    }
+
+    fn mark_script_already_started(&self, node: &Handle) {
+        self.doc.mark_script_already_started(&node.id);
+    }
+
+    fn pop(&self, node: &Handle) {
+        self.doc.pop(&node.id);
+    }
+
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        Handle::unnamed(self.doc.get_template_contents(&target.id))
+    }
+
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        x.id == y.id
+    }
+
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.doc.set_quirks_mode(mode);
+    }
+
+    fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
+        self.doc
+            .append_before_sibling(&sibling.id, node_or_text(new_node));
+    }
+
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        self.doc.add_attrs_if_missing(&target.id, attrs);
+    }
+
+    fn associate_with_form(&self, target: &Handle, form: &Handle, nodes: (&Handle, Option<&Handle>)) {
+        self.doc
+            .associate_with_form(&target.id, &form.id, (&nodes.0.id, nodes.1.map(|h| &h.id)));
+    }
+
+    fn remove_from_parent(&self, target: &Handle) {
+        self.doc.remove_from_parent(&target.id);
+    }
+
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        self.doc.reparent_children(&node.id, &new_parent.id);
+    }
+
+    fn is_mathml_annotation_xml_integration_point(&self, handle: &Handle) -> bool {
+        self.doc.is_mathml_annotation_xml_integration_point(&handle.id)
+    }
+
+    fn set_current_line(&self, line_number: u64) {
+        self.doc.set_current_line(line_number);
+    }
+
+    fn allow_declarative_shadow_roots(&self, intended_parent: &Handle) -> bool {
+        self.doc.allow_declarative_shadow_roots(&intended_parent.id)
+    }
+
+    fn attach_declarative_shadow(&self, location: &Handle, template: &Handle, attrs: &[Attribute]) -> bool {
+        self.doc
+            .attach_declarative_shadow(&location.id, &template.id, attrs)
+    }
+
+    fn maybe_clone_an_option_into_selectedcontent(&self, option: &Handle) {
+        self.doc.maybe_clone_an_option_into_selectedcontent(&option.id);
+    }
+}
