@@ -134,6 +134,9 @@ pub(super) struct Tokenizer<'a> {
     builder: TreeBuilder<sink::Handle, Sink>,
 }
 
+/// Longest tendril held inline (tendril's `MAX_INLINE_LEN`).
+const INLINE_MAX: usize = 8;
+
 /// The replacement character, for NUL bytes outside the data state.
 const REPLACEMENT: &str = "\u{fffd}";
 
@@ -176,8 +179,19 @@ impl<'a> Tokenizer<'a> {
     /// Emits `src[start..end]` as characters (no NUL in it), if not empty.
     fn text(&mut self, start: usize, end: usize) {
         if end > start {
-            let t = self.buf.subtendril(start as u32, (end - start) as u32);
+            let t = self.piece(start, end);
             self.emit(Token::CharacterTokens(t));
+        }
+    }
+
+    /// `src[start..end]` (cut before or after ASCII bytes) as a tendril: up to 8 bytes a
+    /// copy held inline, as a sub-tendril would hold it too, but without the sub-tendril's
+    /// check of both ends for UTF-8 boundaries; longer, a sub-tendril of the shared input.
+    fn piece(&self, start: usize, end: usize) -> StrTendril {
+        if end - start <= INLINE_MAX {
+            StrTendril::from_slice(self.slice(start, end))
+        } else {
+            self.buf.subtendril(start as u32, (end - start) as u32)
         }
     }
 

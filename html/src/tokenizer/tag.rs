@@ -256,7 +256,7 @@ impl Tokenizer<'_> {
             memchr::memchr2(b'&', 0, raw).is_none()
         };
         if plain {
-            return self.buf.subtendril(start as u32, (end - start) as u32);
+            return self.piece(start, end);
         }
         let mut out = String::with_capacity(end - start);
         let mut run = start;
