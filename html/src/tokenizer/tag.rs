@@ -47,6 +47,27 @@ fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Longest name `LocalName::from` stores inside the atom (`string_cache`'s inline atoms:
+/// no hash of the name, no look-up in the static set).
+const INLINE_ATOM_MAX: usize = 7;
+
+/// The inline atom `LocalName::from` makes of `src[start..end]` (1 to
+/// [`INLINE_ATOM_MAX`] bytes; little-endian targets), built from the bytes directly: the
+/// name's bytes above the atom's tag-and-length byte. Read as one 8-byte word when the
+/// input has 8 bytes from `start`.
+pub(super) fn inline_atom(src: &[u8], start: usize, end: usize) -> LocalName {
+    let len = end - start;
+    debug_assert!((1..=INLINE_ATOM_MAX).contains(&len));
+    let bytes = match src.get(start..start + 8) {
+        Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()) & ((1u64 << (8 * len)) - 1),
+        None => src[start..end]
+            .iter()
+            .rev()
+            .fold(0u64, |n, &b| (n << 8) | u64::from(b)),
+    };
+    LocalName::pack_inline(bytes << 8, len as u8)
+}
+
 impl Tokenizer<'_> {
     /// At `<` in the data state. Reads the markup that starts here and returns true, or
     /// returns false when the `<` is text.
@@ -109,6 +130,9 @@ impl Tokenizer<'_> {
 
     /// The name `src[start..end]` as an atom, folded when `fold` says it must be.
     fn name_atom(&self, start: usize, end: usize, fold: bool) -> LocalName {
+        if !fold && end - start <= INLINE_ATOM_MAX && cfg!(target_endian = "little") {
+            return inline_atom(self.src, start, end);
+        }
         let name = self.slice(start, end);
         if fold {
             LocalName::from(&*fold_name(name))

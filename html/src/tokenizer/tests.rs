@@ -363,3 +363,46 @@ fn random_soups_match_html5ever() {
         same(&html);
     }
 }
+
+/// The inline atoms built from a name's bytes equal `LocalName::from`'s, for names of 1 to
+/// 7 bytes (ASCII and multi-byte characters) anywhere in the input: within 8 bytes of its
+/// end (bytes read one by one) or not (one word read).
+#[test]
+fn inline_atoms_match_local_name_from() {
+    use crate::test_rng::TestRng;
+    use html5ever::LocalName;
+    const PIECES: [&str; 12] = [
+        "a",
+        "z",
+        "-",
+        "_",
+        ":",
+        "0",
+        "9",
+        "\u{e9}",
+        "\u{20ac}",
+        "\u{1f600}",
+        "x",
+        "\u{7f}",
+    ];
+    let mut rng = TestRng::new(0x5eed_a70e);
+    for _ in 0..200_000 {
+        let mut name = String::new();
+        let target = 1 + rng.below(7);
+        while name.len() < target {
+            let piece = PIECES[rng.below(PIECES.len())];
+            if name.len() + piece.len() <= 7 {
+                name.push_str(piece);
+            } else if name.is_empty() {
+                continue;
+            } else {
+                break;
+            }
+        }
+        let (before, after) = (rng.below(4), rng.below(12));
+        let src = format!("{}{name}{}", "<".repeat(before), ">".repeat(after));
+        let built = super::tag::inline_atom(src.as_bytes(), before, before + name.len());
+        assert_eq!(built, LocalName::from(name.as_str()), "name {name:?} in {src:?}");
+        assert_eq!(&*built, name.as_str());
+    }
+}
