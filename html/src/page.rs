@@ -24,8 +24,8 @@ pub struct ParsedPage {
     base: Url,
     /// Whether the page has any `<base>` element (else cleaned copies cannot have one either).
     has_base: bool,
-    /// Whether the page's tags hold the makings of script-deferred content (else revealing
-    /// it, a walk of the body, is skipped: it would find nothing).
+    /// Whether the page holds the makings of script-deferred content (else revealing it,
+    /// walks of the body, is skipped: it would change nothing).
     deferred: bool,
 }
 
@@ -39,12 +39,13 @@ impl ParsedPage {
         } else {
             (page_url.clone(), false)
         };
+        let deferred = main_content::deferred_possible(&doc, &seen);
         ParsedPage {
             doc,
             page_url: page_url.clone(),
             base,
             has_base,
-            deferred: seen.deferred,
+            deferred,
         }
     }
 

@@ -147,6 +147,52 @@ fn expand_if_shell(doc: &Document) {
     }
 }
 
+/// Whether [`expand_if_shell`] could change anything, judged from the page's `<noscript>`
+/// elements (`noscripts`: every element so named, in any order) instead of a walk of the
+/// body: it gathers those inside the body and not inside another `<noscript>`, keeps the
+/// ones whose text holds `<`, and stops when their texts total under [`MIN_TEXT`] bytes.
+/// Must stay a necessary condition of `expand_if_shell` (it decides whether that runs).
+pub(crate) fn shell_possible(doc: &Document, noscripts: &[NodeId]) -> bool {
+    if noscripts.is_empty() {
+        return false;
+    }
+    let Some(body) = doc.body() else {
+        return false;
+    };
+    let tree = &doc.tree;
+    let is_noscript = |id: &NodeId| {
+        tree.query_node(
+            id,
+            |n| matches!(&n.data, NodeData::Element(el) if el.name.local == local_name!("noscript")),
+        )
+        .unwrap_or(false)
+    };
+    // Whether `id` is under the body with no `<noscript>` between them.
+    let walked_to = |id: NodeId| {
+        let mut cur = tree.parent_of(&id).map(|p| p.id);
+        while let Some(c) = cur {
+            if c == body.id {
+                return true;
+            }
+            if is_noscript(&c) {
+                return false;
+            }
+            cur = tree.parent_of(&c).map(|p| p.id);
+        }
+        false
+    };
+    let mut total = 0;
+    for &id in noscripts {
+        if walked_to(id) {
+            let raw = tree.get_unchecked(&id).text();
+            if raw.contains('<') {
+                total += raw.len();
+            }
+        }
+    }
+    total >= MIN_TEXT
+}
+
 /// Non-whitespace characters of the body's text outside `<noscript>`, `<script>`,
 /// `<style>` and `<template>`.
 fn visible_text(doc: &Document, body: NodeId) -> usize {

@@ -57,6 +57,8 @@ mod vocabulary;
 
 use dom_query::Document;
 
+use crate::dom::Seen;
+
 /// Removes everything but the main content of a whole page from `doc`.
 pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
     let Some(body) = doc.body() else {
@@ -74,6 +76,13 @@ pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
 
 pub(crate) use declared::declares_article;
 pub(crate) use deferred::reveal as reveal_deferred;
+
+/// Whether [`reveal_deferred`] could change `doc` as parsed, from what the parse [`Seen`]:
+/// a streamed segment or placeholder needs an `id` starting `S:` or `B:`, a script shell
+/// enough `<noscript>` markup in the body (without walking the body for either).
+pub(crate) fn deferred_possible(doc: &Document, seen: &Seen) -> bool {
+    seen.segments || deferred::shell_possible(doc, &seen.noscripts)
+}
 
 /// Removes non-main content from an `includeTags` fragment: upstream's selector rule.
 pub(crate) fn remove_non_main_fragment(doc: &Document) {

@@ -18,7 +18,7 @@ mod tag;
 #[cfg(test)]
 mod tests;
 
-use dom_query::Document;
+use dom_query::{Document, NodeId};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{Token, TokenSink, TokenSinkResult};
@@ -37,13 +37,15 @@ pub(crate) fn parse_document(html: &str, opts: ParseOpts) -> Document {
 /// What the tokenizer saw in a page's tags, so that later passes can skip a walk of the
 /// tree that could not find anything (the tree builder makes elements and attributes only
 /// from the tags it is handed: no tag, no element).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Seen {
     /// A `<base>` start tag.
     pub base: bool,
-    /// A `<noscript>` start tag, or an `id` attribute whose value starts with `S:` or `B:`:
-    /// what script-deferred content is made of (`main_content::reveal_deferred`).
-    pub deferred: bool,
+    /// An `id` attribute whose value starts with `S:` or `B:`: what streamed segments and
+    /// their placeholders are made of (`main_content::reveal_deferred`).
+    pub segments: bool,
+    /// Every element named `noscript` the tree builder made (noted by its sink).
+    pub noscripts: Vec<NodeId>,
 }
 
 /// [`parse_document`], and what the tokenizer [`Seen`] in the tags.
@@ -57,12 +59,7 @@ pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, S
         StrTendril::from_slice(html)
     };
     let html: &str = &buf;
-    let builder = TreeBuilder::new(
-        Sink {
-            doc: Document::default(),
-        },
-        opts.tree_builder,
-    );
+    let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
     let mut tok = Tokenizer {
         text: html,
         src: html.as_bytes(),
@@ -74,7 +71,9 @@ pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, S
         builder,
     };
     tok.run();
-    (tok.builder.sink.doc, tok.seen)
+    let (mut seen, Sink { doc, noscripts }) = (tok.seen, tok.builder.sink);
+    seen.noscripts = noscripts.into_inner();
+    (doc, seen)
 }
 
 /// [`parse_document`] with a default tree builder but `scripting_enabled`.

@@ -3,9 +3,11 @@
 //! the stack of open elements, one name per entry); `Document` answers each by borrowing
 //! its node list (a `RefCell` borrow and an index check per name), so here the handle
 //! holds the name and every other call goes to the `Document` unchanged: the tree is the
-//! one `Document` as the sink builds.
+//! one `Document` as the sink builds. It also notes the `<noscript>` elements it makes
+//! (see `Seen::noscripts`).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use dom_query::{Document, NodeId};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -45,9 +47,20 @@ fn static_ns(ns: &Namespace) -> &'static Namespace {
     }
 }
 
-/// `Document` as a tree sink with [`Handle`]s.
+/// `Document` as a tree sink with [`Handle`]s, noting the `<noscript>` elements it makes.
 pub(crate) struct Sink {
     pub(crate) doc: Document,
+    /// Every element named `noscript` made (in any namespace), in order.
+    pub(crate) noscripts: RefCell<Vec<NodeId>>,
+}
+
+impl Sink {
+    pub(crate) fn new() -> Sink {
+        Sink {
+            doc: Document::default(),
+            noscripts: RefCell::new(Vec::new()),
+        }
+    }
 }
 
 /// A node or text, as the `Document` takes it.
@@ -85,6 +98,9 @@ impl TreeSink for Sink {
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
         let (ns, local) = (static_ns(&name.ns), name.local.clone());
         let id = self.doc.create_element(name, attrs, flags);
+        if local == local_name!("noscript") {
+            self.noscripts.borrow_mut().push(id);
+        }
         Handle { id, ns, local }
     }
 

@@ -210,7 +210,7 @@ impl Tokenizer<'_> {
             } else {
                 StrTendril::new()
             };
-            self.seen.deferred |= attr_name == html5ever::local_name!("id")
+            self.seen.segments |= attr_name == html5ever::local_name!("id")
                 && (value.starts_with("S:") || value.starts_with("B:"));
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 duplicate = true;
@@ -228,7 +228,6 @@ impl Tokenizer<'_> {
         }
         if kind == StartTag {
             self.seen.base |= name == html5ever::local_name!("base");
-            self.seen.deferred |= name == html5ever::local_name!("noscript");
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
