@@ -3,7 +3,8 @@
 
 use std::sync::LazyLock;
 
-use dom_query::{Document, Element, NodeData, NodeId, Tree};
+use dom_query::{Document, Element, NodeData, NodeId, SerializableNodeRef, Tree};
+use html5ever::serialize::{SerializeOpts, TraversalScope, serialize};
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::TreeBuilderOpts;
 pub(crate) use html5ever::{LocalName, local_name};
@@ -54,6 +55,24 @@ fn serialised(doc: &Document) -> String {
 #[doc(hidden)]
 pub fn parse_both_serialised(html: &str) -> (String, String) {
     (serialised(&parse(html)), serialised(&parse_html5ever(html)))
+}
+
+/// The document serialised as `Document::html` gives it (html5ever's serializer, scripting
+/// off, the root included), written straight into the returned string's buffer: no copy
+/// into a tendril and out again.
+pub(crate) fn html_string(doc: &Document) -> String {
+    let mut out = Vec::new();
+    let root: SerializableNodeRef = doc.root().into();
+    let opts = SerializeOpts {
+        scripting_enabled: false,
+        create_missing_parent: false,
+        traversal_scope: TraversalScope::IncludeNode,
+    };
+    // Writing into a `Vec` does not fail, and the serializer writes whole `str`s.
+    if serialize(&mut out, &root, opts).is_err() {
+        return doc.html().to_string();
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// [`parse_html5ever`], handing the parser `html` in pieces of at most `size` bytes.
@@ -380,6 +399,40 @@ mod tests {
             with > 2000 && without > 1500 && changed > 1000 && noscript_skipped > 1000,
             "{with} {without} {changed} {noscript_skipped}"
         );
+    }
+
+    #[test]
+    fn html_string_is_what_document_html_gives() {
+        const PIECES: &[&str] = &[
+            "<p class=\"a b\">",
+            "</p>",
+            "<script>if (a<b) x()</script>",
+            "<style>p>a{}</style>",
+            "<noscript><img src=x></noscript>",
+            "<!-- c -->",
+            "<!DOCTYPE html>",
+            "<svg><path d=M0/>",
+            "</svg>",
+            "<template><b>t</b></template>",
+            "&amp;&lt;\u{a0}\"'",
+            "<pre>\nx</pre>",
+            "<textarea>\n<b></textarea>",
+            "<img alt='&quot;' src=\"a&amp;b\">",
+            "caf\u{e9} \u{1f600}",
+            "<table><td>c",
+            "<a href=x>l</a>",
+            "<br/>",
+            "<xmp><i></xmp>",
+            "<plaintext>",
+        ];
+        let mut rng = crate::test_rng::TestRng::new(0x51_7cc1_b727_220a);
+        for _ in 0..3000 {
+            let page: String = (0..rng.below(14))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            let doc = parse(&page);
+            assert_eq!(html_string(&doc), doc.html().to_string(), "{page}");
+        }
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl CleanedHtml {
     /// Serialized cleaned document: `<!DOCTYPE …>` (if the page had one) + `<html><body>…`
     /// (no `<head>`); with include tags, `<html><body><div>…matches…</div></body></html>`.
     pub fn html(&self) -> String {
-        self.doc.html().to_string()
+        dom::html_string(&self.doc)
     }
 
     /// Links of the cleaned document (compat notes §1.8).
