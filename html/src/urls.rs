@@ -28,9 +28,56 @@ pub(crate) fn document_base(doc: &Document, page_url: &Url) -> (Url, bool) {
     (base, any_base)
 }
 
-/// `base.join(href)` as a string, or `None` when the reference cannot be parsed.
+/// `base.join(href)` as a string, or `None` when the reference cannot be parsed. An
+/// absolute URL already in the form the parser would write ([`canonical_http_url`]) is
+/// that string itself (no parse).
 pub(crate) fn join(base: &Url, href: &str) -> Option<String> {
+    if canonical_http_url(href) {
+        return Some(href.to_string());
+    }
     base.join(href).ok().map(String::from)
+}
+
+/// Whether `href` is an `http`/`https` URL that `Url::parse` would serialise unchanged:
+/// a host of dot-separated non-empty labels of lower-case ASCII letters, digits and `-`
+/// (no `xn--` label, the last one starting with a letter: not read as IPv4), no port or
+/// credentials, then a `/` and only bytes that no part of the URL percent-encodes or
+/// rewrites (no space, quote, `<`, `>`, backslash, backtick, braces, `^`, `|`, `[`, `]`,
+/// control or non-ASCII byte), no segment starting with `.` and no `%2e` (dot segments
+/// are resolved). A sufficient condition only, checked against `Url::parse` in the tests.
+fn canonical_http_url(href: &str) -> bool {
+    let Some(rest) = href
+        .strip_prefix("https://")
+        .or_else(|| href.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let Some(host_len) = rest.bytes().position(|b| b == b'/') else {
+        return false;
+    };
+    let (host, tail) = rest.as_bytes().split_at(host_len);
+    let mut labels = host.split(|&b| b == b'.');
+    let last = labels.next_back().unwrap_or_default();
+    let fine = |label: &[u8]| {
+        let punycode = label.starts_with(b"xn--");
+        !label.is_empty()
+            && !punycode
+            && label
+                .iter()
+                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    if !(fine(last) && last[0].is_ascii_lowercase() && labels.all(fine)) {
+        return false;
+    }
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&()*+,;=:@/?#%".contains(&b);
+    let path_end = tail
+        .iter()
+        .position(|&b| b == b'?' || b == b'#')
+        .unwrap_or(tail.len());
+    let dotted = |w: &[u8]| w == b"/." || w.eq_ignore_ascii_case(b"%2e");
+    tail.iter().all(|&b| plain(b))
+        && !tail[..path_end].windows(2).any(dotted)
+        && !tail[..path_end].windows(3).any(dotted)
 }
 
 /// Removes `user:pass@` from a URL.
@@ -85,6 +132,99 @@ mod tests {
     fn unjoinable_base_falls_back() {
         let doc = parse("<head><base href='http://[bad'></head>");
         assert_eq!(document_base(&doc, &page()), (page(), true));
+    }
+
+    /// The fast path says yes only where `Url::parse` gives the same string back, and
+    /// `join` with any base gives it too.
+    #[test]
+    fn canonical_http_urls_serialise_unchanged() {
+        const LABEL: &[&str] = &[
+            "a", "z", "com", "ab-c", "x9", "-", "0", "9", "80", "0x", "xn--a", "Q", "\u{e9}", "_", "",
+            "u:p@a", "a:443", "a:80", "%41",
+        ];
+        const TAIL: &[&str] = &[
+            "/",
+            "?",
+            "#",
+            "a",
+            "Z",
+            ".",
+            "..",
+            "/.",
+            "/..",
+            "%2e",
+            "%2E",
+            "%41",
+            "%",
+            " ",
+            "\"",
+            "'",
+            "<",
+            ">",
+            "`",
+            "{",
+            "}",
+            "^",
+            "|",
+            "[",
+            "]",
+            "\\",
+            "\t",
+            "\n",
+            "~",
+            "!",
+            "$",
+            "&",
+            "(",
+            ")",
+            "*",
+            "+",
+            ",",
+            ";",
+            "=",
+            ":",
+            "@",
+            "\u{e9}",
+            "\u{7f}",
+            "index.html",
+            "x=1",
+            ".hidden",
+        ];
+        let bases = [
+            page(),
+            Url::parse("http://u:p@other.example:8080/a/b?c#d").unwrap(),
+        ];
+        let mut rng = crate::test_rng::TestRng::new(0x2f69_3e2d_6c4b_9a17);
+        let mut canonical = 0;
+        for _ in 0..300_000 {
+            let mut href = String::from(["http://", "https://"][rng.below(2)]);
+            for i in 0..1 + rng.below(3) {
+                if i > 0 {
+                    href.push('.');
+                }
+                // Mostly plain labels, sometimes anything.
+                let choices = if rng.below(4) == 0 { LABEL.len() } else { 5 };
+                href.push_str(LABEL[rng.below(choices)]);
+            }
+            if rng.below(5) > 0 {
+                href.push('/');
+            }
+            for _ in 0..rng.below(8) {
+                href.push_str(TAIL[rng.below(TAIL.len())]);
+            }
+            if canonical_http_url(&href) {
+                canonical += 1;
+                let url = Url::parse(&href).unwrap_or_else(|e| panic!("{href:?}: {e}"));
+                assert_eq!(url.as_str(), href);
+                for base in &bases {
+                    assert_eq!(
+                        base.join(&href).ok().map(String::from).as_deref(),
+                        Some(href.as_str())
+                    );
+                }
+            }
+        }
+        assert!(canonical > 10_000, "{canonical}");
     }
 
     #[test]
