@@ -564,3 +564,21 @@ fn a_small_form_inside_the_article_goes() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &["FORMHELP"]);
 }
+
+#[test]
+fn a_call_to_the_reader_after_the_post_goes_and_one_inside_it_stays() {
+    // "If you enjoyed this post…" after the body's last paragraph, in its own small block:
+    // a theme's line under every post. The same opening among the post's paragraphs is
+    // the author's.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p>If you enjoyed INSIDECALL walks like this one, the lichens of the harbour wall are
+        worth a morning of your time in the autumn light, and so are the mosses.</p>{}</div>
+        <div class="after"><p>If you enjoyed READERCALL this post, please <a href="/feed">subscribe
+        to the feed</a>.</p></div></div></body>"#,
+        paras(3),
+        paras(2)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "INSIDECALL"], &["READERCALL"]);
+}

@@ -25,8 +25,8 @@
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
-//!    ([`teasers`]) and headings left without a
-//!    section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
+//!    ([`teasers`]), short calls to the reader after its last paragraph ([`reader_calls`])
+//!    and headings left without a section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
 //!    pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -46,6 +46,7 @@ mod hints;
 mod link_lists;
 mod phrases;
 mod pruning;
+mod reader_calls;
 mod related;
 mod score;
 mod select;
@@ -65,7 +66,7 @@ pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    match select::plan(&arena, &scores) {
+    match select::plan(doc, &arena, &scores) {
         Some(plan) => select::apply(doc, &arena, &plan),
         // Nothing reads as content (a script shell, a page of links): upstream's rule.
         None => upstream::remove_listed(doc),
@@ -89,7 +90,7 @@ pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> S
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan {
+    let plan = select::plan(doc, &arena, &scores).unwrap_or(select::Plan {
         container: usize::MAX,
         prune: Vec::new(),
     });
