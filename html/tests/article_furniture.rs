@@ -582,3 +582,20 @@ fn a_call_to_the_reader_after_the_post_goes_and_one_inside_it_stays() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "INSIDECALL"], &["READERCALL"]);
 }
+
+#[test]
+fn a_copyright_line_after_the_post_goes() {
+    // The site's notices under every post: a copyright line, the platform's credit.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div class="legal"><p>All rights reserved RIGHTSLINE 2006-2010 Coast Media.</p></div>
+        <p>&copy; 2012 COPYLINE Coast Media.</p><div>Powered by POWEREDLINE Press</div></div></body>"#,
+        paras(6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["RIGHTSLINE", "COPYLINE", "POWEREDLINE"],
+    );
+}

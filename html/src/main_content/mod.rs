@@ -25,9 +25,9 @@
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
-//!    ([`teasers`]), short calls to the reader after its last paragraph ([`reader_calls`])
-//!    and headings left without a section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
-//!    pass to pass.
+//!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
+//!    the site's notices: [`closing_lines`]) and headings left without a section. One
+//!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
 //! but not everything inside them: comments, share bars and the like inside `#main` are
@@ -39,6 +39,7 @@
 
 mod arena;
 mod calls;
+mod closing_lines;
 mod comments;
 mod declared;
 mod deferred;
@@ -46,7 +47,6 @@ mod hints;
 mod link_lists;
 mod phrases;
 mod pruning;
-mod reader_calls;
 mod related;
 mod score;
 mod select;

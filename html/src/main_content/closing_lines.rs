@@ -1,10 +1,11 @@
-//! Short calls to the reader after an article's last paragraph: "If you enjoyed this post,
-//! subscribe to the RSS feed", "Thanks for reading!", "Sign up for our newsletter",
-//! "What did you think of this story?". A blog theme or a plugin appends them to every
-//! post; they are one or two sentences addressed to the reader, standing after the body's
-//! last paragraph of prose. Only a block that opens with such a call and says little
-//! more goes; the same words inside or before the body's prose (an author's own closing
-//! question among the post's paragraphs, a post about newsletters) stay.
+//! Short closing lines after an article's last paragraph: calls to the reader ("If you
+//! enjoyed this post, subscribe to the RSS feed", "Thanks for reading!", "Sign up for our
+//! newsletter", "What did you think of this story?") and the site's notices ("© 2012 …
+//! All rights reserved", "Powered by …"). A blog theme or a plugin appends them to every
+//! post, after the body's last paragraph of prose. Only a block that opens with such a
+//! line and says little more goes; the same words inside or before the body's prose (an
+//! author's own closing question among the post's paragraphs, a post about newsletters)
+//! stay.
 
 use dom_query::Document;
 
@@ -18,6 +19,15 @@ use super::pruning::Pruning;
 const MAX_WORDS: u32 = 120;
 /// Bytes of a block's text read to match its opening.
 const OPENING_LEN: usize = 48;
+
+/// Openings of the site's notices: a copyright line, the platform's credit. (A text
+/// opening with `©` is one too.) Sorted.
+const NOTICES: &[&str] = &[
+    "all rights reserved",
+    "comments powered by",
+    "copyright",
+    "powered by",
+];
 
 /// Openings of a call to the reader, lower case, as whole words at the start of a block's
 /// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
@@ -74,7 +84,7 @@ const CALLS: &[&str] = &[
 ];
 
 /// Prunes, on an article page (`body` found), the short blocks after the body's last
-/// paragraph of prose that open with a call to the reader.
+/// paragraph of prose that open with a call to the reader or a notice.
 pub(super) fn prune(
     doc: &Document,
     arena: &Arena,
@@ -109,7 +119,7 @@ pub(super) fn prune(
             i += n.size as usize;
             continue;
         }
-        if n.is_block() && n.total.words <= MAX_WORDS && opens_with_call(doc, n) {
+        if n.is_block() && n.total.words <= MAX_WORDS && closing_line(doc, n) {
             found.push(i);
             i += n.size as usize;
         } else {
@@ -124,17 +134,20 @@ fn prose(n: &Node) -> bool {
     n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
 }
 
-/// Whether the text of `n` opens with one of [`CALLS`].
-fn opens_with_call(doc: &Document, n: &Node) -> bool {
+/// Whether the text of `n` opens with one of [`CALLS`] or [`NOTICES`], or with `©`.
+fn closing_line(doc: &Document, n: &Node) -> bool {
     let text = doc.tree.get_unchecked(&n.id).text();
+    if text.trim_start().starts_with('\u{a9}') {
+        return true;
+    }
     let mut buf = [0u8; OPENING_LEN];
     let opening = normalized_opening(&text, &mut buf);
-    is_call(opening)
+    opens_with(CALLS, opening) || opens_with(NOTICES, opening)
 }
 
-/// Whether a normalised opening starts with one of [`CALLS`] as whole words.
-fn is_call(opening: &[u8]) -> bool {
-    CALLS.iter().any(|c| {
+/// Whether a normalised opening starts with one of `list` as whole words.
+fn opens_with(list: &[&str], opening: &[u8]) -> bool {
+    list.iter().any(|c| {
         let c = c.as_bytes();
         opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
     })
@@ -179,7 +192,7 @@ mod tests {
 
     fn call(text: &str) -> bool {
         let mut buf = [0u8; OPENING_LEN];
-        is_call(normalized_opening(text, &mut buf))
+        opens_with(CALLS, normalized_opening(text, &mut buf))
     }
 
     #[test]
@@ -194,8 +207,10 @@ mod tests {
     }
 
     #[test]
-    fn calls_are_sorted_and_lower_case() {
-        assert!(CALLS.windows(2).all(|w| w[0] < w[1]));
-        assert!(CALLS.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+    fn openings_are_sorted_and_lower_case() {
+        for list in [CALLS, NOTICES] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+            assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        }
     }
 }
