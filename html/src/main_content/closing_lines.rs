@@ -7,11 +7,12 @@
 //! author's own closing question among the post's paragraphs, a post about newsletters)
 //! stay.
 
-use dom_query::Document;
+use dom_query::{Document, NodeData, NodeId};
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
 use super::pruning::Pruning;
+use crate::dom::Walker;
 
 /// Words a block opening with a call holds at most: the call (one or two sentences) and
 /// the small box around it (a form's labels, a comment policy). 40 words left a few such
@@ -96,22 +97,24 @@ pub(super) fn prune(
     let nodes = &arena.nodes;
     let end = prune.end();
     let body_end = body + nodes[body].size as usize;
-    // The body's last paragraph of prose still kept (a thread pruned inside it is not).
-    let mut last = None;
-    let mut i = body;
-    while i < body_end {
-        let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
+    // The body's last paragraph of prose still kept (a thread pruned inside it is not),
+    // looked for from the end.
+    let kept = |mut j: usize| loop {
+        if prune.is_gone(j) {
+            return false;
         }
-        if prose(n) {
-            last = Some(i);
+        if j == body {
+            return true;
         }
-        i += 1;
-    }
-    let Some(last) = last else { return };
+        j = nodes[j].parent as usize;
+    };
+    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+        return;
+    };
     let mut found = Vec::new();
+    // A block's text opens with the text of its first element owning text; a wrapper and
+    // its first child share it, so each owner is read once (the last one read is kept).
+    let mut read: Option<(usize, bool)> = None;
     let mut i = last + nodes[last].size as usize;
     while i < end {
         let n = &nodes[i];
@@ -119,12 +122,26 @@ pub(super) fn prune(
             i += n.size as usize;
             continue;
         }
-        if n.is_block() && n.total.words <= MAX_WORDS && closing_line(doc, n) {
-            found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+        if n.is_block() && n.total.words <= MAX_WORDS {
+            let subtree = i..i + n.size as usize;
+            let owner = subtree
+                .clone()
+                .find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
+            let hit = owner.is_some_and(|j| match read {
+                Some((r, hit)) if r == j => hit,
+                _ => {
+                    let hit = closing_line(doc, nodes[j].id);
+                    read = Some((j, hit));
+                    hit
+                }
+            });
+            if hit {
+                found.push(i);
+                i = subtree.end;
+                continue;
+            }
         }
+        i += 1;
     }
     prune.extend(found);
 }
@@ -134,15 +151,23 @@ fn prose(n: &Node) -> bool {
     n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
 }
 
-/// Whether the text of `n` opens with one of [`CALLS`] or [`NOTICES`], or with `©`.
-fn closing_line(doc: &Document, n: &Node) -> bool {
-    let text = doc.tree.get_unchecked(&n.id).text();
-    if text.trim_start().starts_with('\u{a9}') {
-        return true;
+/// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
+/// with `©`. Its text nodes are read in order until the opening is long enough.
+fn closing_line(doc: &Document, id: NodeId) -> bool {
+    let mut opening = Opening::default();
+    for node in Walker::new(&doc.tree, id) {
+        let more = doc
+            .tree
+            .query_node(&node, |n| match &n.data {
+                NodeData::Text { contents } => opening.feed(contents),
+                _ => true,
+            })
+            .unwrap_or(false);
+        if !more {
+            break;
+        }
     }
-    let mut buf = [0u8; OPENING_LEN];
-    let opening = normalized_opening(&text, &mut buf);
-    opens_with(CALLS, opening) || opens_with(NOTICES, opening)
+    opening.copyright || opens_with(CALLS, opening.bytes()) || opens_with(NOTICES, opening.bytes())
 }
 
 /// Whether a normalised opening starts with one of `list` as whole words.
@@ -153,37 +178,71 @@ fn opens_with(list: &[&str], opening: &[u8]) -> bool {
     })
 }
 
-/// The first [`OPENING_LEN`] bytes of `text` from its first letter, lower case, white
+/// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
 /// space collapsed to one space, a typographic apostrophe written `'`; it stops at any
-/// other character that is not ASCII.
-fn normalized_opening<'a>(text: &str, buf: &'a mut [u8; OPENING_LEN]) -> &'a [u8] {
-    let Some(start) = text.find(|c: char| c.is_ascii_alphabetic()) else {
-        return &buf[..0];
-    };
-    let mut len = 0;
-    let mut space = false;
-    for c in text[start..].chars() {
-        if len == OPENING_LEN {
-            break;
+/// other character that is not ASCII. Fed text node by text node.
+struct Opening {
+    buf: [u8; OPENING_LEN],
+    len: usize,
+    /// White space seen since the last byte kept.
+    space: bool,
+    /// A character other than white space was read before the first letter.
+    lead: bool,
+    /// The text's first character (white space aside) is `©`.
+    copyright: bool,
+}
+
+impl Default for Opening {
+    fn default() -> Self {
+        Opening {
+            buf: [0; OPENING_LEN],
+            len: 0,
+            space: false,
+            lead: false,
+            copyright: false,
         }
-        let b = match c {
-            '\u{2019}' => b'\'',
-            c if c.is_whitespace() => {
-                space = true;
+    }
+}
+
+impl Opening {
+    /// Reads `text`; whether more text is wanted.
+    fn feed(&mut self, text: &str) -> bool {
+        for c in text.chars() {
+            if self.len == 0 && !c.is_ascii_alphabetic() {
+                // Before the first letter: only a leading `©` matters.
+                if c == '\u{a9}' && !self.lead {
+                    self.copyright = true;
+                    return false;
+                }
+                self.lead |= !c.is_whitespace();
                 continue;
             }
-            c if c.is_ascii() => c.to_ascii_lowercase() as u8,
-            _ => break,
-        };
-        if space && len < OPENING_LEN - 1 {
-            buf[len] = b' ';
-            len += 1;
+            let b = match c {
+                '\u{2019}' => b'\'',
+                c if c.is_whitespace() => {
+                    self.space = true;
+                    continue;
+                }
+                c if c.is_ascii() => c.to_ascii_lowercase() as u8,
+                _ => return false,
+            };
+            if self.space && self.len + 1 < OPENING_LEN {
+                self.buf[self.len] = b' ';
+                self.len += 1;
+            }
+            self.space = false;
+            self.buf[self.len] = b;
+            self.len += 1;
+            if self.len == OPENING_LEN {
+                return false;
+            }
         }
-        space = false;
-        buf[len] = b;
-        len += 1;
+        true
     }
-    &buf[..len]
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
 }
 
 #[cfg(test)]
@@ -191,8 +250,9 @@ mod tests {
     use super::*;
 
     fn call(text: &str) -> bool {
-        let mut buf = [0u8; OPENING_LEN];
-        opens_with(CALLS, normalized_opening(text, &mut buf))
+        let mut opening = Opening::default();
+        opening.feed(text);
+        opens_with(CALLS, opening.bytes())
     }
 
     #[test]
@@ -204,6 +264,18 @@ mod tests {
         assert!(!call("Subscribers to the service pay monthly."));
         assert!(!call("The editors thank you for reading."));
         assert!(!call("Joinery is an old craft."));
+    }
+
+    #[test]
+    fn a_copyright_sign_counts_only_as_the_first_character() {
+        let lead = |texts: &[&str]| {
+            let mut opening = Opening::default();
+            texts.iter().all(|t| opening.feed(t));
+            opening.copyright
+        };
+        assert!(lead(&["\n  ", "\u{a9} 2012 Coast Media"]));
+        assert!(!lead(&["(\u{a9} Coast Media)"]));
+        assert!(!lead(&["Photo \u{a9} Coast Media"]));
     }
 
     #[test]
