@@ -575,12 +575,17 @@ fn a_call_to_the_reader_after_the_post_goes_and_one_inside_it_stays() {
         <p>If you enjoyed INSIDECALL walks like this one, the lichens of the harbour wall are
         worth a morning of your time in the autumn light, and so are the mosses.</p>{}</div>
         <div class="after"><p>If you enjoyed READERCALL this post, please <a href="/feed">subscribe
-        to the feed</a>.</p></div></div></body>"#,
+        to the feed</a>.</p></div><p>Never miss NEVERMISS a walk: one email a month.</p></div>
+        </body>"#,
         paras(3),
         paras(2)
     );
     let out = main_content(&html);
-    assert_kept(&out, &["Part 1. Lichens", "INSIDECALL"], &["READERCALL"]);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "INSIDECALL"],
+        &["READERCALL", "NEVERMISS"],
+    );
 }
 
 #[test]
