@@ -564,3 +564,43 @@ fn a_small_form_inside_the_article_goes() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "Part 3. Lichens"], &["FORMHELP"]);
 }
+
+#[test]
+fn a_call_to_the_reader_after_the_post_goes_and_one_inside_it_stays() {
+    // "If you enjoyed this post…" after the body's last paragraph, in its own small block:
+    // a theme's line under every post. The same opening among the post's paragraphs is
+    // the author's.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p>If you enjoyed INSIDECALL walks like this one, the lichens of the harbour wall are
+        worth a morning of your time in the autumn light, and so are the mosses.</p>{}</div>
+        <div class="after"><p>If you enjoyed READERCALL this post, please <a href="/feed">subscribe
+        to the feed</a>.</p></div><p>Never miss NEVERMISS a walk: one email a month.</p></div>
+        </body>"#,
+        paras(3),
+        paras(2)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "INSIDECALL"],
+        &["READERCALL", "NEVERMISS"],
+    );
+}
+
+#[test]
+fn a_copyright_line_after_the_post_goes() {
+    // The site's notices under every post: a copyright line, the platform's credit.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div class="legal"><p>All rights reserved RIGHTSLINE 2006-2010 Coast Media.</p></div>
+        <p>&copy; 2012 COPYLINE Coast Media.</p><div>Powered by POWEREDLINE Press</div></div></body>"#,
+        paras(6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["RIGHTSLINE", "COPYLINE", "POWEREDLINE"],
+    );
+}

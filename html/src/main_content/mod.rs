@@ -25,9 +25,9 @@
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
-//!    ([`teasers`]) and headings left without a
-//!    section. One [`pruning::Pruning`] set (list and mask) carries what is pruned from
-//!    pass to pass.
+//!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
+//!    the site's notices: [`closing_lines`]) and headings left without a section. One
+//!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
 //! but not everything inside them: comments, share bars and the like inside `#main` are
@@ -39,6 +39,7 @@
 
 mod arena;
 mod calls;
+mod closing_lines;
 mod comments;
 mod declared;
 mod deferred;
@@ -67,7 +68,7 @@ pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    match select::plan(&arena, &scores) {
+    match select::plan(doc, &arena, &scores) {
         Some(plan) => select::apply(doc, &arena, &plan),
         // Nothing reads as content (a script shell, a page of links): upstream's rule.
         None => upstream::remove_listed(doc),
@@ -98,7 +99,7 @@ pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> S
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    let plan = select::plan(&arena, &scores).unwrap_or(select::Plan {
+    let plan = select::plan(doc, &arena, &scores).unwrap_or(select::Plan {
         container: usize::MAX,
         prune: Vec::new(),
     });

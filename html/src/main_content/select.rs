@@ -16,7 +16,7 @@ pub(super) struct Plan {
 }
 
 /// The plan for a page, or `None` when nothing on it scores as content.
-pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
+pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Plan> {
     let nodes = &arena.nodes;
     let mut container = 0;
     let mut best = 0.0;
@@ -82,6 +82,7 @@ pub(super) fn plan(arena: &Arena, scores: &Scores) -> Option<Plan> {
     let body = super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
     super::related::prune(arena, body, &holds_forced, &mut prune);
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),

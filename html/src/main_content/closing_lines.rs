@@ -1,0 +1,300 @@
+//! Short closing lines after an article's last paragraph: calls to the reader ("If you
+//! enjoyed this post, subscribe to the RSS feed", "Thanks for reading!", "Sign up for our
+//! newsletter", "What did you think of this story?") and the site's notices ("© 2012 …
+//! All rights reserved", "Powered by …"). A blog theme or a plugin appends them to every
+//! post, after the body's last paragraph of prose. Only a block that opens with such a
+//! line and says little more goes; the same words inside or before the body's prose (an
+//! author's own closing question among the post's paragraphs, a post about newsletters)
+//! stay.
+
+use dom_query::{Document, NodeData, NodeId};
+
+use super::arena::{Arena, Node};
+use super::hints::Kind;
+use super::pruning::Pruning;
+use crate::dom::Walker;
+
+/// Words a block opening with a call holds at most: the call (one or two sentences) and
+/// the small box around it (a form's labels, a comment policy). 40 words left a few such
+/// boxes; 120 took them, and 200 or 400 move no further page.
+const MAX_WORDS: u32 = 120;
+/// Bytes of a block's text read to match its opening.
+const OPENING_LEN: usize = 48;
+
+/// Openings of the site's notices: a copyright line, the platform's credit. (A text
+/// opening with `©` is one too.) Sorted.
+const NOTICES: &[&str] = &[
+    "all rights reserved",
+    "comments powered by",
+    "copyright",
+    "powered by",
+];
+
+/// Openings of a call to the reader, lower case, as whole words at the start of a block's
+/// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
+const CALLS: &[&str] = &[
+    "be sure to subscribe",
+    "be the first to",
+    "click here to sign up",
+    "click here to subscribe",
+    "did you enjoy",
+    "did you find this",
+    "did you like",
+    "do you like this",
+    "don't forget to subscribe",
+    "don't miss",
+    "enjoyed this",
+    "enter your email",
+    "follow me on",
+    "follow us",
+    "get the latest",
+    "get updates",
+    "if you enjoyed",
+    "if you found this",
+    "if you like this",
+    "if you like what",
+    "if you liked",
+    "if you re new",
+    "if you're new",
+    "join our",
+    "join over",
+    "leave a comment",
+    "leave a reply",
+    "let us know what you think",
+    "like this article",
+    "like this post",
+    "like this story",
+    "liked this",
+    "never miss",
+    "please consider",
+    "please share",
+    "please subscribe",
+    "receive an email",
+    "share this",
+    "sign up for",
+    "sign up now",
+    "sign up to",
+    "stay in touch",
+    "stay up to date",
+    "stay updated",
+    "subscribe now",
+    "subscribe to",
+    "tell us what you think",
+    "thank you for reading",
+    "thank you for visiting",
+    "thanks for reading",
+    "thanks for stopping by",
+    "thanks for visiting",
+    "to post a comment",
+    "to receive",
+    "want more",
+    "want to read more",
+    "we welcome comments",
+    "what did you think",
+    "you can follow any responses",
+    "you may use these",
+    "you might also enjoy",
+];
+
+/// Prunes, on an article page (`body` found), the short blocks after the body's last
+/// paragraph of prose that open with a call to the reader or a notice.
+pub(super) fn prune(
+    doc: &Document,
+    arena: &Arena,
+    body: Option<usize>,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) {
+    let Some(body) = body else { return };
+    let nodes = &arena.nodes;
+    let end = prune.end();
+    let body_end = body + nodes[body].size as usize;
+    // The body's last paragraph of prose still kept (a thread pruned inside it is not),
+    // looked for from the end.
+    let kept = |mut j: usize| loop {
+        if prune.is_gone(j) {
+            return false;
+        }
+        if j == body {
+            return true;
+        }
+        j = nodes[j].parent as usize;
+    };
+    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+        return;
+    };
+    let mut found = Vec::new();
+    // A block's text opens with the text of its first element owning text; a wrapper and
+    // its first child share it, so each owner is read once (the last one read is kept).
+    let mut read: Option<(usize, bool)> = None;
+    let mut i = last + nodes[last].size as usize;
+    while i < end {
+        let n = &nodes[i];
+        if prune.skips(i, n) || holds_forced[i] || n.forced {
+            i += n.size as usize;
+            continue;
+        }
+        if n.is_block() && n.total.words <= MAX_WORDS {
+            let subtree = i..i + n.size as usize;
+            let owner = subtree
+                .clone()
+                .find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
+            let hit = owner.is_some_and(|j| match read {
+                Some((r, hit)) if r == j => hit,
+                _ => {
+                    let hit = closing_line(doc, nodes[j].id);
+                    read = Some((j, hit));
+                    hit
+                }
+            });
+            if hit {
+                found.push(i);
+                i = subtree.end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    prune.extend(found);
+}
+
+/// A paragraph of prose (as [`super::link_lists`] counts the body's prose).
+fn prose(n: &Node) -> bool {
+    n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
+}
+
+/// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
+/// with `©`. Its text nodes are read in order until the opening is long enough.
+fn closing_line(doc: &Document, id: NodeId) -> bool {
+    let mut opening = Opening::default();
+    for node in Walker::new(&doc.tree, id) {
+        let more = doc
+            .tree
+            .query_node(&node, |n| match &n.data {
+                NodeData::Text { contents } => opening.feed(contents),
+                _ => true,
+            })
+            .unwrap_or(false);
+        if !more {
+            break;
+        }
+    }
+    opening.copyright || opens_with(CALLS, opening.bytes()) || opens_with(NOTICES, opening.bytes())
+}
+
+/// Whether a normalised opening starts with one of `list` as whole words.
+fn opens_with(list: &[&str], opening: &[u8]) -> bool {
+    list.iter().any(|c| {
+        let c = c.as_bytes();
+        opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
+    })
+}
+
+/// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
+/// space collapsed to one space, a typographic apostrophe written `'`; it stops at any
+/// other character that is not ASCII. Fed text node by text node.
+struct Opening {
+    buf: [u8; OPENING_LEN],
+    len: usize,
+    /// White space seen since the last byte kept.
+    space: bool,
+    /// A character other than white space was read before the first letter.
+    lead: bool,
+    /// The text's first character (white space aside) is `©`.
+    copyright: bool,
+}
+
+impl Default for Opening {
+    fn default() -> Self {
+        Opening {
+            buf: [0; OPENING_LEN],
+            len: 0,
+            space: false,
+            lead: false,
+            copyright: false,
+        }
+    }
+}
+
+impl Opening {
+    /// Reads `text`; whether more text is wanted.
+    fn feed(&mut self, text: &str) -> bool {
+        for c in text.chars() {
+            if self.len == 0 && !c.is_ascii_alphabetic() {
+                // Before the first letter: only a leading `©` matters.
+                if c == '\u{a9}' && !self.lead {
+                    self.copyright = true;
+                    return false;
+                }
+                self.lead |= !c.is_whitespace();
+                continue;
+            }
+            let b = match c {
+                '\u{2019}' => b'\'',
+                c if c.is_whitespace() => {
+                    self.space = true;
+                    continue;
+                }
+                c if c.is_ascii() => c.to_ascii_lowercase() as u8,
+                _ => return false,
+            };
+            if self.space && self.len + 1 < OPENING_LEN {
+                self.buf[self.len] = b' ';
+                self.len += 1;
+            }
+            self.space = false;
+            self.buf[self.len] = b;
+            self.len += 1;
+            if self.len == OPENING_LEN {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(text: &str) -> bool {
+        let mut opening = Opening::default();
+        opening.feed(text);
+        opens_with(CALLS, opening.bytes())
+    }
+
+    #[test]
+    fn calls_open_the_text_as_whole_words() {
+        assert!(call("  — Thanks for reading!"));
+        assert!(call("If you enjoyed this post, please consider subscribing."));
+        assert!(call("If you\u{2019}re new here, subscribe to the feed."));
+        assert!(call("Sign up\n  for our newsletter"));
+        assert!(!call("Subscribers to the service pay monthly."));
+        assert!(!call("The editors thank you for reading."));
+        assert!(!call("Joinery is an old craft."));
+    }
+
+    #[test]
+    fn a_copyright_sign_counts_only_as_the_first_character() {
+        let lead = |texts: &[&str]| {
+            let mut opening = Opening::default();
+            texts.iter().all(|t| opening.feed(t));
+            opening.copyright
+        };
+        assert!(lead(&["\n  ", "\u{a9} 2012 Coast Media"]));
+        assert!(!lead(&["(\u{a9} Coast Media)"]));
+        assert!(!lead(&["Photo \u{a9} Coast Media"]));
+    }
+
+    #[test]
+    fn openings_are_sorted_and_lower_case() {
+        for list in [CALLS, NOTICES] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+            assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        }
+    }
+}
