@@ -81,10 +81,15 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 ];
 
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
-/// semantics (class = whitespace-separated token). Classes are kept in a hash set.
+/// semantics (class = whitespace-separated token). Classes are kept in a hash set, with a
+/// table of the lengths listed per first byte: most classes of a page are ruled out by it
+/// without hashing.
 pub(super) struct SimpleSelectors {
     tags: Vec<LocalName>,
     classes: StrSet<&'static str>,
+    /// Bit `n` of entry `b`: a listed class of `n` bytes starts with byte `b` (every listed
+    /// class is shorter than 64 bytes).
+    class_lens: [u64; 256],
     ids: Vec<&'static str>,
 }
 
@@ -93,10 +98,13 @@ impl SimpleSelectors {
         let mut set = SimpleSelectors {
             tags: Vec::new(),
             classes: StrSet::default(),
+            class_lens: [0; 256],
             ids: Vec::new(),
         };
         for sel in list {
             if let Some(class) = sel.strip_prefix('.') {
+                assert!(!class.is_empty() && class.len() < 64, "{class}");
+                set.class_lens[usize::from(class.as_bytes()[0])] |= 1 << class.len();
                 set.classes.insert(class);
             } else if let Some(id) = sel.strip_prefix('#') {
                 set.ids.push(id);
@@ -122,7 +130,11 @@ impl SimpleSelectors {
 
     /// Whether one of the classes of a `class` value is listed.
     pub(super) fn matches_class(&self, value: &str) -> bool {
-        value.split_ascii_whitespace().any(|c| self.classes.contains(c))
+        value.split_ascii_whitespace().any(|c| {
+            // A class is never empty here; one of 64 bytes or more is on no list.
+            let lens = self.class_lens[usize::from(c.as_bytes()[0])];
+            c.len() < 64 && lens >> c.len() & 1 != 0 && self.classes.contains(c)
+        })
     }
 }
 
@@ -181,6 +193,37 @@ mod tests {
         let doc = parse(html);
         remove_listed(&doc);
         doc.select("body").inner_html().to_string()
+    }
+
+    #[test]
+    fn the_length_table_never_rules_out_a_listed_class() {
+        // Values made of listed classes, their prefixes and extensions, and other words.
+        let mut pieces: Vec<String> = EXCLUDE_NON_MAIN_TAGS
+            .iter()
+            .chain(&FORCE_INCLUDE_MAIN_TAGS)
+            .filter_map(|s| s.strip_prefix('.'))
+            .flat_map(|c| {
+                [
+                    c.to_string(),
+                    c[..c.len() - 1].to_string(),
+                    format!("{c}s"),
+                    c.to_uppercase(),
+                ]
+            })
+            .collect();
+        pieces.extend(["x", "é", "col-md-6", &"a".repeat(70), "social-media-links"].map(String::from));
+        let mut rng = crate::test_rng::TestRng::new(16);
+        for _ in 0..50_000 {
+            let mut value = String::new();
+            for _ in 0..rng.below(5) {
+                value.push_str([" ", "\t", "  ", "\n"][rng.below(4)]);
+                value.push_str(&pieces[rng.below(pieces.len())]);
+            }
+            for list in [&*EXCLUDE, &*FORCE_INCLUDE] {
+                let reference = value.split_ascii_whitespace().any(|c| list.classes.contains(c));
+                assert_eq!(list.matches_class(&value), reference, "{value:?}");
+            }
+        }
     }
 
     #[test]
