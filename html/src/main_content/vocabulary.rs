@@ -4,6 +4,8 @@
 //! Generic web vocabulary (WAI-ARIA roles, CMS and framework naming habits), never
 //! site-specific names.
 
+use super::str_hash::StrMap;
+
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Word {
@@ -249,7 +251,7 @@ const COMMENT_WORDS: &[&str] = &[
     "trackbacks",
 ];
 
-/// FNV-1a, for the small maps of short words here.
+/// FNV-1a, for small maps of short words.
 #[derive(Default)]
 pub(super) struct Fnv(u64);
 
@@ -270,11 +272,11 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-pub(super) type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
-static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
-    let mut map = FnvMap::default();
+/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]).
+static VOCABULARY: std::sync::LazyLock<StrMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
+    let mut map = StrMap::default();
     for (words, w) in [
         (BOILER_WORDS, Word::Boiler),
         (CHROME_WORDS, Word::Chrome(-3)),
