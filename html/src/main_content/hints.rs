@@ -9,7 +9,7 @@ use dom_query::Element;
 use html5ever::ns;
 
 use super::str_hash::StrMap;
-use super::upstream::{EXCLUDE, FORCE_INCLUDE};
+use super::upstream::listed_classes;
 use super::vocabulary::{Word, for_each_word, fragments, word};
 use crate::dom::local_name;
 
@@ -486,8 +486,8 @@ pub(super) struct WordCache {
     classes: StrMap<Box<str>, (Words, ListedClasses)>,
 }
 
-/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`]) and on
-/// its force-include list ([`FORCE_INCLUDE`]).
+/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
+/// its force-include list ([`FORCE_INCLUDE`](super::upstream::FORCE_INCLUDE)).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct ListedClasses {
     pub excluded: bool,
@@ -521,10 +521,8 @@ pub(super) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (
                 None => {
                     let mut w = words_of(&a.value, true);
                     w.class_hidden = class_hides(&a.value);
-                    let l = ListedClasses {
-                        excluded: EXCLUDE.matches_class(&a.value),
-                        forced: FORCE_INCLUDE.matches_class(&a.value),
-                    };
+                    let (excluded, forced) = listed_classes(&a.value);
+                    let l = ListedClasses { excluded, forced };
                     cache.classes.insert(Box::from(&*a.value), (w, l));
                     (w, l)
                 }

@@ -130,12 +130,30 @@ impl SimpleSelectors {
 
     /// Whether one of the classes of a `class` value is listed.
     pub(super) fn matches_class(&self, value: &str) -> bool {
-        value.split_ascii_whitespace().any(|c| {
-            // A class is never empty here; one of 64 bytes or more is on no list.
-            let lens = self.class_lens[usize::from(c.as_bytes()[0])];
-            c.len() < 64 && lens >> c.len() & 1 != 0 && self.classes.contains(c)
-        })
+        value.split_ascii_whitespace().any(|c| self.lists(c))
     }
+
+    /// Whether one class (not empty) is listed.
+    fn lists(&self, class: &str) -> bool {
+        // One of 64 bytes or more is on no list.
+        let lens = self.class_lens[usize::from(class.as_bytes()[0])];
+        class.len() < 64 && lens >> class.len() & 1 != 0 && self.classes.contains(class)
+    }
+}
+
+/// Whether a class of a `class` value is on [`EXCLUDE`], and whether one is on
+/// [`FORCE_INCLUDE`]: both lists' [`SimpleSelectors::matches_class`] in one split of the value.
+pub(super) fn listed_classes(value: &str) -> (bool, bool) {
+    let (exclude, force) = (&*EXCLUDE, &*FORCE_INCLUDE);
+    let (mut excluded, mut forced) = (false, false);
+    for c in value.split_ascii_whitespace() {
+        excluded = excluded || exclude.lists(c);
+        forced = forced || force.lists(c);
+        if excluded && forced {
+            break;
+        }
+    }
+    (excluded, forced)
 }
 
 /// The values of an element's `class` attributes (one, in a parsed document).
@@ -219,10 +237,13 @@ mod tests {
                 value.push_str([" ", "\t", "  ", "\n"][rng.below(4)]);
                 value.push_str(&pieces[rng.below(pieces.len())]);
             }
-            for list in [&*EXCLUDE, &*FORCE_INCLUDE] {
+            let mut both = [false; 2];
+            for (list, listed) in [&*EXCLUDE, &*FORCE_INCLUDE].into_iter().zip(&mut both) {
                 let reference = value.split_ascii_whitespace().any(|c| list.classes.contains(c));
                 assert_eq!(list.matches_class(&value), reference, "{value:?}");
+                *listed = reference;
             }
+            assert_eq!(<[bool; 2]>::from(listed_classes(&value)), both, "{value:?}");
         }
     }
 
