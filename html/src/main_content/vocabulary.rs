@@ -274,9 +274,21 @@ impl std::hash::Hasher for Fnv {
 
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
-/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]).
-static VOCABULARY: std::sync::LazyLock<StrMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
-    let mut map = StrMap::default();
+/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]), with
+/// a table of the lengths of its words per first byte: most words of a page are ruled out by
+/// it without hashing.
+struct Vocabulary {
+    words: StrMap<&'static str, Word>,
+    /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is shorter
+    /// than 32 bytes).
+    lens: [u32; 256],
+}
+
+static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(|| {
+    let mut vocabulary = Vocabulary {
+        words: StrMap::default(),
+        lens: [0; 256],
+    };
     for (words, w) in [
         (BOILER_WORDS, Word::Boiler),
         (CHROME_WORDS, Word::Chrome(-3)),
@@ -285,14 +297,24 @@ static VOCABULARY: std::sync::LazyLock<StrMap<&'static str, Word>> = std::sync::
         (COMMENT_WORDS, Word::Comments),
     ] {
         for &word in words {
-            map.insert(word, w);
+            assert!(!word.is_empty() && word.len() < 32, "{word}");
+            vocabulary.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
+            vocabulary.words.insert(word, w);
         }
     }
-    map
+    vocabulary
 });
 
 pub(super) fn word(w: &str) -> Word {
-    VOCABULARY.get(w).copied().unwrap_or(Word::Neutral)
+    let v = &*VOCABULARY;
+    let possible = w
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| w.len() < 32 && v.lens[usize::from(b)] >> w.len() & 1 != 0);
+    if !possible {
+        return Word::Neutral;
+    }
+    v.words.get(w).copied().unwrap_or(Word::Neutral)
 }
 
 /// Splits a class or id into lower-case words and calls `f` on each: parts between
@@ -546,6 +568,26 @@ mod tests {
                 split(&v, |v, f| for_each_word_reference(v, f)),
                 "{v:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_length_table_never_rules_out_a_vocabulary_word() {
+        let reference = |w: &str| VOCABULARY.words.get(w).copied().unwrap_or(Word::Neutral);
+        let mut pieces: Vec<String> = VOCABULARY.words.keys().map(|w| w.to_string()).collect();
+        pieces.extend(["", "x", "é", "s", "navs", "men", "contents"].map(String::from));
+        let mut rng = crate::test_rng::TestRng::new(11);
+        for _ in 0..50_000 {
+            let mut w = pieces[rng.below(pieces.len())].clone();
+            match rng.below(4) {
+                0 => w.push_str(&pieces[rng.below(pieces.len())]),
+                1 => {
+                    let cut = w.len().saturating_sub(rng.below(3));
+                    w.truncate(w.floor_char_boundary(cut));
+                }
+                _ => {}
+            }
+            assert_eq!(word(&w), reference(&w), "{w:?}");
         }
     }
 
