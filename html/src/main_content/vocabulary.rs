@@ -407,7 +407,7 @@ fn humps(b: &[u8], f: &mut impl FnMut(&str)) {
 }
 
 /// Class fragments of screen-reader-only text. (`fragments` knows the first two
-/// letters of these and of [`BOILER_FRAGMENTS`].)
+/// letters of these and of [`BOILER_FRAGMENTS`]: [`PAIRS`].)
 const SCREEN_READER_MARKS: [&str; 7] = [
     "sr-only",
     "sr_only",
@@ -431,15 +431,15 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
             n[..2] == *pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
         })
     };
-    // Every needle is four bytes or more and starts with one of these letters: most
-    // positions stop at one comparison of their first byte (ASCII letters only match
-    // themselves once lower-cased with `| 0x20`).
+    // Every needle is four bytes or more and starts with one of [`PAIRS`]: most positions
+    // stop at one table look-up of their first byte, most others at one of the next byte.
     for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
-        if !FRAGMENT_FIRST[h[i] as usize] {
+        let first = PAIR_FIRST[h[i] as usize];
+        if first == 0 {
             continue;
         }
-        let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
-        if matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1") {
+        if first & PAIR_SECOND[h[i + 1] as usize] != 0 {
+            let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
             boiler |= found(i, &pair, &BOILER_FRAGMENTS);
             reader |= found(i, &pair, &SCREEN_READER_MARKS);
             if boiler && reader {
@@ -450,16 +450,30 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     (boiler, reader)
 }
 
-/// The first letters of the fragments and marks, either case, as a table.
-const FRAGMENT_FIRST: [bool; 256] = {
-    let mut table = [false; 256];
+/// The first two letters of the fragments and marks (lower-case).
+const PAIRS: [&[u8; 2]; 7] = [b"co", b"gd", b"ne", b"sr", b"vi", b"sc", b"a1"];
+
+/// Bit `k` of entry `b`: byte `b`, ASCII lower-cased, is the first (`PAIR_FIRST`) or the
+/// second (`PAIR_SECOND`) byte of `PAIRS[k]`. A position starts a pair of [`PAIRS`], either
+/// case, when its byte's first bits and the next byte's second bits share a bit.
+const PAIR_FIRST: [u8; 256] = pair_bits(0);
+const PAIR_SECOND: [u8; 256] = pair_bits(1);
+
+const fn pair_bits(at: usize) -> [u8; 256] {
+    let mut table = [0u8; 256];
     let mut c = 0;
     while c < 256 {
-        table[c] = matches!(c as u8 | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a');
+        let mut k = 0;
+        while k < PAIRS.len() {
+            if (c as u8).to_ascii_lowercase() == PAIRS[k][at] {
+                table[c] |= 1 << k;
+            }
+            k += 1;
+        }
         c += 1;
     }
     table
-};
+}
 
 /// Bytes of the shortest fragment or mark (`gdpr`).
 const FRAGMENT_MIN: usize = 4;
@@ -588,6 +602,60 @@ mod tests {
                 _ => {}
             }
             assert_eq!(word(&w), reference(&w), "{w:?}");
+        }
+    }
+
+    /// `fragments` as it was before the pair tables: the reference it must match.
+    fn fragments_reference(hay: &str) -> (bool, bool) {
+        let h = hay.as_bytes();
+        let (mut boiler, mut reader) = (false, false);
+        let found = |i: usize, pair: &[u8; 2], needles: &[&str]| {
+            needles.iter().any(|n| {
+                let n = n.as_bytes();
+                n[..2] == *pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
+            })
+        };
+        for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
+            if !matches!(h[i] | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a') {
+                continue;
+            }
+            let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
+            if matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1") {
+                boiler |= found(i, &pair, &BOILER_FRAGMENTS);
+                reader |= found(i, &pair, &SCREEN_READER_MARKS);
+                if boiler && reader {
+                    break;
+                }
+            }
+        }
+        (boiler, reader)
+    }
+
+    #[test]
+    fn the_pair_tables_find_what_the_old_fragment_scan_found() {
+        // Every fragment and mark starts with one of the pairs.
+        for n in BOILER_FRAGMENTS.iter().chain(&SCREEN_READER_MARKS) {
+            assert!(PAIRS.iter().any(|p| n.as_bytes()[..2] == p[..]), "{n}");
+        }
+        let mut pieces: Vec<String> = BOILER_FRAGMENTS
+            .iter()
+            .chain(&SCREEN_READER_MARKS)
+            .flat_map(|n| {
+                [
+                    n.to_string(),
+                    n.to_uppercase(),
+                    n[..n.len() - 1].to_string(),
+                    n[..2].to_string(),
+                ]
+            })
+            .collect();
+        pieces.extend(["-", "x", "é", "A", "1", "C\u{f3}", "sC", "ViS"].map(String::from));
+        let mut rng = crate::test_rng::TestRng::new(5);
+        for _ in 0..100_000 {
+            let v: String = (0..rng.below(6))
+                .map(|_| pieces[rng.below(pieces.len())].as_str())
+                .collect();
+            assert_eq!(fragments(&v), fragments_reference(&v), "{v:?}");
         }
     }
 
