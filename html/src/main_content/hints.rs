@@ -10,7 +10,7 @@ use html5ever::ns;
 
 use super::str_hash::StrMap;
 use super::upstream::listed_classes;
-use super::vocabulary::{Word, for_each_word, fragments, word};
+use super::vocabulary::{Word, contains_either, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -615,7 +615,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
                     .is_some()
             });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = class.bytes().any(|b| b == b':' || b == b'[');
+        let variant = contains_either(class, b':', b'[');
         if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;

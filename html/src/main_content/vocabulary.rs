@@ -406,6 +406,23 @@ fn humps(b: &[u8], f: &mut impl FnMut(&str)) {
     }
 }
 
+/// Whether `s` holds the byte `a` or the byte `b`: eight bytes a step (a class is ~10 bytes;
+/// `memchr2` pays its set-up for that).
+pub(super) fn contains_either(s: &str, a: u8, b: u8) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `x` is zero (exact: the lowest zero byte always sets its high bit).
+    let has_zero = |x: u64| x.wrapping_sub(LOW) & !x & HIGH != 0;
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        if has_zero(x ^ (LOW * u64::from(a))) || has_zero(x ^ (LOW * u64::from(b))) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&c| c == a || c == b)
+}
+
 /// Class fragments of screen-reader-only text. (`fragments` knows the first two
 /// letters of these and of [`BOILER_FRAGMENTS`]: [`PAIRS`].)
 const SCREEN_READER_MARKS: [&str; 7] = [

@@ -192,3 +192,30 @@ fn splits_words() {
         ]
     );
 }
+
+#[test]
+fn contains_either_finds_what_a_byte_loop_finds() {
+    let pieces = [
+        "a", "md", ":", "[", "é", "-", "w-[20px]", "hidden", "sm:flex", "ZZ",
+    ];
+    let mut rng = crate::test_rng::TestRng::new(9);
+    for _ in 0..100_000 {
+        let v: String = (0..rng.below(12))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let reference = v.bytes().any(|b| b == b':' || b == b'[');
+        assert_eq!(contains_either(&v, b':', b'['), reference, "{v:?}");
+    }
+    // Every byte value, at every place of a chunk and of the remainder.
+    for len in 1..20 {
+        for at in 0..len {
+            for byte in 0..=255u8 {
+                let mut v = vec![b'x'; len];
+                v[at] = byte;
+                let s = String::from_utf8_lossy(&v);
+                let reference = s.bytes().any(|b| b == b':' || b == b'[');
+                assert_eq!(contains_either(&s, b':', b'['), reference, "{s:?}");
+            }
+        }
+    }
+}
