@@ -259,7 +259,8 @@ pub(super) fn hidden(el: &Element) -> Hidden {
 fn class_hides(class: &str) -> bool {
     let mut hides = false;
     for c in class.split_ascii_whitespace() {
-        if c.contains(':') {
+        // (`str::contains` calls `memchr` for each class.)
+        if contains_either(c, b':', b':') {
             if let Some((_, rest)) = c.rsplit_once(':')
                 && matches!(
                     rest,
