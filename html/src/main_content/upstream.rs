@@ -142,16 +142,15 @@ impl SimpleSelectors {
 }
 
 /// Whether a class of a `class` value is on [`EXCLUDE`], and whether one is on
-/// [`FORCE_INCLUDE`]: both lists' [`SimpleSelectors::matches_class`] in one split of the value.
-pub(super) fn listed_classes(value: &str) -> (bool, bool) {
+/// [`FORCE_INCLUDE`]: both lists' [`SimpleSelectors::matches_class`] in one split of the value,
+/// which also hands every class to `each`.
+pub(super) fn listed_classes(value: &str, mut each: impl FnMut(&str)) -> (bool, bool) {
     let (exclude, force) = (&*EXCLUDE, &*FORCE_INCLUDE);
     let (mut excluded, mut forced) = (false, false);
     for c in value.split_ascii_whitespace() {
         excluded = excluded || exclude.lists(c);
         forced = forced || force.lists(c);
-        if excluded && forced {
-            break;
-        }
+        each(c);
     }
     (excluded, forced)
 }
@@ -243,7 +242,11 @@ mod tests {
                 assert_eq!(list.matches_class(&value), reference, "{value:?}");
                 *listed = reference;
             }
-            assert_eq!(<[bool; 2]>::from(listed_classes(&value)), both, "{value:?}");
+            assert_eq!(
+                <[bool; 2]>::from(listed_classes(&value, |_| {})),
+                both,
+                "{value:?}"
+            );
         }
     }
 
