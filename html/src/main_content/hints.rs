@@ -9,8 +9,8 @@ use dom_query::Element;
 use html5ever::ns;
 
 use super::str_hash::StrMap;
-use super::upstream::{EXCLUDE, FORCE_INCLUDE};
-use super::vocabulary::{Word, for_each_word, fragments, word};
+use super::upstream::listed_classes;
+use super::vocabulary::{Word, contains_either, for_each_word, fragments, word};
 use crate::dom::local_name;
 
 /// What a tag is for the extractor.
@@ -256,26 +256,50 @@ pub(super) fn hidden(el: &Element) -> Hidden {
 
 /// A class that hides the element (`hide`, `hidden`, `d-none`…), unless a responsive
 /// variant shows it again on some screens (`hidden md:block`).
+#[cfg(test)]
 fn class_hides(class: &str) -> bool {
-    let mut hides = false;
+    let mut hiding = HidingClasses::default();
     for c in class.split_ascii_whitespace() {
-        if c.contains(':') {
+        hiding.class(c);
+    }
+    hiding.hides()
+}
+
+/// [`class_hides`] read one class at a time (the memo's miss path hands it the classes of
+/// the split that checks upstream's lists).
+#[derive(Default)]
+struct HidingClasses {
+    hides: bool,
+    /// A responsive variant shows the element again: nothing hides it.
+    shown: bool,
+}
+
+impl HidingClasses {
+    fn class(&mut self, c: &str) {
+        if self.shown {
+            return;
+        }
+        // (`str::contains` calls `memchr` for each class.)
+        if contains_either(c, b':', b':') {
             if let Some((_, rest)) = c.rsplit_once(':')
                 && matches!(
                     rest,
                     "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
                 )
             {
-                return false;
+                self.shown = true;
             }
-            continue;
+            return;
         }
-        hides |= matches!(
+        self.hides |= matches!(
             c,
             "hide" | "hidden" | "d-none" | "is-hidden" | "display-none" | "invisible" | "u-hidden"
         );
     }
-    hides
+
+    fn hides(&self) -> bool {
+        self.hides && !self.shown
+    }
 }
 
 fn style_hides(style: &str) -> bool {
@@ -486,8 +510,8 @@ pub(super) struct WordCache {
     classes: StrMap<Box<str>, (Words, ListedClasses)>,
 }
 
-/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`]) and on
-/// its force-include list ([`FORCE_INCLUDE`]).
+/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
+/// its force-include list ([`FORCE_INCLUDE`](super::upstream::FORCE_INCLUDE)).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct ListedClasses {
     pub excluded: bool,
@@ -520,11 +544,10 @@ pub(super) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (
                 Some(w) => *w,
                 None => {
                     let mut w = words_of(&a.value, true);
-                    w.class_hidden = class_hides(&a.value);
-                    let l = ListedClasses {
-                        excluded: EXCLUDE.matches_class(&a.value),
-                        forced: FORCE_INCLUDE.matches_class(&a.value),
-                    };
+                    let mut hiding = HidingClasses::default();
+                    let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
+                    w.class_hidden = hiding.hides();
+                    let l = ListedClasses { excluded, forced };
                     cache.classes.insert(Box::from(&*a.value), (w, l));
                     (w, l)
                 }
@@ -617,7 +640,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
                     .is_some()
             });
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = class.bytes().any(|b| b == b':' || b == b'[');
+        let variant = contains_either(class, b':', b'[');
         if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;
@@ -640,77 +663,4 @@ fn words_of(value: &str, is_class: bool) -> Words {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dom::parse;
-
-    fn words_of(html: &str) -> Words {
-        let doc = parse(html);
-        let id = doc.select("body > *").nodes()[0].id;
-        crate::dom::with_element(&doc.tree, id, |el| words(el, &mut WordCache::default())).unwrap()
-    }
-
-    #[test]
-    fn a_box_about_the_author_is_chrome_even_inside_the_body() {
-        for class in [
-            "about-author",
-            "wp-about-the-author-text",
-            "mini-bio",
-            "biography",
-            "post-body-bio",
-        ] {
-            let w = words_of(&format!("<div class='{class}'>x</div>"));
-            assert!(w.strong_chrome && !w.article_body, "{class}");
-        }
-        // "about" alone, or a writer's name in a class, is no such box.
-        assert!(!words_of("<div class='about-us'>x</div>").strong_chrome);
-        assert!(!words_of("<div class='about the-author'>x</div>").strong_chrome);
-    }
-
-    #[test]
-    fn scores_class_and_id_words() {
-        assert!(words_of("<div class='entry-content'>x</div>").score > 0);
-        assert!(words_of("<div id='primary-navigation'>x</div>").score < 0);
-        assert!(words_of("<div class='share-buttons'>x</div>").score < 0);
-        assert_eq!(words_of("<div class='shadow canvas'>x</div>").score, 0);
-        assert!(words_of("<div class='comments'>x</div>").comments);
-        assert!(words_of("<site-footer>x</site-footer>").score < 0);
-        assert!(words_of("<div class='cmplz-cookiebanner'>x</div>").boiler);
-        assert!(words_of("<div class='social-share'>x</div>").boiler);
-        assert!(!words_of("<div class='social-proof'>x</div>").boiler);
-        assert!(words_of("<div class='x entry-content'>x</div>").article_body);
-        assert!(words_of("<div id='postBody'>x</div>").article_body);
-        assert!(!words_of("<div class='post-meta content'>x</div>").article_body);
-    }
-
-    #[test]
-    fn a_posts_terms_written_as_classes_say_nothing_of_its_role() {
-        // Two terms or more: the categories and author of a post, not a share bar.
-        let post = words_of("<div class='entry-category-social-media entry-author-jo hentry'>x</div>");
-        assert!(!post.boiler && post.score >= 0, "{post:?}");
-        let wp = words_of("<article class='post type-post status-publish category-share-tips'>x</article>");
-        assert!(!wp.boiler, "{wp:?}");
-        // One such class alone is a name like any other.
-        assert!(words_of("<div class='tag-share'>x</div>").boiler);
-        assert!(post_term("Category-News") && !post_term("category-") && !post_term("categories"));
-    }
-
-    #[test]
-    fn hidden_elements() {
-        let doc = parse(
-            "<div hidden>a</div><div aria-hidden=true>b</div><div style='color:red; display : none'>c</div>\
-             <div style='visibility:hidden'>d</div><div aria-hidden=false>e</div><div style='display:block'>f</div>\
-             <div class='x hide'>g</div><div class='hidden md:block'>h</div>",
-        );
-        let hidden: Vec<Hidden> = doc
-            .select("body > div")
-            .nodes()
-            .iter()
-            .map(|n| crate::dom::with_element(&doc.tree, n.id, hidden).unwrap())
-            .collect();
-        use Hidden::*;
-        assert_eq!(hidden, [Styled, Aria, Styled, Styled, No, No, No, No]);
-        // Hiding classes are read with the class words.
-        assert!(class_hides("x hide") && !class_hides("hidden md:block"));
-    }
-}
+mod tests;

@@ -81,10 +81,15 @@ pub const FORCE_INCLUDE_MAIN_TAGS: [&str; 13] = [
 ];
 
 /// A list of simple selectors (`tag`, `.class`, `#id`) matched with plain, case-sensitive CSS
-/// semantics (class = whitespace-separated token). Classes are kept in a hash set.
+/// semantics (class = whitespace-separated token). Classes are kept in a hash set, with a
+/// table of the lengths listed per first byte: most classes of a page are ruled out by it
+/// without hashing.
 pub(super) struct SimpleSelectors {
     tags: Vec<LocalName>,
     classes: StrSet<&'static str>,
+    /// Bit `n` of entry `b`: a listed class of `n` bytes starts with byte `b` (every listed
+    /// class is shorter than 64 bytes).
+    class_lens: [u64; 256],
     ids: Vec<&'static str>,
 }
 
@@ -93,10 +98,13 @@ impl SimpleSelectors {
         let mut set = SimpleSelectors {
             tags: Vec::new(),
             classes: StrSet::default(),
+            class_lens: [0; 256],
             ids: Vec::new(),
         };
         for sel in list {
             if let Some(class) = sel.strip_prefix('.') {
+                assert!(!class.is_empty() && class.len() < 64, "{class}");
+                set.class_lens[usize::from(class.as_bytes()[0])] |= 1 << class.len();
                 set.classes.insert(class);
             } else if let Some(id) = sel.strip_prefix('#') {
                 set.ids.push(id);
@@ -122,8 +130,29 @@ impl SimpleSelectors {
 
     /// Whether one of the classes of a `class` value is listed.
     pub(super) fn matches_class(&self, value: &str) -> bool {
-        value.split_ascii_whitespace().any(|c| self.classes.contains(c))
+        value.split_ascii_whitespace().any(|c| self.lists(c))
     }
+
+    /// Whether one class (not empty) is listed.
+    fn lists(&self, class: &str) -> bool {
+        // One of 64 bytes or more is on no list.
+        let lens = self.class_lens[usize::from(class.as_bytes()[0])];
+        class.len() < 64 && lens >> class.len() & 1 != 0 && self.classes.contains(class)
+    }
+}
+
+/// Whether a class of a `class` value is on [`EXCLUDE`], and whether one is on
+/// [`FORCE_INCLUDE`]: both lists' [`SimpleSelectors::matches_class`] in one split of the value,
+/// which also hands every class to `each`.
+pub(super) fn listed_classes(value: &str, mut each: impl FnMut(&str)) -> (bool, bool) {
+    let (exclude, force) = (&*EXCLUDE, &*FORCE_INCLUDE);
+    let (mut excluded, mut forced) = (false, false);
+    for c in value.split_ascii_whitespace() {
+        excluded = excluded || exclude.lists(c);
+        forced = forced || force.lists(c);
+        each(c);
+    }
+    (excluded, forced)
 }
 
 /// The values of an element's `class` attributes (one, in a parsed document).
@@ -181,6 +210,44 @@ mod tests {
         let doc = parse(html);
         remove_listed(&doc);
         doc.select("body").inner_html().to_string()
+    }
+
+    #[test]
+    fn the_length_table_never_rules_out_a_listed_class() {
+        // Values made of listed classes, their prefixes and extensions, and other words.
+        let mut pieces: Vec<String> = EXCLUDE_NON_MAIN_TAGS
+            .iter()
+            .chain(&FORCE_INCLUDE_MAIN_TAGS)
+            .filter_map(|s| s.strip_prefix('.'))
+            .flat_map(|c| {
+                [
+                    c.to_string(),
+                    c[..c.len() - 1].to_string(),
+                    format!("{c}s"),
+                    c.to_uppercase(),
+                ]
+            })
+            .collect();
+        pieces.extend(["x", "é", "col-md-6", &"a".repeat(70), "social-media-links"].map(String::from));
+        let mut rng = crate::test_rng::TestRng::new(16);
+        for _ in 0..50_000 {
+            let mut value = String::new();
+            for _ in 0..rng.below(5) {
+                value.push_str([" ", "\t", "  ", "\n"][rng.below(4)]);
+                value.push_str(&pieces[rng.below(pieces.len())]);
+            }
+            let mut both = [false; 2];
+            for (list, listed) in [&*EXCLUDE, &*FORCE_INCLUDE].into_iter().zip(&mut both) {
+                let reference = value.split_ascii_whitespace().any(|c| list.classes.contains(c));
+                assert_eq!(list.matches_class(&value), reference, "{value:?}");
+                *listed = reference;
+            }
+            assert_eq!(
+                <[bool; 2]>::from(listed_classes(&value, |_| {})),
+                both,
+                "{value:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! Generic web vocabulary (WAI-ARIA roles, CMS and framework naming habits), never
 //! site-specific names.
 
+use super::str_hash::StrMap;
+
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Word {
@@ -249,7 +251,7 @@ const COMMENT_WORDS: &[&str] = &[
     "trackbacks",
 ];
 
-/// FNV-1a, for the small maps of short words here.
+/// FNV-1a, for small maps of short words.
 #[derive(Default)]
 pub(super) struct Fnv(u64);
 
@@ -270,11 +272,23 @@ impl std::hash::Hasher for Fnv {
     }
 }
 
-pub(super) type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
-static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::LazyLock::new(|| {
-    let mut map = FnvMap::default();
+/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]), with
+/// a table of the lengths of its words per first byte: most words of a page are ruled out by
+/// it without hashing.
+struct Vocabulary {
+    words: StrMap<&'static str, Word>,
+    /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is shorter
+    /// than 32 bytes).
+    lens: [u32; 256],
+}
+
+static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(|| {
+    let mut vocabulary = Vocabulary {
+        words: StrMap::default(),
+        lens: [0; 256],
+    };
     for (words, w) in [
         (BOILER_WORDS, Word::Boiler),
         (CHROME_WORDS, Word::Chrome(-3)),
@@ -283,14 +297,24 @@ static VOCABULARY: std::sync::LazyLock<FnvMap<&'static str, Word>> = std::sync::
         (COMMENT_WORDS, Word::Comments),
     ] {
         for &word in words {
-            map.insert(word, w);
+            assert!(!word.is_empty() && word.len() < 32, "{word}");
+            vocabulary.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
+            vocabulary.words.insert(word, w);
         }
     }
-    map
+    vocabulary
 });
 
 pub(super) fn word(w: &str) -> Word {
-    VOCABULARY.get(w).copied().unwrap_or(Word::Neutral)
+    let v = &*VOCABULARY;
+    let possible = w
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| w.len() < 32 && v.lens[usize::from(b)] >> w.len() & 1 != 0);
+    if !possible {
+        return Word::Neutral;
+    }
+    v.words.get(w).copied().unwrap_or(Word::Neutral)
 }
 
 /// Splits a class or id into lower-case words and calls `f` on each: parts between
@@ -382,8 +406,25 @@ fn humps(b: &[u8], f: &mut impl FnMut(&str)) {
     }
 }
 
+/// Whether `s` holds the byte `a` or the byte `b`: eight bytes a step (a class is ~10 bytes;
+/// `memchr2` pays its set-up for that).
+pub(super) fn contains_either(s: &str, a: u8, b: u8) -> bool {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `x` is zero (exact: the lowest zero byte always sets its high bit).
+    let has_zero = |x: u64| x.wrapping_sub(LOW) & !x & HIGH != 0;
+    let mut chunks = s.as_bytes().chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        if has_zero(x ^ (LOW * u64::from(a))) || has_zero(x ^ (LOW * u64::from(b))) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&c| c == a || c == b)
+}
+
 /// Class fragments of screen-reader-only text. (`fragments` knows the first two
-/// letters of these and of [`BOILER_FRAGMENTS`].)
+/// letters of these and of [`BOILER_FRAGMENTS`]: [`PAIRS`].)
 const SCREEN_READER_MARKS: [&str; 7] = [
     "sr-only",
     "sr_only",
@@ -407,15 +448,15 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
             n[..2] == *pair && h.len() - i >= n.len() && h[i..i + n.len()].eq_ignore_ascii_case(n)
         })
     };
-    // Every needle is four bytes or more and starts with one of these letters: most
-    // positions stop at one comparison of their first byte (ASCII letters only match
-    // themselves once lower-cased with `| 0x20`).
+    // Every needle is four bytes or more and starts with one of [`PAIRS`]: most positions
+    // stop at one table look-up of their first byte, most others at one of the next byte.
     for i in 0..h.len().saturating_sub(FRAGMENT_MIN - 1) {
-        if !FRAGMENT_FIRST[h[i] as usize] {
+        let first = PAIR_FIRST[h[i] as usize];
+        if first == 0 {
             continue;
         }
-        let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
-        if matches!(&pair, b"co" | b"gd" | b"ne" | b"sr" | b"vi" | b"sc" | b"a1") {
+        if first & PAIR_SECOND[h[i + 1] as usize] != 0 {
+            let pair = [h[i].to_ascii_lowercase(), h[i + 1].to_ascii_lowercase()];
             boiler |= found(i, &pair, &BOILER_FRAGMENTS);
             reader |= found(i, &pair, &SCREEN_READER_MARKS);
             if boiler && reader {
@@ -426,16 +467,30 @@ pub(super) fn fragments(hay: &str) -> (bool, bool) {
     (boiler, reader)
 }
 
-/// The first letters of the fragments and marks, either case, as a table.
-const FRAGMENT_FIRST: [bool; 256] = {
-    let mut table = [false; 256];
+/// The first two letters of the fragments and marks (lower-case).
+const PAIRS: [&[u8; 2]; 7] = [b"co", b"gd", b"ne", b"sr", b"vi", b"sc", b"a1"];
+
+/// Bit `k` of entry `b`: byte `b`, ASCII lower-cased, is the first (`PAIR_FIRST`) or the
+/// second (`PAIR_SECOND`) byte of `PAIRS[k]`. A position starts a pair of [`PAIRS`], either
+/// case, when its byte's first bits and the next byte's second bits share a bit.
+const PAIR_FIRST: [u8; 256] = pair_bits(0);
+const PAIR_SECOND: [u8; 256] = pair_bits(1);
+
+const fn pair_bits(at: usize) -> [u8; 256] {
+    let mut table = [0u8; 256];
     let mut c = 0;
     while c < 256 {
-        table[c] = matches!(c as u8 | 0x20, b'c' | b'g' | b'n' | b's' | b'v' | b'a');
+        let mut k = 0;
+        while k < PAIRS.len() {
+            if (c as u8).to_ascii_lowercase() == PAIRS[k][at] {
+                table[c] |= 1 << k;
+            }
+            k += 1;
+        }
         c += 1;
     }
     table
-};
+}
 
 /// Bytes of the shortest fragment or mark (`gdpr`).
 const FRAGMENT_MIN: usize = 4;
@@ -444,121 +499,4 @@ const FRAGMENT_MIN: usize = 4;
 const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The splitter as it was before the one-pass version: the reference it must match.
-    fn for_each_word_reference(value: &str, mut f: impl FnMut(&str)) {
-        for part in value.split(|c: char| !c.is_ascii_alphanumeric()) {
-            let b = part.as_bytes();
-            if b.is_empty() || b.len() > 24 || b.iter().any(u8::is_ascii_digit) {
-                continue;
-            }
-            if b.iter().all(u8::is_ascii_lowercase) {
-                f(part);
-                continue;
-            }
-            let mut starts = Vec::with_capacity(4);
-            let mut regular = true;
-            for (i, &c) in b.iter().enumerate() {
-                if c.is_ascii_uppercase() {
-                    if b.get(i + 1).is_none_or(|n| !n.is_ascii_lowercase()) {
-                        regular = false;
-                        break;
-                    }
-                    starts.push(i);
-                }
-            }
-            if !regular {
-                continue;
-            }
-            let mut buf = [0u8; 24];
-            let mut from = 0;
-            for end in starts.into_iter().chain(std::iter::once(b.len())) {
-                if end > from {
-                    let word = &mut buf[..end - from];
-                    word.copy_from_slice(&b[from..end]);
-                    word.make_ascii_lowercase();
-                    f(std::str::from_utf8(word).unwrap_or(""));
-                }
-                from = end;
-            }
-        }
-    }
-
-    /// A word splitter under test.
-    type Splitter = fn(&str, &mut dyn FnMut(&str));
-
-    fn split(value: &str, splitter: Splitter) -> Vec<String> {
-        let mut out = Vec::new();
-        splitter(value, &mut |w| out.push(w.to_string()));
-        out
-    }
-
-    #[test]
-    fn the_one_pass_splitter_matches_the_reference() {
-        let fixed = [
-            "",
-            "-",
-            "a",
-            "A",
-            "aB",
-            "Ab",
-            "AbC",
-            "abCd",
-            "ABc",
-            "navWrap__SiteFooter",
-            "x9Kd hJDwNd col-md-6",
-            "é-menu nav\u{a0}bar ünicode-Größe",
-            "abcdefghijklmnopqrstuvwx abcdefghijklmnopqrstuvwxy",
-            "AbcdefghijklmnopqrstuvwX Abcdefghijklmnopqrstuvwx",
-            "aBcDeFgHiJkLmNoPqRsTuVwX",
-            "  lead trail  ",
-            "a\tb\nc_d:e[f]g",
-        ];
-        for v in fixed {
-            assert_eq!(
-                split(v, |v, f| for_each_word(v, f)),
-                split(v, |v, f| for_each_word_reference(v, f)),
-                "{v:?}"
-            );
-        }
-        // Pseudo-random values over an alphabet of the byte kinds that matter.
-        let alphabet: Vec<char> = "abcxyzABCXYZ0189-_ :[é\u{a0}".chars().collect();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let len = (state % 40) as usize;
-            let mut v = String::new();
-            let mut r = state;
-            for _ in 0..len {
-                r = r
-                    .wrapping_mul(0x5851_f42d_4c95_7f2d)
-                    .wrapping_add(1442695040888963407);
-                v.push(alphabet[(r >> 33) as usize % alphabet.len()]);
-            }
-            assert_eq!(
-                split(&v, |v, f| for_each_word(v, f)),
-                split(&v, |v, f| for_each_word_reference(v, f)),
-                "{v:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn splits_words() {
-        let mut seen = Vec::new();
-        for_each_word(
-            "site-header__navWrap mainContent SiteFooter jXK9ad hJDwNd col-md-6",
-            |w| seen.push(w.to_string()),
-        );
-        assert_eq!(
-            seen,
-            [
-                "site", "header", "nav", "wrap", "main", "content", "site", "footer", "col", "md"
-            ]
-        );
-    }
-}
+mod tests;
