@@ -23,6 +23,7 @@ mod markdown_fixups;
 mod metadata;
 mod page;
 mod srcset;
+mod token_stream;
 #[cfg(test)]
 mod test_rng;
 mod tokenizer;

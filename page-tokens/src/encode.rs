@@ -46,17 +46,30 @@ impl Writer {
         }
     }
 
-    /// A start tag named `name` (lower case for HTML) with its attributes.
-    pub fn start<'v>(&mut self, name: &str, attrs: impl ExactSizeIterator<Item = (&'v str, &'v str)>) {
+    /// A start tag named `name` (lower case for HTML) with its attributes
+    /// (name, value).
+    pub fn start<N: AsRef<str>, V: AsRef<str>>(&mut self, name: &str, attrs: impl Iterator<Item = (N, V)>) {
         self.break_text();
         self.ops.push(OP_START);
         self.name(tag_id(name), name);
-        push_varint(&mut self.ops, attrs.len() as u32);
+        // The count, written once known: one byte unless 128 or more.
+        let count_at = self.ops.len();
+        self.ops.push(0);
+        let mut count = 0u32;
         for (attr, value) in attrs {
+            let attr = attr.as_ref();
             self.name(attr_id(attr), attr);
             let before = self.text.len();
-            push_normalised(&mut self.text, value);
+            push_normalised(&mut self.text, value.as_ref());
             push_varint(&mut self.ops, (self.text.len() - before) as u32);
+            count += 1;
+        }
+        if count < 0x80 {
+            self.ops[count_at] = count as u8;
+        } else {
+            let mut bytes = Vec::new();
+            push_varint(&mut bytes, count);
+            self.ops.splice(count_at..count_at + 1, bytes);
         }
     }
 

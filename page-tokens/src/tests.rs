@@ -21,9 +21,9 @@ fn round_trip_of_every_token_kind() {
     w.start("div", [("class", "a \"b\" & c"), ("data-x", "é")].into_iter());
     w.text("one ");
     w.text("two");
-    w.start("my-widget", std::iter::empty());
+    w.start("my-widget", std::iter::empty::<(&str, &str)>());
     w.end("my-widget");
-    w.start("br", std::iter::empty());
+    w.start("br", std::iter::empty::<(&str, &str)>());
     w.text("x\r\ny\rz");
     w.end("div");
     let (ops, text) = w.finish();
@@ -55,6 +55,21 @@ fn break_text_splits_runs_and_empty_text_makes_no_token() {
     w.text("b");
     let (ops, text) = w.finish();
     assert_eq!(owned(Tokens::new(&ops, &text)), vec![r#"T"a""#, r#"T"b""#]);
+}
+
+#[test]
+fn many_attributes_take_a_multi_byte_count() {
+    let names: Vec<String> = (0..300).map(|i| format!("a{i}")).collect();
+    let mut w = Writer::default();
+    w.start("p", names.iter().map(|n| (n.as_str(), "v")));
+    w.text("after");
+    let (ops, text) = w.finish();
+    let tokens: Vec<Token> = Tokens::new(&ops, &text).collect();
+    let Token::Start { attrs, .. } = &tokens[0] else { panic!("{tokens:?}") };
+    let attrs: Vec<Attr> = attrs.clone().collect();
+    assert_eq!(attrs.len(), 300);
+    assert_eq!((attrs[299].name, attrs[299].value), ("a299", "v"));
+    assert_eq!(tokens[1], Token::Text("after"));
 }
 
 #[test]

@@ -1,0 +1,133 @@
+//! The cleaned page as a token stream (`distill_page_tokens`, ABI 0.4's
+//! `page.cleaned-tokens`): the tokens a tokenizer would read from the
+//! serialised page, written straight from the tree. It walks the tree the
+//! way the serialiser does (dom_query's traversal, html5ever's rules for
+//! void elements and attribute prefixes), so a plugin sees what it would
+//! have parsed, without the host writing and the plugin re-reading HTML.
+
+use dom_query::{Document, SerializableNodeRef};
+use distill_page_tokens::Writer;
+use html5ever::serialize::{AttrRef, Serialize, Serializer, TraversalScope};
+use html5ever::{QualName, local_name, ns};
+use std::borrow::Cow;
+use std::io;
+
+/// The token stream (`ops`, `text`) of `doc`.
+pub(crate) fn encode(doc: &Document) -> (Vec<u8>, String) {
+    let mut out = TokenSerializer {
+        writer: Writer::with_capacity(4096),
+        ignore: Vec::new(),
+    };
+    SerializableNodeRef::from(doc.root())
+        .serialize(&mut out, TraversalScope::IncludeNode)
+        .expect("the token writer does not fail");
+    out.writer.finish()
+}
+
+/// An html5ever [`Serializer`] that writes tokens instead of markup.
+struct TokenSerializer {
+    writer: Writer,
+    /// Per open element: whether its content is dropped (a void element's,
+    /// as the serialiser drops it).
+    ignore: Vec<bool>,
+}
+
+/// Elements the serialiser writes without content or end tag.
+fn is_void(name: &QualName) -> bool {
+    name.ns == ns!(html)
+        && matches!(
+            name.local,
+            local_name!("area")
+                | local_name!("base")
+                | local_name!("basefont")
+                | local_name!("bgsound")
+                | local_name!("br")
+                | local_name!("col")
+                | local_name!("embed")
+                | local_name!("frame")
+                | local_name!("hr")
+                | local_name!("img")
+                | local_name!("input")
+                | local_name!("keygen")
+                | local_name!("link")
+                | local_name!("meta")
+                | local_name!("param")
+                | local_name!("source")
+                | local_name!("track")
+                | local_name!("wbr")
+        )
+}
+
+impl TokenSerializer {
+    fn ignored(&self) -> bool {
+        self.ignore.last().copied().unwrap_or(false)
+    }
+}
+
+impl Serializer for TokenSerializer {
+    fn start_elem<'a, AttrIter>(&mut self, name: QualName, attrs: AttrIter) -> io::Result<()>
+    where
+        AttrIter: Iterator<Item = AttrRef<'a>>,
+    {
+        if self.ignored() {
+            self.ignore.push(true);
+            return Ok(());
+        }
+        // Namespaced attributes (SVG's xlink:href, ...) are written with the
+        // serialiser's prefix; the rest by their local name.
+        self.writer.start(
+            &name.local,
+            attrs.map(|(attr, value)| {
+                let prefix = match attr.ns {
+                    ns!() => "",
+                    ns!(xml) => "xml:",
+                    ns!(xmlns) if attr.local != local_name!("xmlns") => "xmlns:",
+                    ns!(xmlns) => "",
+                    ns!(xlink) => "xlink:",
+                    _ => "unknown_namespace:",
+                };
+                let name = if prefix.is_empty() {
+                    Cow::Borrowed(&*attr.local)
+                } else {
+                    Cow::Owned(format!("{prefix}{}", &*attr.local))
+                };
+                (name, value)
+            }),
+        );
+        self.ignore.push(is_void(&name));
+        Ok(())
+    }
+
+    fn end_elem(&mut self, name: QualName) -> io::Result<()> {
+        if !self.ignore.pop().unwrap_or(false) {
+            self.writer.end(&name.local);
+        }
+        Ok(())
+    }
+
+    fn write_text(&mut self, text: &str) -> io::Result<()> {
+        if !self.ignored() {
+            self.writer.text(text);
+        }
+        Ok(())
+    }
+
+    fn write_comment(&mut self, _text: &str) -> io::Result<()> {
+        if !self.ignored() {
+            self.writer.break_text();
+        }
+        Ok(())
+    }
+
+    fn write_doctype(&mut self, _name: &str) -> io::Result<()> {
+        self.writer.break_text();
+        Ok(())
+    }
+
+    fn write_processing_instruction(&mut self, _target: &str, _data: &str) -> io::Result<()> {
+        if !self.ignored() {
+            self.writer.break_text();
+        }
+        Ok(())
+    }
+}
