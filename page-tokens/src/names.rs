@@ -29,18 +29,47 @@ pub const ATTRS: &[&str] = &[
     "srcset", "start", "style", "target", "title", "type", "value", "width",
 ];
 
-fn id_in(list: &[&str], name: &str) -> u8 {
-    list.binary_search(&name).map_or(0, |i| (i + 1) as u8)
+/// For each first byte, the range of a sorted list's entries that start
+/// with it (the encoder looks names up once per tag and attribute).
+const fn first_byte_ranges(list: &[&str]) -> [(u8, u8); 256] {
+    let mut ranges = [(0u8, 0u8); 256];
+    let mut i = 0;
+    while i < list.len() {
+        let b = list[i].as_bytes()[0] as usize;
+        if ranges[b].1 == 0 {
+            ranges[b].0 = i as u8;
+        }
+        ranges[b].1 = i as u8 + 1;
+        i += 1;
+    }
+    ranges
+}
+
+static TAG_RANGES: [(u8, u8); 256] = first_byte_ranges(TAGS);
+static ATTR_RANGES: [(u8, u8); 256] = first_byte_ranges(ATTRS);
+
+#[inline]
+fn id_in(list: &[&str], ranges: &[(u8, u8); 256], name: &str) -> u8 {
+    let Some(&first) = name.as_bytes().first() else {
+        return 0;
+    };
+    let (lo, hi) = ranges[first as usize];
+    for i in lo..hi {
+        if list[i as usize] == name {
+            return i + 1;
+        }
+    }
+    0
 }
 
 /// The id of an element name as written (0: not listed, send the name).
 pub fn tag_id(name: &str) -> u8 {
-    id_in(TAGS, name)
+    id_in(TAGS, &TAG_RANGES, name)
 }
 
 /// The id of an attribute name as written (0: not listed, send the name).
 pub fn attr_id(name: &str) -> u8 {
-    id_in(ATTRS, name)
+    id_in(ATTRS, &ATTR_RANGES, name)
 }
 
 /// The name for a non-zero id.

@@ -134,3 +134,14 @@ fn no_stream_has_no_tokens() {
     assert!(t.is_complete());
     assert!(!Tokens::is_present(&[]));
 }
+
+#[test]
+fn every_listed_name_has_its_own_id() {
+    for (list, id_of) in [(TAGS, tag_id as fn(&str) -> u8), (ATTRS, attr_id)] {
+        for (i, name) in list.iter().enumerate() {
+            assert_eq!(id_of(name) as usize, i + 1, "{name}");
+        }
+        assert_eq!(id_of(""), 0);
+        assert_eq!(id_of("zzz"), 0);
+    }
+}
