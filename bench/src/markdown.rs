@@ -248,11 +248,16 @@ fn dump_output(variant: &str, id: &str, json: &str) {
     }
 }
 
-fn time_native_tokens((ops, text): &(Vec<u8>, String), into: &mut Vec<Duration>, cpu: &mut Duration) -> Option<String> {
+fn time_native_tokens(
+    (ops, text): &(Vec<u8>, String),
+    into: &mut Vec<Duration>,
+    cpu: &mut Duration,
+) -> Option<String> {
     let (t, c) = (Instant::now(), thread_cpu());
-    let md = std::panic::catch_unwind(|| distill_markdown::tokens_to_markdown(black_box(ops), black_box(text)))
-        .ok()
-        .flatten();
+    let md =
+        std::panic::catch_unwind(|| distill_markdown::tokens_to_markdown(black_box(ops), black_box(text)))
+            .ok()
+            .flatten();
     into.push(t.elapsed());
     *cpu += thread_cpu().saturating_sub(c);
     black_box(md)
@@ -378,7 +383,10 @@ pub fn to_markdown(r: &Results) -> String {
         "per-page ratio p50 (p10–p90)",
         "target ≤ 1.5×",
     ]);
-    for v in std::iter::once(&r.cleaned).chain(r.tokens.as_ref()).chain(r.raw.as_ref()) {
+    for v in std::iter::once(&r.cleaned)
+        .chain(r.tokens.as_ref())
+        .chain(r.raw.as_ref())
+    {
         let total = ratio(v.wasm, v.native);
         t.row([
             v.name.to_string(),
@@ -435,7 +443,10 @@ pub fn to_markdown(r: &Results) -> String {
         ]);
     }
     out.push_str(&b.to_markdown());
-    for v in std::iter::once(&r.cleaned).chain(r.tokens.as_ref()).chain(r.raw.as_ref()) {
+    for v in std::iter::once(&r.cleaned)
+        .chain(r.tokens.as_ref())
+        .chain(r.raw.as_ref())
+    {
         out.push_str(&format!(
             "\n{}: {} page(s) failed in wasm{}; {} page(s) panicked natively; left out of every figure: \
              {}. {} page(s) where the plugin's markdown differs from the native markdown. CPU time per \

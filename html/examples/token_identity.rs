@@ -33,7 +33,12 @@ fn main() {
     let (mut serialise_t, mut encode_t) = (Duration::ZERO, Duration::ZERO);
     let (mut html_bytes, mut ops_bytes, mut text_bytes) = (0usize, 0usize, 0usize);
     for path in files {
-        let id = path.file_name().unwrap().to_string_lossy().trim_end_matches(".html.gz").to_string();
+        let id = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".html.gz")
+            .to_string();
         if !only.is_empty() && !only.contains(&id) {
             continue;
         }
@@ -83,7 +88,11 @@ fn main() {
                 }
                 format!("{:?}", &s[lo..hi])
             };
-            println!("{id}: differs at byte {at}\n  html:   {}\n  tokens: {}", show(&a), show(&b));
+            println!(
+                "{id}: differs at byte {at}\n  html:   {}\n  tokens: {}",
+                show(&a),
+                show(&b)
+            );
         }
     }
     println!(

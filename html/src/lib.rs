@@ -23,9 +23,9 @@ mod markdown_fixups;
 mod metadata;
 mod page;
 mod srcset;
-mod token_stream;
 #[cfg(test)]
 mod test_rng;
+mod token_stream;
 mod tokenizer;
 mod urls;
 mod user_selectors;

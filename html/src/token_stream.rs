@@ -5,8 +5,8 @@
 //! void elements and attribute prefixes), so a plugin sees what it would
 //! have parsed, without the host writing and the plugin re-reading HTML.
 
-use dom_query::{Document, SerializableNodeRef};
 use distill_page_tokens::Writer;
+use dom_query::{Document, SerializableNodeRef};
 use html5ever::serialize::{AttrRef, Serialize, Serializer, TraversalScope};
 use html5ever::{QualName, local_name, ns};
 use std::borrow::Cow;
@@ -129,5 +129,122 @@ impl Serializer for TokenSerializer {
             self.writer.break_text();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encode;
+    use distill_page_tokens::{Token, Tokens};
+
+    /// The tokens of `html` parsed as the server parses pages, as short strings.
+    fn tokens_of(html: &str) -> Vec<String> {
+        let (ops, text) = encode(&crate::dom::parse(html));
+        let mut tokens = Tokens::new(&ops, &text);
+        let out = tokens
+            .by_ref()
+            .map(|t| match t {
+                Token::Text(s) => format!("{s:?}"),
+                Token::Start { tag, name, attrs } => {
+                    let attrs: String = attrs.map(|a| format!(" {}={:?}", a.name, a.value)).collect();
+                    format!("<{name}{}{attrs}>", if tag == 0 { "?" } else { "" })
+                }
+                Token::End { name, .. } => format!("</{name}>"),
+            })
+            .filter(|t| {
+                !matches!(
+                    t.as_str(),
+                    "<html>" | "</html>" | "<head>" | "</head>" | "<body>" | "</body>"
+                )
+            })
+            .collect();
+        assert!(tokens.is_complete());
+        out
+    }
+
+    #[test]
+    fn void_elements_have_no_end_tag_and_entities_are_decoded() {
+        assert_eq!(
+            tokens_of("<p>a &amp; b&nbsp;<br>c<img src=x.png alt='1 &lt; 2'></p>"),
+            [
+                "<p>",
+                "\"a & b\\u{a0}\"",
+                "<br>",
+                "\"c\"",
+                "<img src=\"x.png\" alt=\"1 < 2\">",
+                "</p>"
+            ]
+        );
+    }
+
+    #[test]
+    fn attribute_values_keep_quotes_and_ampersands() {
+        assert_eq!(
+            tokens_of(r#"<a href="/x?a=1&amp;b=2" title='say "hi" &amp; go' data-x="&quot;">t</a>"#),
+            [
+                r#"<a href="/x?a=1&b=2" title="say \"hi\" & go" data-x="\"">"#,
+                "\"t\"",
+                "</a>"
+            ]
+        );
+    }
+
+    #[test]
+    fn pre_keeps_the_newline_the_tree_has_and_cr_reads_as_newline() {
+        // The parser drops the first newline after <pre>; the second is text.
+        assert_eq!(
+            tokens_of("<pre>\n\nx&#13;y</pre>"),
+            ["<pre>", "\"\\nx\\ny\"", "</pre>"]
+        );
+    }
+
+    #[test]
+    fn comments_split_text_and_doctype_is_dropped() {
+        assert_eq!(
+            tokens_of("<!DOCTYPE html><p>a<!-- c -->b</p>"),
+            ["<p>", "\"a\"", "\"b\"", "</p>"]
+        );
+    }
+
+    #[test]
+    fn unknown_elements_svg_and_namespaced_attributes_travel_by_name() {
+        assert_eq!(
+            tokens_of(
+                r##"<my-widget x-y="1">w</my-widget><svg viewBox="0 0 1 1"><use xlink:href="#a"></use></svg>"##
+            ),
+            [
+                "<my-widget? x-y=\"1\">",
+                "\"w\"",
+                "</my-widget>",
+                "<svg viewBox=\"0 0 1 1\">",
+                "<use? xlink:href=\"#a\">",
+                "</use>",
+                "</svg>",
+            ]
+        );
+    }
+
+    /// The markdown plugin's converter gives the same markdown from the
+    /// tokens as from the serialised HTML on pages built to be awkward.
+    #[test]
+    fn markdown_from_tokens_is_markdown_from_the_html() {
+        let pages = [
+            "<table><tr><td>a<table><tr><th>x</th><td>y</td></tr></table></td><td>b</td></tr></table>",
+            "<pre>\n\n  code &lt;b&gt;</pre><pre>\nsingle</pre><listing>\nl</listing>",
+            "<ul><li>one<li>two<ol><li>nested</ol></ul><p>after<br><br>break</p>",
+            "<p>x<svg><text>hidden</text><style>s{}</style></svg>y</p><noscript>ns</noscript>",
+            "<textarea>t</textarea><title>ti</title><template><p>tpl</p></template><p>z</p>",
+            "<h2>Title <em>em</em></h2><blockquote><p>q &amp; a</p></blockquote><hr>",
+            "<a href='/a?b=1&amp;c=2' title='T \"q\"'>link</a> <img src=i.png alt='A & B'>",
+            "<p>a\r\nb\rc&#13;d</p><xmp><b>raw</b></xmp><div><custom-tag>c</custom-tag></div>",
+            "<code class=\"language-rust\">fn x() {}</code><pre><code class=language-py>p = 1\n</code></pre>",
+        ];
+        for page in pages {
+            let doc = crate::dom::parse(page);
+            let html = doc.html().to_string();
+            let (ops, text) = encode(&doc);
+            let from_tokens = distill_markdown::tokens_to_markdown(&ops, &text).expect("complete stream");
+            assert_eq!(from_tokens, distill_markdown::html_to_markdown(&html), "{page}");
+        }
     }
 }

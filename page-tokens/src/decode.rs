@@ -12,7 +12,11 @@ pub enum Token<'a> {
     /// A run of text, entity-decoded.
     Text(&'a str),
     /// A start tag: its id in [`TAGS`] (0 for other names), its name and its attributes.
-    Start { tag: u8, name: &'a str, attrs: Attrs<'a> },
+    Start {
+        tag: u8,
+        name: &'a str,
+        attrs: Attrs<'a>,
+    },
     /// An end tag.
     End { tag: u8, name: &'a str },
 }
@@ -145,7 +149,9 @@ impl<'a> Tokens<'a> {
     /// After the iteration: whether every token was read (false when the
     /// stream broke off or was of an unknown version).
     pub fn is_complete(&self) -> bool {
-        !self.failed && self.cursor.at >= self.cursor.ops.len() && self.cursor.text_at == self.cursor.text.len()
+        !self.failed
+            && self.cursor.at >= self.cursor.ops.len()
+            && self.cursor.text_at == self.cursor.text.len()
     }
 
     fn read(&mut self) -> Option<Token<'a>> {

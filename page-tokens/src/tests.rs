@@ -7,7 +7,9 @@ fn owned(tokens: Tokens<'_>) -> Vec<String> {
         .map(|t| match t {
             Token::Text(s) => format!("T{s:?}"),
             Token::Start { tag, name, attrs } => {
-                let attrs: Vec<String> = attrs.map(|a| format!("{}#{}={:?}", a.name, a.id, a.value)).collect();
+                let attrs: Vec<String> = attrs
+                    .map(|a| format!("{}#{}={:?}", a.name, a.id, a.value))
+                    .collect();
                 format!("S{name}#{tag}[{}]", attrs.join(" "))
             }
             Token::End { tag, name } => format!("E{name}#{tag}"),
@@ -65,7 +67,9 @@ fn many_attributes_take_a_multi_byte_count() {
     w.text("after");
     let (ops, text) = w.finish();
     let tokens: Vec<Token> = Tokens::new(&ops, &text).collect();
-    let Token::Start { attrs, .. } = &tokens[0] else { panic!("{tokens:?}") };
+    let Token::Start { attrs, .. } = &tokens[0] else {
+        panic!("{tokens:?}")
+    };
     let attrs: Vec<Attr> = attrs.clone().collect();
     assert_eq!(attrs.len(), 300);
     assert_eq!((attrs[299].name, attrs[299].value), ("a299", "v"));

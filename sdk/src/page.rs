@@ -128,7 +128,9 @@ mod tests {
         w.start("p", [("class", "x")].into_iter());
         w.text("Hi & bye");
         w.end("p");
-        let page = Page::builder("https://example.com/a").cleaned_tokens(w.finish()).build();
+        let page = Page::builder("https://example.com/a")
+            .cleaned_tokens(w.finish())
+            .build();
         let tokens: Vec<crate::tokens::Token> = page.tokens().expect("sent").collect();
         assert_eq!(tokens.len(), 3);
         assert_eq!(tokens[1], crate::tokens::Token::Text("Hi & bye"));

@@ -5,8 +5,7 @@ use crate::bindings::format::distill::plugin::types;
 
 pub use types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PageTokens,
-    ParserSpec,
-    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 impl PluginInfo {

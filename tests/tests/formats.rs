@@ -398,7 +398,11 @@ async fn markdown_from_the_token_stream_is_the_markdown_of_the_cleaned_html() {
         let from_html = distill_markdown::html_to_markdown(both.data_str("html"));
         assert!(!from_html.is_empty(), "{path}");
         assert_eq!(both.markdown(), from_html, "{path} (main {main}), with html");
-        assert_eq!(alone.markdown(), from_html, "{path} (main {main}), markdown alone");
+        assert_eq!(
+            alone.markdown(),
+            from_html,
+            "{path} (main {main}), markdown alone"
+        );
     }
 }
 

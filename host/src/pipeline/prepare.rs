@@ -131,7 +131,11 @@ pub fn prepare_sync(
     }
     Ok(PreparedPage {
         metadata,
-        cleaned_html: if wanted.html { cleaned.html() } else { String::new() },
+        cleaned_html: if wanted.html {
+            cleaned.html()
+        } else {
+            String::new()
+        },
         cleaned_tokens: wanted.tokens.then(|| cleaned.tokens()),
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),

@@ -192,5 +192,11 @@ mod $module {
     };
 }
 
-media_interface!(media_0_3, crate::plugins::bindings::v0_3::format::distill::plugin::media);
-media_interface!(media_0_4, crate::plugins::bindings::v0_4::format::distill::plugin::media);
+media_interface!(
+    media_0_3,
+    crate::plugins::bindings::v0_3::format::distill::plugin::media
+);
+media_interface!(
+    media_0_4,
+    crate::plugins::bindings::v0_4::format::distill::plugin::media
+);

@@ -124,9 +124,18 @@ mod tests {
         assert!(!PageParts::ALL.gets_tokens(true));
         let (_, tokens) = split(&["page:cleaned-tokens"]).unwrap();
         assert!(tokens.gets_tokens(true));
-        assert!(!tokens.gets_cleaned_html(true), "the tokens stand in for the HTML");
-        assert!(!tokens.gets_tokens(false), "no tokens for a body that is not HTML");
-        assert!(tokens.gets_cleaned_html(false), "which gets its cleaned HTML instead");
+        assert!(
+            !tokens.gets_cleaned_html(true),
+            "the tokens stand in for the HTML"
+        );
+        assert!(
+            !tokens.gets_tokens(false),
+            "no tokens for a body that is not HTML"
+        );
+        assert!(
+            tokens.gets_cleaned_html(false),
+            "which gets its cleaned HTML instead"
+        );
         let (_, both) = split(&["page:cleaned-tokens", "page:cleaned-html"]).unwrap();
         assert!(both.gets_tokens(true) && both.gets_cleaned_html(true));
         assert!(PageParts::ALL.gets_cleaned_html(true));

@@ -18,6 +18,5 @@ pub use dispatch::{
 };
 pub use v0_4::types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PageTokens,
-    ParserSpec,
-    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };

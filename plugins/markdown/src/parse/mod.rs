@@ -9,14 +9,14 @@
 
 mod entities;
 mod entity_table;
-pub mod tags;
 mod stream;
+pub mod tags;
 mod tokenizer;
 mod tree;
 
+pub use stream::parse_stream;
 pub use tags::{AttrName, Tag};
 pub use tokenizer::Attr;
-pub use stream::parse_stream;
 pub use tree::parse;
 
 use std::borrow::Cow;

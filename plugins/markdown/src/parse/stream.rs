@@ -6,10 +6,10 @@
 //! newline right after `<pre>` dropped, only the attributes the renderer
 //! reads kept. Names come as ids, mapped to [`Tag`]s once per page.
 
+use super::Document;
 use super::tags::{AttrName, RawText, Tag};
 use super::tokenizer::{Attr, tag_of};
 use super::tree::Builder;
-use super::Document;
 use distill_sdk::tokens::{ATTRS, TAGS, Token, Tokens};
 use std::borrow::Cow;
 
