@@ -91,7 +91,9 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
     Ok(Corpus { pages, clean_time })
 }
 
-/// [`clean_like_server`], and the cleaned page's token stream.
+/// The server's cleaning for `onlyMainContent: true` (see the host's
+/// `pipeline::prepare`): main content, falling back to the whole page when
+/// main-content filtering leaves nothing; as HTML and as the token stream.
 fn clean_like_server_both(raw: &str, url: &Url) -> (String, (Vec<u8>, String)) {
     let page = ParsedPage::parse(raw, url);
     let mut opts = CleanOptions {
@@ -110,29 +112,6 @@ fn clean_like_server_both(raw: &str, url: &Url) -> (String, (Vec<u8>, String)) {
         }
     }
     (cleaned.html(), cleaned.tokens())
-}
-
-/// The server's cleaning for `onlyMainContent: true` (see the host's
-/// `pipeline::prepare`): main content, falling back to the whole page when
-/// main-content filtering leaves nothing.
-pub fn clean_like_server(raw: &str, url: &Url) -> String {
-    let page = ParsedPage::parse(raw, url);
-    let mut opts = CleanOptions {
-        only_main_content: true,
-        include_tags: &[],
-        exclude_tags: &[],
-    };
-    let Ok(mut cleaned) = page.clean(&opts) else {
-        return String::new();
-    };
-    if !cleaned.has_content() {
-        opts.only_main_content = false;
-        match page.clean(&opts) {
-            Ok(c) => cleaned = c,
-            Err(_) => return String::new(),
-        }
-    }
-    cleaned.html()
 }
 
 /// id → (url, page_type) from `manifest.jsonl`; empty if missing.

@@ -3,7 +3,7 @@
 //! directory holding copies of the shipped `markdown.wasm` and the test
 //! plugin `misbehave.wasm`; plus helpers to build a [`Page`] and call `render`.
 
-use distill::plugins::bindings::Page;
+use distill::plugins::bindings::{Page, PageTokens};
 use distill::plugins::{LoadedPlugin, PluginCallError, PluginRuntime, RuntimeLimits};
 use std::path::Path;
 use std::sync::Arc;
