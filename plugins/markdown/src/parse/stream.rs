@@ -4,23 +4,25 @@
 //! redone here so the document is the one the serialised HTML gives — the
 //! content of `script`, `style`, `title`, ... dropped with the element, the
 //! newline right after `<pre>` dropped, only the attributes the renderer
-//! reads kept. Names come as ids, mapped to [`Tag`]s once per page.
+//! reads kept. Names come as ids, each mapped to a [`Tag`] once per page.
 
 use super::Document;
 use super::tags::{AttrName, RawText, Tag};
 use super::tokenizer::{Attr, tag_of};
 use super::tree::Builder;
-use distill_sdk::tokens::{ATTRS, TAGS, Token, Tokens};
+use distill_sdk::tokens::{Token, Tokens};
 use std::borrow::Cow;
 
 /// Parses a token stream; `None` if it is not a complete stream (the
 /// caller then parses the HTML instead).
 pub fn parse_stream<'a>(ops: &'a [u8], text: &'a str) -> Option<Document<'a>> {
-    let tags: Vec<Tag> = TAGS.iter().map(|n| Tag::from_lowercase(n.as_bytes())).collect();
-    let attr_names: Vec<Option<AttrName>> = ATTRS.iter().map(|n| AttrName::parse(n.as_bytes())).collect();
-    let tag_for = |id: u8, name: &str| match id {
+    // Ids mapped to the parser's enums on first sight (a page uses a few
+    // dozen of the lists' names).
+    let mut tags: [Option<Tag>; 256] = [None; 256];
+    let mut attr_names: [Option<Option<AttrName>>; 256] = [None; 256];
+    let mut tag_for = |id: u8, name: &str| match id {
         0 => tag_of(name),
-        id => tags[id as usize - 1],
+        id => *tags[id as usize].get_or_insert_with(|| Tag::from_lowercase(name.as_bytes())),
     };
     let mut b = Builder::new(text.len() + ops.len() * 2);
     let mut tokens = Tokens::new(ops, text);
@@ -59,7 +61,9 @@ pub fn parse_stream<'a>(ops: &'a [u8], text: &'a str) -> Option<Document<'a>> {
                 for a in attrs {
                     let known = match a.id {
                         0 => AttrName::parse(a.name.as_bytes()),
-                        id => attr_names.get(id as usize - 1).copied().flatten(),
+                        id => {
+                            *attr_names[id as usize].get_or_insert_with(|| AttrName::parse(a.name.as_bytes()))
+                        }
                     };
                     if let Some(known) = known
                         && !b.doc.attrs[first_attr..].iter().any(|x| x.name == known)
