@@ -11,13 +11,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The harness's stage functions, in pipeline order, with their labels.
-const STAGES: [(&str, &str); 8] = [
+const STAGES: [(&str, &str); 9] = [
     ("stage_script_check", "script-rendered check (browser fallback)"),
     ("stage_decode", "decode to UTF-8"),
     ("stage_parse", "parse (html5ever)"),
     ("stage_metadata", "metadata"),
     ("stage_clean", "clean, only main content"),
     ("stage_serialise", "serialise cleaned HTML"),
+    ("stage_tokens", "cleaned page as tokens (ABI 0.4)"),
     ("stage_markdown_plugin", "markdown plugin (wasm, fresh instance)"),
     ("stage_response_json", "response JSON"),
 ];

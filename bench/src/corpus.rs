@@ -21,6 +21,9 @@ pub struct CorpusPage {
     pub raw: String,
     /// The server's cleaned HTML for `onlyMainContent: true`.
     pub cleaned: String,
+    /// The same cleaned page as the token stream (`ops`, `text`) a plugin
+    /// that reads `page:cleaned-tokens` gets (ABI 0.4).
+    pub tokens: (Vec<u8>, String),
 }
 
 /// The loaded corpus and what preparing it cost.
@@ -69,7 +72,7 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
             .unwrap_or_else(|| (format!("https://example.com/{id}"), "unknown".into()));
         let url = Url::parse(&url).unwrap_or_else(|_| Url::parse("https://example.com/").unwrap());
         let t = Instant::now();
-        let cleaned = clean_like_server(&raw, &url);
+        let (cleaned, tokens) = clean_like_server_both(&raw, &url);
         clean_time += t.elapsed();
         pages.push(CorpusPage {
             id,
@@ -77,6 +80,7 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
             page_type,
             raw,
             cleaned,
+            tokens,
         });
     }
     anyhow::ensure!(
@@ -89,8 +93,8 @@ pub fn load(dir: &Path, max_pages: usize, budget: Duration) -> anyhow::Result<Co
 
 /// The server's cleaning for `onlyMainContent: true` (see the host's
 /// `pipeline::prepare`): main content, falling back to the whole page when
-/// main-content filtering leaves nothing.
-pub fn clean_like_server(raw: &str, url: &Url) -> String {
+/// main-content filtering leaves nothing; as HTML and as the token stream.
+fn clean_like_server_both(raw: &str, url: &Url) -> (String, (Vec<u8>, String)) {
     let page = ParsedPage::parse(raw, url);
     let mut opts = CleanOptions {
         only_main_content: true,
@@ -98,16 +102,16 @@ pub fn clean_like_server(raw: &str, url: &Url) -> String {
         exclude_tags: &[],
     };
     let Ok(mut cleaned) = page.clean(&opts) else {
-        return String::new();
+        return (String::new(), (Vec::new(), String::new()));
     };
     if !cleaned.has_content() {
         opts.only_main_content = false;
         match page.clean(&opts) {
             Ok(c) => cleaned = c,
-            Err(_) => return String::new(),
+            Err(_) => return (String::new(), (Vec::new(), String::new())),
         }
     }
-    cleaned.html()
+    (cleaned.html(), cleaned.tokens())
 }
 
 /// id → (url, page_type) from `manifest.jsonl`; empty if missing.

@@ -7,7 +7,7 @@
 //! and every round), so machine noise hits both alike.
 
 use crate::corpus::Corpus;
-use crate::plugins::{Plugins, page_with_cleaned};
+use crate::plugins::{Plugins, page_with_cleaned, page_with_tokens};
 use crate::procfs::thread_cpu;
 use crate::report::Table;
 use crate::stats::{Summary, f, mb, verdict};
@@ -60,6 +60,8 @@ pub struct Bucket {
 
 pub struct Results {
     pub cleaned: Variant,
+    /// The cleaned page as a token stream (ABI 0.4), wasm and native alike.
+    pub tokens: Option<Variant>,
     pub raw: Option<Variant>,
     pub corpus_pages: usize,
     pub corpus_raw_bytes: usize,
@@ -68,20 +70,30 @@ pub struct Results {
 
 pub async fn run(plugins: &Plugins, corpus: &Corpus, cfg: &Config) -> anyhow::Result<Results> {
     let end = Instant::now() + cfg.budget;
-    let cleaned: Vec<Input> = corpus
-        .pages
-        .iter()
-        .map(|p| (p.id.as_str(), p.url.as_str(), p.cleaned.as_str()))
-        .collect();
+    let cleaned = inputs_of(corpus);
     eprintln!("  cleaned HTML, {} rounds", cfg.rounds_cleaned);
+    let token_streams: Vec<&(Vec<u8>, String)> = corpus.pages.iter().map(|p| &p.tokens).collect();
     let cleaned = variant(
         plugins,
-        "cleaned HTML (as the server feeds the plugin)",
+        "cleaned HTML (as ABI ≤ 0.3 fed the plugin)",
         &cleaned,
+        None,
         cfg.rounds_cleaned,
         end,
     )
     .await;
+    eprintln!("  cleaned tokens, {} rounds", cfg.rounds_cleaned);
+    let tokens = Some(
+        variant(
+            plugins,
+            "cleaned tokens (ABI 0.4, as the server feeds the plugin)",
+            &inputs_of(corpus),
+            Some(&token_streams),
+            cfg.rounds_cleaned,
+            end,
+        )
+        .await,
+    );
     let raw = if cfg.rounds_raw > 0 && Instant::now() < end {
         eprintln!("  raw HTML, {} rounds", cfg.rounds_raw);
         let raw: Vec<Input> = corpus
@@ -89,12 +101,13 @@ pub async fn run(plugins: &Plugins, corpus: &Corpus, cfg: &Config) -> anyhow::Re
             .iter()
             .map(|p| (p.id.as_str(), p.url.as_str(), p.raw.as_str()))
             .collect();
-        Some(variant(plugins, "raw HTML (whole page)", &raw, cfg.rounds_raw, end).await)
+        Some(variant(plugins, "raw HTML (whole page)", &raw, None, cfg.rounds_raw, end).await)
     } else {
         None
     };
     Ok(Results {
         cleaned,
+        tokens,
         raw,
         corpus_pages: corpus.pages.len(),
         corpus_raw_bytes: corpus.raw_bytes(),
@@ -105,18 +118,37 @@ pub async fn run(plugins: &Plugins, corpus: &Corpus, cfg: &Config) -> anyhow::Re
 /// (corpus id, URL, HTML)
 type Input<'a> = (&'a str, &'a str, &'a str);
 
+fn inputs_of(corpus: &Corpus) -> Vec<Input<'_>> {
+    corpus
+        .pages
+        .iter()
+        .map(|p| (p.id.as_str(), p.url.as_str(), p.cleaned.as_str()))
+        .collect()
+}
+
+/// One variant: the plugin and the native converter on `inputs`' HTML, or
+/// with `tokens` on each page's token stream instead (sizes stay the HTML's).
 async fn variant(
     plugins: &Plugins,
     name: &'static str,
     inputs: &[Input<'_>],
+    tokens: Option<&[&(Vec<u8>, String)]>,
     rounds: usize,
     end: Instant,
 ) -> Variant {
     let n = inputs.len();
     let pages: Vec<_> = inputs
         .iter()
-        .map(|(_, url, html)| page_with_cleaned(url, html))
+        .enumerate()
+        .map(|(i, (_, url, html))| match tokens {
+            Some(t) => page_with_tokens(url, t[i]),
+            None => page_with_cleaned(url, html),
+        })
         .collect();
+    let time_native = |i: usize, into: &mut Vec<Duration>, cpu: &mut Duration| match tokens {
+        Some(t) => time_native_tokens(t[i], into, cpu),
+        None => time_native(inputs[i].2, into, cpu),
+    };
     let mut native = vec![Vec::with_capacity(rounds); n];
     let mut wasm = vec![Vec::with_capacity(rounds); n];
     let mut native_cpu = vec![Duration::ZERO; n];
@@ -132,11 +164,11 @@ async fn variant(
             break;
         }
         for i in 0..n {
-            let (id, _, html) = inputs[i];
+            let id = inputs[i].0;
             let native_first = (round + i) % 2 == 0;
             let mut native_out = None;
             if native_first {
-                native_out = time_native(html, &mut native[i], &mut native_cpu[i]);
+                native_out = time_native(i, &mut native[i], &mut native_cpu[i]);
             }
             let (t, c) = (Instant::now(), thread_cpu());
             let out = plugins
@@ -145,7 +177,7 @@ async fn variant(
             wasm[i].push(t.elapsed());
             wasm_cpu[i] += thread_cpu().saturating_sub(c);
             if !native_first {
-                native_out = time_native(html, &mut native[i], &mut native_cpu[i]);
+                native_out = time_native(i, &mut native[i], &mut native_cpu[i]);
             }
             if native_out.is_none() && !native_failed[i] {
                 native_failed[i] = true;
@@ -203,6 +235,8 @@ fn dump_output(variant: &str, id: &str, json: &str) {
     };
     let kind = if variant.starts_with("raw") {
         "raw"
+    } else if variant.contains("tokens") {
+        "tokens"
     } else {
         "cleaned"
     };
@@ -212,6 +246,21 @@ fn dump_output(variant: &str, id: &str, json: &str) {
     if let Err(e) = written {
         eprintln!("  cannot dump page {id}'s markdown: {e}");
     }
+}
+
+fn time_native_tokens(
+    (ops, text): &(Vec<u8>, String),
+    into: &mut Vec<Duration>,
+    cpu: &mut Duration,
+) -> Option<String> {
+    let (t, c) = (Instant::now(), thread_cpu());
+    let md =
+        std::panic::catch_unwind(|| distill_markdown::tokens_to_markdown(black_box(ops), black_box(text)))
+            .ok()
+            .flatten();
+    into.push(t.elapsed());
+    *cpu += thread_cpu().saturating_sub(c);
+    black_box(md)
 }
 
 fn time_native(html: &str, into: &mut Vec<Duration>, cpu: &mut Duration) -> Option<String> {
@@ -334,7 +383,10 @@ pub fn to_markdown(r: &Results) -> String {
         "per-page ratio p50 (p10–p90)",
         "target ≤ 1.5×",
     ]);
-    for v in std::iter::once(&r.cleaned).chain(r.raw.as_ref()) {
+    for v in std::iter::once(&r.cleaned)
+        .chain(r.tokens.as_ref())
+        .chain(r.raw.as_ref())
+    {
         let total = ratio(v.wasm, v.native);
         t.row([
             v.name.to_string(),
@@ -355,6 +407,22 @@ pub fn to_markdown(r: &Results) -> String {
         ]);
     }
     out.push_str(&t.to_markdown());
+    if let Some(tk) = &r.tokens {
+        let c = &r.cleaned;
+        out.push_str(&format!(
+            "\nCPU-time ratios of the same run: **wasm(tokens) / native(HTML) {}×** — what a scrape \
+             pays for markdown (ABI 0.4: the plugin gets the tokens) against a native converter \
+             given the HTML; wasm(tokens) / native(tokens) {}× — like for like, the sandbox's own \
+             cost; wasm(HTML) / native(HTML) {}× — the ratio before ABI 0.4. (Wall time: {}×, \
+             {}×, {}×.)\n",
+            f(ratio(tk.wasm_cpu, c.native_cpu), 2),
+            f(ratio(tk.wasm_cpu, tk.native_cpu), 2),
+            f(ratio(c.wasm_cpu, c.native_cpu), 2),
+            f(ratio(tk.wasm, c.native), 2),
+            f(ratio(tk.wasm, tk.native), 2),
+            f(ratio(c.wasm, c.native), 2),
+        ));
+    }
     out.push_str("\nBy input size (cleaned HTML):\n\n");
     let mut b = Table::new(&[
         "input size",
@@ -375,7 +443,10 @@ pub fn to_markdown(r: &Results) -> String {
         ]);
     }
     out.push_str(&b.to_markdown());
-    for v in std::iter::once(&r.cleaned).chain(r.raw.as_ref()) {
+    for v in std::iter::once(&r.cleaned)
+        .chain(r.tokens.as_ref())
+        .chain(r.raw.as_ref())
+    {
         out.push_str(&format!(
             "\n{}: {} page(s) failed in wasm{}; {} page(s) panicked natively; left out of every figure: \
              {}. {} page(s) where the plugin's markdown differs from the native markdown. CPU time per \

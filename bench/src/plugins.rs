@@ -3,7 +3,7 @@
 //! directory holding copies of the shipped `markdown.wasm` and the test
 //! plugin `misbehave.wasm`; plus helpers to build a [`Page`] and call `render`.
 
-use distill::plugins::bindings::Page;
+use distill::plugins::bindings::{Page, PageTokens};
 use distill::plugins::{LoadedPlugin, PluginCallError, PluginRuntime, RuntimeLimits};
 use std::path::Path;
 use std::sync::Arc;
@@ -101,6 +101,17 @@ pub fn page_with_cleaned(url: &str, html: &str) -> Page {
     page(url, "", html, "{}")
 }
 
+/// A page record carrying the cleaned page as tokens only (ABI 0.4), as the
+/// server fills it for a plugin that reads `page:cleaned-tokens`.
+pub fn page_with_tokens(url: &str, (ops, text): &(Vec<u8>, String)) -> Page {
+    let mut page = page(url, "", "", "{}");
+    page.cleaned_tokens = PageTokens {
+        ops: ops.clone(),
+        text: text.clone(),
+    };
+    page
+}
+
 /// A page record as the server's pipeline fills it for a 200 `text/html` response.
 /// (The one place the bench builds the host's `Page` type.)
 pub fn page(url: &str, raw_html: &str, cleaned_html: &str, metadata_json: &str) -> Page {
@@ -111,6 +122,10 @@ pub fn page(url: &str, raw_html: &str, cleaned_html: &str, metadata_json: &str) 
         content_type: Some("text/html; charset=utf-8".into()),
         raw_html: raw_html.to_string(),
         cleaned_html: cleaned_html.to_string(),
+        cleaned_tokens: PageTokens {
+            ops: Vec::new(),
+            text: String::new(),
+        },
         metadata: metadata_json.to_string(),
         inputs: Vec::new(),
     }

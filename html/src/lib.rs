@@ -25,6 +25,7 @@ mod page;
 mod srcset;
 #[cfg(test)]
 mod test_rng;
+mod token_stream;
 mod tokenizer;
 mod urls;
 mod user_selectors;

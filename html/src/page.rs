@@ -151,6 +151,12 @@ impl CleanedHtml {
         dom::html_string(&self.doc)
     }
 
+    /// The cleaned document as a token stream (`ops`, `text`; the format of
+    /// `distill_page_tokens`): what a plugin would parse from [`Self::html`].
+    pub fn tokens(&self) -> (Vec<u8>, String) {
+        crate::token_stream::encode(&self.doc)
+    }
+
     /// Links of the cleaned document (compat notes §1.8).
     pub fn links(&self) -> Vec<String> {
         links::extract(&self.doc, &self.base)

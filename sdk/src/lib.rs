@@ -39,7 +39,11 @@
 //! [`PluginInfo::parser`] and read them with [`Options`]. Unit-test a format
 //! natively with [`Page::builder`] and a mocked model ([`llm::mock`]).
 //!
-//! This SDK builds plugins for ABI `distill:plugin@0.3.0`.
+//! A format can read the cleaned page pre-tokenised instead of as HTML
+//! (declare [`PagePart::CleanedTokens`], read [`Page::tokens`]; the format is
+//! described in [`tokens`]).
+//!
+//! This SDK builds plugins for ABI `distill:plugin@0.4.0`.
 
 extern crate self as distill_sdk;
 
@@ -55,16 +59,22 @@ mod page;
 mod plugin;
 mod types;
 
+/// The cleaned page as tokens ([`Page::tokens`]): the decoder and the names
+/// of the format `page.cleaned-tokens` uses (`distill_page_tokens`).
+pub mod tokens {
+    pub use distill_page_tokens::*;
+}
+
 pub use plugin::{ConverterPlugin, FormatPlugin, take_warnings, warning};
 pub use serde_json::{self, Value, json};
 
 /// The plugin ABI version this SDK targets.
-pub const ABI_VERSION: &str = "0.3.0";
+pub const ABI_VERSION: &str = "0.4.0";
 pub use options::Options;
 pub use page::PageBuilder;
 pub use types::{
     Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PagePart,
-    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    PageTokens, ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 /// Not public API: used by the code [`export_plugin!`] expands to.

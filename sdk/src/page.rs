@@ -1,7 +1,7 @@
 //! [`PageBuilder`]: a [`Page`] as the host would send it, for a format
 //! plugin's native unit tests.
 
-use crate::{FormatInput, Page};
+use crate::{FormatInput, Page, PageTokens};
 use serde_json::{Value, json};
 
 /// Builds a [`Page`]: `Page::builder("https://example.com/a").html("<p>Hi</p>").build()`.
@@ -22,6 +22,10 @@ impl Page {
                 content_type: Some("text/html; charset=utf-8".to_string()),
                 raw_html: String::new(),
                 cleaned_html: String::new(),
+                cleaned_tokens: PageTokens {
+                    ops: Vec::new(),
+                    text: String::new(),
+                },
                 metadata: json!({ "sourceURL": url, "url": url, "statusCode": 200 }).to_string(),
                 inputs: Vec::new(),
             },
@@ -46,6 +50,13 @@ impl PageBuilder {
     /// Sets the cleaned HTML only.
     pub fn cleaned_html(mut self, html: &str) -> Self {
         self.page.cleaned_html = html.to_string();
+        self
+    }
+
+    /// Sets the cleaned page's token stream (`ops`, `text`), as
+    /// `distill_sdk::tokens::Writer::finish` returns it.
+    pub fn cleaned_tokens(mut self, (ops, text): (Vec<u8>, String)) -> Self {
+        self.page.cleaned_tokens = PageTokens { ops, text };
         self
     }
 
@@ -108,5 +119,24 @@ mod tests {
         assert_eq!(page.input("links"), Some(json!(["https://example.com/b"])));
         assert_eq!(page.input("images"), None);
         assert_eq!(page.metadata_value()["statusCode"], json!(200));
+        assert!(page.tokens().is_none(), "no tokens unless set");
+    }
+
+    #[test]
+    fn tokens_set_on_the_builder_are_read_back() {
+        let mut w = crate::tokens::Writer::default();
+        w.start("p", [("class", "x")].into_iter());
+        w.text("Hi & bye");
+        w.end("p");
+        let page = Page::builder("https://example.com/a")
+            .cleaned_tokens(w.finish())
+            .build();
+        let tokens: Vec<crate::tokens::Token> = page.tokens().expect("sent").collect();
+        assert_eq!(tokens.len(), 3);
+        assert_eq!(tokens[1], crate::tokens::Token::Text("Hi & bye"));
+        assert_eq!(
+            crate::PagePart::CleanedTokens.consumes_entry(),
+            "page:cleaned-tokens"
+        );
     }
 }

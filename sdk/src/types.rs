@@ -4,8 +4,8 @@
 use crate::bindings::format::distill::plugin::types;
 
 pub use types::{
-    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PageTokens,
+    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 impl PluginInfo {
@@ -105,6 +105,11 @@ pub enum PagePart {
     RawHtml,
     /// `cleaned_html`: the page after the host's cleaning.
     CleanedHtml,
+    /// `cleaned_tokens`: the cleaned page pre-tokenised ([`Page::tokens`]).
+    /// Never sent unless declared; a plugin that declares it without
+    /// [`PagePart::CleanedHtml`] may find `cleaned_html` empty when the
+    /// tokens are there (ABI 0.4; older hosts send no tokens, only HTML).
+    CleanedTokens,
 }
 
 impl PagePart {
@@ -113,11 +118,20 @@ impl PagePart {
         match self {
             PagePart::RawHtml => "page:raw-html",
             PagePart::CleanedHtml => "page:cleaned-html",
+            PagePart::CleanedTokens => "page:cleaned-tokens",
         }
     }
 }
 
 impl Page {
+    /// The cleaned page's tokens, when the host sent them (the plugin
+    /// declared [`PagePart::CleanedTokens`], the host knows ABI 0.4 and the
+    /// body is HTML); otherwise read `cleaned_html`.
+    pub fn tokens(&self) -> Option<crate::tokens::Tokens<'_>> {
+        let t = &self.cleaned_tokens;
+        (!t.ops.is_empty()).then(|| crate::tokens::Tokens::new(&t.ops, &t.text))
+    }
+
     /// The page's metadata as a JSON value (an object; `Null` if the host sent none).
     pub fn metadata_value(&self) -> serde_json::Value {
         serde_json::from_str(&self.metadata).unwrap_or(serde_json::Value::Null)

@@ -369,6 +369,43 @@ async fn images_resolve_srcset_lazy_sources_and_duplicates() {
     );
 }
 
+/// The markdown plugin reads the cleaned page as a token stream (ABI 0.4), and
+/// the server then does not serialise the cleaned HTML unless asked for it:
+/// the markdown must be the one the cleaned HTML gives (the plugin's
+/// converter run natively on the response's `html`), with or without `html`.
+#[tokio::test]
+async fn markdown_from_the_token_stream_is_the_markdown_of_the_cleaned_html() {
+    for (path, main) in [
+        ("/article.html", true),
+        ("/layout.html", true),
+        ("/layout.html", false),
+        ("/pii.html", false),
+        ("/all-chrome.html", true),
+    ] {
+        let url = site().url(path);
+        let both = scrape(
+            shared().url(),
+            &json!({ "url": url, "formats": ["markdown", "html"], "onlyMainContent": main }),
+        )
+        .await;
+        both.assert_ok();
+        let alone = scrape(
+            shared().url(),
+            &json!({ "url": url, "formats": ["markdown"], "onlyMainContent": main }),
+        )
+        .await;
+        alone.assert_ok();
+        let from_html = distill_markdown::html_to_markdown(both.data_str("html"));
+        assert!(!from_html.is_empty(), "{path}");
+        assert_eq!(both.markdown(), from_html, "{path} (main {main}), with html");
+        assert_eq!(
+            alone.markdown(),
+            from_html,
+            "{path} (main {main}), markdown alone"
+        );
+    }
+}
+
 #[tokio::test]
 async fn only_main_content_removes_page_chrome() {
     let r = scrape(

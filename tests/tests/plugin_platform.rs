@@ -232,7 +232,7 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
         .find(|p| p["name"] == "markdown")
         .expect("markdown listed");
     assert_eq!(md["kind"], "format");
-    assert_eq!(md["abi"], "0.3.0");
+    assert_eq!(md["abi"], "0.4.0");
     assert_eq!(md["formats"], json!(["markdown"]));
     assert_eq!(md["calls"], 3);
     assert_eq!(md["errors"], 0);

@@ -13,8 +13,12 @@
 //! then counts nothing).
 //!
 //! Usage: `scrape-instructions PAGE.html[.gz] URL MARKDOWN.wasm WORK_DIR ITERATIONS`.
+//! The plugin gets the cleaned page as it asks for it: a token stream
+//! (`stage_tokens`, ABI 0.4 `page:cleaned-tokens`) or serialised HTML
+//! (`stage_serialise`); `SCRAPE_INPUT=html` forces the HTML (the path before
+//! ABI 0.4, which the markdown plugin still takes when it gets no tokens).
 
-use distill::plugins::bindings::Page;
+use distill::plugins::bindings::{Page, PageTokens};
 use distill::plugins::{LoadedPlugin, PluginRuntime, RuntimeLimits};
 use distill_html::{CleanOptions, CleanedHtml, ParsedPage};
 use serde_json::{Map, Value, json};
@@ -65,7 +69,17 @@ fn main() -> anyhow::Result<()> {
             None
         }
     };
-    let ctx = Ctx { rt, plugin, url };
+    let tokens = std::env::var("SCRAPE_INPUT").as_deref() != Ok("html")
+        && plugin
+            .as_ref()
+            .is_some_and(|(_, p)| p.manifest.reads.gets_tokens(true));
+    eprintln!("the plugin gets {}", if tokens { "tokens" } else { "HTML" });
+    let ctx = Ctx {
+        rt,
+        plugin,
+        url,
+        tokens,
+    };
     // One unmeasured run (first-call costs), then the measured ones.
     let warm = run_stages(&ctx, &body);
     anyhow::ensure!(warm > 0, "the pipeline returned no response");
@@ -81,6 +95,8 @@ struct Ctx {
     /// `None` when the plugin runtime could not be created (under valgrind).
     plugin: Option<(PluginRuntime, Arc<LoadedPlugin>)>,
     url: Url,
+    /// Hand the plugin the token stream instead of the HTML.
+    tokens: bool,
 }
 
 fn read_page(path: &Path) -> anyhow::Result<Vec<u8>> {
@@ -106,8 +122,12 @@ fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
     let page = stage_parse(&raw, &ctx.url);
     let metadata = stage_metadata(&page);
     let cleaned = stage_clean(page);
-    let cleaned_html = stage_serialise(&cleaned);
-    let markdown = stage_markdown_plugin(ctx, &raw, cleaned_html, &metadata);
+    let (cleaned_html, tokens) = if ctx.tokens {
+        (String::new(), stage_tokens(&cleaned))
+    } else {
+        (stage_serialise(&cleaned), (Vec::new(), String::new()))
+    };
+    let markdown = stage_markdown_plugin(ctx, &raw, cleaned_html, tokens, &metadata);
     stage_response_json(markdown, metadata)
 }
 
@@ -151,8 +171,20 @@ fn stage_serialise(cleaned: &CleanedHtml) -> String {
     cleaned.html()
 }
 
+/// The cleaned page as the token stream (ABI 0.4), instead of serialising it.
 #[inline(never)]
-fn stage_markdown_plugin(ctx: &Ctx, raw: &str, cleaned_html: String, metadata: &Map<String, Value>) -> Value {
+fn stage_tokens(cleaned: &CleanedHtml) -> (Vec<u8>, String) {
+    cleaned.tokens()
+}
+
+#[inline(never)]
+fn stage_markdown_plugin(
+    ctx: &Ctx,
+    raw: &str,
+    cleaned_html: String,
+    (ops, text): (Vec<u8>, String),
+    metadata: &Map<String, Value>,
+) -> Value {
     let Some((runtime, markdown)) = &ctx.plugin else {
         return Value::String(String::new());
     };
@@ -169,6 +201,7 @@ fn stage_markdown_plugin(ctx: &Ctx, raw: &str, cleaned_html: String, metadata: &
         content_type: Some("text/html; charset=utf-8".into()),
         raw_html,
         cleaned_html,
+        cleaned_tokens: PageTokens { ops, text },
         metadata: Value::Object(metadata.clone()).to_string(),
         inputs: Vec::new(),
     };

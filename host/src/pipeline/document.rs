@@ -108,7 +108,8 @@ fn parser_of(plugin: &LoadedPlugin) -> Option<ParserDecl> {
     if let Some(parser) = &plugin.manifest.parser {
         return Some(parser.clone());
     }
-    let legacy_pdf = plugin.abi_version != "0.3.0" && plugin.manifest.extensions.iter().any(|e| e == "pdf");
+    let legacy_pdf = matches!(plugin.abi_version, "0.1.0" | "0.2.0")
+        && plugin.manifest.extensions.iter().any(|e| e == "pdf");
     legacy_pdf.then(|| ParserDecl {
         name: "pdf".into(),
         options: Vec::new(),

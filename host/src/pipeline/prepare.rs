@@ -1,6 +1,8 @@
 //! The HTML work of a scrape, done in one place on one parse: page metadata
-//! from the full document, then the cleaned HTML (main content, include and
-//! exclude tags), and the links and images of the cleaned document.
+//! from the full document, then the cleaned document (main content, include
+//! and exclude tags) — serialised as HTML and/or written as a token stream
+//! for the format plugins that read one (ABI 0.4), whichever is needed —
+//! and the links and images of the cleaned document.
 
 use super::error::PipelineError;
 use crate::api::ScrapeOptions;
@@ -29,16 +31,35 @@ static LARGE_PAGE_SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
 /// What the pipeline needs from the HTML.
 pub struct PreparedPage {
     pub metadata: Map<String, Value>,
+    /// Empty unless [`Wanted::html`].
     pub cleaned_html: String,
+    /// The cleaned document's token stream (`ops`, `text`), if [`Wanted::tokens`].
+    pub cleaned_tokens: Option<(Vec<u8>, String)>,
     pub links: Option<Vec<String>>,
     pub images: Option<Vec<String>>,
 }
 
-/// What to prepare besides metadata and the cleaned HTML.
-#[derive(Clone, Copy, Debug, Default)]
+/// What to prepare besides metadata.
+#[derive(Clone, Copy, Debug)]
 pub struct Wanted {
     pub links: bool,
     pub images: bool,
+    /// The cleaned HTML (the `html` format, a plugin that reads it).
+    pub html: bool,
+    /// The cleaned document as tokens (a plugin that reads `page:cleaned-tokens`).
+    pub tokens: bool,
+}
+
+impl Default for Wanted {
+    /// Links and images not wanted; the cleaned HTML wanted, no tokens.
+    fn default() -> Self {
+        Wanted {
+            links: false,
+            images: false,
+            html: true,
+            tokens: false,
+        }
+    }
 }
 
 /// Prepares `html` (off the async workers when it is large: the page moves
@@ -110,7 +131,12 @@ pub fn prepare_sync(
     }
     Ok(PreparedPage {
         metadata,
-        cleaned_html: cleaned.html(),
+        cleaned_html: if wanted.html {
+            cleaned.html()
+        } else {
+            String::new()
+        },
+        cleaned_tokens: wanted.tokens.then(|| cleaned.tokens()),
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),
     })

@@ -10,7 +10,7 @@ use super::render::{plan, render_plugin_formats};
 use super::response::{ScrapeOutput, build_data};
 use crate::api::{FormatRequest, ScrapeOptions};
 use crate::plugins::Registry;
-use crate::plugins::bindings::Page;
+use crate::plugins::bindings::{Page, PageTokens};
 use crate::plugins::page_parts;
 use crate::services::Services;
 use http::StatusCode;
@@ -72,9 +72,23 @@ pub async fn produce(
         registry.format(name).map(|p| p.manifest.consumes.clone())
     };
     let plan = plan(&plugin_formats, &consumes_of)?;
+    // The cleaned page goes to the plugins as HTML or as tokens (ABI 0.4),
+    // as each reads it (page_parts); the HTML is serialised only when the
+    // response or some plugin needs it.
+    let body_is_html = page_parts::body_is_html(content.content_type.as_deref(), content.is_document);
+    let plan_reads = |f: &dyn Fn(&page_parts::PageParts) -> bool| {
+        plan.waves
+            .iter()
+            .flatten()
+            .any(|(name, _)| registry.format(name).is_some_and(|p| f(&p.manifest.reads)))
+    };
     let wanted = Wanted {
         links: opts.wants("links") || plan.host_inputs.contains("links"),
         images: opts.wants("images") || plan.host_inputs.contains("images"),
+        html: opts.wants("html")
+            || plan.host_inputs.contains("html")
+            || plan_reads(&|r| r.gets_cleaned_html(body_is_html)),
+        tokens: plan_reads(&|r| r.gets_tokens(body_is_html)),
     };
     let prepared = if content.is_document {
         let mut doc_opts = opts.clone();
@@ -104,12 +118,7 @@ pub async fn produce(
 
     // The raw HTML goes into the plugins' page only when a plugin of the plan
     // reads it (page_parts): otherwise it stays here, for `rawHtml`.
-    let body_is_html = page_parts::body_is_html(content.content_type.as_deref(), content.is_document);
-    let raw_read = plan.waves.iter().flatten().any(|(name, _)| {
-        registry
-            .format(name)
-            .is_some_and(|p| p.manifest.reads.gets_raw_html(body_is_html))
-    });
+    let raw_read = plan_reads(&|r| r.gets_raw_html(body_is_html));
     let (page_raw, kept_raw) = if raw_read {
         (content.html, None)
     } else {
@@ -122,6 +131,13 @@ pub async fn produce(
         content_type: content.content_type,
         raw_html: page_raw,
         cleaned_html: prepared.cleaned_html,
+        cleaned_tokens: match prepared.cleaned_tokens {
+            Some((ops, text)) => PageTokens { ops, text },
+            None => PageTokens {
+                ops: Vec::new(),
+                text: String::new(),
+            },
+        },
         metadata: Value::Object(metadata.clone()).to_string(),
         inputs: Vec::new(),
     };

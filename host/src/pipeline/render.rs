@@ -4,13 +4,13 @@
 //! `page.inputs`, together with host-made values (`links`, `images`, `html`,
 //! `rawHtml`, a converter's final `markdown`). Formats run in waves: each wave
 //! holds every format whose inputs are ready, its calls run concurrently, each
-//! in its own fresh instance; a plugin that does not read the raw HTML
-//! (`plugins::page_parts`) gets a page without it. With `redactPII` each value
+//! in its own fresh instance; a plugin gets only the parts of the page it
+//! reads (`plugins::page_parts`: raw HTML, cleaned HTML, cleaned tokens). With `redactPII` each value
 //! is redacted as it is rendered, before any consumer sees it.
 
 use super::error::PipelineError;
 use crate::api::FormatRequest;
-use crate::plugins::bindings::{FormatInput, Page};
+use crate::plugins::bindings::{FormatInput, Page, PageTokens};
 use crate::plugins::{PluginRuntime, Registry};
 use futures_util::future::join_all;
 use serde_json::Value;
@@ -135,14 +135,18 @@ pub async fn render_plugin_formats(
                     value: v.to_string(),
                 })
                 .collect();
-            let withhold_raw =
-                !page.raw_html.is_empty() && !plugin.manifest.reads.gets_raw_html(body_is_html);
+            let reads = &plugin.manifest.reads;
+            let withhold = Withhold {
+                raw: !page.raw_html.is_empty() && !reads.gets_raw_html(body_is_html),
+                cleaned_html: !page.cleaned_html.is_empty() && !reads.gets_cleaned_html(body_is_html),
+                tokens: !page.cleaned_tokens.ops.is_empty() && !reads.gets_tokens(body_is_html),
+            };
             Some(async move {
                 let own;
-                let page = if inputs.is_empty() && !withhold_raw {
+                let page = if inputs.is_empty() && !withhold.any() {
                     page
                 } else {
-                    own = page_for_call(page, inputs, withhold_raw);
+                    own = page_for_call(page, inputs, withhold);
                     &own
                 };
                 let out = runtime
@@ -180,20 +184,39 @@ pub async fn render_plugin_formats(
     Ok(RenderOutput { values, warnings })
 }
 
+/// The parts of the page a call leaves out (the plugin does not read them).
+#[derive(Clone, Copy)]
+struct Withhold {
+    raw: bool,
+    cleaned_html: bool,
+    tokens: bool,
+}
+
+impl Withhold {
+    fn any(&self) -> bool {
+        self.raw || self.cleaned_html || self.tokens
+    }
+}
+
 /// A call's own copy of `page`: with its consumed `inputs`, and without the
-/// raw HTML when the plugin does not read it (never copied then).
-fn page_for_call(page: &Page, inputs: Vec<FormatInput>, withhold_raw: bool) -> Page {
+/// parts the plugin does not read (never copied then).
+fn page_for_call(page: &Page, inputs: Vec<FormatInput>, withhold: Withhold) -> Page {
+    let keep = |s: &String, withheld: bool| if withheld { String::new() } else { s.clone() };
     Page {
         requested_url: page.requested_url.clone(),
         final_url: page.final_url.clone(),
         status_code: page.status_code,
         content_type: page.content_type.clone(),
-        raw_html: if withhold_raw {
-            String::new()
+        raw_html: keep(&page.raw_html, withhold.raw),
+        cleaned_html: keep(&page.cleaned_html, withhold.cleaned_html),
+        cleaned_tokens: if withhold.tokens {
+            PageTokens {
+                ops: Vec::new(),
+                text: String::new(),
+            }
         } else {
-            page.raw_html.clone()
+            page.cleaned_tokens.clone()
         },
-        cleaned_html: page.cleaned_html.clone(),
         metadata: page.metadata.clone(),
         inputs,
     }

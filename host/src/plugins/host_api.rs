@@ -143,13 +143,16 @@ macro_rules! host_interfaces_with_llm {
 
 host_interfaces_with_llm!(abi_0_2, crate::plugins::bindings::v0_2::format::distill::plugin);
 host_interfaces_with_llm!(abi_0_3, crate::plugins::bindings::v0_3::format::distill::plugin);
+host_interfaces_with_llm!(abi_0_4, crate::plugins::bindings::v0_4::format::distill::plugin);
 
-/// The `media` call (0.3.0): fetch and extract within the call's deadline,
-/// with the call slot given back while the host works.
-mod media_0_3 {
+/// The `media` call (0.3.0 and later): fetch and extract within the call's
+/// deadline, with the call slot given back while the host works.
+macro_rules! media_interface {
+    ($module:ident, $media:path) => {
+mod $module {
     use super::CallState;
     use crate::media_capability::MediaKind;
-    use crate::plugins::bindings::v0_3::format::distill::plugin::media;
+    use $media as media;
 
     impl media::Host for CallState {
         async fn extract(
@@ -186,3 +189,14 @@ mod media_0_3 {
         }
     }
 }
+    };
+}
+
+media_interface!(
+    media_0_3,
+    crate::plugins::bindings::v0_3::format::distill::plugin::media
+);
+media_interface!(
+    media_0_4,
+    crate::plugins::bindings::v0_4::format::distill::plugin::media
+);

@@ -1,11 +1,14 @@
 //! Which parts of `page` a format plugin reads. A plugin names them in its
 //! `consumes` list as `page:raw-html` / `page:cleaned-html` (ABI 0.3, no new
-//! record field, so every older host and plugin keeps loading); one that names
-//! none reads every part, as before. The host leaves out of a call what the
-//! plugin does not read — today `raw-html`, the page as received, which is
-//! the largest string a call copies into the plugin's memory — except for a
-//! body that is not HTML (JSON, plain text): it has no cleaned form, so its
-//! `raw-html` is always passed. docs/PLUGINS.md "Page parts".
+//! record field, so every older host and plugin keeps loading) or
+//! `page:cleaned-tokens` (ABI 0.4's `page.cleaned-tokens`); one that names
+//! none reads the raw and cleaned HTML, as before, and never gets tokens. The
+//! host leaves out of a call what the plugin does not read — `raw-html`, the
+//! page as received, which is the largest string a call copies into the
+//! plugin's memory, and `cleaned-html` for a plugin that gets the tokens
+//! instead — except for a body that is not HTML (JSON, plain text): it has
+//! no cleaned form, so its `raw-html` is always passed (and no tokens).
+//! docs/PLUGINS.md "Page parts".
 
 use serde::Serialize;
 
@@ -18,13 +21,16 @@ pub const PREFIX: &str = "page:";
 pub struct PageParts {
     pub raw_html: bool,
     pub cleaned_html: bool,
+    pub cleaned_tokens: bool,
 }
 
 impl PageParts {
-    /// Every part: what a plugin that declares none receives.
+    /// What a plugin that declares none receives: the raw and cleaned HTML
+    /// (the tokens are only ever sent when asked for).
     pub const ALL: PageParts = PageParts {
         raw_html: true,
         cleaned_html: true,
+        cleaned_tokens: false,
     };
 
     /// Splits a plugin's `consumes` into the formats it consumes and the page
@@ -42,14 +48,16 @@ impl PageParts {
             let named = parts.get_or_insert(PageParts {
                 raw_html: false,
                 cleaned_html: false,
+                cleaned_tokens: false,
             });
             match part {
                 "raw-html" => named.raw_html = true,
                 "cleaned-html" => named.cleaned_html = true,
+                "cleaned-tokens" => named.cleaned_tokens = true,
                 _ => {
                     return Err(format!(
                         "plugin '{plugin}' consumes '{entry}', a page part this host does not \
-                         know (known: {PREFIX}raw-html, {PREFIX}cleaned-html)"
+                         know (known: {PREFIX}raw-html, {PREFIX}cleaned-html, {PREFIX}cleaned-tokens)"
                     ));
                 }
             }
@@ -60,6 +68,17 @@ impl PageParts {
     /// Whether a call gets `raw-html`, for a page whose body is HTML or not.
     pub fn gets_raw_html(&self, body_is_html: bool) -> bool {
         self.raw_html || !body_is_html
+    }
+
+    /// Whether a call gets `cleaned-tokens`: asked for, and the body is HTML.
+    pub fn gets_tokens(&self, body_is_html: bool) -> bool {
+        self.cleaned_tokens && body_is_html
+    }
+
+    /// Whether a call gets `cleaned-html`: asked for (or nothing named), or
+    /// the plugin reads the tokens but gets none (a body that is not HTML).
+    pub fn gets_cleaned_html(&self, body_is_html: bool) -> bool {
+        self.cleaned_html || !self.gets_tokens(body_is_html)
     }
 }
 
@@ -92,11 +111,34 @@ mod tests {
             parts,
             PageParts {
                 raw_html: false,
-                cleaned_html: true
+                cleaned_html: true,
+                cleaned_tokens: false,
             }
         );
         let (_, parts) = split(&["page:raw-html"]).unwrap();
         assert!(parts.raw_html && !parts.cleaned_html);
+    }
+
+    #[test]
+    fn tokens_are_sent_only_when_named_and_replace_the_cleaned_html() {
+        assert!(!PageParts::ALL.gets_tokens(true));
+        let (_, tokens) = split(&["page:cleaned-tokens"]).unwrap();
+        assert!(tokens.gets_tokens(true));
+        assert!(
+            !tokens.gets_cleaned_html(true),
+            "the tokens stand in for the HTML"
+        );
+        assert!(
+            !tokens.gets_tokens(false),
+            "no tokens for a body that is not HTML"
+        );
+        assert!(
+            tokens.gets_cleaned_html(false),
+            "which gets its cleaned HTML instead"
+        );
+        let (_, both) = split(&["page:cleaned-tokens", "page:cleaned-html"]).unwrap();
+        assert!(both.gets_tokens(true) && both.gets_cleaned_html(true));
+        assert!(PageParts::ALL.gets_cleaned_html(true));
     }
 
     #[test]
@@ -110,6 +152,7 @@ mod tests {
         let cleaned_only = PageParts {
             raw_html: false,
             cleaned_html: true,
+            cleaned_tokens: false,
         };
         assert!(!cleaned_only.gets_raw_html(true));
         assert!(cleaned_only.gets_raw_html(false));

@@ -1,5 +1,6 @@
-//! HTML to markdown: parse (`crate::parse`), render (`crate::render`),
-//! then upstream's post-processing ([`crate::postprocess`]).
+//! HTML (or the host's token stream of it) to markdown: parse
+//! (`crate::parse`), render (`crate::render`), then upstream's
+//! post-processing ([`crate::postprocess`]).
 
 use crate::postprocess::postprocess;
 
@@ -12,6 +13,16 @@ pub fn html_to_markdown(html: &str) -> String {
     let doc = crate::parse::parse(html);
     let md = crate::render::render(&doc);
     postprocess(&md)
+}
+
+/// Converts a page's token stream (`ops`, `text`: ABI 0.4
+/// `page.cleaned-tokens`) to markdown: the markdown [`html_to_markdown`]
+/// makes of the HTML the stream was taken from. `None` if the stream is
+/// broken off or of an unknown format version.
+pub fn tokens_to_markdown(ops: &[u8], text: &str) -> Option<String> {
+    let doc = crate::parse::parse_stream(ops, text)?;
+    let md = crate::render::render(&doc);
+    Some(postprocess(&md))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ mod text_scan;
 
 use distill_sdk::{FormatPlugin, Page, PagePart, PluginError, PluginInfo, Value};
 
-pub use convert::html_to_markdown;
+pub use convert::{html_to_markdown, tokens_to_markdown};
 
 /// The plugin type exported to the host.
 pub struct Markdown;
@@ -26,9 +26,11 @@ impl FormatPlugin for Markdown {
         PluginInfo::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
             .description("Cleaned HTML to markdown (GFM tables, fenced code, inline links).")
             .format("markdown")
-            // Not the raw HTML (the host then skips copying it into the call);
-            // a JSON body's raw text, fenced below, is passed all the same.
-            .reads(PagePart::CleanedHtml)
+            // The cleaned page as tokens (no HTML to parse; the host sends
+            // the cleaned HTML instead only when it has no tokens). Not the
+            // raw HTML (the host then skips copying it into the call); a
+            // JSON body's raw text, fenced below, is passed all the same.
+            .reads(PagePart::CleanedTokens)
     }
 
     fn render(format: &str, page: &Page, _options: &Value) -> Result<Value, PluginError> {
@@ -42,7 +44,8 @@ impl FormatPlugin for Markdown {
 }
 
 /// The markdown of a page: JSON bodies are fenced as they are, everything else
-/// goes through the HTML converter.
+/// goes through the converter — from the host's token stream when it sent
+/// one, else from the cleaned HTML.
 pub fn page_to_markdown(page: &Page) -> String {
     let is_json = page
         .content_type
@@ -51,6 +54,12 @@ pub fn page_to_markdown(page: &Page) -> String {
         .unwrap_or(false);
     if is_json {
         return format!("```json\n{}\n```", page.raw_html);
+    }
+    let tokens = &page.cleaned_tokens;
+    if !tokens.ops.is_empty()
+        && let Some(md) = tokens_to_markdown(&tokens.ops, &tokens.text)
+    {
+        return md;
     }
     html_to_markdown(&page.cleaned_html)
 }

@@ -1,9 +1,9 @@
 //! Conversions between the current ABI's types and those of older versions.
 //! 0.1.0 and 0.2.0 share one record shape, so one macro writes both sets:
-//! what 0.3.0 added is dropped on the way in (page inputs, typed options) and
+//! what 0.3.0 and 0.4.0 added is dropped on the way in (page inputs, typed options) and
 //! filled from the old conventions on the way out (`pagesNeedingOcr`).
 
-use super::v0_3::types::{Document, DocumentKind, FileInput, OcrPage, Page, PluginError, PluginInfo};
+use super::v0_4::types::{Document, DocumentKind, FileInput, OcrPage, Page, PluginError, PluginInfo};
 use serde_json::Value;
 
 /// The marker an 0.1/0.2 converter leaves where an OCR'd page's text belongs.

@@ -4,15 +4,16 @@
 //! version's bindings, converting to and from the host's (newest) types.
 
 use super::convert::{from_v1, from_v2};
-use super::v0_3::types::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting};
-use super::{v0_1, v0_2, v0_3};
+use super::convert_v3 as from_v3;
+use super::v0_4::types::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting};
+use super::{v0_1, v0_2, v0_3, v0_4};
 use crate::plugins::sandbox::CallState;
 use anyhow::bail;
 use wasmtime::Store;
 use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 /// ABI versions this host loads, oldest first.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0", "0.3.0"];
+pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0", "0.3.0", "0.4.0"];
 
 /// Which world a plugin implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -93,6 +94,8 @@ pub fn add_to_linker(linker: &mut Linker<CallState>) -> anyhow::Result<()> {
     v0_2::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     v0_3::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     v0_3::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
+    v0_4::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
+    v0_4::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     Ok(())
 }
 
@@ -102,6 +105,7 @@ pub enum FormatPre {
     V1(v0_1::format::FormatPre<CallState>),
     V2(v0_2::format::FormatPre<CallState>),
     V3(v0_3::format::FormatPre<CallState>),
+    V4(v0_4::format::FormatPre<CallState>),
 }
 
 /// A pre-instantiated converter plugin, by ABI version.
@@ -110,6 +114,7 @@ pub enum ConverterPre {
     V1(v0_1::converter::ConverterPre<CallState>),
     V2(v0_2::converter::ConverterPre<CallState>),
     V3(v0_3::converter::ConverterPre<CallState>),
+    V4(v0_4::converter::ConverterPre<CallState>),
 }
 
 /// A pre-instantiated plugin of either world.
@@ -133,15 +138,21 @@ impl Prepared {
             (PluginKind::Format, "0.2.0") => {
                 Prepared::Format(FormatPre::V2(v0_2::format::FormatPre::new(pre)?))
             }
-            (PluginKind::Format, _) => Prepared::Format(FormatPre::V3(v0_3::format::FormatPre::new(pre)?)),
+            (PluginKind::Format, "0.3.0") => {
+                Prepared::Format(FormatPre::V3(v0_3::format::FormatPre::new(pre)?))
+            }
+            (PluginKind::Format, _) => Prepared::Format(FormatPre::V4(v0_4::format::FormatPre::new(pre)?)),
             (PluginKind::Converter, "0.1.0") => {
                 Prepared::Converter(ConverterPre::V1(v0_1::converter::ConverterPre::new(pre)?))
             }
             (PluginKind::Converter, "0.2.0") => {
                 Prepared::Converter(ConverterPre::V2(v0_2::converter::ConverterPre::new(pre)?))
             }
-            (PluginKind::Converter, _) => {
+            (PluginKind::Converter, "0.3.0") => {
                 Prepared::Converter(ConverterPre::V3(v0_3::converter::ConverterPre::new(pre)?))
+            }
+            (PluginKind::Converter, _) => {
+                Prepared::Converter(ConverterPre::V4(v0_4::converter::ConverterPre::new(pre)?))
             }
         })
     }
@@ -166,6 +177,10 @@ impl Prepared {
             }
             Prepared::Format(FormatPre::V3(pre)) => {
                 let i = pre.instantiate_async(&mut *store).await?;
+                Ok(from_v3::info(i.distill_plugin_render().call_info(store).await?))
+            }
+            Prepared::Format(FormatPre::V4(pre)) => {
+                let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_render().call_info(store).await
             }
             Prepared::Converter(ConverterPre::V1(pre)) => {
@@ -177,6 +192,10 @@ impl Prepared {
                 Ok(from_v2::info(i.distill_plugin_convert().call_info(store).await?))
             }
             Prepared::Converter(ConverterPre::V3(pre)) => {
+                let i = pre.instantiate_async(&mut *store).await?;
+                Ok(from_v3::info(i.distill_plugin_convert().call_info(store).await?))
+            }
+            Prepared::Converter(ConverterPre::V4(pre)) => {
                 let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_convert().call_info(store).await
             }
@@ -212,6 +231,14 @@ impl FormatPre {
             }
             FormatPre::V3(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
+                let out = i
+                    .distill_plugin_render()
+                    .call_render(store, format, &from_v3::page(page), options)
+                    .await?;
+                Ok(out.map(from_v3::rendered).map_err(from_v3::error))
+            }
+            FormatPre::V4(pre) => {
+                let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_render()
                     .call_render(store, format, page, options)
                     .await
@@ -230,7 +257,7 @@ fn legacy_rendered(value: String) -> Rendered {
 
 /// A converter's options in each ABI's form.
 pub struct ConvertOptions<'a> {
-    /// 0.3.0: typed settings from the request's `parsers` entry.
+    /// 0.3.0 and later: typed settings from the request's `parsers` entry.
     pub settings: &'a [Setting],
     /// 0.1.0 / 0.2.0: a JSON object (`{"parsers": [...]}` plus the settings as keys).
     pub legacy_json: &'a str,
@@ -262,6 +289,14 @@ impl ConverterPre {
                 Ok(out.map(from_v2::document).map_err(from_v2::error))
             }
             ConverterPre::V3(pre) => {
+                let i = pre.instantiate_async(&mut *store).await?;
+                let out = i
+                    .distill_plugin_convert()
+                    .call_convert(store, &from_v3::file(file), &from_v3::settings(options.settings))
+                    .await?;
+                Ok(out.map(from_v3::document).map_err(from_v3::error))
+            }
+            ConverterPre::V4(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_convert()
                     .call_convert(store, file, options.settings)

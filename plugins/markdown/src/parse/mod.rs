@@ -5,13 +5,16 @@
 //! It is not a full HTML5 parser: no foster parenting, no adoption agency
 //! (a misnested formatting end tag closes what it crosses), `<svg>` is dropped
 //! whole, and `<head>`/`<html>`/`<body>` tags are ignored (their content stays).
+//! The tree builder is also fed a host's token stream ([`parse_stream`]).
 
 mod entities;
 mod entity_table;
+mod stream;
 pub mod tags;
 mod tokenizer;
 mod tree;
 
+pub use stream::parse_stream;
 pub use tags::{AttrName, Tag};
 pub use tokenizer::Attr;
 pub use tree::parse;

@@ -71,7 +71,7 @@ pub(super) fn is_ws(b: u8) -> bool {
 }
 
 /// The tag for a name as written (any case).
-fn tag_of(name: &str) -> Tag {
+pub(super) fn tag_of(name: &str) -> Tag {
     let bytes = name.as_bytes();
     if !bytes.iter().any(|&c| is(c, UPPER)) {
         return Tag::from_lowercase(bytes);

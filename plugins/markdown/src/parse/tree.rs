@@ -36,69 +36,87 @@ unsafe fn parse_simd128(src: &str) -> Document<'_> {
 
 #[inline(always)]
 fn parse_tokens(src: &str) -> Document<'_> {
-    let mut b = Builder {
-        doc: Document {
-            nodes: Vec::with_capacity(src.len() / 24 + 4),
-            attrs: Vec::with_capacity(src.len() / 256 + 4),
-        },
-        stack: vec![ROOT],
-    };
-    b.doc.nodes.push(Node {
-        kind: Kind::Root,
-        first_child: 0,
-        last_child: 0,
-        next: 0,
-        flags: 0,
-    });
+    let mut b = Builder::new(src.len());
     let mut tokens = Tokenizer::new(src);
-    // Inside `<svg>`: its nesting depth; everything is dropped.
-    let mut in_svg = 0u32;
     loop {
         let first_attr = b.doc.attrs.len();
         let Some(token) = tokens.next(&mut b.doc.attrs) else {
             break;
         };
         match token {
-            Token::Text(text) => {
-                if in_svg == 0 {
-                    b.text(text);
-                }
-            }
+            Token::Text(text) => b.on_text(text),
             Token::Start {
                 tag,
                 name,
                 self_closing,
-            } => {
-                if in_svg > 0 || tag == Tag::Svg {
-                    b.doc.attrs.truncate(first_attr);
-                    if !self_closing && tag == Tag::Svg {
-                        in_svg += 1;
-                    }
-                    continue;
-                }
-                b.start(tag, name, first_attr, self_closing);
-            }
-            Token::End { tag, name } => {
-                if in_svg > 0 {
-                    if tag == Tag::Svg {
-                        in_svg -= 1;
-                    }
-                    continue;
-                }
-                b.end(tag, name);
-            }
+            } => b.on_start(tag, name, first_attr, self_closing),
+            Token::End { tag, name } => b.on_end(tag, name),
         }
     }
     b.doc
 }
 
-struct Builder<'a> {
-    doc: Document<'a>,
+/// Builds the tree from tokens; fed by the tokenizer ([`parse`]) or a
+/// host's token stream (`super::stream`).
+pub(super) struct Builder<'a> {
+    pub(super) doc: Document<'a>,
     /// Open elements, root first.
     stack: Vec<NodeId>,
+    /// Inside `<svg>`: its nesting depth; everything is dropped.
+    in_svg: u32,
 }
 
 impl<'a> Builder<'a> {
+    /// An empty document, sized for about `input_len` bytes of HTML.
+    pub(super) fn new(input_len: usize) -> Self {
+        let mut b = Builder {
+            doc: Document {
+                nodes: Vec::with_capacity(input_len / 24 + 4),
+                attrs: Vec::with_capacity(input_len / 256 + 4),
+            },
+            stack: vec![ROOT],
+            in_svg: 0,
+        };
+        b.doc.nodes.push(Node {
+            kind: Kind::Root,
+            first_child: 0,
+            last_child: 0,
+            next: 0,
+            flags: 0,
+        });
+        b
+    }
+
+    /// A text token.
+    pub(super) fn on_text(&mut self, text: Cow<'a, str>) {
+        if self.in_svg == 0 {
+            self.text(text);
+        }
+    }
+
+    /// A start tag token; its attributes are `doc.attrs[first_attr..]`.
+    pub(super) fn on_start(&mut self, tag: Tag, name: &'a str, first_attr: usize, self_closing: bool) {
+        if self.in_svg > 0 || tag == Tag::Svg {
+            self.doc.attrs.truncate(first_attr);
+            if !self_closing && tag == Tag::Svg {
+                self.in_svg += 1;
+            }
+            return;
+        }
+        self.start(tag, name, first_attr, self_closing);
+    }
+
+    /// An end tag token.
+    pub(super) fn on_end(&mut self, tag: Tag, name: &str) {
+        if self.in_svg > 0 {
+            if tag == Tag::Svg {
+                self.in_svg -= 1;
+            }
+            return;
+        }
+        self.end(tag, name);
+    }
+
     fn current(&self) -> NodeId {
         *self.stack.last().unwrap_or(&ROOT)
     }

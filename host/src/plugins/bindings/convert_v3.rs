@@ -1,0 +1,184 @@
+//! Conversions between the current ABI's types and 0.3.0's, which differ
+//! only in `page.cleaned-tokens` (0.4.0): an 0.3 plugin gets the page
+//! without it; everything else is copied field by field.
+
+use super::v0_3::types as old;
+use super::v0_4::types::{
+    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
+    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+};
+
+pub fn page(p: &Page) -> old::Page {
+    old::Page {
+        requested_url: p.requested_url.clone(),
+        final_url: p.final_url.clone(),
+        status_code: p.status_code,
+        content_type: p.content_type.clone(),
+        raw_html: p.raw_html.clone(),
+        cleaned_html: p.cleaned_html.clone(),
+        metadata: p.metadata.clone(),
+        inputs: p.inputs.iter().map(input).collect(),
+    }
+}
+
+fn input(i: &FormatInput) -> old::FormatInput {
+    old::FormatInput {
+        format: i.format.clone(),
+        value: i.value.clone(),
+    }
+}
+
+pub fn file(f: &FileInput) -> old::FileInput {
+    old::FileInput {
+        name: f.name.clone(),
+        content_type: f.content_type.clone(),
+        bytes: f.bytes.clone(),
+    }
+}
+
+pub fn settings(settings: &[Setting]) -> Vec<old::Setting> {
+    settings
+        .iter()
+        .map(|s| old::Setting {
+            name: s.name.clone(),
+            value: match &s.value {
+                SettingValue::Boolean(b) => old::SettingValue::Boolean(*b),
+                SettingValue::Integer(n) => old::SettingValue::Integer(*n),
+                SettingValue::Number(n) => old::SettingValue::Number(*n),
+                SettingValue::Text(t) => old::SettingValue::Text(t.clone()),
+            },
+        })
+        .collect()
+}
+
+pub fn info(i: old::PluginInfo) -> PluginInfo {
+    PluginInfo {
+        name: i.name,
+        version: i.version,
+        description: i.description,
+        formats: i.formats,
+        extensions: i.extensions,
+        content_types: i.content_types,
+        capabilities: i.capabilities,
+        memory_limit_mib: i.memory_limit_mib,
+        timeout_ms: i.timeout_ms,
+        consumes: i.consumes,
+        parser: i.parser.map(parser),
+    }
+}
+
+fn parser(p: old::ParserSpec) -> ParserSpec {
+    ParserSpec {
+        name: p.name,
+        options: p
+            .options
+            .into_iter()
+            .map(|o| OptionSpec {
+                name: o.name,
+                kind: match o.kind {
+                    old::OptionKind::Boolean => OptionKind::Boolean,
+                    old::OptionKind::Integer => OptionKind::Integer,
+                    old::OptionKind::Number => OptionKind::Number,
+                    old::OptionKind::Text => OptionKind::Text,
+                },
+                description: o.description,
+                minimum: o.minimum,
+                maximum: o.maximum,
+                choices: o.choices,
+            })
+            .collect(),
+        raw_unless_listed: p.raw_unless_listed,
+    }
+}
+
+pub fn error(e: old::PluginError) -> PluginError {
+    match e {
+        old::PluginError::InvalidOptions(m) => PluginError::InvalidOptions(m),
+        old::PluginError::UnsupportedInput(m) => PluginError::UnsupportedInput(m),
+        old::PluginError::Failed(m) => PluginError::Failed(m),
+    }
+}
+
+pub fn rendered(r: old::Rendered) -> Rendered {
+    Rendered {
+        value: r.value,
+        warnings: r.warnings,
+    }
+}
+
+pub fn document(d: old::Document) -> Document {
+    Document {
+        kind: match d.kind {
+            old::DocumentKind::Html => DocumentKind::Html,
+            old::DocumentKind::Markdown => DocumentKind::Markdown,
+        },
+        content: d.content,
+        metadata: d.metadata,
+        warnings: d.warnings,
+        ocr_pages: d
+            .ocr_pages
+            .into_iter()
+            .map(|p| OcrPage {
+                page: p.page,
+                marker: p.marker,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_0_3_plugin_gets_the_page_without_tokens_and_its_info_whole() {
+        let p = Page {
+            requested_url: "a".into(),
+            final_url: "b".into(),
+            status_code: 200,
+            content_type: None,
+            raw_html: "<p>r</p>".into(),
+            cleaned_html: "<p>c</p>".into(),
+            cleaned_tokens: super::super::v0_4::types::PageTokens {
+                ops: vec![1],
+                text: String::new(),
+            },
+            metadata: "{}".into(),
+            inputs: vec![FormatInput {
+                format: "links".into(),
+                value: "[]".into(),
+            }],
+        };
+        let old = page(&p);
+        assert_eq!(old.cleaned_html, "<p>c</p>");
+        assert_eq!(old.inputs[0].format, "links");
+        let info = info(old::PluginInfo {
+            name: "n".into(),
+            version: "1".into(),
+            description: String::new(),
+            formats: vec![],
+            extensions: vec!["pdf".into()],
+            content_types: vec![],
+            capabilities: vec![],
+            memory_limit_mib: None,
+            timeout_ms: None,
+            consumes: vec!["page:cleaned-html".into()],
+            parser: Some(old::ParserSpec {
+                name: "pdf".into(),
+                options: vec![old::OptionSpec {
+                    name: "maxPages".into(),
+                    kind: old::OptionKind::Integer,
+                    description: String::new(),
+                    minimum: Some(1),
+                    maximum: None,
+                    choices: vec![],
+                }],
+                raw_unless_listed: true,
+            }),
+        });
+        assert_eq!(info.consumes, vec!["page:cleaned-html"]);
+        let parser = info.parser.unwrap();
+        assert_eq!(parser.options[0].kind, OptionKind::Integer);
+        assert!(parser.raw_unless_listed);
+    }
+}

@@ -1,0 +1,200 @@
+//! [`Tokens`]: reads a token stream (the plugin's side). Every string is a
+//! slice of the stream's text, found by lengths: no per-byte scanning. A
+//! stream that does not follow the format ends the iteration early (see
+//! [`Tokens::is_complete`]); it never panics.
+
+use crate::names::name_of;
+use crate::{ATTRS, FORMAT_VERSION, OP_END, OP_START, OP_TEXT, TAGS};
+
+/// One token.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Token<'a> {
+    /// A run of text, entity-decoded.
+    Text(&'a str),
+    /// A start tag: its id in [`TAGS`] (0 for other names), its name and its attributes.
+    Start {
+        tag: u8,
+        name: &'a str,
+        attrs: Attrs<'a>,
+    },
+    /// An end tag.
+    End { tag: u8, name: &'a str },
+}
+
+/// One attribute: its id in [`ATTRS`] (0 for other names), name and value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Attr<'a> {
+    pub id: u8,
+    pub name: &'a str,
+    pub value: &'a str,
+}
+
+/// The attributes of a start tag, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attrs<'a> {
+    cursor: Cursor<'a>,
+    left: u32,
+}
+
+impl<'a> Iterator for Attrs<'a> {
+    type Item = Attr<'a>;
+
+    fn next(&mut self) -> Option<Attr<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let attr = self.cursor.attr();
+        if attr.is_none() {
+            self.left = 0;
+        }
+        attr
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.left as usize))
+    }
+}
+
+/// A position in the stream: in `ops` and in `text`.
+#[derive(Clone, Debug, PartialEq)]
+struct Cursor<'a> {
+    ops: &'a [u8],
+    text: &'a str,
+    at: usize,
+    text_at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    #[inline]
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.ops.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+
+    #[inline]
+    fn varint(&mut self) -> Option<u32> {
+        let first = self.byte()?;
+        if first < 0x80 {
+            return Some(first as u32);
+        }
+        let mut n = (first & 0x7f) as u32;
+        for shift in [7, 14, 21, 28] {
+            let b = self.byte()?;
+            n |= ((b & 0x7f) as u32).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// The next `len` bytes of text.
+    #[inline]
+    fn string(&mut self, len: u32) -> Option<&'a str> {
+        let end = self.text_at.checked_add(len as usize)?;
+        let s = self.text.get(self.text_at..end)?;
+        self.text_at = end;
+        Some(s)
+    }
+
+    /// A name: an id into `list`, or 0 and the name's text.
+    #[inline]
+    fn name(&mut self, list: &'static [&'static str]) -> Option<(u8, &'a str)> {
+        let id = self.byte()?;
+        if id == 0 {
+            let len = self.varint()?;
+            return Some((0, self.string(len)?));
+        }
+        Some((id, name_of(list, id)?))
+    }
+
+    fn attr(&mut self) -> Option<Attr<'a>> {
+        let (id, name) = self.name(ATTRS)?;
+        let len = self.varint()?;
+        let value = self.string(len)?;
+        Some(Attr { id, name, value })
+    }
+}
+
+/// The tokens of a stream, in order.
+#[derive(Clone, Debug)]
+pub struct Tokens<'a> {
+    cursor: Cursor<'a>,
+    failed: bool,
+}
+
+impl<'a> Tokens<'a> {
+    /// Reads `ops` and `text`. A stream of another format version (or an
+    /// empty one: no stream was sent) has no tokens.
+    pub fn new(ops: &'a [u8], text: &'a str) -> Self {
+        let known = ops.first() == Some(&FORMAT_VERSION);
+        Tokens {
+            cursor: Cursor {
+                ops: if known { ops } else { &[] },
+                text,
+                at: 1,
+                text_at: 0,
+            },
+            failed: !known && !ops.is_empty(),
+        }
+    }
+
+    /// Whether a stream was sent at all (`ops` is not empty).
+    pub fn is_present(ops: &[u8]) -> bool {
+        !ops.is_empty()
+    }
+
+    /// After the iteration: whether every token was read (false when the
+    /// stream broke off or was of an unknown version).
+    pub fn is_complete(&self) -> bool {
+        !self.failed
+            && self.cursor.at >= self.cursor.ops.len()
+            && self.cursor.text_at == self.cursor.text.len()
+    }
+
+    fn read(&mut self) -> Option<Token<'a>> {
+        let c = &mut self.cursor;
+        match c.byte()? {
+            OP_TEXT => {
+                let len = c.varint()?;
+                Some(Token::Text(c.string(len)?))
+            }
+            OP_START => {
+                let (tag, name) = c.name(TAGS)?;
+                let count = c.varint()?;
+                let attrs = Attrs {
+                    cursor: c.clone(),
+                    left: count,
+                };
+                // Step past the attributes (lengths only).
+                for _ in 0..count {
+                    c.attr()?;
+                }
+                Some(Token::Start { tag, name, attrs })
+            }
+            OP_END => {
+                let (tag, name) = c.name(TAGS)?;
+                Some(Token::End { tag, name })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Token<'a>> {
+        if self.failed || self.cursor.at >= self.cursor.ops.len() {
+            return None;
+        }
+        let token = self.read();
+        if token.is_none() {
+            self.failed = true;
+        }
+        token
+    }
+}

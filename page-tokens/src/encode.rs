@@ -1,0 +1,117 @@
+//! [`Writer`]: builds a token stream (the host's side).
+
+use crate::{FORMAT_VERSION, OP_END, OP_START, OP_TEXT, attr_id, tag_id};
+
+/// Builds the `ops` and `text` of a token stream. Adjacent [`Writer::text`]
+/// calls make one text run; `\r\n` and `\r` in text and values become `\n`.
+pub struct Writer {
+    ops: Vec<u8>,
+    text: String,
+    /// Bytes of `text` that belong to the text run not yet written to `ops`.
+    pending: usize,
+}
+
+impl Default for Writer {
+    fn default() -> Self {
+        Writer::with_capacity(0)
+    }
+}
+
+impl Writer {
+    /// A writer with room for about `text_bytes` of text.
+    pub fn with_capacity(text_bytes: usize) -> Self {
+        let mut ops = Vec::with_capacity(text_bytes / 4 + 1);
+        ops.push(FORMAT_VERSION);
+        Writer {
+            ops,
+            text: String::with_capacity(text_bytes),
+            pending: 0,
+        }
+    }
+
+    /// Appends text (joined with the text just before it, if any).
+    pub fn text(&mut self, text: &str) {
+        let before = self.text.len();
+        push_normalised(&mut self.text, text);
+        self.pending += self.text.len() - before;
+    }
+
+    /// Ends the current text run (e.g. at a comment, which a tokenizer would
+    /// see between two runs).
+    pub fn break_text(&mut self) {
+        if self.pending > 0 {
+            self.ops.push(OP_TEXT);
+            push_varint(&mut self.ops, self.pending as u32);
+            self.pending = 0;
+        }
+    }
+
+    /// A start tag named `name` (lower case for HTML) with its attributes
+    /// (name, value).
+    pub fn start<N: AsRef<str>, V: AsRef<str>>(&mut self, name: &str, attrs: impl Iterator<Item = (N, V)>) {
+        self.break_text();
+        self.ops.push(OP_START);
+        self.name(tag_id(name), name);
+        // The count, written once known: one byte unless 128 or more.
+        let count_at = self.ops.len();
+        self.ops.push(0);
+        let mut count = 0u32;
+        for (attr, value) in attrs {
+            let attr = attr.as_ref();
+            self.name(attr_id(attr), attr);
+            let before = self.text.len();
+            push_normalised(&mut self.text, value.as_ref());
+            push_varint(&mut self.ops, (self.text.len() - before) as u32);
+            count += 1;
+        }
+        if count < 0x80 {
+            self.ops[count_at] = count as u8;
+        } else {
+            let mut bytes = Vec::new();
+            push_varint(&mut bytes, count);
+            self.ops.splice(count_at..count_at + 1, bytes);
+        }
+    }
+
+    /// An end tag.
+    pub fn end(&mut self, name: &str) {
+        self.break_text();
+        self.ops.push(OP_END);
+        self.name(tag_id(name), name);
+    }
+
+    fn name(&mut self, id: u8, name: &str) {
+        self.ops.push(id);
+        if id == 0 {
+            push_varint(&mut self.ops, name.len() as u32);
+            self.text.push_str(name);
+        }
+    }
+
+    /// The finished `ops` and `text`.
+    pub fn finish(mut self) -> (Vec<u8>, String) {
+        self.break_text();
+        (self.ops, self.text)
+    }
+}
+
+/// Appends `s` with `\r\n` and `\r` as `\n` (as an HTML tokenizer reads them).
+fn push_normalised(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(i) = rest.find('\r') {
+        out.push_str(&rest[..i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    out.push_str(rest);
+}
+
+/// Unsigned LEB128.
+pub(crate) fn push_varint(out: &mut Vec<u8>, mut n: u32) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}

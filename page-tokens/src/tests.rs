@@ -1,0 +1,151 @@
+//! Round trips through [`Writer`] and [`Tokens`], and malformed streams.
+
+use crate::*;
+
+fn owned(tokens: Tokens<'_>) -> Vec<String> {
+    tokens
+        .map(|t| match t {
+            Token::Text(s) => format!("T{s:?}"),
+            Token::Start { tag, name, attrs } => {
+                let attrs: Vec<String> = attrs
+                    .map(|a| format!("{}#{}={:?}", a.name, a.id, a.value))
+                    .collect();
+                format!("S{name}#{tag}[{}]", attrs.join(" "))
+            }
+            Token::End { tag, name } => format!("E{name}#{tag}"),
+        })
+        .collect()
+}
+
+#[test]
+fn round_trip_of_every_token_kind() {
+    let mut w = Writer::default();
+    w.start("div", [("class", "a \"b\" & c"), ("data-x", "é")].into_iter());
+    w.text("one ");
+    w.text("two");
+    w.start("my-widget", std::iter::empty::<(&str, &str)>());
+    w.end("my-widget");
+    w.start("br", std::iter::empty::<(&str, &str)>());
+    w.text("x\r\ny\rz");
+    w.end("div");
+    let (ops, text) = w.finish();
+    let mut tokens = Tokens::new(&ops, &text);
+    let got = owned(tokens.clone());
+    assert_eq!(
+        got,
+        vec![
+            r#"Sdiv#32[class#6="a \"b\" & c" data-x#0="é"]"#,
+            r#"T"one two""#,
+            "Smy-widget#0[]",
+            "Emy-widget#0",
+            "Sbr#15[]",
+            r#"T"x\ny\nz""#,
+            "Ediv#32",
+        ]
+    );
+    tokens.by_ref().for_each(drop);
+    assert!(tokens.is_complete());
+}
+
+#[test]
+fn break_text_splits_runs_and_empty_text_makes_no_token() {
+    let mut w = Writer::default();
+    w.text("a");
+    w.break_text();
+    w.text("");
+    w.break_text();
+    w.text("b");
+    let (ops, text) = w.finish();
+    assert_eq!(owned(Tokens::new(&ops, &text)), vec![r#"T"a""#, r#"T"b""#]);
+}
+
+#[test]
+fn many_attributes_take_a_multi_byte_count() {
+    let names: Vec<String> = (0..300).map(|i| format!("a{i}")).collect();
+    let mut w = Writer::default();
+    w.start("p", names.iter().map(|n| (n.as_str(), "v")));
+    w.text("after");
+    let (ops, text) = w.finish();
+    let tokens: Vec<Token> = Tokens::new(&ops, &text).collect();
+    let Token::Start { attrs, .. } = &tokens[0] else {
+        panic!("{tokens:?}")
+    };
+    let attrs: Vec<Attr> = attrs.clone().collect();
+    assert_eq!(attrs.len(), 300);
+    assert_eq!((attrs[299].name, attrs[299].value), ("a299", "v"));
+    assert_eq!(tokens[1], Token::Text("after"));
+}
+
+#[test]
+fn long_strings_take_multi_byte_lengths() {
+    let long = "x".repeat(70_000);
+    let mut w = Writer::default();
+    w.start("p", [("title", long.as_str())].into_iter());
+    w.text(&long);
+    let (ops, text) = w.finish();
+    let tokens: Vec<Token> = Tokens::new(&ops, &text).collect();
+    assert_eq!(tokens.len(), 2);
+    assert_eq!(tokens[1], Token::Text(&long));
+}
+
+#[test]
+fn ids_name_the_listed_names_and_lists_are_sorted() {
+    for list in [TAGS, ATTRS] {
+        assert!(list.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+        assert!(list.len() < 255);
+    }
+    assert_eq!(TAGS[tag_id("table") as usize - 1], "table");
+    assert_eq!(ATTRS[attr_id("href") as usize - 1], "href");
+    assert_eq!(tag_id("TABLE"), 0, "names are matched as written");
+    assert_eq!(tag_id("custom-el"), 0);
+}
+
+#[test]
+fn a_broken_stream_stops_without_panicking() {
+    let mut w = Writer::default();
+    w.start("a", [("href", "https://é.example/")].into_iter());
+    w.text("héllo");
+    w.end("a");
+    let (ops, text) = w.finish();
+    // Every truncation of ops reads a prefix of the tokens.
+    let all = owned(Tokens::new(&ops, &text));
+    for cut in 0..ops.len() {
+        let got = owned(Tokens::new(&ops[..cut], &text));
+        assert_eq!(got[..], all[..got.len()], "cut at {cut}");
+    }
+    let cut_text = &text[..text.len() - 3];
+    let mut t = Tokens::new(&ops, cut_text);
+    t.by_ref().for_each(drop);
+    assert!(!t.is_complete());
+    // A string ending inside a multi-byte character.
+    let bad = [FORMAT_VERSION, OP_TEXT, 2];
+    let mut t = Tokens::new(&bad, "é");
+    assert_eq!(t.next(), Some(Token::Text("é")));
+    let bad = [FORMAT_VERSION, OP_TEXT, 1];
+    assert_eq!(Tokens::new(&bad, "é").next(), None);
+    // Unknown op, unknown id, unknown version, overlong varint.
+    assert_eq!(Tokens::new(&[FORMAT_VERSION, 9], "").next(), None);
+    assert_eq!(Tokens::new(&[FORMAT_VERSION, OP_END, 255], "").next(), None);
+    assert_eq!(Tokens::new(&[2, OP_TEXT, 0], "").next(), None);
+    let overlong = [FORMAT_VERSION, OP_TEXT, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    assert_eq!(Tokens::new(&overlong, "").next(), None);
+}
+
+#[test]
+fn no_stream_has_no_tokens() {
+    let mut t = Tokens::new(&[], "");
+    assert_eq!(t.next(), None);
+    assert!(t.is_complete());
+    assert!(!Tokens::is_present(&[]));
+}
+
+#[test]
+fn every_listed_name_has_its_own_id() {
+    for (list, id_of) in [(TAGS, tag_id as fn(&str) -> u8), (ATTRS, attr_id)] {
+        for (i, name) in list.iter().enumerate() {
+            assert_eq!(id_of(name) as usize, i + 1, "{name}");
+        }
+        assert_eq!(id_of(""), 0);
+        assert_eq!(id_of("zzz"), 0);
+    }
+}
