@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::dom::parse;
+use crate::main_content::upstream::listed_classes;
 
 fn words_of(html: &str) -> Words {
     let doc = parse(html);

@@ -1,0 +1,409 @@
+//! Class and id words of an element: split on punctuation and camelCase, each word
+//! weighed once per element (chrome, content, comments, boilerplate, an author box, an
+//! article body), memoised per distinct `class` value with what upstream's class lists
+//! say of it.
+
+use dom_query::Element;
+use html5ever::ns;
+
+use crate::dom::local_name;
+use crate::main_content::str_hash::StrMap;
+use crate::main_content::upstream::listed_classes;
+use crate::main_content::vocabulary::{Word, contains_either, for_each_word, fragments, word};
+
+/// What the class/id words of an element say.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Words {
+    /// Sum of word weights (positive = content-like, negative = chrome-like).
+    pub score: i32,
+    /// A word naming comments or replies (content on forums, not on articles).
+    pub comments: bool,
+    /// The word is `comment(s)` (how blogs and news sites name readers' comments; forums
+    /// name their posts `reply`, `post`, `message`).
+    pub comment_word: bool,
+    /// A word naming a forum thread (`thread`, `topic`, `forum`, `discussion`): comments
+    /// inside are its posts.
+    pub thread: bool,
+    /// A word naming boilerplate that is never content (consent, newsletter, ads, sharing).
+    pub boiler: bool,
+    /// A class/id naming an article's body (`article-body`, `entry-content`, `postBody`).
+    pub article_body: bool,
+    /// A word that names a chrome region outright (sidebar, related, cart…): it wins over
+    /// generic content words in the same element (`related-products`, `sidebar-content`).
+    pub strong_chrome: bool,
+    /// Another chrome word (nav, menu…), and whether a content word other than "main"
+    /// qualifies it: `main-nav` is navigation, `content-nav-section` is not.
+    pub weak_chrome: bool,
+    pub content_word: bool,
+    /// A class for text only screen readers see (`sr-only`, `visually-hidden`…): labels
+    /// that repeat what the page shows ("Sort and filter", "Price").
+    pub screen_reader: bool,
+    /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
+    pub class_hidden: bool,
+}
+
+fn add_word(out: &mut Words, w: &str) {
+    out.thread |= matches!(
+        w,
+        "thread" | "threads" | "topic" | "topics" | "forum" | "forums" | "discussion" | "discussions"
+    );
+    match word(w) {
+        Word::Boiler => {
+            out.boiler = true;
+            out.score -= 3;
+        }
+        Word::Chrome(n) => {
+            out.score += n;
+            if n <= -3 {
+                // Navigation words also name in-page navigation inside content
+                // (`content-nav-section`); the rest name chrome regions outright.
+                if matches!(
+                    w,
+                    "nav"
+                        | "navbar"
+                        | "navigation"
+                        | "navigator"
+                        | "navlinks"
+                        | "menu"
+                        | "menus"
+                        | "submenu"
+                        | "menubar"
+                        | "megamenu"
+                        | "carousel"
+                        | "gallery"
+                        | "banner"
+                        | "cta"
+                        | "overlay"
+                ) {
+                    out.weak_chrome = true;
+                } else {
+                    out.strong_chrome = true;
+                }
+            }
+        }
+        Word::Content => {
+            out.score += 2;
+            // "main" qualifies chrome (`main-nav`) more often than it names content.
+            out.content_word |= w != "main";
+        }
+        Word::Comments => {
+            out.comments = true;
+            out.comment_word |= matches!(w, "comment" | "comments");
+            out.score -= 2;
+        }
+        Word::Neutral => {}
+    }
+}
+
+/// Class and id words of an element (and the words of a custom element's tag name).
+/// Accumulates the words of one element.
+struct Acc {
+    out: Words,
+    /// Hashes of the words seen: each word counts once per element
+    /// (`promo cmp-promo box-shadow-promo` is one "promo").
+    seen: [u64; 16],
+    n_seen: usize,
+    /// The previous word of the current class named a piece (article, post…).
+    prev_piece: bool,
+    /// The previous word of the current class named a component (card, item…).
+    prev_component: bool,
+    /// The previous word of the current class named a person (user, author, member).
+    prev_person: bool,
+    /// The previous words of the current class were `about` or `about the`.
+    prev_about: bool,
+}
+
+impl Acc {
+    /// The box about a poster or an author (biography, stats): chrome, and never the
+    /// article's body it sits in (`post-body-bio`).
+    fn author_box(&mut self) {
+        self.out.strong_chrome = true;
+        self.out.article_body = false;
+        self.out.score -= 3;
+        self.prev_person = false;
+        self.prev_about = false;
+    }
+
+    fn add(&mut self, w: &str) {
+        // `article-body`, `entry-content`: a piece word followed by a body word.
+        if self.prev_piece && matches!(w, "body" | "content" | "text") {
+            self.out.article_body = true;
+        }
+        let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
+        // author beside their text (title, join date, post count, biography) is chrome,
+        // whatever content word ("details", "description") names its parts.
+        if self.prev_person
+            && matches!(
+                w,
+                "details"
+                    | "extras"
+                    | "info"
+                    | "bio"
+                    | "title"
+                    | "banner"
+                    | "stats"
+                    | "box"
+                    | "card"
+                    | "description"
+                    | "about"
+            )
+        {
+            self.author_box();
+            return;
+        }
+        // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
+        // the box about the writer that ends a post, even inside the post's body.
+        // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
+        match w {
+            "author" if self.prev_about => return self.author_box(),
+            "bio" | "bios" | "biography" | "authorbox" | "saboxplugin" => return self.author_box(),
+            _ => {}
+        }
+        self.prev_about = match w {
+            "about" => true,
+            "the" => self.prev_about,
+            _ => false,
+        };
+        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
+        self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
+        self.prev_component = matches!(
+            w,
+            "card"
+                | "item"
+                | "tile"
+                | "teaser"
+                | "panel"
+                | "box"
+                | "block"
+                | "section"
+                | "product"
+                | "accordion"
+                | "tab"
+                | "table"
+        );
+        // `card-footer`, `section-header`: a part of a component, not the page's chrome
+        // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
+        if part_of_component {
+            return;
+        }
+        let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        if self.seen[..self.n_seen].contains(&key) {
+            return;
+        }
+        if self.n_seen < self.seen.len() {
+            self.seen[self.n_seen] = key;
+            self.n_seen += 1;
+        }
+        add_word(&mut self.out, w);
+    }
+}
+
+/// Memo of the words of `class` values: a page repeats the same class lists on many
+/// elements (cards, list items, menu entries). Beside the words, what upstream's lists say
+/// of the classes.
+pub(crate) struct WordCache {
+    classes: StrMap<Box<str>, (Words, ListedClasses)>,
+}
+
+/// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
+/// its force-include list ([`FORCE_INCLUDE`](super::upstream::FORCE_INCLUDE)).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ListedClasses {
+    pub excluded: bool,
+    pub forced: bool,
+}
+
+impl Default for WordCache {
+    fn default() -> Self {
+        // Room for the distinct class lists of most pages without growing.
+        WordCache {
+            classes: StrMap::with_capacity_and_hasher(256, Default::default()),
+        }
+    }
+}
+
+/// Class and id words of an element (and the words of a custom element's tag name).
+#[cfg(test)]
+pub(crate) fn words(el: &Element, cache: &mut WordCache) -> Words {
+    words_and_listed_classes(el, cache).0
+}
+
+/// [`words`], and what upstream's lists say of the element's classes (memoised with the
+/// words).
+pub(crate) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (Words, ListedClasses) {
+    let mut out = Words::default();
+    let mut listed = ListedClasses::default();
+    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+        if a.name.local == local_name!("class") {
+            let (w, l) = match cache.classes.get(&*a.value) {
+                Some(w) => *w,
+                None => {
+                    let mut w = words_of(&a.value, true);
+                    let mut hiding = HidingClasses::default();
+                    let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
+                    w.class_hidden = hiding.hides();
+                    let l = ListedClasses { excluded, forced };
+                    cache.classes.insert(Box::from(&*a.value), (w, l));
+                    (w, l)
+                }
+            };
+            merge(&mut out, w);
+            listed.excluded |= l.excluded;
+            listed.forced |= l.forced;
+        } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
+            merge(&mut out, words_of(&a.value, false));
+        }
+    }
+    if el.name.local.bytes().any(|b| b == b'-') {
+        merge(&mut out, words_of(&el.name.local, false));
+    }
+    out.score = out.score.clamp(-6, 6);
+    (out, listed)
+}
+
+/// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
+/// card): five parts or more. Its words describe the content, not the element's role.
+fn is_slug(id: &str) -> bool {
+    id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5
+}
+
+fn merge(into: &mut Words, w: Words) {
+    into.score += w.score;
+    into.comments |= w.comments;
+    into.comment_word |= w.comment_word;
+    into.thread |= w.thread;
+    into.boiler |= w.boiler;
+    into.article_body |= w.article_body;
+    into.strong_chrome |= w.strong_chrome;
+    into.weak_chrome |= w.weak_chrome;
+    into.content_word |= w.content_word;
+    into.screen_reader |= w.screen_reader;
+    into.class_hidden |= w.class_hidden;
+}
+
+/// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
+/// `tag-share`, `entry-author-jo`, `status-publish`, `format-standard`).
+const POST_TERM_PREFIXES: &[&str] = &[
+    "category-",
+    "entry-author-",
+    "entry-category-",
+    "entry-tag-",
+    "format-",
+    "post_tag-",
+    "status-",
+    "tag-",
+    "type-",
+];
+
+/// Whether a class names one of a post's terms (see [`POST_TERM_PREFIXES`]).
+pub(super) fn post_term(class: &str) -> bool {
+    // Most classes start with another letter: one comparison for them.
+    let first = class.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't')
+        && POST_TERM_PREFIXES
+            .iter()
+            .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+}
+
+/// Words of one `class` (or `id`, or tag name) value.
+fn words_of(value: &str, is_class: bool) -> Words {
+    let mut acc = Acc {
+        out: Words::default(),
+        seen: [0; 16],
+        n_seen: 0,
+        prev_piece: false,
+        prev_person: false,
+        prev_about: false,
+        prev_component: false,
+    };
+    // A post's terms written as classes (`category-social-media tag-share
+    // entry-author-jo`, two such classes or more) name its subject, not the element's role.
+    // Counted once the first such class is met.
+    let mut post_terms: Option<bool> = None;
+    // Utility-class frameworks put dozens of classes on one element; only the first few
+    // name what the element is.
+    let mut n = 0;
+    for class in value.split_ascii_whitespace() {
+        // A post's term still takes its place among the first few classes.
+        let term = is_class
+            && post_term(class)
+            && *post_terms.get_or_insert_with(|| {
+                value
+                    .split_ascii_whitespace()
+                    .filter(|c| post_term(c))
+                    .nth(1)
+                    .is_some()
+            });
+        // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
+        let variant = contains_either(class, b':', b'[');
+        if class.len() >= 4 && !term {
+            let (boiler, reader) = fragments(class);
+            acc.out.boiler |= boiler;
+            acc.out.screen_reader |= is_class && !variant && reader;
+        }
+        if variant || n == 8 {
+            continue;
+        }
+        n += 1;
+        if term {
+            continue;
+        }
+        acc.prev_piece = false;
+        acc.prev_person = false;
+        acc.prev_about = false;
+        acc.prev_component = false;
+        for_each_word(class, |w| acc.add(w));
+    }
+    acc.out
+}
+
+/// A class that hides the element (`hide`, `hidden`, `d-none`…), unless a responsive
+/// variant shows it again on some screens (`hidden md:block`).
+#[cfg(test)]
+pub(super) fn class_hides(class: &str) -> bool {
+    let mut hiding = HidingClasses::default();
+    for c in class.split_ascii_whitespace() {
+        hiding.class(c);
+    }
+    hiding.hides()
+}
+
+/// [`class_hides`] read one class at a time (the memo's miss path hands it the classes of
+/// the split that checks upstream's lists).
+#[derive(Default)]
+pub(super) struct HidingClasses {
+    hides: bool,
+    /// A responsive variant shows the element again: nothing hides it.
+    shown: bool,
+}
+
+impl HidingClasses {
+    pub(super) fn class(&mut self, c: &str) {
+        if self.shown {
+            return;
+        }
+        // (`str::contains` calls `memchr` for each class.)
+        if contains_either(c, b':', b':') {
+            if let Some((_, rest)) = c.rsplit_once(':')
+                && matches!(
+                    rest,
+                    "block" | "flex" | "grid" | "inline" | "inline-block" | "inline-flex" | "table"
+                )
+            {
+                self.shown = true;
+            }
+            return;
+        }
+        self.hides |= matches!(
+            c,
+            "hide" | "hidden" | "d-none" | "is-hidden" | "display-none" | "invisible" | "u-hidden"
+        );
+    }
+
+    pub(super) fn hides(&self) -> bool {
+        self.hides && !self.shown
+    }
+}
