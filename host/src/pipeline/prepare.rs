@@ -181,6 +181,48 @@ mod tests {
         assert!(back.is_ok(), "the slot came back when the work ended");
     }
 
+    fn prepared(wanted: Wanted) -> PreparedPage {
+        let opts = crate::api::ScrapeRequest::from_json(
+            &serde_json::json!({"url": "https://a.example/"}),
+            &|_: &str| false,
+        )
+        .unwrap()
+        .options;
+        let html = "<html><head><title>T</title></head><body><article><h1>Head</h1>\
+                    <p>One paragraph of the article&amp;more.</p></article></body></html>";
+        prepare_sync(html, &Url::parse("https://a.example/").unwrap(), &opts, wanted).unwrap()
+    }
+
+    #[test]
+    fn only_the_wanted_forms_of_the_cleaned_page_are_made() {
+        let html_only = prepared(Wanted::default());
+        assert!(
+            html_only
+                .cleaned_html
+                .contains("One paragraph of the article&amp;more.")
+        );
+        assert!(html_only.cleaned_tokens.is_none());
+
+        // A markdown-only scrape: tokens for the plugin, no HTML serialised.
+        let tokens_only = prepared(Wanted {
+            html: false,
+            tokens: true,
+            ..Wanted::default()
+        });
+        assert_eq!(tokens_only.cleaned_html, "");
+        let (ops, text) = tokens_only.cleaned_tokens.expect("tokens were wanted");
+        assert!(ops.len() > 4, "a token per tag and text run");
+        // Text runs are entity-decoded in the stream.
+        assert!(text.contains("One paragraph of the article&more."), "{text}");
+
+        let both = prepared(Wanted {
+            tokens: true,
+            ..Wanted::default()
+        });
+        assert_eq!(both.cleaned_html, html_only.cleaned_html);
+        assert_eq!(both.cleaned_tokens.map(|t| t.1), Some(text));
+    }
+
     #[tokio::test]
     async fn the_work_runs_in_a_slot_and_gives_it_back() {
         let slots = Arc::new(Semaphore::new(1));
