@@ -1,7 +1,8 @@
 //! Short closing lines after an article's last paragraph: calls to the reader ("If you
 //! enjoyed this post, subscribe to the RSS feed", "Thanks for reading!", "Sign up for our
 //! newsletter", "What did you think of this story?") and the site's notices ("© 2012 …
-//! All rights reserved", "Powered by …"). A blog theme or a plugin appends them to every
+//! All rights reserved", "Powered by …") and boxes titled about the site or its author
+//! ("About This Blog", "About the author"). A blog theme or a plugin appends them to every
 //! post, after the body's last paragraph of prose. Only a block that opens with such a
 //! line and says little more goes; the same words inside or before the body's prose (an
 //! author's own closing question among the post's paragraphs, a post about newsletters)
@@ -29,6 +30,13 @@ const NOTICES: &[&str] = &[
     "copyright",
     "powered by",
 ];
+
+/// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
+/// Blog", "About the author"), matched only when the text owning the opening is a title
+/// ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a sentence. Sorted.
+const TITLES: &[&str] = &["about"];
+/// Words a title holds at most.
+const TITLE_WORDS: u32 = 6;
 
 /// Openings of a call to the reader, lower case, as whole words at the start of a block's
 /// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
@@ -142,7 +150,7 @@ pub(super) fn prune(
             let hit = owner.is_some_and(|j| match read {
                 Some((r, hit)) if r == j => hit,
                 _ => {
-                    let hit = closing_line(doc, nodes[j].id);
+                    let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
                     read = Some((j, hit));
                     hit
                 }
@@ -165,7 +173,7 @@ fn prose(n: &Node) -> bool {
 
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
 /// with `©`. Its text nodes are read in order until the opening is long enough.
-fn closing_line(doc: &Document, id: NodeId) -> bool {
+fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
     let mut opening = Opening::default();
     for node in Walker::new(&doc.tree, id) {
         let more = doc
@@ -179,7 +187,10 @@ fn closing_line(doc: &Document, id: NodeId) -> bool {
             break;
         }
     }
-    opening.copyright || opens_with(CALLS, opening.bytes()) || opens_with(NOTICES, opening.bytes())
+    opening.copyright
+        || opens_with(CALLS, opening.bytes())
+        || opens_with(NOTICES, opening.bytes())
+        || (title && opens_with(TITLES, opening.bytes()))
 }
 
 /// Whether a normalised opening starts with one of `list` as whole words.
@@ -292,7 +303,7 @@ mod tests {
 
     #[test]
     fn openings_are_sorted_and_lower_case() {
-        for list in [CALLS, NOTICES] {
+        for list in [CALLS, NOTICES, TITLES] {
             assert!(list.windows(2).all(|w| w[0] < w[1]));
             assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
         }
