@@ -41,3 +41,27 @@ fn an_about_box_after_the_post_goes_and_one_inside_it_stays() {
         &["ABOUTHEAD", "ABOUTLINE"],
     );
 }
+
+#[test]
+fn a_titled_box_of_the_sites_after_the_post_goes_and_a_section_of_the_post_stays() {
+    // A theme's boxes under every post, each a short title ("Follow", "More from …",
+    // "Recent posts") and a line or two; a section of the post titled with the same word
+    // stays, and so does a closing sentence that opens with it.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <h3>Share INSIDEHEAD of the walls they cover</h3>{}
+        <p>Follow INSIDELINE the stones west of the old mill, and the lichens thicken.</p></div>
+        <div><h4>Follow FOLLOWHEAD</h4><p>FOLLOWLINE New posts every week, by email or on the
+        feed.</p></div>
+        <div><h4>More from MOREHEAD Coast Media</h4><p>MORELINE The council approves a
+        bridge after years of argument.</p></div></div></body>"#,
+        paras(1, 4),
+        paras(5, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 8. Lichens", "INSIDEHEAD", "INSIDELINE"],
+        &["FOLLOWHEAD", "FOLLOWLINE", "MOREHEAD", "MORELINE"],
+    );
+}

@@ -32,9 +32,30 @@ const NOTICES: &[&str] = &[
 ];
 
 /// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
-/// Blog", "About the author"), matched only when the text owning the opening is a title
-/// ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a sentence. Sorted.
-const TITLES: &[&str] = &["about"];
+/// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
+/// "More from …", "Recent posts", "Share", "Tags"), matched only when the text owning the
+/// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
+/// sentence. A bare "related" took titles the ground truths keep ("Related Content" over a
+/// post's own links, "Related article: …" inside the story). Sorted.
+const TITLES: &[&str] = &[
+    "about",
+    "archive",
+    "archives",
+    "blogroll",
+    "categories",
+    "follow",
+    "more from",
+    "more stories",
+    "popular posts",
+    "recent comments",
+    "recent posts",
+    "related posts",
+    "related stories",
+    "share",
+    "tags",
+    "you may also like",
+    "you might also like",
+];
 /// Words a title holds at most.
 const TITLE_WORDS: u32 = 6;
 
