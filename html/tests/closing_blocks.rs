@@ -65,3 +65,23 @@ fn a_titled_box_of_the_sites_after_the_post_goes_and_a_section_of_the_post_stays
         &["FOLLOWHEAD", "FOLLOWLINE", "MOREHEAD", "MORELINE"],
     );
 }
+
+#[test]
+fn a_disclaimer_box_after_the_post_goes() {
+    // The site's disclaimer under every post, titled and written in sentences, in the
+    // post's wrapper with no class to tell it.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div><h2>Disclaimer:</h2><p>DISCLAIMLINE As a service to our readers, the press
+        provides access to our library of archived content. Please note the date of last
+        review on all articles.</p><p>No content on this site should ever be used as a
+        substitute for direct advice from a qualified expert.</p></div></div></body>"#,
+        paras(1, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["DISCLAIMLINE", "No content on this site"],
+    );
+}

@@ -33,26 +33,43 @@ const NOTICES: &[&str] = &[
 
 /// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
 /// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
-/// "More from …", "Recent posts", "Share", "Tags"), matched only when the text owning the
-/// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
-/// sentence. A bare "related" took titles the ground truths keep ("Related Content" over a
-/// post's own links, "Related article: …" inside the story). Sorted.
+/// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer"),
+/// matched only when the text owning the opening is a title ([`TITLE_WORDS`] words or
+/// fewer): "About 200 people came" is a sentence. A bare "related" took titles the ground truths keep ("Related Content" over a
+/// post's own links, "Related article: …" inside the story), "recommended" a product's
+/// system requirements, "connect" a service page's closing call. Sorted.
 const TITLES: &[&str] = &[
     "about",
     "archive",
     "archives",
     "blogroll",
     "categories",
+    "disclaimer",
+    "editor's picks",
+    "explore",
     "follow",
+    "in case you missed",
+    "latest",
     "more from",
     "more stories",
+    "most popular",
+    "most read",
+    "newsletter",
+    "popular",
     "popular posts",
+    "read more",
+    "read next",
     "recent comments",
     "recent posts",
     "related posts",
     "related stories",
+    "search",
     "share",
+    "sponsored",
+    "subscribe",
     "tags",
+    "trending",
+    "up next",
     "you may also like",
     "you might also like",
 ];
