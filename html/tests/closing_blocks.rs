@@ -85,3 +85,21 @@ fn a_disclaimer_box_after_the_post_goes() {
         &["DISCLAIMLINE", "No content on this site"],
     );
 }
+
+#[test]
+fn a_written_by_box_after_the_post_goes() {
+    // The theme's author and filing boxes under the post, each under a short title.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div><h4>Written by</h4><p>WRITERLINE Jane Moss writes about stone, walls and the
+        things that grow on them for the weekly.</p></div>
+        <div><h4>Filed under</h4><p>FILEDLINE Nature, Walls, Stone</p></div></div></body>"#,
+        paras(1, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["WRITERLINE", "FILEDLINE"],
+    );
+}

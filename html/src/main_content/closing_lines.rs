@@ -33,20 +33,27 @@ const NOTICES: &[&str] = &[
 
 /// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
 /// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
-/// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer"),
-/// matched only when the text owning the opening is a title ([`TITLE_WORDS`] words or
-/// fewer): "About 200 people came" is a sentence. A bare "related" took titles the ground truths keep ("Related Content" over a
-/// post's own links, "Related article: …" inside the story), "recommended" a product's
-/// system requirements, "connect" a service page's closing call. Sorted.
+/// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer",
+/// "Written by", "Filed under", "Advertisement"), matched only when the text owning the
+/// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
+/// sentence. Left out, as they took text the ground truths keep: a bare "related"
+/// ("Related Content" over a post's own links, "Related article: …" inside the story),
+/// "recommended" (a game's system requirements), "connect" (a service page's closing
+/// call), "next" (a list item opening "Next-level …": a hyphen ends a word), "comments" (a
+/// form's label), "see also" (a manual's section), "print" (a list item). Sorted.
 const TITLES: &[&str] = &[
     "about",
+    "advertisement",
     "archive",
     "archives",
+    "author",
     "blogroll",
     "categories",
     "disclaimer",
     "editor's picks",
+    "email",
     "explore",
+    "filed under",
     "follow",
     "in case you missed",
     "latest",
@@ -55,21 +62,30 @@ const TITLES: &[&str] = &[
     "most popular",
     "most read",
     "newsletter",
+    "next post",
     "popular",
     "popular posts",
+    "posted in",
+    "previous",
+    "previous post",
     "read more",
     "read next",
     "recent comments",
     "recent posts",
     "related posts",
     "related stories",
+    "responses",
+    "rss",
     "search",
     "share",
     "sponsored",
     "subscribe",
+    "tagged",
     "tags",
+    "topics",
     "trending",
     "up next",
+    "written by",
     "you may also like",
     "you might also like",
 ];
