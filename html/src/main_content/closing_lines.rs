@@ -247,12 +247,20 @@ fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
         || (title && opens_with(TITLES, opening.bytes()))
 }
 
-/// Whether a normalised opening starts with one of `list` as whole words.
+/// Whether a normalised opening starts with one of `list` (sorted) as whole words. Only
+/// the entries sharing the opening's first byte are compared.
 fn opens_with(list: &[&str], opening: &[u8]) -> bool {
-    list.iter().any(|c| {
-        let c = c.as_bytes();
-        opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
-    })
+    let Some(&first) = opening.first() else {
+        return false;
+    };
+    let from = list.partition_point(|c| c.as_bytes()[0] < first);
+    list[from..]
+        .iter()
+        .take_while(|c| c.as_bytes()[0] == first)
+        .any(|c| {
+            let c = c.as_bytes();
+            opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
+        })
 }
 
 /// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
@@ -358,6 +366,8 @@ mod tests {
     #[test]
     fn openings_are_sorted_and_lower_case() {
         for list in [CALLS, NOTICES, TITLES] {
+            // `opens_with` looks its candidates up by their first byte.
+            assert!(list.iter().all(|c| !c.is_empty()));
             assert!(list.windows(2).all(|w| w[0] < w[1]));
             assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
         }
