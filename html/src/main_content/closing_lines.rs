@@ -1,7 +1,8 @@
 //! Short closing lines after an article's last paragraph: calls to the reader ("If you
 //! enjoyed this post, subscribe to the RSS feed", "Thanks for reading!", "Sign up for our
 //! newsletter", "What did you think of this story?") and the site's notices ("© 2012 …
-//! All rights reserved", "Powered by …"). A blog theme or a plugin appends them to every
+//! All rights reserved", "Powered by …") and boxes titled about the site or its author
+//! ("About This Blog", "About the author"). A blog theme or a plugin appends them to every
 //! post, after the body's last paragraph of prose. Only a block that opens with such a
 //! line and says little more goes; the same words inside or before the body's prose (an
 //! author's own closing question among the post's paragraphs, a post about newsletters)
@@ -29,6 +30,67 @@ const NOTICES: &[&str] = &[
     "copyright",
     "powered by",
 ];
+
+/// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
+/// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
+/// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer",
+/// "Written by", "Filed under", "Advertisement"), matched only when the text owning the
+/// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
+/// sentence. Left out, as they took text the ground truths keep: a bare "related"
+/// ("Related Content" over a post's own links, "Related article: …" inside the story),
+/// "recommended" (a game's system requirements), "connect" (a service page's closing
+/// call), "next" (a list item opening "Next-level …": a hyphen ends a word), "comments" (a
+/// form's label), "see also" (a manual's section), "print" (a list item). Sorted.
+const TITLES: &[&str] = &[
+    "about",
+    "advertisement",
+    "archive",
+    "archives",
+    "author",
+    "blogroll",
+    "categories",
+    "disclaimer",
+    "editor's picks",
+    "email",
+    "explore",
+    "filed under",
+    "follow",
+    "in case you missed",
+    "latest",
+    "more from",
+    "more stories",
+    "most popular",
+    "most read",
+    "newsletter",
+    "next post",
+    "popular",
+    "popular posts",
+    "posted in",
+    "previous",
+    "previous post",
+    "read more",
+    "read next",
+    "recent comments",
+    "recent posts",
+    "related posts",
+    "related stories",
+    "responses",
+    "rss",
+    "search",
+    "share",
+    "sponsored",
+    "subscribe",
+    "tagged",
+    "tags",
+    "topics",
+    "trending",
+    "up next",
+    "written by",
+    "you may also like",
+    "you might also like",
+];
+/// Words a title holds at most.
+const TITLE_WORDS: u32 = 6;
 
 /// Openings of a call to the reader, lower case, as whole words at the start of a block's
 /// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
@@ -142,7 +204,7 @@ pub(super) fn prune(
             let hit = owner.is_some_and(|j| match read {
                 Some((r, hit)) if r == j => hit,
                 _ => {
-                    let hit = closing_line(doc, nodes[j].id);
+                    let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
                     read = Some((j, hit));
                     hit
                 }
@@ -165,7 +227,7 @@ fn prose(n: &Node) -> bool {
 
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
 /// with `©`. Its text nodes are read in order until the opening is long enough.
-fn closing_line(doc: &Document, id: NodeId) -> bool {
+fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
     let mut opening = Opening::default();
     for node in Walker::new(&doc.tree, id) {
         let more = doc
@@ -179,15 +241,26 @@ fn closing_line(doc: &Document, id: NodeId) -> bool {
             break;
         }
     }
-    opening.copyright || opens_with(CALLS, opening.bytes()) || opens_with(NOTICES, opening.bytes())
+    opening.copyright
+        || opens_with(CALLS, opening.bytes())
+        || opens_with(NOTICES, opening.bytes())
+        || (title && opens_with(TITLES, opening.bytes()))
 }
 
-/// Whether a normalised opening starts with one of `list` as whole words.
+/// Whether a normalised opening starts with one of `list` (sorted) as whole words. Only
+/// the entries sharing the opening's first byte are compared.
 fn opens_with(list: &[&str], opening: &[u8]) -> bool {
-    list.iter().any(|c| {
-        let c = c.as_bytes();
-        opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
-    })
+    let Some(&first) = opening.first() else {
+        return false;
+    };
+    let from = list.partition_point(|c| c.as_bytes()[0] < first);
+    list[from..]
+        .iter()
+        .take_while(|c| c.as_bytes()[0] == first)
+        .any(|c| {
+            let c = c.as_bytes();
+            opening.starts_with(c) && opening.get(c.len()).is_none_or(|b| !b.is_ascii_alphabetic())
+        })
 }
 
 /// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
@@ -292,7 +365,9 @@ mod tests {
 
     #[test]
     fn openings_are_sorted_and_lower_case() {
-        for list in [CALLS, NOTICES] {
+        for list in [CALLS, NOTICES, TITLES] {
+            // `opens_with` looks its candidates up by their first byte.
+            assert!(list.iter().all(|c| !c.is_empty()));
             assert!(list.windows(2).all(|w| w[0] < w[1]));
             assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
         }

@@ -1,0 +1,105 @@
+//! `onlyMainContent` on article pages: the short titled boxes a site puts after a post's
+//! last paragraph ("About This Blog", "About the author") go; the same words inside the
+//! post, and a sentence that merely starts with "About", stay.
+
+mod common;
+
+use common::{assert_kept, main_content};
+
+/// Paragraphs of prose, "Part a." to "Part b.".
+fn paras(a: usize, b: usize) -> String {
+    (a..=b)
+        .map(|i| {
+            format!(
+                "<p>Part {i}. Lichens grow slowly on old stone, and a wall can carry dozens of \
+                 species. Each one is a partnership between a fungus and an alga, which is why \
+                 they survive where nothing else does.</p>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn an_about_box_after_the_post_goes_and_one_inside_it_stays() {
+    // A blog's "About …" box under every post, its title a heading, in the post's wrapper
+    // with no class to tell it. An "About …" section among the post's paragraphs stays, and
+    // so does a short closing sentence that opens with "About".
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <h3>About the INSIDEHEAD species</h3>{}
+        <p>About INSIDELINE two hundred walls were surveyed.</p></div>
+        <div><h4>About ABOUTHEAD Gadget Blog</h4><p>ABOUTLINE is a blog about everything related
+        to buying and using tech products, with a mix of information and opinion.</p></div>
+        </div></body>"#,
+        paras(1, 4),
+        paras(5, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "INSIDEHEAD", "INSIDELINE"],
+        &["ABOUTHEAD", "ABOUTLINE"],
+    );
+}
+
+#[test]
+fn a_titled_box_of_the_sites_after_the_post_goes_and_a_section_of_the_post_stays() {
+    // A theme's boxes under every post, each a short title ("Follow", "More from …",
+    // "Recent posts") and a line or two; a section of the post titled with the same word
+    // stays, and so does a closing sentence that opens with it.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <h3>Share INSIDEHEAD of the walls they cover</h3>{}
+        <p>Follow INSIDELINE the stones west of the old mill, and the lichens thicken.</p></div>
+        <div><h4>Follow FOLLOWHEAD</h4><p>FOLLOWLINE New posts every week, by email or on the
+        feed.</p></div>
+        <div><h4>More from MOREHEAD Coast Media</h4><p>MORELINE The council approves a
+        bridge after years of argument.</p></div></div></body>"#,
+        paras(1, 4),
+        paras(5, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 8. Lichens", "INSIDEHEAD", "INSIDELINE"],
+        &["FOLLOWHEAD", "FOLLOWLINE", "MOREHEAD", "MORELINE"],
+    );
+}
+
+#[test]
+fn a_disclaimer_box_after_the_post_goes() {
+    // The site's disclaimer under every post, titled and written in sentences, in the
+    // post's wrapper with no class to tell it.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div><h2>Disclaimer:</h2><p>DISCLAIMLINE As a service to our readers, the press
+        provides access to our library of archived content. Please note the date of last
+        review on all articles.</p><p>No content on this site should ever be used as a
+        substitute for direct advice from a qualified expert.</p></div></div></body>"#,
+        paras(1, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["DISCLAIMLINE", "No content on this site"],
+    );
+}
+
+#[test]
+fn a_written_by_box_after_the_post_goes() {
+    // The theme's author and filing boxes under the post, each under a short title.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div><h4>Written by</h4><p>WRITERLINE Jane Moss writes about stone, walls and the
+        things that grow on them for the weekly.</p></div>
+        <div><h4>Filed under</h4><p>FILEDLINE Nature, Walls, Stone</p></div></div></body>"#,
+        paras(1, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 6. Lichens"],
+        &["WRITERLINE", "FILEDLINE"],
+    );
+}
