@@ -31,7 +31,7 @@ const NOTICES: &[&str] = &[
     "powered by",
 ];
 
-/// Openings of a box's title about the site or its author ("About Gadgetwise", "About This
+/// Openings of a box's title about the site or its author ("About Our Team", "About This
 /// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
 /// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer",
 /// "Written by", "Filed under", "Advertisement"), matched only when the text owning the
