@@ -4,20 +4,7 @@
 
 mod common;
 
-use common::{assert_kept, main_content};
-
-/// `n` paragraphs of prose, "Part 1." to "Part n.".
-fn paras(n: usize) -> String {
-    (1..=n)
-        .map(|i| {
-            format!(
-                "<p>Part {i}. Lichens grow slowly on old stone, and a wall can carry dozens of \
-                 species. Each one is a partnership between a fungus and an alga, which is why \
-                 they survive where nothing else does.</p>"
-            )
-        })
-        .collect()
-}
+use common::{assert_kept, main_content, paras};
 
 /// Teasers of other posts: a linked title and a one-line blurb each.
 fn teasers(name: &str, n: usize) -> String {

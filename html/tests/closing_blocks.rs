@@ -4,20 +4,7 @@
 
 mod common;
 
-use common::{assert_kept, main_content};
-
-/// Paragraphs of prose, "Part a." to "Part b.".
-fn paras(a: usize, b: usize) -> String {
-    (a..=b)
-        .map(|i| {
-            format!(
-                "<p>Part {i}. Lichens grow slowly on old stone, and a wall can carry dozens of \
-                 species. Each one is a partnership between a fungus and an alga, which is why \
-                 they survive where nothing else does.</p>"
-            )
-        })
-        .collect()
-}
+use common::{assert_kept, main_content, paras_from};
 
 #[test]
 fn an_about_box_after_the_post_goes_and_one_inside_it_stays() {
@@ -31,8 +18,8 @@ fn an_about_box_after_the_post_goes_and_one_inside_it_stays() {
         <div><h4>About ABOUTHEAD Gadget Blog</h4><p>ABOUTLINE is a blog about everything related
         to buying and using tech products, with a mix of information and opinion.</p></div>
         </div></body>"#,
-        paras(1, 4),
-        paras(5, 8)
+        paras_from(1, 4),
+        paras_from(5, 8)
     );
     let out = main_content(&html);
     assert_kept(
@@ -55,8 +42,8 @@ fn a_titled_box_of_the_sites_after_the_post_goes_and_a_section_of_the_post_stays
         feed.</p></div>
         <div><h4>More from MOREHEAD Coast Media</h4><p>MORELINE The council approves a
         bridge after years of argument.</p></div></div></body>"#,
-        paras(1, 4),
-        paras(5, 8)
+        paras_from(1, 4),
+        paras_from(5, 8)
     );
     let out = main_content(&html);
     assert_kept(
@@ -76,7 +63,7 @@ fn a_disclaimer_box_after_the_post_goes() {
         provides access to our library of archived content. Please note the date of last
         review on all articles.</p><p>No content on this site should ever be used as a
         substitute for direct advice from a qualified expert.</p></div></div></body>"#,
-        paras(1, 6)
+        paras_from(1, 6)
     );
     let out = main_content(&html);
     assert_kept(
@@ -94,7 +81,7 @@ fn a_written_by_box_after_the_post_goes() {
         <div><h4>Written by</h4><p>WRITERLINE Jane Moss writes about stone, walls and the
         things that grow on them for the weekly.</p></div>
         <div><h4>Filed under</h4><p>FILEDLINE Nature, Walls, Stone</p></div></div></body>"#,
-        paras(1, 6)
+        paras_from(1, 6)
     );
     let out = main_content(&html);
     assert_kept(

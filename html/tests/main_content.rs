@@ -4,13 +4,9 @@
 
 mod common;
 
-use common::{assert_kept, main_content};
+use common::{PROSE, assert_kept, main_content, paras};
 use distill_html::{CleanOptions, ParsedPage};
 use url::Url;
-
-const PROSE: &str = "Lichens grow slowly on old stone, and a wall can carry dozens of species. \
-    Each one is a partnership between a fungus and an alga, which is why they survive where \
-    nothing else does.";
 
 #[test]
 fn upstream_layout_fixture() {
@@ -406,11 +402,6 @@ fn a_shelf_of_link_cards_after_the_product_goes() {
         &["Brass Desk Lamp", "Lichens grow slowly", "42 cm"],
         &["Other lamp number"],
     );
-}
-
-/// `n` distinct paragraphs of prose (identical ones would be pruned as repeats).
-fn paras(n: u32) -> String {
-    (1..=n).map(|i| format!("<p>Part {i}. {PROSE}</p>")).collect()
 }
 
 /// A reader's comment: prose, like the article it follows.

@@ -1,5 +1,6 @@
 //! What the `onlyMainContent` test files share: a page's main content as
-//! HTML, and a check of what stays and what goes.
+//! HTML, a check of what stays and what goes, and paragraphs of prose to
+//! build pages from.
 
 use distill_html::{CleanOptions, ParsedPage};
 use url::Url;
@@ -24,4 +25,25 @@ pub fn assert_kept(out: &str, kept: &[&str], removed: &[&str]) {
     for r in removed {
         assert!(!out.contains(r), "contains {r:?}:\n{out}");
     }
+}
+
+/// A sentence-rich paragraph's text: prose by every measure the extractor takes.
+#[allow(dead_code)] // not every test file builds pages from it
+pub const PROSE: &str = "Lichens grow slowly on old stone, and a wall can carry dozens of species. \
+    Each one is a partnership between a fungus and an alga, which is why they survive where \
+    nothing else does.";
+
+/// Paragraphs of prose, "Part first." to "Part last." (distinct: identical ones would be
+/// pruned as repeats).
+#[allow(dead_code)]
+pub fn paras_from(first: usize, last: usize) -> String {
+    (first..=last)
+        .map(|i| format!("<p>Part {i}. {PROSE}</p>"))
+        .collect()
+}
+
+/// `n` paragraphs of prose, "Part 1." to "Part n.".
+#[allow(dead_code)]
+pub fn paras(n: usize) -> String {
+    paras_from(1, n)
 }
