@@ -228,6 +228,16 @@ fn prose(n: &Node) -> bool {
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
 /// with `©`. Its text nodes are read in order until the opening is long enough.
 fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
+    let opening = opening_of(doc, id);
+    opening.copyright
+        || opens_with(CALLS, opening.bytes())
+        || opens_with(NOTICES, opening.bytes())
+        || (title && opens_with(TITLES, opening.bytes()))
+}
+
+/// The opening of the element `id`'s text: its text nodes are read in order until it is
+/// long enough.
+pub(crate) fn opening_of(doc: &Document, id: NodeId) -> Opening {
     let mut opening = Opening::default();
     for node in Walker::new(&doc.tree, id) {
         let more = doc
@@ -241,10 +251,7 @@ fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
             break;
         }
     }
-    opening.copyright
-        || opens_with(CALLS, opening.bytes())
-        || opens_with(NOTICES, opening.bytes())
-        || (title && opens_with(TITLES, opening.bytes()))
+    opening
 }
 
 /// Whether a normalised opening starts with one of `list` (sorted) as whole words. Only
@@ -266,7 +273,7 @@ fn opens_with(list: &[&str], opening: &[u8]) -> bool {
 /// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
 /// space collapsed to one space, a typographic apostrophe written `'`; it stops at any
 /// other character that is not ASCII. Fed text node by text node.
-struct Opening {
+pub(crate) struct Opening {
     buf: [u8; OPENING_LEN],
     len: usize,
     /// White space seen since the last byte kept.
@@ -325,7 +332,7 @@ impl Opening {
         true
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         &self.buf[..self.len]
     }
 }

@@ -26,7 +26,8 @@
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
-//!    the site's notices: [`closing_lines`]) and headings left without a section. One
+//!    the site's notices: [`closing_lines`]), "read also" lines inside it
+//!    ([`read_also`]) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -47,6 +48,7 @@ mod hints;
 mod link_lists;
 mod phrases;
 mod pruning;
+mod read_also;
 mod related;
 mod score;
 mod select;
