@@ -1,0 +1,42 @@
+//! `onlyMainContent` on article pages: the site's "read also" lines among a post's
+//! paragraphs ("Also read: <a headline>", "Related: <a headline>") go; a sentence that
+//! opens with the same words, and a labelled line that is mostly the author's text, stay.
+
+mod common;
+
+use common::{assert_kept, main_content, paras_from};
+
+#[test]
+fn a_read_also_line_inside_the_post_goes_and_a_sentence_opening_so_stays() {
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p><strong>Also read:</strong> <a href="/mosses">ALSOLINK Mosses of the Old Mill</a></p>{}
+        <p>Related: <a href="/ferns">RELATEDLINK Ferns in the Cracks of Bridges</a></p>
+        <p>Read more INSIDELINE about the survey in the council's <a href="/report">report</a>,
+        which lists every wall.</p>{}</div></div></body>"#,
+        paras_from(1, 3),
+        paras_from(4, 6),
+        paras_from(7, 9)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 9. Lichens", "INSIDELINE"],
+        &["ALSOLINK", "RELATEDLINK"],
+    );
+}
+
+#[test]
+fn a_labelled_line_that_is_mostly_the_authors_text_stays() {
+    // "Related:" opens a line whose words are the author's, a link among them: it is
+    // part of the post.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p>Related: OWNLINE the walls facing north hold twice the species, as the
+        <a href="/survey">survey</a> found.</p>{}</div></div></body>"#,
+        paras_from(1, 4),
+        paras_from(5, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "OWNLINE"], &[]);
+}
