@@ -1,6 +1,7 @@
 //! `onlyMainContent` on article pages: the site's "read also" lines among a post's
 //! paragraphs ("Also read: <a headline>", "Related: <a headline>") go; a sentence that
-//! opens with the same words, and a labelled line that is mostly the author's text, stay.
+//! opens with the same words, and a labelled line that is mostly the author's text, stay;
+//! reading-time lines ("5 min read") go too.
 
 mod common;
 
@@ -39,4 +40,25 @@ fn a_labelled_line_that_is_mostly_the_authors_text_stays() {
     );
     let out = main_content(&html);
     assert_kept(&out, &["Part 1. Lichens", "OWNLINE"], &[]);
+}
+
+#[test]
+fn a_reading_time_line_goes_and_a_sentence_about_reading_times_stays() {
+    // A theme's "5 min read" by the post's date, and a "Reading time" line; a paragraph of
+    // the post that talks about reading times stays.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1>
+        <div class="meta"><span>May 2, 2024</span><div>5 min read MINREAD</div></div>
+        <div class="entry"><p>Reading time: 11 minutes TIMELINE</p>{}
+        <p>Reading times INSIDELINE of a survey of old walls run to several hours, and the
+        council keeps them all in its archive of the town.</p>{}</div></div></body>"#,
+        paras_from(1, 4),
+        paras_from(5, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 8. Lichens", "INSIDELINE"],
+        &["MINREAD", "TIMELINE"],
+    );
 }

@@ -27,7 +27,7 @@
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
 //!    the site's notices: [`closing_lines`]), "read also" lines inside it
-//!    ([`read_also`]) and headings left without a section. One
+//!    ([`read_also`]), reading-time lines on any page ([`reading_time`]) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -49,6 +49,7 @@ mod link_lists;
 mod phrases;
 mod pruning;
 mod read_also;
+mod reading_time;
 mod related;
 mod score;
 mod select;

@@ -1,0 +1,81 @@
+//! Reading-time lines: "5 min read", "Reading time: 11 minutes", "Listen to this article".
+//! A blog or news theme prints one by a post's date, and on every card of a list of posts;
+//! it says how long the page is, not what it says, and the ground truths leave it out.
+//! Only a short block of its own that opens with such words goes (a sentence about reading
+//! times is longer or opens otherwise).
+
+use dom_query::Document;
+
+use super::arena::Arena;
+use super::closing_lines::opening_of;
+use super::pruning::Pruning;
+
+/// Words such a line holds at most ("Reading time: 11 minutes", "12 min read · Updated").
+const MAX_WORDS: u32 = 8;
+
+/// Openings of a reading-time line, lower case, as the opening reader gives them: from the
+/// first letter (the count before "min read" is not read). Sorted.
+const OPENINGS: &[&str] = &[
+    "listen to this article",
+    "min read",
+    "min. read",
+    "mins read",
+    "minute read",
+    "minutes read",
+    "reading time",
+];
+
+/// Prunes the reading-time lines inside the container.
+pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
+    let nodes = &arena.nodes;
+    let end = prune.end();
+    let mut found = Vec::new();
+    let mut i = prune.container() + 1;
+    while i < end {
+        let n = &nodes[i];
+        if prune.skips(i, n) || holds_forced[i] || n.forced {
+            i += n.size as usize;
+            continue;
+        }
+        let line = n.is_block() && n.own.chars > 0 && n.total.words <= MAX_WORDS && n.total.link_chars == 0;
+        if line && reading_time(opening_of(doc, n.id).bytes()) {
+            found.push(i);
+            i += n.size as usize;
+            continue;
+        }
+        i += 1;
+    }
+    prune.extend(found);
+}
+
+/// Whether a normalised opening starts with one of [`OPENINGS`] as whole words.
+fn reading_time(opening: &[u8]) -> bool {
+    OPENINGS.iter().any(|o| {
+        opening
+            .strip_prefix(o.as_bytes())
+            .is_some_and(|rest| rest.first().is_none_or(|b| !b.is_ascii_alphabetic()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_whole_words() {
+        assert!(reading_time(b"min read"));
+        assert!(reading_time(b"reading time: 11 minutes"));
+        assert!(!reading_time(b"reading timetables"));
+        assert!(!reading_time(b"minutes ago"));
+    }
+
+    #[test]
+    fn openings_are_sorted_and_lower_case() {
+        assert!(OPENINGS.windows(2).all(|w| w[0] < w[1]));
+        assert!(
+            OPENINGS
+                .iter()
+                .all(|c| !c.bytes().any(|b| b.is_ascii_uppercase()))
+        );
+    }
+}
