@@ -1,7 +1,7 @@
 //! `onlyMainContent` on article pages: the site's "read also" lines among a post's
 //! paragraphs ("Also read: <a headline>", "Related: <a headline>") go; a sentence that
 //! opens with the same words, and a labelled line that is mostly the author's text, stay;
-//! reading-time lines ("5 min read") go too.
+//! reading-time lines ("5 min read") and a post's dated "Posted by" footer go too.
 
 mod common;
 
@@ -61,4 +61,29 @@ fn a_reading_time_line_goes_and_a_sentence_about_reading_times_stays() {
         &["Part 1. Lichens", "Part 8. Lichens", "INSIDELINE"],
         &["MINREAD", "TIMELINE"],
     );
+}
+
+#[test]
+fn a_dated_posted_by_line_after_the_post_goes_and_a_signature_stays() {
+    // A blog theme's footer under the post ("Posted by … at <date>", "Labels: …"); on
+    // another post, the author's signature without a date stays.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <p>Posted by Ann POSTEDLINE at May 2, 2012 9:01 AM</p>
+        <p>Labels: <a href="/l/walls">walls</a>, <a href="/l/lichens">LABELLINE</a></p>
+        </div></body>"#,
+        paras_from(1, 8)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 8. Lichens"],
+        &["POSTEDLINE", "LABELLINE"],
+    );
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <p>Posted by Ann Lee SIGNATURE, Product Manager</p></div></body>"#,
+        paras_from(1, 8)
+    );
+    assert_kept(&main_content(&html), &["SIGNATURE"], &[]);
 }

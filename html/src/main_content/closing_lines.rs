@@ -167,24 +167,11 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    let Some(body) = body else { return };
-    let nodes = &arena.nodes;
-    let end = prune.end();
-    let body_end = body + nodes[body].size as usize;
-    // The body's last paragraph of prose still kept (a thread pruned inside it is not),
-    // looked for from the end.
-    let kept = |mut j: usize| loop {
-        if prune.is_gone(j) {
-            return false;
-        }
-        if j == body {
-            return true;
-        }
-        j = nodes[j].parent as usize;
-    };
-    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+    let Some(last) = body.and_then(|body| last_prose(arena, body, prune)) else {
         return;
     };
+    let nodes = &arena.nodes;
+    let end = prune.end();
     let mut found = Vec::new();
     // A block's text opens with the text of its first element owning text; a wrapper and
     // its first child share it, so each owner is read once (the last one read is kept).
@@ -218,6 +205,23 @@ pub(super) fn prune(
         i += 1;
     }
     prune.extend(found);
+}
+
+/// The `body`'s last paragraph of prose still kept (a thread pruned inside it is not),
+/// looked for from the end.
+pub(super) fn last_prose(arena: &Arena, body: usize, prune: &Pruning) -> Option<usize> {
+    let nodes = &arena.nodes;
+    let body_end = body + nodes[body].size as usize;
+    let kept = |mut j: usize| loop {
+        if prune.is_gone(j) {
+            return false;
+        }
+        if j == body {
+            return true;
+        }
+        j = nodes[j].parent as usize;
+    };
+    (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j))
 }
 
 /// A paragraph of prose (as [`super::link_lists`] counts the body's prose).

@@ -26,7 +26,8 @@
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
-//!    the site's notices: [`closing_lines`]), "read also" lines inside it
+//!    the site's notices: [`closing_lines`]; a dated "Posted by" line, tags:
+//!    [`post_footer`]), "read also" lines inside it
 //!    ([`read_also`]), reading-time lines on any page ([`reading_time`]) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -47,6 +48,7 @@ mod deferred;
 mod hints;
 mod link_lists;
 mod phrases;
+mod post_footer;
 mod pruning;
 mod read_also;
 mod reading_time;
