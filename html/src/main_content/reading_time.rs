@@ -12,6 +12,9 @@ use super::pruning::Pruning;
 
 /// Words such a line holds at most ("Reading time: 11 minutes", "12 min read · Updated").
 const MAX_WORDS: u32 = 8;
+/// Characters such a line holds at most ("Listen to this article in summarized format"
+/// has 43): each candidate's text is read, and the limit keeps the reads few.
+const MAX_CHARS: u32 = 48;
 
 /// Openings of a reading-time line, lower case, as the opening reader gives them: from the
 /// first letter (the count before "min read" is not read). Sorted.
@@ -37,7 +40,11 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
             i += n.size as usize;
             continue;
         }
-        let line = n.is_block() && n.own.chars > 0 && n.total.words <= MAX_WORDS && n.total.link_chars == 0;
+        let line = n.is_block()
+            && n.own.chars > 0
+            && n.total.words <= MAX_WORDS
+            && n.total.chars <= MAX_CHARS
+            && n.total.link_chars == 0;
         if line && reading_time(opening_of(doc, n.id).bytes()) {
             found.push(i);
             i += n.size as usize;
