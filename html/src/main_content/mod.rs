@@ -28,7 +28,8 @@
 //!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
 //!    the site's notices: [`closing_lines`]; a dated "Posted by" line, tags:
 //!    [`post_footer`]), "read also" lines inside it
-//!    ([`read_also`]), reading-time lines on any page ([`reading_time`]) and headings left without a section. One
+//!    ([`read_also`]), reading-time lines on any page
+//!    ([`reading_time`], in the same walk) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,

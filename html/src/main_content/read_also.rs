@@ -11,6 +11,7 @@ use super::arena::Arena;
 use super::closing_lines::opening_of;
 use super::hints::Kind;
 use super::pruning::Pruning;
+use super::reading_time;
 
 /// Words such a line holds at most (the label and a headline).
 const MAX_WORDS: u32 = 30;
@@ -31,7 +32,9 @@ const LABELS: &[&str] = &[
     "you might also like",
 ];
 
-/// Prunes, on an article page (`body` found), the "read also" lines inside the container.
+/// Prunes, on an article page (`body` found), the "read also" lines inside the container,
+/// and on any page its reading-time lines ([`reading_time`]): one walk, each candidate's
+/// text read once.
 pub(super) fn prune(
     doc: &Document,
     arena: &Arena,
@@ -39,27 +42,33 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    if body.is_none() {
-        return;
-    }
+    let article = body.is_some();
     let nodes = &arena.nodes;
     let end = prune.end();
     let mut found = Vec::new();
     let mut i = prune.container() + 1;
     while i < end {
         let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] || n.forced {
+        // Both kinds of line are blocks: an inline element's subtree (a link, an emphasis)
+        // holds none worth a look.
+        if prune.skips(i, n) || holds_forced[i] || n.forced || !n.is_block() {
             i += n.size as usize;
             continue;
         }
-        let line = matches!(n.kind, Kind::Para | Kind::Heading | Kind::Item)
+        let line = article
+            && matches!(n.kind, Kind::Para | Kind::Heading | Kind::Item)
             && n.own.chars > 0
             && n.total.words <= MAX_WORDS
             && n.total.link_chars as f32 >= LINK_SHARE * n.total.chars as f32;
-        if line && labelled(opening_of(doc, n.id).bytes()) {
-            found.push(i);
-            i += n.size as usize;
-            continue;
+        let timing = reading_time::candidate(n);
+        if line || timing {
+            let opening = opening_of(doc, n.id);
+            let opening = opening.bytes();
+            if (line && labelled(opening)) || (timing && reading_time::reading_time(opening)) {
+                found.push(i);
+                i += n.size as usize;
+                continue;
+            }
         }
         i += 1;
     }

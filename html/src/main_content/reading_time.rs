@@ -2,13 +2,10 @@
 //! A blog or news theme prints one by a post's date, and on every card of a list of posts;
 //! it says how long the page is, not what it says, and the ground truths leave it out.
 //! Only a short block of its own that opens with such words goes (a sentence about reading
-//! times is longer or opens otherwise).
+//! times is longer or opens otherwise), on any page. The walk over the container is
+//! [`super::read_also`]'s, which reads each candidate's text once for both passes.
 
-use dom_query::Document;
-
-use super::arena::Arena;
-use super::closing_lines::opening_of;
-use super::pruning::Pruning;
+use super::arena::Node;
 
 /// Words such a line holds at most ("Reading time: 11 minutes", "12 min read · Updated").
 const MAX_WORDS: u32 = 8;
@@ -28,35 +25,18 @@ const OPENINGS: &[&str] = &[
     "reading time",
 ];
 
-/// Prunes the reading-time lines inside the container.
-pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
-    let nodes = &arena.nodes;
-    let end = prune.end();
-    let mut found = Vec::new();
-    let mut i = prune.container() + 1;
-    while i < end {
-        let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] || n.forced {
-            i += n.size as usize;
-            continue;
-        }
-        let line = n.is_block()
-            && n.own.chars > 0
-            && n.total.words <= MAX_WORDS
-            && n.total.chars <= MAX_CHARS
-            && n.total.link_chars == 0;
-        if line && reading_time(opening_of(doc, n.id).bytes()) {
-            found.push(i);
-            i += n.size as usize;
-            continue;
-        }
-        i += 1;
-    }
-    prune.extend(found);
+/// Whether `n` may be a reading-time line: a short block owning its text, no link in it.
+/// [`super::read_also`]'s walk over the container asks, and reads the candidates' text.
+pub(super) fn candidate(n: &Node) -> bool {
+    n.is_block()
+        && n.own.chars > 0
+        && n.total.words <= MAX_WORDS
+        && n.total.chars <= MAX_CHARS
+        && n.total.link_chars == 0
 }
 
 /// Whether a normalised opening starts with one of [`OPENINGS`] as whole words.
-fn reading_time(opening: &[u8]) -> bool {
+pub(super) fn reading_time(opening: &[u8]) -> bool {
     OPENINGS.iter().any(|o| {
         opening
             .strip_prefix(o.as_bytes())

@@ -85,7 +85,6 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
     super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
     super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
-    super::reading_time::prune(doc, arena, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),
