@@ -167,24 +167,11 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    let Some(body) = body else { return };
-    let nodes = &arena.nodes;
-    let end = prune.end();
-    let body_end = body + nodes[body].size as usize;
-    // The body's last paragraph of prose still kept (a thread pruned inside it is not),
-    // looked for from the end.
-    let kept = |mut j: usize| loop {
-        if prune.is_gone(j) {
-            return false;
-        }
-        if j == body {
-            return true;
-        }
-        j = nodes[j].parent as usize;
-    };
-    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+    let Some(last) = body.and_then(|body| last_prose(arena, body, prune)) else {
         return;
     };
+    let nodes = &arena.nodes;
+    let end = prune.end();
     let mut found = Vec::new();
     // A block's text opens with the text of its first element owning text; a wrapper and
     // its first child share it, so each owner is read once (the last one read is kept).
@@ -220,6 +207,23 @@ pub(super) fn prune(
     prune.extend(found);
 }
 
+/// The `body`'s last paragraph of prose still kept (a thread pruned inside it is not),
+/// looked for from the end.
+pub(super) fn last_prose(arena: &Arena, body: usize, prune: &Pruning) -> Option<usize> {
+    let nodes = &arena.nodes;
+    let body_end = body + nodes[body].size as usize;
+    let kept = |mut j: usize| loop {
+        if prune.is_gone(j) {
+            return false;
+        }
+        if j == body {
+            return true;
+        }
+        j = nodes[j].parent as usize;
+    };
+    (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j))
+}
+
 /// A paragraph of prose (as [`super::link_lists`] counts the body's prose).
 fn prose(n: &Node) -> bool {
     n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
@@ -228,6 +232,16 @@ fn prose(n: &Node) -> bool {
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
 /// with `©`. Its text nodes are read in order until the opening is long enough.
 fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
+    let opening = opening_of(doc, id);
+    opening.copyright
+        || opens_with(CALLS, opening.bytes())
+        || opens_with(NOTICES, opening.bytes())
+        || (title && opens_with(TITLES, opening.bytes()))
+}
+
+/// The opening of the element `id`'s text: its text nodes are read in order until it is
+/// long enough.
+pub(crate) fn opening_of(doc: &Document, id: NodeId) -> Opening {
     let mut opening = Opening::default();
     for node in Walker::new(&doc.tree, id) {
         let more = doc
@@ -241,10 +255,7 @@ fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
             break;
         }
     }
-    opening.copyright
-        || opens_with(CALLS, opening.bytes())
-        || opens_with(NOTICES, opening.bytes())
-        || (title && opens_with(TITLES, opening.bytes()))
+    opening
 }
 
 /// Whether a normalised opening starts with one of `list` (sorted) as whole words. Only
@@ -266,7 +277,7 @@ fn opens_with(list: &[&str], opening: &[u8]) -> bool {
 /// The first [`OPENING_LEN`] bytes of a text from its first letter, lower case, white
 /// space collapsed to one space, a typographic apostrophe written `'`; it stops at any
 /// other character that is not ASCII. Fed text node by text node.
-struct Opening {
+pub(crate) struct Opening {
     buf: [u8; OPENING_LEN],
     len: usize,
     /// White space seen since the last byte kept.
@@ -325,7 +336,7 @@ impl Opening {
         true
     }
 
-    fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         &self.buf[..self.len]
     }
 }

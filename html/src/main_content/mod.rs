@@ -26,7 +26,10 @@
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
-//!    the site's notices: [`closing_lines`]) and headings left without a section. One
+//!    the site's notices: [`closing_lines`]; a dated "Posted by" line, tags:
+//!    [`post_footer`]), "read also" lines inside it
+//!    ([`read_also`]), reading-time lines on any page
+//!    ([`reading_time`], in the same walk) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -46,7 +49,10 @@ mod deferred;
 mod hints;
 mod link_lists;
 mod phrases;
+mod post_footer;
 mod pruning;
+mod read_also;
+mod reading_time;
 mod related;
 mod score;
 mod select;

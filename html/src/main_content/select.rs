@@ -83,6 +83,8 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::related::prune(arena, body, &holds_forced, &mut prune);
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
     super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
+    super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
+    super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),

@@ -1,0 +1,105 @@
+//! "Read also" lines inside an article: a short paragraph, list item or heading that names
+//! itself a pointer to another page ("Also read: …", "Related: …", "Read more: …") and is
+//! mostly that page's linked headline. The author's text goes on around it; the line is
+//! the site's cross-promotion, and the ground truths leave it out. A label must be
+//! followed by a colon ("Related: …"), so a sentence opening with the same words
+//! ("Related posts help readers…", "Read more about the law in the report") stays.
+
+use dom_query::Document;
+
+use super::arena::Arena;
+use super::closing_lines::opening_of;
+use super::hints::Kind;
+use super::pruning::Pruning;
+use super::reading_time;
+
+/// Words such a line holds at most (the label and a headline).
+const MAX_WORDS: u32 = 30;
+/// Share of the line's characters inside links at least.
+const LINK_SHARE: f32 = 0.5;
+
+/// Labels of a pointer to another page, lower case, each followed by a colon in the
+/// line. Left out, as their lines are kept by the ground truths at least as often:
+/// "see also" (a newspaper's in-story pointer), "related article" (a celebrity site's
+/// lines), a bare "read" and "more". Sorted.
+const LABELS: &[&str] = &[
+    "also read",
+    "check out",
+    "read also",
+    "read more",
+    "related",
+    "you may also like",
+    "you might also like",
+];
+
+/// Prunes, on an article page (`body` found), the "read also" lines inside the container,
+/// and on any page its reading-time lines ([`reading_time`]): one walk, each candidate's
+/// text read once.
+pub(super) fn prune(
+    doc: &Document,
+    arena: &Arena,
+    body: Option<usize>,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) {
+    let article = body.is_some();
+    let nodes = &arena.nodes;
+    let end = prune.end();
+    let mut found = Vec::new();
+    let mut i = prune.container() + 1;
+    while i < end {
+        let n = &nodes[i];
+        // Both kinds of line are blocks: an inline element's subtree (a link, an emphasis)
+        // holds none worth a look.
+        if prune.skips(i, n) || holds_forced[i] || n.forced || !n.is_block() {
+            i += n.size as usize;
+            continue;
+        }
+        let line = article
+            && matches!(n.kind, Kind::Para | Kind::Heading | Kind::Item)
+            && n.own.chars > 0
+            && n.total.words <= MAX_WORDS
+            && n.total.link_chars as f32 >= LINK_SHARE * n.total.chars as f32;
+        let timing = reading_time::candidate(n);
+        if line || timing {
+            let opening = opening_of(doc, n.id);
+            let opening = opening.bytes();
+            if (line && labelled(opening)) || (timing && reading_time::reading_time(opening)) {
+                found.push(i);
+                i += n.size as usize;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    prune.extend(found);
+}
+
+/// Whether a normalised opening is one of [`LABELS`] and a colon.
+fn labelled(opening: &[u8]) -> bool {
+    LABELS.iter().any(|l| {
+        opening
+            .strip_prefix(l.as_bytes())
+            .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_needs_its_colon() {
+        assert!(labelled(b"also read: how to"));
+        assert!(labelled(b"related : the law"));
+        assert!(!labelled(b"related posts help readers"));
+        assert!(!labelled(b"read more about the law"));
+        assert!(!labelled(b"relatedness: a measure"));
+    }
+
+    #[test]
+    fn labels_are_sorted_and_lower_case() {
+        assert!(LABELS.windows(2).all(|w| w[0] < w[1]));
+        assert!(LABELS.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+    }
+}
