@@ -55,6 +55,7 @@ mod teasers;
 mod text_stats;
 mod upstream;
 mod vocabulary;
+mod wrapper_parts;
 
 use dom_query::Document;
 
