@@ -1,0 +1,86 @@
+//! Parts of the article's wrapper that are not the article: headline lists beside the
+//! post inside one wrapper with it and its comments.
+
+mod common;
+
+use common::{PROSE, assert_kept, main_content, paras};
+
+/// A side list of headline links under a short title.
+fn headline_list(title: &str, n: usize) -> String {
+    let items: String = (1..=n)
+        .map(|i| format!("<li><a href=\"/{title}/{i}\">{title} story number {i} of the archive</a></li>"))
+        .collect();
+    format!("<div class=\"box\"><div class=\"box-title\">{title}...</div><ul>{items}</ul></div>")
+}
+
+/// A comment thread whose replies are prose (they weigh as much as the post).
+fn thread(n: usize) -> String {
+    let replies: String = (1..=n)
+        .map(|i| format!("<li class=\"comment\" id=\"comment-{i}\"><p>Reply {i}. {PROSE}</p></li>"))
+        .collect();
+    format!("<h3>{n} Comments</h3><ol class=\"commentlist\">{replies}</ol>")
+}
+
+/// A box of sponsored offers written as prose (chrome by its name).
+fn offers(n: usize) -> String {
+    let slides: String = (1..=n)
+        .map(|i| format!("<div class=\"slide\"><p>Offer {i}. {PROSE}</p></div>"))
+        .collect();
+    format!("<div class=\"sponsored-offers\">{slides}</div>")
+}
+
+/// `#main` holding one wrapper with the post and its thread, and a side column of
+/// sponsored offers and headline lists beside them: counted with the thread and the
+/// offers, the post is not the wrapper's prose; once they are gone, it is.
+fn page(post_paras: usize) -> String {
+    format!(
+        "<html><body><div id=\"main\"><div id=\"content\">\
+         <div id=\"post-area\"><div class=\"entry\"><h1>A walk along the old wall</h1>{}</div>\
+         <div id=\"comments\">{}</div></div>\
+         <div id=\"side-area\">{}{}{}</div>\
+         </div></div></body></html>",
+        paras(post_paras),
+        thread(3),
+        offers(4),
+        headline_list("Recent", 6),
+        headline_list("Favourites", 5),
+    )
+}
+
+#[test]
+fn headline_lists_beside_the_post_inside_its_wrapper_go() {
+    let out = main_content(&page(5));
+    assert_kept(
+        &out,
+        &["A walk along the old wall", "Part 1.", "Part 5."],
+        &[
+            "Reply 1.",
+            "Offer 2.",
+            "Recent story number 2",
+            "Recent...",
+            "Favourites story number 4",
+        ],
+    );
+}
+
+#[test]
+fn a_reading_list_inside_the_post_stays() {
+    let list: String = (1..=4)
+        .map(|i| format!("<li><a href=\"/read/{i}\">Further reading number {i} on lichens</a></li>"))
+        .collect();
+    let html = format!(
+        "<html><body><div id=\"main\"><div id=\"content\">\
+         <div id=\"post-area\"><div class=\"entry\"><h1>Lichens</h1>{}<ul>{list}</ul>{}</div>\
+         <div id=\"comments\">{}</div></div>\
+         </div></div></body></html>",
+        paras(2),
+        paras(1).replace("Part 1.", "Part 9."),
+        thread(4),
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1.", "Part 9.", "Further reading number 3"],
+        &["Reply 2."],
+    );
+}
