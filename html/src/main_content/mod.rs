@@ -38,6 +38,7 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod aside_beside;
 mod calls;
 mod closing_lines;
 mod comments;
