@@ -1,5 +1,6 @@
 //! Parts of the article's wrapper that are not the article: headline lists beside the
-//! post inside one wrapper with it and its comments.
+//! post inside one wrapper with it and its comments; an `<aside>` beside the element the
+//! page names as its article.
 
 mod common;
 
@@ -83,4 +84,48 @@ fn a_reading_list_inside_the_post_stays() {
         &["Part 1.", "Part 9.", "Further reading number 3"],
         &["Reply 2."],
     );
+}
+
+/// A live feed of dated items with blurbs of prose, long enough to be half the page.
+fn live_feed(n: usize) -> String {
+    let items: String = (1..=n)
+        .map(|i| {
+            format!(
+                "<li><a href=\"/live/{i}\">12:{i:02}</a> <a href=\"/live/{i}\">Update {i} from the desk</a>\
+                 <p>Blurb {i}. {PROSE}</p></li>"
+            )
+        })
+        .collect();
+    format!("<ul class=\"feed\">{items}</ul>")
+}
+
+fn article_with_aside(aside_in_article: bool) -> String {
+    let aside = format!("<aside><h2>Live</h2>{}</aside>", live_feed(8));
+    let (inside, beside) = if aside_in_article {
+        (aside.as_str(), "")
+    } else {
+        ("", aside.as_str())
+    };
+    format!(
+        "<html><body><div id=\"page\"><div class=\"columns\">\
+         <article><h1>Stone walls</h1><div itemprop=\"articleBody\">{}{inside}</div></article>\
+         {beside}</div></div></body></html>",
+        paras(5),
+    )
+}
+
+#[test]
+fn an_aside_beside_the_named_article_goes() {
+    let out = main_content(&article_with_aside(false));
+    assert_kept(
+        &out,
+        &["Stone walls", "Part 1.", "Part 5."],
+        &["Blurb 1.", "Update 3 from the desk"],
+    );
+}
+
+#[test]
+fn an_aside_inside_the_named_article_stays() {
+    let out = main_content(&article_with_aside(true));
+    assert_kept(&out, &["Part 1.", "Part 5.", "Blurb 2."], &[]);
 }
