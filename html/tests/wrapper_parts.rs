@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{PROSE, assert_kept, main_content, paras};
+use common::{PROSE, assert_kept, main_content, paras, paras_from};
 
 /// A side list of headline links under a short title.
 fn headline_list(title: &str, n: usize) -> String {
@@ -128,4 +128,41 @@ fn an_aside_beside_the_named_article_goes() {
 fn an_aside_inside_the_named_article_stays() {
     let out = main_content(&article_with_aside(true));
     assert_kept(&out, &["Part 1.", "Part 5.", "Blurb 2."], &[]);
+}
+
+/// A post (inside `#main`, with a note after it) whose element also holds a titled list
+/// of links after its last paragraph, or between its paragraphs.
+fn post_with_pointers(at_end: bool) -> String {
+    let list: String = (1..=4)
+        .map(|i| format!("<li><a href=\"/other/{i}\">Another story number {i} on the site</a></li>"))
+        .collect();
+    let pointers = format!("<p><strong>Related content:</strong></p><ul>{list}</ul>");
+    let (middle, end) = if at_end {
+        (String::new(), pointers)
+    } else {
+        (pointers, String::new())
+    };
+    format!(
+        "<html><body><div id=\"main\"><div class=\"story\"><h1>Walls</h1>\
+         <div class=\"story-body\">{}{middle}{}{end}</div>\
+         <p class=\"note\">A note on the photographs. {PROSE}</p></div></div></body></html>",
+        paras(6),
+        paras_from(7, 12),
+    )
+}
+
+#[test]
+fn a_titled_list_of_links_after_the_body_s_last_paragraph_goes() {
+    let out = main_content(&post_with_pointers(true));
+    assert_kept(
+        &out,
+        &["Part 1.", "Part 6."],
+        &["Related content:", "Another story number 2"],
+    );
+}
+
+#[test]
+fn a_titled_list_of_links_between_the_body_s_paragraphs_stays() {
+    let out = main_content(&post_with_pointers(false));
+    assert_kept(&out, &["Part 1.", "Part 12.", "Another story number 2"], &[]);
 }

@@ -39,6 +39,7 @@
 
 mod arena;
 mod aside_beside;
+mod body_pointers;
 mod calls;
 mod closing_lines;
 mod comments;
