@@ -166,3 +166,34 @@ fn a_titled_list_of_links_between_the_body_s_paragraphs_stays() {
     let out = main_content(&post_with_pointers(false));
     assert_kept(&out, &["Part 1.", "Part 12.", "Another story number 2"], &[]);
 }
+
+/// A post followed by pictures, each with the same line under it (or a field's name with
+/// a colon, as a guide writes in every part).
+fn gallery_post(label: &str) -> String {
+    let photos: String = (1..=6)
+        .map(|i| {
+            format!(
+                "<div class=\"photo\"><img src=\"/p/{i}.jpg\" alt=\"\"><div class=\"label\">{label}</div>\
+                 <p>Wall number {i}. {PROSE}</p></div>"
+            )
+        })
+        .collect();
+    format!(
+        "<html><body><div class=\"post\"><h1>Walls in pictures</h1>{}{photos}</div></body></html>",
+        paras(6)
+    )
+}
+
+#[test]
+fn a_line_repeated_under_every_picture_goes() {
+    let out = main_content(&gallery_post("Hover over the photo to load its notes"));
+    assert_kept(&out, &["Part 1.", "Wall number 6."], &["Hover over the photo"]);
+}
+
+#[test]
+fn a_field_name_repeated_in_every_part_stays() {
+    let out = main_content(&gallery_post(
+        "<strong>Best season to visit:</strong> early spring",
+    ));
+    assert_kept(&out, &["Part 1.", "Wall number 6.", "Best season to visit:"], &[]);
+}

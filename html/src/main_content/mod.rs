@@ -50,6 +50,7 @@ mod link_lists;
 mod phrases;
 mod pruning;
 mod related;
+mod repeated_labels;
 mod score;
 mod select;
 mod str_hash;
