@@ -197,3 +197,44 @@ fn a_field_name_repeated_in_every_part_stays() {
     ));
     assert_kept(&out, &["Part 1.", "Wall number 6.", "Best season to visit:"], &[]);
 }
+
+/// Teaser cards of other posts: a linked headline and a one-sentence blurb each.
+fn teaser_cards(n: usize) -> String {
+    (1..=n)
+        .map(|i| {
+            format!(
+                "<div class=\"card\"><h2><a href=\"/post/{i}\">Earlier post {i}: the council approves a \
+                 bridge</a></h2><p>Residents argued for years about the crossing, and the vote was \
+                 closer than anyone expected.</p></div>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_shelf_of_teasers_above_the_post_goes() {
+    let html = format!(
+        "<html><body><div id=\"main\"><div class=\"latest\">{}</div>\
+         <div class=\"post\"><h1>Stone walls</h1>{}</div></div></body></html>",
+        teaser_cards(4),
+        paras(8),
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Stone walls", "Part 1.", "Part 8."],
+        &["Earlier post 2", "Residents argued"],
+    );
+}
+
+#[test]
+fn a_grid_of_cards_above_a_shorter_closing_text_stays() {
+    let html = format!(
+        "<html><body><div id=\"main\"><div class=\"latest\">{}</div>\
+         <div class=\"about\"><h2>About these posts</h2>{}</div></div></body></html>",
+        teaser_cards(12),
+        paras(4),
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1.", "Earlier post 2", "Earlier post 11"], &[]);
+}

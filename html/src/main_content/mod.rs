@@ -25,11 +25,12 @@
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
-//!    ([`teasers`]), what the article's wrapper holds besides it (headline lists beside
-//!    the part holding the kept prose: [`wrapper_parts`]; an `<aside>` beside the named
-//!    article: [`aside_beside`]; a titled list of links at the body's end:
-//!    [`body_pointers`]; a gallery's labels repeated by each picture: [`repeated_labels`]),
-//!    short closing lines after its last paragraph (calls to the reader,
+//!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
+//!    besides it (headline lists beside the part holding the kept prose:
+//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a titled
+//!    list of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
+//!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
+//!    (calls to the reader,
 //!    the site's notices: [`closing_lines`]) and headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -59,6 +60,7 @@ mod score;
 mod select;
 mod str_hash;
 mod teasers;
+mod teasers_before;
 mod text_stats;
 mod upstream;
 mod vocabulary;
