@@ -30,8 +30,8 @@
 //!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a titled
 //!    list of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
 //!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
-//!    (calls to the reader,
-//!    the site's notices: [`closing_lines`]) and headings left without a section. One
+//!    (calls to the reader, the site's notices: [`closing_lines`]) and headings left
+//!    without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
