@@ -238,14 +238,3 @@ fn a_grid_of_cards_above_a_shorter_closing_text_stays() {
     let out = main_content(&html);
     assert_kept(&out, &["Part 1.", "Earlier post 2", "Earlier post 11"], &[]);
 }
-
-#[test]
-fn a_list_of_links_after_the_body_s_last_paragraph_goes() {
-    let html = post_with_pointers(true).replace("<p><strong>Related content:</strong></p>", "");
-    let out = main_content(&html);
-    assert_kept(
-        &out,
-        &["Part 1.", "Part 12.", "A note on"],
-        &["Another story number 2"],
-    );
-}

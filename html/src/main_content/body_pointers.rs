@@ -1,11 +1,8 @@
-//! Lists of links at the end of the article's body: the rules of [`super::related`] and
-//! [`super::link_lists`] leave the body alone (an author's "Related resources", a reading
-//! list among the post's sections are the author's), but after the body's last paragraph
-//! of prose, a block titled as pointers to other pages ("Related content:", "More from
-//! …") or a list whose every item is a link (`ul`/`ol`, ≥ 3 links, 80 % link text) is the
-//! site's template writing its links into the story's element. What stands before that
-//! paragraph stays, and so do blocks of links written without a list (a service page's
-//! cards of its posts).
+//! Blocks titled as pointers to other pages at the end of the article's body: the rule of
+//! [`super::related`] leaves the body alone (an author's "Related resources" among the
+//! post's sections are the author's), but after the body's last paragraph of prose a
+//! "Related content:" or "More from …" list inside the body is the site's (a template
+//! writing its links into the story's element). What stands before that paragraph stays.
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
@@ -21,6 +18,9 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
     let Some(body) = body else { return };
     let nodes = &arena.nodes;
     let body_end = body + nodes[body].size as usize;
+    if nodes[body].total.related_titles == 0 {
+        return;
+    }
     let kept = |mut j: usize| loop {
         if prune.is_gone(j) {
             return false;
@@ -38,16 +38,11 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
     let mut i = last + nodes[last].size as usize;
     while i < body_end {
         let n = &nodes[i];
-        if prune.skips(i, n) {
+        if prune.skips(i, n) || n.total.related_titles == 0 {
             i += n.size as usize;
             continue;
         }
         let title = n.own.related_titles > 0 && n.own.words <= TITLE_WORDS && n.is_block();
-        if n.kind == Kind::List && super::link_lists::headline_list(n) && !n.forced && !holds_forced[i] {
-            found.push(i);
-            i += n.size as usize;
-            continue;
-        }
         if let Some(block) = title
             .then(|| super::related::titled_block(arena, i, body, holds_forced, max_chars))
             .flatten()
