@@ -128,7 +128,7 @@ fn plain(n: &Node) -> u32 {
 
 /// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of
 /// links written without a list (links and line breaks), held to a stricter link share.
-fn headline_list(n: &Node) -> bool {
+pub(super) fn headline_list(n: &Node) -> bool {
     let density = n.total.link_density();
     match n.kind {
         Kind::List => n.counts.links >= LIST_MIN_LINKS && density >= LIST_LINKS,
@@ -139,7 +139,7 @@ fn headline_list(n: &Node) -> bool {
 
 /// The list, or the wrapper holding it and no more than its heading (the wrapper of a
 /// "Top stories" module), up to the container and never around the body.
-fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usize {
+pub(super) fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usize {
     let nodes = &arena.nodes;
     let mut cur = list;
     loop {

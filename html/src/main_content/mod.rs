@@ -25,11 +25,15 @@
 //!    link blocks before the first sentence and after the last one (breadcrumbs; tags,
 //!    sharing, related lists), on article pages headline lists outside the article's
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
-//!    ([`teasers`]), short closing lines after its last paragraph (calls to the reader,
-//!    the site's notices: [`closing_lines`]; a dated "Posted by" line, tags:
-//!    [`post_footer`]), "read also" lines inside it
-//!    ([`read_also`]), reading-time lines on any page
-//!    ([`reading_time`], in the same walk) and headings left without a section. One
+//!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
+//!    besides it (headline lists beside the part holding the kept prose:
+//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a titled
+//!    list of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
+//!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
+//!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
+//!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
+//!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
+//!    left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -41,6 +45,8 @@
 //! chose the content already: only upstream's rule ([`upstream`]) applies inside it.
 
 mod arena;
+mod aside_beside;
+mod body_pointers;
 mod calls;
 mod closing_lines;
 mod comments;
@@ -54,13 +60,16 @@ mod pruning;
 mod read_also;
 mod reading_time;
 mod related;
+mod repeated_labels;
 mod score;
 mod select;
 mod str_hash;
 mod teasers;
+mod teasers_before;
 mod text_stats;
 mod upstream;
 mod vocabulary;
+mod wrapper_parts;
 
 use dom_query::Document;
 

@@ -59,7 +59,7 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
 
 /// The block a title at `t` heads: its parent when the parent is the title and links,
 /// else the title and its next sibling when that sibling is links.
-fn titled_block(
+pub(super) fn titled_block(
     arena: &Arena,
     t: usize,
     container: usize,

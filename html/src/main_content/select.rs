@@ -82,6 +82,11 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     let body = super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
     super::related::prune(arena, body, &holds_forced, &mut prune);
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::teasers_before::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::wrapper_parts::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::aside_beside::prune(arena, scores, &holds_forced, &mut prune);
+    super::body_pointers::prune(arena, body, &holds_forced, &mut prune);
+    super::repeated_labels::prune(doc, arena, scores, &holds_forced, &mut prune);
     super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
     super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
     super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);

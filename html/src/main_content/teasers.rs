@@ -58,7 +58,7 @@ pub(super) fn prune(
 }
 
 /// Whether the children of `holder` are mostly teaser cards, at least [`MIN_CARDS`].
-fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
+pub(super) fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
     let nodes = &arena.nodes;
     let (mut cards, mut card_chars) = (0, 0);
     for c in arena.children(holder) {

@@ -1,0 +1,63 @@
+//! Blocks titled as pointers to other pages at the end of the article's body: the rule of
+//! [`super::related`] leaves the body alone (an author's "Related resources" among the
+//! post's sections are the author's), but after the body's last paragraph of prose a
+//! "Related content:" or "More from …" list inside the body is the site's (a template
+//! writing its links into the story's element). What stands before that paragraph stays.
+
+use super::arena::{Arena, Node};
+use super::hints::Kind;
+use super::pruning::Pruning;
+
+/// Words a title has at most.
+const TITLE_WORDS: u32 = 8;
+/// Share of the container's characters the block may hold (as in [`super::related`]).
+const MAX_SHARE: f32 = 0.08;
+
+/// Prunes pointer-titled blocks of links after the last prose paragraph of `body`.
+pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {
+    let Some(body) = body else { return };
+    let nodes = &arena.nodes;
+    let body_end = body + nodes[body].size as usize;
+    if nodes[body].total.related_titles == 0 {
+        return;
+    }
+    let kept = |mut j: usize| loop {
+        if prune.is_gone(j) {
+            return false;
+        }
+        if j == body {
+            return true;
+        }
+        j = nodes[j].parent as usize;
+    };
+    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+        return;
+    };
+    let max_chars = MAX_SHARE * nodes[prune.container()].total.chars as f32;
+    let mut found = Vec::new();
+    let mut i = last + nodes[last].size as usize;
+    while i < body_end {
+        let n = &nodes[i];
+        if prune.skips(i, n) || n.total.related_titles == 0 {
+            i += n.size as usize;
+            continue;
+        }
+        let title = n.own.related_titles > 0 && n.own.words <= TITLE_WORDS && n.is_block();
+        if let Some(block) = title
+            .then(|| super::related::titled_block(arena, i, body, holds_forced, max_chars))
+            .flatten()
+        {
+            let last = block[block.len() - 1];
+            found.extend(block);
+            i = last + nodes[last].size as usize;
+            continue;
+        }
+        i += 1;
+    }
+    prune.extend(found);
+}
+
+/// A paragraph of prose (as [`super::link_lists`] counts the body's prose).
+fn prose(n: &Node) -> bool {
+    n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
+}

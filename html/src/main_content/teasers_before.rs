@@ -1,0 +1,56 @@
+//! Shelves of teaser cards before an article's body: the shelf [`super::teasers`] takes
+//! after the body ("more from the blog") also stands above it on some themes (the
+//! latest posts, each a linked headline and a blurb, over the story). Before the body,
+//! not around it, saying less than it, on a page whose body is a good part of what the
+//! container says, it goes the same way.
+
+use super::arena::{Arena, Node};
+use super::pruning::Pruning;
+use super::score::Scores;
+use super::teasers::teaser_shelf;
+
+/// Share of the container's plain text the body holds for the shelves before it to go.
+const BODY_LEADS: f32 = 0.25;
+
+/// Prunes shelves of teaser cards before the article's `body` inside the container.
+pub(super) fn prune(
+    arena: &Arena,
+    scores: &Scores,
+    body: Option<usize>,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) {
+    let Some(body) = body else { return };
+    let nodes = &arena.nodes;
+    let container = prune.container();
+    let body_plain = plain(&nodes[body]);
+    if (body_plain as f32) < BODY_LEADS * plain(&nodes[container]) as f32 {
+        return;
+    }
+    let mut found = Vec::new();
+    let mut i = container + 1;
+    while i < body {
+        let n = &nodes[i];
+        let end = i + n.size as usize;
+        if prune.skips(i, n) || holds_forced[i] && end <= body {
+            i = end;
+            continue;
+        }
+        let around_body = body < end;
+        // Saying less than the body, links counted: a collection's grid of cards above its
+        // closing text is the page.
+        let smaller = n.total.chars < nodes[body].total.chars;
+        if !around_body && smaller && scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i)
+        {
+            found.push(i);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    prune.extend(found);
+}
+
+fn plain(n: &Node) -> u32 {
+    n.total.chars - n.total.link_chars
+}
