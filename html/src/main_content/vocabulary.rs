@@ -6,6 +6,8 @@
 
 use super::str_hash::StrMap;
 
+pub(super) mod roles;
+
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Word {
@@ -274,14 +276,43 @@ impl std::hash::Hasher for Fnv {
 
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
-/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]), with
-/// a table of the lengths of its words per first byte: most words of a page are ruled out by
-/// it without hashing.
+/// The lists by weight.
+const WEIGHTS: [(&[&str], Word); 5] = [
+    (BOILER_WORDS, Word::Boiler),
+    (CHROME_WORDS, Word::Chrome(-3)),
+    (CHROME_HINT_WORDS, Word::Chrome(-1)),
+    (CONTENT_WORDS, Word::Content),
+    (COMMENT_WORDS, Word::Comments),
+];
+
+/// What the vocabulary says of one word: its weight, and its roles ([`roles`]' bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub word: Word,
+    pub roles: u16,
+}
+
+const NEUTRAL: Entry = Entry {
+    word: Word::Neutral,
+    roles: 0,
+};
+
+/// The vocabulary and the role words by word, hashed eight bytes a step
+/// ([`super::str_hash::StrHasher`]), with a table of the lengths of its words per first
+/// byte: most words of a page are ruled out by it without hashing.
 struct Vocabulary {
-    words: StrMap<&'static str, Word>,
+    words: StrMap<&'static str, Entry>,
     /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is shorter
     /// than 32 bytes).
     lens: [u32; 256],
+}
+
+impl Vocabulary {
+    fn slot(&mut self, word: &'static str) -> &mut Entry {
+        assert!(!word.is_empty() && word.len() < 32, "{word}");
+        self.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
+        self.words.entry(word).or_insert(NEUTRAL)
+    }
 }
 
 static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(|| {
@@ -289,32 +320,40 @@ static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(||
         words: StrMap::default(),
         lens: [0; 256],
     };
-    for (words, w) in [
-        (BOILER_WORDS, Word::Boiler),
-        (CHROME_WORDS, Word::Chrome(-3)),
-        (CHROME_HINT_WORDS, Word::Chrome(-1)),
-        (CONTENT_WORDS, Word::Content),
-        (COMMENT_WORDS, Word::Comments),
-    ] {
+    for (words, w) in WEIGHTS {
         for &word in words {
-            assert!(!word.is_empty() && word.len() < 32, "{word}");
-            vocabulary.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
-            vocabulary.words.insert(word, w);
+            let slot = vocabulary.slot(word);
+            assert_eq!(slot.word, Word::Neutral, "{word} is listed twice");
+            slot.word = w;
+        }
+    }
+    for (words, role) in roles::ROLES {
+        for &word in words {
+            vocabulary.slot(word).roles |= role;
         }
     }
     vocabulary
 });
 
-pub(super) fn word(w: &str) -> Word {
+/// What the vocabulary says of `w`: weight and roles.
+pub(super) fn entry(w: &str) -> Entry {
     let v = &*VOCABULARY;
     let possible = w
         .as_bytes()
         .first()
         .is_some_and(|&b| w.len() < 32 && v.lens[usize::from(b)] >> w.len() & 1 != 0);
     if !possible {
-        return Word::Neutral;
+        return NEUTRAL;
     }
-    v.words.get(w).copied().unwrap_or(Word::Neutral)
+    v.words.get(w).copied().unwrap_or(NEUTRAL)
+}
+
+/// Every vocabulary word with its weight, read from the lists (tests).
+#[cfg(test)]
+pub(super) fn listed_words() -> impl Iterator<Item = (&'static str, Word)> {
+    WEIGHTS
+        .into_iter()
+        .flat_map(|(words, w)| words.iter().map(move |&word| (word, w)))
 }
 
 /// Splits a class or id into lower-case words and calls `f` on each: parts between

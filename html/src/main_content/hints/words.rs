@@ -9,7 +9,8 @@ use html5ever::ns;
 use crate::dom::local_name;
 use crate::main_content::str_hash::StrMap;
 use crate::main_content::upstream::listed_classes;
-use crate::main_content::vocabulary::{Word, contains_either, for_each_word, fragments, word};
+use crate::main_content::vocabulary::roles;
+use crate::main_content::vocabulary::{Entry, Word, contains_either, entry, for_each_word, fragments};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,12 +43,10 @@ pub(crate) struct Words {
     pub class_hidden: bool,
 }
 
-fn add_word(out: &mut Words, w: &str) {
-    out.thread |= matches!(
-        w,
-        "thread" | "threads" | "topic" | "topics" | "forum" | "forums" | "discussion" | "discussions"
-    );
-    match word(w) {
+/// Adds a word's weight and what its roles say (each word once per element).
+fn add_word(out: &mut Words, e: Entry) {
+    out.thread |= e.roles & roles::THREAD != 0;
+    match e.word {
         Word::Boiler => {
             out.boiler = true;
             out.score -= 3;
@@ -57,24 +56,7 @@ fn add_word(out: &mut Words, w: &str) {
             if n <= -3 {
                 // Navigation words also name in-page navigation inside content
                 // (`content-nav-section`); the rest name chrome regions outright.
-                if matches!(
-                    w,
-                    "nav"
-                        | "navbar"
-                        | "navigation"
-                        | "navigator"
-                        | "navlinks"
-                        | "menu"
-                        | "menus"
-                        | "submenu"
-                        | "menubar"
-                        | "megamenu"
-                        | "carousel"
-                        | "gallery"
-                        | "banner"
-                        | "cta"
-                        | "overlay"
-                ) {
+                if e.roles & roles::NAV != 0 {
                     out.weak_chrome = true;
                 } else {
                     out.strong_chrome = true;
@@ -84,11 +66,11 @@ fn add_word(out: &mut Words, w: &str) {
         Word::Content => {
             out.score += 2;
             // "main" qualifies chrome (`main-nav`) more often than it names content.
-            out.content_word |= w != "main";
+            out.content_word |= e.roles & roles::MAIN == 0;
         }
         Word::Comments => {
             out.comments = true;
-            out.comment_word |= matches!(w, "comment" | "comments");
+            out.comment_word |= e.roles & roles::COMMENT != 0;
             out.score -= 2;
         }
         Word::Neutral => {}
@@ -125,63 +107,31 @@ impl Acc {
     }
 
     fn add(&mut self, w: &str) {
+        // One look-up for the word's weight and roles (the lists are in `roles`).
+        let e = entry(w);
+        let has = |role: u16| e.roles & role != 0;
         // `article-body`, `entry-content`: a piece word followed by a body word.
-        if self.prev_piece && matches!(w, "body" | "content" | "text") {
+        if self.prev_piece && has(roles::BODY) {
             self.out.article_body = true;
         }
-        let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        let part_of_component = self.prev_component && has(roles::PART);
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
-        if self.prev_person
-            && matches!(
-                w,
-                "details"
-                    | "extras"
-                    | "info"
-                    | "bio"
-                    | "title"
-                    | "banner"
-                    | "stats"
-                    | "box"
-                    | "card"
-                    | "description"
-                    | "about"
-            )
-        {
+        if self.prev_person && has(roles::PERSON_DETAIL) {
             self.author_box();
             return;
         }
         // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
         // the box about the writer that ends a post, even inside the post's body.
         // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
-        match w {
-            "author" if self.prev_about => return self.author_box(),
-            "bio" | "bios" | "biography" | "authorbox" | "saboxplugin" => return self.author_box(),
-            _ => {}
+        if (self.prev_about && has(roles::AUTHOR)) || has(roles::AUTHOR_BOX) {
+            return self.author_box();
         }
-        self.prev_about = match w {
-            "about" => true,
-            "the" => self.prev_about,
-            _ => false,
-        };
-        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
-        self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
-        self.prev_component = matches!(
-            w,
-            "card"
-                | "item"
-                | "tile"
-                | "teaser"
-                | "panel"
-                | "box"
-                | "block"
-                | "section"
-                | "product"
-                | "accordion"
-                | "tab"
-                | "table"
-        );
+        self.prev_about = has(roles::ABOUT) || (self.prev_about && has(roles::THE));
+        self.prev_person = has(roles::PERSON);
+        self.prev_piece = has(roles::PIECE);
+        self.prev_component = has(roles::COMPONENT);
         // `card-footer`, `section-header`: a part of a component, not the page's chrome
         // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
         if part_of_component {
@@ -197,7 +147,7 @@ impl Acc {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
         }
-        add_word(&mut self.out, w);
+        add_word(&mut self.out, e);
     }
 }
 
@@ -407,3 +357,6 @@ impl HidingClasses {
         self.hides && !self.shown
     }
 }
+
+#[cfg(test)]
+mod tests;
