@@ -4,9 +4,9 @@
 //! Generic web vocabulary (WAI-ARIA roles, CMS and framework naming habits), never
 //! site-specific names.
 
-use super::str_hash::StrMap;
-
 pub(super) mod roles;
+mod table;
+pub(super) use table::WordKey;
 
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,55 +297,33 @@ const NEUTRAL: Entry = Entry {
     roles: 0,
 };
 
-/// The vocabulary and the role words by word, hashed eight bytes a step
-/// ([`super::str_hash::StrHasher`]), with a table of the lengths of its words per first
-/// byte: most words of a page are ruled out by it without hashing.
-struct Vocabulary {
-    words: StrMap<&'static str, Entry>,
-    /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is shorter
-    /// than 32 bytes).
-    lens: [u32; 256],
-}
-
-impl Vocabulary {
-    fn slot(&mut self, word: &'static str) -> &mut Entry {
-        assert!(!word.is_empty() && word.len() < 32, "{word}");
-        self.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
-        self.words.entry(word).or_insert(NEUTRAL)
-    }
-}
-
-static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(|| {
-    let mut vocabulary = Vocabulary {
-        words: StrMap::default(),
-        lens: [0; 256],
-    };
+/// The vocabulary and the role words ([`table`]).
+static VOCABULARY: std::sync::LazyLock<table::Table> = std::sync::LazyLock::new(|| {
+    let mut table = table::Table::new();
     for (words, w) in WEIGHTS {
         for &word in words {
-            let slot = vocabulary.slot(word);
+            let slot = table.slot(word);
             assert_eq!(slot.word, Word::Neutral, "{word} is listed twice");
             slot.word = w;
         }
     }
     for (words, role) in roles::ROLES {
         for &word in words {
-            vocabulary.slot(word).roles |= role;
+            table.slot(word).roles |= role;
         }
     }
-    vocabulary
+    table
 });
 
-/// What the vocabulary says of `w`: weight and roles.
+/// What the vocabulary says of the word of `key`: weight and roles.
+pub(super) fn entry_of(key: &WordKey) -> Entry {
+    VOCABULARY.get(key)
+}
+
+/// What the vocabulary says of `w` (tests).
+#[cfg(test)]
 pub(super) fn entry(w: &str) -> Entry {
-    let v = &*VOCABULARY;
-    let possible = w
-        .as_bytes()
-        .first()
-        .is_some_and(|&b| w.len() < 32 && v.lens[usize::from(b)] >> w.len() & 1 != 0);
-    if !possible {
-        return NEUTRAL;
-    }
-    v.words.get(w).copied().unwrap_or(NEUTRAL)
+    entry_of(&WordKey::new(w))
 }
 
 /// Every vocabulary word with its weight, read from the lists (tests).

@@ -10,7 +10,9 @@ use crate::dom::local_name;
 use crate::main_content::str_hash::StrMap;
 use crate::main_content::upstream::listed_classes;
 use crate::main_content::vocabulary::roles;
-use crate::main_content::vocabulary::{Entry, Word, contains_either, entry, for_each_word, fragments};
+use crate::main_content::vocabulary::{
+    Entry, Word, WordKey, contains_either, entry_of, for_each_word, fragments,
+};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -81,9 +83,9 @@ fn add_word(out: &mut Words, e: Entry) {
 /// Accumulates the words of one element.
 struct Acc {
     out: Words,
-    /// Hashes of the words seen: each word counts once per element
+    /// The words seen: each word counts once per element
     /// (`promo cmp-promo box-shadow-promo` is one "promo").
-    seen: [u64; 16],
+    seen: [WordKey; 16],
     n_seen: usize,
     /// The previous word of the current class named a piece (article, post…).
     prev_piece: bool,
@@ -108,7 +110,8 @@ impl Acc {
 
     fn add(&mut self, w: &str) {
         // One look-up for the word's weight and roles (the lists are in `roles`).
-        let e = entry(w);
+        let key = WordKey::new(w);
+        let e = entry_of(&key);
         let has = |role: u16| e.roles & role != 0;
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && has(roles::BODY) {
@@ -137,9 +140,6 @@ impl Acc {
         if part_of_component {
             return;
         }
-        let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
         if self.seen[..self.n_seen].contains(&key) {
             return;
         }
@@ -262,7 +262,7 @@ pub(super) fn post_term(class: &str) -> bool {
 fn words_of(value: &str, is_class: bool) -> Words {
     let mut acc = Acc {
         out: Words::default(),
-        seen: [0; 16],
+        seen: [WordKey::default(); 16],
         n_seen: 0,
         prev_piece: false,
         prev_person: false,

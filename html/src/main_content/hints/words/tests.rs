@@ -186,7 +186,7 @@ fn reference_acc() -> AccReference {
 fn new_acc() -> Acc {
     Acc {
         out: Words::default(),
-        seen: [0; 16],
+        seen: [WordKey::default(); 16],
         n_seen: 0,
         prev_piece: false,
         prev_component: false,
@@ -244,6 +244,6 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             }
         }
         assert_eq!(new.out, reference.out);
-        assert_eq!(new.seen, reference.seen);
+        assert_eq!(new.n_seen, reference.n_seen);
     }
 }
