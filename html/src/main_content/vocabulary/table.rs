@@ -10,8 +10,9 @@ use super::Entry;
 /// a class's words, which the splitter caps at 24 bytes) is its FNV-1a hash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct WordKey {
-    k: [u64; 3],
+    // (The length first: most keys compared differ in it, and the derived `==` stops there.)
     len: usize,
+    k: [u64; 3],
 }
 
 impl WordKey {
@@ -37,7 +38,7 @@ impl WordKey {
                 0,
             ],
         };
-        WordKey { k, len: n }
+        WordKey { len: n, k }
     }
 
     /// The first byte (for words of 1–24 bytes).
