@@ -50,6 +50,7 @@ mod pruning;
 mod related;
 mod score;
 mod select;
+mod signature;
 mod str_hash;
 mod teasers;
 mod text_stats;

@@ -7,6 +7,7 @@ use dom_query::Element;
 use html5ever::ns;
 
 use crate::dom::local_name;
+use crate::main_content::signature::signature;
 use crate::main_content::str_hash::StrMap;
 use crate::main_content::upstream::listed_classes;
 use crate::main_content::vocabulary::roles;
@@ -155,7 +156,8 @@ impl Acc {
 /// elements (cards, list items, menu entries). Beside the words, what upstream's lists say
 /// of the classes.
 pub(crate) struct WordCache {
-    classes: StrMap<Box<str>, (Words, ListedClasses)>,
+    /// With the last template signature made of the value: (tag signature, signature).
+    classes: StrMap<Box<str>, (Words, ListedClasses, (u32, u32))>,
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -178,25 +180,42 @@ impl Default for WordCache {
 /// Class and id words of an element (and the words of a custom element's tag name).
 #[cfg(test)]
 pub(crate) fn words(el: &Element, cache: &mut WordCache) -> Words {
-    words_and_listed_classes(el, cache).0
+    words_and_listed_classes(el, cache, 0).0
 }
 
-/// [`words`], and what upstream's lists say of the element's classes (memoised with the
-/// words).
-pub(crate) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (Words, ListedClasses) {
+/// [`words`], what upstream's lists say of the element's classes (memoised with the
+/// words), and the element's template signature from its tag's `tag_sig`
+/// ([`signature`]).
+pub(crate) fn words_and_listed_classes(
+    el: &Element,
+    cache: &mut WordCache,
+    tag_sig: u32,
+) -> (Words, ListedClasses, u32) {
     let mut out = Words::default();
     let mut listed = ListedClasses::default();
+    let mut sig = None;
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get(&*a.value) {
-                Some(w) => *w,
+            let (w, l) = match cache.classes.get_mut(&*a.value) {
+                Some((w, l, last)) => {
+                    // The first class value makes the signature.
+                    if sig.is_none() {
+                        if last.0 != tag_sig {
+                            *last = (tag_sig, signature(tag_sig, &a.value));
+                        }
+                        sig = Some(last.1);
+                    }
+                    (*w, *l)
+                }
                 None => {
                     let mut w = words_of(&a.value, true);
                     let mut hiding = HidingClasses::default();
                     let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
                     w.class_hidden = hiding.hides();
                     let l = ListedClasses { excluded, forced };
-                    cache.classes.insert(Box::from(&*a.value), (w, l));
+                    let last = (tag_sig, signature(tag_sig, &a.value));
+                    sig.get_or_insert(last.1);
+                    cache.classes.insert(Box::from(&*a.value), (w, l, last));
                     (w, l)
                 }
             };
@@ -211,7 +230,7 @@ pub(crate) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (
         merge(&mut out, words_of(&el.name.local, false));
     }
     out.score = out.score.clamp(-6, 6);
-    (out, listed)
+    (out, listed, sig.unwrap_or(tag_sig))
 }
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
