@@ -348,7 +348,12 @@ fn new_node(
     let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
     let tag_sig = signature::tag_signature(el);
-    let (words, classes, sig) = hints::words_and_listed_classes(el, cache, tag_sig);
+    let hints::ElementWords {
+        words,
+        classes,
+        sig,
+        id: el_id,
+    } = hints::words_and_listed_classes(el, cache, tag_sig);
     let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
         id,
@@ -363,8 +368,10 @@ fn new_node(
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && (classes.excluded || EXCLUDE.matches_tag_or_id(el)),
-        forced: classes.forced || FORCE_INCLUDE.matches_tag_or_id(el),
+        listed: words.score > -3
+            && words.score <= 0
+            && (classes.excluded || EXCLUDE.matches_tag_or(&el.name.local, el_id)),
+        forced: classes.forced || FORCE_INCLUDE.matches_tag_or(&el.name.local, el_id),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),

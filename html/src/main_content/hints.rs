@@ -14,9 +14,9 @@ use crate::dom::local_name;
 mod words;
 #[cfg(test)]
 pub(super) use words::words;
+pub(super) use words::{ElementWords, WordCache, Words, words_and_listed_classes};
 #[cfg(test)]
 use words::{HidingClasses, class_hides, post_term};
-pub(super) use words::{WordCache, Words, words_and_listed_classes};
 
 /// What a tag is for the extractor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -180,20 +180,31 @@ impl Default for WordCache {
 /// Class and id words of an element (and the words of a custom element's tag name).
 #[cfg(test)]
 pub(crate) fn words(el: &Element, cache: &mut WordCache) -> Words {
-    words_and_listed_classes(el, cache, 0).0
+    words_and_listed_classes(el, cache, 0).words
+}
+
+/// What [`words_and_listed_classes`] reads of an element's attributes.
+pub(crate) struct ElementWords<'e> {
+    pub words: Words,
+    pub classes: ListedClasses,
+    /// The template signature.
+    pub sig: u32,
+    /// The first `id` value (for upstream's id lists).
+    pub id: Option<&'e str>,
 }
 
 /// [`words`], what upstream's lists say of the element's classes (memoised with the
-/// words), and the element's template signature from its tag's `tag_sig`
-/// ([`signature`]).
-pub(crate) fn words_and_listed_classes(
-    el: &Element,
+/// words), the element's template signature from its tag's `tag_sig` ([`signature`]) and
+/// its `id`, in one look at the attributes.
+pub(crate) fn words_and_listed_classes<'e>(
+    el: &'e Element,
     cache: &mut WordCache,
     tag_sig: u32,
-) -> (Words, ListedClasses, u32) {
+) -> ElementWords<'e> {
     let mut out = Words::default();
     let mut listed = ListedClasses::default();
     let mut sig = None;
+    let mut id = None;
     for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
         if a.name.local == local_name!("class") {
             let (w, l) = match cache.classes.get_mut(&*a.value) {
@@ -222,15 +233,23 @@ pub(crate) fn words_and_listed_classes(
             merge(&mut out, w);
             listed.excluded |= l.excluded;
             listed.forced |= l.forced;
-        } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
-            merge(&mut out, words_of(&a.value, false));
+        } else if a.name.local == local_name!("id") {
+            id.get_or_insert(&*a.value);
+            if !is_slug(&a.value) {
+                merge(&mut out, words_of(&a.value, false));
+            }
         }
     }
     if el.name.local.bytes().any(|b| b == b'-') {
         merge(&mut out, words_of(&el.name.local, false));
     }
     out.score = out.score.clamp(-6, 6);
-    (out, listed, sig.unwrap_or(tag_sig))
+    ElementWords {
+        words: out,
+        classes: listed,
+        sig: sig.unwrap_or(tag_sig),
+        id,
+    }
 }
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
