@@ -345,7 +345,6 @@ fn new_node(
     cache: &mut hints::WordCache,
 ) -> Node {
     let kind = hints::kind(el);
-    let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
     let tag_sig = signature::tag_signature(el);
     let hints::ElementWords {
@@ -353,7 +352,14 @@ fn new_node(
         classes,
         sig,
         id: el_id,
+        role_or_hiding,
     } = hints::words_and_listed_classes(el, cache, tag_sig);
+    // Without an attribute they read, `hidden` and `landmark` need not look at them.
+    let (hidden, landmark) = if role_or_hiding {
+        (hints::hidden(el), hints::landmark(el))
+    } else {
+        (hints::Hidden::No, hints::tag_landmark(el))
+    };
     let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
         id,
@@ -361,7 +367,7 @@ fn new_node(
         size: 1,
         depth,
         kind,
-        landmark: hints::landmark(el),
+        landmark,
         words,
         chrome_inline: inline && (words.boiler || words.score <= -3),
         in_chrome_inline: false,

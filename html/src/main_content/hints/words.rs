@@ -191,6 +191,10 @@ pub(crate) struct ElementWords<'e> {
     pub sig: u32,
     /// The first `id` value (for upstream's id lists).
     pub id: Option<&'e str>,
+    /// An attribute that [`super::hidden`] or [`super::landmark`] reads (`role`,
+    /// `itemprop`, `aria-hidden`, `hidden`, `style`, in any namespace): without one, the
+    /// element is not hidden and its landmark is its tag's.
+    pub role_or_hiding: bool,
 }
 
 /// [`words`], what upstream's lists say of the element's classes (memoised with the
@@ -205,7 +209,19 @@ pub(crate) fn words_and_listed_classes<'e>(
     let mut listed = ListedClasses::default();
     let mut sig = None;
     let mut id = None;
-    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+    let mut role_or_hiding = false;
+    for a in el.attrs.iter() {
+        role_or_hiding |= matches!(
+            a.name.local,
+            local_name!("role")
+                | local_name!("itemprop")
+                | local_name!("aria-hidden")
+                | local_name!("hidden")
+                | local_name!("style")
+        );
+        if a.name.ns != ns!() {
+            continue;
+        }
         if a.name.local == local_name!("class") {
             let (w, l) = match cache.classes.get_mut(&*a.value) {
                 Some((w, l, last)) => {
@@ -249,6 +265,7 @@ pub(crate) fn words_and_listed_classes<'e>(
         classes: listed,
         sig: sig.unwrap_or(tag_sig),
         id,
+        role_or_hiding,
     }
 }
 
