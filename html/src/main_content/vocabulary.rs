@@ -298,8 +298,8 @@ const NEUTRAL: Entry = Entry {
 };
 
 /// The vocabulary and the role words ([`table`]).
-static VOCABULARY: std::sync::LazyLock<table::Table> = std::sync::LazyLock::new(|| {
-    let mut table = table::Table::new();
+static VOCABULARY: std::sync::LazyLock<table::Table<Entry>> = std::sync::LazyLock::new(|| {
+    let mut table = table::Table::new(NEUTRAL);
     for (words, w) in WEIGHTS {
         for &word in words {
             let slot = table.slot(word);

@@ -1,7 +1,7 @@
 //! Words that play a part in how a class is read beyond their weight (see
 //! `hints::words`): a forum's thread, the qualifiers of navigation, the pieces, components
 //! and persons whose next word names a part (`article-body`, `card-header`, `author-bio`).
-//! Each list is one role bit; the vocabulary's table ([`super::entry`]) holds a word's roles
+//! Each list is one role bit; the vocabulary's table ([`super::entry_of`]) holds a word's roles
 //! beside its weight, so a word is looked up once.
 
 /// A word naming a forum thread.

@@ -1,9 +1,7 @@
-//! The vocabulary's table (see [`super::entry`]): a word is held as a [`WordKey`] (its bytes
+//! The vocabulary's table (see [`super::entry_of`]): a word is held as a [`WordKey`] (its bytes
 //! in three 8-byte words, compared without a `memcmp` call) in an open-addressing table. The
 //! key is also what tells two words of a class apart in `hints::words` (each word counts
 //! once per element).
-
-use super::Entry;
 
 /// A word of up to 24 bytes, exactly: its length and reads of its bytes that cover all of
 /// them (overlapping unless the length is a multiple of eight). A longer word (never one of
@@ -50,21 +48,23 @@ impl WordKey {
 /// Slots of the table: a power of two, at least twice the number of words.
 const BITS: u32 = 9;
 
-/// The words of the vocabulary and the role words, by key, with what they say; with a
+/// Words of 1–16 bytes by key, with what they say (`V`; `none` for any other word); with a
 /// table of the lengths of its words per first byte: most words of a page are ruled out by
 /// it before the table is probed.
-pub(super) struct Table {
-    slots: Vec<(WordKey, Entry)>,
+pub(super) struct Table<V> {
+    slots: Vec<(WordKey, V)>,
+    none: V,
     used: usize,
     /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is 1–16
     /// bytes).
     lens: [u32; 256],
 }
 
-impl Table {
-    pub(super) fn new() -> Table {
+impl<V: Copy> Table<V> {
+    pub(super) fn new(none: V) -> Table<V> {
         Table {
-            slots: vec![(WordKey::default(), super::NEUTRAL); 1 << BITS],
+            slots: vec![(WordKey::default(), none); 1 << BITS],
+            none,
             used: 0,
             lens: [0; 256],
         }
@@ -75,8 +75,8 @@ impl Table {
         (h >> (64 - BITS)) as usize
     }
 
-    /// The entry of `word`, added as neutral if it is not in the table yet.
-    pub(super) fn slot(&mut self, word: &str) -> &mut Entry {
+    /// The entry of `word`, added as `none` if it is not in the table yet.
+    pub(super) fn slot(&mut self, word: &str) -> &mut V {
         assert!((1..=16).contains(&word.len()), "{word}");
         let key = WordKey::new(word);
         self.lens[usize::from(key.first())] |= 1 << key.len;
@@ -93,9 +93,9 @@ impl Table {
         &mut self.slots[i].1
     }
 
-    pub(super) fn get(&self, key: &WordKey) -> Entry {
+    pub(super) fn get(&self, key: &WordKey) -> V {
         if key.len > 16 || self.lens[usize::from(key.first())] >> key.len & 1 == 0 {
-            return super::NEUTRAL;
+            return self.none;
         }
         let mask = self.slots.len() - 1;
         let mut i = Self::home(key);
@@ -105,7 +105,7 @@ impl Table {
                 return *e;
             }
             if k.len == 0 {
-                return super::NEUTRAL;
+                return self.none;
             }
             i = (i + 1) & mask;
         }
