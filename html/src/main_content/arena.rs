@@ -5,6 +5,7 @@
 use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
+use super::signature;
 use super::text_stats::text_stats;
 pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
@@ -344,26 +345,39 @@ fn new_node(
     cache: &mut hints::WordCache,
 ) -> Node {
     let kind = hints::kind(el);
-    let hidden = hints::hidden(el);
     let is_link = kind == Kind::Link;
-    let (words, classes) = hints::words_and_listed_classes(el, cache);
+    let tag_sig = signature::tag_signature(el);
+    let hints::ElementWords {
+        words,
+        classes,
+        sig,
+        id: el_id,
+        role_or_hiding,
+    } = hints::words_and_listed_classes(el, cache, tag_sig);
+    // Without an attribute they read, `hidden` and `landmark` need not look at them.
+    let (hidden, landmark) = if role_or_hiding {
+        (hints::hidden(el), hints::landmark(el))
+    } else {
+        (hints::Hidden::No, hints::tag_landmark(el))
+    };
     let inline = matches!(kind, Kind::Inline | Kind::Link);
-    let (sig, tag_sig) = signatures(el);
     Node {
         id,
         parent,
         size: 1,
         depth,
         kind,
-        landmark: hints::landmark(el),
+        landmark,
         words,
         chrome_inline: inline && (words.boiler || words.score <= -3),
         in_chrome_inline: false,
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
-        listed: words.score > -3 && words.score <= 0 && (classes.excluded || EXCLUDE.matches_tag_or_id(el)),
-        forced: classes.forced || FORCE_INCLUDE.matches_tag_or_id(el),
+        listed: words.score > -3
+            && words.score <= 0
+            && (classes.excluded || EXCLUDE.matches_tag_or(&el.name.local, el_id)),
+        forced: classes.forced || FORCE_INCLUDE.matches_tag_or(&el.name.local, el_id),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),
@@ -374,28 +388,6 @@ fn new_node(
         own_hash: HASH_SEED,
         hash: HASH_SEED,
     }
-}
-
-/// FNV-1a over the tag name and the first class (ASCII digits skipped), and over the tag
-/// name alone: `(sig, tag_sig)`. The class part continues the tag's hash, read in one pass
-/// over the class value up to the end of its first class.
-fn signatures(el: &dom_query::Element) -> (u32, u32) {
-    let eat = |h: u32, b: u8| (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-    let tag = el.name.local.bytes().fold(0x811c_9dc5, eat);
-    // Without a class the signature is the tag's alone (`sig == tag_sig`): a template
-    // nobody named.
-    let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
-    let b = class.as_bytes();
-    let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else {
-        return (tag, tag);
-    };
-    let mut h = eat(tag, b'.');
-    for &c in b[start..].iter().take_while(|c| !c.is_ascii_whitespace()) {
-        if !c.is_ascii_digit() {
-            h = eat(h, c);
-        }
-    }
-    (h, tag)
 }
 
 /// Folds `x` into `h`, order-sensitive.
@@ -442,6 +434,64 @@ mod tests {
         assert_eq!(div.size, 8);
         assert!(a.nodes[7].dropped);
         assert_eq!(a.children(1).collect::<Vec<_>>(), [2, 4, 7, 8]);
+    }
+
+    /// The signatures as they were made before the memo: FNV-1a over the tag name, then
+    /// `.` and the first class of the first `class` attribute without its digits.
+    fn signatures_reference(el: &dom_query::Element) -> (u32, u32) {
+        let eat = |h: u32, b: u8| (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        let tag = el.name.local.bytes().fold(0x811c_9dc5, eat);
+        let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
+        let b = class.as_bytes();
+        let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else {
+            return (tag, tag);
+        };
+        let mut h = eat(tag, b'.');
+        for &c in b[start..].iter().take_while(|c| !c.is_ascii_whitespace()) {
+            if !c.is_ascii_digit() {
+                h = eat(h, c);
+            }
+        }
+        (h, tag)
+    }
+
+    #[test]
+    fn memoised_signatures_are_the_signatures_made_per_element() {
+        // Class values repeated on several tags, with digits, spaces only, several classes.
+        let tags = ["div", "li", "section", "a", "span", "my-card"];
+        let classes = [
+            "",
+            " ",
+            "card",
+            "card item2",
+            " x1 y",
+            "42",
+            "card-3 big",
+            "\tnav  ",
+        ];
+        let mut rng = crate::test_rng::TestRng::new(31);
+        for _ in 0..300 {
+            let mut html = String::new();
+            for _ in 0..40 {
+                let tag = tags[rng.below(tags.len())];
+                let class = classes[rng.below(classes.len())];
+                let attr = if rng.below(5) == 0 {
+                    String::new()
+                } else {
+                    format!(" class='{class}'")
+                };
+                html.push_str(&format!("<{tag}{attr}>t</{tag}>"));
+                if rng.below(4) == 0 {
+                    html.push_str("<div>");
+                }
+            }
+            let doc = parse(&html);
+            let a = Arena::build(&doc, doc.body().unwrap().id);
+            for n in &a.nodes[1..] {
+                let reference = crate::dom::with_element(&doc.tree, n.id, signatures_reference).unwrap();
+                assert_eq!((n.sig, n.tag_sig), reference, "{html}");
+            }
+        }
     }
 
     fn kinds(a: &Arena) -> Vec<(Kind, u32, u32)> {

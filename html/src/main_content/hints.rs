@@ -14,9 +14,9 @@ use crate::dom::local_name;
 mod words;
 #[cfg(test)]
 pub(super) use words::words;
+pub(super) use words::{ElementWords, WordCache, Words, words_and_listed_classes};
 #[cfg(test)]
 use words::{HidingClasses, class_hides, post_term};
-pub(super) use words::{WordCache, Words, words_and_listed_classes};
 
 /// What a tag is for the extractor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,9 +167,9 @@ pub(super) fn kind(el: &Element) -> Kind {
     }
 }
 
-/// The landmark of an element (tag first, then `role`, then `itemprop`).
-pub(super) fn landmark(el: &Element) -> Landmark {
-    let tag = match el.name.local {
+/// The landmark of an element's tag alone.
+pub(super) fn tag_landmark(el: &Element) -> Landmark {
+    match el.name.local {
         local_name!("main") => Landmark::Main,
         local_name!("article") => Landmark::Article,
         local_name!("nav") => Landmark::Nav,
@@ -178,7 +178,12 @@ pub(super) fn landmark(el: &Element) -> Landmark {
         local_name!("aside") => Landmark::Aside,
         local_name!("form") => Landmark::Form,
         _ => Landmark::None,
-    };
+    }
+}
+
+/// The landmark of an element (tag first, then `role`, then `itemprop`).
+pub(super) fn landmark(el: &Element) -> Landmark {
+    let tag = tag_landmark(el);
     if tag != Landmark::None {
         return tag;
     }

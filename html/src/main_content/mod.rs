@@ -63,6 +63,7 @@ mod related;
 mod repeated_labels;
 mod score;
 mod select;
+mod signature;
 mod str_hash;
 mod teasers;
 mod teasers_before;

@@ -122,10 +122,12 @@ impl SimpleSelectors {
     /// Whether the element's tag or `id` is listed (what [`Self::matches`] checks besides
     /// the classes).
     pub(super) fn matches_tag_or_id(&self, el: &Element) -> bool {
-        self.tags.contains(&el.name.local)
-            || el.attrs.iter().any(|a| {
-                a.name.ns == ns!() && a.name.local == local_name!("id") && self.ids.contains(&&*a.value)
-            })
+        self.matches_tag_or(&el.name.local, crate::dom::attr(el, &local_name!("id")))
+    }
+
+    /// [`Self::matches_tag_or_id`] for a tag name and the element's first `id` value.
+    pub(super) fn matches_tag_or(&self, tag: &LocalName, id: Option<&str>) -> bool {
+        self.tags.contains(tag) || id.is_some_and(|id| self.ids.contains(&id))
     }
 
     /// Whether one of the classes of a `class` value is listed.
@@ -210,6 +212,50 @@ mod tests {
         let doc = parse(html);
         remove_listed(&doc);
         doc.select("body").inner_html().to_string()
+    }
+
+    #[test]
+    fn the_id_read_with_the_words_decides_as_the_attribute_look_up() {
+        // Every listed id and tag, on listed and other tags, with and without other
+        // attributes around the id.
+        let ids: Vec<&str> = EXCLUDE_NON_MAIN_TAGS
+            .iter()
+            .chain(&FORCE_INCLUDE_MAIN_TAGS)
+            .filter_map(|s| s.strip_prefix('#'))
+            .chain(["", "main", "x", "header-2"])
+            .collect();
+        let tags = [
+            "div", "nav", "aside", "footer", "main", "article", "span", "my-box",
+        ];
+        let mut rng = crate::test_rng::TestRng::new(41);
+        let mut html = String::new();
+        for _ in 0..3_000 {
+            let tag = tags[rng.below(tags.len())];
+            let id = ids[rng.below(ids.len())];
+            let attrs = match rng.below(4) {
+                0 => String::new(),
+                1 => format!(" id='{id}'"),
+                2 => format!(" class='a b' id='{id}' data-x=1"),
+                _ => format!(" ID='{id}' class=card"),
+            };
+            html.push_str(&format!("<{tag}{attrs}>t</{tag}>"));
+        }
+        let doc = parse(&html);
+        let mut cache = super::super::hints::WordCache::default();
+        let mut n = 0;
+        for node in doc.select("body *").nodes() {
+            crate::dom::with_element(&doc.tree, node.id, |el| {
+                let id = super::super::hints::words_and_listed_classes(el, &mut cache, 0).id;
+                for list in [&*EXCLUDE, &*FORCE_INCLUDE] {
+                    assert_eq!(
+                        list.matches_tag_or(&el.name.local, id),
+                        list.matches_tag_or_id(el)
+                    );
+                    n += usize::from(list.matches_tag_or_id(el));
+                }
+            });
+        }
+        assert!(n > 1_000, "{n}");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! Generic web vocabulary (WAI-ARIA roles, CMS and framework naming habits), never
 //! site-specific names.
 
-use super::str_hash::StrMap;
+pub(super) mod roles;
+mod table;
+pub(super) use table::WordKey;
 
 /// What one class/id word says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,47 +276,62 @@ impl std::hash::Hasher for Fnv {
 
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
-/// The vocabulary by word, hashed eight bytes a step ([`super::str_hash::StrHasher`]), with
-/// a table of the lengths of its words per first byte: most words of a page are ruled out by
-/// it without hashing.
-struct Vocabulary {
-    words: StrMap<&'static str, Word>,
-    /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is shorter
-    /// than 32 bytes).
-    lens: [u32; 256],
+/// The lists by weight.
+const WEIGHTS: [(&[&str], Word); 5] = [
+    (BOILER_WORDS, Word::Boiler),
+    (CHROME_WORDS, Word::Chrome(-3)),
+    (CHROME_HINT_WORDS, Word::Chrome(-1)),
+    (CONTENT_WORDS, Word::Content),
+    (COMMENT_WORDS, Word::Comments),
+];
+
+/// What the vocabulary says of one word: its weight, and its roles ([`roles`]' bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub word: Word,
+    pub roles: u16,
 }
 
-static VOCABULARY: std::sync::LazyLock<Vocabulary> = std::sync::LazyLock::new(|| {
-    let mut vocabulary = Vocabulary {
-        words: StrMap::default(),
-        lens: [0; 256],
-    };
-    for (words, w) in [
-        (BOILER_WORDS, Word::Boiler),
-        (CHROME_WORDS, Word::Chrome(-3)),
-        (CHROME_HINT_WORDS, Word::Chrome(-1)),
-        (CONTENT_WORDS, Word::Content),
-        (COMMENT_WORDS, Word::Comments),
-    ] {
+const NEUTRAL: Entry = Entry {
+    word: Word::Neutral,
+    roles: 0,
+};
+
+/// The vocabulary and the role words ([`table`]).
+static VOCABULARY: std::sync::LazyLock<table::Table<Entry>> = std::sync::LazyLock::new(|| {
+    let mut table = table::Table::new(NEUTRAL);
+    for (words, w) in WEIGHTS {
         for &word in words {
-            assert!(!word.is_empty() && word.len() < 32, "{word}");
-            vocabulary.lens[usize::from(word.as_bytes()[0])] |= 1 << word.len();
-            vocabulary.words.insert(word, w);
+            let slot = table.slot(word);
+            assert_eq!(slot.word, Word::Neutral, "{word} is listed twice");
+            slot.word = w;
         }
     }
-    vocabulary
+    for (words, role) in roles::ROLES {
+        for &word in words {
+            table.slot(word).roles |= role;
+        }
+    }
+    table
 });
 
-pub(super) fn word(w: &str) -> Word {
-    let v = &*VOCABULARY;
-    let possible = w
-        .as_bytes()
-        .first()
-        .is_some_and(|&b| w.len() < 32 && v.lens[usize::from(b)] >> w.len() & 1 != 0);
-    if !possible {
-        return Word::Neutral;
-    }
-    v.words.get(w).copied().unwrap_or(Word::Neutral)
+/// What the vocabulary says of the word of `key`: weight and roles.
+pub(super) fn entry_of(key: &WordKey) -> Entry {
+    VOCABULARY.get(key)
+}
+
+/// What the vocabulary says of `w` (tests).
+#[cfg(test)]
+pub(super) fn entry(w: &str) -> Entry {
+    entry_of(&WordKey::new(w))
+}
+
+/// Every vocabulary word with its weight, read from the lists (tests).
+#[cfg(test)]
+pub(super) fn listed_words() -> impl Iterator<Item = (&'static str, Word)> {
+    WEIGHTS
+        .into_iter()
+        .flat_map(|(words, w)| words.iter().map(move |&word| (word, w)))
 }
 
 /// Splits a class or id into lower-case words and calls `f` on each: parts between

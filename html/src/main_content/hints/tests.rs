@@ -133,3 +133,52 @@ fn hidden_elements() {
     // Hiding classes are read with the class words.
     assert!(class_hides("x hide") && !class_hides("hidden md:block"));
 }
+
+#[test]
+fn without_a_role_or_hiding_attribute_hidden_and_landmark_need_not_look() {
+    // Elements with and without the attributes `hidden` and `landmark` read, among others
+    // (`xlink:role` on svg: a namespaced one).
+    let attrs = [
+        "",
+        " class=x",
+        " id=main",
+        " role=main",
+        " role=navigation",
+        " itemprop=articleBody",
+        " aria-hidden=true",
+        " aria-hidden=false",
+        " hidden",
+        " style='display:none'",
+        " style='color:red'",
+        " data-role=main",
+        " href=/x",
+    ];
+    let tags = ["div", "main", "nav", "section", "a", "aside", "span", "svg"];
+    let mut rng = crate::test_rng::TestRng::new(43);
+    let mut html = String::new();
+    for _ in 0..3_000 {
+        let tag = tags[rng.below(tags.len())];
+        let extra = if tag == "svg" && rng.below(2) == 0 {
+            " xlink:role=main"
+        } else {
+            ""
+        };
+        let a: String = (0..rng.below(3)).map(|_| attrs[rng.below(attrs.len())]).collect();
+        html.push_str(&format!("<{tag}{a}{extra}>t</{tag}>"));
+    }
+    let doc = parse(&html);
+    let mut cache = WordCache::default();
+    let (mut fast, mut slow) = (0, 0);
+    for node in doc.select("body *").nodes() {
+        crate::dom::with_element(&doc.tree, node.id, |el| {
+            if words_and_listed_classes(el, &mut cache, 0).role_or_hiding {
+                slow += 1;
+            } else {
+                fast += 1;
+                assert_eq!(hidden(el), Hidden::No);
+                assert_eq!(landmark(el), tag_landmark(el));
+            }
+        });
+    }
+    assert!(fast > 500 && slow > 500, "{fast} {slow}");
+}

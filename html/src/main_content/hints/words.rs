@@ -7,9 +7,13 @@ use dom_query::Element;
 use html5ever::ns;
 
 use crate::dom::local_name;
+use crate::main_content::signature::signature;
 use crate::main_content::str_hash::StrMap;
 use crate::main_content::upstream::listed_classes;
-use crate::main_content::vocabulary::{Word, contains_either, for_each_word, fragments, word};
+use crate::main_content::vocabulary::roles;
+use crate::main_content::vocabulary::{
+    Entry, Word, WordKey, contains_either, entry_of, for_each_word, fragments,
+};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,12 +46,10 @@ pub(crate) struct Words {
     pub class_hidden: bool,
 }
 
-fn add_word(out: &mut Words, w: &str) {
-    out.thread |= matches!(
-        w,
-        "thread" | "threads" | "topic" | "topics" | "forum" | "forums" | "discussion" | "discussions"
-    );
-    match word(w) {
+/// Adds a word's weight and what its roles say (each word once per element).
+fn add_word(out: &mut Words, e: Entry) {
+    out.thread |= e.roles & roles::THREAD != 0;
+    match e.word {
         Word::Boiler => {
             out.boiler = true;
             out.score -= 3;
@@ -57,24 +59,7 @@ fn add_word(out: &mut Words, w: &str) {
             if n <= -3 {
                 // Navigation words also name in-page navigation inside content
                 // (`content-nav-section`); the rest name chrome regions outright.
-                if matches!(
-                    w,
-                    "nav"
-                        | "navbar"
-                        | "navigation"
-                        | "navigator"
-                        | "navlinks"
-                        | "menu"
-                        | "menus"
-                        | "submenu"
-                        | "menubar"
-                        | "megamenu"
-                        | "carousel"
-                        | "gallery"
-                        | "banner"
-                        | "cta"
-                        | "overlay"
-                ) {
+                if e.roles & roles::NAV != 0 {
                     out.weak_chrome = true;
                 } else {
                     out.strong_chrome = true;
@@ -84,11 +69,11 @@ fn add_word(out: &mut Words, w: &str) {
         Word::Content => {
             out.score += 2;
             // "main" qualifies chrome (`main-nav`) more often than it names content.
-            out.content_word |= w != "main";
+            out.content_word |= e.roles & roles::MAIN == 0;
         }
         Word::Comments => {
             out.comments = true;
-            out.comment_word |= matches!(w, "comment" | "comments");
+            out.comment_word |= e.roles & roles::COMMENT != 0;
             out.score -= 2;
         }
         Word::Neutral => {}
@@ -99,9 +84,9 @@ fn add_word(out: &mut Words, w: &str) {
 /// Accumulates the words of one element.
 struct Acc {
     out: Words,
-    /// Hashes of the words seen: each word counts once per element
+    /// The words seen: each word counts once per element
     /// (`promo cmp-promo box-shadow-promo` is one "promo").
-    seen: [u64; 16],
+    seen: [WordKey; 16],
     n_seen: usize,
     /// The previous word of the current class named a piece (article, post…).
     prev_piece: bool,
@@ -125,71 +110,37 @@ impl Acc {
     }
 
     fn add(&mut self, w: &str) {
+        // One look-up for the word's weight and roles (the lists are in `roles`).
+        let key = WordKey::new(w);
+        let e = entry_of(&key);
+        let has = |role: u16| e.roles & role != 0;
         // `article-body`, `entry-content`: a piece word followed by a body word.
-        if self.prev_piece && matches!(w, "body" | "content" | "text") {
+        if self.prev_piece && has(roles::BODY) {
             self.out.article_body = true;
         }
-        let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        let part_of_component = self.prev_component && has(roles::PART);
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
-        if self.prev_person
-            && matches!(
-                w,
-                "details"
-                    | "extras"
-                    | "info"
-                    | "bio"
-                    | "title"
-                    | "banner"
-                    | "stats"
-                    | "box"
-                    | "card"
-                    | "description"
-                    | "about"
-            )
-        {
+        if self.prev_person && has(roles::PERSON_DETAIL) {
             self.author_box();
             return;
         }
         // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
         // the box about the writer that ends a post, even inside the post's body.
         // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
-        match w {
-            "author" if self.prev_about => return self.author_box(),
-            "bio" | "bios" | "biography" | "authorbox" | "saboxplugin" => return self.author_box(),
-            _ => {}
+        if (self.prev_about && has(roles::AUTHOR)) || has(roles::AUTHOR_BOX) {
+            return self.author_box();
         }
-        self.prev_about = match w {
-            "about" => true,
-            "the" => self.prev_about,
-            _ => false,
-        };
-        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
-        self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
-        self.prev_component = matches!(
-            w,
-            "card"
-                | "item"
-                | "tile"
-                | "teaser"
-                | "panel"
-                | "box"
-                | "block"
-                | "section"
-                | "product"
-                | "accordion"
-                | "tab"
-                | "table"
-        );
+        self.prev_about = has(roles::ABOUT) || (self.prev_about && has(roles::THE));
+        self.prev_person = has(roles::PERSON);
+        self.prev_piece = has(roles::PIECE);
+        self.prev_component = has(roles::COMPONENT);
         // `card-footer`, `section-header`: a part of a component, not the page's chrome
         // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
         if part_of_component {
             return;
         }
-        let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
         if self.seen[..self.n_seen].contains(&key) {
             return;
         }
@@ -197,7 +148,7 @@ impl Acc {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
         }
-        add_word(&mut self.out, w);
+        add_word(&mut self.out, e);
     }
 }
 
@@ -205,7 +156,8 @@ impl Acc {
 /// elements (cards, list items, menu entries). Beside the words, what upstream's lists say
 /// of the classes.
 pub(crate) struct WordCache {
-    classes: StrMap<Box<str>, (Words, ListedClasses)>,
+    /// With the last template signature made of the value: (tag signature, signature).
+    classes: StrMap<Box<str>, (Words, ListedClasses, (u32, u32))>,
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -228,40 +180,93 @@ impl Default for WordCache {
 /// Class and id words of an element (and the words of a custom element's tag name).
 #[cfg(test)]
 pub(crate) fn words(el: &Element, cache: &mut WordCache) -> Words {
-    words_and_listed_classes(el, cache).0
+    words_and_listed_classes(el, cache, 0).words
 }
 
-/// [`words`], and what upstream's lists say of the element's classes (memoised with the
-/// words).
-pub(crate) fn words_and_listed_classes(el: &Element, cache: &mut WordCache) -> (Words, ListedClasses) {
+/// What [`words_and_listed_classes`] reads of an element's attributes.
+pub(crate) struct ElementWords<'e> {
+    pub words: Words,
+    pub classes: ListedClasses,
+    /// The template signature.
+    pub sig: u32,
+    /// The first `id` value (for upstream's id lists).
+    pub id: Option<&'e str>,
+    /// An attribute that [`super::hidden`] or [`super::landmark`] reads (`role`,
+    /// `itemprop`, `aria-hidden`, `hidden`, `style`, in any namespace): without one, the
+    /// element is not hidden and its landmark is its tag's.
+    pub role_or_hiding: bool,
+}
+
+/// [`words`], what upstream's lists say of the element's classes (memoised with the
+/// words), the element's template signature from its tag's `tag_sig` ([`signature`]) and
+/// its `id`, in one look at the attributes.
+pub(crate) fn words_and_listed_classes<'e>(
+    el: &'e Element,
+    cache: &mut WordCache,
+    tag_sig: u32,
+) -> ElementWords<'e> {
     let mut out = Words::default();
     let mut listed = ListedClasses::default();
-    for a in el.attrs.iter().filter(|a| a.name.ns == ns!()) {
+    let mut sig = None;
+    let mut id = None;
+    let mut role_or_hiding = false;
+    for a in el.attrs.iter() {
+        role_or_hiding |= matches!(
+            a.name.local,
+            local_name!("role")
+                | local_name!("itemprop")
+                | local_name!("aria-hidden")
+                | local_name!("hidden")
+                | local_name!("style")
+        );
+        if a.name.ns != ns!() {
+            continue;
+        }
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get(&*a.value) {
-                Some(w) => *w,
+            let (w, l) = match cache.classes.get_mut(&*a.value) {
+                Some((w, l, last)) => {
+                    // The first class value makes the signature.
+                    if sig.is_none() {
+                        if last.0 != tag_sig {
+                            *last = (tag_sig, signature(tag_sig, &a.value));
+                        }
+                        sig = Some(last.1);
+                    }
+                    (*w, *l)
+                }
                 None => {
                     let mut w = words_of(&a.value, true);
                     let mut hiding = HidingClasses::default();
                     let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
                     w.class_hidden = hiding.hides();
                     let l = ListedClasses { excluded, forced };
-                    cache.classes.insert(Box::from(&*a.value), (w, l));
+                    let last = (tag_sig, signature(tag_sig, &a.value));
+                    sig.get_or_insert(last.1);
+                    cache.classes.insert(Box::from(&*a.value), (w, l, last));
                     (w, l)
                 }
             };
             merge(&mut out, w);
             listed.excluded |= l.excluded;
             listed.forced |= l.forced;
-        } else if a.name.local == local_name!("id") && !is_slug(&a.value) {
-            merge(&mut out, words_of(&a.value, false));
+        } else if a.name.local == local_name!("id") {
+            id.get_or_insert(&*a.value);
+            if !is_slug(&a.value) {
+                merge(&mut out, words_of(&a.value, false));
+            }
         }
     }
     if el.name.local.bytes().any(|b| b == b'-') {
         merge(&mut out, words_of(&el.name.local, false));
     }
     out.score = out.score.clamp(-6, 6);
-    (out, listed)
+    ElementWords {
+        words: out,
+        classes: listed,
+        sig: sig.unwrap_or(tag_sig),
+        id,
+        role_or_hiding,
+    }
 }
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
@@ -312,7 +317,7 @@ pub(super) fn post_term(class: &str) -> bool {
 fn words_of(value: &str, is_class: bool) -> Words {
     let mut acc = Acc {
         out: Words::default(),
-        seen: [0; 16],
+        seen: [WordKey::default(); 16],
         n_seen: 0,
         prev_piece: false,
         prev_person: false,
@@ -407,3 +412,6 @@ impl HidingClasses {
         self.hides && !self.shown
     }
 }
+
+#[cfg(test)]
+mod tests;

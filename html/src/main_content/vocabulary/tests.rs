@@ -105,10 +105,39 @@ fn the_one_pass_splitter_matches_the_reference() {
 }
 
 #[test]
-fn the_length_table_never_rules_out_a_vocabulary_word() {
-    let reference = |w: &str| VOCABULARY.words.get(w).copied().unwrap_or(Word::Neutral);
-    let mut pieces: Vec<String> = VOCABULARY.words.keys().map(|w| w.to_string()).collect();
-    pieces.extend(["", "x", "é", "s", "navs", "men", "contents"].map(String::from));
+fn the_table_finds_what_a_plain_map_of_the_lists_finds() {
+    // The lists in a plain map, as the table was before.
+    let mut map = std::collections::HashMap::new();
+    for (w, weight) in listed_words() {
+        map.insert(
+            w,
+            Entry {
+                word: weight,
+                roles: 0,
+            },
+        );
+    }
+    for (words, role) in roles::ROLES {
+        for &w in words {
+            map.entry(w).or_insert(NEUTRAL).roles |= role;
+        }
+    }
+    let reference = |w: &str| map.get(w).copied().unwrap_or(NEUTRAL);
+    let mut pieces: Vec<String> = map.keys().map(|w| w.to_string()).collect();
+    pieces.extend(
+        [
+            "",
+            "x",
+            "é",
+            "s",
+            "navs",
+            "men",
+            "contents",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopqrstuvwxyz",
+        ]
+        .map(String::from),
+    );
     let mut rng = crate::test_rng::TestRng::new(11);
     for _ in 0..50_000 {
         let mut w = pieces[rng.below(pieces.len())].clone();
@@ -120,7 +149,7 @@ fn the_length_table_never_rules_out_a_vocabulary_word() {
             }
             _ => {}
         }
-        assert_eq!(word(&w), reference(&w), "{w:?}");
+        assert_eq!(entry(&w), reference(&w), "{w:?}");
     }
 }
 
@@ -216,6 +245,31 @@ fn contains_either_finds_what_a_byte_loop_finds() {
                 let reference = s.bytes().any(|b| b == b':' || b == b'[');
                 assert_eq!(contains_either(&s, b':', b'['), reference, "{s:?}");
             }
+        }
+    }
+}
+
+#[test]
+fn word_keys_are_equal_exactly_when_the_words_are() {
+    // Every length up to 26 over a three-letter alphabet (words that differ in one place,
+    // or only in length, are the hard cases for overlapping reads).
+    let mut rng = crate::test_rng::TestRng::new(17);
+    let words: Vec<String> = (0..4_000)
+        .map(|_| {
+            let len = rng.below(27);
+            (0..len).map(|_| ['a', 'b', 'c'][rng.below(3)]).collect()
+        })
+        .collect();
+    for a in &words {
+        for b in words.iter().take(300) {
+            assert_eq!(WordKey::new(a) == WordKey::new(b), a == b, "{a:?} {b:?}");
+        }
+        // The same word with one letter changed.
+        for i in 0..a.len().min(24) {
+            let mut c = a.clone().into_bytes();
+            c[i] = b'd';
+            let c = String::from_utf8(c).unwrap();
+            assert_ne!(WordKey::new(a), WordKey::new(&c), "{a:?} {c:?}");
         }
     }
 }

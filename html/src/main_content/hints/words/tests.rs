@@ -1,0 +1,249 @@
+//! Tests of [`super`]: the word accumulator with its one look-up of a word's weight and
+//! roles against the code it replaced (its `matches!` lists, kept here as a reference).
+
+use super::*;
+
+/// A word's weight read from the vocabulary's lists (a word listed twice: the last list).
+fn word_reference(w: &str) -> Word {
+    crate::main_content::vocabulary::listed_words()
+        .filter(|&(x, _)| x == w)
+        .last()
+        .map_or(Word::Neutral, |(_, weight)| weight)
+}
+
+// The accumulator as it was before the roles table: the reference.
+fn add_word_reference(out: &mut Words, w: &str) {
+    out.thread |= matches!(
+        w,
+        "thread" | "threads" | "topic" | "topics" | "forum" | "forums" | "discussion" | "discussions"
+    );
+    match word_reference(w) {
+        Word::Boiler => {
+            out.boiler = true;
+            out.score -= 3;
+        }
+        Word::Chrome(n) => {
+            out.score += n;
+            if n <= -3 {
+                // Navigation words also name in-page navigation inside content
+                // (`content-nav-section`); the rest name chrome regions outright.
+                if matches!(
+                    w,
+                    "nav"
+                        | "navbar"
+                        | "navigation"
+                        | "navigator"
+                        | "navlinks"
+                        | "menu"
+                        | "menus"
+                        | "submenu"
+                        | "menubar"
+                        | "megamenu"
+                        | "carousel"
+                        | "gallery"
+                        | "banner"
+                        | "cta"
+                        | "overlay"
+                ) {
+                    out.weak_chrome = true;
+                } else {
+                    out.strong_chrome = true;
+                }
+            }
+        }
+        Word::Content => {
+            out.score += 2;
+            // "main" qualifies chrome (`main-nav`) more often than it names content.
+            out.content_word |= w != "main";
+        }
+        Word::Comments => {
+            out.comments = true;
+            out.comment_word |= matches!(w, "comment" | "comments");
+            out.score -= 2;
+        }
+        Word::Neutral => {}
+    }
+}
+
+/// Class and id words of an element (and the words of a custom element's tag name).
+/// Accumulates the words of one element.
+struct AccReference {
+    out: Words,
+    /// Hashes of the words seen: each word counts once per element
+    /// (`promo cmp-promo box-shadow-promo` is one "promo").
+    seen: [u64; 16],
+    n_seen: usize,
+    /// The previous word of the current class named a piece (article, post…).
+    prev_piece: bool,
+    /// The previous word of the current class named a component (card, item…).
+    prev_component: bool,
+    /// The previous word of the current class named a person (user, author, member).
+    prev_person: bool,
+    /// The previous words of the current class were `about` or `about the`.
+    prev_about: bool,
+}
+
+impl AccReference {
+    /// The box about a poster or an author (biography, stats): chrome, and never the
+    /// article's body it sits in (`post-body-bio`).
+    fn author_box(&mut self) {
+        self.out.strong_chrome = true;
+        self.out.article_body = false;
+        self.out.score -= 3;
+        self.prev_person = false;
+        self.prev_about = false;
+    }
+
+    fn add(&mut self, w: &str) {
+        // `article-body`, `entry-content`: a piece word followed by a body word.
+        if self.prev_piece && matches!(w, "body" | "content" | "text") {
+            self.out.article_body = true;
+        }
+        let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
+        // author beside their text (title, join date, post count, biography) is chrome,
+        // whatever content word ("details", "description") names its parts.
+        if self.prev_person
+            && matches!(
+                w,
+                "details"
+                    | "extras"
+                    | "info"
+                    | "bio"
+                    | "title"
+                    | "banner"
+                    | "stats"
+                    | "box"
+                    | "card"
+                    | "description"
+                    | "about"
+            )
+        {
+            self.author_box();
+            return;
+        }
+        // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
+        // the box about the writer that ends a post, even inside the post's body.
+        // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
+        match w {
+            "author" if self.prev_about => return self.author_box(),
+            "bio" | "bios" | "biography" | "authorbox" | "saboxplugin" => return self.author_box(),
+            _ => {}
+        }
+        self.prev_about = match w {
+            "about" => true,
+            "the" => self.prev_about,
+            _ => false,
+        };
+        self.prev_person = matches!(w, "user" | "author" | "member" | "poster");
+        self.prev_piece = matches!(w, "article" | "post" | "entry" | "story" | "blog" | "news");
+        self.prev_component = matches!(
+            w,
+            "card"
+                | "item"
+                | "tile"
+                | "teaser"
+                | "panel"
+                | "box"
+                | "block"
+                | "section"
+                | "product"
+                | "accordion"
+                | "tab"
+                | "table"
+        );
+        // `card-footer`, `section-header`: a part of a component, not the page's chrome
+        // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
+        if part_of_component {
+            return;
+        }
+        let key = w.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        if self.seen[..self.n_seen].contains(&key) {
+            return;
+        }
+        if self.n_seen < self.seen.len() {
+            self.seen[self.n_seen] = key;
+            self.n_seen += 1;
+        }
+        add_word_reference(&mut self.out, w);
+    }
+}
+
+fn reference_acc() -> AccReference {
+    AccReference {
+        out: Words::default(),
+        seen: [0; 16],
+        n_seen: 0,
+        prev_piece: false,
+        prev_component: false,
+        prev_person: false,
+        prev_about: false,
+    }
+}
+
+fn new_acc() -> Acc {
+    Acc {
+        out: Words::default(),
+        seen: [WordKey::default(); 16],
+        n_seen: 0,
+        prev_piece: false,
+        prev_component: false,
+        prev_person: false,
+        prev_about: false,
+    }
+}
+
+#[test]
+fn the_roles_table_reads_words_as_the_matches_lists_did() {
+    // Every listed word, role word and vocabulary word, some of their neighbours, and
+    // other words; fed in runs (a class) with the per-class state reset between runs, as
+    // `words_of` does.
+    let mut pieces: Vec<String> = crate::main_content::vocabulary::roles::ROLES
+        .iter()
+        .flat_map(|(words, _)| words.iter().map(|w| w.to_string()))
+        .collect();
+    pieces.extend(crate::main_content::vocabulary::listed_words().map(|(w, _)| w.to_string()));
+    for w in pieces.clone() {
+        pieces.push(format!("{w}s"));
+        pieces.push(w[..w.len() - 1].to_string());
+    }
+    pieces.extend(["", "x", "wrap", "inner", "col", "md", "the", "about", "é"].map(String::from));
+    let mut rng = crate::test_rng::TestRng::new(21);
+    for _ in 0..100_000 {
+        let (mut reference, mut new) = (reference_acc(), new_acc());
+        for _ in 0..rng.below(4) + 1 {
+            reference.prev_piece = false;
+            reference.prev_person = false;
+            reference.prev_about = false;
+            reference.prev_component = false;
+            new.prev_piece = false;
+            new.prev_person = false;
+            new.prev_about = false;
+            new.prev_component = false;
+            for _ in 0..rng.below(7) {
+                let w = &pieces[rng.below(pieces.len())];
+                reference.add(w);
+                new.add(w);
+                assert_eq!(
+                    (
+                        new.prev_piece,
+                        new.prev_person,
+                        new.prev_about,
+                        new.prev_component
+                    ),
+                    (
+                        reference.prev_piece,
+                        reference.prev_person,
+                        reference.prev_about,
+                        reference.prev_component
+                    ),
+                    "{w:?}"
+                );
+            }
+        }
+        assert_eq!(new.out, reference.out);
+        assert_eq!(new.n_seen, reference.n_seen);
+    }
+}

@@ -1,0 +1,117 @@
+//! Words that play a part in how a class is read beyond their weight (see
+//! `hints::words`): a forum's thread, the qualifiers of navigation, the pieces, components
+//! and persons whose next word names a part (`article-body`, `card-header`, `author-bio`).
+//! Each list is one role bit; the vocabulary's table ([`super::entry_of`]) holds a word's roles
+//! beside its weight, so a word is looked up once.
+
+/// A word naming a forum thread.
+pub(crate) const THREAD: u16 = 1;
+/// A chrome word that also names in-page navigation inside content (a content word
+/// qualifies it: `content-nav-section`).
+pub(crate) const NAV: u16 = 1 << 1;
+/// `main`: qualifies chrome (`main-nav`) more often than it names content.
+pub(crate) const MAIN: u16 = 1 << 2;
+/// `comment(s)`: how blogs name readers' comments.
+pub(crate) const COMMENT: u16 = 1 << 3;
+/// The body of a piece (`article-body`, `entry-content`).
+pub(crate) const BODY: u16 = 1 << 4;
+/// A component's own part (`card-footer`, `section-header`).
+pub(crate) const PART: u16 = 1 << 5;
+/// A part of the box about a person (`author-bio`, `member-stats`).
+pub(crate) const PERSON_DETAIL: u16 = 1 << 6;
+/// `author`: the box about the writer after `about` (`about-the-author`).
+pub(crate) const AUTHOR: u16 = 1 << 7;
+/// The box about the writer, in one word (`biography`, `authorbox`).
+pub(crate) const AUTHOR_BOX: u16 = 1 << 8;
+/// `about`, and `the` (which keeps it: `about-the-author`).
+pub(crate) const ABOUT: u16 = 1 << 9;
+pub(crate) const THE: u16 = 1 << 10;
+/// A person (`user`, `author`): the next word may name the box about them.
+pub(crate) const PERSON: u16 = 1 << 11;
+/// A piece (`article`, `post`): the next word may name its body.
+pub(crate) const PIECE: u16 = 1 << 12;
+/// A component (`card`, `panel`): the next word may name its part.
+pub(crate) const COMPONENT: u16 = 1 << 13;
+
+/// The role lists, with their bits.
+pub(crate) const ROLES: [(&[&str], u16); 14] = [
+    (
+        &[
+            "thread",
+            "threads",
+            "topic",
+            "topics",
+            "forum",
+            "forums",
+            "discussion",
+            "discussions",
+        ],
+        THREAD,
+    ),
+    (
+        &[
+            "nav",
+            "navbar",
+            "navigation",
+            "navigator",
+            "navlinks",
+            "menu",
+            "menus",
+            "submenu",
+            "menubar",
+            "megamenu",
+            "carousel",
+            "gallery",
+            "banner",
+            "cta",
+            "overlay",
+        ],
+        NAV,
+    ),
+    (&["main"], MAIN),
+    (&["comment", "comments"], COMMENT),
+    (&["body", "content", "text"], BODY),
+    (&["header", "footer", "meta"], PART),
+    (
+        &[
+            "details",
+            "extras",
+            "info",
+            "bio",
+            "title",
+            "banner",
+            "stats",
+            "box",
+            "card",
+            "description",
+            "about",
+        ],
+        PERSON_DETAIL,
+    ),
+    (&["author"], AUTHOR),
+    (
+        &["bio", "bios", "biography", "authorbox", "saboxplugin"],
+        AUTHOR_BOX,
+    ),
+    (&["about"], ABOUT),
+    (&["the"], THE),
+    (&["user", "author", "member", "poster"], PERSON),
+    (&["article", "post", "entry", "story", "blog", "news"], PIECE),
+    (
+        &[
+            "card",
+            "item",
+            "tile",
+            "teaser",
+            "panel",
+            "box",
+            "block",
+            "section",
+            "product",
+            "accordion",
+            "tab",
+            "table",
+        ],
+        COMPONENT,
+    ),
+];

@@ -1,0 +1,113 @@
+//! The vocabulary's table (see [`super::entry_of`]): a word is held as a [`WordKey`] (its bytes
+//! in three 8-byte words, compared without a `memcmp` call) in an open-addressing table. The
+//! key is also what tells two words of a class apart in `hints::words` (each word counts
+//! once per element).
+
+/// A word of up to 24 bytes, exactly: its length and reads of its bytes that cover all of
+/// them (overlapping unless the length is a multiple of eight). A longer word (never one of
+/// a class's words, which the splitter caps at 24 bytes) is its FNV-1a hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct WordKey {
+    // (The length first: most keys compared differ in it, and the derived `==` stops there.)
+    len: usize,
+    k: [u64; 3],
+}
+
+impl WordKey {
+    pub(crate) fn new(w: &str) -> WordKey {
+        let b = w.as_bytes();
+        let n = b.len();
+        let r8 = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        let r4 = |i: usize| u64::from(u32::from_le_bytes(b[i..i + 4].try_into().unwrap_or_default()));
+        let k = match n {
+            0 => [0; 3],
+            1..=3 => [
+                u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+                0,
+                0,
+            ],
+            4..=7 => [r4(0) | r4(n - 4) << 32, 0, 0],
+            8..=24 => [r8(0), r8(n - 8), r8(8.min(n - 8))],
+            _ => [
+                b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
+                    (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3)
+                }),
+                0,
+                0,
+            ],
+        };
+        WordKey { len: n, k }
+    }
+
+    /// The first byte (for words of 1–24 bytes).
+    fn first(&self) -> u8 {
+        self.k[0] as u8
+    }
+}
+
+/// Slots of the table: a power of two, at least twice the number of words.
+const BITS: u32 = 9;
+
+/// Words of 1–16 bytes by key, with what they say (`V`; `none` for any other word); with a
+/// table of the lengths of its words per first byte: most words of a page are ruled out by
+/// it before the table is probed.
+pub(super) struct Table<V> {
+    slots: Vec<(WordKey, V)>,
+    none: V,
+    used: usize,
+    /// Bit `n` of entry `b`: a word of `n` bytes starts with byte `b` (every word is 1–16
+    /// bytes).
+    lens: [u32; 256],
+}
+
+impl<V: Copy> Table<V> {
+    pub(super) fn new(none: V) -> Table<V> {
+        Table {
+            slots: vec![(WordKey::default(), none); 1 << BITS],
+            none,
+            used: 0,
+            lens: [0; 256],
+        }
+    }
+
+    fn home(key: &WordKey) -> usize {
+        let h = (key.k[0] ^ key.k[1].rotate_left(29) ^ key.len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (h >> (64 - BITS)) as usize
+    }
+
+    /// The entry of `word`, added as `none` if it is not in the table yet.
+    pub(super) fn slot(&mut self, word: &str) -> &mut V {
+        assert!((1..=16).contains(&word.len()), "{word}");
+        let key = WordKey::new(word);
+        self.lens[usize::from(key.first())] |= 1 << key.len;
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(&key);
+        while self.slots[i].0.len != 0 && self.slots[i].0 != key {
+            i = (i + 1) & mask;
+        }
+        if self.slots[i].0.len == 0 {
+            self.used += 1;
+            assert!(self.used <= self.slots.len() / 2, "too many words for the table");
+            self.slots[i].0 = key;
+        }
+        &mut self.slots[i].1
+    }
+
+    pub(super) fn get(&self, key: &WordKey) -> V {
+        if key.len > 16 || self.lens[usize::from(key.first())] >> key.len & 1 == 0 {
+            return self.none;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(key);
+        loop {
+            let (k, e) = &self.slots[i];
+            if k == key {
+                return *e;
+            }
+            if k.len == 0 {
+                return self.none;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
