@@ -55,6 +55,17 @@ mod tests {
     }
 
     #[test]
+    fn prose_punctuation_is_copied_and_invisible_characters_dropped() {
+        assert_eq!(
+            html_to_markdown(
+                "<p>we\u{2019}ve \u{2013} \u{201c}so\u{201d} it\u{2019}s a_b*c\u{2019} x\u{ad}y \
+                 z\u{200b}w a\u{a0}b\u{2009}c \u{feff}d\u{2019}e</p>"
+            ),
+            "we\u{2019}ve \u{2013} \u{201c}so\u{201d} it\u{2019}s a_b\\*c\u{2019} xy zw a b c d\u{2019}e"
+        );
+    }
+
+    #[test]
     fn headings_are_atx_and_code_is_fenced() {
         let md =
             html_to_markdown(r#"<h2>Title</h2><pre><code class="language-rust">fn main() {}</code></pre>"#);

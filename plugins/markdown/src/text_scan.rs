@@ -2,7 +2,9 @@
 //! as words the writer copies unchanged, separated by single spaces. In wasm
 //! it classifies 16 bytes per step with two SIMD128 nibble lookups, so a
 //! paragraph costs a few loop iterations (each pays an epoch check under
-//! wasmtime) instead of one per byte and a call per word.
+//! wasmtime) instead of one per byte and a call per word. Also what the
+//! writer does with a multi-byte character behind a lead byte: collapse it
+//! ([`ws_len`]), drop it ([`invisible_len`]), or copy it like a letter.
 
 /// Bytes that end a run: whitespace other than a space, the characters the
 /// writer may escape (`\ * _ ` [ ] < & ~`), and the lead bytes of the
@@ -14,8 +16,60 @@ static STOP: [u8; 256] = crate::scan::mark([0u8; 256], STOP_BYTES, 1);
 
 /// Index of the first byte of `hay` that is a stop byte (see [`STOP_BYTES`])
 /// or a space right after a space; `hay.len()` if there is none. `hay[0]`
-/// counts as following a non-space.
+/// counts as following a non-space. A lead byte stops only where its
+/// character is collapsed or dropped ([`copied_as_is`]): curly quotes and
+/// dashes, common in prose, are copied like letters.
 pub fn stop(hay: &[u8]) -> usize {
+    let mut from = 0;
+    loop {
+        let at = from + stop_byte(&hay[from..]);
+        if at < hay.len() && copied_as_is(hay, at) {
+            // Not a space, so the next byte follows a non-space.
+            from = at + 1;
+            continue;
+        }
+        return at;
+    }
+}
+
+/// Whether the byte at `i` is a lead byte of the stop set (0xC2, 0xE2,
+/// 0xEF) whose character the writer copies as is: neither a collapsible
+/// space nor an invisible character.
+#[inline(always)]
+pub fn copied_as_is(b: &[u8], i: usize) -> bool {
+    matches!(b[i], 0xC2 | 0xE2 | 0xEF) && ws_len(b, i) == 0 && invisible_len(b, i) == 0
+}
+
+/// Length of the collapsible whitespace character at `i` (ASCII whitespace,
+/// no-break space, the Unicode fixed-width spaces), or 0. Inlined: called
+/// per word, a call was 3 % of the plugin's time in wasm.
+#[inline(always)]
+pub fn ws_len(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0C => 1,
+        0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
+        0xE2 => match (b.get(i + 1), b.get(i + 2)) {
+            (Some(0x80), Some(0x80..=0x8A | 0xAF)) | (Some(0x81), Some(0x9F)) => 3,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// Length of an invisible character at `i` that is dropped (soft hyphen,
+/// zero-width space, byte-order mark), or 0.
+#[inline(always)]
+pub fn invisible_len(b: &[u8], i: usize) -> usize {
+    match (b[i], b.get(i + 1), b.get(i + 2)) {
+        (0xC2, Some(0xAD), _) => 2,
+        (0xE2, Some(0x80), Some(0x8B)) | (0xEF, Some(0xBB), Some(0xBF)) => 3,
+        _ => 0,
+    }
+}
+
+/// [`stop`] without the lead-byte check: the first stop byte or double space.
+#[inline(always)]
+fn stop_byte(hay: &[u8]) -> usize {
     let mut i = 0;
     let mut after_space = false;
     #[cfg(target_arch = "wasm32")]
@@ -132,6 +186,17 @@ mod tests {
         assert_eq!(stop(b" ab_c"), 3);
         assert_eq!(stop(b" ab\nc"), 3);
         assert_eq!(stop(" caf\u{e9} \u{a0}x".as_bytes()), 7);
+        // Curly quotes and dashes are copied: no stop.
+        assert_eq!(
+            stop(" it\u{2019}d \u{2013} \u{201c}so\u{201d} \u{a9}".as_bytes()),
+            23
+        );
+        // Collapsed or dropped characters stop.
+        assert_eq!(stop(" a\u{2019}b\u{a0}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{ad}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{200b}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{feff}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{2009}c".as_bytes()), 6);
         for at in 0..40 {
             let mut hay = vec![b'x'; 40];
             hay[at] = b'*';
