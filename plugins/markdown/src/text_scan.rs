@@ -70,17 +70,20 @@ pub fn invisible_len(b: &[u8], i: usize) -> usize {
 /// [`stop`] without the lead-byte check: the first stop byte or double space.
 #[inline(always)]
 fn stop_byte(hay: &[u8]) -> usize {
-    let mut i = 0;
-    let mut after_space = false;
     #[cfg(target_arch = "wasm32")]
     {
         // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
         // default (a runtime without it refuses the component); loads stay
         // within `hay`.
-        if let Some(found) = unsafe { simd::stop(hay, &mut i, &mut after_space) } {
-            return found;
-        }
+        unsafe { simd::stop(hay) }
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    stop_bytewise(hay, 0, false)
+}
+
+/// [`stop_byte`] from `i` one byte at a time; `after_space`: `hay[i - 1]`
+/// is a space.
+fn stop_bytewise(hay: &[u8], mut i: usize, mut after_space: bool) -> usize {
     while i < hay.len() {
         let c = hay[i];
         if c == b' ' {
@@ -129,14 +132,18 @@ const LO: [u8; 16] = [
 
 #[cfg(target_arch = "wasm32")]
 mod simd {
-    use super::{HI, LO};
+    use super::{HI, LO, stop_bytewise};
     use core::arch::wasm32::*;
 
-    /// Scans whole 16-byte chunks from `*i`; returns the first stop, or
-    /// leaves `*i` at the first unscanned byte and `*after_space` set when
-    /// the last scanned byte is a space.
+    /// [`super::stop_byte`]: 32 bytes per loop iteration (each iteration
+    /// pays an epoch check under wasmtime), then 16, then one load
+    /// overlapping the scanned part for the tail; under 16 bytes, byte by byte.
     #[target_feature(enable = "simd128")]
-    pub unsafe fn stop(hay: &[u8], i: &mut usize, after_space: &mut bool) -> Option<usize> {
+    pub unsafe fn stop(hay: &[u8]) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return stop_bytewise(hay, 0, false);
+        }
         // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
         let (lo_t, hi_t) = unsafe {
             (
@@ -145,23 +152,50 @@ mod simd {
             )
         };
         let (nibble, space, zero) = (u8x16_splat(0x0f), u8x16_splat(b' '), u8x16_splat(0));
-        let mut carry = *after_space as u32;
-        while *i + 16 <= hay.len() {
-            // SAFETY: `*i + 16 <= hay.len()`.
-            let v = unsafe { v128_load(hay.as_ptr().add(*i) as *const v128) };
-            let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
-            let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
-            let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
-            let spaces = u8x16_bitmask(u8x16_eq(v, space)) as u32;
-            let stops = (!plain & 0xffff) | (spaces & ((spaces << 1) | carry));
-            if stops != 0 {
-                return Some(*i + stops.trailing_zeros() as usize);
-            }
-            carry = spaces >> 15;
-            *i += 16;
+        // (stop bytes, spaces) of the 16 bytes at `at`, as bit masks.
+        // SAFETY (every use): `at + 16 <= n`.
+        macro_rules! classes {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
+                let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
+                let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
+                let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
+                (!plain & 0xffff, u8x16_bitmask(u8x16_eq(v, space)) as u32)
+            }};
         }
-        *after_space = carry != 0;
-        None
+        let mut i = 0;
+        // Bit 0: the byte before `i` is a space (`hay[0]` follows a non-space).
+        let mut carry = 0u32;
+        while i + 32 <= n {
+            let (s0, p0) = classes!(i);
+            let (s1, p1) = classes!(i + 16);
+            let spaces = p0 | p1 << 16;
+            let stops = s0 | s1 << 16 | (spaces & ((spaces << 1) | carry));
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+            carry = spaces >> 31;
+            i += 32;
+        }
+        if i + 16 <= n {
+            let (s0, spaces) = classes!(i);
+            let stops = s0 | (spaces & ((spaces << 1) | carry));
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < n {
+            // The last 16 bytes, less those already scanned: the byte
+            // before `i` is among them, so the space rule needs no carry.
+            let last = n - 16;
+            let (s0, spaces) = classes!(last);
+            let stops = (s0 | (spaces & (spaces << 1))) >> (i - last);
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+        }
+        n
     }
 }
 
