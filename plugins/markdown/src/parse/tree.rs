@@ -138,12 +138,14 @@ impl<'a> Builder<'a> {
         self.tags.last().copied().flatten()
     }
 
+    #[inline(always)]
     fn push_open(&mut self, id: NodeId, tag: Tag) {
         self.stack.push(id);
         self.tags.push(Some(tag));
         self.open_p += u32::from(tag == Tag::P);
     }
 
+    #[inline(always)]
     fn pop_open(&mut self) {
         self.stack.pop();
         if self.tags.pop() == Some(Some(Tag::P)) {
@@ -151,6 +153,7 @@ impl<'a> Builder<'a> {
         }
     }
 
+    #[inline(always)]
     fn truncate_open(&mut self, depth: usize) {
         let closed_p = self.tags[depth.min(self.tags.len())..]
             .iter()
