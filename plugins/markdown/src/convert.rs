@@ -66,6 +66,28 @@ mod tests {
     }
 
     #[test]
+    fn a_block_start_closes_the_open_paragraph_and_what_it_holds() {
+        // The `<div>` closes the `<p>` and the `<em>` inside it: "d" is plain.
+        assert_eq!(
+            html_to_markdown("<p>a <em>b<div>c</div>d</em> e</p>"),
+            "a _b_\n\nc\n\nd e"
+        );
+        assert_eq!(
+            html_to_markdown("<table><tr><td><p>a <em>b<ul><li>c</ul>d</em></td></tr></table>"),
+            "a _b_\n\n- c\n\nd"
+        );
+        // No `<p>` open: an end tag `</p>` and block starts change nothing.
+        assert_eq!(
+            html_to_markdown("</p>lone<p>one<p>two<ul><li>i</ul>tail"),
+            "lone\n\none\n\ntwo\n\n- i\n\ntail"
+        );
+        assert_eq!(
+            html_to_markdown("<p>a<svg><p>hidden</p></svg>b<h2>h</h2>c"),
+            "ab\n\n## h\n\nc"
+        );
+    }
+
+    #[test]
     fn headings_are_atx_and_code_is_fenced() {
         let md =
             html_to_markdown(r#"<h2>Title</h2><pre><code class="language-rust">fn main() {}</code></pre>"#);
