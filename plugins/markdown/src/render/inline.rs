@@ -144,6 +144,10 @@ impl Inline {
             if ws > 0 {
                 self.space = true;
                 i += ws;
+                // The rest of an ASCII whitespace run (indentation) in one loop.
+                while i < b.len() && CLASS[b[i] as usize] & WS != 0 {
+                    i += 1;
+                }
                 continue;
             }
             let mut end = i + 1;
