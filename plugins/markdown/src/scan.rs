@@ -30,6 +30,25 @@ pub fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> Option<usize> {
     hay.iter().position(|&x| x == a || x == b || x == c)
 }
 
+/// Whether a link destination has no byte `push_url` changes or counts:
+/// none below `!` (spaces, line breaks, controls) and no `( ) < > \\`.
+/// A `false` may be wrong only towards caution (other controls).
+pub fn url_is_plain(url: &[u8]) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
+        // default; loads stay within `url`.
+        unsafe { simd::url_is_plain(url) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    url.iter().all(|&c| url_byte_is_plain(c))
+}
+
+/// One byte of [`url_is_plain`].
+fn url_byte_is_plain(c: u8) -> bool {
+    c > b' ' && !matches!(c, b'(' | b')' | b'<' | b'>' | b'\\')
+}
+
 /// Index of the first `needle` in `hay`.
 pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
     find3(hay, needle, needle, needle)
@@ -100,6 +119,45 @@ mod simd {
         }
         n
     }
+
+    /// [`super::url_is_plain`], 16 bytes at a time with one load
+    /// overlapping the scanned part for the tail.
+    #[target_feature(enable = "simd128")]
+    pub unsafe fn url_is_plain(url: &[u8]) -> bool {
+        let n = url.len();
+        if n < 16 {
+            return url.iter().all(|&c| super::url_byte_is_plain(c));
+        }
+        let (low, open, close) = (u8x16_splat(b' ' + 1), u8x16_splat(b'('), u8x16_splat(b')'));
+        let (lt, gt, backslash) = (u8x16_splat(b'<'), u8x16_splat(b'>'), u8x16_splat(b'\\'));
+        // SAFETY (every use): `at + 16 <= n`; v128_load has no alignment requirement.
+        macro_rules! any_special {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(url.as_ptr().add($at) as *const v128) };
+                let m = v128_or(
+                    v128_or(
+                        u8x16_lt(v, low),
+                        v128_or(u8x16_eq(v, open), u8x16_eq(v, close)),
+                    ),
+                    v128_or(
+                        u8x16_eq(v, lt),
+                        v128_or(u8x16_eq(v, gt), u8x16_eq(v, backslash)),
+                    ),
+                );
+                v128_any_true(m)
+            }};
+        }
+        let mut i = 0;
+        while i + 16 <= n {
+            if any_special!(i) {
+                return false;
+            }
+            i += 16;
+        }
+        // The last 16 bytes (overlapping what was scanned: a plain byte
+        // stays plain).
+        i == n || !any_special!(n - 16)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -168,6 +226,14 @@ mod tests {
                 }
             }
             assert_eq!(find(&vec![b'x'; len], b'<'), None);
+            assert!(url_is_plain(&vec![b'x'; len]));
+            for at in 0..len {
+                for c in [b' ', b'\t', b'\n', b'(', b')', b'<', b'>', b'\\', 0x01] {
+                    let mut url = vec![b'x'; len];
+                    url[at] = c;
+                    assert!(!url_is_plain(&url), "{len} {at} {c}");
+                }
+            }
             // The first of several.
             for at in 0..len {
                 let mut hay = vec![b'x'; len];
