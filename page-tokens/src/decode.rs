@@ -39,6 +39,7 @@ pub struct Attrs<'a> {
 impl<'a> Iterator for Attrs<'a> {
     type Item = Attr<'a>;
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Attr<'a>> {
         if self.left == 0 {
             return None;
@@ -66,14 +67,14 @@ struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    #[inline]
+    #[inline(always)]
     fn byte(&mut self) -> Option<u8> {
         let b = *self.ops.get(self.at)?;
         self.at += 1;
         Some(b)
     }
 
-    #[inline]
+    #[inline(always)]
     fn varint(&mut self) -> Option<u32> {
         let first = self.byte()?;
         if first < 0x80 {
@@ -91,7 +92,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next `len` bytes of text.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, len: u32) -> Option<&'a str> {
         let end = self.text_at.checked_add(len as usize)?;
         let s = self.text.get(self.text_at..end)?;
@@ -100,7 +101,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A name: an id into `list`, or 0 and the name's text.
-    #[inline]
+    #[inline(always)]
     fn name(&mut self, list: &'static [&'static str]) -> Option<(u8, &'a str)> {
         let id = self.byte()?;
         if id == 0 {
@@ -110,6 +111,7 @@ impl<'a> Cursor<'a> {
         Some((id, name_of(list, id)?))
     }
 
+    #[inline(always)]
     fn attr(&mut self) -> Option<Attr<'a>> {
         let (id, name) = self.name(ATTRS)?;
         let len = self.varint()?;
@@ -154,6 +156,7 @@ impl<'a> Tokens<'a> {
             && self.cursor.text_at == self.cursor.text.len()
     }
 
+    #[inline(always)]
     fn read(&mut self) -> Option<Token<'a>> {
         let c = &mut self.cursor;
         match c.byte()? {
@@ -186,7 +189,7 @@ impl<'a> Tokens<'a> {
 impl<'a> Iterator for Tokens<'a> {
     type Item = Token<'a>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Token<'a>> {
         if self.failed || self.cursor.at >= self.cursor.ops.len() {
             return None;

@@ -1,7 +1,8 @@
 //! A format's value as JSON text, with a fast path for the common case of a
 //! string value (markdown, HTML, summaries): the bytes that need escaping are
-//! found with a wide scan (16 bytes per step, SIMD128 in a plugin) and the
-//! runs between them copied whole, where `serde_json` steps byte by byte.
+//! found with a wide scan (16 bytes per step, 64 per loop iteration with
+//! SIMD128 in a plugin) and the runs between them copied whole, where
+//! `serde_json` steps byte by byte.
 //! The output is byte for byte `serde_json::to_string`'s.
 
 use serde_json::Value;
@@ -59,43 +60,72 @@ fn needs_escape(c: u8) -> bool {
 
 /// Index of the first byte of `hay` that JSON escapes.
 fn find_escape(hay: &[u8]) -> Option<usize> {
-    #[cfg_attr(not(target_arch = "wasm32"), allow(unused_mut))]
-    let mut i = 0;
     #[cfg(target_arch = "wasm32")]
     {
         // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
         // default (a runtime without it refuses the component); loads stay
         // within `hay`.
-        if let Some(found) = unsafe { simd::find_escape(hay, &mut i) } {
-            return Some(found);
-        }
+        let at = unsafe { simd::find_escape(hay) };
+        (at < hay.len()).then_some(at)
     }
-    hay[i..].iter().position(|&c| needs_escape(c)).map(|p| i + p)
+    #[cfg(not(target_arch = "wasm32"))]
+    hay.iter().position(|&c| needs_escape(c))
 }
 
 #[cfg(target_arch = "wasm32")]
 mod simd {
+    use super::needs_escape;
     use core::arch::wasm32::*;
 
-    /// Scans whole 16-byte chunks from `*i`; returns a match or leaves `*i`
-    /// at the first unscanned byte.
+    /// Index of the first byte of `hay` that JSON escapes, or `hay.len()`.
+    /// 64 bytes per loop iteration (each iteration pays an epoch check under
+    /// wasmtime), then 16, then one load overlapping the scanned part for
+    /// the tail; under 16 bytes, byte by byte.
     #[target_feature(enable = "simd128")]
-    pub unsafe fn find_escape(hay: &[u8], i: &mut usize) -> Option<usize> {
-        let (control, quote, backslash) = (u8x16_splat(0x20), u8x16_splat(b'"'), u8x16_splat(b'\\'));
-        while *i + 16 <= hay.len() {
-            // SAFETY: `*i + 16 <= hay.len()`; v128_load has no alignment requirement.
-            let v = unsafe { v128_load(hay.as_ptr().add(*i) as *const v128) };
-            let m = v128_or(
-                u8x16_lt(v, control),
-                v128_or(u8x16_eq(v, quote), u8x16_eq(v, backslash)),
-            );
-            let bits = u8x16_bitmask(m);
-            if bits != 0 {
-                return Some(*i + bits.trailing_zeros() as usize);
-            }
-            *i += 16;
+    pub unsafe fn find_escape(hay: &[u8]) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return hay.iter().position(|&c| needs_escape(c)).unwrap_or(n);
         }
-        None
+        let (control, quote, backslash) = (u8x16_splat(0x20), u8x16_splat(b'"'), u8x16_splat(b'\\'));
+        // SAFETY (every use): `at + 16 <= n`; v128_load has no alignment requirement.
+        macro_rules! hits {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
+                v128_or(
+                    u8x16_lt(v, control),
+                    v128_or(u8x16_eq(v, quote), u8x16_eq(v, backslash)),
+                )
+            }};
+        }
+        let mut i = 0;
+        while i + 64 <= n {
+            let (m0, m1, m2, m3) = (hits!(i), hits!(i + 16), hits!(i + 32), hits!(i + 48));
+            if v128_any_true(v128_or(v128_or(m0, m1), v128_or(m2, m3))) {
+                let bits = u8x16_bitmask(m0) as u64
+                    | (u8x16_bitmask(m1) as u64) << 16
+                    | (u8x16_bitmask(m2) as u64) << 32
+                    | (u8x16_bitmask(m3) as u64) << 48;
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 64;
+        }
+        while i + 16 <= n {
+            let bits = u8x16_bitmask(hits!(i)) as u32;
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < n {
+            // The last 16 bytes, less those already scanned.
+            let last = n - 16;
+            let bits = (u8x16_bitmask(hits!(last)) as u32) >> (i - last);
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+        }
+        n
     }
 }
 
@@ -116,6 +146,8 @@ mod tests {
             "é ü \u{2028} 😀 \n\n",
             every_byte.as_str(),
             &"long line with a newline at the end of each\n".repeat(50),
+            &"x".repeat(200),
+            &format!("{}\"{}", "y".repeat(70), "z".repeat(9)),
         ] {
             let value = Value::String(s.to_string());
             assert_eq!(

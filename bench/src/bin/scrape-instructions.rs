@@ -202,7 +202,7 @@ fn stage_markdown_plugin(
         raw_html,
         cleaned_html,
         cleaned_tokens: PageTokens { ops, text },
-        metadata: Value::Object(metadata.clone()).to_string(),
+        metadata: serde_json::to_string(metadata).unwrap_or_default(),
         inputs: Vec::new(),
     };
     let deadline = Instant::now() + Duration::from_secs(600);

@@ -138,7 +138,8 @@ pub async fn produce(
                 text: String::new(),
             },
         },
-        metadata: Value::Object(metadata.clone()).to_string(),
+        // The map as JSON text, without copying it into a `Value` first.
+        metadata: serde_json::to_string(&metadata).unwrap_or_default(),
         inputs: Vec::new(),
     };
     let pii = redact::options(opts);

@@ -41,7 +41,7 @@ pub fn plan(
         .map(|f| {
             (
                 f.name.clone(),
-                Value::Object(f.options.clone()).to_string(),
+                serde_json::to_string(&f.options).unwrap_or_default(),
                 false,
             )
         })
@@ -59,7 +59,7 @@ pub fn plan(
         };
         for dep in consumes.iter().rev() {
             let requested = formats.iter().find(|f| &f.name == dep);
-            let options = requested.map(|f| Value::Object(f.options.clone()).to_string());
+            let options = requested.map(|f| serde_json::to_string(&f.options).unwrap_or_default());
             queue.push((dep.clone(), options.unwrap_or_else(|| "{}".to_string()), true));
         }
         needed.push((name, options, consumes));

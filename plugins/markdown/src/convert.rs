@@ -55,6 +55,39 @@ mod tests {
     }
 
     #[test]
+    fn prose_punctuation_is_copied_and_invisible_characters_dropped() {
+        assert_eq!(
+            html_to_markdown(
+                "<p>we\u{2019}ve \u{2013} \u{201c}so\u{201d} it\u{2019}s a_b*c\u{2019} x\u{ad}y \
+                 z\u{200b}w a\u{a0}b\u{2009}c \u{feff}d\u{2019}e</p>"
+            ),
+            "we\u{2019}ve \u{2013} \u{201c}so\u{201d} it\u{2019}s a_b\\*c\u{2019} xy zw a b c d\u{2019}e"
+        );
+    }
+
+    #[test]
+    fn a_block_start_closes_the_open_paragraph_and_what_it_holds() {
+        // The `<div>` closes the `<p>` and the `<em>` inside it: "d" is plain.
+        assert_eq!(
+            html_to_markdown("<p>a <em>b<div>c</div>d</em> e</p>"),
+            "a _b_\n\nc\n\nd e"
+        );
+        assert_eq!(
+            html_to_markdown("<table><tr><td><p>a <em>b<ul><li>c</ul>d</em></td></tr></table>"),
+            "a _b_\n\n- c\n\nd"
+        );
+        // No `<p>` open: an end tag `</p>` and block starts change nothing.
+        assert_eq!(
+            html_to_markdown("</p>lone<p>one<p>two<ul><li>i</ul>tail"),
+            "lone\n\none\n\ntwo\n\n- i\n\ntail"
+        );
+        assert_eq!(
+            html_to_markdown("<p>a<svg><p>hidden</p></svg>b<h2>h</h2>c"),
+            "ab\n\n## h\n\nc"
+        );
+    }
+
+    #[test]
     fn headings_are_atx_and_code_is_fenced() {
         let md =
             html_to_markdown(r#"<h2>Title</h2><pre><code class="language-rust">fn main() {}</code></pre>"#);

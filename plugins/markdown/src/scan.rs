@@ -1,6 +1,7 @@
-//! Byte search for the tokenizer's hot loops, 16 bytes at a time: SIMD128 in
-//! the wasm plugin (wasmtime enables it by default), SSE2 on x86_64, plain
-//! loops elsewhere; and the byte-class tables those loops index.
+//! Byte search for the tokenizer's and post-processing's loops, 16 bytes at
+//! a time (64 per loop iteration in wasm): SIMD128 in the wasm plugin
+//! (wasmtime enables it by default), SSE2 on x86_64, plain loops elsewhere;
+//! and the byte-class tables those loops index.
 
 /// HTML whitespace: space, tab, line feed, carriage return, form feed.
 pub const HTML_WS: &[u8] = b" \t\n\r\x0c";
@@ -18,19 +19,34 @@ pub const fn mark(mut table: [u8; 256], bytes: &[u8], class: u8) -> [u8; 256] {
 
 /// Index of the first byte in `hay` equal to `a`, `b` or `c`.
 pub fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> Option<usize> {
-    let mut i = 0;
     #[cfg(any(target_arch = "wasm32", target_arch = "x86_64"))]
     {
-        // SAFETY: reads stay within `hay` (16-byte chunks before its end); on
-        // wasm the feature is validated when the module is compiled.
-        if let Some(found) = unsafe { simd::find3(hay, a, b, c, &mut i) } {
-            return Some(found);
-        }
+        // SAFETY: reads stay within `hay`; on wasm the feature is validated
+        // when the module is compiled.
+        let at = unsafe { simd::find3(hay, a, b, c) };
+        (at < hay.len()).then_some(at)
     }
-    hay[i..]
-        .iter()
-        .position(|&x| x == a || x == b || x == c)
-        .map(|p| i + p)
+    #[cfg(not(any(target_arch = "wasm32", target_arch = "x86_64")))]
+    hay.iter().position(|&x| x == a || x == b || x == c)
+}
+
+/// Whether a link destination has no byte `push_url` changes or counts:
+/// none below `!` (spaces, line breaks, controls) and no `( ) < > \\`.
+/// A `false` may be wrong only towards caution (other controls).
+pub fn url_is_plain(url: &[u8]) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
+        // default; loads stay within `url`.
+        unsafe { simd::url_is_plain(url) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    url.iter().all(|&c| url_byte_is_plain(c))
+}
+
+/// One byte of [`url_is_plain`].
+fn url_byte_is_plain(c: u8) -> bool {
+    c > b' ' && !matches!(c, b'(' | b')' | b'<' | b'>' | b'\\')
 }
 
 /// Index of the first `needle` in `hay`.
@@ -55,22 +71,92 @@ pub fn find2(hay: &[u8], pair: [u8; 2]) -> Option<usize> {
 mod simd {
     use core::arch::wasm32::*;
 
-    /// Scans whole 16-byte chunks from `*i`; returns a match or leaves `*i`
-    /// at the first unscanned byte.
+    /// Index of the first byte of `hay` equal to `a`, `b` or `c`, or
+    /// `hay.len()`. 64 bytes per loop iteration (each iteration pays an
+    /// epoch check and reloads what Cranelift spilled), then 16, then one
+    /// load overlapping the scanned part for the tail; under 16 bytes, byte
+    /// by byte.
     #[target_feature(enable = "simd128")]
-    pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8, i: &mut usize) -> Option<usize> {
-        let (va, vb, vc) = (u8x16_splat(a), u8x16_splat(b), u8x16_splat(c));
-        while *i + 16 <= hay.len() {
-            // SAFETY: `*i + 16 <= hay.len()`; v128_load has no alignment requirement.
-            let v = unsafe { v128_load(hay.as_ptr().add(*i) as *const v128) };
-            let m = v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc));
-            let bits = u8x16_bitmask(m);
-            if bits != 0 {
-                return Some(*i + bits.trailing_zeros() as usize);
-            }
-            *i += 16;
+    pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return hay.iter().position(|&x| x == a || x == b || x == c).unwrap_or(n);
         }
-        None
+        let (va, vb, vc) = (u8x16_splat(a), u8x16_splat(b), u8x16_splat(c));
+        // SAFETY (every use): `at + 16 <= n`; v128_load has no alignment requirement.
+        macro_rules! hits {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
+                v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc))
+            }};
+        }
+        let mut i = 0;
+        while i + 64 <= n {
+            let (m0, m1, m2, m3) = (hits!(i), hits!(i + 16), hits!(i + 32), hits!(i + 48));
+            if v128_any_true(v128_or(v128_or(m0, m1), v128_or(m2, m3))) {
+                let bits = u8x16_bitmask(m0) as u64
+                    | (u8x16_bitmask(m1) as u64) << 16
+                    | (u8x16_bitmask(m2) as u64) << 32
+                    | (u8x16_bitmask(m3) as u64) << 48;
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 64;
+        }
+        while i + 16 <= n {
+            let bits = u8x16_bitmask(hits!(i)) as u32;
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < n {
+            // The last 16 bytes, less those already scanned.
+            let last = n - 16;
+            let bits = (u8x16_bitmask(hits!(last)) as u32) >> (i - last);
+            if bits != 0 {
+                return i + bits.trailing_zeros() as usize;
+            }
+        }
+        n
+    }
+
+    /// [`super::url_is_plain`], 16 bytes at a time with one load
+    /// overlapping the scanned part for the tail.
+    #[target_feature(enable = "simd128")]
+    pub unsafe fn url_is_plain(url: &[u8]) -> bool {
+        let n = url.len();
+        if n < 16 {
+            return url.iter().all(|&c| super::url_byte_is_plain(c));
+        }
+        let (low, open, close) = (u8x16_splat(b' ' + 1), u8x16_splat(b'('), u8x16_splat(b')'));
+        let (lt, gt, backslash) = (u8x16_splat(b'<'), u8x16_splat(b'>'), u8x16_splat(b'\\'));
+        // SAFETY (every use): `at + 16 <= n`; v128_load has no alignment requirement.
+        macro_rules! any_special {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(url.as_ptr().add($at) as *const v128) };
+                let m = v128_or(
+                    v128_or(
+                        u8x16_lt(v, low),
+                        v128_or(u8x16_eq(v, open), u8x16_eq(v, close)),
+                    ),
+                    v128_or(
+                        u8x16_eq(v, lt),
+                        v128_or(u8x16_eq(v, gt), u8x16_eq(v, backslash)),
+                    ),
+                );
+                v128_any_true(m)
+            }};
+        }
+        let mut i = 0;
+        while i + 16 <= n {
+            if any_special!(i) {
+                return false;
+            }
+            i += 16;
+        }
+        // The last 16 bytes (overlapping what was scanned: a plain byte
+        // stays plain).
+        i == n || !any_special!(n - 16)
     }
 }
 
@@ -78,30 +164,47 @@ mod simd {
 mod simd {
     use core::arch::x86_64::*;
 
-    /// Scans whole 16-byte chunks from `*i`; returns a match or leaves `*i`
-    /// at the first unscanned byte.
-    pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8, i: &mut usize) -> Option<usize> {
-        // SAFETY: SSE2 is part of the x86_64 baseline; loads stay within `hay`.
+    /// Index of the first byte of `hay` equal to `a`, `b` or `c`, or
+    /// `hay.len()`: 16 bytes at a time, then one load overlapping the
+    /// scanned part for the tail; under 16 bytes, byte by byte.
+    pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return hay.iter().position(|&x| x == a || x == b || x == c).unwrap_or(n);
+        }
+        // SAFETY: SSE2 is part of the x86_64 baseline; every load is of 16
+        // bytes at `at` with `at + 16 <= n`.
         unsafe {
             let (va, vb, vc) = (
                 _mm_set1_epi8(a as i8),
                 _mm_set1_epi8(b as i8),
                 _mm_set1_epi8(c as i8),
             );
-            while *i + 16 <= hay.len() {
-                let v = _mm_loadu_si128(hay.as_ptr().add(*i) as *const __m128i);
+            let hits = |at: usize| {
+                let v = _mm_loadu_si128(hay.as_ptr().add(at) as *const __m128i);
                 let m = _mm_or_si128(
                     _mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)),
                     _mm_cmpeq_epi8(v, vc),
                 );
-                let bits = _mm_movemask_epi8(m) as u32;
+                _mm_movemask_epi8(m) as u32
+            };
+            let mut i = 0;
+            while i + 16 <= n {
+                let bits = hits(i);
                 if bits != 0 {
-                    return Some(*i + bits.trailing_zeros() as usize);
+                    return i + bits.trailing_zeros() as usize;
                 }
-                *i += 16;
+                i += 16;
+            }
+            if i < n {
+                let last = n - 16;
+                let bits = hits(last) >> (i - last);
+                if bits != 0 {
+                    return i + bits.trailing_zeros() as usize;
+                }
             }
         }
-        None
+        n
     }
 }
 
@@ -111,7 +214,7 @@ mod tests {
 
     #[test]
     fn finds_at_every_offset() {
-        for len in 0..40 {
+        for len in 0..140 {
             for at in 0..len {
                 let mut hay = vec![b'x'; len];
                 hay[at] = b'<';
@@ -123,6 +226,22 @@ mod tests {
                 }
             }
             assert_eq!(find(&vec![b'x'; len], b'<'), None);
+            assert!(url_is_plain(&vec![b'x'; len]));
+            for at in 0..len {
+                for c in [b' ', b'\t', b'\n', b'(', b')', b'<', b'>', b'\\', 0x01] {
+                    let mut url = vec![b'x'; len];
+                    url[at] = c;
+                    assert!(!url_is_plain(&url), "{len} {at} {c}");
+                }
+            }
+            // The first of several.
+            for at in 0..len {
+                let mut hay = vec![b'x'; len];
+                for j in (at..len).step_by(7) {
+                    hay[j] = [b'&', b'\r', b'<'][j % 3];
+                }
+                assert_eq!(find3(&hay, b'&', b'\r', b'<'), Some(at), "{len} {at}");
+            }
         }
     }
 }

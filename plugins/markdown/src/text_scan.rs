@@ -2,7 +2,9 @@
 //! as words the writer copies unchanged, separated by single spaces. In wasm
 //! it classifies 16 bytes per step with two SIMD128 nibble lookups, so a
 //! paragraph costs a few loop iterations (each pays an epoch check under
-//! wasmtime) instead of one per byte and a call per word.
+//! wasmtime) instead of one per byte and a call per word. Also what the
+//! writer does with a multi-byte character behind a lead byte: collapse it
+//! ([`ws_len`]), drop it ([`invisible_len`]), or copy it like a letter.
 
 /// Bytes that end a run: whitespace other than a space, the characters the
 /// writer may escape (`\ * _ ` [ ] < & ~`), and the lead bytes of the
@@ -14,19 +16,74 @@ static STOP: [u8; 256] = crate::scan::mark([0u8; 256], STOP_BYTES, 1);
 
 /// Index of the first byte of `hay` that is a stop byte (see [`STOP_BYTES`])
 /// or a space right after a space; `hay.len()` if there is none. `hay[0]`
-/// counts as following a non-space.
+/// counts as following a non-space. A lead byte stops only where its
+/// character is collapsed or dropped ([`copied_as_is`]): curly quotes and
+/// dashes, common in prose, are copied like letters.
 pub fn stop(hay: &[u8]) -> usize {
-    let mut i = 0;
-    let mut after_space = false;
+    let mut from = 0;
+    loop {
+        let at = from + stop_byte(&hay[from..]);
+        if at < hay.len() && copied_as_is(hay, at) {
+            // Not a space, so the next byte follows a non-space.
+            from = at + 1;
+            continue;
+        }
+        return at;
+    }
+}
+
+/// Whether the byte at `i` is a lead byte of the stop set (0xC2, 0xE2,
+/// 0xEF) whose character the writer copies as is: neither a collapsible
+/// space nor an invisible character.
+#[inline(always)]
+pub fn copied_as_is(b: &[u8], i: usize) -> bool {
+    matches!(b[i], 0xC2 | 0xE2 | 0xEF) && ws_len(b, i) == 0 && invisible_len(b, i) == 0
+}
+
+/// Length of the collapsible whitespace character at `i` (ASCII whitespace,
+/// no-break space, the Unicode fixed-width spaces), or 0. Inlined: called
+/// per word, a call was 3 % of the plugin's time in wasm.
+#[inline(always)]
+pub fn ws_len(b: &[u8], i: usize) -> usize {
+    match b[i] {
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0C => 1,
+        0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
+        0xE2 => match (b.get(i + 1), b.get(i + 2)) {
+            (Some(0x80), Some(0x80..=0x8A | 0xAF)) | (Some(0x81), Some(0x9F)) => 3,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// Length of an invisible character at `i` that is dropped (soft hyphen,
+/// zero-width space, byte-order mark), or 0.
+#[inline(always)]
+pub fn invisible_len(b: &[u8], i: usize) -> usize {
+    match (b[i], b.get(i + 1), b.get(i + 2)) {
+        (0xC2, Some(0xAD), _) => 2,
+        (0xE2, Some(0x80), Some(0x8B)) | (0xEF, Some(0xBB), Some(0xBF)) => 3,
+        _ => 0,
+    }
+}
+
+/// [`stop`] without the lead-byte check: the first stop byte or double space.
+#[inline(always)]
+fn stop_byte(hay: &[u8]) -> usize {
     #[cfg(target_arch = "wasm32")]
     {
         // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
         // default (a runtime without it refuses the component); loads stay
         // within `hay`.
-        if let Some(found) = unsafe { simd::stop(hay, &mut i, &mut after_space) } {
-            return found;
-        }
+        unsafe { simd::stop(hay) }
     }
+    #[cfg(not(target_arch = "wasm32"))]
+    stop_bytewise(hay, 0, false)
+}
+
+/// [`stop_byte`] from `i` one byte at a time; `after_space`: `hay[i - 1]`
+/// is a space.
+fn stop_bytewise(hay: &[u8], mut i: usize, mut after_space: bool) -> usize {
     while i < hay.len() {
         let c = hay[i];
         if c == b' ' {
@@ -75,14 +132,18 @@ const LO: [u8; 16] = [
 
 #[cfg(target_arch = "wasm32")]
 mod simd {
-    use super::{HI, LO};
+    use super::{HI, LO, stop_bytewise};
     use core::arch::wasm32::*;
 
-    /// Scans whole 16-byte chunks from `*i`; returns the first stop, or
-    /// leaves `*i` at the first unscanned byte and `*after_space` set when
-    /// the last scanned byte is a space.
+    /// [`super::stop_byte`]: 32 bytes per loop iteration (each iteration
+    /// pays an epoch check under wasmtime), then 16, then one load
+    /// overlapping the scanned part for the tail; under 16 bytes, byte by byte.
     #[target_feature(enable = "simd128")]
-    pub unsafe fn stop(hay: &[u8], i: &mut usize, after_space: &mut bool) -> Option<usize> {
+    pub unsafe fn stop(hay: &[u8]) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return stop_bytewise(hay, 0, false);
+        }
         // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
         let (lo_t, hi_t) = unsafe {
             (
@@ -91,23 +152,50 @@ mod simd {
             )
         };
         let (nibble, space, zero) = (u8x16_splat(0x0f), u8x16_splat(b' '), u8x16_splat(0));
-        let mut carry = *after_space as u32;
-        while *i + 16 <= hay.len() {
-            // SAFETY: `*i + 16 <= hay.len()`.
-            let v = unsafe { v128_load(hay.as_ptr().add(*i) as *const v128) };
-            let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
-            let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
-            let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
-            let spaces = u8x16_bitmask(u8x16_eq(v, space)) as u32;
-            let stops = (!plain & 0xffff) | (spaces & ((spaces << 1) | carry));
-            if stops != 0 {
-                return Some(*i + stops.trailing_zeros() as usize);
-            }
-            carry = spaces >> 15;
-            *i += 16;
+        // (stop bytes, spaces) of the 16 bytes at `at`, as bit masks.
+        // SAFETY (every use): `at + 16 <= n`.
+        macro_rules! classes {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
+                let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
+                let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
+                let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
+                (!plain & 0xffff, u8x16_bitmask(u8x16_eq(v, space)) as u32)
+            }};
         }
-        *after_space = carry != 0;
-        None
+        let mut i = 0;
+        // Bit 0: the byte before `i` is a space (`hay[0]` follows a non-space).
+        let mut carry = 0u32;
+        while i + 32 <= n {
+            let (s0, p0) = classes!(i);
+            let (s1, p1) = classes!(i + 16);
+            let spaces = p0 | p1 << 16;
+            let stops = s0 | s1 << 16 | (spaces & ((spaces << 1) | carry));
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+            carry = spaces >> 31;
+            i += 32;
+        }
+        if i + 16 <= n {
+            let (s0, spaces) = classes!(i);
+            let stops = s0 | (spaces & ((spaces << 1) | carry));
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+            i += 16;
+        }
+        if i < n {
+            // The last 16 bytes, less those already scanned: the byte
+            // before `i` is among them, so the space rule needs no carry.
+            let last = n - 16;
+            let (s0, spaces) = classes!(last);
+            let stops = (s0 | (spaces & (spaces << 1))) >> (i - last);
+            if stops != 0 {
+                return i + stops.trailing_zeros() as usize;
+            }
+        }
+        n
     }
 }
 
@@ -132,6 +220,17 @@ mod tests {
         assert_eq!(stop(b" ab_c"), 3);
         assert_eq!(stop(b" ab\nc"), 3);
         assert_eq!(stop(" caf\u{e9} \u{a0}x".as_bytes()), 7);
+        // Curly quotes and dashes are copied: no stop.
+        assert_eq!(
+            stop(" it\u{2019}d \u{2013} \u{201c}so\u{201d} \u{a9}".as_bytes()),
+            23
+        );
+        // Collapsed or dropped characters stop.
+        assert_eq!(stop(" a\u{2019}b\u{a0}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{ad}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{200b}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{feff}c".as_bytes()), 6);
+        assert_eq!(stop(" a\u{2019}b\u{2009}c".as_bytes()), 6);
         for at in 0..40 {
             let mut hay = vec![b'x'; 40];
             hay[at] = b'*';

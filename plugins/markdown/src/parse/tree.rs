@@ -62,6 +62,12 @@ pub(super) struct Builder<'a> {
     pub(super) doc: Document<'a>,
     /// Open elements, root first.
     stack: Vec<NodeId>,
+    /// Their tags (`None` for the root), so the scope walks read one byte
+    /// per element.
+    tags: Vec<Option<Tag>>,
+    /// How many `<p>` are open: a block start closes one only then, so
+    /// most starts skip the walk up the stack.
+    open_p: u32,
     /// Inside `<svg>`: its nesting depth; everything is dropped.
     in_svg: u32,
 }
@@ -75,6 +81,8 @@ impl<'a> Builder<'a> {
                 attrs: Vec::with_capacity(input_len / 256 + 4),
             },
             stack: vec![ROOT],
+            tags: vec![None],
+            open_p: 0,
             in_svg: 0,
         };
         b.doc.nodes.push(Node {
@@ -122,7 +130,38 @@ impl<'a> Builder<'a> {
     }
 
     fn tag_at(&self, depth: usize) -> Option<Tag> {
-        self.doc.tag(self.stack[depth])
+        self.tags[depth]
+    }
+
+    /// The tag of the current element (`None` at the root).
+    fn current_tag(&self) -> Option<Tag> {
+        self.tags.last().copied().flatten()
+    }
+
+    #[inline(always)]
+    fn push_open(&mut self, id: NodeId, tag: Tag) {
+        self.stack.push(id);
+        self.tags.push(Some(tag));
+        self.open_p += u32::from(tag == Tag::P);
+    }
+
+    #[inline(always)]
+    fn pop_open(&mut self) {
+        self.stack.pop();
+        if self.tags.pop() == Some(Some(Tag::P)) {
+            self.open_p -= 1;
+        }
+    }
+
+    #[inline(always)]
+    fn truncate_open(&mut self, depth: usize) {
+        let closed_p = self.tags[depth.min(self.tags.len())..]
+            .iter()
+            .filter(|&&t| t == Some(Tag::P))
+            .count();
+        self.open_p -= closed_p as u32;
+        self.stack.truncate(depth);
+        self.tags.truncate(depth);
     }
 
     fn append(&mut self, kind: Kind<'a>) -> NodeId {
@@ -151,7 +190,7 @@ impl<'a> Builder<'a> {
         if whitespace {
             use Tag::*;
             let parent_ignores = matches!(
-                self.doc.tag(self.current()),
+                self.current_tag(),
                 Some(Ul | Ol | Dl | Table | Thead | Tbody | Tfoot | Tr | Colgroup | Select | Menu | Dir)
             );
             if parent_ignores || self.current() == ROOT && self.doc.node(ROOT).first_child == 0 {
@@ -167,7 +206,7 @@ impl<'a> Builder<'a> {
             self.doc.attrs.truncate(first_attr);
             return;
         }
-        if tag.closes_p() {
+        if tag.closes_p() && self.open_p > 0 {
             self.close_in_scope(|t| t == P, |t| t.is_scope_boundary());
         }
         match tag {
@@ -186,19 +225,16 @@ impl<'a> Builder<'a> {
             }
             A => self.close_in_scope(|t| t == A, |t| t.is_scope_boundary()),
             Option | Optgroup => {
-                while matches!(self.doc.tag(self.current()), Some(Option))
-                    || tag == Optgroup && self.doc.tag(self.current()) == Some(Optgroup)
+                while matches!(self.current_tag(), Some(Option))
+                    || tag == Optgroup && self.current_tag() == Some(Optgroup)
                 {
-                    self.stack.pop();
+                    self.pop_open();
                 }
             }
             _ if tag.heading_level().is_some()
-                && self
-                    .doc
-                    .tag(self.current())
-                    .is_some_and(|t| t.heading_level().is_some()) =>
+                && self.current_tag().is_some_and(|t| t.heading_level().is_some()) =>
             {
-                self.stack.pop();
+                self.pop_open();
             }
             _ => {}
         }
@@ -221,7 +257,7 @@ impl<'a> Builder<'a> {
         // `/>` only closes foreign (MathML, custom) elements; HTML ignores it.
         let closed = tag.is_void() || self_closing && tag == Other;
         if !closed && self.stack.len() < MAX_DEPTH {
-            self.stack.push(id);
+            self.push_open(id, tag);
         }
     }
 
@@ -237,7 +273,8 @@ impl<'a> Builder<'a> {
                     attrs,
                 }));
             }
-            P => self.close_in_scope(|t| t == P, |t| t.is_scope_boundary()),
+            P if self.open_p > 0 => self.close_in_scope(|t| t == P, |t| t.is_scope_boundary()),
+            P => {}
             Li => self.close_in_scope(
                 |t| t == Li,
                 |t| matches!(t, Ul | Ol | Menu | Dir) || t.is_scope_boundary(),
@@ -255,7 +292,7 @@ impl<'a> Builder<'a> {
                 for depth in (1..self.stack.len()).rev() {
                     match self.doc.element(self.stack[depth]) {
                         Some(e) if e.tag == Other && e.name.eq_ignore_ascii_case(name) => {
-                            self.stack.truncate(depth);
+                            self.truncate_open(depth);
                             return;
                         }
                         Some(e) if e.tag.is_block() => return,
@@ -269,7 +306,7 @@ impl<'a> Builder<'a> {
                 for depth in (1..self.stack.len()).rev() {
                     match self.tag_at(depth) {
                         Some(t) if t == tag => {
-                            self.stack.truncate(depth);
+                            self.truncate_open(depth);
                             return;
                         }
                         Some(t) if t.is_block() => return,
@@ -286,7 +323,7 @@ impl<'a> Builder<'a> {
         for depth in (1..self.stack.len()).rev() {
             let Some(t) = self.tag_at(depth) else { return };
             if target(t) {
-                self.stack.truncate(depth);
+                self.truncate_open(depth);
                 return;
             }
             if boundary(t) {

@@ -3,6 +3,8 @@
 //! (`**`, `_`, `[...](...)`) only when the content is not empty, keeping
 //! surrounding spaces and breaks outside the markers.
 
+use crate::text_scan::{invisible_len, ws_len};
+
 /// What a line break (`<br>`, or a block edge inside inline content) becomes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Break {
@@ -134,22 +136,36 @@ impl Inline {
         };
         let mut i = 0;
         while i < b.len() {
-            let ws = ws_len(b, i);
+            let ws = if CLASS[b[i] as usize] & (WS | LEAD) == 0 {
+                0
+            } else {
+                ws_len(b, i)
+            };
             if ws > 0 {
                 self.space = true;
                 i += ws;
+                // The rest of an ASCII whitespace run (indentation) in one loop.
+                while i < b.len() && CLASS[b[i] as usize] & WS != 0 {
+                    i += 1;
+                }
                 continue;
             }
             let mut end = i + 1;
             // The classes of the word's bytes: without SPECIAL or LEAD,
             // `word` has nothing to escape or drop and skips its own scan.
-            let mut seen = CLASS[b[i] as usize];
+            // A lead byte counts only before an invisible character (a
+            // curly quote or a dash is copied like a letter).
+            let mut seen = word_class(b, i);
             while end < b.len() {
                 let class = CLASS[b[end] as usize];
                 if class & WS != 0 || class & LEAD != 0 && ws_len(b, end) > 0 {
                     break;
                 }
-                seen |= class;
+                seen |= if class & LEAD != 0 {
+                    word_class(b, end)
+                } else {
+                    class
+                };
                 end += 1;
             }
             let plain = seen & (SPECIAL | LEAD) == 0;
@@ -180,7 +196,8 @@ impl Inline {
     }
 
     /// Escapes one whitespace-free word. `plain`: the word holds no byte of
-    /// class SPECIAL or LEAD (nothing to escape or drop past a line start).
+    /// class SPECIAL and no invisible character (nothing to escape or drop
+    /// past a line start).
     fn word(&mut self, w: &str, space_after: bool, brackets: &mut Brackets<'_>, plain: bool) {
         let b = w.as_bytes();
         let mut i = 0;
@@ -439,6 +456,18 @@ static CLASS: [u8; 256] = {
     crate::scan::mark(t, &[0xC2, 0xE2, 0xEF], LEAD)
 };
 
+/// The class of the byte at `i` inside a word: LEAD only where an
+/// invisible character (which `word` drops) starts.
+#[inline(always)]
+fn word_class(b: &[u8], i: usize) -> u8 {
+    let class = CLASS[b[i] as usize];
+    if class & LEAD != 0 && invisible_len(b, i) == 0 {
+        class & !LEAD
+    } else {
+        class
+    }
+}
+
 fn is_space(c: u8) -> bool {
     c.is_ascii_whitespace()
 }
@@ -446,35 +475,6 @@ fn is_space(c: u8) -> bool {
 /// Not whitespace and not ASCII punctuation (non-ASCII bytes count as letters).
 fn is_wordish(c: u8) -> bool {
     !c.is_ascii_whitespace() && !c.is_ascii_punctuation()
-}
-
-/// Length of the collapsible whitespace character at `i` (ASCII whitespace,
-/// no-break space, the Unicode fixed-width spaces), or 0. Inlined: called
-/// per word, a call was 3 % of the plugin's time in wasm.
-#[inline(always)]
-fn ws_len(b: &[u8], i: usize) -> usize {
-    if CLASS[b[i] as usize] & (WS | LEAD) == 0 {
-        return 0;
-    }
-    match b[i] {
-        b' ' | b'\t' | b'\n' | b'\r' | 0x0C => 1,
-        0xC2 if b.get(i + 1) == Some(&0xA0) => 2,
-        0xE2 => match (b.get(i + 1), b.get(i + 2)) {
-            (Some(0x80), Some(0x80..=0x8A | 0xAF)) | (Some(0x81), Some(0x9F)) => 3,
-            _ => 0,
-        },
-        _ => 0,
-    }
-}
-
-/// Length of an invisible character at `i` that is dropped (soft hyphen,
-/// zero-width space, byte-order mark), or 0.
-fn invisible_len(b: &[u8], i: usize) -> usize {
-    match (b[i], b.get(i + 1), b.get(i + 2)) {
-        (0xC2, Some(0xAD), _) => 2,
-        (0xE2, Some(0x80), Some(0x8B)) | (0xEF, Some(0xBB), Some(0xBF)) => 3,
-        _ => 0,
-    }
 }
 
 /// Whether `&` followed by `rest` would read as a character reference.

@@ -9,6 +9,11 @@ use crate::parse::{AttrName, Element, NodeId};
 /// Appends a link destination: spaces and angle brackets percent-encoded,
 /// parentheses too unless balanced, line breaks removed.
 pub fn push_url(out: &mut String, url: &str) {
+    if crate::scan::url_is_plain(url.as_bytes()) {
+        // Nothing to encode and no parenthesis (most URLs): found with a wide scan.
+        out.push_str(url);
+        return;
+    }
     let mut depth = 0i32;
     let mut balanced = true;
     let mut clean = true;
