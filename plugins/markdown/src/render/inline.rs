@@ -24,6 +24,8 @@ pub struct Mark {
     start: usize,
     bol: bool,
     quiet: bool,
+    /// The enclosing wrapper's start ([`Inline::wrap_start`] when this one opened).
+    outer: usize,
 }
 
 /// Inline markdown being written into `s`.
@@ -53,6 +55,10 @@ pub struct Inline {
     pub em_close: Option<(usize, usize)>,
     /// Start of the current paragraph: trimming never goes below it.
     pub floor: usize,
+    /// Where the innermost open wrapper's content starts (0 when none is open): a
+    /// closing wrapper joins the one before it only where that edit stays after this
+    /// position, so the marks of the wrappers still open keep pointing at their content.
+    wrap_start: usize,
 }
 
 impl Inline {
@@ -77,6 +83,7 @@ impl Inline {
             item_start: false,
             em_close: None,
             floor,
+            wrap_start: 0,
         }
     }
 
@@ -331,7 +338,9 @@ impl Inline {
             start: self.s.len(),
             bol: self.bol,
             quiet: self.quiet,
+            outer: self.wrap_start,
         };
+        self.wrap_start = mark.start;
         self.quiet = true;
         mark
     }
@@ -350,6 +359,7 @@ impl Inline {
     ) -> Option<usize> {
         self.wraps -= 1;
         self.em_close = None;
+        self.wrap_start = m.outer;
         let content = &self.s[m.start..];
         if content.is_empty() {
             self.quiet = m.quiet;
@@ -366,6 +376,7 @@ impl Inline {
         let opened_at = if join
             && lead == 0
             && before.ends_with(open.as_bytes())
+            && m.start - open.len() >= m.outer
             && !odd_backslashes(&before[..before.len() - open.len()])
         {
             // `**a****b**` → `**ab**`: join with the same wrapper just closed.
