@@ -1,11 +1,11 @@
 //! Shelves of teaser cards after an article's body: a group of small cards built from one
 //! template, each titled by a linked heading or a line that is one link (another page's
 //! headline) and carrying a blurb, an image or a date ("more from the blog", a carousel
-//! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the link rules keep it; what
-//! gives it away is where it stands (after the body, saying less than it) and what each
-//! card is (a headline pointing elsewhere). Cards inside the body stay (the author's own
-//! picks), and so do cards on a page whose body is a short introduction to them, and
-//! the page's `main`.
+//! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the
+//! link rules keep it; what gives it away is where it stands (after the body, saying less
+//! than it) and what each card is (a headline pointing elsewhere). Cards inside the body
+//! stay (the author's own picks), and so do cards on a page whose body is a short
+//! introduction to them, and the page's `main`.
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
@@ -89,19 +89,25 @@ fn teaser_card(arena: &Arena, card: usize) -> bool {
     if n.total.chars > CARD_MAX_CHARS || n.counts.links == 0 {
         return false;
     }
-    // Text besides the links (a blurb, a date): a card, not a link.
-    let text = n.total.chars > n.total.link_chars;
-    nodes[card + 1..card + n.size as usize].iter().any(|h| {
-        (h.kind == Kind::Heading
-            && h.total.chars > 0
-            && h.total.link_chars as f32 >= HEADLINE_LINKS * h.total.chars as f32)
-            || (text
-                && h.kind == Kind::Block
-                && h.own.chars >= TITLE_MIN_CHARS
-                && h.own.link_chars == h.own.chars
-                && h.counts.links == 1
-                && h.counts.images == 0)
-    })
+    // A title line: text besides the links (a blurb, a date), one link long enough.
+    let line = n.total.chars > n.total.link_chars && n.total.link_chars >= TITLE_MIN_CHARS;
+    if n.counts.headings == 0 && !line {
+        return false;
+    }
+    nodes[card + 1..card + n.size as usize]
+        .iter()
+        .any(|h| match h.kind {
+            Kind::Heading => {
+                h.total.chars > 0 && h.total.link_chars as f32 >= HEADLINE_LINKS * h.total.chars as f32
+            }
+            Kind::Block => {
+                line && h.own.chars >= TITLE_MIN_CHARS
+                    && h.own.link_chars == h.own.chars
+                    && h.counts.links == 1
+                    && h.counts.images == 0
+            }
+            _ => false,
+        })
 }
 
 fn plain(n: &Node) -> u32 {

@@ -135,14 +135,12 @@ impl Acc {
         // `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's
         // state messages ("Thank you! Your submission has been received!"), which the
         // page's stylesheet hides until the form is sent: never content.
-        if self.prev_form && matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent") {
-            self.out.boiler = true;
+        if self.prev_form {
+            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+            self.prev_form = matches!(w, "message" | "msg");
+        } else {
+            self.prev_form = w == "form";
         }
-        self.prev_form = match w {
-            "form" => true,
-            "message" | "msg" => self.prev_form,
-            _ => false,
-        };
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
