@@ -1,10 +1,11 @@
 //! Shelves of teaser cards after an article's body: a group of small cards built from one
-//! template, each titled by a linked heading (another page's headline) and carrying a
-//! blurb, an image or a date ("more from the blog", a carousel of other posts). Their
-//! blurbs are prose, so the shelf is not link-dominated and the link rules keep it; what
-//! gives it away is where it stands (after the body, saying less than it) and what each
-//! card is (a headline pointing elsewhere). Cards inside the body stay (the author's own
-//! picks), and so do cards on a page whose body is a short introduction to them.
+//! template, each titled by a linked heading or a line that is one link (another page's
+//! headline) and carrying a blurb, an image or a date ("more from the blog", a carousel
+//! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the
+//! link rules keep it; what gives it away is where it stands (after the body, saying less
+//! than it) and what each card is (a headline pointing elsewhere). Cards inside the body
+//! stay (the author's own picks), and so do cards on a page whose body is a short
+//! introduction to them, and the page's `main`.
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
@@ -22,6 +23,8 @@ const CARDS_SHARE: f32 = 0.8;
 const HEADLINE_LINKS: f32 = 0.5;
 /// Share of the container's plain text the body holds for the shelves after it to go.
 const BODY_LEADS: f32 = 0.25;
+/// Characters of a title line written without a heading (a block that is one link).
+const TITLE_MIN_CHARS: u32 = 15;
 
 /// Prunes shelves of teaser cards after the article's `body` inside the container.
 pub(super) fn prune(
@@ -57,9 +60,14 @@ pub(super) fn prune(
     prune.extend(found);
 }
 
-/// Whether the children of `holder` are mostly teaser cards, at least [`MIN_CARDS`].
+/// Whether the children of `holder` are mostly teaser cards, at least [`MIN_CARDS`], and
+/// `holder` holds no `main`.
 pub(super) fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
     let nodes = &arena.nodes;
+    // The page's `main` is no shelf beside the body.
+    if nodes[holder].counts.mains > 0 {
+        return false;
+    }
     let (mut cards, mut card_chars) = (0, 0);
     for c in arena.children(holder) {
         let n = &nodes[c];
@@ -71,18 +79,35 @@ pub(super) fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
     cards >= MIN_CARDS && card_chars as f32 >= CARDS_SHARE * nodes[holder].total.chars as f32
 }
 
-/// A small card holding a heading that is (mostly) a link.
+/// A small card holding a heading that is (mostly) a link, or a title line written
+/// without a heading: a block whose own text is one link of a few words, no picture in it
+/// (a picture with its caption is a person or a logo, not a headline), in a card with
+/// text besides its links (a date, a blurb).
 fn teaser_card(arena: &Arena, card: usize) -> bool {
     let nodes = &arena.nodes;
     let n = &nodes[card];
-    if n.total.chars > CARD_MAX_CHARS || n.counts.headings == 0 || n.counts.links == 0 {
+    if n.total.chars > CARD_MAX_CHARS || n.counts.links == 0 {
         return false;
     }
-    nodes[card + 1..card + n.size as usize].iter().any(|h| {
-        h.kind == Kind::Heading
-            && h.total.chars > 0
-            && h.total.link_chars as f32 >= HEADLINE_LINKS * h.total.chars as f32
-    })
+    // A title line: text besides the links (a blurb, a date), one link long enough.
+    let line = n.total.chars > n.total.link_chars && n.total.link_chars >= TITLE_MIN_CHARS;
+    if n.counts.headings == 0 && !line {
+        return false;
+    }
+    nodes[card + 1..card + n.size as usize]
+        .iter()
+        .any(|h| match h.kind {
+            Kind::Heading => {
+                h.total.chars > 0 && h.total.link_chars as f32 >= HEADLINE_LINKS * h.total.chars as f32
+            }
+            Kind::Block => {
+                line && h.own.chars >= TITLE_MIN_CHARS
+                    && h.own.link_chars == h.own.chars
+                    && h.counts.links == 1
+                    && h.counts.images == 0
+            }
+            _ => false,
+        })
 }
 
 fn plain(n: &Node) -> u32 {

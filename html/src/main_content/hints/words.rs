@@ -96,6 +96,8 @@ struct Acc {
     prev_person: bool,
     /// The previous words of the current class were `about` or `about the`.
     prev_about: bool,
+    /// The previous words of the current class were `form` or `form message`.
+    prev_form: bool,
 }
 
 impl Acc {
@@ -119,6 +121,15 @@ impl Acc {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && has(roles::PART);
+        // `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's
+        // state messages ("Thank you! Your submission has been received!"), which the
+        // page's stylesheet hides until the form is sent: never content.
+        if self.prev_form {
+            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+            self.prev_form = matches!(w, "message" | "msg");
+        } else {
+            self.prev_form = w == "form";
+        }
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
@@ -323,6 +334,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         prev_person: false,
         prev_about: false,
         prev_component: false,
+        prev_form: false,
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
@@ -360,6 +372,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
         acc.prev_person = false;
         acc.prev_about = false;
         acc.prev_component = false;
+        acc.prev_form = false;
         for_each_word(class, |w| acc.add(w));
     }
     acc.out

@@ -77,6 +77,8 @@ struct AccReference {
     prev_piece: bool,
     /// The previous word of the current class named a component (card, item…).
     prev_component: bool,
+    /// The previous word of the current class was `form` (or `form` then `message`).
+    prev_form: bool,
     /// The previous word of the current class named a person (user, author, member).
     prev_person: bool,
     /// The previous words of the current class were `about` or `about the`.
@@ -100,6 +102,13 @@ impl AccReference {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // A form's state messages (added with the form-state rule, the same code as `Acc`).
+        if self.prev_form {
+            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+            self.prev_form = matches!(w, "message" | "msg");
+        } else {
+            self.prev_form = w == "form";
+        }
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
@@ -180,6 +189,7 @@ fn reference_acc() -> AccReference {
         prev_component: false,
         prev_person: false,
         prev_about: false,
+        prev_form: false,
     }
 }
 
@@ -192,6 +202,7 @@ fn new_acc() -> Acc {
         prev_component: false,
         prev_person: false,
         prev_about: false,
+        prev_form: false,
     }
 }
 
@@ -218,6 +229,8 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             reference.prev_person = false;
             reference.prev_about = false;
             reference.prev_component = false;
+            reference.prev_form = false;
+            new.prev_form = false;
             new.prev_piece = false;
             new.prev_person = false;
             new.prev_about = false;
