@@ -171,11 +171,35 @@ pub(super) fn prune(
         return;
     };
     let nodes = &arena.nodes;
+    // A wrapper and its first child share their opening, so each owner is read once (the
+    // last one read is kept).
+    let mut read: Option<(usize, bool)> = None;
+    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |j| match read {
+        Some((r, hit)) if r == j => hit,
+        _ => {
+            let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
+            read = Some((j, hit));
+            hit
+        }
+    });
+    prune.extend(found);
+}
+
+/// The blocks of `max_words` words at most after the paragraph `last` (to the container's
+/// end) whose opening passes `opens`: each block's text opens with the text of its first
+/// element owning text, whose index `opens` gets. Pruned and forced subtrees are skipped;
+/// a block found is not looked into.
+pub(super) fn blocks_after(
+    arena: &Arena,
+    last: usize,
+    max_words: u32,
+    holds_forced: &[bool],
+    prune: &Pruning,
+    mut opens: impl FnMut(usize) -> bool,
+) -> Vec<usize> {
+    let nodes = &arena.nodes;
     let end = prune.end();
     let mut found = Vec::new();
-    // A block's text opens with the text of its first element owning text; a wrapper and
-    // its first child share it, so each owner is read once (the last one read is kept).
-    let mut read: Option<(usize, bool)> = None;
     let mut i = last + nodes[last].size as usize;
     while i < end {
         let n = &nodes[i];
@@ -183,20 +207,12 @@ pub(super) fn prune(
             i += n.size as usize;
             continue;
         }
-        if n.is_block() && n.total.words <= MAX_WORDS {
+        if n.is_block() && n.total.words <= max_words {
             let subtree = i..i + n.size as usize;
             let owner = subtree
                 .clone()
                 .find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
-            let hit = owner.is_some_and(|j| match read {
-                Some((r, hit)) if r == j => hit,
-                _ => {
-                    let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
-                    read = Some((j, hit));
-                    hit
-                }
-            });
-            if hit {
+            if owner.is_some_and(&mut opens) {
                 found.push(i);
                 i = subtree.end;
                 continue;
@@ -204,7 +220,17 @@ pub(super) fn prune(
         }
         i += 1;
     }
-    prune.extend(found);
+    found
+}
+
+/// Whether a normalised opening is one of `labels` followed by a colon ("Tags: …",
+/// "Related : …").
+pub(super) fn labelled(labels: &[&str], opening: &[u8]) -> bool {
+    labels.iter().any(|l| {
+        opening
+            .strip_prefix(l.as_bytes())
+            .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
+    })
 }
 
 /// The `body`'s last paragraph of prose still kept (a thread pruned inside it is not),

@@ -9,7 +9,7 @@
 use dom_query::Document;
 
 use super::arena::Arena;
-use super::closing_lines::{last_prose, opening_of};
+use super::closing_lines::{blocks_after, labelled, last_prose, opening_of};
 use super::pruning::Pruning;
 
 /// Words a footer line holds at most.
@@ -45,29 +45,9 @@ pub(super) fn prune(
         return;
     };
     let nodes = &arena.nodes;
-    let end = prune.end();
-    let mut found = Vec::new();
-    let mut i = last + nodes[last].size as usize;
-    while i < end {
-        let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] || n.forced {
-            i += n.size as usize;
-            continue;
-        }
-        if n.is_block() && n.total.words <= MAX_WORDS {
-            let subtree = i..i + n.size as usize;
-            // A block's text opens with the text of its first element owning text.
-            let owner = subtree
-                .clone()
-                .find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
-            if owner.is_some_and(|j| footer(opening_of(doc, nodes[j].id).bytes())) {
-                found.push(i);
-                i = subtree.end;
-                continue;
-            }
-        }
-        i += 1;
-    }
+    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |j| {
+        footer(opening_of(doc, nodes[j].id).bytes())
+    });
     prune.extend(found);
 }
 
@@ -78,12 +58,7 @@ fn footer(opening: &[u8]) -> bool {
             .strip_prefix(d.as_bytes())
             .is_some_and(|rest| rest.first() == Some(&b' ') && rest.iter().any(u8::is_ascii_digit))
     });
-    dated
-        || LABELS.iter().any(|l| {
-            opening
-                .strip_prefix(l.as_bytes())
-                .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
-        })
+    dated || labelled(LABELS, opening)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use dom_query::Document;
 
 use super::arena::Arena;
-use super::closing_lines::opening_of;
+use super::closing_lines::{self, opening_of};
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::reading_time;
@@ -77,11 +77,7 @@ pub(super) fn prune(
 
 /// Whether a normalised opening is one of [`LABELS`] and a colon.
 fn labelled(opening: &[u8]) -> bool {
-    LABELS.iter().any(|l| {
-        opening
-            .strip_prefix(l.as_bytes())
-            .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
-    })
+    closing_lines::labelled(LABELS, opening)
 }
 
 #[cfg(test)]
