@@ -57,6 +57,7 @@ pub mod media;
 mod options;
 mod page;
 mod plugin;
+pub mod simd_scan;
 mod types;
 
 /// The cleaned page as tokens ([`Page::tokens`]): the decoder and the names

@@ -71,53 +71,14 @@ pub fn find2(hay: &[u8], pair: [u8; 2]) -> Option<usize> {
 mod simd {
     use core::arch::wasm32::*;
 
-    /// Index of the first byte of `hay` equal to `a`, `b` or `c`, or
-    /// `hay.len()`. 64 bytes per loop iteration (each iteration pays an
-    /// epoch check and reloads what Cranelift spilled), then 16, then one
-    /// load overlapping the scanned part for the tail; under 16 bytes, byte
-    /// by byte.
+    /// Index of the first byte of `hay` equal to `a`, `b` or `c`, or `hay.len()`
+    /// ([`distill_sdk::simd_scan::first_hit`]).
     #[target_feature(enable = "simd128")]
     pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> usize {
-        let n = hay.len();
-        if n < 16 {
-            return hay.iter().position(|&x| x == a || x == b || x == c).unwrap_or(n);
-        }
         let (va, vb, vc) = (u8x16_splat(a), u8x16_splat(b), u8x16_splat(c));
-        // SAFETY (every use): `at + 16 <= n`; v128_load has no alignment requirement.
-        macro_rules! hits {
-            ($at:expr) => {{
-                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
-                v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc))
-            }};
-        }
-        let mut i = 0;
-        while i + 64 <= n {
-            let (m0, m1, m2, m3) = (hits!(i), hits!(i + 16), hits!(i + 32), hits!(i + 48));
-            if v128_any_true(v128_or(v128_or(m0, m1), v128_or(m2, m3))) {
-                let bits = u8x16_bitmask(m0) as u64
-                    | (u8x16_bitmask(m1) as u64) << 16
-                    | (u8x16_bitmask(m2) as u64) << 32
-                    | (u8x16_bitmask(m3) as u64) << 48;
-                return i + bits.trailing_zeros() as usize;
-            }
-            i += 64;
-        }
-        while i + 16 <= n {
-            let bits = u8x16_bitmask(hits!(i)) as u32;
-            if bits != 0 {
-                return i + bits.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        if i < n {
-            // The last 16 bytes, less those already scanned.
-            let last = n - 16;
-            let bits = (u8x16_bitmask(hits!(last)) as u32) >> (i - last);
-            if bits != 0 {
-                return i + bits.trailing_zeros() as usize;
-            }
-        }
-        n
+        let hits = |v| v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc));
+        // SAFETY: this function enables simd128; loads stay within `hay`.
+        unsafe { distill_sdk::simd_scan::first_hit(hay, hits, |x| x == a || x == b || x == c) }
     }
 
     /// [`super::url_is_plain`], 16 bytes at a time with one load
