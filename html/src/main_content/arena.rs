@@ -89,6 +89,13 @@ impl Node {
             Kind::Inline | Kind::Link | Kind::Image | Kind::Break | Kind::Media
         )
     }
+
+    /// A paragraph of prose: 12 words of its own or more, under 30 % of them in links. How
+    /// the article's body is found (`link_lists`) and what the passes after it count as
+    /// the body's last sentence.
+    pub fn is_prose_paragraph(&self) -> bool {
+        self.kind == Kind::Para && !self.dropped && self.own.words >= 12 && self.own.link_density() < 0.3
+    }
 }
 
 pub(super) struct Arena {

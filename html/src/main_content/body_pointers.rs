@@ -4,8 +4,7 @@
 //! "Related content:" or "More from …" list inside the body is the site's (a template
 //! writing its links into the story's element). What stands before that paragraph stays.
 
-use super::arena::{Arena, Node};
-use super::hints::Kind;
+use super::arena::Arena;
 use super::pruning::Pruning;
 
 /// Words a title has at most.
@@ -21,16 +20,7 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
     if nodes[body].total.related_titles == 0 {
         return;
     }
-    let kept = |mut j: usize| loop {
-        if prune.is_gone(j) {
-            return false;
-        }
-        if j == body {
-            return true;
-        }
-        j = nodes[j].parent as usize;
-    };
-    let Some(last) = (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j)) else {
+    let Some(last) = super::closing_lines::last_prose(arena, body, prune) else {
         return;
     };
     let max_chars = MAX_SHARE * nodes[prune.container()].total.chars as f32;
@@ -55,9 +45,4 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
         i += 1;
     }
     prune.extend(found);
-}
-
-/// A paragraph of prose (as [`super::link_lists`] counts the body's prose).
-fn prose(n: &Node) -> bool {
-    n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
 }

@@ -10,8 +10,7 @@
 
 use dom_query::{Document, NodeData, NodeId};
 
-use super::arena::{Arena, Node};
-use super::hints::Kind;
+use super::arena::Arena;
 use super::pruning::Pruning;
 use crate::dom::Walker;
 
@@ -247,12 +246,9 @@ pub(super) fn last_prose(arena: &Arena, body: usize, prune: &Pruning) -> Option<
         }
         j = nodes[j].parent as usize;
     };
-    (body..body_end).rev().find(|&j| prose(&nodes[j]) && kept(j))
-}
-
-/// A paragraph of prose (as [`super::link_lists`] counts the body's prose).
-fn prose(n: &Node) -> bool {
-    n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3
+    (body..body_end)
+        .rev()
+        .find(|&j| nodes[j].is_prose_paragraph() && kept(j))
 }
 
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or

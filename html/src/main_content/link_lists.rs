@@ -179,8 +179,6 @@ fn article_body(arena: &Arena, container: usize, end: usize) -> Option<usize> {
 /// whole container).
 fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) -> Option<(usize, bool)> {
     let nodes = &arena.nodes;
-    let is_prose =
-        |n: &Node| n.kind == Kind::Para && !n.dropped && n.own.words >= 12 && n.own.link_density() < 0.3;
     let mut paras = if skip_blurbs {
         vec![0u8; end - container]
     } else {
@@ -188,7 +186,7 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
     };
     if skip_blurbs {
         for n in &nodes[container + 1..end] {
-            if is_prose(n) {
+            if n.is_prose_paragraph() {
                 let p = n.parent as usize - container;
                 paras[p] = paras[p].saturating_add(1);
             }
@@ -198,7 +196,7 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
     for i in (container + 1..end).rev() {
         let n = &nodes[i];
         let p = n.parent as usize;
-        if is_prose(n) && !(skip_blurbs && paras[p - container] == 1 && card_blurb(&nodes[p], n)) {
+        if n.is_prose_paragraph() && !(skip_blurbs && paras[p - container] == 1 && card_blurb(&nodes[p], n)) {
             prose[i - container] += n.own.chars - n.own.link_chars;
         }
         prose[p - container] += prose[i - container];

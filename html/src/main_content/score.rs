@@ -397,7 +397,7 @@ fn paragraph_run_and_content_fill(arena: &Arena) -> (u32, Vec<u32>) {
         let node = &nodes[i];
         let p = node.parent as usize;
         let t = &node.own;
-        if node.kind == Kind::Para && !node.dropped && t.words >= 12 && t.link_density() < 0.3 {
+        if node.is_prose_paragraph() {
             run[p] += t.chars - t.link_chars;
             longest = longest.max(run[p]);
         }

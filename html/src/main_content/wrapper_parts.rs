@@ -7,7 +7,7 @@
 //! whose every item is a link, outside that part and not around it, are the side column's.
 //! Lists inside the post stay, and nothing moves when the prose left is spread out.
 
-use super::arena::{Arena, Node};
+use super::arena::Arena;
 use super::hints::Kind;
 use super::link_lists::{headline_list, with_title};
 use super::pruning::Pruning;
@@ -15,9 +15,6 @@ use super::score::Scores;
 
 /// Share of the body's kept prose the part holds.
 const PART_SHARE: f32 = 0.75;
-/// Words of a prose paragraph (as [`super::link_lists`] counts them) and its link share.
-const PROSE_WORDS: u32 = 12;
-const PROSE_LINKS: f32 = 0.3;
 
 /// Prunes headline lists inside the article's `body` but outside the part of it holding
 /// most of the prose the earlier passes kept.
@@ -60,10 +57,6 @@ pub(super) fn prune(
     prune.extend(found);
 }
 
-fn is_prose(n: &Node) -> bool {
-    n.kind == Kind::Para && !n.dropped && n.own.words >= PROSE_WORDS && n.own.link_density() < PROSE_LINKS
-}
-
 /// The innermost element inside `body` (not `body` itself) holding [`PART_SHARE`] of the
 /// prose of `body` that is still kept.
 fn kept_prose_part(arena: &Arena, prune: &Pruning, body: usize) -> Option<usize> {
@@ -77,7 +70,7 @@ fn kept_prose_part(arena: &Arena, prune: &Pruning, body: usize) -> Option<usize>
     }
     for i in (body + 1..end).rev() {
         let n = &nodes[i];
-        if !gone[i - body] && is_prose(n) {
+        if !gone[i - body] && n.is_prose_paragraph() {
             prose[i - body] += n.own.chars - n.own.link_chars;
         }
         prose[n.parent as usize - body] += prose[i - body];
