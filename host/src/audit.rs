@@ -117,9 +117,7 @@ mod tests {
 
     #[test]
     fn rotates_by_size_and_keeps_n_files() {
-        let dir = std::env::temp_dir().join(format!("distill-audit-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir::TestDir::new("audit");
         let path = dir.join("audit.jsonl");
         let mut w = Writer::open(AuditSettings {
             path: path.clone(),

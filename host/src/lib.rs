@@ -43,6 +43,8 @@ pub mod server;
 pub mod services;
 pub mod telemetry;
 #[cfg(test)]
+pub mod test_dir;
+#[cfg(test)]
 pub mod test_redis;
 pub mod timestamp;
 

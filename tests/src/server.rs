@@ -297,7 +297,37 @@ impl Drop for TestServer {
         let _ = child.kill();
         let _ = child.wait();
         unregister_pid(self.pid);
+        remove_chromium_singletons(&self.tmp, 6);
         let _ = std::fs::remove_dir_all(&self.tmp);
+    }
+}
+
+/// Removes the directories a Chromium of the killed server made in the
+/// system temp dir for its single-instance socket (`org.chromium.Chromium.*`,
+/// linked from its profile as `SingletonSocket`): the server removes them on
+/// a graceful stop or at its next start, but a test server is killed and its
+/// data dir goes with it.
+fn remove_chromium_singletons(dir: &Path, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else { continue };
+        if kind.is_symlink() && entry.file_name() == "SingletonSocket" {
+            if let Some(linked) = std::fs::read_link(&path)
+                .ok()
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+                && linked
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("org.chromium.Chromium."))
+            {
+                let _ = std::fs::remove_dir_all(linked);
+            }
+        } else if kind.is_dir() && depth > 0 {
+            remove_chromium_singletons(&path, depth - 1);
+        }
     }
 }
 

@@ -145,7 +145,8 @@ fn content_type(path: &str) -> &'static str {
 fn media_site() -> &'static MediaSite {
     static SITE: OnceLock<MediaSite> = OnceLock::new();
     SITE.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("distill-media-site-{}", std::process::id()));
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("distill-media-site-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("media")).unwrap();
         generate(&dir.join("media"));
         for (path, html) in pages() {
@@ -462,7 +463,7 @@ async fn zero_data_retention_refuses_the_media_formats() {
 
 #[tokio::test]
 async fn links_expire_with_410_and_their_files_are_swept() {
-    let data = std::env::temp_dir().join(format!("distill-media-expiry-{}", uuid_like()));
+    let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("distill-media-expiry-{}", uuid_like()));
     let server = TestServer::start(ServerOptions {
         data_dir: Some(data.to_string_lossy().into_owned()),
         ..ServerOptions::default().env("DISTILL_MEDIA_LINK_TTL_SECS", "2")
@@ -495,7 +496,7 @@ async fn links_expire_with_410_and_their_files_are_swept() {
 
 #[tokio::test]
 async fn a_rotated_key_keeps_old_links_valid_until_it_is_dropped() {
-    let data = std::env::temp_dir().join(format!("distill-media-rotation-{}", uuid_like()));
+    let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("distill-media-rotation-{}", uuid_like()));
     let start = |key: &str, previous: Option<&str>| {
         let mut opts = ServerOptions {
             data_dir: Some(data.to_string_lossy().into_owned()),

@@ -488,8 +488,7 @@ mod tests {
 
     #[test]
     fn file_fills_gaps_and_flags_win() {
-        let dir = std::env::temp_dir().join(format!("distill-config-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir::TestDir::new("config");
         let path = dir.join("distill.toml");
         std::fs::write(
             &path,

@@ -144,16 +144,18 @@ mod tests {
     use super::*;
     use crate::limits::LimitSettings;
 
-    async fn limits() -> Limits {
-        let dir = std::env::temp_dir().join(format!("distill-billing-{}", uuid::Uuid::now_v7()));
-        Limits::open(&LimitSettings {
+    /// Limits on files in a fresh directory, removed with the directory.
+    async fn limits() -> (crate::test_dir::TestDir, Limits) {
+        let dir = crate::test_dir::TestDir::new("billing");
+        let limits = Limits::open(&LimitSettings {
             keys_file: dir.join("keys.json"),
             url: None,
             path: dir.join("limits").join("counters.redb"),
             queue_per_key: 1,
         })
         .await
-        .unwrap()
+        .unwrap();
+        (dir, limits)
     }
 
     fn payer() -> KeyRecord {
@@ -184,7 +186,7 @@ mod tests {
     /// store so a third lease redoes it — is billed 3 at every end.
     #[tokio::test]
     async fn a_page_leased_again_is_billed_once_and_a_late_refund_touches_no_other_lease() {
-        let limits = limits().await;
+        let (_dir, limits) = limits().await;
         let bill = |attempt| PageBill::for_payer(Some(payer()), "job", lease(attempt));
         let mut first = bill(1);
         first.release_earlier(&limits).await;

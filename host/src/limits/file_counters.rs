@@ -135,15 +135,16 @@ mod tests {
     use super::*;
     use crate::limits::counters::tests::to;
 
-    fn path(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("distill-file-counters-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir.join("limits.redb")
+    /// A counters file in a fresh directory, removed with the directory.
+    fn path(name: &str) -> (crate::test_dir::TestDir, std::path::PathBuf) {
+        let dir = crate::test_dir::TestDir::new(&format!("file-counters-{name}"));
+        let path = dir.join("limits.redb");
+        (dir, path)
     }
 
     #[tokio::test]
     async fn limits_expiry_and_persistence() {
-        let p = path("basic");
+        let (_dir, p) = path("basic");
         let ttl = Duration::from_secs(3600);
         {
             let c = FileCounters::open(&p, &["rate:"]).unwrap();
@@ -166,7 +167,8 @@ mod tests {
 
     #[tokio::test]
     async fn concurrent_adds_are_never_lost() {
-        let c = Arc::new(FileCounters::open(&path("concurrent"), &[]).unwrap());
+        let (_dir, p) = path("concurrent");
+        let c = Arc::new(FileCounters::open(&p, &[]).unwrap());
         let ttl = Duration::from_secs(3600);
         let tasks: Vec<_> = (0..40)
             .map(|_| {
@@ -183,7 +185,7 @@ mod tests {
 
     #[tokio::test]
     async fn holds_are_atomic_and_durable() {
-        let p = path("holds");
+        let (_dir, p) = path("holds");
         {
             let c = Arc::new(FileCounters::open(&p, &[]).unwrap());
             let tasks: Vec<_> = (0..12)

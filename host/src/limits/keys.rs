@@ -263,15 +263,16 @@ impl Drop for FileLock {
 mod tests {
     use super::*;
 
-    fn tmp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("distill-keys-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir.join("keys.json")
+    /// A keys file in a fresh directory, removed with the directory.
+    fn tmp(name: &str) -> (crate::test_dir::TestDir, PathBuf) {
+        let dir = crate::test_dir::TestDir::new(&format!("keys-{name}"));
+        let path = dir.join("keys.json");
+        (dir, path)
     }
 
     #[test]
     fn create_find_revoke_and_reload_by_another_handle() {
-        let path = tmp("crud");
+        let (_dir, path) = tmp("crud");
         let server = KeyStore::open(&path).unwrap();
         assert!(!server.auth_required());
         let cli = KeyStore::open(&path).unwrap();

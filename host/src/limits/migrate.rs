@@ -94,9 +94,7 @@ mod tests {
 
     #[tokio::test]
     async fn credits_of_the_older_file_are_imported_once() {
-        let dir = std::env::temp_dir().join(format!("distill-limits-migrate-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::test_dir::TestDir::new("limits-migrate");
         let current = dir.join("counters.redb");
         let now = crate::cache::store::now_ms();
         let far = now + 86_400_000;

@@ -18,6 +18,7 @@
 //! - [`settle`]: smart wait, selector wait, running script.
 //! - [`laps`]: step timings of a browser scrape (debug log).
 //! - [`profile`]: `profile`, cookies and localStorage kept by name.
+//! - `profile_dirs`: a Chromium's profile removed with its singleton dir in `/tmp`.
 //! - [`actions`]: the `actions` option, upstream's `actions` response object.
 //! - [`capture`]: screenshots and PDFs into the media store.
 //! - [`branding`]: the computed-style snapshot the `branding` format reads.
@@ -40,6 +41,7 @@ pub mod memory;
 pub mod node_code;
 pub mod pool;
 pub mod profile;
+mod profile_dirs;
 pub mod proxied;
 pub mod proxy_auth;
 pub mod sessions;

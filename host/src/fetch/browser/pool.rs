@@ -147,7 +147,7 @@ impl Drop for Running {
         }
         let _ = self.child.start_kill();
         let _ = self.exited.send(true);
-        let _ = std::fs::remove_dir_all(&self.profile);
+        super::profile_dirs::remove_profile(&self.profile);
     }
 }
 
@@ -294,7 +294,7 @@ impl BrowserPool {
     /// A pool that launches nothing until the first page is asked for.
     pub fn new(settings: PoolSettings) -> BrowserPool {
         // Profiles of a previous process (killed before it could clean up).
-        let _ = std::fs::remove_dir_all(&settings.profiles_dir);
+        super::profile_dirs::remove_profiles_dir(&settings.profiles_dir);
         let pages = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         let sessions = Arc::new(Semaphore::new(settings.max_pages.max(1)));
         let spare = Spare::new(settings.spare_idle, settings.spare_pages, settings.spare_ahead);

@@ -23,6 +23,7 @@ fn settings(executable: &str) -> PoolSettings {
 async fn a_missing_binary_is_a_clear_error_naming_the_setting() {
     let pool = BrowserPool::new(settings("/nonexistent/chromium"));
     let err = pool.open_page().await.err().unwrap().to_string();
+    super::super::profile_dirs::remove_profiles_dir(&pool.settings.profiles_dir);
     assert!(
         err.contains("DISTILL_CHROMIUM") && err.contains("/nonexistent/chromium"),
         "{err}"
@@ -35,12 +36,14 @@ async fn a_killed_chromium_is_relaunched_and_shutdown_leaves_none() {
     let pool = BrowserPool::new(settings("/usr/bin/chromium"));
     let lease = pool.open_page().await.unwrap();
     let first = pool.pid().await.unwrap();
+    let first_singleton = singleton_of_running(&pool).await;
     lease.close().await;
     unsafe { libc::kill(first as i32, libc::SIGKILL) };
     tokio::time::sleep(Duration::from_millis(300)).await;
     let lease = pool.open_page().await.unwrap();
     let second = pool.pid().await.unwrap();
     assert_ne!(first, second);
+    let second_singleton = singleton_of_running(&pool).await;
     lease.page.goto("data:text/html,<p>ok</p>").await.unwrap();
     assert!(lease.page.content().await.unwrap().contains("<p>ok</p>"));
     lease.close().await;
@@ -51,6 +54,29 @@ async fn a_killed_chromium_is_relaunched_and_shutdown_leaves_none() {
         .map(|s| s.contains(") Z "))
         .unwrap_or(true);
     assert!(!alive || zombie, "Chromium {second} outlived the pool");
+    // Neither the killed Chromium nor the shut-down one left its singleton
+    // directory in the temp dir.
+    assert!(
+        !first_singleton.exists(),
+        "{} left behind",
+        first_singleton.display()
+    );
+    assert!(
+        !second_singleton.exists(),
+        "{} left behind",
+        second_singleton.display()
+    );
+    super::super::profile_dirs::remove_profiles_dir(&pool.settings.profiles_dir);
+}
+
+/// The directory Chromium made for the running browser's singleton socket.
+async fn singleton_of_running(pool: &BrowserPool) -> PathBuf {
+    let running = pool.running.lock().await;
+    let profile = &running.as_ref().expect("a Chromium runs").profile;
+    let dir = super::super::profile_dirs::singleton_dir(profile)
+        .expect("Chromium links SingletonSocket from its profile");
+    assert!(dir.is_dir(), "{}", dir.display());
+    dir
 }
 
 /// Needs Debian's chromium (`make setup`).
@@ -72,4 +98,5 @@ async fn over_its_budget_chromium_is_restarted_between_pages() {
     lease.page.goto("data:text/html,<p>ok</p>").await.unwrap();
     lease.close().await;
     pool.shutdown().await;
+    super::super::profile_dirs::remove_profiles_dir(&pool.settings.profiles_dir);
 }

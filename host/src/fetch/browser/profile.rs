@@ -227,9 +227,11 @@ fn cookie_param(stored: &Value) -> Option<CookieParam> {
 mod tests {
     use super::*;
 
-    fn store() -> ProfileStore {
-        let dir = std::env::temp_dir().join(format!("distill-profiles-{}", uuid::Uuid::new_v4().simple()));
-        ProfileStore::open(&dir).unwrap()
+    /// A store in a fresh directory, removed with the directory.
+    fn store() -> (crate::test_dir::TestDir, ProfileStore) {
+        let dir = crate::test_dir::TestDir::new("profiles");
+        let store = ProfileStore::open(dir.path()).unwrap();
+        (dir, store)
     }
 
     fn option(name: &str, save: bool) -> ProfileOption {
@@ -241,7 +243,7 @@ mod tests {
 
     #[test]
     fn one_saving_session_at_a_time_readers_never_wait() {
-        let store = store();
+        let (_dir, store) = store();
         let first = store.begin(&option("a", true)).unwrap();
         assert!(matches!(
             store.begin(&option("a", true)),
@@ -256,7 +258,7 @@ mod tests {
 
     #[test]
     fn names_never_reach_the_file_system() {
-        let store = store();
+        let (_dir, store) = store();
         let mut s = store.begin(&option("../../etc/passwd", true)).unwrap();
         s.state
             .local_storage
