@@ -40,6 +40,9 @@ pub(super) fn prune(
 ) {
     let Some(body) = body else { return };
     let nodes = &arena.nodes;
+    if !worth_reading(arena, scores, prune, body) {
+        return;
+    }
     // (part, kept prose outside a shelf, kept characters, characters of its shelf)
     let mut parts: Vec<(usize, u32, u32, u32)> = Vec::new();
     for c in arena.children(body) {
@@ -83,6 +86,28 @@ pub(super) fn prune(
     }
     prune.extend(found);
 }
+
+/// A cheap test before the parts are read: a part holding a group of cards (three links
+/// or more) follows a part with enough plain text to be the post.
+fn worth_reading(arena: &Arena, scores: &Scores, prune: &Pruning, body: usize) -> bool {
+    let nodes = &arena.nodes;
+    let mut post_seen = false;
+    for c in arena.children(body) {
+        let n = &nodes[c];
+        if prune.skips(c, n) {
+            continue;
+        }
+        let end = c + n.size as usize;
+        if post_seen && n.counts.links >= MIN_CARDS && scores.has_records[c + 1..end].contains(&true) {
+            return true;
+        }
+        post_seen |= plain(n) >= POST_MIN;
+    }
+    false
+}
+
+/// Links a shelf holds at least (one per card, three cards).
+const MIN_CARDS: u32 = 3;
 
 /// A part's kept prose outside teaser shelves, its kept characters, and the characters of
 /// the teaser shelves in it (the outermost ones).
