@@ -49,6 +49,7 @@ mod aside_beside;
 mod body_pointers;
 mod calls;
 mod closing_lines;
+mod column_beside;
 mod comments;
 mod declared;
 mod deferred;

@@ -57,6 +57,11 @@ pub(super) struct Scores {
 /// ignored: a `<footer>` or "sidebar-layout" wrapper around the whole page is not chrome.
 const PROTECT_SHARE: f32 = 0.8;
 
+/// Share of the page's plain text, and share of itself filled by an element named as
+/// content, that make an element named as chrome a layout wrapper.
+const LAYOUT_PLAIN_SHARE: f32 = 0.5;
+const LAYOUT_FILL: f32 = 0.75;
+
 /// Weight of short (non-prose) plain text in table cells and list items, and elsewhere.
 const SHORT_IN_LIST: f32 = 0.6;
 const SHORT_ELSEWHERE: f32 = 0.1;
@@ -220,7 +225,16 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
-        let layout_wrapper = node.total.chars as f32 >= 0.5 * page_chars && node.total.link_density() < 0.5;
+        // So is one holding half the page's plain text and filled by an element named as
+        // content (`c-layout-sidebar-left` around `c-layout-main`) when menus elsewhere
+        // hold most of the page's characters.
+        // (Read only where a chrome hint asks.)
+        let layout_wrapper = || {
+            (node.total.chars as f32 >= 0.5 * page_chars
+                || (plain(node) as f32 >= LAYOUT_PLAIN_SHARE * page_plain
+                    && content_fill[i] as f32 >= LAYOUT_FILL * node.total.chars as f32))
+                && node.total.link_density() < 0.5
+        };
         let words_chrome = (node.words.score <= -3
             || (node.words.strong_chrome && !node.words.article_body)
             || (node.words.weak_chrome && !node.words.content_word)
@@ -228,14 +242,14 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             || matches!(node.landmark, Landmark::Aside | Landmark::Form))
             && !prose_rich
             && !content_form
-            && !layout_wrapper
+            && !layout_wrapper()
             && (!record_item || node.words.strong_chrome)
             && !fills_record
             && !fills_landmark;
         // An `<aside>` is a side column even when it is one of a grid's areas: only its
         // prose (a call-out holding much of the page) or its holding the page overrules it.
         let aside_chrome =
-            node.landmark == Landmark::Aside && !prose_rich && !layout_wrapper && !fills_landmark;
+            node.landmark == Landmark::Aside && !prose_rich && !layout_wrapper() && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
         let chrome_mark = (landmark_chrome || words_chrome || aside_chrome) && node.counts.mains == 0;
         let content_mark = matches!(node.landmark, Landmark::Main | Landmark::Article)
