@@ -8,13 +8,8 @@
 //! (`content-with-sidebar`) or inside it stays, and so does anything holding the `main`.
 
 use super::arena::{Arena, Node};
-use super::hints::Landmark;
 use super::pruning::Pruning;
 use super::score::Scores;
-
-/// Plain characters of the named body at least, and its link share at most.
-const BODY_PLAIN: u32 = 200;
-const BODY_LINKS: f32 = 0.3;
 
 /// Prunes side regions named outright beside the container's named article body.
 pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
@@ -23,7 +18,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     }
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let Some(article) = named_body(arena, prune) else {
+    let Some(article) = super::named_body::find(arena, prune) else {
         return;
     };
     let article_end = article + nodes[article].size as usize;
@@ -51,34 +46,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     prune.extend(found);
 }
 
-/// The element named as the article's body holding the most plain text in the container.
-fn named_body(arena: &Arena, prune: &Pruning) -> Option<usize> {
-    let nodes = &arena.nodes;
-    let (container, end) = (prune.container(), prune.end());
-    let mut best: Option<(usize, u32)> = None;
-    let mut i = container;
-    while i < end {
-        let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        let named = n.words.article_body || n.landmark == Landmark::Article;
-        let p = plain(n);
-        if named && p >= BODY_PLAIN && n.total.link_density() <= BODY_LINKS && best.is_none_or(|(_, b)| p > b)
-        {
-            best = Some((i, p));
-        }
-        i += 1;
-    }
-    best.map(|(i, _)| i)
-}
-
 /// A region whose class or id names a side column outright, holding no `main`.
 fn side_region(n: &Node) -> bool {
     n.words.strong_chrome && !n.words.article_body && n.counts.mains == 0 && !n.forced
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }
