@@ -29,7 +29,8 @@
 //!    besides it (headline lists beside the part holding the kept prose:
 //!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a
 //!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
-//!    beside the page's one `<article>`: [`link_grid_beside`]; a titled list
+//!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
+//!    page's `main` holding the named body: [`main_beside`]; a titled list
 //!    of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
 //!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
@@ -57,6 +58,7 @@ mod deferred;
 mod hints;
 mod link_grid_beside;
 mod link_lists;
+mod main_beside;
 mod named_body;
 mod phrases;
 mod post_footer;

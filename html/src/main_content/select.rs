@@ -87,6 +87,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::aside_beside::prune(arena, scores, &holds_forced, &mut prune);
     super::sidebar_beside::prune(arena, scores, &holds_forced, &mut prune);
     super::link_grid_beside::prune(arena, &holds_forced, &mut prune);
+    super::main_beside::prune(arena, scores, &holds_forced, &mut prune);
     super::body_pointers::prune(arena, body, &holds_forced, &mut prune);
     super::repeated_labels::prune(doc, arena, scores, &holds_forced, &mut prune);
     super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
