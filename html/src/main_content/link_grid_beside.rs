@@ -21,29 +21,10 @@ pub(super) fn prune(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
         return;
     };
     let nodes = &arena.nodes;
-    let (container, end) = (prune.container(), prune.end());
-    let article_end = article + nodes[article].size as usize;
-    let holds_article = |j: usize| j < article && article < j + nodes[j].size as usize;
-    let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < end {
-        let n = &nodes[i];
-        if i == article {
-            i = article_end;
-            continue;
-        }
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        let beside = !holds_article(i) && holds_article(n.parent as usize);
-        if beside && link_grid(n) && !n.forced && !holds_forced[i] {
-            found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
-        }
-    }
+    let found: Vec<usize> = super::beside::blocks(arena, prune, article)
+        .into_iter()
+        .filter(|&i| link_grid(&nodes[i]) && !nodes[i].forced && !holds_forced[i])
+        .collect();
     prune.extend(found);
 }
 

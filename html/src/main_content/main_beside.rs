@@ -10,41 +10,26 @@
 use super::arena::Arena;
 use super::hints::Landmark;
 use super::pruning::Pruning;
-use super::score::Scores;
 
-/// Prunes the blocks beside the container's one `main`, when the named body is inside it.
-pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
+/// Prunes the blocks beside the container's one `main`, when `named`, the named body
+/// ([`super::named_body`]), is inside it.
+pub(super) fn prune(arena: &Arena, named: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    if !scores.article_page
-        || nodes[container].landmark == Landmark::Main
-        || nodes[container].counts.mains != 1
-    {
+    let Some(body) = named else { return };
+    if nodes[container].landmark == Landmark::Main || nodes[container].counts.mains != 1 {
         return;
     }
     let Some(main) = (container + 1..end).find(|&i| nodes[i].landmark == Landmark::Main) else {
         return;
     };
     let main_end = main + nodes[main].size as usize;
-    if prune.skips(main, &nodes[main]) {
+    if prune.skips(main, &nodes[main]) || body < main || body >= main_end {
         return;
     }
-    let Some(body) = super::named_body::find(arena, prune) else {
-        return;
-    };
-    if body < main || body >= main_end {
-        return;
-    }
-    let mut found = Vec::new();
-    let mut cur = main;
-    while cur != container {
-        let p = nodes[cur].parent as usize;
-        for s in arena.children(p).filter(|&s| s != cur) {
-            if !prune.skips(s, &nodes[s]) && !nodes[s].forced && !holds_forced[s] {
-                found.push(s);
-            }
-        }
-        cur = p;
-    }
+    let found: Vec<usize> = super::beside::blocks(arena, prune, main)
+        .into_iter()
+        .filter(|&s| !nodes[s].forced && !holds_forced[s])
+        .collect();
     prune.extend(found);
 }

@@ -49,6 +49,7 @@
 
 mod arena;
 mod aside_beside;
+mod beside;
 mod body_pointers;
 mod calls;
 mod closing_lines;

@@ -9,40 +9,16 @@
 
 use super::arena::{Arena, Node};
 use super::pruning::Pruning;
-use super::score::Scores;
 
-/// Prunes side regions named outright beside the container's named article body.
-pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
-    if !scores.article_page {
-        return;
-    }
+/// Prunes side regions named outright beside `named`, the container's named article body
+/// ([`super::named_body`]).
+pub(super) fn prune(arena: &Arena, named: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {
+    let Some(article) = named else { return };
     let nodes = &arena.nodes;
-    let (container, end) = (prune.container(), prune.end());
-    let Some(article) = super::named_body::find(arena, prune) else {
-        return;
-    };
-    let article_end = article + nodes[article].size as usize;
-    let holds_article = |j: usize| j < article && article < j + nodes[j].size as usize;
-    let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < end {
-        let n = &nodes[i];
-        if i == article {
-            i = article_end;
-            continue;
-        }
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        let beside = !holds_article(i) && holds_article(n.parent as usize);
-        if beside && side_region(n) && !holds_forced[i] {
-            found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
-        }
-    }
+    let found: Vec<usize> = super::beside::blocks(arena, prune, article)
+        .into_iter()
+        .filter(|&i| side_region(&nodes[i]) && !holds_forced[i])
+        .collect();
     prune.extend(found);
 }
 
