@@ -27,8 +27,11 @@
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
 //!    besides it (headline lists beside the part holding the kept prose:
-//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a titled
-//!    list of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
+//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a
+//!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
+//!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
+//!    page's `main` holding the named body: [`main_beside`]; a titled list
+//!    of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
 //!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
 //!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
@@ -46,6 +49,7 @@
 
 mod arena;
 mod aside_beside;
+mod beside;
 mod body_pointers;
 mod calls;
 mod closing_lines;
@@ -54,7 +58,10 @@ mod comments;
 mod declared;
 mod deferred;
 mod hints;
+mod link_grid_beside;
 mod link_lists;
+mod main_beside;
+mod named_body;
 mod phrases;
 mod post_footer;
 mod pruning;
@@ -64,6 +71,7 @@ mod related;
 mod repeated_labels;
 mod score;
 mod select;
+mod sidebar_beside;
 mod signature;
 mod str_hash;
 mod teasers;
