@@ -1,6 +1,8 @@
 //! Parses every page both ways -- our tokenizer feeding html5ever's tree builder, and
 //! html5ever's own `parse_document` -- and compares the serialised trees (with the quirks
 //! mode). Prints each differing page with the first differing context, then the counts.
+//! With `STRUCTURE=1` it compares the trees node by node instead
+//! (`distill_html::parse_both_structure`: text nodes, attributes, template contents).
 //!
 //! Usage: `cargo run --release -p distill-html --example parse_diff -- PATH...` where each
 //! PATH is an `.html`/`.htm`/`.html.gz` file or a directory searched recursively for them.
@@ -57,6 +59,7 @@ fn main() {
     for arg in std::env::args().skip(1) {
         collect(Path::new(&arg), &mut files);
     }
+    let structure = std::env::var("STRUCTURE").is_ok_and(|v| v == "1");
     let mut differing = 0;
     for file in &files {
         let Ok(bytes) = read(file) else {
@@ -65,7 +68,11 @@ fn main() {
         };
         // The server decodes before parsing; the comparison does the same.
         let html = distill_html::decode_html(&bytes, None);
-        let (ours, theirs) = distill_html::parse_both_serialised(&html);
+        let (ours, theirs) = if structure {
+            distill_html::parse_both_structure(&html)
+        } else {
+            distill_html::parse_both_serialised(&html)
+        };
         if ours != theirs {
             differing += 1;
             let at = first_difference(&ours, &theirs);

@@ -23,6 +23,7 @@ mod markdown_fixups;
 mod metadata;
 mod page;
 mod srcset;
+mod structure;
 #[cfg(test)]
 mod test_rng;
 mod token_stream;
@@ -34,3 +35,4 @@ pub use charset::decode_html;
 pub use dom::parse_both_serialised;
 pub use markdown_fixups::remove_base64_images;
 pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};
+pub use structure::parse_both_structure;

@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use dom_query::{Document, NodeId};
+use dom_query::{Document, NodeData, NodeId};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns};
@@ -63,6 +63,30 @@ impl Sink {
     }
 }
 
+impl Sink {
+    /// Text as the last child of `parent`: merged into that child when it is text (what
+    /// `Document::append` does, without its node handle and extra borrows).
+    fn append_text(&self, parent: NodeId, text: StrTendril) {
+        let tree = &self.doc.tree;
+        let merged = tree
+            .query_node(&parent, |n| n.last_child)
+            .flatten()
+            .and_then(|last| {
+                tree.update_node(&last, |n| match &mut n.data {
+                    NodeData::Text { contents } => {
+                        contents.push_tendril(&text);
+                        true
+                    }
+                    _ => false,
+                })
+            })
+            .unwrap_or(false);
+        if !merged {
+            tree.append_child_data_of(&parent, NodeData::Text { contents: text });
+        }
+    }
+}
+
 /// A node or text, as the `Document` takes it.
 fn node_or_text(child: NodeOrText<Handle>) -> NodeOrText<NodeId> {
     match child {
@@ -80,9 +104,9 @@ impl TreeSink for Sink {
         self.doc
     }
 
-    fn parse_error(&self, msg: Cow<'static, str>) {
-        self.doc.parse_error(msg);
-    }
+    /// Parse errors are not kept: nothing reads them, and `Document` would push each
+    /// onto a growing vector.
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
 
     fn get_document(&self) -> Handle {
         Handle::unnamed(self.doc.get_document())
@@ -113,7 +137,10 @@ impl TreeSink for Sink {
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
-        self.doc.append(&parent.id, node_or_text(child));
+        match child {
+            NodeOrText::AppendNode(h) => self.doc.tree.append_child_of(&parent.id, &h.id),
+            NodeOrText::AppendText(text) => self.append_text(parent.id, text),
+        }
     }
 
     fn append_based_on_parent_node(

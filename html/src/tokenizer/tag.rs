@@ -47,6 +47,9 @@ fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Room for attributes made at a tag's first attribute (what a first `push` reserves).
+const ATTRS_FIRST: usize = 4;
+
 /// Longest name `LocalName::from` stores inside the atom (`string_cache`'s inline atoms:
 /// no hash of the name, no look-up in the static set).
 const INLINE_ATOM_MAX: usize = 7;
@@ -215,6 +218,11 @@ impl Tokenizer<'_> {
             if attrs.iter().any(|a| a.name.local == attr_name) {
                 duplicate = true;
             } else {
+                if attrs.capacity() == 0 {
+                    // The first attribute: room for four at once, as the first push would
+                    // make, without the vector's general growth path.
+                    attrs = Vec::with_capacity(ATTRS_FIRST);
+                }
                 attrs.push(Attribute {
                     name: QualName::new(None, ns!(), attr_name),
                     value,
