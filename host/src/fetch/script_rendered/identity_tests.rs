@@ -199,3 +199,23 @@ fn random_pages_get_the_reference_answer() {
         }
     }
 }
+
+#[test]
+fn visible_characters_are_counted_as_the_decoded_text_counts_them() {
+    const BYTES: &[u8] = b" \t\n\x0b\x0c\r\x08\x0e\x1f\x20!a~\x7f\xc2\xa0\x85\xe3\x80\xff";
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..100_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let len = (state % 40) as usize;
+        // Half the texts ASCII only (the first 14 bytes), half with the rest.
+        let alphabet = if state & 1 == 0 { &BYTES[..14] } else { BYTES };
+        let text: Vec<u8> = (0..len)
+            .map(|i| alphabet[((state >> (i % 50)) as usize + i * 7) % alphabet.len()])
+            .collect();
+        let decoded = String::from_utf8_lossy(&text);
+        let expected = decoded.chars().filter(|c| !c.is_whitespace()).count();
+        assert_eq!(super::markup::visible_chars(&text), expected, "{text:?}");
+    }
+}

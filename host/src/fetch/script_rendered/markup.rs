@@ -226,16 +226,30 @@ pub(crate) fn raw_name(name: &[u8]) -> Option<&'static str> {
         .find(|r| name.eq_ignore_ascii_case(r.as_bytes()))
 }
 
-/// Non-whitespace characters of text (decoded lossily when not ASCII).
+/// Non-whitespace characters of text (decoded lossily when not ASCII). ASCII text is
+/// counted eight bytes at a time: per byte, its top bit set when it is a space or a
+/// control character from tab to carriage return.
 pub(crate) fn visible_chars(text: &[u8]) -> usize {
-    let mut count = 0;
-    let mut high = 0u8;
-    for &b in text {
-        high |= b;
-        count += usize::from(!ascii_space(b));
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOP: u64 = ONES * 0x80;
+    let mut words = text.chunks_exact(8);
+    let (mut spaces, mut high) = (0u64, 0u64);
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        high |= x;
+        // Seven-bit bytes: no sum below carries into the next byte.
+        let not_space = ((x ^ (ONES * b' ' as u64)) + ONES * 0x7f) & TOP;
+        let from_tab = (x + ONES * (0x80 - 9)) & TOP;
+        let past_return = (x + ONES * (0x80 - 14)) & TOP;
+        let space = (!not_space & TOP) | (from_tab & !past_return);
+        spaces += ((space >> 7).wrapping_mul(ONES)) >> 56;
     }
-    if high < 0x80 {
-        count
+    for &b in words.remainder() {
+        high |= u64::from(b);
+        spaces += u64::from(ascii_space(b));
+    }
+    if high & TOP == 0 {
+        text.len() - spaces as usize
     } else {
         lossy(text).chars().filter(|c| !c.is_whitespace()).count()
     }
