@@ -1,8 +1,9 @@
 //! Whether an HTML page fetched without a browser looks script-rendered: its
 //! content would only exist after its scripts ran. A pure, single pass over
-//! the markup (no DOM is built), so the HTTP engine's every page can be
-//! checked cheaply; it stops once the page has enough visible text that no
-//! signal can apply. General signals only:
+//! the markup as bytes ([`markup`]; no DOM is built, the body is neither
+//! validated nor copied), so the HTTP engine's every page can be checked
+//! cheaply; it stops once the page has enough visible text that no signal can
+//! apply. General signals only:
 //!
 //! - the page runs script and its body has (next to) no visible text;
 //! - an app shell: an empty framework mount point (`id` root, app, __next,
