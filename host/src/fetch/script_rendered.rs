@@ -1,8 +1,9 @@
 //! Whether an HTML page fetched without a browser looks script-rendered: its
 //! content would only exist after its scripts ran. A pure, single pass over
-//! the markup (no DOM is built), so the HTTP engine's every page can be
-//! checked cheaply; it stops once the page has enough visible text that no
-//! signal can apply. General signals only:
+//! the markup as bytes ([`markup`]; no DOM is built, the body is neither
+//! validated nor copied), so the HTTP engine's every page can be checked
+//! cheaply; it stops once the page has enough visible text that no signal can
+//! apply. General signals only:
 //!
 //! - the page runs script and its body has (next to) no visible text;
 //! - an app shell: an empty framework mount point (`id` root, app, __next,
@@ -14,7 +15,13 @@
 //! whose server-rendered menu is all the text it has is still a shell. A page
 //! without an executable script is never script-rendered.
 
-use std::borrow::Cow;
+#[cfg(test)]
+mod identity_tests;
+mod markup;
+#[cfg(test)]
+mod reference;
+
+use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed_is, visible_chars};
 
 /// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,10 +60,6 @@ const MOUNT_IDS: &[&str] = &["root", "app", "__next", "__nuxt", "___gatsby"];
 const MOUNT_TAGS: &[&str] = &["app-root"];
 /// Elements whose text is the page chrome, not its content.
 const CHROME: &[&str] = &["header", "nav", "footer", "aside"];
-/// Elements whose content is not markup.
-const RAW: &[&str] = &[
-    "script", "style", "noscript", "template", "textarea", "title", "xmp",
-];
 /// Phrases of a notice asking for JavaScript (lowercase).
 const NOTICE: &[&str] = &[
     "enable javascript",
@@ -71,7 +74,13 @@ const NOTICE: &[&str] = &[
 
 /// The signal that makes `html` look script-rendered, if any.
 pub fn detect(html: &str) -> Option<Signal> {
-    let facts = scan(html);
+    detect_bytes(html.as_bytes())
+}
+
+/// [`detect`] on a body as received, read as bytes: the same answer as on its lossy
+/// decoding (invalid UTF-8 replaced), without validating or copying the body.
+pub fn detect_bytes(body: &[u8]) -> Option<Signal> {
+    let facts = scan(body);
     if !facts.runs_script {
         return None;
     }
@@ -86,13 +95,11 @@ pub fn detect(html: &str) -> Option<Signal> {
     }
 }
 
-/// [`detect`] on a body as received (invalid UTF-8 replaced; a valid body,
-/// nearly every one, is checked where it lies).
-pub fn detect_bytes(body: &[u8]) -> Option<Signal> {
-    match std::str::from_utf8(body) {
-        Ok(html) => detect(html),
-        Err(_) => detect(&String::from_utf8_lossy(body)),
-    }
+/// What [`scan`] found, for comparison with the reference.
+#[cfg(test)]
+fn facts(body: &[u8]) -> (bool, usize, bool, bool) {
+    let f = scan(body);
+    (f.runs_script, f.visible, f.empty_mount, f.noscript_notice)
 }
 
 /// What one pass over a page found.
@@ -105,222 +112,68 @@ struct Facts {
     noscript_notice: bool,
 }
 
-/// A piece of markup.
-enum Token<'a> {
-    Text(&'a str),
-    /// A start tag: its lowercase name, its attributes' source, self-closing.
-    Start(Cow<'a, str>, &'a str),
-    End(Cow<'a, str>),
-    /// A comment, doctype or processing instruction.
+/// What a start tag's name makes it to the scan (ASCII case ignored).
+enum Kind {
+    Body,
+    Script,
+    Noscript,
+    /// Another element whose content is not markup.
+    Raw(&'static str),
+    /// A page chrome element.
+    Chrome(&'static str),
     Other,
 }
 
-/// Splits markup into tokens; `pos` moves past each.
-struct Tokens<'a> {
-    src: &'a str,
-    pos: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn next_token(&mut self) -> Option<Token<'a>> {
-        let rest = &self.src[self.pos..];
-        if rest.is_empty() {
-            return None;
-        }
-        let bytes = rest.as_bytes();
-        if bytes[0] != b'<' {
-            let len = memchr::memchr(b'<', bytes).unwrap_or(rest.len());
-            self.pos += len;
-            return Some(Token::Text(&rest[..len]));
-        }
-        if let Some(comment) = rest.strip_prefix("<!--") {
-            self.pos += comment.find("-->").map_or(rest.len(), |i| i + 7);
-            return Some(Token::Other);
-        }
-        let is_end = bytes.get(1) == Some(&b'/');
-        let name_start = if is_end { 2 } else { 1 };
-        if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
-            if matches!(bytes.get(1), Some(b'!' | b'?' | b'/')) {
-                self.pos += rest.find('>').map_or(rest.len(), |i| i + 1);
-                return Some(Token::Other);
-            }
-            // A lone '<' is text.
-            self.pos += 1;
-            return Some(Token::Text("<"));
-        }
-        let close = tag_close(rest);
-        self.pos += close.map_or(rest.len(), |i| i + 1);
-        let inner = &rest[name_start..close.unwrap_or(rest.len())];
-        let name_len = inner
-            .find(|c: char| c.is_ascii_whitespace() || c == '/' || c == '>')
-            .unwrap_or(inner.len());
-        // Most names are written in lower case: borrowed, not copied.
-        let name = &inner[..name_len];
-        let name = if name.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(name.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(name)
-        };
-        Some(if is_end {
-            Token::End(name)
-        } else {
-            Token::Start(name, &inner[name_len..])
-        })
+fn kind(name: &[u8]) -> Kind {
+    let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
+    // Dispatched on the length first: most names are none of these.
+    match name.len() {
+        4 if is("body") => Kind::Body,
+        6 if is("script") => Kind::Script,
+        8 if is("noscript") => Kind::Noscript,
+        3..=8 => match raw_name(name) {
+            Some(raw) => Kind::Raw(raw),
+            None => CHROME
+                .iter()
+                .find(|c| is(c))
+                .map_or(Kind::Other, |c| Kind::Chrome(c)),
+        },
+        _ => Kind::Other,
     }
-
-    /// The raw content up to `</name`, and moves past its end tag.
-    fn raw_until_end(&mut self, name: &str) -> &'a str {
-        let rest = &self.src[self.pos..];
-        let close = format!("</{name}");
-        match find_ignore_case(rest, &close) {
-            Some(at) => {
-                let after = &rest[at..];
-                self.pos += at + after.find('>').map_or(after.len(), |i| i + 1);
-                &rest[..at]
-            }
-            None => {
-                self.pos = self.src.len();
-                rest
-            }
-        }
-    }
-}
-
-/// Where the `>` closing the tag that starts `s` is. A quote opens a value
-/// only right after `=` (whitespace between allowed), as in HTML (a stray
-/// quote elsewhere is text). Jumps from one `>` or quote to the next.
-fn tag_close(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut i = 1;
-    while i < b.len() {
-        let at = i + memchr::memchr3(b'>', b'"', b'\'', &b[i..])?;
-        let q = b[at];
-        if q == b'>' {
-            return Some(at);
-        }
-        // The last non-space byte before the quote (never before the tag's
-        // first byte): a value's own closing quote is not `=`.
-        let opens = b[1..at].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b'=');
-        i = if opens {
-            at + 1 + memchr::memchr(q, &b[at + 1..])? + 1
-        } else {
-            at + 1
-        };
-    }
-    None
-}
-
-/// Where `needle` (which starts with an ASCII byte, e.g. `<`) first occurs in
-/// `hay`, ASCII case ignored; candidates found by their first byte (memchr).
-fn find_ignore_case(hay: &str, needle: &str) -> Option<usize> {
-    let (h, n) = (hay.as_bytes(), needle.as_bytes());
-    let first = *n.first()?;
-    let mut from = 0;
-    while let Some(at) = memchr::memchr(first, &h[from..]).map(|i| i + from) {
-        if h.len() - at >= n.len() && h[at..at + n.len()].eq_ignore_ascii_case(n) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The value of attribute `name` in a start tag's attribute source.
-fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
-    let mut from = 0;
-    while let Some(at) = find_ignore_case(&attrs[from..], name).map(|i| i + from) {
-        from = at + name.len();
-        let before_ok = at == 0 || attrs.as_bytes()[at - 1].is_ascii_whitespace();
-        let rest = attrs[from..].trim_start();
-        if !before_ok || !rest.starts_with('=') {
-            continue;
-        }
-        let value = rest[1..].trim_start();
-        return Some(match value.as_bytes().first() {
-            Some(q @ (b'"' | b'\'')) => {
-                let body = &value[1..];
-                &body[..body.find(*q as char).unwrap_or(body.len())]
-            }
-            _ => {
-                &value[..value
-                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
-                    .unwrap_or(value.len())]
-            }
-        });
-    }
-    None
 }
 
 /// Whether a `<script>` with these attributes runs (JSON and templates do not).
-fn executable(attrs: &str) -> bool {
+fn executable(attrs: &[u8]) -> bool {
     match attribute(attrs, "type") {
         None => true,
         Some(t) => {
-            let t = t.trim().to_ascii_lowercase();
+            let t = lossy(t).trim().to_ascii_lowercase();
             t.is_empty() || t == "module" || t.contains("javascript") || t.contains("ecmascript")
         }
     }
 }
 
-fn visible_chars(text: &str) -> usize {
-    text.chars().filter(|c| !c.is_whitespace()).count()
+fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
+    MOUNT_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
+        || attribute(attrs, "id").is_some_and(|id| MOUNT_IDS.iter().any(|m| trimmed_is(id, m)))
 }
 
-/// Visible characters of markup (raw elements skipped), e.g. a `<noscript>`'s text.
-fn text_of(markup: &str) -> String {
-    let mut tokens = Tokens { src: markup, pos: 0 };
-    let mut out = String::new();
-    while let Some(token) = tokens.next_token() {
-        match token {
-            Token::Text(t) => {
-                out.push_str(t);
-                out.push(' ');
-            }
-            Token::Start(name, _) if RAW.contains(&&*name) => {
-                tokens.raw_until_end(&name);
-            }
-            _ => {}
-        }
-    }
-    out
+/// Whether `html` has `<body` somewhere (ASCII case ignored).
+fn has_body_tag(html: &[u8]) -> bool {
+    memchr::memchr_iter(b'<', html).any(|at| {
+        html.get(at + 1..at + 5)
+            .is_some_and(|n| n.eq_ignore_ascii_case(b"body"))
+    })
 }
 
-/// The visible characters inside the element whose start tag `tokens` just
-/// passed, through its end tag (same-name elements nested inside counted).
-fn element_text(tokens: &mut Tokens<'_>, name: &str) -> usize {
-    let mut depth = 1usize;
-    let mut visible = 0;
-    while let Some(token) = tokens.next_token() {
-        match token {
-            Token::Text(t) => visible += visible_chars(t),
-            Token::Start(n, _) if RAW.contains(&&*n) => {
-                tokens.raw_until_end(&n);
-            }
-            Token::Start(n, attrs) if n == name && !attrs.trim_end().ends_with('/') => depth += 1,
-            Token::End(n) if n == name => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    visible
-}
-
-fn is_mount(name: &str, attrs: &str) -> bool {
-    MOUNT_TAGS.contains(&name) || attribute(attrs, "id").is_some_and(|id| MOUNT_IDS.contains(&id.trim()))
-}
-
-fn scan(html: &str) -> Facts {
+fn scan(html: &[u8]) -> Facts {
     let mut facts = Facts::default();
     // Text before `<body>` (the head) is not content, unless there is no body tag.
-    let mut in_body = find_ignore_case(html, "<body").is_none();
+    let mut in_body = !has_body_tag(html);
     // Open chrome elements; an end tag closes the last of its name and
     // whatever was left open inside it, as HTML's parser does.
     let mut chrome: Vec<&str> = Vec::new();
-    let mut tokens = Tokens { src: html, pos: 0 };
+    let mut tokens = Tokens::new(html);
     while let Some(token) = tokens.next_token() {
         if facts.visible >= LITTLE_TEXT {
             // Decided: with this much text no signal can apply (and visible
@@ -329,41 +182,43 @@ fn scan(html: &str) -> Facts {
         }
         match token {
             Token::Text(t) if in_body && chrome.is_empty() => facts.visible += visible_chars(t),
-            Token::Start(name, attrs) => match &*name {
-                "body" => in_body = true,
-                "script" => {
+            Token::Start(name, attrs) => match kind(name) {
+                Kind::Body => in_body = true,
+                Kind::Script => {
                     facts.runs_script |= executable(attrs);
                     tokens.raw_until_end("script");
                 }
-                "noscript" => {
+                Kind::Noscript => {
                     // What the HTTP engine's result shows of the page: some
                     // apps serve their whole content to crawlers in here.
                     let text = text_of(tokens.raw_until_end("noscript"));
+                    let text_visible = text.chars().filter(|c| !c.is_whitespace()).count();
                     if in_body && chrome.is_empty() {
-                        facts.visible += visible_chars(&text);
+                        facts.visible += text_visible;
                     }
                     let text = text.to_lowercase();
                     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
                     facts.noscript_notice |= NOTICE.iter().any(|p| text.contains(p));
                 }
-                n if RAW.contains(&n) => {
-                    tokens.raw_until_end(n);
+                Kind::Raw(raw) => {
+                    tokens.raw_until_end(raw);
                 }
-                n if CHROME.contains(&n) => {
-                    chrome.extend(CHROME.iter().find(|c| **c == n));
-                }
-                n if in_body && is_mount(n, attrs) => {
+                Kind::Chrome(c) => chrome.push(c),
+                Kind::Other if in_body && is_mount(name, attrs) => {
                     // The mount's text counts as the page's too.
-                    let inside = element_text(&mut tokens, n);
+                    let inside = element_text(&mut tokens, name);
                     if chrome.is_empty() {
                         facts.visible += inside;
                     }
                     facts.empty_mount |= inside < EMPTY_MOUNT;
                 }
-                _ => {}
+                Kind::Other => {}
             },
-            Token::End(name) => {
-                if let Some(at) = chrome.iter().rposition(|c| *c == name) {
+            Token::End(name) if !chrome.is_empty() => {
+                if let Some(at) = chrome
+                    .iter()
+                    .rposition(|c| name.eq_ignore_ascii_case(c.as_bytes()))
+                {
                     chrome.truncate(at);
                 }
             }

@@ -1,0 +1,221 @@
+//! The byte-reading check against the reference (the `str` reader it replaced): the same
+//! facts (script runs, visible characters, empty mount, noscript notice) and so the same
+//! signal, on every page of the corpora beside the repository (when present) and on
+//! random pages built from tricky pieces (any case, stray quotes, Unicode and invalid
+//! bytes, unclosed elements).
+
+use super::{detect_bytes, facts, reference};
+use std::io::Read;
+use std::path::Path;
+
+fn same(body: &[u8]) -> Result<(), String> {
+    let (new, old) = (facts(body), reference::facts(body));
+    let (sig_new, sig_old) = (
+        detect_bytes(body).map(|s| s.name()),
+        reference::detect_bytes(body).map(|s| s.name()),
+    );
+    if new == old && sig_new == sig_old {
+        Ok(())
+    } else {
+        Err(format!(
+            "facts {new:?} vs reference {old:?}, signal {sig_new:?} vs {sig_old:?}"
+        ))
+    }
+}
+
+/// The corpora's pages (`<corpus>/html/*.html.gz`), from `DISTILL_CORPORA` or the
+/// checkout's sibling `shared/corpus`.
+fn corpus_pages() -> Vec<std::path::PathBuf> {
+    let root = std::env::var("DISTILL_CORPORA")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_string());
+    let mut pages = Vec::new();
+    for corpus in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        let dir = corpus.path().join("html");
+        for page in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = page.path();
+            if path.to_string_lossy().ends_with(".html.gz") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    pages
+}
+
+fn gunzip(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).expect("read page");
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(&raw[..])
+        .read_to_end(&mut out)
+        .expect("gunzip page");
+    out
+}
+
+#[test]
+fn every_corpus_page_gets_the_reference_answer() {
+    let pages = corpus_pages();
+    if pages.is_empty() {
+        eprintln!("no corpus beside the checkout: skipped");
+        return;
+    }
+    let mut signals = 0;
+    for path in &pages {
+        let body = gunzip(path);
+        if let Err(e) = same(&body) {
+            panic!("{}: {e}", path.display());
+        }
+        // Each page's head and a cut through its middle too (a body that ends mid-tag).
+        for cut in [body.len() / 8, body.len() / 2 + 7] {
+            if let Err(e) = same(&body[..cut]) {
+                panic!("{} cut at {cut}: {e}", path.display());
+            }
+        }
+        signals += usize::from(detect_bytes(&body).is_some());
+    }
+    eprintln!("{} pages, {signals} look script-rendered", pages.len());
+}
+
+/// Pieces random pages are made of: markup the reader treats specially, written oddly.
+const PIECES: &[&[u8]] = &[
+    b"<html>",
+    b"<head>",
+    b"</head>",
+    b"<body>",
+    b"<BODY class=x>",
+    b"<bodyx>",
+    b"</body>",
+    b"<script>",
+    b"<script type=module>",
+    b"<SCRIPT TYPE='Text/JavaScript'>",
+    b"<script type=\"application/ld+json\">",
+    b"<script type=\" \">",
+    b"<script type=\xc2\xa0>",
+    b"<script type = x>",
+    b"<script ttype=x type=y>",
+    b"</script>",
+    b"</SCRIPT >",
+    b"</scripty>",
+    b"<style>",
+    b"</style>",
+    b"<title>",
+    b"</title>",
+    b"<template>",
+    b"</template>",
+    b"<textarea>",
+    b"</textarea>",
+    b"<xmp>",
+    b"</xmp>",
+    b"<noscript>",
+    b"</noscript>",
+    b"<NoScript>",
+    b"Please enable JavaScript",
+    b"ENABLE \xc2\xa0JAVASCRIPT",
+    b"javascript is required",
+    b"<header>",
+    b"</header>",
+    b"<nav>",
+    b"</NAV>",
+    b"<footer>",
+    b"</footer>",
+    b"<aside>",
+    b"</aside>",
+    b"<div id=root>",
+    b"<div id=\"app\">",
+    b"<div ID=app>",
+    b"<div iD='__next'>",
+    b"<div id=\xe2\x80\x83root\xe2\x80\x83>",
+    b"<div id=\"\x0broot\">",
+    b"<div class='x id=app'>",
+    b"<div data-id=root>",
+    b"<div\tid\n=\n__nuxt>",
+    b"<div id=___gatsby/>",
+    b"<div id=root />",
+    b"<div id=root /\xc2\xa0>",
+    b"<app-root>",
+    b"</app-root>",
+    b"<APP-ROOT>",
+    b"<div>",
+    b"</div>",
+    b"<DIV>",
+    b"<p>",
+    b"</p>",
+    b"<a href=\"/x>y\">",
+    b"</a>",
+    b"<img alt='it\"s'>",
+    b"<link href=\xe2\x80\x9d/a\">",
+    b"<meta content=\"<script>\">",
+    b"<a title=x\"y>",
+    b"<!-- c -->",
+    b"<!-- <body> ",
+    b"-->",
+    b"<!DOCTYPE html>",
+    b"<?xml ?>",
+    b"</ x>",
+    b"<",
+    b" < ",
+    b"<3",
+    b">",
+    b"\"",
+    b"'",
+    b"=",
+    b"/",
+    b"Loading...",
+    b"Some words of visible text. ",
+    b"A longer run of visible text that adds up to many characters quickly enough. ",
+    b" \t\n\r\x0b\x0c ",
+    b"\xc2\xa0\xe2\x80\x80\xe3\x80\x80\xc2\x85",
+    b"caf\xc3\xa9 na\xc3\xafve",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x80",
+    b"\xed\xa0\x80",
+    b"\xf0\x9f\x98\x80",
+    b"\xef\xbb\xbf",
+    b"<d\xffv id=root>",
+    b"</d\xfev>",
+    b"<\xc3\xa9>",
+    b"<a\xc3>",
+    b"</a\xc4>",
+    b"<div id=\"\xff",
+];
+
+#[test]
+fn random_pages_get_the_reference_answer() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200_000 {
+        let pieces = 1 + (next() % 40) as usize;
+        let mut page = Vec::new();
+        for _ in 0..pieces {
+            page.extend_from_slice(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        if let Err(e) = same(&page) {
+            panic!("round {round}: {e}\n{}", String::from_utf8_lossy(&page));
+        }
+    }
+}
+
+#[test]
+fn visible_characters_are_counted_as_the_decoded_text_counts_them() {
+    const BYTES: &[u8] = b" \t\n\x0b\x0c\r\x08\x0e\x1f\x20!a~\x7f\xc2\xa0\x85\xe3\x80\xff";
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..100_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let len = (state % 40) as usize;
+        // Half the texts ASCII only (the first 14 bytes), half with the rest.
+        let alphabet = if state & 1 == 0 { &BYTES[..14] } else { BYTES };
+        let text: Vec<u8> = (0..len)
+            .map(|i| alphabet[((state >> (i % 50)) as usize + i * 7) % alphabet.len()])
+            .collect();
+        let decoded = String::from_utf8_lossy(&text);
+        let expected = decoded.chars().filter(|c| !c.is_whitespace()).count();
+        assert_eq!(super::markup::visible_chars(&text), expected, "{text:?}");
+    }
+}
