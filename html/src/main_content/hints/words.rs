@@ -9,7 +9,7 @@ use html5ever::ns;
 use crate::dom::local_name;
 use crate::main_content::signature::signature;
 use crate::main_content::str_hash::StrMap;
-use crate::main_content::upstream::listed_classes;
+use crate::main_content::upstream::ListedClass;
 use crate::main_content::vocabulary::roles;
 use crate::main_content::vocabulary::{
     Entry, Word, WordKey, contains_either, entry_of, for_each_word, fragments,
@@ -246,11 +246,19 @@ pub(crate) fn words_and_listed_classes<'e>(
                     (*w, *l)
                 }
                 None => {
-                    let mut w = words_of(&a.value, true);
+                    // One split of the value for its words, upstream's lists and the
+                    // hiding classes.
                     let mut hiding = HidingClasses::default();
-                    let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
+                    let mut listed = ListedClass::default();
+                    let mut w = words_of(&a.value, true, |c| {
+                        listed.class(c);
+                        hiding.class(c);
+                    });
                     w.class_hidden = hiding.hides();
-                    let l = ListedClasses { excluded, forced };
+                    let l = ListedClasses {
+                        excluded: listed.excluded,
+                        forced: listed.forced,
+                    };
                     let last = (tag_sig, signature(tag_sig, &a.value));
                     sig.get_or_insert(last.1);
                     cache.classes.insert(Box::from(&*a.value), (w, l, last));
@@ -263,12 +271,12 @@ pub(crate) fn words_and_listed_classes<'e>(
         } else if a.name.local == local_name!("id") {
             id.get_or_insert(&*a.value);
             if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false));
+                merge(&mut out, words_of(&a.value, false, |_| {}));
             }
         }
     }
     if el.name.local.bytes().any(|b| b == b'-') {
-        merge(&mut out, words_of(&el.name.local, false));
+        merge(&mut out, words_of(&el.name.local, false, |_| {}));
     }
     out.score = out.score.clamp(-6, 6);
     ElementWords {
@@ -324,8 +332,9 @@ pub(super) fn post_term(class: &str) -> bool {
             .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
-/// Words of one `class` (or `id`, or tag name) value.
-fn words_of(value: &str, is_class: bool) -> Words {
+/// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it.
+#[inline(never)]
+fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str)) -> Words {
     let mut acc = Acc {
         out: Words::default(),
         seen: [WordKey::default(); 16],
@@ -344,6 +353,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
     // name what the element is.
     let mut n = 0;
     for class in value.split_ascii_whitespace() {
+        each(class);
         // A post's term still takes its place among the first few classes.
         let term = is_class
             && post_term(class)
