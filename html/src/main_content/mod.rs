@@ -66,6 +66,7 @@ mod score;
 mod select;
 mod signature;
 mod str_hash;
+mod str_memo;
 mod teasers;
 mod teasers_before;
 mod text_stats;

@@ -8,7 +8,7 @@ use html5ever::ns;
 
 use crate::dom::local_name;
 use crate::main_content::signature::signature;
-use crate::main_content::str_hash::StrMap;
+use crate::main_content::str_memo::StrMemo;
 use crate::main_content::upstream::ListedClass;
 use crate::main_content::vocabulary::roles;
 use crate::main_content::vocabulary::{
@@ -168,7 +168,7 @@ impl Acc {
 /// of the classes.
 pub(crate) struct WordCache {
     /// With the last template signature made of the value: (tag signature, signature).
-    classes: StrMap<Box<str>, (Words, ListedClasses, (u32, u32))>,
+    classes: StrMemo<(Words, ListedClasses, (u32, u32))>,
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -183,7 +183,7 @@ impl Default for WordCache {
     fn default() -> Self {
         // Room for the distinct class lists of most pages without growing.
         WordCache {
-            classes: StrMap::with_capacity_and_hasher(256, Default::default()),
+            classes: StrMemo::with_capacity(256),
         }
     }
 }
@@ -234,7 +234,7 @@ pub(crate) fn words_and_listed_classes<'e>(
             continue;
         }
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get_mut(&*a.value) {
+            let (w, l) = match cache.classes.get_mut(&a.value) {
                 Some((w, l, last)) => {
                     // The first class value makes the signature.
                     if sig.is_none() {
@@ -261,7 +261,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     };
                     let last = (tag_sig, signature(tag_sig, &a.value));
                     sig.get_or_insert(last.1);
-                    cache.classes.insert(Box::from(&*a.value), (w, l, last));
+                    cache.classes.insert(&a.value, (w, l, last));
                     (w, l)
                 }
             };
