@@ -329,9 +329,13 @@ fn look(
             ));
             true
         }
-        NodeData::Text { contents } => {
+        // Whitespace between tags (most text nodes of a page) has nothing to count: its
+        // statistics are all zero and never added.
+        NodeData::Text { contents }
+            if !p.dropped && p.block != NONE && !contents.bytes().all(|b| b.is_ascii_whitespace()) =>
+        {
             let (t, h) = text_stats(contents, p.in_link, p.in_chrome, p.heading);
-            if !p.dropped && t.chars > 0 && p.block != NONE {
+            if t.chars > 0 {
                 let block = &mut nodes[p.block as usize];
                 block.own.add(&t);
                 block.own_hash = mix(block.own_hash, h);

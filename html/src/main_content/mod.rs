@@ -74,6 +74,7 @@ mod select;
 mod sidebar_beside;
 mod signature;
 mod str_hash;
+mod str_memo;
 mod teasers;
 mod teasers_before;
 mod text_stats;

@@ -146,15 +146,41 @@ impl SimpleSelectors {
 /// Whether a class of a `class` value is on [`EXCLUDE`], and whether one is on
 /// [`FORCE_INCLUDE`]: both lists' [`SimpleSelectors::matches_class`] in one split of the value,
 /// which also hands every class to `each`.
+#[cfg(test)]
 pub(super) fn listed_classes(value: &str, mut each: impl FnMut(&str)) -> (bool, bool) {
-    let (exclude, force) = (&*EXCLUDE, &*FORCE_INCLUDE);
-    let (mut excluded, mut forced) = (false, false);
+    let mut listed = ListedClass::default();
     for c in value.split_ascii_whitespace() {
-        excluded = excluded || exclude.lists(c);
-        forced = forced || force.lists(c);
+        listed.class(c);
         each(c);
     }
-    (excluded, forced)
+    (listed.excluded, listed.forced)
+}
+
+/// Whether a class of a `class` value is on [`EXCLUDE`], and whether one is on
+/// [`FORCE_INCLUDE`], read one class at a time: the word analysis hands it the classes of
+/// its own split of the value.
+pub(super) struct ListedClass {
+    pub excluded: bool,
+    pub forced: bool,
+    lists: (&'static SimpleSelectors, &'static SimpleSelectors),
+}
+
+impl Default for ListedClass {
+    fn default() -> Self {
+        ListedClass {
+            excluded: false,
+            forced: false,
+            lists: (&EXCLUDE, &FORCE_INCLUDE),
+        }
+    }
+}
+
+impl ListedClass {
+    /// Takes one class (not empty) of the value into account.
+    pub(super) fn class(&mut self, c: &str) {
+        self.excluded = self.excluded || self.lists.0.lists(c);
+        self.forced = self.forced || self.lists.1.lists(c);
+    }
 }
 
 /// The values of an element's `class` attributes (one, in a parsed document).

@@ -8,8 +8,8 @@ use html5ever::ns;
 
 use crate::dom::local_name;
 use crate::main_content::signature::signature;
-use crate::main_content::str_hash::StrMap;
-use crate::main_content::upstream::listed_classes;
+use crate::main_content::str_memo::StrMemo;
+use crate::main_content::upstream::ListedClass;
 use crate::main_content::vocabulary::roles;
 use crate::main_content::vocabulary::{
     Entry, Word, WordKey, contains_either, entry_of, for_each_word, fragments,
@@ -168,7 +168,7 @@ impl Acc {
 /// of the classes.
 pub(crate) struct WordCache {
     /// With the last template signature made of the value: (tag signature, signature).
-    classes: StrMap<Box<str>, (Words, ListedClasses, (u32, u32))>,
+    classes: StrMemo<(Words, ListedClasses, (u32, u32))>,
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -183,7 +183,7 @@ impl Default for WordCache {
     fn default() -> Self {
         // Room for the distinct class lists of most pages without growing.
         WordCache {
-            classes: StrMap::with_capacity_and_hasher(256, Default::default()),
+            classes: StrMemo::with_capacity(256),
         }
     }
 }
@@ -234,7 +234,7 @@ pub(crate) fn words_and_listed_classes<'e>(
             continue;
         }
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get_mut(&*a.value) {
+            let (w, l) = match cache.classes.get_mut(&a.value) {
                 Some((w, l, last)) => {
                     // The first class value makes the signature.
                     if sig.is_none() {
@@ -246,14 +246,22 @@ pub(crate) fn words_and_listed_classes<'e>(
                     (*w, *l)
                 }
                 None => {
-                    let mut w = words_of(&a.value, true);
+                    // One split of the value for its words, upstream's lists and the
+                    // hiding classes.
                     let mut hiding = HidingClasses::default();
-                    let (excluded, forced) = listed_classes(&a.value, |c| hiding.class(c));
+                    let mut listed = ListedClass::default();
+                    let mut w = words_of(&a.value, true, |c| {
+                        listed.class(c);
+                        hiding.class(c);
+                    });
                     w.class_hidden = hiding.hides();
-                    let l = ListedClasses { excluded, forced };
+                    let l = ListedClasses {
+                        excluded: listed.excluded,
+                        forced: listed.forced,
+                    };
                     let last = (tag_sig, signature(tag_sig, &a.value));
                     sig.get_or_insert(last.1);
-                    cache.classes.insert(Box::from(&*a.value), (w, l, last));
+                    cache.classes.insert(&a.value, (w, l, last));
                     (w, l)
                 }
             };
@@ -263,12 +271,12 @@ pub(crate) fn words_and_listed_classes<'e>(
         } else if a.name.local == local_name!("id") {
             id.get_or_insert(&*a.value);
             if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false));
+                merge(&mut out, words_of(&a.value, false, |_| {}));
             }
         }
     }
     if el.name.local.bytes().any(|b| b == b'-') {
-        merge(&mut out, words_of(&el.name.local, false));
+        merge(&mut out, words_of(&el.name.local, false, |_| {}));
     }
     out.score = out.score.clamp(-6, 6);
     ElementWords {
@@ -324,8 +332,9 @@ pub(super) fn post_term(class: &str) -> bool {
             .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
-/// Words of one `class` (or `id`, or tag name) value.
-fn words_of(value: &str, is_class: bool) -> Words {
+/// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it.
+#[inline(never)]
+fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str)) -> Words {
     let mut acc = Acc {
         out: Words::default(),
         seen: [WordKey::default(); 16],
@@ -344,6 +353,7 @@ fn words_of(value: &str, is_class: bool) -> Words {
     // name what the element is.
     let mut n = 0;
     for class in value.split_ascii_whitespace() {
+        each(class);
         // A post's term still takes its place among the first few classes.
         let term = is_class
             && post_term(class)
