@@ -5,9 +5,11 @@
 //! every scrape of a large page faults in and zeroes its buffers afresh
 //! (~780 page faults, ~1.3 ms of kernel time per 500 KB page). This global
 //! allocator maps those blocks itself and keeps up to [`DEFAULT_CAP`] of
-//! freed ones (at most [`SLOTS`]) mapped for the next large block, resized
-//! in place or moved by `mremap` (their pages stay resident), outside the
-//! heaps, so they cannot fragment them. [`release`] unmaps them all; the
+//! freed ones (at most [`SLOTS`]) mapped for the next large block (their
+//! pages stay resident), outside the heaps, so they cannot fragment them. A
+//! mapping's first page holds its length, so a block can be handed a larger
+//! kept mapping whole and a `realloc` grows into that slack with no system
+//! call; past it, into a kept mapping that fits or by `mremap`. [`release`] unmaps them all; the
 //! heap-trim thread calls it with every `malloc_trim`, so an idle server
 //! holds none. Smaller blocks, every block when the operator set glibc's
 //! `MALLOC_MMAP_THRESHOLD_`, and anywhere but Linux, go to the system
@@ -152,18 +154,20 @@ impl LargeAllocs {
     }
 
     /// The kept mapping whose length is nearest `len` (the smallest that
-    /// holds it, else the largest), taken out of the cache.
-    fn take(&self, len: usize) -> Option<(usize, usize)> {
+    /// holds it, else, unless `fitting`, the largest), taken out of the cache.
+    fn take(&self, len: usize, fitting: bool) -> Option<(usize, usize)> {
         let mut c = self.lock();
         let n = c.n;
-        let best = (0..n).min_by_key(|&i| {
-            let have = c.slots[i].1;
-            if have >= len {
-                (0, have)
-            } else {
-                (1, usize::MAX - have)
-            }
-        })?;
+        let best = (0..n)
+            .filter(|&i| !fitting || c.slots[i].1 >= len)
+            .min_by_key(|&i| {
+                let have = c.slots[i].1;
+                if have >= len {
+                    (0, have)
+                } else {
+                    (1, usize::MAX - have)
+                }
+            })?;
         let found = c.slots[best];
         c.slots.copy_within(best + 1..n, best);
         c.n -= 1;
@@ -186,17 +190,50 @@ impl LargeAllocs {
         true
     }
 
-    /// A mapping of `len` bytes: a kept one resized, else a new one. The
-    /// flag says whether it was kept (its bytes are not zero).
-    fn map(&self, len: usize) -> Option<(*mut u8, bool)> {
-        if let Some((addr, have)) = self.take(len) {
-            match os::resize(addr, have, len) {
-                Some(p) => return Some((p, true)),
-                None => os::unmap(addr, have),
+    /// A block of at least `size` bytes: a kept mapping (whole, so a later
+    /// `realloc` grows into its slack, unless it is over [`SLACK`] times the
+    /// need), one grown with its pages, or a new one. The flag says whether
+    /// it was kept (its bytes are not zero).
+    fn block(&self, size: usize) -> Option<(*mut u8, bool)> {
+        let need = os::page() + pages(size);
+        let kept = self.take(need, false).and_then(|(base, have)| {
+            if have >= need {
+                if have > SLACK * need {
+                    os::unmap(base + need, have - need);
+                    return Some((base, need));
+                }
+                return Some((base, have));
             }
-        }
-        os::map(len).map(|p| (p, false))
+            let grown = os::resize(base, have, need).map(|p| (p as usize, need));
+            if grown.is_none() {
+                os::unmap(base, have);
+            }
+            grown
+        });
+        let (base, len, reused) = match kept {
+            Some((base, len)) => (base, len, true),
+            None => (os::map(need)? as usize, need, false),
+        };
+        Some((with_header(base, len), reused))
     }
+}
+
+/// A kept mapping may serve a block needing down to 1/`SLACK` of it.
+const SLACK: usize = 4;
+
+/// Writes the mapping's length into its first page; returns the block's
+/// start (the next page).
+fn with_header(base: usize, len: usize) -> *mut u8 {
+    // Safety: `base` starts a mapping of `len` > one page bytes this module owns.
+    unsafe { (base as *mut usize).write(len) };
+    (base + os::page()) as *mut u8
+}
+
+/// The mapping (start, length) under a block [`LargeAllocs::block`] made.
+fn mapping_of(ptr: *mut u8) -> (usize, usize) {
+    let base = ptr as usize - os::page();
+    // Safety: the block's mapping starts one page before it with its length.
+    (base, unsafe { (base as *const usize).read() })
 }
 
 /// `size` rounded up to whole pages.
@@ -205,23 +242,23 @@ fn pages(size: usize) -> usize {
     size.div_ceil(page) * page
 }
 
-// Safety: large blocks are page-aligned private anonymous mappings of
-// `pages(size)` bytes, only handed out once and only returned by `dealloc` or
-// `realloc` with the same layout; everything else is the system allocator's.
+// Safety: a large block is the second page on of a private anonymous mapping
+// whose first page holds its length, only handed out once and only returned
+// by `dealloc` or `realloc` with the same layout; everything else is the
+// system allocator's.
 unsafe impl GlobalAlloc for LargeAllocs {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if !self.large(layout) {
             return unsafe { System.alloc(layout) };
         }
-        self.map(pages(layout.size()))
-            .map_or(std::ptr::null_mut(), |(p, _)| p)
+        self.block(layout.size()).map_or(std::ptr::null_mut(), |(p, _)| p)
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if !self.large(layout) {
             return unsafe { System.alloc_zeroed(layout) };
         }
-        match self.map(pages(layout.size())) {
+        match self.block(layout.size()) {
             Some((p, reused)) => {
                 if reused {
                     unsafe { p.write_bytes(0, layout.size()) };
@@ -236,9 +273,9 @@ unsafe impl GlobalAlloc for LargeAllocs {
         if !self.large(layout) {
             return unsafe { System.dealloc(ptr, layout) };
         }
-        let len = pages(layout.size());
-        if !self.keep(ptr as usize, len) {
-            os::unmap(ptr as usize, len);
+        let (base, len) = mapping_of(ptr);
+        if !self.keep(base, len) {
+            os::unmap(base, len);
         }
     }
 
@@ -247,8 +284,23 @@ unsafe impl GlobalAlloc for LargeAllocs {
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (self.large(layout), self.large(new_layout)) {
             (false, false) => unsafe { System.realloc(ptr, layout, new_size) },
-            (true, true) => os::resize(ptr as usize, pages(layout.size()), pages(new_size))
-                .unwrap_or(std::ptr::null_mut()),
+            (true, true) => {
+                let (base, len) = mapping_of(ptr);
+                let need = os::page() + pages(new_size);
+                if need <= len {
+                    return ptr; // within the mapping's slack
+                }
+                // A kept mapping that holds it already has its pages resident.
+                if let Some((kept, have)) = self.take(need, true) {
+                    let new = with_header(kept, have);
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(ptr, new, layout.size());
+                        self.dealloc(ptr, layout);
+                    }
+                    return new;
+                }
+                os::resize(base, len, need).map_or(std::ptr::null_mut(), |p| with_header(p as usize, need))
+            }
             _ => {
                 let new = unsafe { self.alloc(new_layout) };
                 if !new.is_null() {

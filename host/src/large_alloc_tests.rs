@@ -11,6 +11,11 @@ fn faults() -> i64 {
     u.ru_minflt
 }
 
+/// The mapping a block of `size` bytes gets when new: a header page and its pages.
+fn mapped(size: usize) -> usize {
+    os::page() + pages(size)
+}
+
 fn touch(p: *mut u8, len: usize, byte: u8) {
     unsafe { p.write_bytes(byte, len) };
 }
@@ -35,7 +40,7 @@ fn a_freed_large_block_is_kept_and_reused_without_faulting_again() {
         assert_eq!(p as usize % os::page(), 0);
         touch(p, size, 7);
         a.dealloc(p, layout(size));
-        assert_eq!(a.cached(), (1, size));
+        assert_eq!(a.cached(), (1, mapped(size)));
         let before = faults();
         let q = a.alloc(layout(size));
         touch(q, size, 9);
@@ -49,27 +54,38 @@ fn a_freed_large_block_is_kept_and_reused_without_faulting_again() {
         assert_eq!(a.cached(), (0, 0));
         a.dealloc(q, layout(size));
     }
-    assert_eq!(a.release(), size);
+    assert_eq!(a.release(), mapped(size));
     assert_eq!(a.cached(), (0, 0));
 }
 
 #[test]
-fn a_reused_block_is_resized_to_the_request_and_zeroed_when_asked() {
+fn a_reused_block_keeps_its_slack_grows_into_it_and_is_zeroed_when_asked() {
     let a = LargeAllocs::new();
     unsafe {
         let p = a.alloc(layout(600 << 10));
         touch(p, 600 << 10, 0xAB);
         a.dealloc(p, layout(600 << 10));
-        // Smaller: the tail goes back to the kernel.
+        // Smaller, within the slack: the whole mapping is handed out.
         let q = a.alloc_zeroed(layout(300 << 10));
+        assert_eq!(q, p);
         assert!(std::slice::from_raw_parts(q, 300 << 10).iter().all(|&b| b == 0));
-        a.dealloc(q, layout(300 << 10));
-        assert_eq!(a.cached(), (1, 300 << 10));
-        // Larger: grown (or moved) with its pages.
-        let r = a.alloc(layout(900 << 10));
-        touch(r, 900 << 10, 1);
-        a.dealloc(r, layout(900 << 10));
-        assert_eq!(a.cached(), (1, 900 << 10));
+        // Growing within the mapping keeps the block where it is.
+        let before = faults();
+        let r = a.realloc(q, layout(300 << 10), 590 << 10);
+        touch(r, 590 << 10, 3);
+        assert_eq!(r, p);
+        assert!(faults() - before < 8, "growing into resident slack faults");
+        a.dealloc(r, layout(590 << 10));
+        assert_eq!(a.cached(), (1, mapped(600 << 10)));
+        // Far smaller: the excess goes back to the kernel.
+        let s = a.alloc(layout(LARGE));
+        a.dealloc(s, layout(LARGE));
+        assert_eq!(a.cached(), (1, mapped(LARGE)));
+        // Larger than any kept: grown (or moved) with its pages.
+        let t = a.alloc(layout(900 << 10));
+        touch(t, 900 << 10, 1);
+        a.dealloc(t, layout(900 << 10));
+        assert_eq!(a.cached(), (1, mapped(900 << 10)));
     }
     a.release();
 }
@@ -93,14 +109,14 @@ fn the_nearest_fitting_block_is_taken() {
 #[test]
 fn the_cache_is_bounded_in_bytes_and_slots() {
     let a = LargeAllocs::new();
-    a.cap.store(1 << 20, Ordering::Relaxed);
+    a.cap.store(2 * mapped(512 << 10), Ordering::Relaxed);
     unsafe {
         let ps: Vec<_> = (0..3).map(|_| a.alloc(layout(512 << 10))).collect();
         for p in ps {
             a.dealloc(p, layout(512 << 10));
         }
     }
-    assert_eq!(a.cached(), (2, 1 << 20), "the third is unmapped");
+    assert_eq!(a.cached(), (2, 2 * mapped(512 << 10)), "the third is unmapped");
     a.release();
     a.cap.store(usize::MAX, Ordering::Relaxed);
     unsafe {
@@ -109,8 +125,8 @@ fn the_cache_is_bounded_in_bytes_and_slots() {
             a.dealloc(p, layout(LARGE));
         }
     }
-    assert_eq!(a.cached(), (SLOTS, SLOTS * LARGE));
-    assert_eq!(a.release(), SLOTS * LARGE);
+    assert_eq!(a.cached(), (SLOTS, SLOTS * mapped(LARGE)));
+    assert_eq!(a.release(), SLOTS * mapped(LARGE));
 }
 
 #[test]
