@@ -6,7 +6,8 @@
 //! `malloc_trim(0)` every [`DEFAULT_INTERVAL`] (`DISTILL_MALLOC_TRIM_SECS`,
 //! 0 turns it off), which releases every free page in every arena with
 //! `madvise` (measured in docs/ROBUSTNESS.md: 82 MiB of a soak's 339 MiB
-//! anonymous memory was free heap). Other allocators (or musl) skip it.
+//! anonymous memory was free heap). It also unmaps the freed large blocks
+//! [`crate::large_alloc`] keeps. Other allocators (or musl) skip it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -43,6 +44,8 @@ pub fn trim_now() -> bool {
         unsafe {
             libc::malloc_trim(0);
         }
+        // And the freed large blocks kept mapped (crate::large_alloc).
+        crate::large_alloc::release();
         TRIMS.fetch_add(1, Ordering::Relaxed);
         TRIM_MICROS.fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
         true

@@ -28,6 +28,7 @@ pub mod fetch;
 pub mod heap_trim;
 pub mod jobs;
 pub mod keys_cli;
+pub mod large_alloc;
 pub mod limits;
 pub mod llm;
 pub mod media;

@@ -5,6 +5,11 @@ use distill::config::{Cli, Config, LogFormat};
 use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
+/// Blocks of 128 KiB and up as mappings, with freed ones kept for reuse
+/// (bounded; see the module).
+#[global_allocator]
+static GLOBAL: distill::large_alloc::Global = distill::large_alloc::Global;
+
 fn main() -> anyhow::Result<()> {
     tune_malloc();
     if let Some(every) = distill::heap_trim::interval_from_env() {
@@ -62,6 +67,8 @@ fn main() -> anyhow::Result<()> {
 /// - One arena per CPU: glibc gives each thread that allocates concurrently
 ///   its own heap arena (up to 8 per CPU), and each arena keeps the
 ///   high-water mark of what its threads parsed.
+/// - Freed large blocks kept for reuse: `DISTILL_LARGE_ALLOC_CACHE_MIB`
+///   (default 16, 0 = none) caps the bytes [`distill::large_alloc`] keeps.
 /// - A fixed mmap threshold of 128 KiB: by default glibc raises the threshold
 ///   each time a large block is freed (up to 32 MiB), after which page
 ///   bodies, documents and response buffers of up to 32 MiB are carved out of
@@ -72,7 +79,15 @@ fn main() -> anyhow::Result<()> {
 ///   price is CPU on large pages (their buffers are fresh mappings whose
 ///   pages fault in: ~25 % of a 500 KB page's scrape); 1 MiB saves it but
 ///   brought part of the soak's creep back (BENCHMARKS.md, docs/ROBUSTNESS.md).
+///   [`distill::large_alloc`] maps those blocks itself and keeps a few freed
+///   ones resident for the next scrape, outside the heaps.
 fn tune_malloc() {
+    if let Some(mib) = std::env::var("DISTILL_LARGE_ALLOC_CACHE_MIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        distill::large_alloc::set_cap(mib << 20);
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         // Safety: mallopt only sets a tunable; called before any thread starts.
