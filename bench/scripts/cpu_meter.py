@@ -9,48 +9,20 @@ mix (12 clients on 4036, 4 on 0402, N/4 scrapes each) with VmHWM/VmRSS.
 usage: cpu_meter.py N BIN [NAME=VALUE:BIN ...]   (run from the repository root)
 env: PLUGINS (default target/release/plugins), PERF=1 perf-records the last binary.
 NAME=VALUE:BIN sets an environment variable for that binary only (e.g. its own DISTILL_PLUGINS_DIR)."""
-import gzip, http.client, http.server, json, os, socketserver, subprocess, sys, threading, time
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "../shared/corpus/wcxb-dev/html")
+import http.client, os, subprocess, sys, threading, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from meter_site import ROOT, cpu, rss, scrape as scrape_page, serve_pages, start as start_server
 WORK = os.path.join(ROOT, "target/cpu-meter")
-PAGES = {i: gzip.open(f"{CORPUS}/{i}.html.gz").read() for i in ("4036", "0402", "0541")}
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    wbufsize = 1 << 20
-    def do_GET(self):
-        body = PAGES[self.path.strip("/").split("?")[0]]
-        self.send_response(200); self.send_header("content-type", "text/html; charset=utf-8")
-        self.send_header("content-length", str(len(body))); self.end_headers(); self.wfile.write(body)
-    def log_message(self, *a): pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer): daemon_threads = True
-site = S(("127.0.0.1", 0), H); threading.Thread(target=site.serve_forever, daemon=True).start()
-port = site.server_address[1]
-def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-def rss(pid):
-    for l in open(f"/proc/{pid}/status"):
-        if l.startswith(("VmRSS", "VmHWM")): yield l.split()[0] + l.split()[1]
+port = serve_pages(("4036", "0402", "0541"))
 def start(binary, tag, fresh=True):
     data = f"{WORK}/data-{tag}"
     if fresh: subprocess.run(["rm", "-rf", data]); os.makedirs(data)
     extra = {}
     if "=" in binary:
         kv, binary = binary.split(":", 1); k, v = kv.split("="); extra[k] = v
-    env = {"PATH": os.environ["PATH"], "DISTILL_HOST": "127.0.0.1", "DISTILL_PORT": "0",
-           "DISTILL_ALLOW_PRIVATE_TARGETS": "true", "DISTILL_PLUGINS_DIR": os.environ.get("PLUGINS", os.path.join(ROOT, "target/release/plugins")),
-           "DISTILL_DATA_DIR": data, "DISTILL_LOG": "warn", **extra}
-    p = subprocess.Popen([binary], env=env, stdout=subprocess.PIPE, stderr=open(f"{data}.log", "w"), text=True)
-    for line in p.stdout:
-        if "listening on" in line.lower() or line.startswith("DISTILL_READY"):
-            addr = line.strip().split()[-1]; break
-    threading.Thread(target=lambda: [None for _ in p.stdout], daemon=True).start()
-    return p, addr.replace("http://", "")
-def scrape(conn, page, i, dump=None):
-    body = json.dumps({"url": f"http://127.0.0.1:{port}/{page}?{i}", "formats": ["markdown"], "maxAge": 0})
-    conn.request("POST", "/v2/scrape", body, {"content-type": "application/json"})
-    r = conn.getresponse(); out = r.read(); assert r.status == 200, out[:300]
-    return out
+    return start_server(binary, data, extra)
+def scrape(conn, page, i):
+    return scrape_page(conn, port, page, f"?{i}")
 n = int(sys.argv[1]); bins = sys.argv[2:]
 # First start fills each data dir's compiled-plugin cache; measure the second.
 for k, b in enumerate(bins):

@@ -11,49 +11,17 @@ env: SAMEURL=1: the same URL every request (as the peer bench); else a new one
      each time (a new cache entry). FILL=N: N untimed scrapes per page first.
      C16=N: then a c=16 mixed load (12 clients on 4036, 4 on 0402, N scrapes
      each) with VmHWM/VmRSS. PLUGINS: plugin dir (default target/release/plugins)."""
-import gzip, http.client, http.server, json, os, socketserver, subprocess, sys, threading, time
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "../shared/corpus/wcxb-dev/html")
-PAGES = {}
-class H(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    wbufsize = 1 << 20
-    def do_GET(self):
-        body = PAGES[self.path.strip("/").split("?")[0]]
-        self.send_response(200); self.send_header("content-type", "text/html; charset=utf-8")
-        self.send_header("content-length", str(len(body))); self.end_headers(); self.wfile.write(body)
-    def log_message(self, *a): pass
-class S(socketserver.ThreadingMixIn, http.server.HTTPServer): daemon_threads = True
-def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-def parts(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return int(f[11]) / os.sysconf("SC_CLK_TCK"), int(f[12]) / os.sysconf("SC_CLK_TCK"), int(f[7])
-def start(binary, data, extra={}):
-    os.makedirs(data, exist_ok=True)
-    env = {"PATH": os.environ["PATH"], "DISTILL_HOST": "127.0.0.1", "DISTILL_PORT": "0",
-           "DISTILL_ALLOW_PRIVATE_TARGETS": "true", "DISTILL_PLUGINS_DIR": os.environ.get("PLUGINS", os.path.join(ROOT, "target/release/plugins")),
-           "DISTILL_DATA_DIR": data, "DISTILL_LOG": "warn", **extra}
-    p = subprocess.Popen([binary], env=env, stdout=subprocess.PIPE, stderr=open(f"{data}.log", "w"), text=True)
-    for line in p.stdout:
-        if "listening on" in line.lower() or line.startswith("DISTILL_READY"):
-            addr = line.strip().split()[-1]; break
-    threading.Thread(target=lambda: [None for _ in p.stdout], daemon=True).start()
-    return p, addr.replace("http://", "")
+import http.client, os, sys, threading, time
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from meter_site import ROOT, cpu, parts, rss, scrape as scrape_page, serve_pages, start
 SAME = os.environ.get("SAMEURL") == "1"
 def scrape(conn, page, i):
-    q = "" if SAME else f"?{i}"
-    body = json.dumps({"url": f"http://127.0.0.1:{port}/{page}{q}", "formats": ["markdown"], "maxAge": 0})
-    conn.request("POST", "/v2/scrape", body, {"content-type": "application/json"})
-    r = conn.getresponse(); out = r.read(); assert r.status == 200, out[:300]
+    scrape_page(conn, port, page, "" if SAME else f"?{i}")
 if __name__ == "__main__":
     rounds, reps = int(sys.argv[1]), int(sys.argv[2])
     pages = sys.argv[3].split(",")
-    for pg in pages:
-        PAGES[pg] = gzip.open(f"{CORPUS}/{pg}.html.gz").read()
-    site = S(("127.0.0.1", 0), H); threading.Thread(target=site.serve_forever, daemon=True).start()
-    port = site.server_address[1]
+    needed = set(pages) | ({"4036", "0402"} if os.environ.get("C16") else set())
+    port = serve_pages(sorted(needed))
     specs = []
     for a in sys.argv[4:]:
         name, rest = a.split("=", 1)
@@ -85,24 +53,22 @@ if __name__ == "__main__":
                 print(f"   user {1000*(pb[0]-pa[0])/reps:.2f} sys {1000*(pb[1]-pa[1])/reps:.2f} minflt {(pb[2]-pa[2])/reps:.0f}")
                 tot.setdefault((page, specs[k][0]), []).append(ms)
                 print(f"{page} r{rnd} {specs[k][0]}: cpu {ms:.3f} ms/scrape wall {1000*(t1-t0)/reps:.3f}", flush=True)
-    def rss(pid):
-        return " ".join(l.split()[0] + l.split()[1] for l in open(f"/proc/{pid}/status") if l.startswith(("VmRSS", "VmHWM")))
     if os.environ.get("C16"):
         n16 = int(os.environ["C16"])
         def worker(addr, page, reps, base):
             conn = http.client.HTTPConnection(addr)
             for i in range(reps): scrape(conn, page, base + i)
         for k, (p, addr) in enumerate(servers):
-            print(f"rest {specs[k][0]}: {rss(p.pid)}")
+            print(f"rest {specs[k][0]}: {' '.join(rss(p.pid))}")
         for k, (p, addr) in enumerate(servers):
             c0, t0 = cpu(p.pid), time.time()
             ts = [threading.Thread(target=worker, args=(addr, pg, n16, 200000 + j * 10000)) for j, pg in enumerate(("4036",) * 12 + ("0402",) * 4)]
             [t.start() for t in ts]; [t.join() for t in ts]
             c1, t1 = cpu(p.pid), time.time()
-            print(f"c=16 mixed {specs[k][0]}: cpu {c1-c0:.2f} s wall {t1-t0:.2f} s after: {rss(p.pid)}", flush=True)
+            print(f"c=16 mixed {specs[k][0]}: cpu {c1-c0:.2f} s wall {t1-t0:.2f} s after: {' '.join(rss(p.pid))}", flush=True)
         time.sleep(12)
         for k, (p, addr) in enumerate(servers):
-            print(f"12 s later {specs[k][0]}: {rss(p.pid)}")
+            print(f"12 s later {specs[k][0]}: {' '.join(rss(p.pid))}")
     for (page, name), v in tot.items():
         print(f"SUMMARY {page} {name}: mean {sum(v)/len(v):.3f} ms  rounds {' '.join(f'{x:.2f}' for x in v)}")
     for (_, d, _, _), (p, _) in zip(specs, servers):
