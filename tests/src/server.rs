@@ -86,6 +86,8 @@ pub struct TestServer {
     logs: Arc<Mutex<String>>,
     tmp: PathBuf,
     plugins_dir: PathBuf,
+    /// Where the server keeps its Chromium profiles (`DATA_DIR/browser`).
+    browser_profiles: PathBuf,
 }
 
 impl TestServer {
@@ -148,9 +150,11 @@ impl TestServer {
             .map_or_else(shared_wasm_cache_dir, |(_, dir)| PathBuf::from(dir));
         let cold_start = ColdStart::begin(&cache_dir, &distill_bin(), &plugins_dir);
 
+        let cwd = opts.cwd.clone().unwrap_or_else(|| tmp.clone());
+        let browser_profiles = cwd.join(&data_dir).join("browser");
         let mut child = spawn_tied_to_process(cmd);
         let pid = child.id();
-        register_pid(pid, &tmp);
+        register_pid(pid, &tmp, &browser_profiles);
 
         let logs = Arc::new(Mutex::new(String::new()));
         let stderr = child.stderr.take().unwrap();
@@ -210,6 +214,7 @@ impl TestServer {
             child: Mutex::new(child),
             pid,
             logs,
+            browser_profiles,
             tmp,
             plugins_dir,
         }
@@ -297,7 +302,7 @@ impl Drop for TestServer {
         let _ = child.kill();
         let _ = child.wait();
         unregister_pid(self.pid);
-        remove_chromium_singletons(&self.tmp, 6);
+        remove_chromium_singletons(&self.browser_profiles, 2);
         let _ = std::fs::remove_dir_all(&self.tmp);
     }
 }
@@ -494,21 +499,24 @@ fn spawn_tied_to_process(mut cmd: Command) -> Child {
     rx.recv().unwrap().expect("spawning distill")
 }
 
-static LIVE: Mutex<Vec<(u32, PathBuf)>> = Mutex::new(Vec::new());
+/// Live servers: pid, scratch dir, Chromium profiles dir.
+static LIVE: Mutex<Vec<(u32, PathBuf, PathBuf)>> = Mutex::new(Vec::new());
 
-fn register_pid(pid: u32, dir: &Path) {
+fn register_pid(pid: u32, dir: &Path, browser_profiles: &Path) {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         // SAFETY: registering a plain extern "C" function.
         unsafe { libc::atexit(kill_live_servers) };
     });
-    LIVE.lock().unwrap().push((pid, dir.to_path_buf()));
+    LIVE.lock()
+        .unwrap()
+        .push((pid, dir.to_path_buf(), browser_profiles.to_path_buf()));
 }
 
 fn unregister_pid(pid: u32) {
     LIVE.lock()
         .unwrap_or_else(|e| e.into_inner())
-        .retain(|(p, _)| *p != pid);
+        .retain(|(p, _, _)| *p != pid);
 }
 
 extern "C" fn kill_live_servers() {
@@ -516,12 +524,13 @@ extern "C" fn kill_live_servers() {
         Ok(mut live) => std::mem::take(&mut *live),
         Err(_) => return,
     };
-    for (pid, dir) in live {
+    for (pid, dir, browser_profiles) in live {
         // SAFETY: signalling and reaping our own child.
         unsafe {
             libc::kill(pid as libc::pid_t, libc::SIGKILL);
             libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0);
         }
+        remove_chromium_singletons(&browser_profiles, 2);
         let _ = std::fs::remove_dir_all(dir);
     }
 }
