@@ -24,3 +24,20 @@ pub(super) fn blocks(arena: &Arena, prune: &Pruning, target: usize) -> Vec<usize
     }
     found
 }
+
+/// Prunes the blocks beside `target` that `goes` picks, leaving any block that is or
+/// holds a forced element (upstream's include list).
+pub(super) fn prune_where(
+    arena: &Arena,
+    target: usize,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+    goes: impl Fn(usize) -> bool,
+) {
+    let nodes = &arena.nodes;
+    let found: Vec<usize> = blocks(arena, prune, target)
+        .into_iter()
+        .filter(|&i| !nodes[i].forced && !holds_forced[i] && goes(i))
+        .collect();
+    prune.extend(found);
+}

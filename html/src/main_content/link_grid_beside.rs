@@ -20,12 +20,9 @@ pub(super) fn prune(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let Some(article) = one_article(arena, prune) else {
         return;
     };
-    let nodes = &arena.nodes;
-    let found: Vec<usize> = super::beside::blocks(arena, prune, article)
-        .into_iter()
-        .filter(|&i| link_grid(&nodes[i]) && !nodes[i].forced && !holds_forced[i])
-        .collect();
-    prune.extend(found);
+    super::beside::prune_where(arena, article, holds_forced, prune, |i| {
+        link_grid(&arena.nodes[i])
+    });
 }
 
 /// The one `<article>` with text in the container, if it holds a paragraph of prose.

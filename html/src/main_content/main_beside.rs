@@ -27,9 +27,5 @@ pub(super) fn prune(arena: &Arena, named: Option<usize>, holds_forced: &[bool], 
     if prune.skips(main, &nodes[main]) || body < main || body >= main_end {
         return;
     }
-    let found: Vec<usize> = super::beside::blocks(arena, prune, main)
-        .into_iter()
-        .filter(|&s| !nodes[s].forced && !holds_forced[s])
-        .collect();
-    prune.extend(found);
+    super::beside::prune_where(arena, main, holds_forced, prune, |_| true);
 }

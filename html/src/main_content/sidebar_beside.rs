@@ -14,15 +14,12 @@ use super::pruning::Pruning;
 /// ([`super::named_body`]).
 pub(super) fn prune(arena: &Arena, named: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {
     let Some(article) = named else { return };
-    let nodes = &arena.nodes;
-    let found: Vec<usize> = super::beside::blocks(arena, prune, article)
-        .into_iter()
-        .filter(|&i| side_region(&nodes[i]) && !holds_forced[i])
-        .collect();
-    prune.extend(found);
+    super::beside::prune_where(arena, article, holds_forced, prune, |i| {
+        side_region(&arena.nodes[i])
+    });
 }
 
 /// A region whose class or id names a side column outright, holding no `main`.
 fn side_region(n: &Node) -> bool {
-    n.words.strong_chrome && !n.words.article_body && n.counts.mains == 0 && !n.forced
+    n.words.strong_chrome && !n.words.article_body && n.counts.mains == 0
 }
