@@ -32,17 +32,12 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     let Some(article) = (container..end).find(|&i| named(i, &nodes[i])) else {
         return;
     };
-    let article_end = article + nodes[article].size as usize;
     let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < end {
+    let mut walk = prune.kept(nodes, container + 1, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         if i == article {
-            i = article_end;
-            continue;
-        }
-        if prune.skips(i, n) {
-            i += n.size as usize;
+            walk.step_over();
             continue;
         }
         let holds_article = |j: usize| j < article && article < j + nodes[j].size as usize;
@@ -51,9 +46,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
         let beside = !holds_article(i) && holds_article(n.parent as usize);
         if n.landmark == Landmark::Aside && beside && !n.forced && !holds_forced[i] {
             found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     prune.extend(found);

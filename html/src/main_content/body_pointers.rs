@@ -25,11 +25,11 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
     };
     let max_chars = MAX_SHARE * nodes[prune.container()].total.chars as f32;
     let mut found = Vec::new();
-    let mut i = last + nodes[last].size as usize;
-    while i < body_end {
+    let mut walk = prune.kept(nodes, last + nodes[last].size as usize, body_end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) || n.total.related_titles == 0 {
-            i += n.size as usize;
+        if n.total.related_titles == 0 {
+            walk.step_over();
             continue;
         }
         let title = n.own.related_titles > 0 && n.own.words <= TITLE_WORDS && n.is_block();
@@ -39,10 +39,8 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
         {
             let last = block[block.len() - 1];
             found.extend(block);
-            i = last + nodes[last].size as usize;
-            continue;
+            walk.jump(last + nodes[last].size as usize);
         }
-        i += 1;
     }
     prune.extend(found);
 }

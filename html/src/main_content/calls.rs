@@ -28,16 +28,11 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
         return;
     }
     let nodes = &arena.nodes;
-    let (container, end) = (prune.container(), prune.end());
     let prose = prose_chars(nodes, prune);
     let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < end {
+    let mut walk = prune.kept(nodes, prune.container() + 1, prune.end());
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
         let kept = !n.forced && !holds_forced[i];
         // A small form (a sign-up, a contact or a download form): its text is labels,
         // help lines and the like, never the article's.
@@ -51,9 +46,7 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
             && n.total.chars * PROSE_RATIO <= prose;
         if small_form || call_box {
             found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     prune.extend(found);
@@ -80,18 +73,11 @@ fn holds_data(nodes: &[Node], i: usize) -> bool {
 /// Plain characters of the container's prose blocks (those not already pruned).
 fn prose_chars(nodes: &[Node], prune: &Pruning) -> u32 {
     let mut prose = 0;
-    let mut i = prune.container();
-    while i < prune.end() {
-        let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        let t = &n.own;
+    for i in prune.kept(nodes, prune.container(), prune.end()) {
+        let t = &nodes[i].own;
         if (t.words >= 12 || t.punct >= 2) && t.link_density() < 0.5 {
             prose += t.chars - t.link_chars;
         }
-        i += 1;
     }
     prose
 }

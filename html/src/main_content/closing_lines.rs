@@ -204,25 +204,20 @@ pub(super) fn blocks_after(
     let nodes = &arena.nodes;
     let end = prune.end();
     let mut found = Vec::new();
-    let mut i = last + nodes[last].size as usize;
-    while i < end {
+    let mut walk = prune.kept(nodes, last + nodes[last].size as usize, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] || n.forced {
-            i += n.size as usize;
+        if holds_forced[i] || n.forced {
+            walk.step_over();
             continue;
         }
         if n.is_block() && n.total.words <= max_words {
-            let subtree = i..i + n.size as usize;
-            let owner = subtree
-                .clone()
-                .find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
+            let owner = (i..i + n.size as usize).find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
             if owner.is_some_and(&mut opens) {
                 found.push(i);
-                i = subtree.end;
-                continue;
+                walk.step_over();
             }
         }
-        i += 1;
     }
     found
 }

@@ -115,13 +115,9 @@ fn read_part(arena: &Arena, scores: &Scores, prune: &Pruning, part: usize) -> (u
     let nodes = &arena.nodes;
     let end = part + nodes[part].size as usize;
     let (mut prose, mut chars, mut shelf) = (0u32, 0u32, 0u32);
-    let mut i = part;
-    while i < end {
+    let mut walk = prune.kept(nodes, part, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
         if i != part
             && scores.has_records[i]
             && plain(n) as f32 >= BLURBS * n.total.chars as f32
@@ -129,14 +125,13 @@ fn read_part(arena: &Arena, scores: &Scores, prune: &Pruning, part: usize) -> (u
         {
             shelf += n.total.chars;
             chars += n.total.chars;
-            i += n.size as usize;
+            walk.step_over();
             continue;
         }
         chars += n.own.chars;
         if n.is_prose_paragraph() {
             prose += n.own.chars - n.own.link_chars;
         }
-        i += 1;
     }
     (part, prose, chars, shelf)
 }

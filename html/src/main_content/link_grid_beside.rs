@@ -33,21 +33,14 @@ fn one_article(arena: &Arena, prune: &Pruning) -> Option<usize> {
         return None;
     }
     let mut found = None;
-    let mut i = container + 1;
-    while i < end {
-        let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        if n.landmark == Landmark::Article {
+    let mut walk = prune.kept(nodes, container + 1, end);
+    while let Some(i) = walk.next() {
+        if nodes[i].landmark == Landmark::Article {
             if found.is_some() {
                 return None;
             }
             found = Some(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     let a = found?;

@@ -59,16 +59,12 @@ pub(super) fn prune(
     // its furniture.
     let after_body_furniture = body_plain as f32 >= BODY_LEADS * plain(&nodes[container]) as f32;
     let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < end {
+    let mut walk = prune.kept(nodes, container + 1, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         // The body and what is inside it stay; its ancestors are walked through.
         if i == body {
-            i = body_end;
-            continue;
-        }
-        if prune.skips(i, n) {
-            i += n.size as usize;
+            walk.step_over();
             continue;
         }
         let around_body = i < body && body < i + n.size as usize;
@@ -77,7 +73,7 @@ pub(super) fn prune(
         let free = !n.forced && !holds_forced[i];
         if !around_body && headline_list(n) && !record_block && free {
             found.push(with_title(arena, i, container, body));
-            i += n.size as usize;
+            walk.step_over();
         } else if after_body_furniture
             && i >= body_end
             && free
@@ -85,9 +81,7 @@ pub(super) fn prune(
             && !has_kept_peer(arena, i, body_plain)
         {
             found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     found.dedup();

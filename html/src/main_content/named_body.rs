@@ -15,15 +15,9 @@ const BODY_LINKS: f32 = 0.3;
 /// The named body inside the container, if any holds [`BODY_PLAIN`] characters.
 pub(super) fn find(arena: &Arena, prune: &Pruning) -> Option<usize> {
     let nodes = &arena.nodes;
-    let (container, end) = (prune.container(), prune.end());
     let mut best: Option<(usize, u32)> = None;
-    let mut i = container;
-    while i < end {
+    for i in prune.kept(nodes, prune.container(), prune.end()) {
         let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
         let named = n.words.article_body || n.landmark == Landmark::Article;
         let plain = n.total.chars - n.total.link_chars;
         if named
@@ -33,7 +27,6 @@ pub(super) fn find(arena: &Arena, prune: &Pruning) -> Option<usize> {
         {
             best = Some((i, plain));
         }
-        i += 1;
     }
     best.map(|(i, _)| i)
 }

@@ -1,7 +1,8 @@
 //! The subtrees a plan removes inside its container, as a list (for applying the plan)
 //! and as a mask over the container's entries (for the passes that walk the container
 //! after the first ones and must step over what is already gone). One mask, kept up to
-//! date as subtrees are added, serves every pass: none rebuilds it from the list.
+//! date as subtrees are added, serves every pass: none rebuilds it from the list; and
+//! one walk ([`Kept`]) over what is left, the way those passes read the container.
 
 use super::arena::{Arena, Node};
 
@@ -63,7 +64,63 @@ impl Pruning {
         self.is_gone(i) || n.dropped || n.total.chars == 0
     }
 
+    /// The entries of `from..to` a pass reads, in document order (see [`Kept`]).
+    pub(super) fn kept<'a>(&'a self, nodes: &'a [Node], from: usize, to: usize) -> Kept<'a> {
+        Kept {
+            nodes,
+            prune: self,
+            next: from,
+            to,
+            over: from,
+        }
+    }
+
     pub(super) fn into_list(self) -> Vec<usize> {
         self.list
+    }
+}
+
+/// A walk over the entries of a range that a pass reads, in document order: a subtree
+/// the walk [skips](Pruning::skips) is stepped over whole. After yielding an entry the
+/// walk goes into it, unless the pass [steps over](Kept::step_over) it or
+/// [jumps](Kept::jump) ahead.
+pub(super) struct Kept<'a> {
+    nodes: &'a [Node],
+    prune: &'a Pruning,
+    next: usize,
+    to: usize,
+    /// One past the subtree of the entry last yielded.
+    over: usize,
+}
+
+impl Kept<'_> {
+    /// Goes on after the subtree of the entry last yielded, not into it.
+    pub(super) fn step_over(&mut self) {
+        self.next = self.over;
+    }
+
+    /// Goes on at entry `i`.
+    pub(super) fn jump(&mut self, i: usize) {
+        self.next = i;
+    }
+}
+
+impl Iterator for Kept<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.next < self.to {
+            let i = self.next;
+            let n = &self.nodes[i];
+            let over = i + n.size as usize;
+            if self.prune.skips(i, n) {
+                self.next = over;
+                continue;
+            }
+            self.next = i + 1;
+            self.over = over;
+            return Some(i);
+        }
+        None
     }
 }

@@ -46,13 +46,13 @@ pub(super) fn prune(
     let nodes = &arena.nodes;
     let end = prune.end();
     let mut found = Vec::new();
-    let mut i = prune.container() + 1;
-    while i < end {
+    let mut walk = prune.kept(nodes, prune.container() + 1, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         // Both kinds of line are blocks: an inline element's subtree (a link, an emphasis)
         // holds none worth a look.
-        if prune.skips(i, n) || holds_forced[i] || n.forced || !n.is_block() {
-            i += n.size as usize;
+        if holds_forced[i] || n.forced || !n.is_block() {
+            walk.step_over();
             continue;
         }
         let line = article
@@ -66,11 +66,9 @@ pub(super) fn prune(
             let opening = opening.bytes();
             if (line && labelled(opening)) || (timing && reading_time::reading_time(opening)) {
                 found.push(i);
-                i += n.size as usize;
-                continue;
+                walk.step_over();
             }
         }
-        i += 1;
     }
     prune.extend(found);
 }

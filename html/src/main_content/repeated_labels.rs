@@ -37,11 +37,11 @@ pub(super) fn prune(
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
     let mut labels: Vec<(u64, usize)> = Vec::new();
-    let mut i = container + 1;
-    while i < end {
+    let mut walk = prune.kept(nodes, container + 1, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) || matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre) {
-            i += n.size as usize;
+        if matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre) {
+            walk.step_over();
             continue;
         }
         let words = n.own.words;
@@ -51,10 +51,8 @@ pub(super) fn prune(
         let by_picture = nodes[n.parent as usize].counts.images > 0;
         if label && by_picture && n.total.words <= LABEL_WORDS {
             labels.push((n.own_hash, i));
-            i += n.size as usize;
-            continue;
+            walk.step_over();
         }
-        i += 1;
     }
     if labels.len() < MIN_REPEATS {
         return;

@@ -181,21 +181,18 @@ fn prune_repeats(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
     let mut seen = FnvSet::default();
-    let mut i = container;
-    while i < end {
+    let mut found = Vec::new();
+    let mut walk = prune.kept(nodes, container, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        let data = matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre);
-        if prune.skips(i, n) || data {
-            i += n.size as usize;
-            continue;
+        if matches!(n.kind, Kind::Item | Kind::Cell | Kind::Pre) {
+            walk.step_over();
+        } else if n.total.chars >= REPEAT_MIN_CHARS && !seen.insert(n.hash) && !n.forced && !holds_forced[i] {
+            found.push(i);
+            walk.step_over();
         }
-        if n.total.chars >= REPEAT_MIN_CHARS && !seen.insert(n.hash) && !n.forced && !holds_forced[i] {
-            prune.push(i);
-            i += n.size as usize;
-            continue;
-        }
-        i += 1;
     }
+    prune.extend(found);
 }
 
 /// Link share above which a container is a list of links (a related-links widget, a
@@ -288,20 +285,13 @@ fn prune_trailing_links(arena: &Arena, holds_forced: &[bool], prune: &mut Prunin
     let (container, end) = (prune.container(), prune.end());
     // The last block with prose of its own, and the prose read up to it.
     let (mut first, mut last, mut prose) = (None, None, 0u32);
-    let mut i = container;
-    while i < end {
-        let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
-        let t = &n.own;
+    for i in prune.kept(nodes, container, end) {
+        let t = &nodes[i].own;
         if (t.words >= 12 || t.punct >= 2) && t.link_density() < TRAILING_LINKS {
             first.get_or_insert(i);
             last = Some(i);
             prose += t.chars - t.link_chars;
         }
-        i += 1;
     }
     let Some(last) = last else {
         return;
@@ -316,18 +306,14 @@ fn prune_trailing_links(arena: &Arena, holds_forced: &[bool], prune: &mut Prunin
     let title = |n: &super::arena::Node| n.counts.headings > 0 && n.total.words <= 20;
     // Before the first sentence: breadcrumbs, category links, an "in this section" menu.
     let first = first.unwrap_or(last);
-    let mut i = container + 1;
-    while i < first {
+    let mut walk = prune.kept(nodes, container + 1, first);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         let holds_first = i + n.size as usize > first;
-        if prune.skips(i, n) {
-            i += n.size as usize;
-        } else if !holds_first && link_block(i, n) && !title(n) {
+        if !holds_first && link_block(i, n) && !title(n) {
             found.push(i);
             chars += n.total.chars;
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     if (chars as f32) < TRAILING_SHARE * prose as f32 {
@@ -335,19 +321,13 @@ fn prune_trailing_links(arena: &Arena, holds_forced: &[bool], prune: &mut Prunin
     }
     found.clear();
     chars = 0;
-    let mut i = last + nodes[last].size as usize;
-    while i < end {
+    let mut walk = prune.kept(nodes, last + nodes[last].size as usize, end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) {
-            i += n.size as usize;
-            continue;
-        }
         if link_block(i, n) {
             found.push(i);
             chars += n.total.chars;
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     if (chars as f32) < TRAILING_SHARE * prose as f32 {

@@ -43,18 +43,14 @@ pub(super) fn prune(
         return;
     }
     let mut found = Vec::new();
-    let mut i = body_end.max(container + 1);
-    while i < end {
+    let mut walk = prune.kept(nodes, body_end.max(container + 1), end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] {
-            i += n.size as usize;
-            continue;
-        }
-        if scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i) {
+        if holds_forced[i] {
+            walk.step_over();
+        } else if scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i) {
             found.push(i);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     prune.extend(found);

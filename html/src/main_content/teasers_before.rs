@@ -28,12 +28,12 @@ pub(super) fn prune(
         return;
     }
     let mut found = Vec::new();
-    let mut i = container + 1;
-    while i < body {
+    let mut walk = prune.kept(nodes, container + 1, body);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         let end = i + n.size as usize;
-        if prune.skips(i, n) || holds_forced[i] && end <= body {
-            i = end;
+        if holds_forced[i] && end <= body {
+            walk.step_over();
             continue;
         }
         let around_body = body < end;
@@ -43,9 +43,7 @@ pub(super) fn prune(
         if !around_body && smaller && scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i)
         {
             found.push(i);
-            i = end;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     prune.extend(found);

@@ -30,17 +30,13 @@ pub(super) fn prune(
         return;
     };
     let nodes = &arena.nodes;
-    let (part_end, body_end) = (part + nodes[part].size as usize, body + nodes[body].size as usize);
+    let body_end = body + nodes[body].size as usize;
     let mut found = Vec::new();
-    let mut i = body + 1;
-    while i < body_end {
+    let mut walk = prune.kept(nodes, body + 1, body_end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
         if i == part {
-            i = part_end;
-            continue;
-        }
-        if prune.skips(i, n) {
-            i += n.size as usize;
+            walk.step_over();
             continue;
         }
         let around_part = i < part && part < i + n.size as usize;
@@ -48,9 +44,7 @@ pub(super) fn prune(
         let free = !n.forced && !holds_forced[i];
         if !around_part && headline_list(n) && !record_block && free {
             found.push(with_title(arena, i, body, part));
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     found.dedup();
