@@ -33,7 +33,8 @@ const NOTICES: &[&str] = &[
 /// Openings of a box's title about the site or its author ("About Our Team", "About This
 /// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
 /// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer",
-/// "Written by", "Filed under", "Advertisement"), matched only when the text owning the
+/// "Written by", "Reviewed by", "Edited by", "Meet the testers", "Filed under",
+/// "Advertisement"), matched only when the text owning the
 /// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
 /// sentence. Left out, as they took text the ground truths keep: a bare "related"
 /// ("Related Content" over a post's own links, "Related article: …" inside the story),
@@ -45,17 +46,23 @@ const TITLES: &[&str] = &[
     "advertisement",
     "archive",
     "archives",
+    "article reviewed by",
+    "article written by",
     "author",
     "blogroll",
     "categories",
     "disclaimer",
+    "edited by",
     "editor's picks",
     "email",
     "explore",
+    "fact checked by",
     "filed under",
     "follow",
     "in case you missed",
     "latest",
+    "medically reviewed by",
+    "meet the",
     "more from",
     "more stories",
     "most popular",
@@ -74,6 +81,7 @@ const TITLES: &[&str] = &[
     "related posts",
     "related stories",
     "responses",
+    "reviewed by",
     "rss",
     "search",
     "share",
