@@ -100,13 +100,18 @@ const TITLES: &[&str] = &[
 const TITLE_WORDS: u32 = 6;
 
 /// Openings of a call to the reader, lower case, as whole words at the start of a block's
-/// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
+/// text (its letters: "— Thanks for reading!" opens with "thanks for reading"), and a
+/// vendor's calls under a company blog's posts ("Fill out the form…", "Start your free
+/// trial…", "Book a demo"). Left out: "ready to" ("Ready to start building?" closes posts
+/// whose ground truth keeps it). Sorted.
 const CALLS: &[&str] = &[
     "be sure to subscribe",
     "be the first to",
     "become a paid subscriber",
+    "book a demo",
     "click here to sign up",
     "click here to subscribe",
+    "contact us today",
     "did you enjoy",
     "did you find this",
     "did you like",
@@ -115,8 +120,10 @@ const CALLS: &[&str] = &[
     "don't miss",
     "enjoyed this",
     "enter your email",
+    "fill out the form",
     "follow me on",
     "follow us",
+    "get started",
     "get the latest",
     "get updates",
     "if you enjoyed",
@@ -140,10 +147,14 @@ const CALLS: &[&str] = &[
     "please share",
     "please subscribe",
     "receive an email",
+    "request a free",
+    "request our",
     "share this",
     "sign up for",
     "sign up now",
     "sign up to",
+    "start a free",
+    "start your free",
     "stay in touch",
     "stay up to date",
     "stay updated",
@@ -159,6 +170,7 @@ const CALLS: &[&str] = &[
     "to post a comment",
     "to read the rest of this",
     "to receive",
+    "try it free",
     "unlock this article",
     "want more",
     "want to read more",
