@@ -90,3 +90,42 @@ fn a_written_by_box_after_the_post_goes() {
         &["WRITERLINE", "FILEDLINE"],
     );
 }
+
+#[test]
+fn reviewer_and_tester_boxes_after_the_post_go() {
+    // A health or review site's boxes under the post: who reviewed or edited it, who
+    // tested the products, each a short title over a name and a line of biography.
+    for title in [
+        "Article reviewed by:",
+        "Medically reviewed by",
+        "Edited by",
+        "Meet the testers",
+    ] {
+        let html = format!(
+            r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+            <div><h4>{title}</h4><p>REVIEWERLINE Jane Moss is a botanist who has studied
+            the lichens of coastal walls for twenty years.</p></div></div></body>"#,
+            paras_from(1, 6)
+        );
+        let out = main_content(&html);
+        assert_kept(&out, &["Part 1. Lichens", "Part 6. Lichens"], &["REVIEWERLINE"]);
+    }
+}
+
+#[test]
+fn a_vendors_call_after_the_post_goes() {
+    // A company blog's box under every post: a form's lead line or a trial offer.
+    for call in [
+        "Fill out the form to get a copy of our ebook.",
+        "Start your free trial of the wall survey kit.",
+        "Book a demo with our team.",
+    ] {
+        let html = format!(
+            r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+            <div class="after"><p>{call} VENDORCALL</p></div></div></body>"#,
+            paras_from(1, 6)
+        );
+        let out = main_content(&html);
+        assert_kept(&out, &["Part 1. Lichens", "Part 6. Lichens"], &["VENDORCALL"]);
+    }
+}

@@ -33,7 +33,8 @@ const NOTICES: &[&str] = &[
 /// Openings of a box's title about the site or its author ("About Our Team", "About This
 /// Blog", "About the author") or of the theme's boxes under a post ("Archives", "Follow",
 /// "More from …", "Recent posts", "Share", "Tags", "Read next", "Trending", "Disclaimer",
-/// "Written by", "Filed under", "Advertisement"), matched only when the text owning the
+/// "Written by", "Reviewed by", "Edited by", "Meet the testers", "Filed under",
+/// "Advertisement"), matched only when the text owning the
 /// opening is a title ([`TITLE_WORDS`] words or fewer): "About 200 people came" is a
 /// sentence. Left out, as they took text the ground truths keep: a bare "related"
 /// ("Related Content" over a post's own links, "Related article: …" inside the story),
@@ -45,17 +46,23 @@ const TITLES: &[&str] = &[
     "advertisement",
     "archive",
     "archives",
+    "article reviewed by",
+    "article written by",
     "author",
     "blogroll",
     "categories",
     "disclaimer",
+    "edited by",
     "editor's picks",
     "email",
     "explore",
+    "fact checked by",
     "filed under",
     "follow",
     "in case you missed",
     "latest",
+    "medically reviewed by",
+    "meet the",
     "more from",
     "more stories",
     "most popular",
@@ -74,6 +81,7 @@ const TITLES: &[&str] = &[
     "related posts",
     "related stories",
     "responses",
+    "reviewed by",
     "rss",
     "search",
     "share",
@@ -92,13 +100,18 @@ const TITLES: &[&str] = &[
 const TITLE_WORDS: u32 = 6;
 
 /// Openings of a call to the reader, lower case, as whole words at the start of a block's
-/// text (its letters: "— Thanks for reading!" opens with "thanks for reading"). Sorted.
+/// text (its letters: "— Thanks for reading!" opens with "thanks for reading"), and a
+/// vendor's calls under a company blog's posts ("Fill out the form…", "Start your free
+/// trial…", "Book a demo"). Left out: "ready to" ("Ready to start building?" closes posts
+/// whose ground truth keeps it). Sorted.
 const CALLS: &[&str] = &[
     "be sure to subscribe",
     "be the first to",
     "become a paid subscriber",
+    "book a demo",
     "click here to sign up",
     "click here to subscribe",
+    "contact us today",
     "did you enjoy",
     "did you find this",
     "did you like",
@@ -107,8 +120,10 @@ const CALLS: &[&str] = &[
     "don't miss",
     "enjoyed this",
     "enter your email",
+    "fill out the form",
     "follow me on",
     "follow us",
+    "get started",
     "get the latest",
     "get updates",
     "if you enjoyed",
@@ -132,10 +147,14 @@ const CALLS: &[&str] = &[
     "please share",
     "please subscribe",
     "receive an email",
+    "request a free",
+    "request our",
     "share this",
     "sign up for",
     "sign up now",
     "sign up to",
+    "start a free",
+    "start your free",
     "stay in touch",
     "stay up to date",
     "stay updated",
@@ -151,6 +170,7 @@ const CALLS: &[&str] = &[
     "to post a comment",
     "to read the rest of this",
     "to receive",
+    "try it free",
     "unlock this article",
     "want more",
     "want to read more",

@@ -77,6 +77,7 @@ mod str_hash;
 mod str_memo;
 mod teasers;
 mod teasers_before;
+mod teasers_within;
 mod text_stats;
 mod upstream;
 mod vocabulary;

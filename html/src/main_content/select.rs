@@ -84,6 +84,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
     super::teasers_before::prune(arena, scores, body, &holds_forced, &mut prune);
     super::column_beside::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::teasers_within::prune(arena, scores, body, &holds_forced, &mut prune);
     super::wrapper_parts::prune(arena, scores, body, &holds_forced, &mut prune);
     super::aside_beside::prune(arena, scores, &holds_forced, &mut prune);
     // The body the page names, on an article page: what stands beside it.

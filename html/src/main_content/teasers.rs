@@ -79,7 +79,7 @@ pub(super) fn teaser_shelf(arena: &Arena, holder: usize) -> bool {
 /// without a heading: a block whose own text is one link of a few words, no picture in it
 /// (a picture with its caption is a person or a logo, not a headline), in a card with
 /// text besides its links (a date, a blurb).
-fn teaser_card(arena: &Arena, card: usize) -> bool {
+pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
     let nodes = &arena.nodes;
     let n = &nodes[card];
     if n.total.chars > CARD_MAX_CHARS || n.counts.links == 0 {

@@ -75,6 +75,7 @@ pub(crate) const ROLES: [(&[&str], u16); 14] = [
     (
         &[
             "details",
+            "detail",
             "extras",
             "info",
             "bio",

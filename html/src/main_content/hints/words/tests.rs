@@ -116,6 +116,7 @@ impl AccReference {
             && matches!(
                 w,
                 "details"
+                    | "detail"
                     | "extras"
                     | "info"
                     | "bio"
