@@ -38,14 +38,12 @@ pub(super) fn prune(
     let max_plain = SHELF_MAX_SHARE * plain(&nodes[body]) as f32;
     let mut found = Vec::new();
     let mut shelves_plain = 0;
-    let mut i = body + 1;
-    while i < body_end {
+    let mut walk = prune.kept(nodes, body + 1, body_end);
+    while let Some(i) = walk.next() {
         let n = &nodes[i];
-        if prune.skips(i, n) || holds_forced[i] {
-            i += n.size as usize;
-            continue;
-        }
-        if (plain(n) as f32) <= max_plain
+        if holds_forced[i] {
+            walk.step_over();
+        } else if (plain(n) as f32) <= max_plain
             && plain(n) as f32 >= BLURBS * n.total.chars as f32
             && templated(arena, i)
             && teaser_shelf(arena, i)
@@ -54,9 +52,7 @@ pub(super) fn prune(
         {
             found.push(i);
             shelves_plain += plain(n);
-            i += n.size as usize;
-        } else {
-            i += 1;
+            walk.step_over();
         }
     }
     // Shelves saying together a good part of the body are what the page is (a blog's
