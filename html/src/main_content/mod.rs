@@ -31,7 +31,8 @@
 //!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
 //!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
 //!    page's `main` holding the named body: [`main_beside`]; a titled list
-//!    of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
+//!    of links at the body's end: [`body_pointers`]; a box named as the site's after a
+//!    pointer title, prose or not: [`pointer_box`]; a gallery's labels repeated by
 //!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
 //!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
@@ -63,6 +64,7 @@ mod link_lists;
 mod main_beside;
 mod named_body;
 mod phrases;
+mod pointer_box;
 mod post_footer;
 mod pruning;
 mod read_also;
