@@ -27,7 +27,8 @@
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
 //!    besides it (headline lists beside the part holding the kept prose:
-//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a
+//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; an
+//!    unnamed column of links after a column named as content: [`column_pair`]; a
 //!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
 //!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
 //!    page's `main` holding the named body: [`main_beside`]; a titled list
@@ -55,6 +56,7 @@ mod body_pointers;
 mod calls;
 mod closing_lines;
 mod column_beside;
+mod column_pair;
 mod comments;
 mod declared;
 mod deferred;

@@ -86,6 +86,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::column_beside::prune(arena, scores, body, &holds_forced, &mut prune);
     super::wrapper_parts::prune(arena, scores, body, &holds_forced, &mut prune);
     super::aside_beside::prune(arena, scores, &holds_forced, &mut prune);
+    super::column_pair::prune(arena, &holds_forced, &mut prune);
     // The body the page names, on an article page: what stands beside it.
     let named = if scores.article_page {
         super::named_body::find(arena, &prune)
