@@ -47,3 +47,21 @@ fn the_posts_header_before_its_text_stays() {
         &[],
     );
 }
+
+#[test]
+fn a_link_column_before_a_wrapper_of_the_named_post_goes() {
+    let html = format!(
+        r#"<body><div class="page"><div class="cols">
+        <div id="rightsideBlock"><ul>{}</ul><p>Sign up for our monthly newsletter of design news, reviews and stuff to make you smarter.</p></div>
+        <div id="permalink"><div class="post"><h1>Filming a car chase</h1>
+        <p>The chase was shot cheaply. {PROSE}</p><p>It took a day. {PROSE}</p></div></div>
+        </div></div></body>"#,
+        links(12)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["The chase was shot cheaply", "It took a day"],
+        &["Most read story", "monthly newsletter"],
+    );
+}

@@ -16,6 +16,8 @@ const LINKS: f32 = 0.6;
 const MIN_LINKS: u32 = 5;
 /// The same for a column before the named one.
 const MIN_LINKS_BEFORE: u32 = 10;
+/// Wrappers of one child with text looked through for a column's name.
+const NAME_DEPTH: usize = 2;
 
 /// Prunes the unnamed link column beside the column named as content.
 pub(super) fn prune(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
@@ -33,14 +35,28 @@ pub(super) fn prune(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
             Some(_) => return,
         }
     };
-    let named = |n: &Node| n.words.content_word && n.words.score > 0 && !n.words.strong_chrome;
+    // Named itself or through the wrappers holding its one child with text.
+    let named = |mut i: usize| {
+        for _ in 0..=NAME_DEPTH {
+            let n = &nodes[i];
+            if n.words.content_word && n.words.score > 0 && !n.words.strong_chrome {
+                return true;
+            }
+            let mut kids = arena.children(i).filter(|&c| !prune.skips(c, &nodes[c]));
+            match (kids.next(), kids.next()) {
+                (Some(only), None) => i = only,
+                _ => return false,
+            }
+        }
+        false
+    };
     let links = |n: &Node| n.words.score <= 0 && n.total.link_density() >= LINKS;
     // A column before the text needs more links: a post's header there (its linked
     // title, date, byline and category links) is a few.
     for (main, side, min_links) in [(a, b, MIN_LINKS), (b, a, MIN_LINKS_BEFORE)] {
         let (m, s) = (&nodes[main], &nodes[side]);
         let side_ok = links(s) && s.counts.links >= min_links && !s.forced && !holds_forced[side];
-        if named(m) && !named(s) && side_ok && plain(s) < plain(m) {
+        if side_ok && plain(s) < plain(m) && named(main) && !named(side) {
             prune.push(side);
             return;
         }
