@@ -28,13 +28,14 @@
 //!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
 //!    besides it (headline lists beside the part holding the kept prose:
 //!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; an
-//!    unnamed column of links after a column named as content: [`column_pair`]; a
+//!    unnamed column of links beside a column named as content: [`column_pair`]; a
 //!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
 //!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
 //!    page's `main` holding the named body: [`main_beside`]; a titled list
 //!    of links at the body's end: [`body_pointers`]; a box named as the site's after a
 //!    pointer title, prose or not: [`pointer_box`]; a gallery's labels repeated by
-//!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
+//!    each picture: [`repeated_labels`]; a slideshow's slides numbered "k/N":
+//!    [`slide_counters`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
 //!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
@@ -77,6 +78,7 @@ mod score;
 mod select;
 mod sidebar_beside;
 mod signature;
+mod slide_counters;
 mod str_hash;
 mod str_memo;
 mod teasers;
