@@ -3,7 +3,7 @@
 //! prose. A story's own sections are not numbered against a total; a slideshow's legends
 //! are (a gallery widget written into the story's element, another story's pictures).
 //! When [`MIN_SLIDES`] headings or more open with counters of one total, each slide (the
-//! block the heading opens) goes.
+//! block the heading opens, one of a group of blocks built from one template) goes.
 
 use dom_query::{Document, NodeData};
 
@@ -41,12 +41,13 @@ pub(super) fn prune(
             continue;
         }
         if n.kind == Kind::Heading && n.total.words <= HEADING_WORDS {
+            // A slide is one of a group of blocks built from one template.
             let slide = n.parent as usize;
-            if let Some(total) = counter_total(doc, n.id)
-                && slide != container
-                && slide > container
+            let in_group = slide > container && scores.has_records[nodes[slide].parent as usize];
+            if in_group
                 && !nodes[slide].forced
                 && !holds_forced[slide]
+                && let Some(total) = counter_total(doc, n.id)
             {
                 slides.push((total, slide));
             }
