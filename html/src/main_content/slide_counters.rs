@@ -31,6 +31,9 @@ pub(super) fn prune(
     }
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
+    if (nodes[container].counts.headings as usize) < MIN_SLIDES {
+        return;
+    }
     // (total, slide)
     let mut slides: Vec<(u32, usize)> = Vec::new();
     let mut i = container + 1;
