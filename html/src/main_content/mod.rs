@@ -27,12 +27,15 @@
 //!    body and blocks of links after it ([`link_lists`]), shelves of teaser cards after it
 //!    ([`teasers`]) and before it ([`teasers_before`]), what the article's wrapper holds
 //!    besides it (headline lists beside the part holding the kept prose:
-//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; a
+//!    [`wrapper_parts`]; an `<aside>` beside the named article: [`aside_beside`]; an
+//!    unnamed column of links beside a column named as content: [`column_pair`]; a
 //!    column named as a sidebar beside the named body: [`sidebar_beside`]; a grid of links
 //!    beside the page's one `<article>`: [`link_grid_beside`]; what stands beside the
 //!    page's `main` holding the named body: [`main_beside`]; a titled list
-//!    of links at the body's end: [`body_pointers`]; a gallery's labels repeated by
-//!    each picture: [`repeated_labels`]), short closing lines after its last paragraph
+//!    of links at the body's end: [`body_pointers`]; a box named as the site's after a
+//!    pointer title, prose or not: [`pointer_box`]; a gallery's labels repeated by
+//!    each picture: [`repeated_labels`]; a slideshow's slides numbered "k/N":
+//!    [`slide_counters`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
 //!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
@@ -54,6 +57,7 @@ mod body_pointers;
 mod calls;
 mod closing_lines;
 mod column_beside;
+mod column_pair;
 mod comments;
 mod declared;
 mod deferred;
@@ -63,6 +67,7 @@ mod link_lists;
 mod main_beside;
 mod named_body;
 mod phrases;
+mod pointer_box;
 mod post_footer;
 mod pruning;
 mod read_also;
@@ -73,6 +78,7 @@ mod score;
 mod select;
 mod sidebar_beside;
 mod signature;
+mod slide_counters;
 mod str_hash;
 mod str_memo;
 mod teasers;

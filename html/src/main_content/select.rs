@@ -87,6 +87,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::teasers_within::prune(arena, scores, body, &holds_forced, &mut prune);
     super::wrapper_parts::prune(arena, scores, body, &holds_forced, &mut prune);
     super::aside_beside::prune(arena, scores, &holds_forced, &mut prune);
+    super::column_pair::prune(arena, &holds_forced, &mut prune);
     // The body the page names, on an article page: what stands beside it.
     let named = if scores.article_page {
         super::named_body::find(arena, &prune)
@@ -97,7 +98,9 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::link_grid_beside::prune(arena, &holds_forced, &mut prune);
     super::main_beside::prune(arena, named, &holds_forced, &mut prune);
     super::body_pointers::prune(arena, body, &holds_forced, &mut prune);
+    super::pointer_box::prune(arena, scores, &holds_forced, &mut prune);
     super::repeated_labels::prune(doc, arena, scores, &holds_forced, &mut prune);
+    super::slide_counters::prune(doc, arena, scores, &holds_forced, &mut prune);
     super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
     super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
     super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
