@@ -75,6 +75,7 @@ mod sidebar_beside;
 mod signature;
 mod str_hash;
 mod str_memo;
+mod tag_facts;
 mod teasers;
 mod teasers_before;
 mod text_stats;
