@@ -5,7 +5,7 @@
 use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
-use super::signature;
+use super::tag_facts::TagMemo;
 use super::text_stats::text_stats;
 pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
@@ -133,12 +133,19 @@ impl Drop for Arena {
 
 const NONE: u32 = u32::MAX;
 
+/// The per-page memos of the walk: class words, tag facts.
+#[derive(Default)]
+struct Memos {
+    words: hints::WordCache,
+    tags: TagMemo,
+}
+
 impl Arena {
     /// Builds the arena for the subtree of `root` (normally `<body>`).
     pub fn build(doc: &Document, root: NodeId) -> Arena {
         let tree = &doc.tree;
         let mut nodes: Vec<Node> = spare_nodes(tree.len() / 2);
-        let mut cache = hints::WordCache::default();
+        let mut cache = Memos::default();
         let root_node = tree
             .query_node(&root, |n| match &n.data {
                 NodeData::Element(el) => Some(new_node(root, NONE, 0, el, false, &mut cache)),
@@ -314,7 +321,7 @@ struct Parent {
 fn look(
     n: &dom_query::TreeNode,
     nodes: &mut Vec<Node>,
-    cache: &mut hints::WordCache,
+    cache: &mut Memos,
     p: Parent,
 ) -> (bool, Option<NodeId>, Option<NodeId>) {
     let element = match &n.data {
@@ -353,23 +360,24 @@ fn new_node(
     depth: u16,
     el: &dom_query::Element,
     in_link: bool,
-    cache: &mut hints::WordCache,
+    cache: &mut Memos,
 ) -> Node {
-    let kind = hints::kind(el);
+    let tag = cache.tags.facts(el);
+    let kind = tag.kind;
     let is_link = kind == Kind::Link;
-    let tag_sig = signature::tag_signature(el);
+    let tag_sig = tag.tag_sig;
     let hints::ElementWords {
         words,
         classes,
         sig,
         id: el_id,
         role_or_hiding,
-    } = hints::words_and_listed_classes(el, cache, tag_sig);
+    } = hints::words_and_listed_classes(el, &mut cache.words, tag_sig, tag.custom);
     // Without an attribute they read, `hidden` and `landmark` need not look at them.
     let (hidden, landmark) = if role_or_hiding {
         (hints::hidden(el), hints::landmark(el))
     } else {
-        (hints::Hidden::No, hints::tag_landmark(el))
+        (hints::Hidden::No, tag.landmark)
     };
     let inline = matches!(kind, Kind::Inline | Kind::Link);
     Node {
@@ -387,8 +395,8 @@ fn new_node(
         // Upstream's list only decides for elements whose words are mixed or silent.
         listed: words.score > -3
             && words.score <= 0
-            && (classes.excluded || EXCLUDE.matches_tag_or(&el.name.local, el_id)),
-        forced: classes.forced || FORCE_INCLUDE.matches_tag_or(&el.name.local, el_id),
+            && (classes.excluded || tag.excluded || EXCLUDE.matches_id(el_id)),
+        forced: classes.forced || tag.forced || FORCE_INCLUDE.matches_id(el_id),
         in_link: in_link || is_link,
         own: Text::default(),
         total: Text::default(),

@@ -81,6 +81,7 @@ mod signature;
 mod slide_counters;
 mod str_hash;
 mod str_memo;
+mod tag_facts;
 mod teasers;
 mod teasers_before;
 mod teasers_within;

@@ -231,8 +231,9 @@ pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
 }
 
 /// `text` lower-cased with single spaces, trimmed of what is not a letter at both ends;
-/// `None` when it is empty, long or not ASCII.
-fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
+/// `None` when it is empty, long or not ASCII. (ASCII bytes: read as they are, without a
+/// UTF-8 check.)
+fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a [u8]> {
     if text.len() > 4 * MAX_LEN {
         return None;
     }
@@ -265,7 +266,7 @@ fn normalized<'a>(text: &str, buf: &'a mut [u8; MAX_LEN]) -> Option<&'a str> {
         buf[len] = b.to_ascii_lowercase();
         len += 1;
     }
-    std::str::from_utf8(&buf[..len]).ok()
+    Some(&buf[..len])
 }
 
 /// Per first letter, the range of a sorted list's entries that start with it (entries
@@ -314,8 +315,7 @@ fn starts_as_words(s: &[u8], p: &str, digits_end: bool) -> bool {
 
 /// [`is_furniture`] on a normalised text: only the entries with its first letter are
 /// compared, lengths first.
-fn furniture_in(s: &str) -> bool {
-    let b = s.as_bytes();
+fn furniture_in(b: &[u8]) -> bool {
     same_letter(EXACT, &EXACT_BY_LETTER, b)
         .iter()
         .any(|e| e.len() == b.len() && e.as_bytes() == b)
@@ -496,8 +496,7 @@ fn is_pointer_title(text: &str) -> bool {
 
 /// [`is_pointer_title`] on a normalised text (only the titles with its first letter are
 /// compared).
-fn pointer_in(s: &str) -> bool {
-    let b = s.as_bytes();
+fn pointer_in(b: &[u8]) -> bool {
     same_letter(POINTER_TITLES, &POINTER_BY_LETTER, b)
         .iter()
         .any(|p| starts_as_words(b, p, true))

@@ -127,7 +127,17 @@ impl SimpleSelectors {
 
     /// [`Self::matches_tag_or_id`] for a tag name and the element's first `id` value.
     pub(super) fn matches_tag_or(&self, tag: &LocalName, id: Option<&str>) -> bool {
-        self.tags.contains(tag) || id.is_some_and(|id| self.ids.contains(&id))
+        self.matches_tag(tag) || self.matches_id(id)
+    }
+
+    /// Whether the tag is listed.
+    pub(super) fn matches_tag(&self, tag: &LocalName) -> bool {
+        self.tags.contains(tag)
+    }
+
+    /// Whether the `id` value is listed.
+    pub(super) fn matches_id(&self, id: Option<&str>) -> bool {
+        id.is_some_and(|id| self.ids.contains(&id))
     }
 
     /// Whether one of the classes of a `class` value is listed.
@@ -271,7 +281,7 @@ mod tests {
         let mut n = 0;
         for node in doc.select("body *").nodes() {
             crate::dom::with_element(&doc.tree, node.id, |el| {
-                let id = super::super::hints::words_and_listed_classes(el, &mut cache, 0).id;
+                let id = super::super::hints::words_and_listed_classes(el, &mut cache, 0, false).id;
                 for list in [&*EXCLUDE, &*FORCE_INCLUDE] {
                     assert_eq!(
                         list.matches_tag_or(&el.name.local, id),

@@ -160,6 +160,14 @@ pub(crate) fn lossy(s: &[u8]) -> Cow<'_, str> {
 /// the start, followed by `=`; whether inside a quoted value or not.
 pub(crate) fn attribute<'a>(attrs: &'a [u8], name: &str) -> Option<&'a [u8]> {
     let name = name.as_bytes();
+    if attrs.is_ascii() {
+        return ascii_attribute(attrs, name).map(|eq| value_after(&attrs[eq + 1..]));
+    }
+    attribute_by_name(attrs, name)
+}
+
+/// [`attribute`] found by its name's first byte: each one is looked at, in order.
+fn attribute_by_name<'a>(attrs: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
     let mut from = 0;
     for at in memchr::memchr_iter(name[0], attrs) {
         if at < from
@@ -175,22 +183,47 @@ pub(crate) fn attribute<'a>(attrs: &'a [u8], name: &str) -> Option<&'a [u8]> {
         if !before_ok || rest.first() != Some(&b'=') {
             continue;
         }
-        let value = trim_start(&rest[1..]);
-        return Some(match value.first() {
-            Some(&q @ (b'"' | b'\'')) => {
-                let body = &value[1..];
-                &body[..memchr::memchr(q, body).unwrap_or(body.len())]
-            }
-            _ => {
-                let end = value
-                    .iter()
-                    .position(|&c| c.is_ascii_whitespace() || c == b'>')
-                    .unwrap_or(value.len());
-                &value[..end]
-            }
-        });
+        return Some(value_after(&rest[1..]));
     }
     None
+}
+
+/// [`attribute`]'s `=` in an ASCII attribute source: the first `=` that ends `name` (its
+/// first byte as given, the rest in any case; whitespace between allowed) at the start or
+/// after whitespace. Each such name has its own `=`, so the first `=` in order is the
+/// first name in order, as [`attribute_by_name`] finds it; a tag's attributes hold fewer
+/// `=` than they hold of most letters (`i` of `id` in class names), each a `memchr` stop.
+fn ascii_attribute(attrs: &[u8], name: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'=', attrs).find(|&eq| {
+        let end = attrs[..eq]
+            .iter()
+            .rposition(|&b| !ascii_space(b))
+            .map_or(0, |i| i + 1);
+        let Some(at) = end.checked_sub(name.len()) else {
+            return false;
+        };
+        attrs[at] == name[0]
+            && attrs[at + 1..end].eq_ignore_ascii_case(&name[1..])
+            && (at == 0 || attrs[at - 1].is_ascii_whitespace())
+    })
+}
+
+/// An attribute's value from what follows its `=`: quoted, or up to whitespace or `>`.
+fn value_after(after: &[u8]) -> &[u8] {
+    let value = trim_start(after);
+    match value.first() {
+        Some(&q @ (b'"' | b'\'')) => {
+            let body = &value[1..];
+            &body[..memchr::memchr(q, body).unwrap_or(body.len())]
+        }
+        _ => {
+            let end = value
+                .iter()
+                .position(|&c| c.is_ascii_whitespace() || c == b'>')
+                .unwrap_or(value.len());
+            &value[..end]
+        }
+    }
 }
 
 /// `s` without surrounding whitespace (as `str::trim`) equals `word`.
@@ -301,4 +334,71 @@ pub(crate) fn element_text(tokens: &mut Tokens<'_>, name: &[u8]) -> usize {
         }
     }
     visible
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ascii_attribute_is_the_one_its_name_finds() {
+        // Names with and without their `=`, in values and in other names, any case,
+        // whitespace of every kind around the `=`, quotes, stray `>`.
+        let pieces = [
+            "id",
+            "ID",
+            "iD",
+            "Id",
+            "type",
+            "TYPE",
+            "tYpe",
+            "data-id",
+            "=",
+            " ",
+            "\t",
+            "\n",
+            "\u{b}",
+            "\u{c}",
+            "\r",
+            "\"",
+            "'",
+            ">",
+            "root",
+            "x",
+            "i",
+            "d",
+            "/",
+            "class",
+            "ii",
+            "id=",
+            " id =",
+            "type=",
+            "\ttype\u{b}=",
+            "=root",
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            x = x
+                .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) as usize % n
+        };
+        let mut found = 0;
+        for _ in 0..200_000 {
+            let mut attrs = String::new();
+            for _ in 0..next(14) {
+                attrs.push_str(pieces[next(pieces.len())]);
+            }
+            for name in ["id", "type"] {
+                let got = attribute(attrs.as_bytes(), name);
+                assert_eq!(
+                    got,
+                    attribute_by_name(attrs.as_bytes(), name.as_bytes()),
+                    "{attrs:?} {name}"
+                );
+                found += usize::from(got.is_some());
+            }
+        }
+        assert!(found > 10_000, "{found}");
+    }
 }

@@ -171,7 +171,7 @@ fn without_a_role_or_hiding_attribute_hidden_and_landmark_need_not_look() {
     let (mut fast, mut slow) = (0, 0);
     for node in doc.select("body *").nodes() {
         crate::dom::with_element(&doc.tree, node.id, |el| {
-            if words_and_listed_classes(el, &mut cache, 0).role_or_hiding {
+            if words_and_listed_classes(el, &mut cache, 0, false).role_or_hiding {
                 slow += 1;
             } else {
                 fast += 1;

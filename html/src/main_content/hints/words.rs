@@ -191,7 +191,7 @@ impl Default for WordCache {
 /// Class and id words of an element (and the words of a custom element's tag name).
 #[cfg(test)]
 pub(crate) fn words(el: &Element, cache: &mut WordCache) -> Words {
-    words_and_listed_classes(el, cache, 0).words
+    words_and_listed_classes(el, cache, 0, el.name.local.bytes().any(|b| b == b'-')).words
 }
 
 /// What [`words_and_listed_classes`] reads of an element's attributes.
@@ -210,11 +210,13 @@ pub(crate) struct ElementWords<'e> {
 
 /// [`words`], what upstream's lists say of the element's classes (memoised with the
 /// words), the element's template signature from its tag's `tag_sig` ([`signature`]) and
-/// its `id`, in one look at the attributes.
+/// its `id`, in one look at the attributes; `custom`: the tag is a custom element's, whose
+/// name's words count too.
 pub(crate) fn words_and_listed_classes<'e>(
     el: &'e Element,
     cache: &mut WordCache,
     tag_sig: u32,
+    custom: bool,
 ) -> ElementWords<'e> {
     let mut out = Words::default();
     let mut listed = ListedClasses::default();
@@ -275,7 +277,7 @@ pub(crate) fn words_and_listed_classes<'e>(
             }
         }
     }
-    if el.name.local.bytes().any(|b| b == b'-') {
+    if custom {
         merge(&mut out, words_of(&el.name.local, false, |_| {}));
     }
     out.score = out.score.clamp(-6, 6);
