@@ -83,6 +83,11 @@ pub(super) struct Node {
 }
 
 impl Node {
+    /// Characters of the subtree outside links.
+    pub fn plain(&self) -> u32 {
+        self.total.chars - self.total.link_chars
+    }
+
     pub fn is_block(&self) -> bool {
         !matches!(
             self.kind,

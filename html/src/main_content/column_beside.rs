@@ -101,7 +101,7 @@ fn worth_reading(arena: &Arena, scores: &Scores, prune: &Pruning, body: usize) -
         if post_seen && n.counts.links >= MIN_CARDS && scores.has_records[c + 1..end].contains(&true) {
             return true;
         }
-        post_seen |= plain(n) >= POST_MIN;
+        post_seen |= n.plain() >= POST_MIN;
     }
     false
 }
@@ -120,7 +120,7 @@ fn read_part(arena: &Arena, scores: &Scores, prune: &Pruning, part: usize) -> (u
         let n = &nodes[i];
         if i != part
             && scores.has_records[i]
-            && plain(n) as f32 >= BLURBS * n.total.chars as f32
+            && n.plain() as f32 >= BLURBS * n.total.chars as f32
             && teaser_shelf(arena, i)
         {
             shelf += n.total.chars;
@@ -134,8 +134,4 @@ fn read_part(arena: &Arena, scores: &Scores, prune: &Pruning, part: usize) -> (u
         }
     }
     (part, prose, chars, shelf)
-}
-
-fn plain(n: &super::arena::Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }

@@ -56,13 +56,9 @@ pub(super) fn prune(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     for (main, side, min_links) in [(a, b, MIN_LINKS), (b, a, MIN_LINKS_BEFORE)] {
         let (m, s) = (&nodes[main], &nodes[side]);
         let side_ok = links(s) && s.counts.links >= min_links && !s.forced && !holds_forced[side];
-        if side_ok && plain(s) < plain(m) && named(main) && !named(side) {
+        if side_ok && s.plain() < m.plain() && named(main) && !named(side) {
             prune.push(side);
             return;
         }
     }
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }

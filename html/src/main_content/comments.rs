@@ -65,7 +65,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
     let nodes = &arena.nodes;
     let n = nodes.len();
     let mut out = vec![Section::No; n];
-    let page_plain = plain(&nodes[0]).max(1) as f32;
+    let page_plain = nodes[0].plain().max(1) as f32;
     let page_chars = nodes[0].total.chars.max(1) as f32;
 
     // Comments are content when they are most of the page (a forum thread).
@@ -73,7 +73,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
     let mut i = 0;
     while i < n {
         if nodes[i].words.comments && !nodes[i].dropped {
-            comment_chars += plain(&nodes[i]);
+            comment_chars += nodes[i].plain();
             i += nodes[i].size as usize;
         } else {
             i += 1;
@@ -127,7 +127,7 @@ pub(super) fn sections(arena: &Arena) -> Vec<Section> {
             // A post of a thread (a comment-named element named as, or inside, a thread,
             // topic or forum) is the page's content however much chrome text surrounds it.
             let small = !comments_are_content
-                && (plain(node) as f32) < WRAPPER_SHARE * page_plain
+                && (node.plain() as f32) < WRAPPER_SHARE * page_plain
                 && !in_thread
                 && !node.words.thread;
             if after_article || small {
@@ -265,8 +265,4 @@ fn chrome_region(node: &Node) -> bool {
         Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Aside | Landmark::Dialog
     ) || node.words.boiler
         || (node.words.strong_chrome && !node.words.article_body)
-}
-
-fn plain(node: &Node) -> u32 {
-    node.total.chars - node.total.link_chars
 }

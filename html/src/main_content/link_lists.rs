@@ -53,11 +53,11 @@ pub(super) fn prune(
     let (container, end) = (prune.container(), prune.end());
     let body = article_body(arena, container, end)?;
     let body_end = body + nodes[body].size as usize;
-    let body_plain = plain(&nodes[body]);
+    let body_plain = nodes[body].plain();
     // The article is most of what the container says: on a page whose body is a short
     // introduction to a larger whole (a hub, a documentation index), what follows is not
     // its furniture.
-    let after_body_furniture = body_plain as f32 >= BODY_LEADS * plain(&nodes[container]) as f32;
+    let after_body_furniture = body_plain as f32 >= BODY_LEADS * nodes[container].plain() as f32;
     let mut found = Vec::new();
     let mut walk = prune.kept(nodes, container + 1, end);
     while let Some(i) = walk.next() {
@@ -98,7 +98,7 @@ fn links_after_body(n: &Node, body_plain: u32) -> bool {
     n.words.score <= 0
         && n.counts.links >= AFTER_MIN_LINKS
         && n.total.link_density() >= AFTER_LINKS
-        && plain(n) < body_plain
+        && n.plain() < body_plain
         && n.total.url_links * 2 < n.counts.links
 }
 
@@ -115,10 +115,6 @@ fn has_kept_peer(arena: &Arena, i: usize, body_plain: u32) -> bool {
     arena
         .children(p as usize)
         .any(|c| c != i && nodes[c].sig == nodes[i].sig && !links_after_body(&nodes[c], body_plain))
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }
 
 /// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of

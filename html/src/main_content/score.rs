@@ -105,11 +105,11 @@ const BARE_RECORD_PLAIN: f32 = 0.3;
 pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
     let nodes = &arena.nodes;
     let n = nodes.len();
-    let page_plain = plain(&nodes[0]).max(1) as f32;
+    let page_plain = nodes[0].plain().max(1) as f32;
     let page_chars = nodes[0].total.chars.max(1) as f32;
     // Shares of a tiny page mean nothing: protection needs some text.
     let protected =
-        |node: &Node| plain(node) >= MIN_PROTECTED && plain(node) as f32 >= PROTECT_SHARE * page_plain;
+        |node: &Node| node.plain() >= MIN_PROTECTED && node.plain() as f32 >= PROTECT_SHARE * page_plain;
 
     // Comment sections (see [`super::comments`]).
     let comment_sections = super::comments::sections(arena);
@@ -147,7 +147,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // Class words, forms and asides are weaker signals: an element holding a good part
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
-        let substantial = plain(node) >= MIN_PROTECTED && plain(node) as f32 >= 0.25 * page_plain;
+        let substantial = node.plain() >= MIN_PROTECTED && node.plain() as f32 >= 0.25 * page_plain;
         // A word naming a region outright (sidebar, related, reviews) needs half the page's
         // prose before it is overruled: testimonials in a sidebar are still the sidebar.
         let share = if node.words.strong_chrome && !node.words.article_body {
@@ -162,8 +162,8 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // Only cards of one class template: a group by tag alone (sections of a page that
         // each have a heading) is too loose to vouch for what is inside.
         let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
-        let prose_rich = (plain(node) >= MIN_PROTECTED
-            && plain(node) as f32 >= share * page_plain
+        let prose_rich = (node.plain() >= MIN_PROTECTED
+            && node.plain() as f32 >= share * page_plain
             && node.total.link_density() < 0.2)
             || sections_of_prose(nodes, node, class_record, share * page_plain);
         record_chars[i] = if class_record {
@@ -231,7 +231,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // (Read only where a chrome hint asks.)
         let layout_wrapper = || {
             (node.total.chars as f32 >= 0.5 * page_chars
-                || (plain(node) as f32 >= LAYOUT_PLAIN_SHARE * page_plain
+                || (node.plain() as f32 >= LAYOUT_PLAIN_SHARE * page_plain
                     && content_fill[i] as f32 >= LAYOUT_FILL * node.total.chars as f32))
                 && node.total.link_density() < 0.5
         };
@@ -370,11 +370,6 @@ fn menu_like(node: &Node) -> bool {
     node.counts.links > CARD_MAX_LINKS && node.total.link_density() >= 0.5
 }
 
-/// Non-link characters of a subtree.
-pub(super) fn plain(node: &Node) -> u32 {
-    node.total.chars - node.total.link_chars
-}
-
 /// Whether `node` is one of a text's sections written from one class template (each
 /// section of an article named `toc-para` or `skip-item`): each holds a small share of the
 /// page's prose, so none passes the share test alone, but the element holding the group is
@@ -393,8 +388,8 @@ fn sections_of_prose(nodes: &[Node], node: &Node, class_record: bool, min: f32) 
 /// Whether an element holds at least `min` plain characters (and [`MIN_PROTECTED`]) with
 /// few links: prose, not a list.
 fn prose_holds(node: &Node, min: f32) -> bool {
-    plain(node) >= MIN_PROTECTED
-        && plain(node) as f32 >= min
+    node.plain() >= MIN_PROTECTED
+        && node.plain() as f32 >= min
         && node.total.link_density() < PROSE_LINK_DENSITY
 }
 
@@ -431,7 +426,7 @@ fn named_body_prose(arena: &Arena) -> u32 {
         .nodes
         .iter()
         .filter(|n| n.words.article_body && !n.dropped && n.total.link_density() < PROSE_LINK_DENSITY)
-        .map(plain)
+        .map(Node::plain)
         .max()
         .unwrap_or(0)
 }
@@ -573,7 +568,7 @@ fn record_group(nodes: &[Node], parent: usize, kids: &mut [(u32, usize)], by_tag
             words += t.total.words;
             images += t.counts.images.min(1);
             headings += t.counts.headings.min(1);
-            plain_chars += plain(t);
+            plain_chars += t.plain();
             blocks += t.counts.blocks;
         }
     }

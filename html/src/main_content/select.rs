@@ -235,8 +235,8 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
     }
     let end = container + c.size as usize;
     // Elsewhere: twice the list's plain text; inside it: most of it.
-    let need_out = plain(c).saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
-    let need_in = (plain(c) as f32 * PROSE_SHARE_INSIDE).max(PROSE_MIN as f32) as u32;
+    let need_out = c.plain().saturating_mul(PROSE_OVER_LIST).max(PROSE_MIN);
+    let need_in = (c.plain() as f32 * PROSE_SHARE_INSIDE).max(PROSE_MIN as f32) as u32;
     // Short links (headlines, archive months), not cards whose whole text is one link.
     let short_links = c.total.link_chars < LIST_LINK_CHARS * c.counts.links.max(1);
     let mut best = container;
@@ -250,13 +250,13 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
         let ok = if inside {
             short_links
                 && c.total.link_density() >= LINKY_INSIDE
-                && plain(n) >= need_in
+                && n.plain() >= need_in
                 && n.total.link_density() < PROSE_LINKS_INSIDE
                 && scores.fit[i] >= PROSE_FIT_SHARE_INSIDE * scores.fit[container]
         } else {
             !holds_container
                 && (short_links || c.total.link_density() >= LINKY_LONG)
-                && plain(n) >= need_out
+                && n.plain() >= need_out
                 && scores.fit[i] >= PROSE_FIT_SHARE * scores.fit[container]
         };
         if ok {
@@ -265,10 +265,6 @@ fn prefer_prose(arena: &Arena, scores: &Scores, container: usize) -> usize {
         }
     }
     best
-}
-
-fn plain(n: &super::arena::Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }
 
 /// Link share above which a block after the container's last sentence is furniture.

@@ -7,7 +7,7 @@
 //! stay (the author's own picks), and so do cards on a page whose body is a short
 //! introduction to them, and the page's `main`.
 
-use super::arena::{Arena, Node};
+use super::arena::Arena;
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::score::Scores;
@@ -38,8 +38,8 @@ pub(super) fn prune(
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
     let body_end = body + nodes[body].size as usize;
-    let body_plain = plain(&nodes[body]);
-    if (body_plain as f32) < BODY_LEADS * plain(&nodes[container]) as f32 {
+    let body_plain = nodes[body].plain();
+    if (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
         return;
     }
     let mut found = Vec::new();
@@ -48,7 +48,7 @@ pub(super) fn prune(
         let n = &nodes[i];
         if holds_forced[i] {
             walk.step_over();
-        } else if scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i) {
+        } else if scores.has_records[i] && n.plain() < body_plain && teaser_shelf(arena, i) {
             found.push(i);
             walk.step_over();
         }
@@ -104,8 +104,4 @@ pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
             }
             _ => false,
         })
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }

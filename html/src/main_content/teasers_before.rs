@@ -4,7 +4,7 @@
 //! not around it, saying less than it, on a page whose body is a good part of what the
 //! container says, it goes the same way.
 
-use super::arena::{Arena, Node};
+use super::arena::Arena;
 use super::pruning::Pruning;
 use super::score::Scores;
 use super::teasers::teaser_shelf;
@@ -23,8 +23,8 @@ pub(super) fn prune(
     let Some(body) = body else { return };
     let nodes = &arena.nodes;
     let container = prune.container();
-    let body_plain = plain(&nodes[body]);
-    if (body_plain as f32) < BODY_LEADS * plain(&nodes[container]) as f32 {
+    let body_plain = nodes[body].plain();
+    if (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
         return;
     }
     let mut found = Vec::new();
@@ -40,15 +40,15 @@ pub(super) fn prune(
         // Saying less than the body, links counted: a collection's grid of cards above its
         // closing text is the page.
         let smaller = n.total.chars < nodes[body].total.chars;
-        if !around_body && smaller && scores.has_records[i] && plain(n) < body_plain && teaser_shelf(arena, i)
+        if !around_body
+            && smaller
+            && scores.has_records[i]
+            && n.plain() < body_plain
+            && teaser_shelf(arena, i)
         {
             found.push(i);
             walk.step_over();
         }
     }
     prune.extend(found);
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }

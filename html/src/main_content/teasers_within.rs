@@ -5,7 +5,7 @@
 //! without a class of their own); a shelf whose cards all carry one template's class
 //! (not just a tag) and that says a small part of the body goes.
 
-use super::arena::{Arena, Node};
+use super::arena::Arena;
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::score::Scores;
@@ -35,7 +35,7 @@ pub(super) fn prune(
     };
     let nodes = &arena.nodes;
     let body_end = body + nodes[body].size as usize;
-    let max_plain = SHELF_MAX_SHARE * plain(&nodes[body]) as f32;
+    let max_plain = SHELF_MAX_SHARE * nodes[body].plain() as f32;
     let mut found = Vec::new();
     let mut shelves_plain = 0;
     let mut walk = prune.kept(nodes, body + 1, body_end);
@@ -43,15 +43,15 @@ pub(super) fn prune(
         let n = &nodes[i];
         if holds_forced[i] {
             walk.step_over();
-        } else if (plain(n) as f32) <= max_plain
-            && plain(n) as f32 >= BLURBS * n.total.chars as f32
+        } else if (n.plain() as f32) <= max_plain
+            && n.plain() as f32 >= BLURBS * n.total.chars as f32
             && templated(arena, i)
             && teaser_shelf(arena, i)
             && between_prose(arena, body, i)
             && headlines(arena, i)
         {
             found.push(i);
-            shelves_plain += plain(n);
+            shelves_plain += n.plain();
             walk.step_over();
         }
     }
@@ -104,8 +104,4 @@ fn between_prose(arena: &Arena, body: usize, shelf: usize) -> bool {
     );
     nodes[body..shelf].iter().any(|n| n.is_prose_paragraph())
         && nodes[end..body_end].iter().any(|n| n.is_prose_paragraph())
-}
-
-fn plain(n: &Node) -> u32 {
-    n.total.chars - n.total.link_chars
 }
