@@ -29,6 +29,17 @@ pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
     crate::tokenizer::parse_document_noting(html, parse_opts())
 }
 
+/// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),
+/// or the phrase saying why that builder gave up on it.
+pub(crate) fn parse_own(html: &str) -> Result<Document, &'static str> {
+    crate::tokenizer::parse_own_noting(html).map(|(doc, _)| doc)
+}
+
+/// The page parsed by our tokenizer feeding html5ever's tree builder.
+pub(crate) fn parse_html5ever_builder(html: &str) -> Document {
+    crate::tokenizer::parse_document_noting(html, parse_opts()).0
+}
+
 fn parse_opts() -> ParseOpts {
     ParseOpts {
         tree_builder: TreeBuilderOpts {
