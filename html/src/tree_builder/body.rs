@@ -20,7 +20,11 @@ impl Builder {
                 self.append_text(t);
             }
             Tok::Comment(t) => self.append_comment(t),
-            Tok::Eof => {}
+            Tok::Eof => {
+                if !self.templates.is_empty() {
+                    return self.in_template(Tok::Eof);
+                }
+            }
             Tok::Tag(tag) if tag.kind == StartTag => return self.start_in_body(tag),
             Tok::Tag(tag) => return self.end_in_body(tag),
         }
@@ -30,8 +34,10 @@ impl Builder {
     fn start_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
             local_name!("html") => {
-                let html = self.open[0].id;
-                self.sink.doc.add_attrs_if_missing(&html, tag.attrs);
+                if !self.any_open(&local_name!("template")) {
+                    let html = self.open[0].id;
+                    self.sink.doc.add_attrs_if_missing(&html, tag.attrs);
+                }
             }
             local_name!("base")
             | local_name!("basefont")
@@ -41,10 +47,13 @@ impl Builder {
             | local_name!("noframes")
             | local_name!("script")
             | local_name!("style")
+            | local_name!("template")
             | local_name!("title") => return self.in_head(Tok::Tag(tag)),
-            local_name!("template") => return Err("template"),
             local_name!("body") => {
-                if self.open.len() > 1 && self.open[1].is(&local_name!("body")) {
+                if self.open.len() > 1
+                    && self.open[1].is(&local_name!("body"))
+                    && !self.any_open(&local_name!("template"))
+                {
                     let body = self.open[1].id;
                     self.sink.doc.add_attrs_if_missing(&body, tag.attrs);
                 }
@@ -96,9 +105,13 @@ impl Builder {
                 self.ignore_lf = true;
             }
             local_name!("form") => {
-                if self.form.is_none() {
+                let template = self.any_open(&local_name!("template"));
+                if self.form.is_none() || template {
                     self.close_p_in_button_scope();
-                    self.form = Some(self.insert_tag(tag));
+                    let form = self.insert_tag(tag);
+                    if !template {
+                        self.form = Some(form);
+                    }
                 }
             }
             local_name!("li") | local_name!("dd") | local_name!("dt") => self.list_item(tag),
@@ -158,8 +171,15 @@ impl Builder {
             | local_name!("embed")
             | local_name!("img")
             | local_name!("keygen")
-            | local_name!("wbr")
-            | local_name!("input") => {
+            | local_name!("wbr") => {
+                self.reconstruct();
+                self.insert_void(tag);
+            }
+            local_name!("input") => {
+                let select = local_name!("select");
+                if self.in_scope(Scope::Default, &select) {
+                    self.pop_until(&select);
+                }
                 self.reconstruct();
                 self.insert_void(tag);
             }
@@ -168,6 +188,9 @@ impl Builder {
             }
             local_name!("hr") => {
                 self.close_p_in_button_scope();
+                if self.in_scope(Scope::Default, &local_name!("select")) {
+                    self.implied_ends();
+                }
                 self.insert_void(tag);
             }
             local_name!("image") => {
@@ -189,8 +212,27 @@ impl Builder {
             local_name!("iframe") | local_name!("noembed") | local_name!("noscript") => {
                 return self.raw(tag, RawKind::Rawtext);
             }
-            local_name!("select") | local_name!("option") | local_name!("optgroup") => {
-                return Err("select");
+            local_name!("select") => {
+                let select = local_name!("select");
+                if self.in_scope(Scope::Default, &select) {
+                    self.pop_until(&select);
+                } else {
+                    self.reconstruct();
+                    self.insert_tag(tag);
+                }
+            }
+            local_name!("option") | local_name!("optgroup") => {
+                if self.in_scope(Scope::Default, &local_name!("select")) {
+                    if tag.name == local_name!("option") {
+                        self.implied_ends_except(&local_name!("optgroup"));
+                    } else {
+                        self.implied_ends();
+                    }
+                } else if self.current_is(&local_name!("option")) {
+                    self.open.pop();
+                }
+                self.reconstruct();
+                self.insert_tag(tag);
             }
             local_name!("rb") | local_name!("rtc") => {
                 if self.in_scope(Scope::Default, &local_name!("ruby")) {
@@ -265,7 +307,7 @@ impl Builder {
 
     fn end_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
-            local_name!("template") => return Err("template"),
+            local_name!("template") => return self.in_head(Tok::Tag(tag)),
             local_name!("body") => {
                 if self.in_scope(Scope::Default, &local_name!("body")) {
                     self.mode = Mode::AfterBody;
@@ -309,6 +351,13 @@ impl Builder {
                     self.pop_until(&tag.name);
                 }
             }
+            local_name!("form") if self.any_open(&local_name!("template")) => {
+                let form = local_name!("form");
+                if self.in_scope(Scope::Default, &form) {
+                    self.implied_ends();
+                    self.pop_until(&form);
+                }
+            }
             local_name!("form") => {
                 let Some(node) = self.form.take() else {
                     return Ok(Flow::Done);
@@ -318,7 +367,6 @@ impl Builder {
                     self.remove_from_stack(node);
                 }
             }
-            local_name!("option") => return Err("select"),
             local_name!("p") => {
                 if !self.in_scope(Scope::Button, &local_name!("p")) {
                     self.insert_phantom(local_name!("p"));

@@ -217,12 +217,10 @@ impl Builder {
             tree.append_child_of(&new, &last);
             last = new;
         }
-        if common.is(&local_name!("template")) {
-            return Err("template");
-        }
+        let parent = self.parent_for(&common);
         let tree = &self.sink.doc.tree;
         tree.remove_from_parent(&last);
-        tree.append_child_of(&common.id, &last);
+        tree.append_child_of(&parent, &last);
         let fmt_entry = self.active_position(fmt).ok_or("bookmark")?;
         let Entry::Element { tag, .. } = &self.active[fmt_entry] else {
             return Err("marker in adoption");

@@ -128,7 +128,7 @@ impl Builder {
                     return self.raw(tag, RawKind::Rawtext);
                 }
                 local_name!("script") => return self.raw(tag, RawKind::ScriptData),
-                local_name!("template") => return Err("template"),
+                local_name!("template") => return self.start_template(tag),
                 local_name!("head") => return Ok(Flow::Done),
                 _ => Tok::Tag(tag),
             },
@@ -139,7 +139,7 @@ impl Builder {
                     return Ok(Flow::Done);
                 }
                 local_name!("body") | local_name!("html") | local_name!("br") => Tok::Tag(tag),
-                local_name!("template") => return Err("template"),
+                local_name!("template") => return self.end_template(),
                 _ => return Ok(Flow::Done),
             },
             tok => tok,
@@ -172,7 +172,6 @@ impl Builder {
                     return Ok(Flow::Done);
                 }
                 local_name!("frameset") => return Err("frameset"),
-                local_name!("template") => return Err("template"),
                 local_name!("base")
                 | local_name!("basefont")
                 | local_name!("bgsound")
@@ -181,6 +180,7 @@ impl Builder {
                 | local_name!("noframes")
                 | local_name!("script")
                 | local_name!("style")
+                | local_name!("template")
                 | local_name!("title") => {
                     let Some(head) = self.head else {
                         return Err("no head");
@@ -199,7 +199,7 @@ impl Builder {
             },
             Tok::Tag(tag) if tag.kind == EndTag => match tag.name {
                 local_name!("body") | local_name!("html") | local_name!("br") => Tok::Tag(tag),
-                local_name!("template") => return Err("template"),
+                local_name!("template") => return self.end_template(),
                 _ => return Ok(Flow::Done),
             },
             tok => tok,

@@ -9,7 +9,7 @@
 //!
 //! Split by job: this file holds the state and the dispatch, [`head`] the modes around the
 //! body, [`body`] the "in body" mode, [`formatting`] the active formatting elements,
-//! [`table`] the table modes, [`foreign`] SVG content, [`stack`] the stack of open elements
+//! [`table`] the table modes, [`template`] templates, [`foreign`] SVG content, [`stack`] the stack of open elements
 //! and its scopes, [`doctype`] the quirks mode a doctype sets.
 
 mod body;
@@ -19,6 +19,7 @@ mod formatting;
 mod head;
 mod stack;
 mod table;
+mod template;
 
 use dom_query::NodeId;
 use html5ever::interface::{QuirksMode, TreeSink};
@@ -52,6 +53,7 @@ enum Mode {
     InTableBody,
     InRow,
     InCell,
+    InTemplate,
     AfterBody,
     AfterAfterBody,
 }
@@ -90,6 +92,8 @@ pub(crate) struct Builder {
     quirks: bool,
     /// A newline opening the next character token is dropped (`<pre>`, `<textarea>`).
     ignore_lf: bool,
+    /// The stack of template insertion modes.
+    templates: Vec<Mode>,
     /// Character tokens met in the table text mode.
     pending: Vec<StrTendril>,
     bail: Option<Bail>,
@@ -109,6 +113,7 @@ impl Builder {
             form: None,
             quirks: false,
             ignore_lf: false,
+            templates: Vec::new(),
             pending: Vec::new(),
             bail: None,
         }
@@ -161,6 +166,7 @@ impl Builder {
             Mode::InTableBody => self.in_table_body(tok),
             Mode::InRow => self.in_row(tok),
             Mode::InCell => self.in_cell(tok),
+            Mode::InTemplate => self.in_template(tok),
             Mode::AfterBody => self.after_body(tok),
             Mode::AfterAfterBody => self.after_after_body(tok),
         }
@@ -179,7 +185,7 @@ impl Builder {
 
     /// Inserts an element for a token at the current node (pushed when `push`).
     fn insert(&mut self, ns: Ns, name: LocalName, attrs: Vec<Attribute>, dup: bool, push: bool) -> NodeId {
-        let parent = self.current().id;
+        let parent = self.target();
         let id = self.create(ns, name.clone(), attrs, dup);
         self.sink.doc.tree.append_child_of(&parent, &id);
         if push {
@@ -202,8 +208,21 @@ impl Builder {
         self.insert(Ns::Html, name, Vec::new(), false, true)
     }
 
+    /// Where nodes go: the current node, or a template's contents.
+    fn target(&self) -> NodeId {
+        self.parent_for(self.current())
+    }
+
+    fn parent_for(&self, o: &Open) -> NodeId {
+        if o.is(&html5ever::local_name!("template")) {
+            self.sink.doc.get_template_contents(&o.id)
+        } else {
+            o.id
+        }
+    }
+
     fn append_text(&mut self, text: StrTendril) {
-        let parent = self.current().id;
+        let parent = self.target();
         self.sink.append_text(parent, text);
     }
 
@@ -213,7 +232,7 @@ impl Builder {
     }
 
     fn append_comment(&mut self, text: StrTendril) {
-        let parent = self.current().id;
+        let parent = self.target();
         self.comment_into(parent, text);
     }
 

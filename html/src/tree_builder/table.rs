@@ -110,8 +110,9 @@ impl Builder {
                 | &local_name!("thead")
                 | &local_name!("tr"),
             ) => {}
-            (true, &local_name!("style") | &local_name!("script")) => return self.in_head(Tok::Tag(tag)),
-            (_, &local_name!("template")) => return Err("template"),
+            (true, &local_name!("style") | &local_name!("script")) | (_, &local_name!("template")) => {
+                return self.in_head(Tok::Tag(tag));
+            }
             (true, &local_name!("input")) => {
                 let hidden = tag
                     .attrs
@@ -124,7 +125,7 @@ impl Builder {
                 self.insert_void(tag);
             }
             (true, &local_name!("form")) => {
-                if self.form.is_none() {
+                if self.form.is_none() && !self.any_open(&local_name!("template")) {
                     self.form = Some(self.insert_void(tag));
                 }
             }
@@ -234,7 +235,7 @@ impl Builder {
                     return Ok(Flow::Done);
                 }
                 (false, &local_name!("col")) => return Ok(Flow::Done),
-                (_, &local_name!("template")) => return Err("template"),
+                (_, &local_name!("template")) => return self.in_head(Tok::Tag(tag)),
                 _ => Tok::Tag(tag),
             },
             tok => tok,
@@ -431,9 +432,8 @@ impl Builder {
                 local_name!("caption") => Mode::InCaption,
                 local_name!("colgroup") => Mode::InColumnGroup,
                 local_name!("table") => Mode::InTable,
-                local_name!("template") | local_name!("frameset") | local_name!("select") => {
-                    return Err("reset mode");
-                }
+                local_name!("template") => return self.templates.last().copied().ok_or("reset mode"),
+                local_name!("frameset") => return Err("frameset"),
                 local_name!("head") if i != last => Mode::InHead,
                 local_name!("body") => Mode::InBody,
                 local_name!("html") => {
