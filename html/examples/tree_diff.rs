@@ -1,7 +1,8 @@
 //! Parses every page with our own tree builder and with html5ever's (both fed by our
 //! tokenizer) and compares the trees node by node, node ids included
 //! (`distill_html::parse_own_structure`). Prints each differing page with the first
-//! differing context, then the counts of pages built, differing, and given up on by reason.
+//! differing context, then the counts of pages built, differing, and given up on by reason
+//! (with `VERBOSE=1` also each page given up on).
 //!
 //! Usage: `cargo run --release -p distill-html --example tree_diff -- PATH...` where each
 //! PATH is an `.html`/`.htm`/`.html.gz` file or a directory searched recursively for them.
@@ -55,6 +56,7 @@ fn main() {
     for arg in std::env::args().skip(1) {
         collect(Path::new(&arg), &mut files);
     }
+    let verbose = std::env::var("VERBOSE").is_ok_and(|v| v == "1");
     let (mut built, mut differing) = (0, 0);
     let mut bails: BTreeMap<&str, usize> = BTreeMap::new();
     for file in &files {
@@ -65,7 +67,12 @@ fn main() {
         let html = distill_html::decode_html(&bytes, None);
         let (ours, theirs) = distill_html::parse_own_structure(&html);
         match ours {
-            Err(reason) => *bails.entry(reason).or_default() += 1,
+            Err(reason) => {
+                if verbose {
+                    println!("BAIL {reason}: {}", file.display());
+                }
+                *bails.entry(reason).or_default() += 1;
+            }
             Ok(ours) if ours == theirs => built += 1,
             Ok(ours) => {
                 differing += 1;

@@ -1,10 +1,13 @@
-//! The doctype in the initial mode: appended to the document, and the quirks mode it sets
-//! for the doctypes pages use (`<!DOCTYPE html>`, HTML 4.01 and XHTML 1.x ones); any other
-//! public identifier gives up rather than carry the spec's long list of quirky ones.
+//! The doctype in the initial mode: appended to the document, and the quirks mode it sets:
+//! worked out here for the doctypes pages use (`<!DOCTYPE html>`, HTML 4.01 and XHTML 1.x
+//! ones); any other public identifier is handed to html5ever's own tree builder on its own
+//! (its list of quirky identifiers), so the mode is always the one it would set.
 
 use html5ever::interface::{QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::Doctype;
+use dom_query::Document;
+use html5ever::tokenizer::{Doctype, Token, TokenSink};
+use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 
 use super::{Bail, Builder, Mode};
 
@@ -39,9 +42,19 @@ fn quirks_of(d: &Doctype) -> Option<QuirksMode> {
     }
 }
 
+/// The quirks mode html5ever's tree builder sets for the doctype `d`.
+fn html5ever_quirks(d: Doctype) -> QuirksMode {
+    let builder = TreeBuilder::new(Document::default(), TreeBuilderOpts::default());
+    let _ = builder.process_token(Token::DoctypeToken(d), 1);
+    builder.sink.quirks_mode.get()
+}
+
 impl Builder {
     pub(super) fn doctype(&mut self, d: Doctype) -> Result<(), Bail> {
-        let quirks = quirks_of(&d).ok_or("doctype")?;
+        let quirks = match quirks_of(&d) {
+            Some(q) => q,
+            None => html5ever_quirks(d.clone()),
+        };
         let Doctype {
             name,
             public_id,

@@ -1,12 +1,13 @@
 //! Templates: the `<template>` start and end tags (in head rules) and the "in template"
-//! insertion mode, with its stack of template insertion modes. Declarative shadow roots
-//! (`shadowrootmode`) give up.
+//! insertion mode, with its stack of template insertion modes. A declarative shadow root
+//! (`shadowrootmode`) is never attached by the `Document` sink, but html5ever makes an
+//! element for it first, which is left out of the tree: so is ours.
 
 use html5ever::tokenizer::{StartTag, Tag};
 use html5ever::{LocalName, local_name};
 
 use super::formatting::Entry;
-use super::stack::implied_end;
+use super::stack::{Ns, implied_end};
 use super::{Builder, Flow, Mode, Step, Tok};
 
 /// The elements "generate all implied end tags thoroughly" closes.
@@ -27,16 +28,16 @@ fn implied_end_thorough(name: &LocalName) -> bool {
 
 impl Builder {
     pub(super) fn start_template(&mut self, tag: Tag) -> Step {
-        if tag
-            .attrs
-            .iter()
-            .any(|a| &*a.name.local == "shadowrootmode")
-        {
-            return Err("declarative shadow root");
-        }
+        let shadow = tag.attrs.iter().any(|a| {
+            a.name.local == local_name!("shadowrootmode") && matches!(&*a.value, "open" | "closed")
+        });
         self.active.push(Entry::Marker);
         self.mode = Mode::InTemplate;
         self.templates.push(Mode::InTemplate);
+        if shadow && self.open.len() > 1 {
+            let (name, attrs, dup) = (tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
+            self.create(Ns::Html, name, attrs, dup);
+        }
         self.insert_tag(tag);
         Ok(Flow::Done)
     }
