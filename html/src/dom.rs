@@ -18,7 +18,8 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
 /// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
-/// ([`crate::tokenizer`]) feeding html5ever's tree builder.
+/// ([`crate::tokenizer`]) feeding our own tree builder ([`crate::tree_builder`]), and where
+/// that gives up, feeding html5ever's tree builder from the start (the same tree).
 pub(crate) fn parse(html: &str) -> Document {
     parse_noting(html).0
 }
@@ -26,7 +27,7 @@ pub(crate) fn parse(html: &str) -> Document {
 /// [`parse`], and what the tokenizer saw in the tags ([`Seen`]: a `<base>` tag, the makings
 /// of script-deferred content).
 pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
-    crate::tokenizer::parse_document_noting(html, parse_opts())
+    crate::tokenizer::parse_fast_noting(html, parse_opts())
 }
 
 /// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),
