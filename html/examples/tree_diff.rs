@@ -76,14 +76,21 @@ fn main() {
             Ok(ours) if ours == theirs => built += 1,
             Ok(ours) => {
                 differing += 1;
-                let at = ours.bytes().zip(theirs.bytes()).take_while(|(x, y)| x == y).count();
+                let at = ours
+                    .bytes()
+                    .zip(theirs.bytes())
+                    .take_while(|(x, y)| x == y)
+                    .count();
                 println!("DIFF {} at byte {at}", file.display());
                 println!("  ours:      {:?}", context(&ours, at));
                 println!("  html5ever: {:?}", context(&theirs, at));
             }
         }
     }
-    println!("{} pages: {built} built identically, {differing} differ, gave up on:", files.len());
+    println!(
+        "{} pages: {built} built identically, {differing} differ, gave up on:",
+        files.len()
+    );
     for (reason, n) in &bails {
         println!("  {n:5} {reason}");
     }

@@ -27,13 +27,13 @@ pub(crate) fn parse(html: &str) -> Document {
 /// [`parse`], and what the tokenizer saw in the tags ([`Seen`]: a `<base>` tag, the makings
 /// of script-deferred content).
 pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
-    crate::tokenizer::parse_fast_noting(html, parse_opts())
+    crate::tree_builder::parse_fast_noting(html, parse_opts())
 }
 
 /// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),
 /// or the phrase saying why that builder gave up on it.
 pub(crate) fn parse_own(html: &str) -> Result<Document, &'static str> {
-    crate::tokenizer::parse_own_noting(html).map(|(doc, _)| doc)
+    crate::tree_builder::parse_own_noting(html).map(|(doc, _)| doc)
 }
 
 /// The page parsed by our tokenizer feeding html5ever's tree builder.

@@ -31,9 +31,7 @@ impl<B: Construct> Tokenizer<'_, B> {
         } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
             self.pos += 7;
             self.doctype();
-        } else if rest.starts_with(b"[CDATA[")
-            && self.builder.in_foreign()
-        {
+        } else if rest.starts_with(b"[CDATA[") && self.builder.in_foreign() {
             self.pos += 7;
             self.cdata();
         } else {

@@ -1,9 +1,11 @@
-//! A byte-oriented HTML tokenizer (WHATWG "tokenization") that feeds html5ever's own
-//! `TreeBuilder`, so tree construction stays html5ever's and the `dom_query` tree is the
-//! one `parse_document` builds. Text runs and attribute values without character references
+//! A byte-oriented HTML tokenizer (WHATWG "tokenization") that feeds a tree builder: our
+//! own ([`crate::tree_builder`]) or html5ever's `TreeBuilder` (when ours gives up, the page
+//! is tokenized again into html5ever's), so the `dom_query` tree is the one
+//! `parse_document` builds. Text runs and attribute values without character references
 //! are handed over as sub-tendrils of one shared copy of the input (no per-character pushes);
 //! markup is found with `memchr` scans. The tree builder's answers (`RawData`, `Plaintext`)
-//! switch the text mode; `[CDATA[` is honoured only where the tree builder allows it.
+//! switch the text mode, or stop the tokenizer (ours giving up); `[CDATA[` is honoured only
+//! where the tree builder allows it.
 //!
 //! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
@@ -20,16 +22,14 @@ mod tests;
 
 use dom_query::{Document, NodeId};
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::states::RawKind;
 pub(crate) use html5ever::tokenizer::Token;
+use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{LocalName, ParseOpts};
 pub(crate) use sink::Sink;
-
-use crate::tree_builder::{Bail, Builder};
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
 #[cfg(test)]
@@ -59,33 +59,9 @@ pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, S
     finished(seen, builder.sink)
 }
 
-/// The page parsed by this tokenizer feeding our own tree builder
-/// ([`crate::tree_builder`]; scripting enabled), or why that builder gave up on it.
-pub(crate) fn parse_own_noting(html: &str) -> Result<(Document, Seen), Bail> {
-    let buf = input(html);
-    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
-    let sink = builder.into_sink()?;
-    Ok(finished(seen, sink))
-}
-
-/// [`parse_own_noting`], and where it gives up, the parse again with html5ever's tree
-/// builder from the start (the same tree either way).
-pub(crate) fn parse_fast_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
-    let buf = input(html);
-    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
-    match builder.into_sink() {
-        Ok(sink) => finished(seen, sink),
-        Err(_) => {
-            let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
-            let (builder, seen) = tokenize(&buf, builder);
-            finished(seen, builder.sink)
-        }
-    }
-}
-
 /// The tendril the tokens are cut from: the input (without a byte order mark) copied once,
 /// normalised on the way when it has carriage returns.
-fn input(html: &str) -> StrTendril {
+pub(crate) fn input(html: &str) -> StrTendril {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
     if memchr::memchr(b'\r', html.as_bytes()).is_some() {
         normalise_newlines(html)
@@ -95,7 +71,7 @@ fn input(html: &str) -> StrTendril {
 }
 
 /// Runs the tokenizer over `buf` into `builder`; returns it with what was [`Seen`].
-fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) {
+pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) {
     let html: &str = buf;
     let mut tok = Tokenizer {
         text: html,
@@ -112,7 +88,7 @@ fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) {
     (tok.builder, tok.seen)
 }
 
-fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
+pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
     let Sink { doc, noscripts } = sink;
     seen.noscripts = noscripts.into_inner();
     (doc, seen)

@@ -7,8 +7,9 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{StartTag, Tag};
 use html5ever::{LocalName, local_name};
 
-use super::formatting::Entry;
-use super::stack::{Ns, Scope, heading, special};
+use super::entries::Entry;
+use super::entries::Ns;
+use super::stack::{Scope, heading, special};
 use super::{Builder, Flow, Mode, Step, Tok};
 
 impl Builder {

@@ -3,9 +3,9 @@
 //! ones); any other public identifier is handed to html5ever's own tree builder on its own
 //! (its list of quirky identifiers), so the mode is always the one it would set.
 
+use dom_query::Document;
 use html5ever::interface::{QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
-use dom_query::Document;
 use html5ever::tokenizer::{Doctype, Token, TokenSink};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 

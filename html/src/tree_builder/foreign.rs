@@ -6,7 +6,7 @@
 use html5ever::tokenizer::{StartTag, Tag};
 use html5ever::{LocalName, Namespace, Prefix, QualName, local_name, ns};
 
-use super::stack::Ns;
+use super::entries::Ns;
 use super::{Builder, Flow, Step, Tok};
 
 /// The SVG element names the tokenizer's lower case changes (lower case, proper case).
@@ -145,15 +145,19 @@ fn foreign_attribute(name: &LocalName) -> Option<QualName> {
         "xmlns:xlink" => ("xmlns", ns!(xmlns), "xlink"),
         _ => return None,
     };
-    Some(QualName::new(Some(Prefix::from(prefix)), ns, LocalName::from(local)))
+    Some(QualName::new(
+        Some(Prefix::from(prefix)),
+        ns,
+        LocalName::from(local),
+    ))
 }
 
 pub(super) fn adjust_foreign_attributes(tag: &mut Tag) {
     for a in &mut tag.attrs {
-        if a.name.local.contains(':') || a.name.local == local_name!("xmlns") {
-            if let Some(q) = foreign_attribute(&a.name.local) {
-                a.name = q;
-            }
+        if (a.name.local.contains(':') || a.name.local == local_name!("xmlns"))
+            && let Some(q) = foreign_attribute(&a.name.local)
+        {
+            a.name = q;
         }
     }
 }
@@ -245,13 +249,13 @@ impl Builder {
             Tok::Chars(t) => self.append_text(t),
             Tok::Comment(t) => self.append_comment(t),
             Tok::Eof => return Err("end of file in foreign content"),
-            Tok::Tag(tag) if tag.kind == StartTag || matches!(tag.name, local_name!("br") | local_name!("p")) => {
+            Tok::Tag(tag)
+                if tag.kind == StartTag || matches!(tag.name, local_name!("br") | local_name!("p")) =>
+            {
                 if tag.kind != StartTag || breaks_out(&tag) {
-                    while !self
-                        .open
-                        .last()
-                        .is_some_and(|o| o.ns == Ns::Html || o.svg_integration_point() || o.mathml_text_integration_point())
-                    {
+                    while !self.open.last().is_some_and(|o| {
+                        o.ns == Ns::Html || o.svg_integration_point() || o.mathml_text_integration_point()
+                    }) {
                         self.open.pop();
                     }
                     return self.step(self.mode, Tok::Tag(tag));

@@ -6,14 +6,9 @@ use dom_query::NodeId;
 use html5ever::tokenizer::Tag;
 use html5ever::{LocalName, local_name};
 
-use super::stack::{Ns, Open, Scope, special};
+use super::entries::{Entry, Ns, Open};
+use super::stack::{Scope, special};
 use super::{Bail, Builder};
-
-/// An entry of the list of active formatting elements.
-pub(super) enum Entry {
-    Marker,
-    Element { id: NodeId, tag: Tag },
-}
 
 /// Whether two tags are the same but for the order of their attributes (names are unique
 /// within a tag).
@@ -44,17 +39,17 @@ impl Builder {
         let mut first = None;
         let mut matches = 0;
         for (i, e) in self.active[from..].iter().enumerate() {
-            if let Entry::Element { tag: old, .. } = e {
-                if same_tag(&tag, old) {
-                    first.get_or_insert(from + i);
-                    matches += 1;
-                }
+            if let Entry::Element { tag: old, .. } = e
+                && same_tag(&tag, old)
+            {
+                first.get_or_insert(from + i);
+                matches += 1;
             }
         }
-        if matches >= 3 {
-            if let Some(i) = first {
-                self.active.remove(i);
-            }
+        if matches >= 3
+            && let Some(i) = first
+        {
+            self.active.remove(i);
         }
         let id = self.insert(
             Ns::Html,
@@ -139,10 +134,14 @@ impl Builder {
         }
         for _ in 0..8 {
             let from = self.after_marker();
-            let found = self.active[from..].iter().enumerate().rev().find_map(|(i, e)| match e {
-                Entry::Element { id, tag } if tag.name == *subject => Some((from + i, *id)),
-                _ => None,
-            });
+            let found = self.active[from..]
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, e)| match e {
+                    Entry::Element { id, tag } if tag.name == *subject => Some((from + i, *id)),
+                    _ => None,
+                });
             let Some((fmt_index, fmt)) = found else {
                 self.end_tag_in_body(subject);
                 return Ok(());
@@ -226,7 +225,12 @@ impl Builder {
             return Err("marker in adoption");
         };
         let tag = tag.clone();
-        let new = self.create(Ns::Html, tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
+        let new = self.create(
+            Ns::Html,
+            tag.name.clone(),
+            tag.attrs.clone(),
+            tag.had_duplicate_attributes,
+        );
         let tree = &self.sink.doc.tree;
         tree.reparent_children_of(&furthest, Some(new));
         tree.append_child_of(&furthest, &new);
@@ -242,7 +246,11 @@ impl Builder {
             }
         }
         self.remove_from_stack(fmt);
-        let at = self.open.iter().position(|o| o.id == furthest).ok_or("furthest block")?;
+        let at = self
+            .open
+            .iter()
+            .position(|o| o.id == furthest)
+            .ok_or("furthest block")?;
         let ns = Ns::Html;
         self.open.insert(at + 1, Open { id: new, ns, name });
         Ok(())

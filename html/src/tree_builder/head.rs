@@ -2,11 +2,11 @@
 //! head, text (raw text elements), after body and after after body.
 
 use html5ever::interface::QuirksMode;
+use html5ever::local_name;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{EndTag, StartTag, Tag};
-use html5ever::local_name;
 
-use super::stack::{Ns, Open};
+use super::entries::{Ns, Open};
 use super::{Builder, Flow, Mode, Step, Tok, split_ws};
 
 /// Whether `tag` is an end tag named `</head>`, `</body>`, `</html>` or `</br>` (the end

@@ -10,10 +10,12 @@
 //! Split by job: this file holds the state and the dispatch, [`head`] the modes around the
 //! body, [`body`] the "in body" mode, [`formatting`] the active formatting elements,
 //! [`table`] the table modes, [`template`] templates, [`foreign`] SVG content, [`stack`] the stack of open elements
-//! and its scopes, [`doctype`] the quirks mode a doctype sets.
+//! and its scopes, [`entries`] the entries of that stack and of the formatting list,
+//! [`doctype`] the quirks mode a doctype sets.
 
 mod body;
 mod doctype;
+mod entries;
 mod foreign;
 mod formatting;
 mod head;
@@ -22,16 +24,18 @@ mod table;
 mod template;
 
 use dom_query::NodeId;
+use html5ever::interface::tree_builder::create_element_with_flags;
 use html5ever::interface::{QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::Tag;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::{Attribute, LocalName, QualName};
-use html5ever::interface::tree_builder::create_element_with_flags;
 
-use crate::tokenizer::{Answer, Construct, Sink, Token};
-use formatting::Entry;
-use stack::{Ns, Open};
+use crate::tokenizer::{Answer, Construct, Seen, Sink, Token, finished, input, tokenize};
+use dom_query::Document;
+use entries::{Entry, Ns, Open};
+use html5ever::ParseOpts;
+use html5ever::tree_builder::TreeBuilder;
 
 /// Why our tree builder gave up on a page (a short fixed phrase, counted by the tools).
 pub(crate) type Bail = &'static str;
@@ -275,11 +279,11 @@ impl Construct for Builder {
         let tok = match token {
             Token::ParseError(_) => return Answer::Continue,
             Token::DoctypeToken(d) => {
-                if self.mode == Mode::Initial {
-                    if let Err(b) = self.doctype(d) {
-                        self.bail = Some(b);
-                        return Answer::Stop;
-                    }
+                if self.mode == Mode::Initial
+                    && let Err(b) = self.doctype(d)
+                {
+                    self.bail = Some(b);
+                    return Answer::Stop;
                 }
                 return Answer::Continue;
             }
@@ -306,5 +310,29 @@ impl Construct for Builder {
 
     fn end(&mut self) {
         self.open.clear();
+    }
+}
+
+/// The page parsed by our tokenizer feeding our own tree builder (scripting enabled), or
+/// why that builder gave up on it.
+pub(crate) fn parse_own_noting(html: &str) -> Result<(Document, Seen), Bail> {
+    let buf = input(html);
+    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
+    let sink = builder.into_sink()?;
+    Ok(finished(seen, sink))
+}
+
+/// [`parse_own_noting`], and where it gives up, the parse again with html5ever's tree
+/// builder from the start (the same tree either way).
+pub(crate) fn parse_fast_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
+    let buf = input(html);
+    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
+    match builder.into_sink() {
+        Ok(sink) => finished(seen, sink),
+        Err(_) => {
+            let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
+            let (builder, seen) = tokenize(&buf, builder);
+            finished(seen, builder.sink)
+        }
     }
 }

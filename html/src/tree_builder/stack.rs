@@ -3,62 +3,10 @@
 //! which are the spec's with its own few differences), and the popping steps.
 
 use dom_query::NodeId;
-use html5ever::{LocalName, Namespace, local_name, ns};
+use html5ever::{LocalName, local_name};
 
 use super::Builder;
-
-/// The namespaces elements are made in here.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Ns {
-    Html,
-    Svg,
-    MathMl,
-}
-
-impl Ns {
-    pub(super) fn namespace(self) -> Namespace {
-        match self {
-            Ns::Html => ns!(html),
-            Ns::Svg => ns!(svg),
-            Ns::MathMl => ns!(mathml),
-        }
-    }
-}
-
-/// An entry of the stack of open elements.
-#[derive(Clone, Debug)]
-pub(super) struct Open {
-    pub(super) id: NodeId,
-    pub(super) ns: Ns,
-    pub(super) name: LocalName,
-}
-
-impl Open {
-    pub(super) fn is(&self, name: &LocalName) -> bool {
-        self.ns == Ns::Html && self.name == *name
-    }
-
-    pub(super) fn html(&self) -> Option<&LocalName> {
-        (self.ns == Ns::Html).then_some(&self.name)
-    }
-
-    /// An SVG element where HTML goes on (`foreignObject`, `desc`, `title`).
-    pub(super) fn svg_integration_point(&self) -> bool {
-        self.ns == Ns::Svg
-            && matches!(
-                self.name,
-                local_name!("foreignObject") | local_name!("desc") | local_name!("title")
-            )
-    }
-
-    pub(super) fn mathml_text_integration_point(&self) -> bool {
-        self.ns == Ns::MathMl
-            && matches!(
-                self.name,
-                local_name!("mi") | local_name!("mo") | local_name!("mn") | local_name!("ms") | local_name!("mtext")
-            )
-    }
-}
+use super::entries::Open;
 
 /// The kinds of scope an element is looked for in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -77,11 +25,11 @@ fn bounds(o: &Open, scope: Scope) -> bool {
             Some(&local_name!("html") | &local_name!("table") | &local_name!("template"))
         ),
         _ => {
-            let extra = match (scope, o.html()) {
-                (Scope::ListItem, Some(&local_name!("ol") | &local_name!("ul"))) => true,
-                (Scope::Button, Some(&local_name!("button"))) => true,
-                _ => false,
-            };
+            let extra = matches!(
+                (scope, o.html()),
+                (Scope::ListItem, Some(&local_name!("ol") | &local_name!("ul")))
+                    | (Scope::Button, Some(&local_name!("button")))
+            );
             extra
                 || matches!(
                     o.html(),
@@ -124,7 +72,12 @@ pub(super) fn implied_end(name: &LocalName) -> bool {
 pub(super) fn heading(name: &LocalName) -> bool {
     matches!(
         *name,
-        local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4") | local_name!("h5") | local_name!("h6")
+        local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
     )
 }
 

@@ -6,23 +6,33 @@
 use html5ever::tokenizer::{EndTag, StartTag, Tag};
 use html5ever::{LocalName, local_name};
 
-use super::formatting::Entry;
+use super::entries::Entry;
 use super::stack::Scope;
 use super::{Builder, Flow, Mode, Step, Tok, any_not_ws, split_ws};
 
 fn table_context(n: &LocalName) -> bool {
-    matches!(*n, local_name!("table") | local_name!("template") | local_name!("html"))
+    matches!(
+        *n,
+        local_name!("table") | local_name!("template") | local_name!("html")
+    )
 }
 
 fn body_context(n: &LocalName) -> bool {
     matches!(
         *n,
-        local_name!("tbody") | local_name!("tfoot") | local_name!("thead") | local_name!("template") | local_name!("html")
+        local_name!("tbody")
+            | local_name!("tfoot")
+            | local_name!("thead")
+            | local_name!("template")
+            | local_name!("html")
     )
 }
 
 fn row_context(n: &LocalName) -> bool {
-    matches!(*n, local_name!("tr") | local_name!("template") | local_name!("html"))
+    matches!(
+        *n,
+        local_name!("tr") | local_name!("template") | local_name!("html")
+    )
 }
 
 fn cell(n: &LocalName) -> bool {
@@ -40,7 +50,11 @@ impl Builder {
                 let outer = self.current().html().is_some_and(|n| {
                     matches!(
                         *n,
-                        local_name!("table") | local_name!("tbody") | local_name!("tfoot") | local_name!("thead") | local_name!("tr")
+                        local_name!("table")
+                            | local_name!("tbody")
+                            | local_name!("tfoot")
+                            | local_name!("thead")
+                            | local_name!("tr")
                     )
                 });
                 if !outer {
@@ -279,9 +293,12 @@ impl Builder {
                 | &local_name!("thead"),
             )
             | (false, &local_name!("table")) => {
-                let outer = |o: &super::stack::Open| {
+                let outer = |o: &super::entries::Open| {
                     o.html().is_some_and(|n| {
-                        matches!(*n, local_name!("table") | local_name!("tbody") | local_name!("tfoot"))
+                        matches!(
+                            *n,
+                            local_name!("table") | local_name!("tbody") | local_name!("tfoot")
+                        )
                     })
                 };
                 if self.in_scope_by(Scope::Table, outer) {
@@ -396,11 +413,19 @@ impl Builder {
             }
             (
                 false,
-                &local_name!("body") | &local_name!("caption") | &local_name!("col") | &local_name!("colgroup") | &local_name!("html"),
+                &local_name!("body")
+                | &local_name!("caption")
+                | &local_name!("col")
+                | &local_name!("colgroup")
+                | &local_name!("html"),
             ) => {}
             (
                 false,
-                &local_name!("table") | &local_name!("tbody") | &local_name!("tfoot") | &local_name!("thead") | &local_name!("tr"),
+                &local_name!("table")
+                | &local_name!("tbody")
+                | &local_name!("tfoot")
+                | &local_name!("thead")
+                | &local_name!("tr"),
             ) => {
                 if self.in_scope(Scope::Table, &tag.name) {
                     self.close_cell();

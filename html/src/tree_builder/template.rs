@@ -6,8 +6,9 @@
 use html5ever::tokenizer::{StartTag, Tag};
 use html5ever::{LocalName, local_name};
 
-use super::formatting::Entry;
-use super::stack::{Ns, implied_end};
+use super::entries::Entry;
+use super::entries::Ns;
+use super::stack::implied_end;
 use super::{Builder, Flow, Mode, Step, Tok};
 
 /// The elements "generate all implied end tags thoroughly" closes.
@@ -28,9 +29,10 @@ fn implied_end_thorough(name: &LocalName) -> bool {
 
 impl Builder {
     pub(super) fn start_template(&mut self, tag: Tag) -> Step {
-        let shadow = tag.attrs.iter().any(|a| {
-            a.name.local == local_name!("shadowrootmode") && matches!(&*a.value, "open" | "closed")
-        });
+        let shadow = tag
+            .attrs
+            .iter()
+            .any(|a| a.name.local == local_name!("shadowrootmode") && matches!(&*a.value, "open" | "closed"));
         self.active.push(Entry::Marker);
         self.mode = Mode::InTemplate;
         self.templates.push(Mode::InTemplate);
