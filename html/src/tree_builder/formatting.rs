@@ -216,10 +216,9 @@ impl Builder {
             tree.append_child_of(&new, &last);
             last = new;
         }
-        let parent = self.parent_for(&common);
-        let tree = &self.sink.doc.tree;
-        tree.remove_from_parent(&last);
-        tree.append_child_of(&parent, &last);
+        self.sink.doc.tree.remove_from_parent(&last);
+        let place = self.place_for(&common);
+        self.put_node(place, last);
         let fmt_entry = self.active_position(fmt).ok_or("bookmark")?;
         let Entry::Element { tag, .. } = &self.active[fmt_entry] else {
             return Err("marker in adoption");

@@ -3,14 +3,14 @@
 //! building the same nodes in the same order. It is a fast path: it knows the insertion
 //! modes and constructs real pages use (head and body, implied end tags, the list of active
 //! formatting elements and the adoption agency, tables with implied bodies and rows, inline
-//! SVG) and gives up ([`Bail`]) on anything else (templates, framesets, `<select>`, MathML,
-//! foster parenting, unusual doctypes): the caller then parses the page again from the
+//! SVG, templates, `<select>`, foster parenting) and gives up ([`Bail`]) on anything else
+//! (framesets, MathML, `<plaintext>`): the caller then parses the page again from the
 //! start with html5ever's tree builder, so the tree is always html5ever's.
 //!
 //! Split by job: this file holds the state and the dispatch, [`head`] the modes around the
 //! body, [`body`] the "in body" mode, [`formatting`] the active formatting elements,
 //! [`table`] the table modes, [`template`] templates, [`foreign`] SVG content, [`stack`] the stack of open elements
-//! and its scopes, [`entries`] the entries of that stack and of the formatting list,
+//! and its scopes, [`place`] where new nodes go (foster parenting included), [`entries`] the entries of that stack and of the formatting list,
 //! [`doctype`] the quirks mode a doctype sets.
 
 mod body;
@@ -19,6 +19,7 @@ mod entries;
 mod foreign;
 mod formatting;
 mod head;
+mod place;
 mod stack;
 mod table;
 mod template;
@@ -94,6 +95,8 @@ pub(crate) struct Builder {
     head: Option<NodeId>,
     form: Option<NodeId>,
     quirks: bool,
+    /// Foster parenting is on (see [`place`]).
+    foster: bool,
     /// A newline opening the next character token is dropped (`<pre>`, `<textarea>`).
     ignore_lf: bool,
     /// The stack of template insertion modes.
@@ -116,6 +119,7 @@ impl Builder {
             head: None,
             form: None,
             quirks: false,
+            foster: false,
             ignore_lf: false,
             templates: Vec::new(),
             pending: Vec::new(),
@@ -189,9 +193,9 @@ impl Builder {
 
     /// Inserts an element for a token at the current node (pushed when `push`).
     fn insert(&mut self, ns: Ns, name: LocalName, attrs: Vec<Attribute>, dup: bool, push: bool) -> NodeId {
-        let parent = self.target();
+        let place = self.place_for(self.current());
         let id = self.create(ns, name.clone(), attrs, dup);
-        self.sink.doc.tree.append_child_of(&parent, &id);
+        self.put_node(place, id);
         if push {
             self.open.push(Open { id, ns, name });
         }
@@ -212,11 +216,7 @@ impl Builder {
         self.insert(Ns::Html, name, Vec::new(), false, true)
     }
 
-    /// Where nodes go: the current node, or a template's contents.
-    fn target(&self) -> NodeId {
-        self.parent_for(self.current())
-    }
-
+    /// Where nodes go in `o`: `o`, or a template's contents.
     fn parent_for(&self, o: &Open) -> NodeId {
         if o.is(&html5ever::local_name!("template")) {
             self.sink.doc.get_template_contents(&o.id)
@@ -226,8 +226,8 @@ impl Builder {
     }
 
     fn append_text(&mut self, text: StrTendril) {
-        let parent = self.target();
-        self.sink.append_text(parent, text);
+        let place = self.place_for(self.current());
+        self.put_text(place, text);
     }
 
     fn comment_into(&mut self, parent: NodeId, text: StrTendril) {
@@ -236,8 +236,9 @@ impl Builder {
     }
 
     fn append_comment(&mut self, text: StrTendril) {
-        let parent = self.target();
-        self.comment_into(parent, text);
+        let place = self.place_for(self.current());
+        let comment = self.sink.create_comment(text).id;
+        self.put_node(place, comment);
     }
 
     /// Inserts an element whose text the tokenizer reads raw, and enters the text mode.

@@ -1,5 +1,5 @@
-//! The table modes: in table (with implied `tbody`, `tr`, `colgroup`), in table text
-//! (whitespace only: other text would be foster-parented, which we give up on), in
+//! The table modes: in table (with implied `tbody`, `tr`, `colgroup`; what a table cannot
+//! hold is foster-parented), in table text, in
 //! caption, in column group, in table body, in row, in cell; and resetting the insertion
 //! mode after a table closes.
 
@@ -58,7 +58,7 @@ impl Builder {
                     )
                 });
                 if !outer {
-                    return Err("foster parenting");
+                    return self.foster_in_body(tok);
                 }
                 self.orig = self.mode;
                 return Ok(Flow::Again(Mode::InTableText, tok));
@@ -134,7 +134,7 @@ impl Builder {
                     .find(|a| a.name.ns.is_empty() && a.name.local == local_name!("type"))
                     .is_some_and(|a| a.value.eq_ignore_ascii_case("hidden"));
                 if !hidden {
-                    return Err("foster parenting");
+                    return self.foster_in_body(Tok::Tag(tag));
                 }
                 self.insert_void(tag);
             }
@@ -143,7 +143,7 @@ impl Builder {
                     self.form = Some(self.insert_void(tag));
                 }
             }
-            _ => return Err("foster parenting"),
+            _ => return self.foster_in_body(Tok::Tag(tag)),
         }
         Ok(Flow::Done)
     }
@@ -158,10 +158,13 @@ impl Builder {
             tok => {
                 let pending = std::mem::take(&mut self.pending);
                 if pending.iter().any(|t| any_not_ws(t)) {
-                    return Err("foster parenting");
-                }
-                for t in pending {
-                    self.append_text(t);
+                    for t in pending {
+                        self.foster_in_body(Tok::Chars(t))?;
+                    }
+                } else {
+                    for t in pending {
+                        self.append_text(t);
+                    }
                 }
                 Ok(Flow::Again(self.orig, tok))
             }
