@@ -1,6 +1,7 @@
 //! Our own tree builder (`src/tree_builder/`) builds the nodes html5ever's tree builder
 //! builds, in the same order (node ids compared), with the same quirks mode; or it gives
-//! up, saying why, on what it does not handle (the parse then falls back to html5ever's).
+//! up, saying why, on what it does not handle (framesets, `<plaintext>`; the parse then
+//! falls back to html5ever's).
 
 use distill_html::parse_own_structure;
 
@@ -156,7 +157,26 @@ fn inline_svg_is_adjusted() {
     ] {
         same(page);
     }
-    assert_eq!(bails("<math><mi>x</mi></math>"), "math");
+}
+
+#[test]
+fn mathml_is_built_too() {
+    for page in [
+        "<math definitionurl=u><mi>x</mi><mo>+</mo><mn>1</mn></math>y",
+        "<p><math><mi><b>bold</b></mi><mtext>t<svg><g/></svg></mtext></math>",
+        "<math><annotation-xml encoding=text/html><div>h</div></annotation-xml></math>",
+        "<math><annotation-xml><div>breaks out</div></annotation-xml></math>",
+        "<math><annotation-xml><svg><g/></svg></annotation-xml></math>",
+        "<math><mi><mglyph/></mi><ms>s</math>after",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn framesets_and_plaintext_give_up() {
+    assert_eq!(bails("<frameset><frame></frameset>"), "frameset");
+    assert_eq!(bails("<p>a<plaintext>b<c>"), "plaintext");
 }
 
 #[test]

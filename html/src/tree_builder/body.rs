@@ -247,10 +247,13 @@ impl Builder {
                 }
                 self.insert_tag(tag);
             }
-            local_name!("math") => return Err("math"),
+            local_name!("math") => {
+                self.reconstruct();
+                self.enter_foreign(tag, Ns::MathMl);
+            }
             local_name!("svg") => {
                 self.reconstruct();
-                self.enter_svg(tag);
+                self.enter_foreign(tag, Ns::Svg);
             }
             local_name!("caption")
             | local_name!("col")
@@ -450,11 +453,15 @@ impl Builder {
         self.open.truncate(i);
     }
 
-    /// `<svg>` in body: an SVG element with its attributes adjusted.
-    fn enter_svg(&mut self, mut tag: Tag) {
-        super::foreign::adjust_svg_attributes(&mut tag);
+    /// `<svg>` or `<math>` in body: an element in `ns` with its attributes adjusted.
+    fn enter_foreign(&mut self, mut tag: Tag, ns: Ns) {
+        if ns == Ns::Svg {
+            super::foreign::adjust_svg_attributes(&mut tag);
+        } else {
+            super::foreign::adjust_mathml_attributes(&mut tag);
+        }
         super::foreign::adjust_foreign_attributes(&mut tag);
         let push = !tag.self_closing;
-        self.insert(Ns::Svg, tag.name, tag.attrs, tag.had_duplicate_attributes, push);
+        self.insert(ns, tag.name, tag.attrs, tag.had_duplicate_attributes, push);
     }
 }

@@ -1,8 +1,9 @@
-//! Foreign content (SVG; MathML gives up): when tokens go to the foreign content rules,
-//! those rules (HTML breakout tags, end tags matched case-insensitively), and the SVG
-//! tag-name and attribute case adjustments and the namespaced (`xlink:`, `xml:`, `xmlns`)
-//! attributes.
+//! Foreign content (SVG and MathML): when tokens go to the foreign content rules (with
+//! the integration points), those rules (HTML breakout tags, end tags matched
+//! case-insensitively), and the SVG tag-name and attribute case adjustments, MathML's
+//! `definitionURL`, and the namespaced (`xlink:`, `xml:`, `xmlns`) attributes.
 
+use html5ever::interface::TreeSink;
 use html5ever::tokenizer::{StartTag, Tag};
 use html5ever::{LocalName, Namespace, Prefix, QualName, local_name, ns};
 
@@ -129,6 +130,14 @@ pub(super) fn adjust_svg_attributes(tag: &mut Tag) {
     }
 }
 
+pub(super) fn adjust_mathml_attributes(tag: &mut Tag) {
+    for a in &mut tag.attrs {
+        if &*a.name.local == "definitionurl" {
+            a.name = QualName::new(None, ns!(), LocalName::from("definitionURL"));
+        }
+    }
+}
+
 /// The namespaced attribute an attribute name stands for on a foreign element.
 fn foreign_attribute(name: &LocalName) -> Option<QualName> {
     let (prefix, ns, local): (&str, Namespace, &str) = match &**name {
@@ -240,6 +249,17 @@ impl Builder {
         if current.svg_integration_point() && (text || start) {
             return false;
         }
+        if current.ns == Ns::MathMl && current.name == local_name!("annotation-xml") {
+            if matches!(tok, Tok::Tag(t) if t.kind == StartTag && t.name == local_name!("svg")) {
+                return false;
+            }
+            if text || start {
+                return !self
+                    .sink
+                    .doc
+                    .is_mathml_annotation_xml_integration_point(&current.id);
+            }
+        }
         true
     }
 
@@ -287,13 +307,14 @@ impl Builder {
 
     fn foreign_start(&mut self, mut tag: Tag) -> Result<(), super::Bail> {
         let ns = self.current().ns;
-        if ns != Ns::Svg {
-            return Err("math");
+        if ns == Ns::Svg {
+            if let Some(name) = proper(SVG_TAGS, &tag.name) {
+                tag.name = name;
+            }
+            adjust_svg_attributes(&mut tag);
+        } else if ns == Ns::MathMl {
+            adjust_mathml_attributes(&mut tag);
         }
-        if let Some(name) = proper(SVG_TAGS, &tag.name) {
-            tag.name = name;
-        }
-        adjust_svg_attributes(&mut tag);
         adjust_foreign_attributes(&mut tag);
         let push = !tag.self_closing;
         self.insert(ns, tag.name, tag.attrs, tag.had_duplicate_attributes, push);
