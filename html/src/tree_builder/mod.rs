@@ -3,13 +3,13 @@
 //! building the same nodes in the same order. It is a fast path: it knows the insertion
 //! modes and constructs real pages use (head and body, implied end tags, the list of active
 //! formatting elements and the adoption agency, tables with implied bodies and rows, inline
-//! SVG, templates, `<select>`, foster parenting) and gives up ([`Bail`]) on anything else
-//! (framesets, MathML, `<plaintext>`): the caller then parses the page again from the
+//! SVG and MathML, templates, `<select>`, foster parenting) and gives up ([`Bail`]) on the
+//! rest (framesets, `<plaintext>`): the caller then parses the page again from the
 //! start with html5ever's tree builder, so the tree is always html5ever's.
 //!
 //! Split by job: this file holds the state and the dispatch, [`head`] the modes around the
 //! body, [`body`] the "in body" mode, [`formatting`] the active formatting elements,
-//! [`table`] the table modes, [`template`] templates, [`foreign`] SVG content, [`stack`] the stack of open elements
+//! [`table`] the table modes, [`template`] templates, [`foreign`] SVG and MathML, [`stack`] the stack of open elements
 //! and its scopes, [`place`] where new nodes go (foster parenting included), [`entries`] the entries of that stack and of the formatting list,
 //! [`doctype`] the quirks mode a doctype sets.
 
