@@ -7,11 +7,12 @@
 //! rest (framesets, `<plaintext>`): the caller then parses the page again from the
 //! start with html5ever's tree builder, so the tree is always html5ever's.
 //!
-//! Split by job: this file holds the state and the dispatch, [`head`] the modes around the
-//! body, [`body`] the "in body" mode, [`formatting`] the active formatting elements,
-//! [`table`] the table modes, [`template`] templates, [`foreign`] SVG and MathML, [`stack`] the stack of open elements
-//! and its scopes, [`place`] where new nodes go (foster parenting included), [`entries`] the entries of that stack and of the formatting list,
-//! [`doctype`] the quirks mode a doctype sets.
+//! Split by job: this file holds the state, the dispatch and the parse entry points,
+//! [`head`] the modes around the body, [`body`] the "in body" mode, [`formatting`] the
+//! active formatting elements, [`table`] the table modes, [`template`] templates,
+//! [`foreign`] SVG and MathML, [`stack`] the stack of open elements and its scopes,
+//! [`place`] where new nodes go (foster parenting included), [`entries`] the entries of
+//! that stack and of the formatting list, [`doctype`] the quirks mode a doctype sets.
 
 mod body;
 mod doctype;
