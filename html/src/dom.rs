@@ -18,7 +18,8 @@ pub(crate) static DATA_SRCSET: LazyLock<LocalName> = LazyLock::new(|| LocalName:
 
 /// Parses a full HTML document with scripting enabled, as html5ever/kuchikiki do by default
 /// (so `<noscript>` content is raw text and never leaks into `<body>`): our tokenizer
-/// ([`crate::tokenizer`]) feeding html5ever's tree builder.
+/// ([`crate::tokenizer`]) feeding our own tree builder ([`crate::tree_builder`]), and where
+/// that gives up, feeding html5ever's tree builder from the start (the same tree).
 pub(crate) fn parse(html: &str) -> Document {
     parse_noting(html).0
 }
@@ -26,7 +27,18 @@ pub(crate) fn parse(html: &str) -> Document {
 /// [`parse`], and what the tokenizer saw in the tags ([`Seen`]: a `<base>` tag, the makings
 /// of script-deferred content).
 pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
-    crate::tokenizer::parse_document_noting(html, parse_opts())
+    crate::tree_builder::parse_fast_noting(html, parse_opts())
+}
+
+/// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),
+/// or the phrase saying why that builder gave up on it.
+pub(crate) fn parse_own(html: &str) -> Result<Document, &'static str> {
+    crate::tree_builder::parse_own_noting(html).map(|(doc, _)| doc)
+}
+
+/// The page parsed by our tokenizer feeding html5ever's tree builder.
+pub(crate) fn parse_html5ever_builder(html: &str) -> Document {
+    crate::tokenizer::parse_document_noting(html, parse_opts()).0
 }
 
 fn parse_opts() -> ParseOpts {

@@ -28,6 +28,7 @@ mod structure;
 mod test_rng;
 mod token_stream;
 mod tokenizer;
+mod tree_builder;
 mod urls;
 mod user_selectors;
 
@@ -35,4 +36,4 @@ pub use charset::decode_html;
 pub use dom::parse_both_serialised;
 pub use markdown_fixups::remove_base64_images;
 pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};
-pub use structure::parse_both_structure;
+pub use structure::{parse_both_structure, parse_own_structure};

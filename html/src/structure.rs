@@ -19,13 +19,28 @@ pub fn parse_both_structure(html: &str) -> (String, String) {
     )
 }
 
+/// The page parsed by our own tree builder ([`dom::parse_own`]; or the phrase saying why
+/// it gave up) and by our tokenizer feeding html5ever's tree builder, each written out node
+/// by node with the nodes' ids (so the order the nodes were made in is compared too).
+#[doc(hidden)]
+pub fn parse_own_structure(html: &str) -> (Result<String, &'static str>, String) {
+    let ours = dom::parse_own(html).map(|d| structure_ids(&d));
+    (ours, structure_ids(&dom::parse_html5ever_builder(html)))
+}
+
 fn structure(doc: &Document) -> String {
     let mut out = format!("{:?}\n", doc.quirks_mode.get());
-    write_node(&doc.tree, doc.root().id, 0, &mut out);
+    write_node(&doc.tree, doc.root().id, 0, false, &mut out);
     out
 }
 
-fn write_node(tree: &Tree, id: NodeId, depth: usize, out: &mut String) {
+fn structure_ids(doc: &Document) -> String {
+    let mut out = format!("{:?}\n", doc.quirks_mode.get());
+    write_node(&doc.tree, doc.root().id, 0, true, &mut out);
+    out
+}
+
+fn write_node(tree: &Tree, id: NodeId, depth: usize, ids: bool, out: &mut String) {
     let (line, template) = tree
         .query_node(&id, |n| match &n.data {
             NodeData::Document => ("document".to_string(), None),
@@ -55,11 +70,15 @@ fn write_node(tree: &Tree, id: NodeId, depth: usize, out: &mut String) {
             }
         })
         .unwrap_or_default();
-    let _ = writeln!(out, "{:width$}{line}", "", width = depth);
+    if ids {
+        let _ = writeln!(out, "{:width$}{line} #{id:?}", "", width = depth);
+    } else {
+        let _ = writeln!(out, "{:width$}{line}", "", width = depth);
+    }
     if let Some(contents) = template {
-        write_node(tree, contents, depth + 1, out);
+        write_node(tree, contents, depth + 1, ids, out);
     }
     for child in tree.child_ids_of(&id) {
-        write_node(tree, child, depth + 1, out);
+        write_node(tree, child, depth + 1, ids, out);
     }
 }

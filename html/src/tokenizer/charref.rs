@@ -3,7 +3,7 @@
 //! (`markup5ever::data::NAMED_ENTITIES`, which also lists every prefix), with the legacy
 //! rule for attribute values (`&amp=` or `&ampx` stay text when no `;` was matched).
 
-use super::Tokenizer;
+use super::{Construct, Tokenizer};
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// Up to two decoded characters, without allocating.
@@ -38,7 +38,7 @@ fn numeric_char(n: u32, too_big: bool) -> char {
     }
 }
 
-impl Tokenizer<'_> {
+impl<B: Construct> Tokenizer<'_, B> {
     /// At `&` (index `amp`): the decoded reference and the index after it, or None when
     /// the `&` is text.
     pub(super) fn char_ref(&self, amp: usize, in_attr: bool) -> Option<(Decoded, usize)> {

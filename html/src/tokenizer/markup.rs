@@ -2,9 +2,9 @@
 //! comments, CDATA sections (only where the tree builder allows them) and DOCTYPE tokens
 //! with their public/system identifiers and force-quirks flag.
 
-use super::{REPLACEMENT, Tokenizer, is_ws};
+use super::{Construct, REPLACEMENT, Tokenizer, is_ws};
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{Doctype, Token, TokenSink};
+use html5ever::tokenizer::{Doctype, Token};
 
 /// `s` with NUL replaced, as a tendril.
 fn replace_nul(s: &str) -> StrTendril {
@@ -21,7 +21,7 @@ fn doctype_name(s: &str) -> StrTendril {
     replace_nul(&folded)
 }
 
-impl Tokenizer<'_> {
+impl<B: Construct> Tokenizer<'_, B> {
     /// After `<!`.
     pub(super) fn markup_declaration(&mut self) {
         let rest = &self.src[self.pos..];
@@ -31,11 +31,7 @@ impl Tokenizer<'_> {
         } else if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
             self.pos += 7;
             self.doctype();
-        } else if rest.starts_with(b"[CDATA[")
-            && self
-                .builder
-                .adjusted_current_node_present_but_not_in_html_namespace()
-        {
+        } else if rest.starts_with(b"[CDATA[") && self.builder.in_foreign() {
             self.pos += 7;
             self.cdata();
         } else {

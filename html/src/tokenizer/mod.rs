@@ -1,9 +1,11 @@
-//! A byte-oriented HTML tokenizer (WHATWG "tokenization") that feeds html5ever's own
-//! `TreeBuilder`, so tree construction stays html5ever's and the `dom_query` tree is the
-//! one `parse_document` builds. Text runs and attribute values without character references
+//! A byte-oriented HTML tokenizer (WHATWG "tokenization") that feeds a tree builder: our
+//! own ([`crate::tree_builder`]) or html5ever's `TreeBuilder` (when ours gives up, the page
+//! is tokenized again into html5ever's), so the `dom_query` tree is the one
+//! `parse_document` builds. Text runs and attribute values without character references
 //! are handed over as sub-tendrils of one shared copy of the input (no per-character pushes);
 //! markup is found with `memchr` scans. The tree builder's answers (`RawData`, `Plaintext`)
-//! switch the text mode; `[CDATA[` is honoured only where the tree builder allows it.
+//! switch the text mode, or stop the tokenizer (ours giving up); `[CDATA[` is honoured only
+//! where the tree builder allows it.
 //!
 //! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
@@ -20,13 +22,14 @@ mod tests;
 
 use dom_query::{Document, NodeId};
 use html5ever::tendril::StrTendril;
+pub(crate) use html5ever::tokenizer::Token;
 use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{Token, TokenSink, TokenSinkResult};
+use html5ever::tokenizer::{TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
 use html5ever::{LocalName, ParseOpts};
-use sink::Sink;
+pub(crate) use sink::Sink;
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
 #[cfg(test)]
@@ -50,30 +53,84 @@ pub(crate) struct Seen {
 
 /// [`parse_document`], and what the tokenizer [`Seen`] in the tags.
 pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
+    let buf = input(html);
+    let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
+    let (builder, seen) = tokenize(&buf, builder);
+    finished(seen, builder.sink)
+}
+
+/// The tendril the tokens are cut from: the input (without a byte order mark) copied once,
+/// normalised on the way when it has carriage returns.
+pub(crate) fn input(html: &str) -> StrTendril {
     let html = html.strip_prefix('\u{feff}').unwrap_or(html);
-    // The tendril the tokens are cut from: the input copied once (normalised on the way when
-    // it has carriage returns).
-    let buf = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
+    if memchr::memchr(b'\r', html.as_bytes()).is_some() {
         normalise_newlines(html)
     } else {
         StrTendril::from_slice(html)
-    };
-    let html: &str = &buf;
-    let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
+    }
+}
+
+/// Runs the tokenizer over `buf` into `builder`; returns it with what was [`Seen`].
+pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) {
+    let html: &str = buf;
     let mut tok = Tokenizer {
         text: html,
         src: html.as_bytes(),
-        buf: &buf,
+        buf,
         pos: 0,
         mode: Mode::Data,
         last_start: None,
         seen: Seen::default(),
+        stopped: false,
         builder,
     };
     tok.run();
-    let (mut seen, Sink { doc, noscripts }) = (tok.seen, tok.builder.sink);
+    (tok.builder, tok.seen)
+}
+
+pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
+    let Sink { doc, noscripts } = sink;
     seen.noscripts = noscripts.into_inner();
     (doc, seen)
+}
+
+/// What the tokenizer feeds: html5ever's tree builder or ours ([`crate::tree_builder`]).
+pub(crate) trait Construct {
+    /// Takes one token; the answer may switch the text mode or stop the tokenizer.
+    fn token(&mut self, token: Token) -> Answer;
+    /// Whether the adjusted current node is outside the HTML namespace (`[CDATA[` allowed).
+    fn in_foreign(&self) -> bool;
+    /// After the end-of-file token.
+    fn end(&mut self);
+}
+
+/// A tree builder's answer to a token.
+pub(crate) enum Answer {
+    Continue,
+    Plaintext,
+    Raw(RawKind),
+    /// Our tree builder gave up: tokenizing stops.
+    Stop,
+}
+
+impl Construct for TreeBuilder<sink::Handle, Sink> {
+    fn token(&mut self, token: Token) -> Answer {
+        match self.process_token(token, 1) {
+            TokenSinkResult::Continue
+            | TokenSinkResult::Script(_)
+            | TokenSinkResult::EncodingIndicator(_) => Answer::Continue,
+            TokenSinkResult::Plaintext => Answer::Plaintext,
+            TokenSinkResult::RawData(kind) => Answer::Raw(kind),
+        }
+    }
+
+    fn in_foreign(&self) -> bool {
+        self.adjusted_current_node_present_but_not_in_html_namespace()
+    }
+
+    fn end(&mut self) {
+        TokenSink::end(self);
+    }
 }
 
 /// [`parse_document`] with a default tree builder but `scripting_enabled`.
@@ -117,7 +174,7 @@ enum Mode {
     Plaintext,
 }
 
-pub(super) struct Tokenizer<'a> {
+pub(super) struct Tokenizer<'a, B: Construct> {
     /// The (newline-normalised) input.
     text: &'a str,
     /// Its bytes.
@@ -130,7 +187,9 @@ pub(super) struct Tokenizer<'a> {
     last_start: Option<LocalName>,
     /// What the tags held (see [`Seen`]).
     seen: Seen,
-    builder: TreeBuilder<sink::Handle, Sink>,
+    /// The tree builder gave up: tokens are no longer handed on.
+    stopped: bool,
+    builder: B,
 }
 
 /// Longest tendril held inline (tendril's `MAX_INLINE_LEN`).
@@ -143,9 +202,9 @@ const fn is_ws(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
 }
 
-impl<'a> Tokenizer<'a> {
+impl<'a, B: Construct> Tokenizer<'a, B> {
     fn run(&mut self) {
-        while self.pos < self.src.len() {
+        while self.pos < self.src.len() && !self.stopped {
             match self.mode {
                 Mode::Data => self.text_with_refs(false),
                 Mode::Rcdata => self.text_with_refs(true),
@@ -155,17 +214,21 @@ impl<'a> Tokenizer<'a> {
             }
         }
         self.emit(Token::EOFToken);
-        self.builder.end();
+        if !self.stopped {
+            self.builder.end();
+        }
     }
 
     /// Hands a token to the tree builder and follows its answer.
     fn emit(&mut self, token: Token) {
-        match self.builder.process_token(token, 1) {
-            TokenSinkResult::Continue
-            | TokenSinkResult::Script(_)
-            | TokenSinkResult::EncodingIndicator(_) => {}
-            TokenSinkResult::Plaintext => self.mode = Mode::Plaintext,
-            TokenSinkResult::RawData(kind) => {
+        if self.stopped {
+            return;
+        }
+        match self.builder.token(token) {
+            Answer::Continue => {}
+            Answer::Stop => self.stopped = true,
+            Answer::Plaintext => self.mode = Mode::Plaintext,
+            Answer::Raw(kind) => {
                 self.mode = match kind {
                     RawKind::Rcdata => Mode::Rcdata,
                     RawKind::Rawtext => Mode::Rawtext,

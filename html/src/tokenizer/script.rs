@@ -2,7 +2,7 @@
 //! `<!-- <script> ... </script> -->` inside a script does not end it early. All bytes are
 //! emitted as text (NUL as U+FFFD); the states only decide where the end tag is.
 
-use super::{REPLACEMENT, Tokenizer, is_ws};
+use super::{Construct, REPLACEMENT, Tokenizer, is_ws};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Escape {
@@ -14,7 +14,7 @@ enum Escape {
     Double,
 }
 
-impl Tokenizer<'_> {
+impl<B: Construct> Tokenizer<'_, B> {
     /// Index after the run of `-` starting at `i`.
     fn skip_dashes(&self, mut i: usize) -> usize {
         while self.src.get(i) == Some(&b'-') {

@@ -19,7 +19,7 @@ use html5ever::{Attribute, ExpandedName, LocalName, Namespace, QualName, local_n
 /// a handle is at most one atom's drop (a no-op for a static or inline atom).
 #[derive(Clone)]
 pub(crate) struct Handle {
-    id: NodeId,
+    pub(crate) id: NodeId,
     ns: &'static Namespace,
     local: LocalName,
 }
@@ -66,7 +66,7 @@ impl Sink {
 impl Sink {
     /// Text as the last child of `parent`: merged into that child when it is text (what
     /// `Document::append` does, without its node handle and extra borrows).
-    fn append_text(&self, parent: NodeId, text: StrTendril) {
+    pub(crate) fn append_text(&self, parent: NodeId, text: StrTendril) {
         let tree = &self.doc.tree;
         let merged = tree
             .query_node(&parent, |n| n.last_child)

@@ -1,7 +1,7 @@
 //! Tags: the tag open states, tag names and the attribute states (names case-folded,
 //! duplicates dropped, values decoded only when they hold `&` or NUL).
 
-use super::{Mode, REPLACEMENT, Tokenizer, is_ws};
+use super::{Construct, Mode, REPLACEMENT, Tokenizer, is_ws};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{EndTag, StartTag, Tag, TagKind, Token};
 use html5ever::{Attribute, LocalName, QualName, ns};
@@ -71,7 +71,7 @@ pub(super) fn inline_atom(src: &[u8], start: usize, end: usize) -> LocalName {
     LocalName::pack_inline(bytes << 8, len as u8)
 }
 
-impl Tokenizer<'_> {
+impl<B: Construct> Tokenizer<'_, B> {
     /// At `<` in the data state. Reads the markup that starts here and returns true, or
     /// returns false when the `<` is text.
     pub(super) fn tag_open(&mut self) -> bool {

@@ -1,0 +1,323 @@
+//! Our own tree builder (`src/tree_builder/`) builds the nodes html5ever's tree builder
+//! builds, in the same order (node ids compared), with the same quirks mode; or it gives
+//! up, saying why, on what it does not handle (framesets, `<plaintext>`; the parse then
+//! falls back to html5ever's).
+
+use distill_html::parse_own_structure;
+
+/// Our tree, checked equal to html5ever's; panics when our builder gave up.
+fn same(html: &str) -> String {
+    let (ours, theirs) = parse_own_structure(html);
+    let ours = ours.unwrap_or_else(|reason| panic!("gave up ({reason}) on {html:?}"));
+    assert_eq!(ours, theirs, "input: {html:?}");
+    ours
+}
+
+/// Our builder either gives up or builds html5ever's tree.
+fn same_or_bail(html: &str) -> bool {
+    let (ours, theirs) = parse_own_structure(html);
+    match ours {
+        Ok(ours) => {
+            assert_eq!(ours, theirs, "input: {html:?}");
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+fn bails(html: &str) -> &'static str {
+    parse_own_structure(html).0.expect_err(html)
+}
+
+#[test]
+fn misnested_formatting_is_adopted() {
+    for page in [
+        "<b>1<p>2</b>3</p>4",
+        "<a href=x>1<div>2</a>3</div>",
+        "<p><b><i>x</p>y",
+        "<b><i>a</b>b</i>c",
+        "<a href=1>x<a href=2>y</a>z",
+        "<b>1<div>2<i>3<p>4</b>5</i>6</div>7",
+        "<b id=a>1<b id=a>2<b id=a>3<b id=a>4<p>5",
+        "<nobr>a<nobr>b</nobr>c",
+        "<font color=red><table><tr><td>x</font>y</td></tr></table>z",
+        "<b><div><div><div><div><div>x</b>y",
+        "<a><p><a>x</a></p></a>",
+        "<em><h1>a</em>b</h1>c",
+        "<u>a<object>b</u>c</object>d",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn tables_get_implied_bodies_and_rows() {
+    for page in [
+        "<table><td>a<td>b<tr><th>c</table>",
+        "<table> <tr> <td>x</td> </tr> </table>",
+        "<table><caption>c</caption><colgroup><col></colgroup><col><tbody><tr><td>1</table>",
+        "<table><tr><td><table><tr><td>inner</table>after</td></tr></table>",
+        "<p>a<table><tr><td>b</table>",
+        "<table><thead><tr><th>h<tbody><tr><td>d<tfoot><tr><td>f</table>",
+        "<table><tr><td>a</tr></td></table>c",
+        "<table><form><input type=hidden name=x><tr><td>y</table>",
+        "<table><tr><td><b>x</td><td>y</b></table>z",
+        "<table><!--c--><tr><td>x</table>",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn stray_text_and_tags_in_tables_are_foster_parented() {
+    for page in [
+        "<table>x<tr>y<td>z</td></tr>w</table>",
+        "<table><tr><div>x</div></tr></table>",
+        "<div>a<table>b<tr><td>c</td></tr>d</table>e</div>",
+        "<table><b>x<tr><td>y</b>z</table>",
+        "<table><input type=text><input type=hidden></table>",
+        "<table><a href=x>1<p>2</a>3</table>",
+        "<table>a<!--c-->b</table>",
+        "<table><tr>x<td>y</table>",
+        "<table><svg><g>x</g></svg></table>",
+        "<b><table><i>x<tr><td>y</td></tr>z</table></b>",
+        "<table><textarea>t</textarea><script>s</script></table>",
+        // Whitespace between rows stays in place.
+        "<table>\n <tr>\n  <td>x</td>\n </tr>\n</table>",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn lists_paragraphs_and_headings_close_implicitly() {
+    for page in [
+        "<ul><li>a<li>b<ul><li>c</ul><li>d</ul>",
+        "<ul><li>a<div><li>b</div></ul>",
+        "<dl><dt>a<dd>b<dt>c<dd>d</dl>",
+        "<p>a<p>b<div>c<p>d</div>e",
+        "<h1>a<h2>b</h1>c",
+        "<p>a</p></p><p>b",
+        "<li>x<li>y",
+        "<pre>\nx</pre><pre>\n\ny</pre><textarea>\nz</textarea>",
+        "<button>a<button>b</button>",
+        "<form><form>x</form></form>y",
+        "<p><hr>a<br>b</br>c",
+        "<select><option>a<option>b<optgroup><option>c</select>d",
+        "<ruby>a<rb>b<rt>c<rp>d</ruby>",
+        "<image src=x>",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn head_body_and_after_body() {
+    for page in [
+        "",
+        "x",
+        "<!DOCTYPE html><title>t</title>x",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"x\"><p>a",
+        "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\"><p>a<table><tr><td>b</table>",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\"><p>a",
+        "<!doctype svg><p>x",
+        "<html a=1><head><meta charset=utf-8> <title>a&amp;b</title> <script>x<y</script></head> \
+         <!--c--> <body b=2>t</body> <!--d--> </html> <!--e--> z",
+        "<head></head><link rel=x><body>a<html c=3><body d=4>",
+        "<noscript><p>x</p></noscript><p>y",
+        "<template><td>a</td></template><p>b",
+        "<template shadowrootmode=open><p>a</p></template>",
+        "<body><template><tr><td>x</template>y",
+        "<style>a</style><iframe>b</iframe><xmp>c</xmp><noembed>d</noembed>",
+        "a\0b",
+        "<body>x</body>y<!--z-->",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn inline_svg_is_adjusted() {
+    let s = same(
+        "<p>a<svg viewbox='0 0 1 1' xlink:href=x><lineargradient gradientunits=u/>\
+         <foreignobject><div>h</div></foreignobject><title>t</title><path d=z /></svg>b",
+    );
+    assert!(s.contains("svg:linearGradient"), "{s}");
+    assert!(s.contains("viewBox"), "{s}");
+    assert!(s.contains("http://www.w3.org/1999/xlink:href"), "{s}");
+    for page in [
+        "<svg><p>breaks out</p></svg>",
+        "<svg><g><div>x</div></g></svg>y",
+        "<svg><font color=red>x</font></svg>",
+        "<svg><font>x</font></svg>",
+        "<div><svg><g></div>x",
+        "<svg><![CDATA[a<b]]></svg>",
+        "<svg><desc><b>x</b></desc></svg>",
+        "<svg></p>x</svg>",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn mathml_is_built_too() {
+    for page in [
+        "<math definitionurl=u><mi>x</mi><mo>+</mo><mn>1</mn></math>y",
+        "<p><math><mi><b>bold</b></mi><mtext>t<svg><g/></svg></mtext></math>",
+        "<math><annotation-xml encoding=text/html><div>h</div></annotation-xml></math>",
+        "<math><annotation-xml><div>breaks out</div></annotation-xml></math>",
+        "<math><annotation-xml><svg><g/></svg></annotation-xml></math>",
+        "<math><mi><mglyph/></mi><ms>s</math>after",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
+fn framesets_and_plaintext_give_up() {
+    assert_eq!(bails("<frameset><frame></frameset>"), "frameset");
+    assert_eq!(bails("<p>a<plaintext>b<c>"), "plaintext");
+}
+
+#[test]
+fn random_pages_match_or_give_up() {
+    const PIECES: &[&str] = &[
+        "<p>",
+        "</p>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</i>",
+        "<a href=x>",
+        "</a>",
+        "<div>",
+        "</div>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td>",
+        "</td>",
+        "<select>",
+        "<option>",
+        "<template>",
+        "</template>",
+        "<pre>",
+        "\n",
+        " ",
+        "text",
+        "&amp;",
+        "<!--c-->",
+        "<svg>",
+        "</svg>",
+        "<li>",
+        "<ul>",
+        "</ul>",
+        "<br>",
+        "<img src=y>",
+        "<form>",
+        "</form>",
+        "<h1>",
+        "</h1>",
+        "<script>s</script>",
+        "<head>",
+        "<body>",
+        "</body>",
+        "<html>",
+        "</html>",
+        "<nobr>",
+        "<caption>",
+        "<colgroup>",
+        "<col>",
+        "<tbody>",
+        "<dd>",
+        "<dt>",
+        "<button>",
+        "<g>",
+        "<title>t</title>",
+        "<span>",
+        "</span>",
+        // Rarer shapes: raw text, foreign content and its integration points, forms,
+        // ruby, list and heading nesting, attributes merged onto html and body, end
+        // tags with no start.
+        "<math>",
+        "</math>",
+        "<mi>",
+        "<annotation-xml encoding=text/html>",
+        "<foreignObject>",
+        "<desc>",
+        "<svg viewbox=\"0 0 1 1\" xlink:href=a>",
+        "<font size=2>",
+        "<textarea>t</textarea>",
+        "<noscript>",
+        "</noscript>",
+        "<style>a{}</style>",
+        "<xmp>x</xmp>",
+        "<iframe>i</iframe>",
+        "<noembed>n</noembed>",
+        "<listing>",
+        "<ruby>",
+        "<rb>",
+        "<rt>",
+        "<rp>",
+        "<optgroup>",
+        "</select>",
+        "<hr>",
+        "<input type=hidden>",
+        "<input>",
+        "<thead>",
+        "<tfoot>",
+        "<th>",
+        "</tr>",
+        "</tbody>",
+        "<html lang=x>",
+        "<body class=y>",
+        "</br>",
+        "<h2>",
+        "</h3>",
+        "<address>",
+        "<menu>",
+        "<image>",
+        "<marquee>",
+        "</marquee>",
+        "<object>",
+        "<applet>",
+        "<dl>",
+        "<ol>",
+        "</li>",
+        "<isindex>",
+        "<keygen>",
+        "<a>",
+        "<em>",
+        "</em>",
+        "<s>",
+        "<code>",
+        "</code>",
+        "<frame>",
+        "<base href=z>",
+        "<meta charset=utf-8>",
+        "<link rel=a>",
+        "<!DOCTYPE html>",
+        "<![CDATA[c]]>",
+        "\u{0}",
+        "&nbsp;",
+        "é",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut below = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) as usize) % n
+    };
+    // `TREE_FUZZ_PAGES` runs more pages (the default keeps `make unit` quick).
+    let pages: usize = std::env::var("TREE_FUZZ_PAGES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4000);
+    let mut built = 0;
+    for _ in 0..pages {
+        let page: String = (0..below(30)).map(|_| PIECES[below(PIECES.len())]).collect();
+        built += usize::from(same_or_bail(&page));
+    }
+    assert!(built > pages * 3 / 10, "{built} of {pages}");
+}
