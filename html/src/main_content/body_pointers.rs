@@ -9,8 +9,10 @@ use super::pruning::Pruning;
 
 /// Words a title has at most.
 const TITLE_WORDS: u32 = 8;
-/// Share of the container's characters the block may hold (as in [`super::related`]).
-const MAX_SHARE: f32 = 0.08;
+/// Share of the container's characters the block may hold: more than
+/// [`super::related`]'s, as only what follows the body's last prose is read (a template's
+/// seven headlines under "More world stories from …" are a tenth of a short story's page).
+const MAX_SHARE: f32 = 0.2;
 
 /// Prunes pointer-titled blocks of links after the last prose paragraph of `body`.
 pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {

@@ -6,7 +6,9 @@
 //! post, after the body's last paragraph of prose. Only a block that opens with such a
 //! line and says little more goes; the same words inside or before the body's prose (an
 //! author's own closing question among the post's paragraphs, a post about newsletters)
-//! stay.
+//! stay. On an article page where no element holds the post apart from the container (a
+//! short post whose paragraphs sit in the container itself), the container's last prose
+//! paragraph stands for the body's.
 
 use dom_query::{Document, NodeData, NodeId};
 
@@ -188,9 +190,13 @@ pub(super) fn prune(
     doc: &Document,
     arena: &Arena,
     body: Option<usize>,
+    article_page: bool,
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
+    // Without a body (a short post), the container's last prose paragraph on an article
+    // page.
+    let body = body.or(article_page.then(|| prune.container()));
     let Some(last) = body.and_then(|body| last_prose(arena, body, prune)) else {
         return;
     };

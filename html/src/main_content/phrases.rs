@@ -224,10 +224,13 @@ fn is_furniture(text: &str) -> bool {
 }
 
 /// Whether a short text is furniture and whether it titles a block of pointers to other
-/// pages (see the module docs and [`POINTER_TITLES`]), from one normalisation of it.
+/// pages (see the module docs, [`POINTER_TITLES`] and [`MORE_OF_A_KIND`]), from one
+/// normalisation of it.
 pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
     let mut buf = [0u8; MAX_LEN];
-    normalized(text, &mut buf).map_or((false, false), |s| (furniture_in(s), pointer_in(s)))
+    normalized(text, &mut buf).map_or((false, false), |s| {
+        (furniture_in(s), pointer_in(s) || more_of_a_kind(s))
+    })
 }
 
 /// `text` lower-cased with single spaces, trimmed of what is not a letter at both ends;
@@ -487,11 +490,12 @@ const POINTER_TITLES: &[&str] = &[
 ];
 
 /// Whether a short text titles a block of pointers to other pages (see
-/// [`POINTER_TITLES`]): one of them, as whole words, at its start.
+/// [`POINTER_TITLES`]): one of them, as whole words, at its start, or "more" and a kind
+/// ([`MORE_OF_A_KIND`]).
 #[cfg(test)]
 fn is_pointer_title(text: &str) -> bool {
     let mut buf = [0u8; MAX_LEN];
-    normalized(text, &mut buf).is_some_and(pointer_in)
+    normalized(text, &mut buf).is_some_and(|s| pointer_in(s) || more_of_a_kind(s))
 }
 
 /// [`is_pointer_title`] on a normalised text (only the titles with its first letter are
@@ -500,6 +504,22 @@ fn pointer_in(b: &[u8]) -> bool {
     same_letter(POINTER_TITLES, &POINTER_BY_LETTER, b)
         .iter()
         .any(|p| starts_as_words(b, p, true))
+}
+
+/// Words that, after "more" and one word of a kind, make a pointer title: "More world
+/// stories from …", "More video content from …".
+const MORE_OF_A_KIND: &[&str] = &["articles", "from", "stories", "videos"];
+
+/// Whether a normalised text opens "more <one word> <kind>" (see [`MORE_OF_A_KIND`]).
+fn more_of_a_kind(b: &[u8]) -> bool {
+    let Some(rest) = b.strip_prefix(b"more ") else {
+        return false;
+    };
+    let Some(space) = rest.iter().position(|&c| c == b' ') else {
+        return false;
+    };
+    let rest = &rest[space + 1..];
+    MORE_OF_A_KIND.iter().any(|k| starts_as_words(rest, k, true))
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::pointer_box::prune(arena, scores, &holds_forced, &mut prune);
     super::repeated_labels::prune(doc, arena, scores, &holds_forced, &mut prune);
     super::slide_counters::prune(doc, arena, scores, &holds_forced, &mut prune);
-    super::closing_lines::prune(doc, arena, body, &holds_forced, &mut prune);
+    super::closing_lines::prune(doc, arena, body, scores.article_page, &holds_forced, &mut prune);
     super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
     super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
     Some(Plan {

@@ -194,6 +194,8 @@ fn pointer_titles_start_a_short_text_as_whole_words() {
         "MORE FROM THE AUTHOR",
         "» Most read",
         "Top Stories »",
+        "More world stories from Example News:",
+        "More local articles",
     ] {
         assert!(is_pointer_title(yes), "{yes}");
     }
@@ -202,6 +204,9 @@ fn pointer_titles_start_a_short_text_as_whole_words() {
         "Morel mushrooms",
         "The most read book",
         "More",
+        "More games news:",
+        "More about the design",
+        "More storied walls",
     ] {
         assert!(!is_pointer_title(no), "{no}");
     }
