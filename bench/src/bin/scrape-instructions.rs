@@ -29,6 +29,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
+/// The server's global allocator (`host/src/main.rs`), so the instruction
+/// counts are the server's, allocator included.
+#[global_allocator]
+static GLOBAL: distill::large_alloc::Global = distill::large_alloc::Global;
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(
