@@ -26,7 +26,7 @@ pub const SMALL: usize = 1024;
 const STEP: usize = 16;
 const CLASSES: usize = SMALL / STEP;
 /// Bytes a thread keeps unless set otherwise ([`set_cap`]).
-pub const DEFAULT_CAP: usize = 512 << 10;
+pub const DEFAULT_CAP: usize = 256 << 10;
 
 /// Per-thread byte cap; changed by [`set_cap`].
 static CAP: AtomicUsize = AtomicUsize::new(DEFAULT_CAP);
@@ -184,7 +184,7 @@ fn register(c: &mut Cache) -> bool {
         return false;
     };
     // Safety: a valid key; the value only marks the thread (never read).
-    if unsafe { libc::pthread_setspecific(key, 1 as *const libc::c_void) } != 0 {
+    if unsafe { libc::pthread_setspecific(key, std::ptr::dangling::<libc::c_void>()) } != 0 {
         c.state = GONE;
         return false;
     }
