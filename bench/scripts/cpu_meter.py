@@ -19,7 +19,7 @@ def start(binary, tag, fresh=True):
     if fresh: subprocess.run(["rm", "-rf", data]); os.makedirs(data)
     extra = {}
     if "=" in binary:
-        kv, binary = binary.split(":", 1); k, v = kv.split("="); extra[k] = v
+        kv, binary = binary.split(":", 1); k, v = kv.split("=", 1); extra[k] = v
     return start_server(binary, data, extra)
 def scrape(conn, page, i):
     return scrape_page(conn, port, page, f"?{i}")

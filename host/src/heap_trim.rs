@@ -7,7 +7,8 @@
 //! 0 turns it off), which releases every free page in every arena with
 //! `madvise` (measured in docs/ROBUSTNESS.md: 82 MiB of a soak's 339 MiB
 //! anonymous memory was free heap). It also unmaps the freed large blocks
-//! [`crate::large_alloc`] keeps. Other allocators (or musl) skip it.
+//! [`crate::large_alloc`] keeps, and asks every thread to empty its cache of
+//! small blocks ([`crate::small_alloc`]). Other allocators (or musl) skip it.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -40,6 +41,9 @@ pub fn trim_now() -> bool {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
         let started = std::time::Instant::now();
+        // Threads hand their cached small blocks back at their next free
+        // (crate::small_alloc); this trim or the next returns their pages.
+        crate::small_alloc::flush_all();
         // Safety: malloc_trim only walks glibc's own arenas under their locks.
         unsafe {
             libc::malloc_trim(0);

@@ -12,9 +12,12 @@
 //! call; past it, into a kept mapping that fits or by `mremap`. [`release`] unmaps them all; the
 //! heap-trim thread calls it with every `malloc_trim`, so an idle server
 //! holds none. Smaller blocks, every block when the operator set glibc's
-//! `MALLOC_MMAP_THRESHOLD_`, and anywhere but Linux, go to the system
-//! allocator.
+//! `MALLOC_MMAP_THRESHOLD_`, and anywhere but Linux, go to
+//! [`crate::small_alloc`] (a per-thread cache of small blocks in front of
+//! the system allocator) from [`Global`], to the system allocator from a
+//! bare [`LargeAllocs`].
 
+use crate::small_alloc::{SMALL, SmallAllocs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -27,25 +30,54 @@ pub const SLOTS: usize = 32;
 /// Most bytes of freed mappings kept, unless set otherwise ([`set_cap`]).
 pub const DEFAULT_CAP: usize = 16 << 20;
 
-/// The allocator the `distill` binary installs (`#[global_allocator]`).
+/// The allocator the `distill` binary installs (`#[global_allocator]`):
+/// large blocks here, smaller ones through [`crate::small_alloc`].
 pub struct Global;
 
 /// The one cache [`Global`] uses.
 static SHARED: LargeAllocs = LargeAllocs::new();
 
-// Safety: delegates to `LargeAllocs`, whose contract is the same.
+// Safety: large blocks are `LargeAllocs`', every other one `SmallAllocs`'
+// (both contracts are the caller's); a block changes hands only through a
+// fresh allocation and a copy.
 unsafe impl GlobalAlloc for Global {
+    #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if layout.size() <= SMALL || !SHARED.large(layout) {
+            return unsafe { SmallAllocs.alloc(layout) };
+        }
         unsafe { SHARED.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if layout.size() <= SMALL || !SHARED.large(layout) {
+            return unsafe { SmallAllocs.alloc_zeroed(layout) };
+        }
         unsafe { SHARED.alloc_zeroed(layout) }
     }
+    #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if layout.size() <= SMALL || !SHARED.large(layout) {
+            return unsafe { SmallAllocs.dealloc(ptr, layout) };
+        }
         unsafe { SHARED.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        unsafe { SHARED.realloc(ptr, layout, new_size) }
+        // Safety: the caller guarantees a valid layout for `new_size`.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (SHARED.large(layout), SHARED.large(new_layout)) {
+            (false, false) => unsafe { SmallAllocs.realloc(ptr, layout, new_size) },
+            (true, true) => unsafe { SHARED.realloc(ptr, layout, new_size) },
+            _ => {
+                let new = unsafe { self.alloc(new_layout) };
+                if !new.is_null() {
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                        self.dealloc(ptr, layout);
+                    }
+                }
+                new
+            }
+        }
     }
 }
 

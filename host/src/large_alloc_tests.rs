@@ -163,3 +163,29 @@ fn over_aligned_blocks_go_to_the_system_allocator() {
     }
     assert_eq!(a.cached(), (0, 0));
 }
+
+#[test]
+fn the_global_allocator_moves_blocks_between_small_medium_and_large() {
+    let pattern = |n: usize| (0..n).map(|i| (i % 251) as u8).collect::<Vec<u8>>();
+    let mut size = 24;
+    unsafe {
+        let mut p = Global.alloc(layout(size));
+        p.copy_from_nonoverlapping(pattern(size).as_ptr(), size);
+        for new in [600, 3000, LARGE + 5000, 4 * LARGE, 100, LARGE * 2, 8] {
+            p = Global.realloc(p, layout(size), new);
+            assert!(!p.is_null());
+            let kept = size.min(new);
+            assert_eq!(
+                std::slice::from_raw_parts(p, kept),
+                &pattern(size)[..kept],
+                "{size} → {new}"
+            );
+            p.copy_from_nonoverlapping(pattern(new).as_ptr(), new);
+            size = new;
+        }
+        Global.dealloc(p, layout(size));
+        let z = Global.alloc_zeroed(layout(40));
+        assert!(std::slice::from_raw_parts(z, 40).iter().all(|&b| b == 0));
+        Global.dealloc(z, layout(40));
+    }
+}

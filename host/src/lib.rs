@@ -42,6 +42,7 @@ pub mod reopen_db;
 pub mod scratch;
 pub mod server;
 pub mod services;
+pub mod small_alloc;
 pub mod telemetry;
 #[cfg(test)]
 pub mod test_dir;

@@ -5,8 +5,8 @@ use distill::config::{Cli, Config, LogFormat};
 use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
-/// Blocks of 128 KiB and up as mappings, with freed ones kept for reuse
-/// (bounded; see the module).
+/// Blocks of 128 KiB and up as mappings, with freed ones kept for reuse,
+/// and small blocks through a per-thread cache (both bounded; see the modules).
 #[global_allocator]
 static GLOBAL: distill::large_alloc::Global = distill::large_alloc::Global;
 
@@ -69,6 +69,9 @@ fn main() -> anyhow::Result<()> {
 ///   high-water mark of what its threads parsed.
 /// - Freed large blocks kept for reuse: `DISTILL_LARGE_ALLOC_CACHE_MIB`
 ///   (default 16, 0 = none) caps the bytes [`distill::large_alloc`] keeps.
+/// - Freed small blocks (up to 1 KiB) kept per thread by size class:
+///   `DISTILL_THREAD_CACHE_KIB` (default 256, 0 = none) caps each thread's
+///   [`distill::small_alloc`] cache.
 /// - A fixed mmap threshold of 128 KiB: by default glibc raises the threshold
 ///   each time a large block is freed (up to 32 MiB), after which page
 ///   bodies, documents and response buffers of up to 32 MiB are carved out of
@@ -87,6 +90,12 @@ fn tune_malloc() {
         .and_then(|v| v.trim().parse::<usize>().ok())
     {
         distill::large_alloc::set_cap(mib << 20);
+    }
+    if let Some(kib) = std::env::var("DISTILL_THREAD_CACHE_KIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        distill::small_alloc::set_cap(kib << 10);
     }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

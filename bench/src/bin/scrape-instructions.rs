@@ -29,7 +29,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
 
+/// The server's global allocator (`host/src/main.rs`), so the instruction
+/// counts are the server's, allocator included.
+#[global_allocator]
+static GLOBAL: distill::large_alloc::Global = distill::large_alloc::Global;
+
 fn main() -> anyhow::Result<()> {
+    // The server's per-thread cap on cached small blocks, as it reads it.
+    if let Some(kib) = std::env::var("DISTILL_THREAD_CACHE_KIB")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        distill::small_alloc::set_cap(kib << 10);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     anyhow::ensure!(
         args.len() == 5,
