@@ -4,6 +4,8 @@
 
 use distill_html::parse_both_structure;
 
+mod soup;
+
 fn same(html: &str) -> String {
     let (ours, theirs) = parse_both_structure(html);
     assert_eq!(ours, theirs, "input: {html:?}");
@@ -50,69 +52,8 @@ fn tree_builder_cases_match() {
 
 #[test]
 fn random_pages_match() {
-    const PIECES: &[&str] = &[
-        "<p>",
-        "</p>",
-        "<b>",
-        "</b>",
-        "<i>",
-        "</i>",
-        "<a href=x>",
-        "</a>",
-        "<div>",
-        "</div>",
-        "<table>",
-        "</table>",
-        "<tr>",
-        "<td>",
-        "</td>",
-        "<select>",
-        "<option>",
-        "<template>",
-        "</template>",
-        "<pre>",
-        "\n",
-        " ",
-        "text",
-        "&amp;",
-        "&lt;x",
-        "&#65;",
-        "<!--c-->",
-        "<svg>",
-        "</svg>",
-        "<li>",
-        "<ul>",
-        "</ul>",
-        "<br>",
-        "<img src=y>",
-        "<form>",
-        "</form>",
-        "<h1>",
-        "</h1>",
-        "<script>s</script>",
-        "<style>a</style>",
-        "\0",
-        "<head>",
-        "<body>",
-        "</body>",
-        "<html>",
-        "</html>",
-        "<frameset>",
-        "<noscript>",
-        "</noscript>",
-    ];
-    // A small linear congruential generator: the same pages every run.
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut below = |n: usize| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((state >> 33) as usize) % n
-    };
-    let mut text_nodes = 0;
-    for _ in 0..3000 {
-        let page: String = (0..below(30)).map(|_| PIECES[below(PIECES.len())]).collect();
-        text_nodes += same(&page).matches("text ").count();
-    }
+    let text_nodes: usize = soup::pages(0x2545_f491_4f6c_dd1d, soup::count(3000))
+        .map(|page| same(&page).matches("text ").count())
+        .sum();
     assert!(text_nodes > 4_000, "{text_nodes}");
 }
