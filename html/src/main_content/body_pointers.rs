@@ -5,10 +5,9 @@
 //! writing its links into the story's element). What stands before that paragraph stays.
 
 use super::arena::Arena;
+use super::pointer_titles::headed_blocks;
 use super::pruning::Pruning;
 
-/// Words a title has at most.
-const TITLE_WORDS: u32 = 8;
 /// Share of the container's characters the block may hold: more than
 /// [`super::related`]'s, as only what follows the body's last prose is read (a template's
 /// seven headlines under "More world stories from …" are a tenth of a short story's page).
@@ -26,23 +25,9 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
         return;
     };
     let max_chars = MAX_SHARE * nodes[prune.container()].total.chars as f32;
-    let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, last + nodes[last].size as usize, body_end);
-    while let Some(i) = walk.next() {
-        let n = &nodes[i];
-        if n.total.related_titles == 0 {
-            walk.step_over();
-            continue;
-        }
-        let title = n.own.related_titles > 0 && n.own.words <= TITLE_WORDS && n.is_block();
-        if let Some(block) = title
-            .then(|| super::related::titled_block(arena, i, body, holds_forced, max_chars))
-            .flatten()
-        {
-            let last = block[block.len() - 1];
-            found.extend(block);
-            walk.jump(last + nodes[last].size as usize);
-        }
-    }
+    let from = last + nodes[last].size as usize;
+    let found = headed_blocks(nodes, prune, from, body_end, |t| {
+        super::related::titled_block(arena, t, body, holds_forced, max_chars)
+    });
     prune.extend(found);
 }

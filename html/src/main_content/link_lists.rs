@@ -67,16 +67,13 @@ pub(super) fn prune(
             walk.step_over();
             continue;
         }
-        let around_body = i < body && body < i + n.size as usize;
-        // A block of cards (a collection's grid of all-link tiles) is not a headline list.
-        let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
-        let free = !n.forced && !holds_forced[i];
-        if !around_body && headline_list(n) && !record_block && free {
-            found.push(with_title(arena, i, container, body));
+        if let Some(list) = stray_list(arena, scores, holds_forced, i, container, body) {
+            found.push(list);
             walk.step_over();
         } else if after_body_furniture
             && i >= body_end
-            && free
+            && !n.forced
+            && !holds_forced[i]
             && links_after_body(n, body_plain)
             && !has_kept_peer(arena, i, body_plain)
         {
@@ -117,9 +114,27 @@ fn has_kept_peer(arena: &Arena, i: usize, body_plain: u32) -> bool {
         .any(|c| c != i && nodes[c].sig == nodes[i].sig && !links_after_body(&nodes[c], body_plain))
 }
 
+/// The headline list at `i` with its title (see [`with_title`], up to `within`), when `i`
+/// is one outside `keep` and not around it, neither a block of cards (a collection's grid
+/// of all-link tiles) nor holding what must stay.
+pub(super) fn stray_list(
+    arena: &Arena,
+    scores: &Scores,
+    holds_forced: &[bool],
+    i: usize,
+    within: usize,
+    keep: usize,
+) -> Option<usize> {
+    let n = &arena.nodes[i];
+    let around_keep = i < keep && keep < i + n.size as usize;
+    let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
+    let free = !n.forced && !holds_forced[i];
+    (!around_keep && headline_list(n) && !record_block && free).then(|| with_title(arena, i, within, keep))
+}
+
 /// A list (`ul`, `ol`) whose text is nearly all links, several of them; or a block of
 /// links written without a list (links and line breaks), held to a stricter link share.
-pub(super) fn headline_list(n: &Node) -> bool {
+fn headline_list(n: &Node) -> bool {
     let density = n.total.link_density();
     match n.kind {
         Kind::List => n.counts.links >= LIST_MIN_LINKS && density >= LIST_LINKS,
@@ -130,7 +145,7 @@ pub(super) fn headline_list(n: &Node) -> bool {
 
 /// The list, or the wrapper holding it and no more than its heading (the wrapper of a
 /// "Top stories" module), up to the container and never around the body.
-pub(super) fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usize {
+fn with_title(arena: &Arena, list: usize, container: usize, body: usize) -> usize {
     let nodes = &arena.nodes;
     let mut cur = list;
     loop {

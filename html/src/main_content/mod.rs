@@ -68,6 +68,7 @@ mod main_beside;
 mod named_body;
 mod phrases;
 mod pointer_box;
+mod pointer_titles;
 mod post_footer;
 mod pruning;
 mod read_also;

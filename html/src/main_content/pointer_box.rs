@@ -8,11 +8,9 @@
 //! "Related reading" section), and so does a class-named box after any other line.
 
 use super::arena::Arena;
+use super::pointer_titles::headed_blocks;
 use super::pruning::Pruning;
 use super::score::Scores;
-
-/// Words the title line has at most.
-const TITLE_WORDS: u32 = 8;
 
 /// Prunes chrome-hinted boxes right after a pointer title, with their title.
 pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
@@ -21,26 +19,15 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
     }
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, container + 1, end);
-    while let Some(i) = walk.next() {
-        let n = &nodes[i];
-        // Only subtrees holding a pointer title are worth a look.
-        if n.total.related_titles == 0 {
-            walk.step_over();
-            continue;
-        }
-        let title = n.is_block()
-            && n.own.related_titles > 0
-            && n.own.words <= TITLE_WORDS
-            && n.total.words == n.own.words
-            && !n.forced
-            && !holds_forced[i];
-        if let Some(next) = title.then(|| boxed_after(arena, i, holds_forced)).flatten() {
-            found.extend([i, next]);
-            walk.jump(next + nodes[next].size as usize);
-        }
-    }
+    // The title is a line of its own, with nothing inside it.
+    let found = headed_blocks(nodes, prune, container + 1, end, |t| {
+        let n = &nodes[t];
+        let title = n.total.words == n.own.words && !n.forced && !holds_forced[t];
+        title
+            .then(|| boxed_after(arena, t, holds_forced))
+            .flatten()
+            .map(|next| vec![t, next])
+    });
     prune.extend(found);
 }
 

@@ -7,14 +7,13 @@
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
+use super::pointer_titles::is_title;
 use super::pruning::Pruning;
 
 /// Links the titled block has at least, besides its title.
 const MIN_LINKS: u32 = 3;
 /// Share of the block's text (its title left out) inside links.
 const LINKS: f32 = 0.5;
-/// Words a title has at most.
-const TITLE_WORDS: u32 = 8;
 /// Share of the container's characters the block may hold: a larger one is a part of the
 /// page (a listing's "More podcasts" section; tried: 0.15 and 0.3 cost a listing and a
 /// collection page what the articles gained).
@@ -36,8 +35,7 @@ pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], p
             i += n.size as usize;
             continue;
         }
-        let title = n.own.related_titles > 0 && n.own.words <= TITLE_WORDS && n.is_block();
-        if let Some(block) = title
+        if let Some(block) = is_title(n)
             .then(|| titled_block(arena, i, container, holds_forced, max_chars))
             .flatten()
         {

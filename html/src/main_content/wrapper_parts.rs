@@ -8,8 +8,7 @@
 //! Lists inside the post stay, and nothing moves when the prose left is spread out.
 
 use super::arena::Arena;
-use super::hints::Kind;
-use super::link_lists::{headline_list, with_title};
+use super::link_lists::stray_list;
 use super::pruning::Pruning;
 use super::score::Scores;
 
@@ -34,16 +33,10 @@ pub(super) fn prune(
     let mut found = Vec::new();
     let mut walk = prune.kept(nodes, body + 1, body_end);
     while let Some(i) = walk.next() {
-        let n = &nodes[i];
         if i == part {
             walk.step_over();
-            continue;
-        }
-        let around_part = i < part && part < i + n.size as usize;
-        let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
-        let free = !n.forced && !holds_forced[i];
-        if !around_part && headline_list(n) && !record_block && free {
-            found.push(with_title(arena, i, body, part));
+        } else if let Some(list) = stray_list(arena, scores, holds_forced, i, body, part) {
+            found.push(list);
             walk.step_over();
         }
     }
