@@ -3,9 +3,10 @@
 //! headline) and carrying a blurb, an image or a date ("more from the blog", a carousel
 //! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the
 //! link rules keep it; what gives it away is where it stands (after the body, saying less
-//! than it) and what each card is (a headline pointing elsewhere). Cards inside the body
-//! stay (the author's own picks), and so do cards on a page whose body is a short
-//! introduction to them, and the page's `main`.
+//! than it, or after a story long enough to stand by itself, whatever the stream says) and
+//! what each card is (a headline pointing elsewhere). Cards inside the body stay (the
+//! author's own picks), and so do cards on a page whose body is a short introduction to
+//! them, and the page's `main`.
 
 use super::arena::Arena;
 use super::hints::Kind;
@@ -23,6 +24,9 @@ const CARDS_SHARE: f32 = 0.8;
 const HEADLINE_LINKS: f32 = 0.5;
 /// Share of the container's plain text the body holds for the shelves after it to go.
 const BODY_LEADS: f32 = 0.25;
+/// Plain characters of a body that is a story by itself, not a short introduction to
+/// what follows it: the shelves after it go whatever they say.
+const STORY_PLAIN: u32 = 1500;
 /// Characters of a title line written without a heading (a block that is one link).
 const TITLE_MIN_CHARS: u32 = 15;
 
@@ -39,7 +43,8 @@ pub(super) fn prune(
     let (container, end) = (prune.container(), prune.end());
     let body_end = body + nodes[body].size as usize;
     let body_plain = nodes[body].plain();
-    if (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
+    let story = body_plain >= STORY_PLAIN;
+    if !story && (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
         return;
     }
     let mut found = Vec::new();
@@ -48,7 +53,7 @@ pub(super) fn prune(
         let n = &nodes[i];
         if holds_forced[i] {
             walk.step_over();
-        } else if scores.has_records[i] && n.plain() < body_plain && teaser_shelf(arena, i) {
+        } else if scores.has_records[i] && (story || n.plain() < body_plain) && teaser_shelf(arena, i) {
             found.push(i);
             walk.step_over();
         }
