@@ -1,6 +1,7 @@
 //! Shelves of teaser cards after an article's body: a group of small cards built from one
 //! template, each titled by a linked heading or a line that is one link (another page's
-//! headline) and carrying a blurb, an image or a date ("more from the blog", a carousel
+//! headline), or by a plain heading over a blurb whose one link is a "Read more", and
+//! carrying a blurb, an image or a date ("more from the blog", a carousel
 //! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the
 //! link rules keep it; what gives it away is where it stands (after the body, saying less
 //! than it, or after a story long enough to stand by itself, whatever the stream says) and
@@ -90,6 +91,9 @@ pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
     if n.total.chars > CARD_MAX_CHARS || n.counts.links == 0 {
         return false;
     }
+    if read_more_card(arena, card) {
+        return true;
+    }
     // A title line: text besides the links (a blurb, a date), one link long enough.
     let line = n.total.chars > n.total.link_chars && n.total.link_chars >= TITLE_MIN_CHARS;
     if n.counts.headings == 0 && !line {
@@ -109,4 +113,16 @@ pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
             }
             _ => false,
         })
+}
+
+/// A card titled by a heading without a link whose one link is a "Read more" (a text the
+/// phrases count as furniture) in its blurb: an excerpt pointing to the post it is from.
+pub(super) fn read_more_card(arena: &Arena, card: usize) -> bool {
+    let nodes = &arena.nodes;
+    let n = &nodes[card];
+    n.counts.headings > 0
+        && n.counts.links == 1
+        && nodes[card + 1..card + n.size as usize]
+            .iter()
+            .any(|b| b.own.links == 1 && b.own.furniture_nodes > 0 && b.own.chars > b.own.link_chars)
 }
