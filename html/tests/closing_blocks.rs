@@ -129,3 +129,19 @@ fn a_vendors_call_after_the_post_goes() {
         assert_kept(&out, &["Part 1. Lichens", "Part 6. Lichens"], &["VENDORCALL"]);
     }
 }
+
+#[test]
+fn a_newsletter_box_titled_sign_up_with_a_hyphen_goes() {
+    // "Sign-up" written with a hyphen opens the same call as "Sign up", the box's title
+    // here, over two lines about what the reader gets.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}</div>
+        <div class="postform"><h2>Sign-up To The Newsletter And Get A Free eBook NEWSBOX</h2>
+        <ul><li>Sign-up to the newsletter and you will be able to download the guide for free.</li>
+        <li>You will also receive tips on walls and what grows on them every week.</li></ul></div>
+        </div></body>"#,
+        paras_from(1, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Part 1. Lichens", "Part 6. Lichens"], &["NEWSBOX"]);
+}

@@ -155,6 +155,8 @@ const CALLS: &[&str] = &[
     "sign up for",
     "sign up now",
     "sign up to",
+    "sign-up for",
+    "sign-up to",
     "start a free",
     "start your free",
     "stay in touch",
@@ -405,6 +407,7 @@ mod tests {
         assert!(call("If you enjoyed this post, please consider subscribing."));
         assert!(call("If you\u{2019}re new here, subscribe to the feed."));
         assert!(call("Sign up\n  for our newsletter"));
+        assert!(call("Sign-up to the newsletter"));
         assert!(!call("Subscribers to the service pay monthly."));
         assert!(!call("The editors thank you for reading."));
         assert!(!call("Joinery is an old craft."));

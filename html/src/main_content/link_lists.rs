@@ -35,6 +35,9 @@ const BODY_LEADS: f32 = 0.33;
 /// outside the blurb (its title) of this many characters at least.
 const CARD_OVER_BLURB: u32 = 3;
 const CARD_TITLE_LINK: u32 = 15;
+/// Links of a card whose blurb is wrapped on its own (a title, "read more", an author, a
+/// category): more is a section with a list of links.
+const CARD_MAX_LINKS: u32 = 5;
 /// Link share of a wrapper that goes with its list.
 const WRAPPER_LINKS: f32 = 0.6;
 
@@ -191,9 +194,9 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
         Vec::new()
     };
     if skip_blurbs {
-        for n in &nodes[container + 1..end] {
+        for (i, n) in nodes.iter().enumerate().take(end).skip(container + 1) {
             if n.is_prose_paragraph() {
-                let p = n.parent as usize - container;
+                let p = card_of(arena, container, i) - container;
                 paras[p] = paras[p].saturating_add(1);
             }
         }
@@ -202,7 +205,14 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
     for i in (container + 1..end).rev() {
         let n = &nodes[i];
         let p = n.parent as usize;
-        if n.is_prose_paragraph() && !(skip_blurbs && paras[p - container] == 1 && card_blurb(&nodes[p], n)) {
+        let card = if skip_blurbs {
+            card_of(arena, container, i)
+        } else {
+            p
+        };
+        if n.is_prose_paragraph()
+            && !(skip_blurbs && paras[card - container] == 1 && card_blurb(&nodes[card], n))
+        {
             prose[i - container] += n.own.chars - n.own.link_chars;
         }
         prose[p - container] += prose[i - container];
@@ -222,6 +232,23 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
         break;
     }
     (cur != container).then_some((cur, nodes[cur].total.chars == nodes[container].total.chars))
+}
+
+/// The card a paragraph at `i` would be the blurb of: its parent, or the parent's parent
+/// when the parent wraps nothing but the paragraph (an excerpt's `div`) and the parent's
+/// parent has a card's few links (a title, "read more", a category), inside `container`.
+fn card_of(arena: &Arena, container: usize, i: usize) -> usize {
+    let nodes = &arena.nodes;
+    let p = nodes[i].parent as usize;
+    let g = nodes[p].parent as usize;
+    if p > container
+        && nodes[p].total.chars == nodes[i].total.chars
+        && nodes[g].counts.links <= CARD_MAX_LINKS
+    {
+        g
+    } else {
+        p
+    }
 }
 
 /// Whether `para`, the one prose paragraph of `card`, is a teaser's blurb: the card is

@@ -1,11 +1,13 @@
 //! Shelves of teaser cards after an article's body: a group of small cards built from one
 //! template, each titled by a linked heading or a line that is one link (another page's
-//! headline) and carrying a blurb, an image or a date ("more from the blog", a carousel
+//! headline), or by a plain heading over a blurb whose one link is a "Read more", and
+//! carrying a blurb, an image or a date ("more from the blog", a carousel
 //! of other posts). Their blurbs are prose, so the shelf is not link-dominated and the
 //! link rules keep it; what gives it away is where it stands (after the body, saying less
-//! than it) and what each card is (a headline pointing elsewhere). Cards inside the body
-//! stay (the author's own picks), and so do cards on a page whose body is a short
-//! introduction to them, and the page's `main`.
+//! than it, or after a story long enough to stand by itself, whatever the stream says) and
+//! what each card is (a headline pointing elsewhere). Cards inside the body stay (the
+//! author's own picks), and so do cards on a page whose body is a short introduction to
+//! them, and the page's `main`.
 
 use super::arena::Arena;
 use super::hints::Kind;
@@ -23,6 +25,9 @@ const CARDS_SHARE: f32 = 0.8;
 const HEADLINE_LINKS: f32 = 0.5;
 /// Share of the container's plain text the body holds for the shelves after it to go.
 const BODY_LEADS: f32 = 0.25;
+/// Plain characters of a body that is a story by itself, not a short introduction to
+/// what follows it: the shelves after it go whatever they say.
+const STORY_PLAIN: u32 = 1500;
 /// Characters of a title line written without a heading (a block that is one link).
 const TITLE_MIN_CHARS: u32 = 15;
 
@@ -39,7 +44,8 @@ pub(super) fn prune(
     let (container, end) = (prune.container(), prune.end());
     let body_end = body + nodes[body].size as usize;
     let body_plain = nodes[body].plain();
-    if (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
+    let story = body_plain >= STORY_PLAIN;
+    if !story && (body_plain as f32) < BODY_LEADS * nodes[container].plain() as f32 {
         return;
     }
     let mut found = Vec::new();
@@ -48,7 +54,7 @@ pub(super) fn prune(
         let n = &nodes[i];
         if holds_forced[i] {
             walk.step_over();
-        } else if scores.has_records[i] && n.plain() < body_plain && teaser_shelf(arena, i) {
+        } else if scores.has_records[i] && (story || n.plain() < body_plain) && teaser_shelf(arena, i) {
             found.push(i);
             walk.step_over();
         }
@@ -85,6 +91,9 @@ pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
     if n.total.chars > CARD_MAX_CHARS || n.counts.links == 0 {
         return false;
     }
+    if read_more_card(arena, card) {
+        return true;
+    }
     // A title line: text besides the links (a blurb, a date), one link long enough.
     let line = n.total.chars > n.total.link_chars && n.total.link_chars >= TITLE_MIN_CHARS;
     if n.counts.headings == 0 && !line {
@@ -104,4 +113,16 @@ pub(super) fn teaser_card(arena: &Arena, card: usize) -> bool {
             }
             _ => false,
         })
+}
+
+/// A card titled by a heading without a link whose one link is a "Read more" (a text the
+/// phrases count as furniture) in its blurb: an excerpt pointing to the post it is from.
+pub(super) fn read_more_card(arena: &Arena, card: usize) -> bool {
+    let nodes = &arena.nodes;
+    let n = &nodes[card];
+    n.counts.headings > 0
+        && n.counts.links == 1
+        && nodes[card + 1..card + n.size as usize]
+            .iter()
+            .any(|b| b.own.links == 1 && b.own.furniture_nodes > 0 && b.own.chars > b.own.link_chars)
 }
