@@ -24,11 +24,12 @@ const MAX_WORDS: u32 = 15;
 const PLATFORM_WORDS: u32 = 40;
 
 /// Openings of the sentences a blog platform writes under every post about its responses
-/// (and its comment form's note on markup), lower case, as whole words: an author's own
-/// words do not open with them. Sorted.
+/// (the trackback address's label too, and its comment form's note on markup), lower case,
+/// as whole words: an author's own words do not open with them. Sorted.
 const PLATFORM: &[&str] = &[
     "both comments and pings are currently closed",
     "responses are currently closed",
+    "trackback url for this entry",
     "you can follow any responses to this entry",
     "you can leave a response",
     "you can skip to the end and leave a response",
@@ -111,6 +112,9 @@ mod tests {
             b"you can follow any responses to this entry through the rss 2.0 feed"
         ));
         assert!(platform_line(b"both comments and pings are currently closed."));
+        assert!(platform_line(
+            b"trackback url for this entry: http://example.com/tb/1"
+        ));
         assert!(!platform_line(b"you can leave a responsed"));
         assert!(!platform_line(b"if you can leave a response, do"));
     }
