@@ -38,7 +38,8 @@
 //!    [`slide_counters`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
 //!    line, tags: [`post_footer`]), readers' reactions listed under it ("ann liked
-//!    this": [`reaction_lists`]), "read also" lines inside it ([`read_also`]),
+//!    this": [`reaction_lists`]), the previous and next stories' dated headline links
+//!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
 //!    left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
@@ -60,6 +61,7 @@ mod closing_lines;
 mod column_beside;
 mod column_pair;
 mod comments;
+mod dated_links;
 mod declared;
 mod deferred;
 mod hints;
