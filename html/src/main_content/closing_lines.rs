@@ -206,7 +206,7 @@ pub(super) fn prune(
     // A wrapper and its first child share their opening, so each owner is read once (the
     // last one read is kept).
     let mut read: Option<(usize, bool)> = None;
-    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |j| match read {
+    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |_, j| match read {
         Some((r, hit)) if r == j => hit,
         _ => {
             let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
@@ -219,7 +219,7 @@ pub(super) fn prune(
 
 /// The blocks of `max_words` words at most after the paragraph `last` (to the container's
 /// end) whose opening passes `opens`: each block's text opens with the text of its first
-/// element owning text, whose index `opens` gets. Pruned and forced subtrees are skipped;
+/// element owning text; `opens` gets the block's index and that element's. Pruned and forced subtrees are skipped;
 /// a block found is not looked into.
 pub(super) fn blocks_after(
     arena: &Arena,
@@ -227,7 +227,7 @@ pub(super) fn blocks_after(
     max_words: u32,
     holds_forced: &[bool],
     prune: &Pruning,
-    mut opens: impl FnMut(usize) -> bool,
+    mut opens: impl FnMut(usize, usize) -> bool,
 ) -> Vec<usize> {
     let nodes = &arena.nodes;
     let end = prune.end();
@@ -241,7 +241,7 @@ pub(super) fn blocks_after(
         }
         if n.is_block() && n.total.words <= max_words {
             let owner = (i..i + n.size as usize).find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
-            if owner.is_some_and(&mut opens) {
+            if owner.is_some_and(|j| opens(i, j)) {
                 found.push(i);
                 walk.step_over();
             }
@@ -263,6 +263,16 @@ pub(super) fn labelled(labels: &[&str], opening: &[u8]) -> bool {
 /// The `body`'s last paragraph of prose still kept (a thread pruned inside it is not),
 /// looked for from the end.
 pub(super) fn last_prose(arena: &Arena, body: usize, prune: &Pruning) -> Option<usize> {
+    last_prose_where(arena, body, prune, |_| true)
+}
+
+/// The `body`'s last paragraph of prose still kept that passes `counts`.
+pub(super) fn last_prose_where(
+    arena: &Arena,
+    body: usize,
+    prune: &Pruning,
+    mut counts: impl FnMut(usize) -> bool,
+) -> Option<usize> {
     let nodes = &arena.nodes;
     let body_end = body + nodes[body].size as usize;
     let kept = |mut j: usize| loop {
@@ -276,7 +286,7 @@ pub(super) fn last_prose(arena: &Arena, body: usize, prune: &Pruning) -> Option<
     };
     (body..body_end)
         .rev()
-        .find(|&j| nodes[j].is_prose_paragraph() && kept(j))
+        .find(|&j| nodes[j].is_prose_paragraph() && kept(j) && counts(j))
 }
 
 /// Whether the text of the element `id` opens with one of [`CALLS`] or [`NOTICES`], or
@@ -310,7 +320,7 @@ pub(crate) fn opening_of(doc: &Document, id: NodeId) -> Opening {
 
 /// Whether a normalised opening starts with one of `list` (sorted) as whole words. Only
 /// the entries sharing the opening's first byte are compared.
-fn opens_with(list: &[&str], opening: &[u8]) -> bool {
+pub(super) fn opens_with(list: &[&str], opening: &[u8]) -> bool {
     let Some(&first) = opening.first() else {
         return false;
     };

@@ -37,7 +37,9 @@
 //!    each picture: [`repeated_labels`]; a slideshow's slides numbered "k/N":
 //!    [`slide_counters`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
-//!    line, tags: [`post_footer`]), "read also" lines inside it ([`read_also`]),
+//!    line, tags: [`post_footer`]), readers' reactions listed under it ("ann liked
+//!    this": [`reaction_lists`]), the previous and next stories' dated headline links
+//!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
 //!    left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
@@ -59,6 +61,7 @@ mod closing_lines;
 mod column_beside;
 mod column_pair;
 mod comments;
+mod dated_links;
 mod declared;
 mod deferred;
 mod hints;
@@ -71,6 +74,7 @@ mod pointer_box;
 mod pointer_titles;
 mod post_footer;
 mod pruning;
+mod reaction_lists;
 mod read_also;
 mod reading_time;
 mod related;
