@@ -87,3 +87,24 @@ fn a_dated_posted_by_line_after_the_post_goes_and_a_signature_stays() {
     );
     assert_kept(&main_content(&html), &["SIGNATURE"], &[]);
 }
+
+#[test]
+fn must_read_recommended_and_dont_miss_lines_go_and_a_sentence_opening_so_stays() {
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p><strong>Must read: </strong><a href="/mosses"><strong>MUSTLINK Mosses of the Old Mill</strong></a></p>{}
+        <p><strong>Recommended:</strong> <a href="/ferns">RECLINK Ferns in the Cracks of Bridges</a></p>
+        <ul><li><strong>Don’t Miss:</strong> <a href="/moss">MISSLINK Moss on Roofs</a></li></ul>
+        <p>Recommended INSIDELINE reading for the survey is the council's <a href="/report">report</a>,
+        which lists every wall.</p>{}</div></div></body>"#,
+        paras_from(1, 3),
+        paras_from(4, 6),
+        paras_from(7, 9)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 9. Lichens", "INSIDELINE"],
+        &["MUSTLINK", "RECLINK", "MISSLINK"],
+    );
+}

@@ -5,6 +5,7 @@
 //! sentence are never touched. English only: other languages simply get no help here.
 //! Two shapes count in any language: a link whose text is a bare site path (an include
 //! left unrendered) and a plain text that is a bare absolute URL (a data field's value).
+//! A script's "Loading …" placeholder (an ellipsis at its end) counts as furniture too.
 
 /// Texts that are chrome when they are the whole text node (after trimming counts and
 /// punctuation: "Comments (12)" → "comments"). Sorted (binary search).
@@ -229,8 +230,23 @@ fn is_furniture(text: &str) -> bool {
 pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
     let mut buf = [0u8; MAX_LEN];
     normalized(text, &mut buf).map_or((false, false), |s| {
-        (furniture_in(s), pointer_in(s) || more_of_a_kind(s))
+        (
+            furniture_in(s) || loading_placeholder(text, s),
+            pointer_in(s) || more_of_a_kind(s),
+        )
     })
+}
+
+/// Whether a short text is a script's placeholder for what it has yet to fetch: it opens
+/// with "loading" and ends with an ellipsis ("Loading posts…", "Loading prices for your
+/// region..."). A title that opens so ("Loading States & Performance UX") has no
+/// ellipsis. `s` is `text` normalised.
+fn loading_placeholder(text: &str, s: &[u8]) -> bool {
+    if !starts_as_words(s, "loading", false) {
+        return false;
+    }
+    let t = text.trim_end();
+    t.ends_with('\u{2026}') || t.ends_with("...")
 }
 
 /// `text` lower-cased with single spaces, trimmed of what is not a letter at both ends;

@@ -1,5 +1,6 @@
 //! "Read also" lines inside an article: a short paragraph, list item or heading that names
-//! itself a pointer to another page ("Also read: …", "Related: …", "Read more: …") and is
+//! itself a pointer to another page ("Also read: …", "Related: …", "Read more: …", "Must
+//! read: …", "Recommended: …", "Don't miss: …") and is
 //! mostly that page's linked headline. The author's text goes on around it; the line is
 //! the site's cross-promotion, and the ground truths leave it out. A label must be
 //! followed by a colon ("Related: …"), so a sentence opening with the same words
@@ -25,8 +26,11 @@ const LINK_SHARE: f32 = 0.5;
 const LABELS: &[&str] = &[
     "also read",
     "check out",
+    "don't miss",
+    "must read",
     "read also",
     "read more",
+    "recommended",
     "related",
     "you may also like",
     "you might also like",
