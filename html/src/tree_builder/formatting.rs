@@ -200,11 +200,14 @@ impl Builder {
             };
             let (name, attrs, dup) = (tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
             let new = self.create(Ns::Html, name.clone(), attrs, dup);
-            self.open[node_index] = Open {
-                id: new,
-                ns: Ns::Html,
-                name,
-            };
+            self.open.replace(
+                node_index,
+                Open {
+                    id: new,
+                    ns: Ns::Html,
+                    name,
+                },
+            );
             if let Entry::Element { id, .. } = &mut self.active[p] {
                 *id = new;
             }

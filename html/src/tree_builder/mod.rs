@@ -11,6 +11,7 @@
 //! [`head`] the modes around the body, [`body`] the "in body" mode, [`formatting`] the
 //! active formatting elements, [`table`] the table modes, [`template`] templates,
 //! [`foreign`] SVG and MathML, [`stack`] the stack of open elements and its scopes,
+//! [`open_stack`] that stack's storage, [`tag_sets`] the spec's lists of tag names,
 //! [`place`] where new nodes go (foster parenting included), [`entries`] the entries of
 //! that stack and of the formatting list, [`doctype`] the quirks mode a doctype sets.
 
@@ -20,9 +21,11 @@ mod entries;
 mod foreign;
 mod formatting;
 mod head;
+mod open_stack;
 mod place;
 mod stack;
 mod table;
+mod tag_sets;
 mod template;
 
 use dom_query::NodeId;
@@ -38,6 +41,7 @@ use dom_query::Document;
 use entries::{Entry, Ns, Open};
 use html5ever::ParseOpts;
 use html5ever::tree_builder::TreeBuilder;
+use open_stack::OpenStack;
 
 /// Why our tree builder gave up on a page (a short fixed phrase, counted by the tools).
 pub(crate) type Bail = &'static str;
@@ -91,7 +95,7 @@ pub(crate) struct Builder {
     mode: Mode,
     /// The original insertion mode (text and table text modes).
     orig: Mode,
-    open: Vec<Open>,
+    open: OpenStack,
     active: Vec<Entry>,
     head: Option<NodeId>,
     form: Option<NodeId>,
@@ -115,7 +119,7 @@ impl Builder {
             doc,
             mode: Mode::Initial,
             orig: Mode::Initial,
-            open: Vec::with_capacity(32),
+            open: OpenStack::with_capacity(32),
             active: Vec::new(),
             head: None,
             form: None,
