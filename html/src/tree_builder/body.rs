@@ -33,7 +33,7 @@ impl Builder {
         Ok(Flow::Done)
     }
 
-    fn start_in_body(&mut self, tag: Tag) -> Step {
+    pub(super) fn start_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
             local_name!("html") => {
                 if !self.any_open(&local_name!("template")) {
@@ -285,7 +285,7 @@ impl Builder {
         self.insert_tag(tag);
     }
 
-    fn end_in_body(&mut self, tag: Tag) -> Step {
+    pub(super) fn end_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
             local_name!("template") => return self.in_head(Tok::Tag(tag)),
             local_name!("body") => {

@@ -140,25 +140,52 @@ impl Builder {
         }
     }
 
-    fn run(&mut self, mut tok: Tok) -> Answer {
-        loop {
-            let step = if self.is_foreign(&tok) {
-                self.foreign(tok)
-            } else {
-                self.step(self.mode, tok)
-            };
-            match step {
-                Ok(Flow::Done) => return Answer::Continue,
-                Ok(Flow::Again(mode, t)) => {
-                    self.mode = mode;
-                    tok = t;
-                }
-                Ok(Flow::Raw(kind)) => return Answer::Raw(kind),
-                Err(b) => {
-                    self.bail = Some(b);
-                    return Answer::Stop;
-                }
+    fn run(&mut self, tok: Tok) -> Answer {
+        let step = if self.is_foreign(&tok) {
+            self.foreign(tok)
+        } else {
+            self.step(self.mode, tok)
+        };
+        self.answer(step)
+    }
+
+    /// What the tokenizer is told after a step (a token processed again first).
+    fn answer(&mut self, step: Step) -> Answer {
+        match step {
+            Ok(Flow::Done) => Answer::Continue,
+            Ok(Flow::Again(mode, tok)) => {
+                self.mode = mode;
+                self.run(tok)
             }
+            Ok(Flow::Raw(kind)) => Answer::Raw(kind),
+            Err(b) => {
+                self.bail = Some(b);
+                Answer::Stop
+            }
+        }
+    }
+
+    /// The common case, straight to its rules: text and tags in body with an HTML current
+    /// node (no foreign content rules to consult). Any other token is given back.
+    fn in_body_direct(&mut self, token: Token) -> Result<Answer, Token> {
+        if self.mode != Mode::InBody || self.open.last().is_none_or(|o| o.ns != Ns::Html) {
+            return Err(token);
+        }
+        match token {
+            Token::CharacterTokens(text) if !text.is_empty() => {
+                self.reconstruct();
+                self.append_text(text);
+                Ok(Answer::Continue)
+            }
+            Token::TagToken(tag) => {
+                let step = if tag.kind == html5ever::tokenizer::StartTag {
+                    self.start_in_body(tag)
+                } else {
+                    self.end_in_body(tag)
+                };
+                Ok(self.answer(step))
+            }
+            token => Err(token),
         }
     }
 
@@ -282,6 +309,14 @@ fn any_not_ws(text: &str) -> bool {
 impl Construct for Builder {
     fn token(&mut self, token: Token) -> Answer {
         let ignore_lf = std::mem::take(&mut self.ignore_lf);
+        let token = if ignore_lf {
+            token
+        } else {
+            match self.in_body_direct(token) {
+                Ok(answer) => return answer,
+                Err(token) => token,
+            }
+        };
         let tok = match token {
             Token::ParseError(_) => return Answer::Continue,
             Token::DoctypeToken(d) => {
