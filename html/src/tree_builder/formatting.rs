@@ -128,6 +128,17 @@ impl Builder {
 
     /// The adoption agency algorithm for the end tag `subject`.
     pub(super) fn adoption_agency(&mut self, subject: &LocalName) -> Result<(), Bail> {
+        // The common case (`<a>text</a>`): the formatting element is the current node and the
+        // list's last entry. Not special, it is no furthest block, and nothing is above it:
+        // the steps below come down to popping it from both.
+        if let (Some(Entry::Element { id, tag }), Some(o)) = (self.active.last(), self.open.last())
+            && *id == o.id
+            && tag.name == *subject
+        {
+            self.open.pop();
+            self.active.pop();
+            return Ok(());
+        }
         if self.current_is(subject) && self.active_position(self.current().id).is_none() {
             self.open.pop();
             return Ok(());
