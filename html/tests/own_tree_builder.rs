@@ -113,6 +113,30 @@ fn lists_paragraphs_and_headings_close_implicitly() {
     }
 }
 
+/// The open `p` elements the stack counts (to skip the button-scope walk) stay right
+/// through every way an entry leaves or enters it: popped, truncated, removed and replaced
+/// by the adoption agency, hidden by a button or a table, inside foreign content.
+#[test]
+fn open_paragraphs_are_counted_through_every_stack_change() {
+    for page in [
+        "<p>a<div>b</div><p>c",
+        "<p>a<button><div>b</div></button>c<div>d",
+        "<p>a<table><tr><td><div>b<p>c</table><div>d",
+        "<b><p>a</b>b<div>c",
+        "<p><b><i>a</p>b<div>c",
+        "<a><p>a<a>b<div>c",
+        "<p>a<svg><p>b</svg><div>c",
+        "<p>a<math><mi><p>b</math><div>c",
+        "<p>a</span></p></p><div>b<p>c<h1>d",
+        "<p>a<li>b<p>c<dd>d<div>e",
+        "<template><p>a</template><div>b",
+        "<object><p>a</object><div>b",
+        "<p>a<marquee><p>b</marquee><div>c",
+    ] {
+        same(page);
+    }
+}
+
 #[test]
 fn head_body_and_after_body() {
     for page in [

@@ -9,7 +9,8 @@ use html5ever::{LocalName, local_name};
 
 use super::entries::Entry;
 use super::entries::Ns;
-use super::stack::{Scope, heading, special};
+use super::stack::{Scope, special};
+use super::tag_sets::{formatting_names, head_names, heading, heading_names};
 use super::{Builder, Flow, Mode, Step, Tok};
 
 impl Builder {
@@ -32,7 +33,7 @@ impl Builder {
         Ok(Flow::Done)
     }
 
-    fn start_in_body(&mut self, tag: Tag) -> Step {
+    pub(super) fn start_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
             local_name!("html") => {
                 if !self.any_open(&local_name!("template")) {
@@ -40,16 +41,7 @@ impl Builder {
                     self.sink.doc.add_attrs_if_missing(&html, tag.attrs);
                 }
             }
-            local_name!("base")
-            | local_name!("basefont")
-            | local_name!("bgsound")
-            | local_name!("link")
-            | local_name!("meta")
-            | local_name!("noframes")
-            | local_name!("script")
-            | local_name!("style")
-            | local_name!("template")
-            | local_name!("title") => return self.in_head(Tok::Tag(tag)),
+            head_names!() => return self.in_head(Tok::Tag(tag)),
             local_name!("body") => {
                 if self.open.len() > 1
                     && self.open[1].is(&local_name!("body"))
@@ -88,12 +80,7 @@ impl Builder {
                 self.close_p_in_button_scope();
                 self.insert_tag(tag);
             }
-            local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6") => {
+            heading_names!() => {
                 self.close_p_in_button_scope();
                 if self.current().html().is_some_and(heading) {
                     self.open.pop();
@@ -131,18 +118,7 @@ impl Builder {
                 self.reconstruct();
                 self.push_formatting(tag);
             }
-            local_name!("b")
-            | local_name!("big")
-            | local_name!("code")
-            | local_name!("em")
-            | local_name!("font")
-            | local_name!("i")
-            | local_name!("s")
-            | local_name!("small")
-            | local_name!("strike")
-            | local_name!("strong")
-            | local_name!("tt")
-            | local_name!("u") => {
+            formatting_names!() => {
                 self.reconstruct();
                 self.push_formatting(tag);
             }
@@ -309,7 +285,7 @@ impl Builder {
         self.insert_tag(tag);
     }
 
-    fn end_in_body(&mut self, tag: Tag) -> Step {
+    pub(super) fn end_in_body(&mut self, tag: Tag) -> Step {
         match tag.name {
             local_name!("template") => return self.in_head(Tok::Tag(tag)),
             local_name!("body") => {
@@ -372,7 +348,7 @@ impl Builder {
                 }
             }
             local_name!("p") => {
-                if !self.in_scope(Scope::Button, &local_name!("p")) {
+                if !self.p_in_button_scope() {
                     self.insert_phantom(local_name!("p"));
                 }
                 self.close_p();
@@ -388,31 +364,15 @@ impl Builder {
                     self.pop_until(&tag.name);
                 }
             }
-            local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6") => {
+            heading_names!() => {
                 if self.in_scope_by(Scope::Default, |o| o.html().is_some_and(heading)) {
                     self.implied_ends();
                     self.pop_until_by(|o| o.html().is_some_and(heading));
                 }
             }
-            local_name!("a")
-            | local_name!("b")
-            | local_name!("big")
-            | local_name!("code")
-            | local_name!("em")
-            | local_name!("font")
-            | local_name!("i")
-            | local_name!("nobr")
-            | local_name!("s")
-            | local_name!("small")
-            | local_name!("strike")
-            | local_name!("strong")
-            | local_name!("tt")
-            | local_name!("u") => self.adoption_agency(&tag.name)?,
+            local_name!("a") | local_name!("nobr") | formatting_names!() => {
+                self.adoption_agency(&tag.name)?
+            }
             local_name!("applet") | local_name!("marquee") | local_name!("object") => {
                 if self.in_scope(Scope::Default, &tag.name) {
                     self.implied_ends();

@@ -113,13 +113,11 @@ const SVG_ATTRS: &[(&str, &str)] = &[
     ("zoomandpan", "zoomAndPan"),
 ];
 
-/// The proper case of `name` in `table`, if it is there.
+/// The proper case of `name` in `table` (sorted by lower case name), if it is there.
 fn proper(table: &[(&str, &'static str)], name: &LocalName) -> Option<LocalName> {
     let lower: &str = name;
-    table
-        .iter()
-        .find(|(l, _)| *l == lower)
-        .map(|(_, p)| LocalName::from(*p))
+    let i = table.binary_search_by(|(l, _)| (*l).cmp(lower)).ok()?;
+    Some(LocalName::from(table[i].1))
 }
 
 pub(super) fn adjust_svg_attributes(tag: &mut Tag) {
@@ -319,5 +317,14 @@ impl Builder {
         let push = !tag.self_closing;
         self.insert(ns, tag.name, tag.attrs, tag.had_duplicate_attributes, push);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn case_tables_are_sorted_for_binary_search() {
+        assert!(super::SVG_TAGS.is_sorted_by_key(|(l, _)| *l));
+        assert!(super::SVG_ATTRS.is_sorted_by_key(|(l, _)| *l));
     }
 }

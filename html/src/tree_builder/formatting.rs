@@ -128,6 +128,17 @@ impl Builder {
 
     /// The adoption agency algorithm for the end tag `subject`.
     pub(super) fn adoption_agency(&mut self, subject: &LocalName) -> Result<(), Bail> {
+        // The common case (`<a>text</a>`): the formatting element is the current node and the
+        // list's last entry. Not special, it is no furthest block, and nothing is above it:
+        // the steps below come down to popping it from both.
+        if let (Some(Entry::Element { id, tag }), Some(o)) = (self.active.last(), self.open.last())
+            && *id == o.id
+            && tag.name == *subject
+        {
+            self.open.pop();
+            self.active.pop();
+            return Ok(());
+        }
         if self.current_is(subject) && self.active_position(self.current().id).is_none() {
             self.open.pop();
             return Ok(());
@@ -200,11 +211,14 @@ impl Builder {
             };
             let (name, attrs, dup) = (tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
             let new = self.create(Ns::Html, name.clone(), attrs, dup);
-            self.open[node_index] = Open {
-                id: new,
-                ns: Ns::Html,
-                name,
-            };
+            self.open.replace(
+                node_index,
+                Open {
+                    id: new,
+                    ns: Ns::Html,
+                    name,
+                },
+            );
             if let Entry::Element { id, .. } = &mut self.active[p] {
                 *id = new;
             }

@@ -7,6 +7,7 @@ use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{EndTag, StartTag, Tag};
 
 use super::entries::{Ns, Open};
+use super::tag_sets::head_names;
 use super::{Builder, Flow, Mode, Step, Tok, split_ws};
 
 /// Whether `tag` is an end tag named `</head>`, `</body>`, `</html>` or `</br>` (the end
@@ -172,16 +173,7 @@ impl Builder {
                     return Ok(Flow::Done);
                 }
                 local_name!("frameset") => return Err("frameset"),
-                local_name!("base")
-                | local_name!("basefont")
-                | local_name!("bgsound")
-                | local_name!("link")
-                | local_name!("meta")
-                | local_name!("noframes")
-                | local_name!("script")
-                | local_name!("style")
-                | local_name!("template")
-                | local_name!("title") => {
+                head_names!() => {
                     let Some(head) = self.head else {
                         return Err("no head");
                     };

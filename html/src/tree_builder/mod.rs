@@ -11,6 +11,7 @@
 //! [`head`] the modes around the body, [`body`] the "in body" mode, [`formatting`] the
 //! active formatting elements, [`table`] the table modes, [`template`] templates,
 //! [`foreign`] SVG and MathML, [`stack`] the stack of open elements and its scopes,
+//! [`open_stack`] that stack's storage, [`tag_sets`] the spec's lists of tag names,
 //! [`place`] where new nodes go (foster parenting included), [`entries`] the entries of
 //! that stack and of the formatting list, [`doctype`] the quirks mode a doctype sets.
 
@@ -20,9 +21,11 @@ mod entries;
 mod foreign;
 mod formatting;
 mod head;
+mod open_stack;
 mod place;
 mod stack;
 mod table;
+mod tag_sets;
 mod template;
 
 use dom_query::NodeId;
@@ -38,6 +41,7 @@ use dom_query::Document;
 use entries::{Entry, Ns, Open};
 use html5ever::ParseOpts;
 use html5ever::tree_builder::TreeBuilder;
+use open_stack::OpenStack;
 
 /// Why our tree builder gave up on a page (a short fixed phrase, counted by the tools).
 pub(crate) type Bail = &'static str;
@@ -91,7 +95,7 @@ pub(crate) struct Builder {
     mode: Mode,
     /// The original insertion mode (text and table text modes).
     orig: Mode,
-    open: Vec<Open>,
+    open: OpenStack,
     active: Vec<Entry>,
     head: Option<NodeId>,
     form: Option<NodeId>,
@@ -115,7 +119,7 @@ impl Builder {
             doc,
             mode: Mode::Initial,
             orig: Mode::Initial,
-            open: Vec::with_capacity(32),
+            open: OpenStack::with_capacity(32),
             active: Vec::new(),
             head: None,
             form: None,
@@ -136,25 +140,52 @@ impl Builder {
         }
     }
 
-    fn run(&mut self, mut tok: Tok) -> Answer {
-        loop {
-            let step = if self.is_foreign(&tok) {
-                self.foreign(tok)
-            } else {
-                self.step(self.mode, tok)
-            };
-            match step {
-                Ok(Flow::Done) => return Answer::Continue,
-                Ok(Flow::Again(mode, t)) => {
-                    self.mode = mode;
-                    tok = t;
-                }
-                Ok(Flow::Raw(kind)) => return Answer::Raw(kind),
-                Err(b) => {
-                    self.bail = Some(b);
-                    return Answer::Stop;
-                }
+    fn run(&mut self, tok: Tok) -> Answer {
+        let step = if self.is_foreign(&tok) {
+            self.foreign(tok)
+        } else {
+            self.step(self.mode, tok)
+        };
+        self.answer(step)
+    }
+
+    /// What the tokenizer is told after a step (a token processed again first).
+    fn answer(&mut self, step: Step) -> Answer {
+        match step {
+            Ok(Flow::Done) => Answer::Continue,
+            Ok(Flow::Again(mode, tok)) => {
+                self.mode = mode;
+                self.run(tok)
             }
+            Ok(Flow::Raw(kind)) => Answer::Raw(kind),
+            Err(b) => {
+                self.bail = Some(b);
+                Answer::Stop
+            }
+        }
+    }
+
+    /// The common case, straight to its rules: text and tags in body with an HTML current
+    /// node (no foreign content rules to consult). Any other token is given back.
+    fn in_body_direct(&mut self, token: Token) -> Result<Answer, Token> {
+        if self.mode != Mode::InBody || self.open.last().is_none_or(|o| o.ns != Ns::Html) {
+            return Err(token);
+        }
+        match token {
+            Token::CharacterTokens(text) if !text.is_empty() => {
+                self.reconstruct();
+                self.append_text(text);
+                Ok(Answer::Continue)
+            }
+            Token::TagToken(tag) => {
+                let step = if tag.kind == html5ever::tokenizer::StartTag {
+                    self.start_in_body(tag)
+                } else {
+                    self.end_in_body(tag)
+                };
+                Ok(self.answer(step))
+            }
+            token => Err(token),
         }
     }
 
@@ -278,6 +309,14 @@ fn any_not_ws(text: &str) -> bool {
 impl Construct for Builder {
     fn token(&mut self, token: Token) -> Answer {
         let ignore_lf = std::mem::take(&mut self.ignore_lf);
+        let token = if ignore_lf {
+            token
+        } else {
+            match self.in_body_direct(token) {
+                Ok(answer) => return answer,
+                Err(token) => token,
+            }
+        };
         let tok = match token {
             Token::ParseError(_) => return Answer::Continue,
             Token::DoctypeToken(d) => {

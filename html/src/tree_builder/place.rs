@@ -8,6 +8,7 @@ use html5ever::local_name;
 use html5ever::tendril::StrTendril;
 
 use super::entries::Open;
+use super::tag_sets::table_frame;
 use super::{Builder, Step, Tok};
 
 /// An insertion location.
@@ -19,17 +20,7 @@ pub(super) enum Place {
 impl Builder {
     /// The place for a node whose target is `o`.
     pub(super) fn place_for(&self, o: &Open) -> Place {
-        let table_part = o.html().is_some_and(|n| {
-            matches!(
-                *n,
-                local_name!("table")
-                    | local_name!("tbody")
-                    | local_name!("tfoot")
-                    | local_name!("thead")
-                    | local_name!("tr")
-            )
-        });
-        if !(self.foster && table_part) {
+        if !(self.foster && o.html().is_some_and(table_frame)) {
             return Place::Last(self.parent_for(o));
         }
         for (i, e) in self.open.iter().enumerate().rev() {

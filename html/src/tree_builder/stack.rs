@@ -69,18 +69,6 @@ pub(super) fn implied_end(name: &LocalName) -> bool {
     )
 }
 
-pub(super) fn heading(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-    )
-}
-
 /// html5ever's "special" elements (HTML ones only).
 pub(super) fn special(name: &LocalName) -> bool {
     matches!(
@@ -257,8 +245,13 @@ impl Builder {
         self.pop_until(&p);
     }
 
+    /// Whether a `p` element is in button scope (no walk while none is open).
+    pub(super) fn p_in_button_scope(&self) -> bool {
+        self.open.any_paragraph() && self.in_scope(Scope::Button, &local_name!("p"))
+    }
+
     pub(super) fn close_p_in_button_scope(&mut self) {
-        if self.in_scope(Scope::Button, &local_name!("p")) {
+        if self.p_in_button_scope() {
             self.close_p();
         }
     }

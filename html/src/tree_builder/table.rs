@@ -9,6 +9,7 @@ use html5ever::{LocalName, local_name};
 
 use super::entries::Entry;
 use super::stack::Scope;
+use super::tag_sets::{section_names, table_frame, table_ignored_end_names, table_part_names};
 use super::{Builder, Flow, Mode, Step, Tok, any_not_ws, split_ws};
 
 fn table_context(n: &LocalName) -> bool {
@@ -21,11 +22,7 @@ fn table_context(n: &LocalName) -> bool {
 fn body_context(n: &LocalName) -> bool {
     matches!(
         *n,
-        local_name!("tbody")
-            | local_name!("tfoot")
-            | local_name!("thead")
-            | local_name!("template")
-            | local_name!("html")
+        section_names!() | local_name!("template") | local_name!("html")
     )
 }
 
@@ -48,16 +45,7 @@ impl Builder {
     pub(super) fn in_table(&mut self, tok: Tok) -> Step {
         let tag = match tok {
             Tok::Chars(_) | Tok::Null => {
-                let outer = self.current().html().is_some_and(|n| {
-                    matches!(
-                        *n,
-                        local_name!("table")
-                            | local_name!("tbody")
-                            | local_name!("tfoot")
-                            | local_name!("thead")
-                            | local_name!("tr")
-                    )
-                });
+                let outer = self.current().html().is_some_and(table_frame);
                 if !outer {
                     return self.foster_in_body(tok);
                 }
@@ -88,7 +76,7 @@ impl Builder {
                 self.insert_phantom(local_name!("colgroup"));
                 return Ok(Flow::Again(Mode::InColumnGroup, Tok::Tag(tag)));
             }
-            (true, &local_name!("tbody") | &local_name!("tfoot") | &local_name!("thead")) => {
+            (true, &(section_names!())) => {
                 self.pop_to_current(table_context);
                 self.insert_tag(tag);
                 self.mode = Mode::InTableBody;
@@ -111,20 +99,7 @@ impl Builder {
                     self.mode = self.reset_mode()?;
                 }
             }
-            (
-                false,
-                &local_name!("body")
-                | &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("html")
-                | &local_name!("tbody")
-                | &local_name!("td")
-                | &local_name!("tfoot")
-                | &local_name!("th")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            ) => {}
+            (false, &(table_ignored_end_names!())) => {}
             (true, &local_name!("style") | &local_name!("script")) | (_, &local_name!("template")) => {
                 return self.in_head(Tok::Tag(tag));
             }
@@ -177,32 +152,9 @@ impl Builder {
             return self.in_body(tok);
         };
         let closes = match (start(&tag), &tag.name) {
-            (
-                true,
-                &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("tbody")
-                | &local_name!("td")
-                | &local_name!("tfoot")
-                | &local_name!("th")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            )
-            | (false, &local_name!("table") | &local_name!("caption")) => true,
-            (
-                false,
-                &local_name!("body")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("html")
-                | &local_name!("tbody")
-                | &local_name!("td")
-                | &local_name!("tfoot")
-                | &local_name!("th")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            ) => return Ok(Flow::Done),
+            (true, &(table_part_names!())) | (false, &local_name!("table") | &local_name!("caption")) => true,
+            // (The caption end tag is taken above.)
+            (false, &(table_ignored_end_names!())) => return Ok(Flow::Done),
             _ => false,
         };
         if !closes {
@@ -291,23 +243,15 @@ impl Builder {
                 self.insert_phantom(local_name!("tr"));
                 return Ok(Flow::Again(Mode::InRow, Tok::Tag(tag)));
             }
-            (false, &local_name!("tbody") | &local_name!("tfoot") | &local_name!("thead")) => {
+            (false, &(section_names!())) => {
                 if self.in_scope(Scope::Table, &tag.name) {
                     self.pop_to_current(body_context);
                     self.open.pop();
                     self.mode = Mode::InTable;
                 }
             }
-            (
-                true,
-                &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("tbody")
-                | &local_name!("tfoot")
-                | &local_name!("thead"),
-            )
-            | (false, &local_name!("table")) => {
+            // (The row and cell start tags are taken above.)
+            (true, &(table_part_names!())) | (false, &local_name!("table")) => {
                 let outer = |o: &super::entries::Open| {
                     o.html().is_some_and(|n| {
                         matches!(
@@ -322,17 +266,8 @@ impl Builder {
                     return Ok(Flow::Again(Mode::InTable, Tok::Tag(tag)));
                 }
             }
-            (
-                false,
-                &local_name!("body")
-                | &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("html")
-                | &local_name!("td")
-                | &local_name!("th")
-                | &local_name!("tr"),
-            ) => {}
+            // (The section end tags are taken above.)
+            (false, &(table_ignored_end_names!())) => {}
             _ => return self.in_table(Tok::Tag(tag)),
         }
         Ok(Flow::Done)
@@ -357,40 +292,23 @@ impl Builder {
                     self.mode = Mode::InTableBody;
                 }
             }
-            (
-                true,
-                &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("tbody")
-                | &local_name!("tfoot")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            )
-            | (false, &local_name!("table")) => {
+            // (The cell start tags are taken above.)
+            (true, &(table_part_names!())) | (false, &local_name!("table")) => {
                 if self.in_scope(Scope::Table, &tr) {
                     self.pop_to_current(row_context);
                     self.open.pop();
                     return Ok(Flow::Again(Mode::InTableBody, Tok::Tag(tag)));
                 }
             }
-            (false, &local_name!("tbody") | &local_name!("tfoot") | &local_name!("thead")) => {
+            (false, &(section_names!())) => {
                 if self.in_scope(Scope::Table, &tag.name) && self.in_scope(Scope::Table, &tr) {
                     self.pop_to_current(row_context);
                     self.open.pop();
                     return Ok(Flow::Again(Mode::InTableBody, Tok::Tag(tag)));
                 }
             }
-            (
-                false,
-                &local_name!("body")
-                | &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("html")
-                | &local_name!("td")
-                | &local_name!("th"),
-            ) => {}
+            // (The row and section end tags are taken above.)
+            (false, &(table_ignored_end_names!())) => {}
             _ => return self.in_table(Tok::Tag(tag)),
         }
         Ok(Flow::Done)
@@ -409,44 +327,20 @@ impl Builder {
                     self.mode = Mode::InRow;
                 }
             }
-            (
-                true,
-                &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("tbody")
-                | &local_name!("td")
-                | &local_name!("tfoot")
-                | &local_name!("th")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            ) => {
+            (true, &(table_part_names!())) => {
                 if self.in_scope_by(Scope::Table, |o| o.html().is_some_and(cell)) {
                     self.close_cell();
                     return Ok(Flow::Again(Mode::InRow, Tok::Tag(tag)));
                 }
             }
-            (
-                false,
-                &local_name!("body")
-                | &local_name!("caption")
-                | &local_name!("col")
-                | &local_name!("colgroup")
-                | &local_name!("html"),
-            ) => {}
-            (
-                false,
-                &local_name!("table")
-                | &local_name!("tbody")
-                | &local_name!("tfoot")
-                | &local_name!("thead")
-                | &local_name!("tr"),
-            ) => {
+            (false, &local_name!("table") | &local_name!("tr") | &(section_names!())) => {
                 if self.in_scope(Scope::Table, &tag.name) {
                     self.close_cell();
                     return Ok(Flow::Again(Mode::InRow, Tok::Tag(tag)));
                 }
             }
+            // (The cell, row, section end tags are taken above.)
+            (false, &(table_ignored_end_names!())) => {}
             _ => return self.in_body(Tok::Tag(tag)),
         }
         Ok(Flow::Done)

@@ -9,6 +9,7 @@ use html5ever::{LocalName, local_name};
 use super::entries::Entry;
 use super::entries::Ns;
 use super::stack::implied_end;
+use super::tag_sets::head_names;
 use super::{Builder, Flow, Mode, Step, Tok};
 
 /// The elements "generate all implied end tags thoroughly" closes.
@@ -86,16 +87,7 @@ impl Builder {
             return Ok(Flow::Done);
         }
         let mode = match tag.name {
-            local_name!("base")
-            | local_name!("basefont")
-            | local_name!("bgsound")
-            | local_name!("link")
-            | local_name!("meta")
-            | local_name!("noframes")
-            | local_name!("script")
-            | local_name!("style")
-            | local_name!("template")
-            | local_name!("title") => return self.in_head(Tok::Tag(tag)),
+            head_names!() => return self.in_head(Tok::Tag(tag)),
             local_name!("caption")
             | local_name!("colgroup")
             | local_name!("tbody")
