@@ -10,11 +10,12 @@
 //! The byte bound is the server's memory: a value waits whole until its
 //! batch commits, and a commit can stall on the disk (the durable one a
 //! second syncs the file), so under a burst of large pages the queue held up
-//! to ~20 MiB of them (BENCHMARKS.md, "The c=16 peak"). Deletes and barriers go through the same queue, so they see
-//! every write queued before them. Dropping the [`Writer`] drains the queue
-//! and joins the thread: nothing queued is lost on a graceful shutdown.
-//! Until a put reaches the file it is also in [`Pending`], so a read finds
-//! it even if the hot tier has already evicted it.
+//! to ~20 MiB of them (BENCHMARKS.md, "The c=16 peak"). Deletes and barriers
+//! go through the same queue, so they see every write queued before them.
+//! Dropping the [`Writer`] drains the queue and joins the thread: nothing
+//! queued is lost on a graceful shutdown. Until a put reaches the file it is
+//! also in [`Pending`], so a read finds it even if the hot tier has already
+//! evicted it.
 
 use super::codec;
 use super::disk::Disk;
