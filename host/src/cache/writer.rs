@@ -3,14 +3,19 @@
 //! hits) and queues here; the thread drains the queue in batches, compresses
 //! each value ([`super::codec::compact`]) and commits the batch to the redb
 //! file in one transaction, then drops the keys the file evicted from the hot
-//! tier. The queue is bounded ([`QUEUE_LEN`]): when it is full, a put keeps
-//! its hot-tier copy but its file write is dropped with a debug log, rather
-//! than slowing the request (a cache may lose an entry; it must not add
-//! latency). Deletes and barriers go through the same queue, so they see
-//! every write queued before them. Dropping the [`Writer`] drains the queue
-//! and joins the thread: nothing queued is lost on a graceful shutdown.
-//! Until a put reaches the file it is also in [`Pending`], so a read finds
-//! it even if the hot tier has already evicted it.
+//! tier. The queue is bounded, in writes ([`QUEUE_LEN`]) and in the bytes of
+//! the values waiting ([`QUEUE_BYTES`]): when it is full, a put keeps its
+//! hot-tier copy but its file write is dropped with a debug log, rather than
+//! slowing the request (a cache may lose an entry; it must not add latency).
+//! The byte bound is the server's memory: a value waits whole until its
+//! batch commits, and a commit can stall on the disk (the durable one a
+//! second syncs the file), so under a burst of large pages the queue held up
+//! to ~20 MiB of them (BENCHMARKS.md, "The c=16 peak"). Deletes and barriers
+//! go through the same queue, so they see every write queued before them.
+//! Dropping the [`Writer`] drains the queue and joins the thread: nothing
+//! queued is lost on a graceful shutdown. Until a put reaches the file it is
+//! also in [`Pending`], so a read finds it even if the hot tier has already
+//! evicted it.
 
 use super::codec;
 use super::disk::Disk;
@@ -18,13 +23,16 @@ use super::store::StoreError;
 use crate::scratch::Scratch;
 use moka::future::Cache;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use tokio::sync::{mpsc, oneshot};
 
 /// Writes waiting for the thread, at most (each holds one encoded value).
 pub const QUEUE_LEN: usize = 512;
+/// Bytes of values waiting for the thread or its commit, at most; a value
+/// larger than this alone is still queued when nothing else waits.
+pub const QUEUE_BYTES: usize = 8 << 20;
 /// Capacity the thread keeps for compressing between values: a value up to
 /// ~2 MiB compresses without a fresh page-sized buffer.
 const SCRATCH_CAP: usize = 2 << 20;
@@ -80,6 +88,27 @@ pub struct Writer {
     thread: Option<JoinHandle<()>>,
     dropped: Arc<AtomicU64>,
     pending: Pending,
+    queued: Arc<Queued>,
+}
+
+/// Bytes of queued values not yet committed (or given up on).
+#[derive(Default)]
+struct Queued(AtomicUsize);
+
+impl Queued {
+    /// Counts `len` more bytes if they fit under [`QUEUE_BYTES`] (or nothing
+    /// is queued); false when the write must be dropped.
+    fn admit(&self, len: usize) -> bool {
+        self.0
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+                (q == 0 || q + len <= QUEUE_BYTES).then_some(q + len)
+            })
+            .is_ok()
+    }
+
+    fn done(&self, len: usize) {
+        self.0.fetch_sub(len, Ordering::AcqRel);
+    }
 }
 
 impl Writer {
@@ -87,16 +116,18 @@ impl Writer {
     pub fn start(disk: Arc<Disk>, hot: HotTier) -> Writer {
         let (tx, rx) = mpsc::channel(QUEUE_LEN);
         let pending = Pending::default();
-        let p = pending.clone();
+        let queued = Arc::new(Queued::default());
+        let (p, q) = (pending.clone(), queued.clone());
         let thread = std::thread::Builder::new()
             .name("distill-cache-writer".into())
-            .spawn(move || run(rx, &disk, &hot, &p))
+            .spawn(move || run(rx, &disk, &hot, &p, &q))
             .expect("spawning the cache writer thread");
         Writer {
             queue: Some(tx),
             thread: Some(thread),
             dropped: Arc::new(AtomicU64::new(0)),
             pending,
+            queued,
         }
     }
 
@@ -111,20 +142,30 @@ impl Writer {
         let Some(queue) = &self.queue else {
             return false;
         };
+        let len = encoded.len();
+        if !self.queued.admit(len) {
+            return self.drop_write(key);
+        }
         self.pending.insert(key, encoded.clone());
         match queue.try_send(Op::Put(key.to_string(), encoded.clone())) {
             Ok(()) => true,
             Err(_) => {
+                self.queued.done(len);
                 self.pending.written(key, &encoded);
-                let n = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
-                tracing::debug!(
-                    key,
-                    dropped_total = n,
-                    "cache: write queue full, file write dropped"
-                );
-                false
+                self.drop_write(key)
             }
         }
+    }
+
+    /// Counts and logs a put whose file write is dropped; false.
+    fn drop_write(&self, key: &str) -> bool {
+        let n = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+        tracing::debug!(
+            key,
+            dropped_total = n,
+            "cache: write queue full, file write dropped"
+        );
+        false
     }
 
     /// Deletes `key` from the file after every write queued before.
@@ -167,7 +208,7 @@ fn closed() -> StoreError {
 }
 
 /// The thread: one batch per wake-up until the queue closes.
-fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending) {
+fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending, queued: &Queued) {
     let mut zstd = codec::compressor();
     let mut scratch = Scratch::new(SCRATCH_CAP);
     while let Some(first) = rx.blocking_recv() {
@@ -181,19 +222,26 @@ fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending
                 Err(_) => break,
             }
         }
-        apply(batch, disk, hot, pending, &mut zstd, &mut scratch);
+        let done = Done { hot, pending, queued };
+        apply(batch, disk, &done, &mut zstd, &mut scratch);
     }
 }
 
 /// A put on its way to the file: key, stored form, the queued value.
 type Put = (String, Vec<u8>, Arc<[u8]>);
 
+/// What a written put is taken out of.
+struct Done<'a> {
+    hot: &'a HotTier,
+    pending: &'a Pending,
+    queued: &'a Queued,
+}
+
 /// Applies a batch in order: runs of puts become one transaction each.
 fn apply(
     batch: Vec<Op>,
     disk: &Disk,
-    hot: &HotTier,
-    pending: &Pending,
+    done: &Done,
     zstd: &mut Option<zstd::bulk::Compressor<'static>>,
     scratch: &mut Scratch,
 ) {
@@ -204,27 +252,28 @@ fn apply(
                 match codec::compact_with(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch))) {
                     Ok(stored) => puts.push((key, stored, encoded)),
                     Err(e) => {
-                        pending.written(&key, &encoded);
+                        done.pending.written(&key, &encoded);
+                        done.queued.done(encoded.len());
                         tracing::warn!(key, error = %e, "cache: entry not written");
                     }
                 }
             }
             Op::Delete(key, reply) => {
-                write_puts(&mut puts, disk, hot, pending);
+                write_puts(&mut puts, disk, done);
                 let _ = reply.send(disk.delete(&key));
             }
             Op::Barrier(reply) => {
-                write_puts(&mut puts, disk, hot, pending);
+                write_puts(&mut puts, disk, done);
                 let _ = reply.send(());
             }
         }
     }
-    write_puts(&mut puts, disk, hot, pending);
+    write_puts(&mut puts, disk, done);
 }
 
 /// Commits the pending puts in one transaction and evicts what the file
 /// evicted from the hot tier.
-fn write_puts(puts: &mut Vec<Put>, disk: &Disk, hot: &HotTier, pending: &Pending) {
+fn write_puts(puts: &mut Vec<Put>, disk: &Disk, done: &Done) {
     if puts.is_empty() {
         return;
     }
@@ -232,15 +281,20 @@ fn write_puts(puts: &mut Vec<Put>, disk: &Disk, hot: &HotTier, pending: &Pending
     let result = disk.put_many(&items);
     // Written (or failed for good): reads go to the file from now on.
     for (k, _, queued) in puts.iter() {
-        pending.written(k, queued);
+        done.pending.written(k, queued);
+        done.queued.done(queued.len());
     }
     match result {
         Ok(evicted) => {
             for k in &evicted {
-                futures::executor::block_on(hot.invalidate(k));
+                futures::executor::block_on(done.hot.invalidate(k));
             }
         }
         Err(e) => tracing::warn!(entries = puts.len(), error = %e, "cache: batch not written"),
     }
     puts.clear();
 }
+
+#[cfg(test)]
+#[path = "writer_tests.rs"]
+mod tests;
