@@ -66,11 +66,9 @@ pub async fn run_caught<T: Send + 'static>(
 
 /// Polls `work` on the caller's own task, catching a panic: no task is
 /// spawned, so a request's work does not hop to another worker thread and
-/// back (at one request at a time that hop woke a parked worker twice per
-/// request, BENCHMARKS.md). The work is boxed once, so the route's future
-/// moves a pointer, not the pipeline's state machine.
+/// back (BENCHMARKS.md). Callers box large work once, where it is made.
 async fn caught<T>(work: impl Future<Output = T>) -> Result<T, String> {
-    AssertUnwindSafe(Box::pin(work))
+    AssertUnwindSafe(work)
         .catch_unwind()
         .await
         .map_err(|payload| panic_message(payload.as_ref()))
