@@ -209,6 +209,10 @@ fn keys_digest_the_canonical_text_as_before() {
     ] {
         let r = req(extra.clone());
         let inputs = page_inputs(&r.url, &r.options);
-        assert_eq!(keys(&r.url, &r.options).page, format!("page:{}", reference(&inputs)), "{extra}");
+        assert_eq!(
+            keys(&r.url, &r.options).page,
+            format!("page:{}", reference(&inputs)),
+            "{extra}"
+        );
     }
 }

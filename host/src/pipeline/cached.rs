@@ -85,7 +85,9 @@ pub async fn lookup(
     // A stored response is served only while the plugins that made it are
     // the ones loaded (hot swap changes them).
     let registry = services.plugins.registry();
-    let (found, keys) = cache.lookup_for(&req.url, opts, registry.renderers(), now_ms()).await;
+    let (found, keys) = cache
+        .lookup_for(&req.url, opts, registry.renderers(), now_ms())
+        .await;
     crate::telemetry::cache_lookup(match &found {
         Lookup::Document(..) | Lookup::Page(..) => "hit",
         _ => "miss",
