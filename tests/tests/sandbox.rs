@@ -1,7 +1,8 @@
 //! The plugin sandbox, driven through the test-only `misbehave` plugin: a trap,
 //! an endless loop, a memory bomb and a typed error each fail only their own
 //! request, name the plugin, and leave the server serving normal scrapes;
-//! a looping plugin does not stall concurrent requests.
+//! a looping plugin does not stall concurrent requests, and is stopped even
+//! when it is the first call after an idle spell.
 
 use distill_e2e::{Plugins, Reply, ServerOptions, TestServer, get, scrape, site};
 use serde_json::json;
@@ -87,6 +88,33 @@ async fn an_endless_loop_is_stopped_at_the_request_timeout() {
         r.elapsed
     );
     assert_still_serving().await;
+}
+
+#[tokio::test]
+async fn a_loop_started_after_an_idle_spell_is_still_stopped() {
+    // The epoch ticker that enforces plugin deadlines sleeps once no call
+    // has run for a second; the next call must wake it. A server of its
+    // own, left idle past that, then a loop with a 2 s deadline.
+    let idle = TestServer::start(ServerOptions {
+        plugins: Plugins::ShippedAnd(&["misbehave"]),
+        ..ServerOptions::default()
+    });
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let r = scrape(
+        idle.url(),
+        &json!({
+            "url": site().url("/article.html"),
+            "formats": [{ "type": "misbehave", "mode": "loop" }],
+            "timeout": 2000
+        }),
+    )
+    .await;
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(
+        r.elapsed >= Duration::from_millis(1500) && r.elapsed < Duration::from_secs(6),
+        "the 2000 ms timeout took {:?}",
+        r.elapsed
+    );
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@
 //! processes and releases of this format.
 
 use crate::api::scrape_request::ScrapeOptions;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use url::Url;
@@ -117,7 +118,6 @@ fn formats_input(opts: &ScrapeOptions) -> Value {
     )
 }
 
-/// sha256 (hex) of the canonical JSON of `v`.
 /// `keys` with the result key tied to `renderers` (an identity of the code
 /// that renders formats, e.g. the loaded plugins' hashes): a stored response
 /// made by other plugins is not served; the page entry is shared.
@@ -132,9 +132,34 @@ pub fn with_renderers(keys: CacheKeys, renderers: &str) -> CacheKeys {
     CacheKeys { result, ..keys }
 }
 
+/// sha256 (hex) of the canonical JSON of `v`.
 fn digest(v: &Value) -> String {
-    let text = serde_json::to_string(&canonical(v)).expect("JSON values serialise");
-    hex::encode(Sha256::digest(text.as_bytes()))
+    let mut text = Vec::with_capacity(512);
+    serde_json::to_writer(&mut text, &Sorted(v)).expect("JSON values serialise");
+    hex::encode(Sha256::digest(&text))
+}
+
+/// `v` serialised with every object's keys sorted: the same text as
+/// [`canonical`]'s value serialised, without building that copy (a
+/// scrape's keys cost ~40 % less, BENCHMARKS.md).
+struct Sorted<'a>(&'a Value);
+
+impl Serialize for Sorted<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Object(m) => {
+                let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, &Sorted(v))?;
+                }
+                map.end()
+            }
+            Value::Array(items) => serializer.collect_seq(items.iter().map(Sorted)),
+            other => other.serialize(serializer),
+        }
+    }
 }
 
 /// `v` with every object's keys sorted (serde_json keeps insertion order here).

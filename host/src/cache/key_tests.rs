@@ -183,3 +183,36 @@ fn renderers_change_only_the_result_key() {
     assert!(a.result.starts_with("result:"));
     assert_eq!(with_renderers(base, "sha-a,sha-b"), a);
 }
+
+#[test]
+fn keys_digest_the_canonical_text_as_before() {
+    // The digest is taken over the sorted text without building the sorted
+    // copy; it must stay the digest of that copy, or every stored entry
+    // would miss after an upgrade.
+    let reference = |v: &Value| {
+        let text = serde_json::to_string(&canonical(v)).unwrap();
+        hex::encode(Sha256::digest(text.as_bytes()))
+    };
+    let values = [
+        json!({"b": 1, "a": [{"z": null, "y": "\u{e9}\"\n"}, 2.5, -3], "c": {}}),
+        json!([{"b": {"d": 1, "c": 2}}, [], "x"]),
+        json!("plain"),
+        json!({"é": 1, "e": 2, "E": 3, "": 4}),
+    ];
+    for v in &values {
+        assert_eq!(digest(v), reference(v), "{v}");
+    }
+    for extra in [
+        json!({}),
+        json!({"formats": ["markdown", {"type": "json", "prompt": "p", "schema": {"b": 2, "a": 1}}]}),
+        json!({"headers": {"X-A": "1"}, "location": {"country": "DE"}, "actions": [{"type": "wait", "milliseconds": 5}]}),
+    ] {
+        let r = req(extra.clone());
+        let inputs = page_inputs(&r.url, &r.options);
+        assert_eq!(
+            keys(&r.url, &r.options).page,
+            format!("page:{}", reference(&inputs)),
+            "{extra}"
+        );
+    }
+}

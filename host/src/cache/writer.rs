@@ -23,9 +23,10 @@ use super::store::StoreError;
 use crate::scratch::Scratch;
 use moka::future::Cache;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::thread::{JoinHandle, Thread};
+use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 /// Writes waiting for the thread, at most (each holds one encoded value).
@@ -39,8 +40,14 @@ const SCRATCH_CAP: usize = 2 << 20;
 /// Most operations one transaction takes.
 const BATCH: usize = 128;
 /// After a put wakes the thread, how long it waits for more before writing:
-/// under load this gathers many puts into one transaction and one wake-up.
-const LINGER: std::time::Duration = std::time::Duration::from_millis(5);
+/// many puts then share one transaction and one wake-up. A commit costs
+/// ~0.3 ms of CPU however few puts it holds, so with 5 ms a scrape of a slow
+/// origin paid one of its own (BENCHMARKS.md). The wait ends early once a
+/// full batch is queued, half of [`QUEUE_BYTES`] waits, or a delete or
+/// barrier waits. Reads never wait:
+/// the hot tier and [`Pending`] serve a put at once, and the file is made
+/// durable only once a second anyway ([`super::disk::FLUSH_EVERY`]).
+const LINGER: Duration = Duration::from_millis(200);
 
 /// The hot tier: key → encoded value (uncompressed form).
 pub type HotTier = Cache<String, Arc<[u8]>>;
@@ -86,6 +93,10 @@ enum Op {
 pub struct Writer {
     queue: Option<mpsc::Sender<Op>>,
     thread: Option<JoinHandle<()>>,
+    /// Cuts the thread's linger short: set and unparked for a delete, a
+    /// barrier or shutdown (a full batch unparks it without the flag).
+    hurry: Arc<AtomicBool>,
+    waker: Thread,
     dropped: Arc<AtomicU64>,
     pending: Pending,
     queued: Arc<Queued>,
@@ -106,6 +117,11 @@ impl Queued {
             .is_ok()
     }
 
+    /// Whether half of [`QUEUE_BYTES`] or more waits.
+    fn heavy(&self) -> bool {
+        self.0.load(Ordering::Acquire) >= QUEUE_BYTES / 2
+    }
+
     fn done(&self, len: usize) {
         self.0.fetch_sub(len, Ordering::AcqRel);
     }
@@ -117,14 +133,17 @@ impl Writer {
         let (tx, rx) = mpsc::channel(QUEUE_LEN);
         let pending = Pending::default();
         let queued = Arc::new(Queued::default());
-        let (p, q) = (pending.clone(), queued.clone());
+        let hurry = Arc::new(AtomicBool::new(false));
+        let (p, q, h) = (pending.clone(), queued.clone(), hurry.clone());
         let thread = std::thread::Builder::new()
             .name("distill-cache-writer".into())
-            .spawn(move || run(rx, &disk, &hot, &p, &q))
+            .spawn(move || run(rx, &disk, &hot, &p, &q, &h))
             .expect("spawning the cache writer thread");
         Writer {
             queue: Some(tx),
+            waker: thread.thread().clone(),
             thread: Some(thread),
+            hurry,
             dropped: Arc::new(AtomicU64::new(0)),
             pending,
             queued,
@@ -148,7 +167,18 @@ impl Writer {
         }
         self.pending.insert(key, encoded.clone());
         match queue.try_send(Op::Put(key.to_string(), encoded.clone())) {
-            Ok(()) => true,
+            Ok(()) => {
+                if self.queued.heavy() {
+                    // Half the byte bound waits (a burst of large pages):
+                    // lingering on would start dropping writes.
+                    self.hurry.store(true, Ordering::Release);
+                    self.waker.unpark();
+                } else if QUEUE_LEN - queue.capacity() >= BATCH {
+                    // A full batch waits: no reason to linger.
+                    self.waker.unpark();
+                }
+                true
+            }
             Err(_) => {
                 self.queued.done(len);
                 self.pending.written(key, &encoded);
@@ -189,7 +219,14 @@ impl Writer {
 
     async fn send(&self, op: Op) -> Result<(), StoreError> {
         let queue = self.queue.as_ref().ok_or_else(closed)?;
-        queue.send(op).await.map_err(|_| closed())
+        queue.send(op).await.map_err(|_| closed())?;
+        self.hurry_up();
+        Ok(())
+    }
+
+    fn hurry_up(&self) {
+        self.hurry.store(true, Ordering::Release);
+        self.waker.unpark();
     }
 }
 
@@ -197,6 +234,7 @@ impl Drop for Writer {
     /// Closes the queue and waits for the thread to write what is left.
     fn drop(&mut self) {
         self.queue.take();
+        self.hurry_up();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -208,13 +246,21 @@ fn closed() -> StoreError {
 }
 
 /// The thread: one batch per wake-up until the queue closes.
-fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending, queued: &Queued) {
+fn run(
+    mut rx: mpsc::Receiver<Op>,
+    disk: &Disk,
+    hot: &HotTier,
+    pending: &Pending,
+    queued: &Queued,
+    hurry: &AtomicBool,
+) {
     let mut zstd = codec::compressor();
     let mut scratch = Scratch::new(SCRATCH_CAP);
     while let Some(first) = rx.blocking_recv() {
         if matches!(first, Op::Put(..)) {
-            std::thread::sleep(LINGER);
+            linger(&rx, hurry);
         }
+        hurry.store(false, Ordering::Release);
         let mut batch = vec![first];
         while batch.len() < BATCH {
             match rx.try_recv() {
@@ -224,6 +270,19 @@ fn run(mut rx: mpsc::Receiver<Op>, disk: &Disk, hot: &HotTier, pending: &Pending
         }
         let done = Done { hot, pending, queued };
         apply(batch, disk, &done, &mut zstd, &mut scratch);
+    }
+}
+
+/// Waits up to [`LINGER`] for more operations, less once a full batch is
+/// queued, the writer hurries it, or the queue is closed.
+fn linger(rx: &mpsc::Receiver<Op>, hurry: &AtomicBool) {
+    let until = Instant::now() + LINGER;
+    while rx.len() < BATCH && !hurry.load(Ordering::Acquire) && !rx.is_closed() {
+        let now = Instant::now();
+        if now >= until {
+            break;
+        }
+        std::thread::park_timeout(until - now);
     }
 }
 

@@ -82,8 +82,12 @@ pub async fn lookup(
         };
         return Ok((source(policy::decide(&plan, None, now_ms()))?, None));
     };
-    let renderers = renderers(services);
-    let (found, keys) = cache.lookup_for(&req.url, opts, &renderers, now_ms()).await;
+    // A stored response is served only while the plugins that made it are
+    // the ones loaded (hot swap changes them).
+    let registry = services.plugins.registry();
+    let (found, keys) = cache
+        .lookup_for(&req.url, opts, registry.renderers(), now_ms())
+        .await;
     crate::telemetry::cache_lookup(match &found {
         Lookup::Document(..) | Lookup::Page(..) => "hit",
         _ => "miss",
@@ -131,15 +135,6 @@ pub async fn lookup(
         Lookup::LockdownMiss => return Err(PipelineError::LockdownCacheMiss),
     };
     Ok((source, Some(keys)))
-}
-
-/// The loaded plugins' hashes: a stored response is served only while the
-/// plugins that made it are the ones loaded (hot swap changes them).
-fn renderers(services: &Services) -> String {
-    let registry = services.plugins.registry();
-    let mut hashes: Vec<&str> = registry.plugins().iter().map(|p| p.sha256.as_str()).collect();
-    hashes.sort_unstable();
-    hashes.join(",")
 }
 
 fn source(decision: Decision) -> Result<Source, PipelineError> {

@@ -11,6 +11,7 @@ use super::bindings::{
 use super::engine::{PluginRuntime, SlotKind};
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState, Grants};
+use super::ticker::InFlight;
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -109,6 +110,8 @@ struct Call {
     plugin: String,
     store: Store<CallState>,
     _instance: tokio::sync::OwnedSemaphorePermit,
+    /// Keeps the epoch advancing while the call runs.
+    _ticking: InFlight,
     limits: CallLimits,
     started: Instant,
 }
@@ -180,6 +183,7 @@ impl PluginRuntime {
             grants,
             permit,
         );
+        let ticking = self.call_in_flight();
         let mut store = Store::new(self.engine(), state);
         store.limiter(|s| &mut s.limiter);
         // Every epoch tick: trap once past the deadline, otherwise yield to the
@@ -196,6 +200,7 @@ impl PluginRuntime {
             plugin: plugin.to_string(),
             store,
             _instance: instance,
+            _ticking: ticking,
             limits,
             started: Instant::now(),
         }

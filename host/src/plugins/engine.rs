@@ -10,6 +10,7 @@ use super::code_cache::CodeCache;
 use super::limits::RuntimeLimits;
 use super::registry::Registry;
 use super::sandbox::CallState;
+use super::ticker::{InFlight, Ticker};
 use crate::llm::LlmClient;
 use crate::media_capability::MediaService;
 use arc_swap::ArcSwap;
@@ -25,6 +26,10 @@ const TABLE_KEEP_RESIDENT: usize = 1 << 20;
 
 /// How often the epoch advances; deadlines are checked at this granularity.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+
+/// How long the epoch keeps advancing after the last plugin call ends
+/// ([`Ticker`]): under steady load it never sleeps; idle, it sleeps.
+const EPOCH_LINGER: Duration = Duration::from_secs(1);
 
 /// What the host offers plugins beyond the sandbox.
 #[derive(Clone, Default)]
@@ -45,6 +50,8 @@ pub struct PluginRuntime {
 
 struct Inner {
     engine: Engine,
+    /// Advances the engine's epoch while calls are in flight.
+    ticker: Ticker,
     /// Where compiled plugin code is kept; `None`: compiled in memory at each load.
     code_cache: Option<CodeCache>,
     linker: Linker<CallState>,
@@ -80,13 +87,14 @@ impl PluginRuntime {
     ) -> anyhow::Result<Self> {
         let engine = build_engine(&limits)?;
         let code_cache = cache_dir.map(|dir| CodeCache::open(dir, &engine)).transpose()?;
-        start_epoch_ticker(&engine);
+        let ticker = start_epoch_ticker(&engine);
         // One linker serves every world of every ABI version.
         let mut linker = Linker::new(&engine);
         add_to_linker(&mut linker)?;
         Ok(PluginRuntime {
             inner: Arc::new(Inner {
                 engine,
+                ticker,
                 code_cache,
                 linker,
                 services,
@@ -103,6 +111,11 @@ impl PluginRuntime {
 
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
+    }
+    /// Marks a plugin call in flight: the epoch advances (deadlines and
+    /// yields are checked) until the guard is dropped.
+    pub(crate) fn call_in_flight(&self) -> InFlight {
+        self.inner.ticker.enter()
     }
     pub(crate) fn code_cache(&self) -> Option<&CodeCache> {
         self.inner.code_cache.as_ref()
@@ -227,20 +240,14 @@ fn live_instances(limits: &RuntimeLimits) -> u32 {
     (limits.max_concurrent_calls.max(1) as u32) * 4
 }
 
-/// Advances the engine's epoch every [`EPOCH_TICK`] on a dedicated thread, so
-/// deadlines fire even when every async worker is busy.
-fn start_epoch_ticker(engine: &Engine) {
+/// Advances the engine's epoch every [`EPOCH_TICK`] on a dedicated thread
+/// while calls are in flight, so deadlines fire even when every async worker
+/// is busy; idle, the thread sleeps.
+fn start_epoch_ticker(engine: &Engine) -> Ticker {
     let weak = engine.weak();
-    std::thread::Builder::new()
-        .name("distill-epoch".into())
-        .spawn(move || {
-            while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(EPOCH_TICK);
-            }
-        })
-        .expect("spawning the epoch ticker thread");
+    Ticker::start("distill-epoch", EPOCH_TICK, EPOCH_LINGER, move || {
+        weak.upgrade().map(|engine| engine.increment_epoch()).is_some()
+    })
 }
 
 #[cfg(test)]

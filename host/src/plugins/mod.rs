@@ -7,6 +7,7 @@
 //! - [`limits`]: the operator's memory and concurrency limits.
 //! - [`plugin`]: a loaded plugin (manifest, grants, pre-instantiated component).
 //! - [`engine`]: the shared wasmtime engine (pooling allocator, epoch ticker, code cache).
+//! - [`ticker`]: the thread advancing the epoch while calls are in flight.
 //! - [`sandbox`]: per-call store state: WASI context, limits, deadline.
 //! - [`output`]: a plugin's stdout/stderr, captured for the log.
 //! - [`host_api`]: functions plugins import (logging).
@@ -35,6 +36,7 @@ pub mod registry;
 pub mod reload;
 pub mod sandbox;
 pub mod stats;
+mod ticker;
 pub mod watcher;
 
 pub use bindings::PluginKind;

@@ -7,7 +7,7 @@ use super::plugin::LoadedPlugin;
 use crate::api::scrape_request::Catalog;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Loaded plugins and their lookup tables.
 #[derive(Default)]
@@ -16,6 +16,8 @@ pub struct Registry {
     by_format: HashMap<String, Arc<LoadedPlugin>>,
     by_extension: HashMap<String, Arc<LoadedPlugin>>,
     by_content_type: HashMap<String, Arc<LoadedPlugin>>,
+    /// [`Registry::renderers`], made at its first use.
+    renderers: OnceLock<String>,
 }
 
 impl Registry {
@@ -59,7 +61,19 @@ impl Registry {
             self.by_content_type.insert(c.clone(), plugin.clone());
         }
         self.plugins.push(plugin);
+        self.renderers = OnceLock::new();
         Ok(())
+    }
+
+    /// The loaded plugins' hashes, sorted and comma-joined: the identity of
+    /// the code that renders formats, which the page cache's result keys
+    /// include. Made once per registry, not once per scrape.
+    pub fn renderers(&self) -> &str {
+        self.renderers.get_or_init(|| {
+            let mut hashes: Vec<&str> = self.plugins.iter().map(|p| p.sha256.as_str()).collect();
+            hashes.sort_unstable();
+            hashes.join(",")
+        })
     }
 
     /// The format plugin serving `format`, if any.

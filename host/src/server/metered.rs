@@ -12,6 +12,7 @@ use super::state::AppState;
 use crate::pipeline::{Data, PipelineError};
 use axum::response::Response;
 use std::future::Future;
+use std::pin::Pin;
 use std::time::{Duration, Instant};
 
 /// What is being run, for the audit trail.
@@ -25,13 +26,14 @@ pub struct Job<'a> {
     pub target: Option<&'a str>,
 }
 
-/// Runs `work` metered, billed and audited; the response to send.
+/// Runs `work` metered, billed and audited; the response to send. The work
+/// comes boxed, so this future and the route's stay small to move.
 pub async fn run(
     state: &AppState,
     caller: Option<Caller>,
     job: Job<'_>,
     options: &crate::api::ScrapeOptions,
-    work: impl Future<Output = Result<Data, PipelineError>> + Send + 'static,
+    work: Pin<Box<impl Future<Output = Result<Data, PipelineError>> + Send + 'static>>,
 ) -> Response {
     let key = caller.as_ref().map(|c| c.0.clone());
     let key = key.as_deref();

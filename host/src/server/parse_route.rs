@@ -71,11 +71,11 @@ pub async fn parse_upload(
     let file_name = upload.name.clone();
     let options = Arc::new(options);
     let (id, work_state, work_options) = (scrape_id.clone(), state.clone(), options.clone());
-    let work = async move {
+    let work = Box::pin(async move {
         pipeline::parse(&work_state.services, upload, &work_options, &id)
             .await
             .map(pipeline::Data::Built)
-    };
+    });
     let job = Job {
         route: "parse",
         path: "/v2/parse",

@@ -10,7 +10,10 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use futures::FutureExt;
 use serde_json::{Value, json};
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
 
 /// Reads a JSON body, mapping every failure to the upstream error shapes.
 pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
@@ -43,14 +46,10 @@ pub async fn isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
     work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
 ) -> Result<Data, ApiError> {
-    match tokio::spawn(work).await {
+    match caught(work).await {
         Ok(Ok(data)) => Ok(data.into()),
         Ok(Err(e)) => Err(api_error(e)),
-        Err(join_error) => {
-            let error_id = uuid::Uuid::now_v7().to_string();
-            tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
-            Err(ApiError::unknown(&error_id))
-        }
+        Err(panic) => Err(unknown_error(&request_id, &panic)),
     }
 }
 
@@ -60,11 +59,39 @@ pub async fn run_caught<T: Send + 'static>(
     request_id: String,
     work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
 ) -> Result<Result<T, PipelineError>, Response> {
-    tokio::spawn(work).await.map_err(|join_error| {
-        let error_id = uuid::Uuid::now_v7().to_string();
-        tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {join_error}");
-        ApiError::unknown(&error_id).into_response()
-    })
+    caught(work)
+        .await
+        .map_err(|panic| unknown_error(&request_id, &panic).into_response())
+}
+
+/// Polls `work` on the caller's own task, catching a panic: no task is
+/// spawned, so a request's work does not hop to another worker thread and
+/// back (BENCHMARKS.md). Callers box large work once, where it is made.
+async fn caught<T>(work: impl Future<Output = T>) -> Result<T, String> {
+    AssertUnwindSafe(work)
+        .catch_unwind()
+        .await
+        .map_err(|payload| panic_message(payload.as_ref()))
+}
+
+/// A panic's message, as tokio's join error would print it.
+fn panic_message(payload: &(dyn Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str));
+    match text {
+        Some(text) => format!("panicked with message {text:?}"),
+        None => "panicked".to_string(),
+    }
+}
+
+/// Logs a panicked request at ERROR level with a fresh error id, the id the
+/// client's UNKNOWN_ERROR carries.
+fn unknown_error(request_id: &str, panic: &str) -> ApiError {
+    let error_id = uuid::Uuid::now_v7().to_string();
+    tracing::error!(error_id = %error_id, request = %request_id, "request failed unexpectedly: {panic}");
+    ApiError::unknown(&error_id)
 }
 
 /// The response to a pipeline outcome.

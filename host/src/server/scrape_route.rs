@@ -50,7 +50,9 @@ pub async fn scrape(
     let request = Arc::new(request);
     let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
     let owner = caller.as_ref().map(|c| c.0.id.clone());
-    let work = async move {
+    // Boxed here: the route's future then holds a pointer, not the
+    // pipeline's state machine (~10 KB, copied at every move).
+    let work = Box::pin(async move {
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
@@ -62,7 +64,7 @@ pub async fn scrape(
                 .record(&id, &work_request.url, &work_request.options, owner.as_deref());
         }
         data
-    };
+    });
     let job = Job {
         route: "scrape",
         path: "/v2/scrape",
