@@ -31,8 +31,9 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError>
     serde_json::from_slice(&bytes).map_err(|_| ApiError::invalid_json())
 }
 
-/// Runs a request's pipeline work in its own task, so a panic anywhere in it
-/// becomes a logged 500 UNKNOWN_ERROR (with an error id) for this request only.
+/// Runs a request's pipeline work on the request's own task, catching a
+/// panic, so a panic anywhere in it becomes a logged 500 UNKNOWN_ERROR (with
+/// an error id) for this request only.
 pub async fn run_isolated<T: Into<Data> + Send + 'static>(
     request_id: String,
     work: impl Future<Output = Result<T, PipelineError>> + Send + 'static,
