@@ -196,10 +196,7 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    // Without a body (a short post), the container's last prose paragraph on an article
-    // page.
-    let body = body.or(article_page.then(|| prune.container()));
-    let Some(last) = body.and_then(|body| last_prose(arena, body, prune)) else {
+    let Some(last) = closing_prose(arena, body, article_page, prune) else {
         return;
     };
     let nodes = &arena.nodes;
@@ -258,6 +255,19 @@ pub(super) fn labelled(labels: &[&str], opening: &[u8]) -> bool {
             .strip_prefix(l.as_bytes())
             .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
     })
+}
+
+/// The paragraph the passes reading what closes an article read after: the `body`'s last
+/// paragraph of prose, or without a body (a short post) on an article page the
+/// container's.
+pub(super) fn closing_prose(
+    arena: &Arena,
+    body: Option<usize>,
+    article_page: bool,
+    prune: &Pruning,
+) -> Option<usize> {
+    let body = body.or(article_page.then(|| prune.container()));
+    body.and_then(|body| last_prose(arena, body, prune))
 }
 
 /// The `body`'s last paragraph of prose still kept (a thread pruned inside it is not),

@@ -8,7 +8,7 @@
 use dom_query::{Document, NodeData};
 
 use super::arena::Arena;
-use super::closing_lines::last_prose;
+use super::closing_lines::{blocks_after, closing_prose};
 use super::pruning::Pruning;
 use crate::dom::local_name;
 
@@ -24,25 +24,15 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    let body = body.or(article_page.then(|| prune.container()));
-    let Some(last) = body.and_then(|body| last_prose(arena, body, prune)) else {
+    let Some(last) = closing_prose(arena, body, article_page, prune) else {
         return;
     };
     let nodes = &arena.nodes;
-    let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, last + nodes[last].size as usize, prune.end());
-    while let Some(i) = walk.next() {
+    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |i, _| {
         let n = &nodes[i];
-        if holds_forced[i] || n.forced {
-            walk.step_over();
-            continue;
-        }
         let one_link = n.counts.links == 1 && n.total.chars > 0 && n.total.link_chars == n.total.chars;
-        if n.is_block() && one_link && n.total.words <= MAX_WORDS && holds_time(doc, arena, i) {
-            found.push(i);
-            walk.step_over();
-        }
-    }
+        one_link && holds_time(doc, arena, i)
+    });
     prune.extend(found);
 }
 

@@ -65,6 +65,7 @@ mod dated_links;
 mod declared;
 mod deferred;
 mod hints;
+mod letter_hash;
 mod link_grid_beside;
 mod link_lists;
 mod main_beside;

@@ -11,6 +11,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::arena::Arena;
 use super::hints::Kind;
+use super::letter_hash::LetterHash;
 use super::pruning::Pruning;
 use crate::dom::{Walker, local_name};
 
@@ -88,9 +89,8 @@ fn reaction_log(doc: &Document, arena: &Arena, list: usize) -> bool {
 /// letters; any other run of characters one separator), when there are
 /// [`PHRASE_MIN_WORDS`] to [`PHRASE_WORDS`] of them and no digit (a price, a date).
 fn phrase(doc: &Document, id: NodeId) -> Option<u64> {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut words = 0;
-    let mut gap = true;
+    let mut hash = LetterHash::new();
+    let mut digit = false;
     let mut walk = Walker::new(&doc.tree, id);
     while let Some(node) = walk.next() {
         let skip = doc
@@ -101,20 +101,8 @@ fn phrase(doc: &Document, id: NodeId) -> Option<u64> {
                 }
                 NodeData::Text { contents } => {
                     for c in contents.chars() {
-                        if c.is_numeric() {
-                            words = PHRASE_WORDS + 1;
-                        } else if c.is_alphabetic() {
-                            if gap {
-                                words += 1;
-                                h = (h ^ u64::from(b' ')).wrapping_mul(0x100_0000_01b3);
-                                gap = false;
-                            }
-                            for l in c.to_lowercase() {
-                                h = (h ^ u64::from(l)).wrapping_mul(0x100_0000_01b3);
-                            }
-                        } else {
-                            gap = true;
-                        }
+                        digit |= c.is_numeric();
+                        hash.push(c);
                     }
                     false
                 }
@@ -124,9 +112,9 @@ fn phrase(doc: &Document, id: NodeId) -> Option<u64> {
         if skip {
             walk.skip_children();
         }
-        if words > PHRASE_WORDS {
+        if digit || hash.words() > PHRASE_WORDS {
             return None;
         }
     }
-    (words >= PHRASE_MIN_WORDS).then_some(h)
+    (hash.words() >= PHRASE_MIN_WORDS).then_some(hash.value())
 }

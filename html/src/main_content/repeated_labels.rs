@@ -15,6 +15,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::arena::Arena;
 use super::hints::Kind;
+use super::letter_hash::LetterHash;
 use super::pruning::Pruning;
 use super::score::Scores;
 use crate::dom::Walker;
@@ -114,26 +115,13 @@ fn is_dd(doc: &Document, id: NodeId) -> bool {
 /// A hash of the letters of the text of the element `id` (lower-cased; every run of other
 /// characters, digits included, counts as one separator).
 fn letters_hash(doc: &Document, id: NodeId) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut gap = false;
+    let mut hash = LetterHash::new();
     for node in Walker::new(&doc.tree, id) {
         doc.tree.query_node(&node, |n| {
             if let NodeData::Text { contents } = &n.data {
-                for c in contents.chars() {
-                    if c.is_alphabetic() {
-                        if gap {
-                            h = (h ^ u64::from(b' ')).wrapping_mul(0x100_0000_01b3);
-                            gap = false;
-                        }
-                        for l in c.to_lowercase() {
-                            h = (h ^ u64::from(l)).wrapping_mul(0x100_0000_01b3);
-                        }
-                    } else {
-                        gap = true;
-                    }
-                }
+                contents.chars().for_each(|c| hash.push(c));
             }
         });
     }
-    h
+    hash.value()
 }
