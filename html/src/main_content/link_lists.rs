@@ -205,15 +205,15 @@ fn body_holding(arena: &Arena, container: usize, end: usize, skip_blurbs: bool) 
     for i in (container + 1..end).rev() {
         let n = &nodes[i];
         let p = n.parent as usize;
-        let card = if skip_blurbs {
-            card_of(arena, container, i)
-        } else {
-            p
-        };
-        if n.is_prose_paragraph()
-            && !(skip_blurbs && paras[card - container] == 1 && card_blurb(&nodes[card], n))
-        {
-            prose[i - container] += n.own.chars - n.own.link_chars;
+        if n.is_prose_paragraph() {
+            // The card is looked for only for a paragraph (the walk reads every node).
+            let blurb = skip_blurbs && {
+                let card = card_of(arena, container, i);
+                paras[card - container] == 1 && card_blurb(&nodes[card], n)
+            };
+            if !blurb {
+                prose[i - container] += n.own.chars - n.own.link_chars;
+            }
         }
         prose[p - container] += prose[i - container];
     }
