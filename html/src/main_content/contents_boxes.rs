@@ -28,9 +28,16 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
     while let Some(i) = walk.next() {
         let n = &nodes[i];
         // Tables and code are data: a code listing's gutter of numbered line anchors is
-        // no table of contents.
-        if !n.is_block() || matches!(n.kind, Kind::Table | Kind::Cell | Kind::Pre) {
+        // no table of contents. An inline element may wrap blocks (a page builder's
+        // `span` around the post): the walk goes into it.
+        if matches!(
+            n.kind,
+            Kind::Table | Kind::Cell | Kind::Pre | Kind::Image | Kind::Break | Kind::Media
+        ) {
             walk.step_over();
+            continue;
+        }
+        if !n.is_block() {
             continue;
         }
         if holds_forced[i] || n.forced || n.counts.links < MIN_LINKS {
