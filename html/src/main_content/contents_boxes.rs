@@ -5,8 +5,9 @@
 //! anyway; the ground truths leave it out. A list of the sections written into the
 //! prose ("These are the top trends in the cleaning industry for 2025:" over the
 //! links, or a list right after the paragraph announcing it) has no such title and
-//! stays, as do tab strips, pagers written as `#` links and footnote markers (prose
-//! around them).
+//! stays, as do untitled tab strips, pagers written as bare `#` links (no section
+//! named), a forum post's header repeating its one permalink, and footnote markers
+//! (prose around them).
 
 use dom_query::Document;
 
