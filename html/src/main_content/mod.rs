@@ -40,8 +40,10 @@
 //!    line, tags: [`post_footer`]), readers' reactions listed under it ("ann liked
 //!    this": [`reaction_lists`]), the previous and next stories' dated headline links
 //!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]),
-//!    reading-time lines on any page ([`reading_time`], in the same walk) and headings
-//!    left without a section. One
+//!    reading-time lines on any page ([`reading_time`], in the same walk), tables of
+//!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
+//!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]) and
+//!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
 //! Upstream's force-include list (`#main`…) still keeps its elements and their ancestors,
@@ -57,10 +59,12 @@ mod aside_beside;
 mod beside;
 mod body_pointers;
 mod calls;
+mod caption_credits;
 mod closing_lines;
 mod column_beside;
 mod column_pair;
 mod comments;
+mod contents_boxes;
 mod dated_links;
 mod declared;
 mod deferred;
