@@ -11,6 +11,7 @@
 //! precedes the first letter is dropped and what follows a whole-word match is free. The
 //! English lists are checked first; these only add matches.
 
+mod first_words;
 mod tables;
 
 use std::sync::LazyLock;
@@ -237,6 +238,9 @@ fn labelled(uses: u16, s: &str) -> bool {
 /// Whether a short text is furniture and whether it titles a block of pointers to other
 /// pages (the equivalents of `phrases::short_text_kinds`).
 pub(crate) fn short_text_kinds(text: &str) -> (bool, bool) {
+    if !first_words::SHORT.known(text) {
+        return (false, false);
+    }
     let n = Norm::of(text);
     if n.full {
         return (false, false);
@@ -250,6 +254,9 @@ pub(crate) fn short_text_kinds(text: &str) -> (bool, bool) {
 
 /// Whether a heading's text titles a comment section ("12 Kommentare", "コメント (3)").
 pub(crate) fn is_comment_title(text: &str) -> bool {
+    if !first_words::COMMENTS.known(text) {
+        return false;
+    }
     let n = Norm::of(text);
     let s = n.core();
     starts(Use::COMMENT, s) || (n.counted && starts(Use::COUNTED, s))

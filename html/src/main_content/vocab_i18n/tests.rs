@@ -82,3 +82,34 @@ fn open_phrases_end_inside_a_word() {
     assert!(closing_line(&Norm::of("Über den Autor"), true));
     assert!(!closing_line(&Norm::of("Über den Autor"), false));
 }
+
+#[test]
+fn every_short_text_phrase_passes_the_first_word_filter() {
+    for family in tables::FAMILIES {
+        if family.uses & (Use::EXACT | Use::PREFIX | Use::POINTER) != 0 {
+            for p in family.phrases {
+                assert!(first_words::SHORT.known(p), "{p:?}");
+                let upper = p.to_uppercase();
+                // ("SCHLIESSEN" lower-cases to another word than "schließen".)
+                assert!(
+                    upper.to_lowercase() != *p || first_words::SHORT.known(&format!("  12 {upper}: x")),
+                    "{upper:?}"
+                );
+            }
+        }
+    }
+    assert!(!first_words::SHORT.known("Lichens grow slowly"));
+    assert!(first_words::SHORT.known("J\u{2019}aime"));
+}
+
+#[test]
+fn every_comment_title_passes_the_first_word_filter() {
+    for family in tables::FAMILIES {
+        if family.uses & (Use::COMMENT | Use::COUNTED) != 0 {
+            for p in family.phrases {
+                assert!(first_words::COMMENTS.known(&format!("12 {p} (3)")), "{p:?}");
+            }
+        }
+    }
+    assert!(!first_words::COMMENTS.known("Comments"));
+}
