@@ -197,3 +197,26 @@ fn the_same_words_inside_sentences_stay() {
         &[],
     );
 }
+
+#[test]
+fn a_comment_section_named_in_german_after_the_post_goes() {
+    // No heading: the section's class names it, in the site's language.
+    let comments: String = (0..8)
+        .map(|i| {
+            format!(
+                "<div class='eintrag'><p class='autor'>Leser {i}</p><p>KLASSE{i} Bei uns ist                  die alte Friedhofsmauer jeden Winter mit orangen und grauen Flecken bedeckt,                  und im Frühjahr kommen die Moose dazu.</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        r#"<body><div class="seite"><article><h1>Flechten auf alten Mauern</h1>{}</article>
+        <div class="kommentare">{comments}</div></div></body>"#,
+        prose("Teil", DE, 4)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Teil 1. Flechten", "Teil 4. Flechten"],
+        &["KLASSE0", "KLASSE7"],
+    );
+}
