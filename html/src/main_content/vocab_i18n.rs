@@ -14,35 +14,13 @@
 mod first_words;
 mod tables;
 
+use tables::Use;
+
 use std::sync::LazyLock;
 
 use dom_query::{Document, NodeData, NodeId};
 
 use crate::dom::Walker;
-
-/// The uses a family of phrases has (bits).
-pub(super) struct Use;
-
-impl Use {
-    /// Furniture as the whole short text.
-    pub const EXACT: u16 = 1;
-    /// Furniture at the start of a short text.
-    pub const PREFIX: u16 = 1 << 1;
-    /// Title of a block of pointers to other pages, at the start of a short text.
-    pub const POINTER: u16 = 1 << 2;
-    /// Title of a comment section, at the start of a heading.
-    pub const COMMENT: u16 = 1 << 3;
-    /// The same after a count only.
-    pub const COUNTED: u16 = 1 << 4;
-    /// Title of a box after a post, at the start of a title's text.
-    pub const TITLE: u16 = 1 << 5;
-    /// A call to the reader closing a post, at the start of a block's text.
-    pub const CALL: u16 = 1 << 6;
-    /// A footer line's label (tags, categories), with a colon.
-    pub const TAG_LABEL: u16 = 1 << 7;
-    /// A "read also" line's label, with a colon.
-    pub const READ_LABEL: u16 = 1 << 8;
-}
 
 /// Number of uses.
 const USES: usize = 9;
@@ -225,7 +203,7 @@ fn starts(uses: u16, s: &str) -> bool {
 
 /// Whether `s` is one of the phrases of `uses`.
 fn exact(uses: u16, s: &str) -> bool {
-    candidates(uses, s).iter().any(|p| *p == s)
+    candidates(uses, s).contains(&s)
 }
 
 /// Whether `s` opens with one of the phrases of `uses` and a colon.

@@ -1,13 +1,12 @@
 //! The filter that rules most texts out before they are normalised: a text can match a
 //! phrase only if its first word (from its first letter to the first character that is
-//! not a letter, an apostrophe or a hyphen), lower-cased as [`super::Norm`] does, is the
+//! not a letter, an apostrophe or a hyphen), lower-cased as the module above normalises, is the
 //! first word of one. The first two bytes of that word are looked up in a bit table
 //! first (most words stop there), then the word in a set.
 
 use std::sync::LazyLock;
 
-use super::Use;
-use super::tables::FAMILIES;
+use super::tables::{FAMILIES, Use};
 use crate::main_content::vocabulary::FnvSet;
 
 /// The first words of the phrases of some uses.
@@ -35,7 +34,7 @@ fn word_char(c: char) -> bool {
     c.is_alphabetic() || c == '\'' || c == '-'
 }
 
-/// `c` as [`super::Norm`] writes it before lower-casing.
+/// `c` as the normalisation writes it before lower-casing.
 fn mapped(c: char) -> char {
     match c {
         '\u{2019}' | '\u{2bc}' | '`' => '\'',

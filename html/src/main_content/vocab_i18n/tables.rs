@@ -1,12 +1,34 @@
 //! The phrases of [`super`], by family: what a native page prints as a furniture label in
 //! German, French, Spanish, Portuguese, Italian, Dutch, Polish, Russian, Turkish, Japanese,
 //! Chinese (simplified and traditional) and Korean, each family with the uses it has
-//! (bits of [`super::Use`]). Lower case, single spaces, a typographic apostrophe written
+//! (bits of [`Use`]). Lower case, single spaces, a typographic apostrophe written
 //! `'`. A trailing `*` lets a phrase end inside a word (Japanese and Chinese write no
 //! spaces: "最後までお読みいただき*" matches "最後までお読みいただきありがとうございました");
 //! any other phrase must end where a word does.
 
-use super::Use;
+/// The uses a family of phrases has (bits).
+pub(crate) struct Use;
+
+impl Use {
+    /// Furniture as the whole short text.
+    pub const EXACT: u16 = 1;
+    /// Furniture at the start of a short text.
+    pub const PREFIX: u16 = 1 << 1;
+    /// Title of a block of pointers to other pages, at the start of a short text.
+    pub const POINTER: u16 = 1 << 2;
+    /// Title of a comment section, at the start of a heading.
+    pub const COMMENT: u16 = 1 << 3;
+    /// The same after a count only.
+    pub const COUNTED: u16 = 1 << 4;
+    /// Title of a box after a post, at the start of a title's text.
+    pub const TITLE: u16 = 1 << 5;
+    /// A call to the reader closing a post, at the start of a block's text.
+    pub const CALL: u16 = 1 << 6;
+    /// A footer line's label (tags, categories), with a colon.
+    pub const TAG_LABEL: u16 = 1 << 7;
+    /// A "read also" line's label, with a colon.
+    pub const READ_LABEL: u16 = 1 << 8;
+}
 
 /// A family: the uses its phrases have, and the phrases.
 pub(super) struct Family {
