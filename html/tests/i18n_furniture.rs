@@ -220,3 +220,15 @@ fn a_comment_section_named_in_german_after_the_post_goes() {
         &["KLASSE0", "KLASSE7"],
     );
 }
+
+#[test]
+fn a_german_reading_time_line_goes() {
+    let html = format!(
+        r#"<body><div class="post"><h1>Flechten auf alten Mauern</h1>
+        <div class="meta"><span>2. Mai 2024</span><div>5 Min. Lesezeit LESEZEIT</div></div>
+        <div class="entry">{}</div></div></body>"#,
+        prose("Teil", DE, 6)
+    );
+    let out = main_content(&html);
+    assert_kept(&out, &["Teil 1. Flechten", "Teil 6. Flechten"], &["LESEZEIT"]);
+}

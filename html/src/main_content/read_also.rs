@@ -70,7 +70,9 @@ pub(super) fn prune(
             let opening = opening_of(doc, n.id);
             let opening = opening.bytes();
             if (line && (labelled(opening) || vocab_i18n::read_label(&vocab_i18n::opening_of(doc, n.id))))
-                || (timing && reading_time::reading_time(opening))
+                || (timing
+                    && (reading_time::reading_time(opening)
+                        || vocab_i18n::reading_time(&vocab_i18n::opening_of(doc, n.id))))
             {
                 found.push(i);
                 walk.step_over();

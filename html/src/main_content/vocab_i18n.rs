@@ -1,7 +1,8 @@
 //! Furniture labels in the languages most common on the web besides English (German,
 //! French, Spanish, Portuguese, Italian, Dutch, Polish, Russian, Turkish, Japanese,
 //! Chinese, Korean): the equivalents of the English phrase lists of [`super::phrases`],
-//! [`super::closing_lines`], [`super::post_footer`] and [`super::read_also`], matched the
+//! [`super::closing_lines`], [`super::post_footer`], [`super::read_also`] and
+//! [`super::reading_time`], matched the
 //! same strict way. The phrases are data ([`tables`]); this module normalises a text
 //! (Unicode lower case, white space collapsed, a run of digits written `#`, what precedes
 //! the first letter dropped) and matches a phrase as the whole text, or as its start ending
@@ -23,7 +24,7 @@ use dom_query::{Document, NodeData, NodeId};
 use crate::dom::Walker;
 
 /// Number of uses.
-const USES: usize = 9;
+const USES: usize = 10;
 
 /// Bytes of a normalised text kept (what comes after is not read).
 const CAP: usize = 128;
@@ -255,6 +256,11 @@ pub(crate) fn tag_label(opening: &Norm) -> bool {
 /// Whether a block's opening is a "read also" label and a colon ("À lire aussi : …").
 pub(crate) fn read_label(opening: &Norm) -> bool {
     labelled(Use::READ_LABEL, opening.all())
+}
+
+/// Whether a short block's opening is a reading-time line's ("Lesezeit: 5 Minuten").
+pub(crate) fn reading_time(opening: &Norm) -> bool {
+    starts(Use::READING, opening.all())
 }
 
 #[cfg(test)]

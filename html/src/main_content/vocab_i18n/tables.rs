@@ -28,6 +28,8 @@ impl Use {
     pub const TAG_LABEL: u16 = 1 << 7;
     /// A "read also" line's label, with a colon.
     pub const READ_LABEL: u16 = 1 << 8;
+    /// A reading-time line's opening (from its first letter: a count before it is dropped).
+    pub const READING: u16 = 1 << 9;
 }
 
 /// A family: the uses its phrases have, and the phrases.
@@ -251,6 +253,33 @@ const CALLS: &[&str] = &[
     "欢迎订阅*", "歡迎訂閱*", "订阅我们的*", "訂閱我們的*", "뉴스레터 구독", "읽어주셔서 감사합니다",
 ];
 
+/// Reading-time lines ("5 Min. Lesezeit", "Lesezeit: 5 Minuten", "この記事は約5分で読めます"),
+/// from their first letter (the English `reading_time::OPENINGS`).
+#[rustfmt::skip]
+const READING: &[&str] = &[
+    // German
+    "lesedauer", "lesezeit", "min lesezeit", "min. lesezeit", "minuten lesezeit",
+    // French
+    "min de lecture", "minutes de lecture", "temps de lecture",
+    // Spanish
+    "min de lectura", "minutos de lectura", "tiempo de lectura",
+    // Portuguese
+    "min de leitura", "minutos de leitura", "tempo de leitura",
+    // Italian
+    "min di lettura", "minuti di lettura", "tempo di lettura",
+    // Dutch
+    "leestijd", "min leestijd", "minuten leestijd",
+    // Polish
+    "czas czytania", "min czytania", "minut czytania",
+    // Russian
+    "время чтения", "мин чтения", "минут чтения", "минуты чтения",
+    // Turkish
+    "dakika okuma", "dk okuma", "okuma süresi",
+    // Japanese, Chinese, Korean
+    "この記事は約*", "分で読めます", "読了時間", "阅读时间", "閱讀時間", "预计阅读时间", "預計閱讀時間",
+    "분 읽기", "읽는 시간",
+];
+
 /// The families with their uses.
 pub(super) const FAMILIES: &[Family] = &[
     Family {
@@ -296,5 +325,9 @@ pub(super) const FAMILIES: &[Family] = &[
     Family {
         uses: Use::CALL,
         phrases: CALLS,
+    },
+    Family {
+        uses: Use::READING,
+        phrases: READING,
     },
 ];

@@ -113,3 +113,17 @@ fn every_comment_title_passes_the_first_word_filter() {
     }
     assert!(!first_words::COMMENTS.known("Comments"));
 }
+
+#[test]
+fn reading_time_lines_open_after_their_count() {
+    for t in [
+        "5 Min. Lesezeit",
+        "Lesezeit: 5 Minuten",
+        "この記事は約5分で読めます",
+        "3 мин чтения",
+        "阅读时间：3分钟",
+    ] {
+        assert!(reading_time(&Norm::of(t)), "{t}");
+    }
+    assert!(!reading_time(&Norm::of("Lesezeiten sind lang")));
+}
