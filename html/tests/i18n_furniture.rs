@@ -232,3 +232,21 @@ fn a_german_reading_time_line_goes() {
     let out = main_content(&html);
     assert_kept(&out, &["Teil 1. Flechten", "Teil 6. Flechten"], &["LESEZEIT"]);
 }
+
+#[test]
+fn an_articles_last_section_titled_with_a_comment_noun_stays() {
+    // "Comentarios finales" (closing remarks) titles the author's last section: a comment
+    // noun followed by more words is no comment section's title.
+    let html = format!(
+        r#"<body><div class="post"><h1>Los líquenes de los muros viejos</h1><div class="entry">{}
+        <h2>Comentarios finales</h2>{}</div></div></body>"#,
+        prose("Parte", ES, 4),
+        prose("Final", ES, 2)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Parte 1.", "Comentarios finales", "Final 1.", "Final 2."],
+        &[],
+    );
+}

@@ -24,7 +24,7 @@ use dom_query::{Document, NodeData, NodeId};
 use crate::dom::Walker;
 
 /// Number of uses.
-const USES: usize = 10;
+const USES: usize = 12;
 
 /// Bytes of a normalised text kept (what comes after is not read).
 const CAP: usize = 128;
@@ -238,7 +238,24 @@ pub(crate) fn is_comment_title(text: &str) -> bool {
     }
     let n = Norm::of(text);
     let s = n.core();
-    starts(Use::COMMENT, s) || (n.counted && starts(Use::COUNTED, s))
+    starts(Use::COMMENT, s)
+        || noun(Use::COMMENT_NOUN, s)
+        || (n.counted && (noun(Use::COUNTED, s) || starts(Use::COUNTED_ON, s)))
+}
+
+/// Whether `s` starts with one of the phrases of `uses` as whole words and says nothing
+/// more but a count (letters after a count: "댓글 3개", "コメント 3件").
+fn noun(uses: u16, s: &str) -> bool {
+    candidates(uses, s).iter().any(|p| {
+        after(s, p).is_some_and(|rest| {
+            !rest
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .chars()
+                .any(char::is_alphabetic)
+        })
+    })
 }
 
 /// Whether a block's opening is a call to the reader closing a post or, when the block

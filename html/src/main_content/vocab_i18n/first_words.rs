@@ -24,7 +24,7 @@ pub(super) static SHORT: LazyLock<FirstWords> =
     LazyLock::new(|| FirstWords::of(Use::EXACT | Use::PREFIX | Use::POINTER));
 /// The first words of the comment titles.
 pub(super) static COMMENTS: LazyLock<FirstWords> =
-    LazyLock::new(|| FirstWords::of(Use::COMMENT | Use::COUNTED));
+    LazyLock::new(|| FirstWords::of(Use::COMMENT | Use::COMMENT_NOUN | Use::COUNTED | Use::COUNTED_ON));
 
 /// Bytes of a first word looked at.
 const WORD_CAP: usize = 40;

@@ -18,8 +18,14 @@ impl Use {
     pub const POINTER: u16 = 1 << 2;
     /// Title of a comment section, at the start of a heading.
     pub const COMMENT: u16 = 1 << 3;
-    /// The same after a count only.
+    /// A noun titling a comment section, at the start of a heading that says nothing more
+    /// but a count ("Kommentare (12)", "댓글 3개"; not "Comentarios finales").
+    pub const COMMENT_NOUN: u16 = 1 << 10;
+    /// The same after a count only ("1 Kommentar").
     pub const COUNTED: u16 = 1 << 4;
+    /// A title of a comment section after a count, with what it is on ("12 Kommentare zu
+    /// „…“", the English "12 thoughts on “…”").
+    pub const COUNTED_ON: u16 = 1 << 11;
     /// Title of a box after a post, at the start of a title's text.
     pub const TITLE: u16 = 1 << 5;
     /// A call to the reader closing a post, at the start of a block's text.
@@ -51,7 +57,7 @@ const CHROME: &[&str] = &[
     // French
     "accepter", "accueil", "afficher plus", "copier le lien", "fermer", "imprimer", "inscription",
     "j'aime", "lire la suite", "mentions légales", "nous contacter", "partager cet article",
-    "partager l'article", "politique de confidentialité", "recherche", "rechercher", "répondre",
+    "partager l'article", "politique de confidentialité", "rechercher", "répondre",
     "retour", "retour en haut", "se connecter", "s'inscrire", "signaler", "sommaire", "suivez-nous",
     "table des matières", "tous droits réservés", "tout accepter", "voir plus", "voir tout",
     // Spanish
@@ -145,8 +151,9 @@ const RELATED: &[&str] = &[
     "인기 기사", "추천 기사",
 ];
 
-/// Titles of a comment section, at the start of a heading's letters ("12 Kommentare",
-/// "Kommentare (3)", "コメント", "댓글 3개"), and furniture at the start of a short text.
+/// Titles of a comment section: a heading saying nothing more but a count ("12
+/// Kommentare", "Kommentare (3)", "コメント", "댓글 3개"), and furniture as the whole text
+/// ("Comentarios finales" titles an article's last section).
 #[rustfmt::skip]
 const COMMENT_HEADS: &[&str] = &[
     "kommentare", "keine kommentare", "leserkommentare", "commentaires", "aucun commentaire",
@@ -280,6 +287,23 @@ const READING: &[&str] = &[
     "분 읽기", "읽는 시간",
 ];
 
+/// A blog platform's comment-section title after a count, with what the comments are on
+/// (WordPress's translations of "12 thoughts on “…”"), and the same opening with a number
+/// word (comment titles as they are).
+#[rustfmt::skip]
+const COUNTED_ON: &[&str] = &[
+    "kommentar zu", "kommentare zu", "réflexion sur", "réflexions sur", "commentaires sur",
+    "comentario en", "comentarios en", "comentário em", "comentários em", "commenti su",
+    "commento su", "reactie op", "reacties op", "komentarz do", "komentarze do", "komentarzy do",
+    "комментарий к", "комментария к", "комментариев к",
+];
+#[rustfmt::skip]
+const NUMBER_WORD_TITLES: &[&str] = &[
+    "ein kommentar zu", "une réflexion sur", "un comentario en", "um comentário em",
+    "un commento su", "eén reactie op", "één reactie op", "jeden komentarz do",
+    "один комментарий к",
+];
+
 /// The families with their uses.
 pub(super) const FAMILIES: &[Family] = &[
     Family {
@@ -295,7 +319,7 @@ pub(super) const FAMILIES: &[Family] = &[
         phrases: RELATED,
     },
     Family {
-        uses: Use::PREFIX | Use::COMMENT,
+        uses: Use::EXACT | Use::COMMENT_NOUN,
         phrases: COMMENT_HEADS,
     },
     Family {
@@ -305,6 +329,14 @@ pub(super) const FAMILIES: &[Family] = &[
     Family {
         uses: Use::COUNTED,
         phrases: COUNTED,
+    },
+    Family {
+        uses: Use::COUNTED_ON,
+        phrases: COUNTED_ON,
+    },
+    Family {
+        uses: Use::COMMENT,
+        phrases: NUMBER_WORD_TITLES,
     },
     Family {
         uses: Use::TAG_LABEL | Use::TITLE,

@@ -26,6 +26,10 @@ fn counts_land_anywhere_around_a_comment_title() {
         "Deja una respuesta",
         "评论 (12)",
         "Laisser un commentaire",
+        "Laisser un commentaire Annuler la réponse",
+        "12 Kommentare zu \u{201e}Flechten auf alten Mauern\u{201c}",
+        "Une réflexion sur « Les lichens »",
+        "3 réflexions sur « Les lichens »",
     ] {
         assert!(is_comment_title(t), "{t}");
     }
@@ -36,6 +40,9 @@ fn counts_land_anywhere_around_a_comment_title() {
         "评论员文章",
         "Comment choisir son vélo",
         "Kommentarfunktion",
+        "Comentarios finales",
+        "Comentários finais sobre o tema",
+        "Kommentare zu Flechten",
     ] {
         assert!(!is_comment_title(t), "{t}");
     }
@@ -105,7 +112,7 @@ fn every_short_text_phrase_passes_the_first_word_filter() {
 #[test]
 fn every_comment_title_passes_the_first_word_filter() {
     for family in tables::FAMILIES {
-        if family.uses & (Use::COMMENT | Use::COUNTED) != 0 {
+        if family.uses & (Use::COMMENT | Use::COMMENT_NOUN | Use::COUNTED | Use::COUNTED_ON) != 0 {
             for p in family.phrases {
                 assert!(first_words::COMMENTS.known(&format!("12 {p} (3)")), "{p:?}");
             }
