@@ -50,7 +50,7 @@ pub(super) struct Family {
 const CHROME: &[&str] = &[
     // German
     "akzeptieren", "alle akzeptieren", "alle anzeigen", "alle rechte vorbehalten", "anmelden",
-    "antworten", "artikel teilen", "beitrag teilen", "datenschutz", "datenschutzerklärung",
+    "artikel teilen", "beitrag teilen", "datenschutz", "datenschutzerklärung",
     "drucken", "impressum", "inhaltsverzeichnis", "jetzt teilen", "kontakt", "link kopieren",
     "mehr", "mehr anzeigen", "mehr lesen", "menü", "nach oben", "registrieren", "schließen",
     "startseite", "suche", "weiterlesen", "zurück",
@@ -144,7 +144,7 @@ const RELATED: &[&str] = &[
     "czytaj też", "najczęściej czytane", "podobne artykuły", "podobne wpisy", "polecane artykuły",
     "przeczytaj także", "przeczytaj też", "zobacz także", "zobacz też", "читайте также",
     "похожие записи", "похожие новости", "похожие статьи", "популярные статьи", "самое читаемое",
-    "другие новости", "рекомендуем", "bunlar da ilginizi çekebilir", "benzer haberler",
+    "другие новости", "bunlar da ilginizi çekebilir", "benzer haberler",
     "benzer yazılar", "en çok okunanlar", "ilginizi çekebilir", "ilgili haberler", "ilgili yazılar",
     "あわせて読みたい", "おすすめ記事", "こちらもおすすめ", "人気記事", "関連記事", "関連する記事", "相关文章", "相关阅读", "推荐阅读", "延伸阅读",
     "热门文章", "相關文章", "相關閱讀", "推薦閱讀", "延伸閱讀", "熱門文章", "관련 기사", "관련기사", "관련 글", "관련글", "많이 본 뉴스",
