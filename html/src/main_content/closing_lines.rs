@@ -14,6 +14,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::arena::Arena;
 use super::pruning::Pruning;
+use super::vocab_i18n;
 use crate::dom::Walker;
 
 /// Words a block opening with a call holds at most: the call (one or two sentences) and
@@ -307,6 +308,7 @@ fn closing_line(doc: &Document, id: NodeId, title: bool) -> bool {
         || opens_with(CALLS, opening.bytes())
         || opens_with(NOTICES, opening.bytes())
         || (title && opens_with(TITLES, opening.bytes()))
+        || vocab_i18n::closing_line(&vocab_i18n::opening_of(doc, id), title)
 }
 
 /// The opening of the element `id`'s text: its text nodes are read in order until it is

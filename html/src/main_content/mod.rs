@@ -97,6 +97,7 @@ mod teasers_before;
 mod teasers_within;
 mod text_stats;
 mod upstream;
+mod vocab_i18n;
 mod vocabulary;
 mod wrapper_parts;
 

@@ -229,12 +229,16 @@ fn is_furniture(text: &str) -> bool {
 /// normalisation of it.
 pub(super) fn short_text_kinds(text: &str) -> (bool, bool) {
     let mut buf = [0u8; MAX_LEN];
-    normalized(text, &mut buf).map_or((false, false), |s| {
+    let english = normalized(text, &mut buf).map_or((false, false), |s| {
         (
             furniture_in(s) || loading_placeholder(text, s),
             pointer_in(s) || more_of_a_kind(s),
         )
-    })
+    });
+    if english.0 || english.1 {
+        return english;
+    }
+    super::vocab_i18n::short_text_kinds(text)
 }
 
 /// Whether a short text is a script's placeholder for what it has yet to fetch: it opens
@@ -409,7 +413,10 @@ pub(super) fn is_comment_title(text: &str) -> bool {
         s.strip_prefix(*p)
             .is_some_and(|rest| rest.bytes().next().is_none_or(|b| !b.is_ascii_alphabetic()))
     };
-    COMMENT_TITLES.iter().any(starts) || (counted && COUNTED_TITLES.iter().any(starts)) || count_inside(s)
+    COMMENT_TITLES.iter().any(starts)
+        || (counted && COUNTED_TITLES.iter().any(starts))
+        || count_inside(s)
+        || super::vocab_i18n::is_comment_title(text)
 }
 
 /// Words that, right after a count inside a title, name its comments ("There are 27

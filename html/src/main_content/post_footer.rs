@@ -16,6 +16,7 @@ use dom_query::Document;
 use super::arena::Arena;
 use super::closing_lines::{blocks_after, labelled, last_prose_where, opening_of, opens_with};
 use super::pruning::Pruning;
+use super::vocab_i18n;
 
 /// Words a footer line holds at most.
 const MAX_WORDS: u32 = 15;
@@ -71,7 +72,10 @@ pub(super) fn prune(
     };
     let found = blocks_after(arena, last, PLATFORM_WORDS, holds_forced, prune, |i, j| {
         let opening = opening_of(doc, nodes[j].id);
-        platform_line(opening.bytes()) || (nodes[i].total.words <= MAX_WORDS && footer(opening.bytes()))
+        platform_line(opening.bytes())
+            || (nodes[i].total.words <= MAX_WORDS
+                && (footer(opening.bytes())
+                    || vocab_i18n::tag_label(&vocab_i18n::opening_of(doc, nodes[j].id))))
     });
     prune.extend(found);
 }

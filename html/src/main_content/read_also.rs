@@ -13,6 +13,7 @@ use super::closing_lines::{self, opening_of};
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::reading_time;
+use super::vocab_i18n;
 
 /// Words such a line holds at most (the label and a headline).
 const MAX_WORDS: u32 = 30;
@@ -68,7 +69,11 @@ pub(super) fn prune(
         if line || timing {
             let opening = opening_of(doc, n.id);
             let opening = opening.bytes();
-            if (line && labelled(opening)) || (timing && reading_time::reading_time(opening)) {
+            if (line && (labelled(opening) || vocab_i18n::read_label(&vocab_i18n::opening_of(doc, n.id))))
+                || (timing
+                    && (reading_time::reading_time(opening)
+                        || vocab_i18n::reading_time(&vocab_i18n::opening_of(doc, n.id))))
+            {
                 found.push(i);
                 walk.step_over();
             }

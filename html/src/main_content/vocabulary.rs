@@ -244,6 +244,18 @@ const CONTENT_WORDS: &[&str] = &[
 const COMMENT_WORDS: &[&str] = &[
     "comment",
     "comments",
+    // The same in the page's language, as hand-made and regional themes name their
+    // comment sections (`<div class="kommentare">`, `id="commentaires"`).
+    "commentaire",
+    "commentaires",
+    "commenti",
+    "commento",
+    "comentario",
+    "comentarios",
+    "kommentar",
+    "kommentare",
+    "komentarz",
+    "komentarze",
     "discussion",
     "pingbacks",
     "replies",

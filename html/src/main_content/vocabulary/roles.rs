@@ -11,7 +11,7 @@ pub(crate) const THREAD: u16 = 1;
 pub(crate) const NAV: u16 = 1 << 1;
 /// `main`: qualifies chrome (`main-nav`) more often than it names content.
 pub(crate) const MAIN: u16 = 1 << 2;
-/// `comment(s)`: how blogs name readers' comments.
+/// `comment(s)` (and the same in other languages): how blogs name readers' comments.
 pub(crate) const COMMENT: u16 = 1 << 3;
 /// The body of a piece (`article-body`, `entry-content`).
 pub(crate) const BODY: u16 = 1 << 4;
@@ -69,7 +69,23 @@ pub(crate) const ROLES: [(&[&str], u16); 14] = [
         NAV,
     ),
     (&["main"], MAIN),
-    (&["comment", "comments"], COMMENT),
+    (
+        &[
+            "comment",
+            "comments",
+            "commentaire",
+            "commentaires",
+            "commenti",
+            "commento",
+            "comentario",
+            "comentarios",
+            "kommentar",
+            "kommentare",
+            "komentarz",
+            "komentarze",
+        ],
+        COMMENT,
+    ),
     (&["body", "content", "text"], BODY),
     (&["header", "footer", "meta"], PART),
     (

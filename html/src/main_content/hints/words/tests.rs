@@ -58,7 +58,21 @@ fn add_word_reference(out: &mut Words, w: &str) {
         }
         Word::Comments => {
             out.comments = true;
-            out.comment_word |= matches!(w, "comment" | "comments");
+            out.comment_word |= matches!(
+                w,
+                "comment"
+                    | "comments"
+                    | "commentaire"
+                    | "commentaires"
+                    | "commenti"
+                    | "commento"
+                    | "comentario"
+                    | "comentarios"
+                    | "kommentar"
+                    | "kommentare"
+                    | "komentarz"
+                    | "komentarze"
+            );
             out.score -= 2;
         }
         Word::Neutral => {}
