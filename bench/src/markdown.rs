@@ -191,12 +191,11 @@ async fn variant(
                         first_error.get_or_insert_with(|| format!("page {id}: {e}"));
                     }
                 }
-                Ok(json) if round == 0 => {
-                    let md: Option<String> = serde_json::from_str(&json).ok();
-                    if md.as_deref() != native_out.as_deref() {
+                Ok(value) if round == 0 => {
+                    if value.as_str() != native_out.as_deref() {
                         mismatches += 1;
                     }
-                    dump_output(name, id, &json);
+                    dump_output(name, id, &value.to_string());
                 }
                 Ok(_) => {}
             }
@@ -227,7 +226,7 @@ async fn variant(
 }
 
 /// With `DISTILL_BENCH_DUMP_MARKDOWN=DIR`, the plugin's output for each page
-/// (the JSON text it returned) goes to `DIR/<input kind>/<id>.json`, so two
+/// (its value as JSON text) goes to `DIR/<input kind>/<id>.json`, so two
 /// builds of the plugin can be compared byte for byte (`diff -r`).
 fn dump_output(variant: &str, id: &str, json: &str) {
     let Some(dir) = std::env::var_os("DISTILL_BENCH_DUMP_MARKDOWN") else {
