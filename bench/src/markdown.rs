@@ -361,7 +361,8 @@ pub fn to_markdown(r: &Results) -> String {
          `distill_markdown::html_to_markdown` compiled into this benchmark (release). **Wasm**: \
          `target/release/plugins/markdown.wasm` called through `PluginRuntime::render` — a fresh \
          instance per call, default limits, exactly as a scrape calls it (the time includes \
-         instantiation, copying the page record in, and the JSON-encoded result out). Both get the same \
+         instantiation, copying the page record in, and the result out, taken as the server \
+         takes it: JSON text parsed, a string value (ABI 0.5) as it is). Both get the same \
          input string; the order of the two calls flips every page and every round. Throughput is \
          input MB (10^6 bytes) over the summed wall time of all rounds; the CPU-time ratio uses this \
          thread's CPU clock around the same calls (it does not count time lost to other processes); \
