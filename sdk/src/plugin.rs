@@ -1,6 +1,7 @@
 //! The traits a plugin implements, and the glue that adapts them to the raw
-//! WIT exports (JSON in and out). Every method but `info` has a default, so a
-//! later ABI can add exports without breaking plugins written today.
+//! WIT exports (options as JSON in; a string value out as it is, any other
+//! as JSON). Every method but `info` has a default, so a later ABI can add
+//! exports without breaking plugins written today.
 
 use crate::{
     Document, FileInput, FormatValue, Page, PluginError, PluginInfo, Rendered, Setting, SettingValue,
