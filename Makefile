@@ -24,7 +24,7 @@ WASM_BUILD_DIR := $(CURDIR)/target/wasm-build
 # Plugin crates shipped with the server (every plugins/<name> with a
 # Cargo.toml, crate distill-<name>), and test-only plugins.
 PLUGINS := $(patsubst plugins/%/Cargo.toml,distill-%,$(wildcard plugins/*/Cargo.toml))
-TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-future-abi distill-markdown-v2 distill-strict distill-crashy distill-consumer
+TEST_PLUGINS := distill-misbehave distill-legacy-abi distill-abi-v4 distill-future-abi distill-markdown-v2 distill-strict distill-crashy distill-consumer
 
 BIN := target/release/distill
 PLUGINS_DIR := target/release/plugins

@@ -191,12 +191,11 @@ async fn variant(
                         first_error.get_or_insert_with(|| format!("page {id}: {e}"));
                     }
                 }
-                Ok(json) if round == 0 => {
-                    let md: Option<String> = serde_json::from_str(&json).ok();
-                    if md.as_deref() != native_out.as_deref() {
+                Ok(value) if round == 0 => {
+                    if value.as_str() != native_out.as_deref() {
                         mismatches += 1;
                     }
-                    dump_output(name, id, &json);
+                    dump_output(name, id, &value.to_string());
                 }
                 Ok(_) => {}
             }
@@ -227,7 +226,7 @@ async fn variant(
 }
 
 /// With `DISTILL_BENCH_DUMP_MARKDOWN=DIR`, the plugin's output for each page
-/// (the JSON text it returned) goes to `DIR/<input kind>/<id>.json`, so two
+/// (its value as JSON text) goes to `DIR/<input kind>/<id>.json`, so two
 /// builds of the plugin can be compared byte for byte (`diff -r`).
 fn dump_output(variant: &str, id: &str, json: &str) {
     let Some(dir) = std::env::var_os("DISTILL_BENCH_DUMP_MARKDOWN") else {
@@ -362,7 +361,8 @@ pub fn to_markdown(r: &Results) -> String {
          `distill_markdown::html_to_markdown` compiled into this benchmark (release). **Wasm**: \
          `target/release/plugins/markdown.wasm` called through `PluginRuntime::render` — a fresh \
          instance per call, default limits, exactly as a scrape calls it (the time includes \
-         instantiation, copying the page record in, and the JSON-encoded result out). Both get the same \
+         instantiation, copying the page record in, and the result out, taken as the server \
+         takes it: JSON text parsed, a string value (ABI 0.5) as it is). Both get the same \
          input string; the order of the two calls flips every page and every round. Throughput is \
          input MB (10^6 bytes) over the summed wall time of all rounds; the CPU-time ratio uses this \
          thread's CPU clock around the same calls (it does not count time lost to other processes); \

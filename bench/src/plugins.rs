@@ -4,7 +4,8 @@
 //! plugin `misbehave.wasm`; plus helpers to build a [`Page`] and call `render`.
 
 use distill::plugins::bindings::{Page, PageTokens};
-use distill::plugins::{LoadedPlugin, PluginCallError, PluginRuntime, RuntimeLimits};
+use distill::plugins::{LoadedPlugin, PluginRuntime, RuntimeLimits};
+use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -58,15 +59,18 @@ impl Plugins {
         })
     }
 
-    /// One `render` exactly as the server's pipeline makes it (fresh instance).
+    /// One `render` exactly as the server's pipeline makes it (fresh
+    /// instance), the value taken as the pipeline takes it (JSON text parsed,
+    /// a text value as it is); a value that is not JSON is an error.
     pub async fn render(
         &self,
         plugin: &LoadedPlugin,
         format: &str,
         page: &Page,
         options: &str,
-    ) -> Result<String, PluginCallError> {
-        self.runtime
+    ) -> Result<Value, String> {
+        let rendered = self
+            .runtime
             .render(
                 plugin,
                 format,
@@ -76,7 +80,8 @@ impl Plugins {
                 Instant::now() + CALL_DEADLINE,
             )
             .await
-            .map(|rendered| rendered.value)
+            .map_err(|e| e.to_string())?;
+        rendered.value.into_value().map_err(|e| e.to_string())
     }
 }
 

@@ -1,5 +1,5 @@
-//! Raw bindings generated from the WIT package `distill:plugin@0.4.0`
-//! (`wit/v0.4.0`), one module per world.
+//! Raw bindings generated from the WIT package `distill:plugin@0.5.0`
+//! (`wit/v0.5.0`), one module per world.
 //!
 //! Plugin authors never touch these: they implement [`crate::FormatPlugin`] or
 //! [`crate::ConverterPlugin`] and call [`crate::export_plugin!`].
@@ -8,7 +8,7 @@
 pub mod format {
     wit_bindgen::generate!({
         world: "format",
-        path: "../wit/v0.4.0",
+        path: "../wit/v0.5.0",
         runtime_path: "::distill_sdk::__private::wit_bindgen::rt",
         pub_export_macro: true,
         export_macro_name: "__export_format_world",
@@ -22,16 +22,16 @@ pub mod format {
 pub mod converter {
     wit_bindgen::generate!({
         world: "converter",
-        path: "../wit/v0.4.0",
+        path: "../wit/v0.5.0",
         runtime_path: "::distill_sdk::__private::wit_bindgen::rt",
         pub_export_macro: true,
         export_macro_name: "__export_converter_world",
         default_bindings_module: "::distill_sdk::bindings::converter",
         type_section_suffix: "distill-converter",
         with: {
-            "distill:plugin/types@0.4.0": crate::bindings::format::distill::plugin::types,
-            "distill:plugin/log@0.4.0": crate::bindings::format::distill::plugin::log,
-            "distill:plugin/llm@0.4.0": crate::bindings::format::distill::plugin::llm,
+            "distill:plugin/types@0.5.0": crate::bindings::format::distill::plugin::types,
+            "distill:plugin/log@0.5.0": crate::bindings::format::distill::plugin::log,
+            "distill:plugin/llm@0.5.0": crate::bindings::format::distill::plugin::llm,
         },
     });
 }

@@ -43,14 +43,13 @@
 //! (declare [`PagePart::CleanedTokens`], read [`Page::tokens`]; the format is
 //! described in [`tokens`]).
 //!
-//! This SDK builds plugins for ABI `distill:plugin@0.4.0`.
+//! This SDK builds plugins for ABI `distill:plugin@0.5.0`.
 
 extern crate self as distill_sdk;
 
 pub mod bindings;
 #[cfg(any(feature = "documents", feature = "bytes", feature = "cfb"))]
 pub mod documents;
-mod json_string;
 pub mod llm;
 pub mod log;
 pub mod media;
@@ -70,12 +69,12 @@ pub use plugin::{ConverterPlugin, FormatPlugin, take_warnings, warning};
 pub use serde_json::{self, Value, json};
 
 /// The plugin ABI version this SDK targets.
-pub const ABI_VERSION: &str = "0.4.0";
+pub const ABI_VERSION: &str = "0.5.0";
 pub use options::Options;
 pub use page::PageBuilder;
 pub use types::{
-    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PagePart,
-    PageTokens, ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    Document, DocumentKind, FileInput, FormatInput, FormatValue, OcrPage, OptionKind, OptionSpec, Page,
+    PagePart, PageTokens, ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 /// Not public API: used by the code [`export_plugin!`] expands to.

@@ -1,8 +1,11 @@
 //! The traits a plugin implements, and the glue that adapts them to the raw
-//! WIT exports (JSON in and out). Every method but `info` has a default, so a
-//! later ABI can add exports without breaking plugins written today.
+//! WIT exports (options as JSON in; a string value out as it is, any other
+//! as JSON). Every method but `info` has a default, so a later ABI can add
+//! exports without breaking plugins written today.
 
-use crate::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting, SettingValue};
+use crate::{
+    Document, FileInput, FormatValue, Page, PluginError, PluginInfo, Rendered, Setting, SettingValue,
+};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 
@@ -84,6 +87,17 @@ pub fn take_warnings() -> Vec<String> {
     WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
 }
 
+/// A string value goes to the host as it is (ABI 0.5 `text`: no escaping
+/// here, no parse there); any other value as JSON text.
+fn format_value(value: Value) -> Result<FormatValue, PluginError> {
+    match value {
+        Value::String(text) => Ok(FormatValue::Text(text)),
+        other => serde_json::to_string(&other)
+            .map(FormatValue::Json)
+            .map_err(|e| PluginError::failed(e.to_string())),
+    }
+}
+
 #[doc(hidden)]
 pub fn render_entry<P: FormatPlugin>(
     format: &str,
@@ -92,8 +106,7 @@ pub fn render_entry<P: FormatPlugin>(
 ) -> Result<Rendered, PluginError> {
     take_warnings();
     let options = parse_options(options)?;
-    let value = P::render(format, page, &options)?;
-    let value = crate::json_string::to_json(&value).map_err(|e| PluginError::failed(e.to_string()))?;
+    let value = format_value(P::render(format, page, &options)?)?;
     Ok(Rendered {
         value,
         warnings: take_warnings(),

@@ -1,5 +1,5 @@
-//! The first byte a SIMD predicate marks, for wasm32 with SIMD128 (the sdk's JSON escape
-//! scan and plugins' own byte scans share it). Under wasmtime every loop iteration pays an
+//! The first byte a SIMD predicate marks, for wasm32 with SIMD128 (plugins' own byte
+//! scans share it, e.g. the markdown plugin's). Under wasmtime every loop iteration pays an
 //! epoch check, so the loop takes 64 bytes a step, then 16, then one load overlapping the
 //! part already scanned for the tail; inputs under 16 bytes go byte by byte.
 

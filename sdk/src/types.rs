@@ -4,8 +4,8 @@
 use crate::bindings::format::distill::plugin::types;
 
 pub use types::{
-    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, PageTokens,
-    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
+    Document, DocumentKind, FileInput, FormatInput, FormatValue, OcrPage, OptionKind, OptionSpec, Page,
+    PageTokens, ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 impl PluginInfo {

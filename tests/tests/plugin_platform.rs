@@ -232,7 +232,7 @@ async fn admin_api_requires_its_key_and_lists_plugins_with_stats() {
         .find(|p| p["name"] == "markdown")
         .expect("markdown listed");
     assert_eq!(md["kind"], "format");
-    assert_eq!(md["abi"], "0.4.0");
+    assert_eq!(md["abi"], "0.5.0");
     assert_eq!(md["formats"], json!(["markdown"]));
     assert_eq!(md["calls"], 3);
     assert_eq!(md["errors"], 0);
@@ -329,6 +329,34 @@ async fn plugins_of_the_older_abi_load_and_unknown_abis_are_refused() {
     let (logged, logs) =
         server.wait_for_logs(Duration::from_secs(10), |l| l.contains("legacy plugin called"));
     assert!(logged, "the 0.1.0 log import did not reach the log:\n{logs}");
+}
+
+#[tokio::test]
+async fn an_abi_0_4_plugin_gets_the_tokens_and_its_json_values_are_parsed() {
+    let dir = plugins_dir_with(&["abi-v4"]);
+    let server = start(&dir, &[]);
+    let list = plugin_list(&server).await;
+    let v4 = list
+        .iter()
+        .find(|p| p["name"] == "abi-v4")
+        .expect("0.4.0 plugin loaded");
+    assert_eq!(v4["abi"], "0.4.0");
+    let markdown = list.iter().find(|p| p["name"] == "markdown").expect("markdown");
+    assert_eq!(markdown["abi"], "0.5.0");
+
+    let r = scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["markdown", "v4-echo", "v4-string"] }),
+    )
+    .await;
+    r.assert_ok();
+    let echo = &r.data()["v4-echo"];
+    assert_eq!(echo["abi"], "0.4.0");
+    assert!(echo["tokenOps"].as_u64().unwrap() > 10, "{echo}");
+    // A JSON string from 0.4 comes out as the string it encodes.
+    assert_eq!(r.data()["v4-string"], "0.4 says \"hi\"\nline two");
+    // The 0.5 markdown plugin's `text` value is the markdown itself.
+    assert!(r.markdown().contains("# Lichens on Old Walls"));
 }
 
 #[tokio::test]

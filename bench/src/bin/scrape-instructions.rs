@@ -222,7 +222,7 @@ fn stage_markdown_plugin(
         .rt
         .block_on(runtime.render(markdown, "markdown", &page, "{}", "bench", deadline));
     out.ok()
-        .and_then(|o| serde_json::from_str(&o.value).ok())
+        .and_then(|o| o.value.into_value().ok())
         .unwrap_or(Value::Null)
 }
 

@@ -157,12 +157,12 @@ pub async fn render_plugin_formats(
                         error,
                         timeout_ms,
                     })?;
-                let value: Value =
-                    serde_json::from_str(&out.value).map_err(|e| PipelineError::FormatOutput {
-                        plugin: plugin.manifest.name.clone(),
-                        format: name.clone(),
-                        message: e.to_string(),
-                    })?;
+                // A `text` value (ABI 0.5) is taken as it is, JSON text parsed.
+                let value = out.value.into_value().map_err(|e| PipelineError::FormatOutput {
+                    plugin: plugin.manifest.name.clone(),
+                    format: name.clone(),
+                    message: e.to_string(),
+                })?;
                 let value = super::redact::value(value, redact);
                 Ok::<_, PipelineError>((name.clone(), value, out.warnings))
             })

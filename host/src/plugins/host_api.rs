@@ -144,6 +144,7 @@ macro_rules! host_interfaces_with_llm {
 host_interfaces_with_llm!(abi_0_2, crate::plugins::bindings::v0_2::format::distill::plugin);
 host_interfaces_with_llm!(abi_0_3, crate::plugins::bindings::v0_3::format::distill::plugin);
 host_interfaces_with_llm!(abi_0_4, crate::plugins::bindings::v0_4::format::distill::plugin);
+host_interfaces_with_llm!(abi_0_5, crate::plugins::bindings::v0_5::format::distill::plugin);
 
 /// The `media` call (0.3.0 and later): fetch and extract within the call's
 /// deadline, with the call slot given back while the host works.
@@ -199,4 +200,8 @@ media_interface!(
 media_interface!(
     media_0_4,
     crate::plugins::bindings::v0_4::format::distill::plugin::media
+);
+media_interface!(
+    media_0_5,
+    crate::plugins::bindings::v0_5::format::distill::plugin::media
 );

@@ -3,7 +3,7 @@
 //! what 0.3.0 and 0.4.0 added is dropped on the way in (page inputs, typed options) and
 //! filled from the old conventions on the way out (`pagesNeedingOcr`).
 
-use super::v0_4::types::{Document, DocumentKind, FileInput, OcrPage, Page, PluginError, PluginInfo};
+use super::v0_5::types::{Document, DocumentKind, FileInput, OcrPage, Page, PluginError, PluginInfo};
 use serde_json::Value;
 
 /// The marker an 0.1/0.2 converter leaves where an OCR'd page's text belongs.

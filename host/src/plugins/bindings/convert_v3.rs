@@ -1,11 +1,12 @@
 //! Conversions between the current ABI's types and 0.3.0's, which differ
-//! only in `page.cleaned-tokens` (0.4.0): an 0.3 plugin gets the page
-//! without it; everything else is copied field by field.
+//! in `page.cleaned-tokens` (0.4.0) and `rendered.value` (0.5.0): an 0.3
+//! plugin gets the page without tokens and its value is JSON text;
+//! everything else is copied field by field.
 
 use super::v0_3::types as old;
-use super::v0_4::types::{
-    Document, DocumentKind, FileInput, FormatInput, OcrPage, OptionKind, OptionSpec, Page, ParserSpec,
-    PluginError, PluginInfo, Rendered, Setting, SettingValue,
+use super::v0_5::types::{
+    Document, DocumentKind, FileInput, FormatInput, FormatValue, OcrPage, OptionKind, OptionSpec, Page,
+    ParserSpec, PluginError, PluginInfo, Rendered, Setting, SettingValue,
 };
 
 pub fn page(p: &Page) -> old::Page {
@@ -101,7 +102,7 @@ pub fn error(e: old::PluginError) -> PluginError {
 
 pub fn rendered(r: old::Rendered) -> Rendered {
     Rendered {
-        value: r.value,
+        value: FormatValue::Json(r.value),
         warnings: r.warnings,
     }
 }
@@ -139,7 +140,7 @@ mod tests {
             content_type: None,
             raw_html: "<p>r</p>".into(),
             cleaned_html: "<p>c</p>".into(),
-            cleaned_tokens: super::super::v0_4::types::PageTokens {
+            cleaned_tokens: super::super::v0_5::types::PageTokens {
                 ops: vec![1],
                 text: String::new(),
             },

@@ -5,15 +5,18 @@
 
 use super::convert::{from_v1, from_v2};
 use super::convert_v3 as from_v3;
-use super::v0_4::types::{Document, FileInput, Page, PluginError, PluginInfo, Rendered, Setting};
-use super::{v0_1, v0_2, v0_3, v0_4};
+use super::convert_v4 as from_v4;
+use super::v0_5::types::{
+    Document, FileInput, FormatValue, Page, PluginError, PluginInfo, Rendered, Setting,
+};
+use super::{v0_1, v0_2, v0_3, v0_4, v0_5};
 use crate::plugins::sandbox::CallState;
 use anyhow::bail;
 use wasmtime::Store;
 use wasmtime::component::{HasSelf, InstancePre, Linker};
 
 /// ABI versions this host loads, oldest first.
-pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0", "0.3.0", "0.4.0"];
+pub const SUPPORTED_VERSIONS: &[&str] = &["0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0"];
 
 /// Which world a plugin implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -96,6 +99,8 @@ pub fn add_to_linker(linker: &mut Linker<CallState>) -> anyhow::Result<()> {
     v0_3::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     v0_4::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     v0_4::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
+    v0_5::format::Format::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
+    v0_5::converter::Converter::add_to_linker::<CallState, HasSelf<CallState>>(linker, |s| s)?;
     Ok(())
 }
 
@@ -106,6 +111,7 @@ pub enum FormatPre {
     V2(v0_2::format::FormatPre<CallState>),
     V3(v0_3::format::FormatPre<CallState>),
     V4(v0_4::format::FormatPre<CallState>),
+    V5(v0_5::format::FormatPre<CallState>),
 }
 
 /// A pre-instantiated converter plugin, by ABI version.
@@ -115,6 +121,7 @@ pub enum ConverterPre {
     V2(v0_2::converter::ConverterPre<CallState>),
     V3(v0_3::converter::ConverterPre<CallState>),
     V4(v0_4::converter::ConverterPre<CallState>),
+    V5(v0_5::converter::ConverterPre<CallState>),
 }
 
 /// A pre-instantiated plugin of either world.
@@ -141,7 +148,10 @@ impl Prepared {
             (PluginKind::Format, "0.3.0") => {
                 Prepared::Format(FormatPre::V3(v0_3::format::FormatPre::new(pre)?))
             }
-            (PluginKind::Format, _) => Prepared::Format(FormatPre::V4(v0_4::format::FormatPre::new(pre)?)),
+            (PluginKind::Format, "0.4.0") => {
+                Prepared::Format(FormatPre::V4(v0_4::format::FormatPre::new(pre)?))
+            }
+            (PluginKind::Format, _) => Prepared::Format(FormatPre::V5(v0_5::format::FormatPre::new(pre)?)),
             (PluginKind::Converter, "0.1.0") => {
                 Prepared::Converter(ConverterPre::V1(v0_1::converter::ConverterPre::new(pre)?))
             }
@@ -151,8 +161,11 @@ impl Prepared {
             (PluginKind::Converter, "0.3.0") => {
                 Prepared::Converter(ConverterPre::V3(v0_3::converter::ConverterPre::new(pre)?))
             }
-            (PluginKind::Converter, _) => {
+            (PluginKind::Converter, "0.4.0") => {
                 Prepared::Converter(ConverterPre::V4(v0_4::converter::ConverterPre::new(pre)?))
+            }
+            (PluginKind::Converter, _) => {
+                Prepared::Converter(ConverterPre::V5(v0_5::converter::ConverterPre::new(pre)?))
             }
         })
     }
@@ -181,6 +194,10 @@ impl Prepared {
             }
             Prepared::Format(FormatPre::V4(pre)) => {
                 let i = pre.instantiate_async(&mut *store).await?;
+                Ok(from_v4::info(i.distill_plugin_render().call_info(store).await?))
+            }
+            Prepared::Format(FormatPre::V5(pre)) => {
+                let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_render().call_info(store).await
             }
             Prepared::Converter(ConverterPre::V1(pre)) => {
@@ -196,6 +213,10 @@ impl Prepared {
                 Ok(from_v3::info(i.distill_plugin_convert().call_info(store).await?))
             }
             Prepared::Converter(ConverterPre::V4(pre)) => {
+                let i = pre.instantiate_async(&mut *store).await?;
+                Ok(from_v4::info(i.distill_plugin_convert().call_info(store).await?))
+            }
+            Prepared::Converter(ConverterPre::V5(pre)) => {
                 let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_convert().call_info(store).await
             }
@@ -239,6 +260,14 @@ impl FormatPre {
             }
             FormatPre::V4(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
+                let out = i
+                    .distill_plugin_render()
+                    .call_render(store, format, &from_v4::page(page), options)
+                    .await?;
+                Ok(out.map(from_v4::rendered).map_err(from_v4::error))
+            }
+            FormatPre::V5(pre) => {
+                let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_render()
                     .call_render(store, format, page, options)
                     .await
@@ -247,10 +276,10 @@ impl FormatPre {
     }
 }
 
-/// An 0.1 / 0.2 format's value: no warnings.
+/// An 0.1 / 0.2 format's value: JSON text, no warnings.
 fn legacy_rendered(value: String) -> Rendered {
     Rendered {
-        value,
+        value: FormatValue::Json(value),
         warnings: Vec::new(),
     }
 }
@@ -297,6 +326,14 @@ impl ConverterPre {
                 Ok(out.map(from_v3::document).map_err(from_v3::error))
             }
             ConverterPre::V4(pre) => {
+                let i = pre.instantiate_async(&mut *store).await?;
+                let out = i
+                    .distill_plugin_convert()
+                    .call_convert(store, &from_v4::file(file), &from_v4::settings(options.settings))
+                    .await?;
+                Ok(out.map(from_v4::document).map_err(from_v4::error))
+            }
+            ConverterPre::V5(pre) => {
                 let i = pre.instantiate_async(&mut *store).await?;
                 i.distill_plugin_convert()
                     .call_convert(store, file, options.settings)

@@ -1,5 +1,5 @@
-//! Bindings for ABI 0.4.0 (`wit/v0.4.0`), the current version: its types are
-//! the host's own (re-exported from [`super`]).
+//! Bindings for ABI 0.4.0 (`wit/v0.4.0`): kept so plugins built against it keep
+//! loading. Inputs and outputs are converted in [`super::convert_v4`].
 
 /// The `format` world of 0.4.0.
 pub mod format {
