@@ -6,7 +6,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
 use super::tag_facts::TagMemo;
-use super::text_stats::text_stats;
+use super::text_stats::text_stats_from;
 pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
 
@@ -341,16 +341,17 @@ fn look(
             ));
             true
         }
-        // Whitespace between tags (most text nodes of a page) has nothing to count: its
-        // statistics are all zero and never added.
-        NodeData::Text { contents }
-            if !p.dropped && p.block != NONE && !contents.bytes().all(|b| b.is_ascii_whitespace()) =>
-        {
-            let (t, h) = text_stats(contents, p.in_link, p.in_chrome, p.heading);
-            if t.chars > 0 {
-                let block = &mut nodes[p.block as usize];
-                block.own.add(&t);
-                block.own_hash = mix(block.own_hash, h);
+        NodeData::Text { contents } if !p.dropped && p.block != NONE => {
+            // Whitespace between tags (most text nodes of a page) has nothing to count: its
+            // statistics are all zero and never added. Otherwise the count starts at the
+            // first other byte.
+            if let Some(start) = contents.bytes().position(|b| !b.is_ascii_whitespace()) {
+                let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
+                if t.chars > 0 {
+                    let block = &mut nodes[p.block as usize];
+                    block.own.add(&t);
+                    block.own_hash = mix(block.own_hash, h);
+                }
             }
             false
         }
