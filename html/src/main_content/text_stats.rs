@@ -112,7 +112,9 @@ pub(super) fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bo
 }
 
 /// [`text_stats`] of `s`, whose bytes before `start` are ASCII whitespace (the caller has
-/// already read them): the count starts there.
+/// already read them): the count starts there. (Out of line: inlined into the arena's
+/// walk, its word loop ran short of registers.)
+#[inline(never)]
 pub(super) fn text_stats_from(
     s: &str,
     start: usize,
