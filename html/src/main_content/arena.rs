@@ -6,7 +6,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
 use super::tag_facts::TagMemo;
-use super::text_stats::text_stats;
+use super::text_stats::text_stats_from;
 pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
 
@@ -151,13 +151,17 @@ impl Arena {
         let tree = &doc.tree;
         let mut nodes: Vec<Node> = spare_nodes(tree.len() / 2);
         let mut cache = Memos::default();
-        let root_node = tree
+        let root_element = tree
             .query_node(&root, |n| match &n.data {
-                NodeData::Element(el) => Some(new_node(root, NONE, 0, el, false, &mut cache)),
-                _ => None,
+                NodeData::Element(el) => {
+                    push_node(&mut nodes, root, NONE, 0, el, false, &mut cache);
+                    true
+                }
+                _ => false,
             })
-            .flatten()
-            .unwrap_or_else(|| Node {
+            .unwrap_or(false);
+        if !root_element {
+            nodes.push(Node {
                 id: root,
                 parent: NONE,
                 size: 1,
@@ -181,7 +185,7 @@ impl Arena {
                 own_hash: HASH_SEED,
                 hash: HASH_SEED,
             });
-        nodes.push(root_node);
+        }
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
         // The walk: pre-order over the descendants of `root`, one look at each node (its
@@ -331,26 +335,28 @@ fn look(
 ) -> (bool, Option<NodeId>, Option<NodeId>) {
     let element = match &n.data {
         NodeData::Element(el) => {
-            nodes.push(new_node(
+            push_node(
+                nodes,
                 n.id,
                 p.index,
                 p.depth.saturating_add(1),
                 el,
                 p.in_link,
                 cache,
-            ));
+            );
             true
         }
-        // Whitespace between tags (most text nodes of a page) has nothing to count: its
-        // statistics are all zero and never added.
-        NodeData::Text { contents }
-            if !p.dropped && p.block != NONE && !contents.bytes().all(|b| b.is_ascii_whitespace()) =>
-        {
-            let (t, h) = text_stats(contents, p.in_link, p.in_chrome, p.heading);
-            if t.chars > 0 {
-                let block = &mut nodes[p.block as usize];
-                block.own.add(&t);
-                block.own_hash = mix(block.own_hash, h);
+        NodeData::Text { contents } if !p.dropped && p.block != NONE => {
+            // Whitespace between tags (most text nodes of a page) has nothing to count: its
+            // statistics are all zero and never added. Otherwise the count starts at the
+            // first other byte.
+            if let Some(start) = contents.bytes().position(|b| !b.is_ascii_whitespace()) {
+                let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
+                if t.chars > 0 {
+                    let block = &mut nodes[p.block as usize];
+                    block.own.add(&t);
+                    block.own_hash = mix(block.own_hash, h);
+                }
             }
             false
         }
@@ -359,6 +365,22 @@ fn look(
     (element, n.first_child, n.next_sibling)
 }
 
+/// Pushes an element's entry (built where it is stored, not built and then copied).
+#[inline(never)]
+fn push_node(
+    nodes: &mut Vec<Node>,
+    id: NodeId,
+    parent: u32,
+    depth: u16,
+    el: &dom_query::Element,
+    in_link: bool,
+    cache: &mut Memos,
+) {
+    nodes.reserve(1);
+    nodes.push(new_node(id, parent, depth, el, in_link, cache));
+}
+
+#[inline(always)]
 fn new_node(
     id: NodeId,
     parent: u32,

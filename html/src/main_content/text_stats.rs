@@ -102,23 +102,45 @@ const CHAR_CLASS: [u8; 256] = byte_classes(true);
 /// One pass over the bytes: a run of ASCII letters and digits is hashed and counted in a
 /// tight loop (`b | 0x20` lower-cases an ASCII letter and leaves a digit as it is), only
 /// non-ASCII characters are decoded.
+#[cfg(test)]
 pub(super) fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
+    let start = s
+        .bytes()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    text_stats_from(s, start, in_link, in_chrome, in_heading)
+}
+
+/// [`text_stats`] of `s`, whose bytes before `start` are ASCII whitespace (the caller has
+/// already read them): the count starts there. (Out of line: inlined into the arena's
+/// walk, its word loop ran short of registers.)
+#[inline(never)]
+pub(super) fn text_stats_from(
+    s: &str,
+    start: usize,
+    in_link: bool,
+    in_chrome: bool,
+    in_heading: bool,
+) -> (Text, u64) {
     let mut t = Text::default();
     let mut h = HASH_SEED;
     let mut in_word = false;
     let b = s.as_bytes();
     let mut table = &ASCII_CLASS;
-    let mut i = 0;
+    // (Leading ASCII whitespace only ends a word that has not begun.)
+    let mut i = start;
     while i < b.len() {
         match table[b[i] as usize] {
             WORD => {
                 let run = i;
                 t.words += u32::from(!in_word);
+                let mut c = b[i];
                 loop {
-                    h = (h ^ u64::from(b[i] | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
+                    h = (h ^ u64::from(c | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
                     i += 1;
-                    if i == b.len() || table[b[i] as usize] != WORD {
-                        break;
+                    match b.get(i) {
+                        Some(&next) if table[next as usize] == WORD => c = next,
+                        _ => break,
                     }
                 }
                 t.chars += (i - run) as u32;

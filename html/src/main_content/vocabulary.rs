@@ -357,26 +357,32 @@ pub(super) fn listed_words() -> impl Iterator<Item = (&'static str, Word)> {
 /// all-lower-case part, the common case, is handed over without a second look.
 pub(super) fn for_each_word(value: &str, mut f: impl FnMut(&str)) {
     let b = value.as_bytes();
-    let mut start = 0;
-    // Classes seen in the current part (or-ed [`PART_CLASS`] bits).
-    let mut seen = 0u8;
-    for i in 0..=b.len() {
-        let class = b.get(i).map_or(0, |&c| PART_CLASS[c as usize]);
-        if class != 0 {
-            seen |= class;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        i += 1;
+        // Classes seen in the part (or-ed [`PART_CLASS`] bits).
+        let mut seen = PART_CLASS[c as usize];
+        if seen == 0 {
             continue;
         }
-        let (from, len) = (start, i - start);
-        start = i + 1;
-        let flags = std::mem::take(&mut seen);
-        if len == 0 || len > 24 || flags & DIGIT != 0 {
+        let from = i - 1;
+        while let Some(&c) = b.get(i) {
+            let class = PART_CLASS[c as usize];
+            if class == 0 {
+                break;
+            }
+            seen |= class;
+            i += 1;
+        }
+        // (The byte after the part, if any, ends it: the next look starts past it.)
+        if i - from > 24 || seen & DIGIT != 0 {
             continue;
         }
         // A part is ASCII letters between two character boundaries.
         let Some(part) = value.get(from..i) else {
             continue;
         };
-        if flags == LOWER {
+        if seen == LOWER {
             f(part);
         } else {
             humps(part.as_bytes(), &mut f);

@@ -97,6 +97,9 @@ fn hiding_classes_as_the_old_code_read_them() {
         "block",
         "é",
         "u-hidden",
+        "w-[2px]",
+        "[x]:block",
+        "[",
     ];
     let mut rng = crate::test_rng::TestRng::new(3);
     for _ in 0..100_000 {
@@ -107,6 +110,12 @@ fn hiding_classes_as_the_old_code_read_them() {
         let listed = listed_classes(&v, |c| hiding.class(c));
         assert_eq!(hiding.hides(), reference(&v), "{v:?}");
         assert_eq!(class_hides(&v), reference(&v), "{v:?}");
+        // As the word analysis feeds it: with its variant test (`:` or `[`) of each class.
+        let mut read = HidingClasses::default();
+        for c in v.split_ascii_whitespace() {
+            read.class_read(c, crate::main_content::vocabulary::contains_either(c, b':', b'['));
+        }
+        assert_eq!(read.hides(), reference(&v), "{v:?}");
         let lists = (
             super::super::upstream::EXCLUDE.matches_class(&v),
             super::super::upstream::FORCE_INCLUDE.matches_class(&v),

@@ -252,9 +252,9 @@ pub(crate) fn words_and_listed_classes<'e>(
                     // hiding classes.
                     let mut hiding = HidingClasses::default();
                     let mut listed = ListedClass::default();
-                    let mut w = words_of(&a.value, true, |c| {
+                    let mut w = words_of(&a.value, true, |c, variant| {
                         listed.class(c);
-                        hiding.class(c);
+                        hiding.class_read(c, variant);
                     });
                     w.class_hidden = hiding.hides();
                     let l = ListedClasses {
@@ -273,12 +273,12 @@ pub(crate) fn words_and_listed_classes<'e>(
         } else if a.name.local == local_name!("id") {
             id.get_or_insert(&*a.value);
             if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false, |_| {}));
+                merge(&mut out, words_of(&a.value, false, |_, _| {}));
             }
         }
     }
     if custom {
-        merge(&mut out, words_of(&el.name.local, false, |_| {}));
+        merge(&mut out, words_of(&el.name.local, false, |_, _| {}));
     }
     out.score = out.score.clamp(-6, 6);
     ElementWords {
@@ -334,9 +334,10 @@ pub(super) fn post_term(class: &str) -> bool {
             .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
-/// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it.
+/// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
+/// whether it holds a `:` or a `[` (a responsive or variant utility).
 #[inline(never)]
-fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str)) -> Words {
+fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Words {
     let mut acc = Acc {
         out: Words::default(),
         seen: [WordKey::default(); 16],
@@ -355,7 +356,9 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str)) -> Words {
     // name what the element is.
     let mut n = 0;
     for class in value.split_ascii_whitespace() {
-        each(class);
+        // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
+        let variant = contains_either(class, b':', b'[');
+        each(class, variant);
         // A post's term still takes its place among the first few classes.
         let term = is_class
             && post_term(class)
@@ -366,8 +369,6 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str)) -> Words {
                     .nth(1)
                     .is_some()
             });
-        // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = contains_either(class, b':', b'[');
         if class.len() >= 4 && !term {
             let (boiler, reader) = fragments(class);
             acc.out.boiler |= boiler;
@@ -411,12 +412,19 @@ pub(super) struct HidingClasses {
 }
 
 impl HidingClasses {
+    #[cfg(test)]
     pub(super) fn class(&mut self, c: &str) {
+        self.class_read(c, true);
+    }
+
+    /// [`Self::class`] of a class that holds no `:` unless `maybe_colon` (the word analysis
+    /// has read whether it holds a `:` or a `[`).
+    pub(super) fn class_read(&mut self, c: &str, maybe_colon: bool) {
         if self.shown {
             return;
         }
         // (`str::contains` calls `memchr` for each class.)
-        if contains_either(c, b':', b':') {
+        if maybe_colon && contains_either(c, b':', b':') {
             if let Some((_, rest)) = c.rsplit_once(':')
                 && matches!(
                     rest,
