@@ -35,23 +35,32 @@ pub fn encode(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<u8> 
 }
 
 /// A zstd compressor at the cache's level, for a thread that compresses many
-/// values ([`compact_with`]): it keeps its context instead of creating and
-/// zeroing one per value.
+/// values ([`compacted`]): it keeps its context instead of creating and
+/// zeroing one per value. `None` when values are stored uncompressed
+/// (level 0).
 pub fn compressor() -> Option<zstd::bulk::Compressor<'static>> {
-    zstd::bulk::Compressor::new(zstd_level()).ok()
+    match zstd_level() {
+        0 => None,
+        level => zstd::bulk::Compressor::new(level).ok(),
+    }
 }
 
-/// The zstd level values are stored at: `DISTILL_CACHE_ZSTD_LEVEL` (1–19)
-/// or [`DEFAULT_ZSTD_LEVEL`]. Read once.
+/// The zstd level values are stored at: `DISTILL_CACHE_ZSTD_LEVEL` or
+/// [`DEFAULT_ZSTD_LEVEL`]. 1–19 as zstd counts them, negative levels are
+/// zstd's fast ones (faster, larger), 0 stores values uncompressed. Read once.
 pub fn zstd_level() -> i32 {
     static LEVEL: std::sync::OnceLock<i32> = std::sync::OnceLock::new();
-    *LEVEL.get_or_init(|| {
-        std::env::var("DISTILL_CACHE_ZSTD_LEVEL")
-            .ok()
-            .and_then(|v| v.trim().parse::<i32>().ok())
-            .filter(|l| (1..=19).contains(l))
-            .unwrap_or(DEFAULT_ZSTD_LEVEL)
-    })
+    *LEVEL.get_or_init(|| level_from(std::env::var("DISTILL_CACHE_ZSTD_LEVEL").ok().as_deref()))
+}
+
+/// The level a `DISTILL_CACHE_ZSTD_LEVEL` value asks for; the default when
+/// unset or out of zstd's range.
+fn level_from(setting: Option<&str>) -> i32 {
+    setting
+        .and_then(|v| v.trim().parse::<i32>().ok())
+        .filter(|l| *l == 0 || zstd::compression_level_range().contains(l))
+        .filter(|l| *l <= 19)
+        .unwrap_or(DEFAULT_ZSTD_LEVEL)
 }
 
 fn encode_using(
@@ -62,7 +71,7 @@ fn encode_using(
 ) -> Vec<u8> {
     let pays = |c: &[u8]| c.len() <= payload.len() - payload.len() / 8;
     let plain = || frame(payload, false, stored_at_ms, expires_at_ms);
-    if payload.len() < MIN_COMPRESS_LEN {
+    if payload.len() < MIN_COMPRESS_LEN || zstd_level() == 0 {
         return plain();
     }
     match compressor {
@@ -132,16 +141,27 @@ pub fn compact_with(
     encoded: &[u8],
     compressor: Option<(&mut zstd::bulk::Compressor<'static>, &mut Scratch)>,
 ) -> Result<Vec<u8>, StoreError> {
+    Ok(compacted(encoded, compressor)?.unwrap_or_else(|| encoded.to_vec()))
+}
+
+/// [`compact_with`] without copying a value whose stored form is the value
+/// itself: `None` when `encoded` is to be stored as it is (already
+/// compressed, too small, incompressible, or compression is off).
+pub fn compacted(
+    encoded: &[u8],
+    compressor: Option<(&mut zstd::bulk::Compressor<'static>, &mut Scratch)>,
+) -> Result<Option<Vec<u8>>, StoreError> {
     let h = header(encoded)?;
-    if h.compressed {
-        return Ok(encoded.to_vec());
+    if h.compressed || encoded.len() - HEADER_LEN < MIN_COMPRESS_LEN || zstd_level() == 0 {
+        return Ok(None);
     }
-    Ok(encode_using(
+    let stored = encode_using(
         compressor,
         &encoded[HEADER_LEN..],
         h.stored_at_ms,
         h.expires_at_ms,
-    ))
+    );
+    Ok(header(&stored)?.compressed.then_some(stored))
 }
 
 /// An encoded value in its hot-tier form: uncompressed.
@@ -257,6 +277,89 @@ mod tests {
             &encode_raw_shared(&[], 1, 2)[..],
             encode_raw(b"", 1, 2).as_slice()
         );
+    }
+
+    #[test]
+    fn the_level_setting_takes_zstd_levels_zero_and_fast_levels() {
+        assert_eq!(level_from(None), DEFAULT_ZSTD_LEVEL);
+        assert_eq!(level_from(Some(" 3 ")), 3);
+        assert_eq!(level_from(Some("0")), 0, "0 stores values uncompressed");
+        assert_eq!(level_from(Some("-5")), -5, "zstd's fast levels");
+        for bad in ["20", "-200000", "fast", ""] {
+            assert_eq!(level_from(Some(bad)), DEFAULT_ZSTD_LEVEL, "{bad:?}");
+        }
+        // A fast level compresses, less well than level 1, and round-trips.
+        let page = "<li><a href=\"/p/1\">item</a> words <b>x</b></li>\n".repeat(400);
+        let fast = zstd::bulk::compress(page.as_bytes(), -5).unwrap();
+        assert!(fast.len() < page.len() / 2);
+        assert_eq!(
+            zstd::bulk::decompress(&fast, page.len()).unwrap(),
+            page.as_bytes()
+        );
+    }
+
+    #[test]
+    fn compacted_leaves_what_is_stored_as_it_is_uncopied() {
+        let page = "<p>some html that compresses well</p>\n".repeat(200);
+        let raw = encode_raw(page.as_bytes(), 3, 4);
+        let small = compacted(&raw, None).unwrap().expect("compressible: a new form");
+        assert_eq!(small, compact(&raw).unwrap());
+        assert_eq!(decode(&small).unwrap().value, page.as_bytes());
+        assert_eq!(compacted(&small, None).unwrap(), None, "already compressed");
+        assert_eq!(compacted(&encode_raw(b"tiny", 3, 4), None).unwrap(), None);
+        let mut x = 0x9e37_79b9u64;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                (x >> 33) as u8
+            })
+            .collect();
+        assert_eq!(
+            compacted(&encode_raw(&noise, 3, 4), None).unwrap(),
+            None,
+            "incompressible"
+        );
+        assert!(compacted(b"\x07 not an entry at all", None).is_err());
+    }
+
+    #[test]
+    fn an_entry_written_by_earlier_releases_still_decodes() {
+        // Version 1, zstd flag, stored 5, expires 9, then a level-1 frame of
+        // "<p>kept</p>\n" x 64 as the cache wrote it before this release.
+        let mut old = vec![1u8, 1];
+        old.extend_from_slice(&5i64.to_le_bytes());
+        old.extend_from_slice(&9i64.to_le_bytes());
+        old.extend_from_slice(&[
+            0x28, 0xb5, 0x2f, 0xfd, 0x60, 0x00, 0x02, 0x9d, 0x00, 0x00, 0x60, 0x3c, 0x70, 0x3e, 0x6b, 0x65,
+            0x70, 0x74, 0x3c, 0x2f, 0x70, 0x3e, 0x0a, 0x01, 0x00, 0xf1, 0x5e, 0x95, 0x24,
+        ]);
+        let s = decode(&old).unwrap();
+        assert_eq!(s.value, "<p>kept</p>\n".repeat(64).as_bytes());
+        assert_eq!((s.stored_at_ms, s.expires_at_ms), (5, 9));
+        assert_eq!(expand(&old).unwrap(), encode_raw(&s.value, 5, 9));
+        // An uncompressed entry is what every release reads as it is.
+        assert_eq!(decode(&encode_raw(b"plain", 5, 9)).unwrap().value, b"plain");
+    }
+
+    #[test]
+    fn hostile_entries_are_refused() {
+        let mut e = encode(&"<p>x</p>".repeat(200).into_bytes(), 1, 2);
+        e[1] = 0b10; // a flag no release defines
+        assert!(header(&e).is_err() && decode(&e).is_err());
+        e[1] = FLAG_ZSTD;
+        e[0] = 2; // a version no release wrote
+        assert!(decode(&e).is_err());
+        // Flagged compressed, but garbage or a frame cut short.
+        let mut garbage = encode_raw(&[0xAB; 64], 1, 2);
+        garbage[1] = FLAG_ZSTD;
+        assert!(decode(&garbage).is_err() && expand(&garbage).is_err());
+        // A frame that claims more than any value may hold.
+        let mut bomb = vec![1u8, FLAG_ZSTD];
+        bomb.extend_from_slice(&[0; 16]);
+        bomb.extend_from_slice(&[0x28, 0xb5, 0x2f, 0xfd, 0xa0]); // magic, 4-byte size
+        bomb.extend_from_slice(&(u32::MAX).to_le_bytes());
+        bomb.extend_from_slice(&[0x01, 0x00, 0x00]);
+        assert!(decode(&bomb).is_err());
     }
 
     #[test]

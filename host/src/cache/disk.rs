@@ -24,7 +24,7 @@ use redb::{
 };
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 const ENTRIES: TableDefinition<&str, &[u8]> = TableDefinition::new("entries");
@@ -41,6 +41,13 @@ const COUNT: &str = "entries";
 /// crawl, docs/ROBUSTNESS.md "Memory"), then 16 MiB, which a c=16 burst
 /// filled (BENCHMARKS.md, "RSS under c=16").
 const PAGE_CACHE_BYTES: usize = 4 << 20;
+/// While the file's contents (keys + stored values) are under
+/// `1 / RAW_WHILE_UNDER` of the cap, the writer stores values uncompressed
+/// ([`Disk::has_room_for_raw`]): disk the operator gave the cache costs no
+/// CPU to use, and past this share values are compressed again, so the
+/// oldest-first eviction at the cap removes the uncompressed ones first and a
+/// full cache holds as many entries as before (docs/CACHE.md, "Compression").
+pub const RAW_WHILE_UNDER: u64 = 2;
 /// Longest time a commit stays non-durable.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
@@ -74,6 +81,8 @@ pub struct Disk {
     /// works again once the disk does.
     db: ReopeningDb,
     max_bytes: u64,
+    /// Accounted bytes (the `stats` total) as of the last commit.
+    contents: AtomicU64,
     /// Non-durable commits since the last durable one.
     dirty: AtomicBool,
     last_durable: Mutex<Instant>,
@@ -91,15 +100,17 @@ impl Disk {
         }
         let db = open_file(path)?;
         let w = db.begin_write()?;
+        let contents;
         {
             w.open_table(ENTRIES)?;
             w.open_table(AGE)?;
-            w.open_table(STATS)?;
+            contents = w.open_table(STATS)?.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
         }
         w.commit()?;
         Ok(Disk {
             db: ReopeningDb::new(path, open_file, db),
             max_bytes,
+            contents: AtomicU64::new(contents),
             dirty: AtomicBool::new(false),
             last_durable: Mutex::new(Instant::now()),
         })
@@ -149,6 +160,12 @@ impl Disk {
         usize::try_from(self.max_bytes / 4).unwrap_or(usize::MAX)
     }
 
+    /// Whether a value is now stored uncompressed: the contents are under
+    /// `1 / RAW_WHILE_UNDER` of the cap ([`RAW_WHILE_UNDER`]).
+    pub fn has_room_for_raw(&self) -> bool {
+        self.contents.load(Ordering::Relaxed) < self.max_bytes / RAW_WHILE_UNDER
+    }
+
     /// The encoded value under `key`.
     pub fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let r = self.db.begin_read()?;
@@ -180,7 +197,7 @@ impl Disk {
     /// Entries over the limit are skipped.
     pub fn put_many(&self, items: &[(&str, &[u8])]) -> Result<Evicted, StoreError> {
         let (w, durable) = self.begin()?;
-        let evicted;
+        let (evicted, total);
         {
             let mut entries = w.open_table(ENTRIES)?;
             let mut age = w.open_table(AGE)?;
@@ -217,8 +234,10 @@ impl Disk {
             };
             stats.insert(BYTES, bytes)?;
             stats.insert(COUNT, count)?;
+            total = bytes;
         }
         self.commit(w, durable)?;
+        self.contents.store(total, Ordering::Relaxed);
         Ok(evicted)
     }
 
@@ -226,6 +245,7 @@ impl Disk {
     pub fn delete(&self, key: &str) -> Result<bool, StoreError> {
         let (w, durable) = self.begin()?;
         let removed;
+        let mut total = None;
         {
             let mut entries = w.open_table(ENTRIES)?;
             let mut age = w.open_table(AGE)?;
@@ -240,11 +260,16 @@ impl Disk {
                 }
                 let bytes = stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
                 let count = stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0);
-                stats.insert(BYTES, bytes.saturating_sub((key.len() + old_len) as u64))?;
+                let bytes = bytes.saturating_sub((key.len() + old_len) as u64);
+                stats.insert(BYTES, bytes)?;
                 stats.insert(COUNT, count.saturating_sub(1))?;
+                total = Some(bytes);
             }
         }
         self.commit(w, durable)?;
+        if let Some(bytes) = total {
+            self.contents.store(bytes, Ordering::Relaxed);
+        }
         Ok(removed)
     }
 

@@ -1,9 +1,10 @@
 //! The embedded store's background writer: one thread that takes writes off
 //! the request path. A put lands in the hot tier at once (so the next request
 //! hits) and queues here; the thread drains the queue in batches, compresses
-//! each value ([`super::codec::compact`]) and commits the batch to the redb
-//! file in one transaction, then drops the keys the file evicted from the hot
-//! tier. The queue is bounded, in writes ([`QUEUE_LEN`]) and in the bytes of
+//! each value ([`super::codec::compacted`]; not while the file is under half
+//! its cap, [`super::disk::RAW_WHILE_UNDER`]) and commits the batch to the
+//! redb file in one transaction, then drops the keys the file evicted from
+//! the hot tier. The queue is bounded, in writes ([`QUEUE_LEN`]) and in the bytes of
 //! the values waiting ([`QUEUE_BYTES`]): when it is full, a put keeps its
 //! hot-tier copy but its file write is dropped with a debug log, rather than
 //! slowing the request (a cache may lose an entry; it must not add latency).
@@ -286,8 +287,9 @@ fn linger(rx: &mpsc::Receiver<Op>, hurry: &AtomicBool) {
     }
 }
 
-/// A put on its way to the file: key, stored form, the queued value.
-type Put = (String, Vec<u8>, Arc<[u8]>);
+/// A put on its way to the file: key, stored form (`None`: the queued value
+/// as it is), the queued value.
+type Put = (String, Option<Vec<u8>>, Arc<[u8]>);
 
 /// What a written put is taken out of.
 struct Done<'a> {
@@ -308,7 +310,15 @@ fn apply(
     for op in batch {
         match op {
             Op::Put(key, encoded) => {
-                match codec::compact_with(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch))) {
+                // Uncompressed while the file has room (and the value fits
+                // the entry limit as it is): no CPU for disk already given.
+                let raw = disk.has_room_for_raw() && disk.check_size(&key, &encoded).is_ok();
+                let stored = if raw {
+                    Ok(None)
+                } else {
+                    codec::compacted(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch)))
+                };
+                match stored {
                     Ok(stored) => puts.push((key, stored, encoded)),
                     Err(e) => {
                         done.pending.written(&key, &encoded);
@@ -336,7 +346,10 @@ fn write_puts(puts: &mut Vec<Put>, disk: &Disk, done: &Done) {
     if puts.is_empty() {
         return;
     }
-    let items: Vec<(&str, &[u8])> = puts.iter().map(|(k, v, _)| (k.as_str(), v.as_slice())).collect();
+    let items: Vec<(&str, &[u8])> = puts
+        .iter()
+        .map(|(k, stored, queued)| (k.as_str(), stored.as_deref().unwrap_or(queued)))
+        .collect();
     let result = disk.put_many(&items);
     // Written (or failed for good): reads go to the file from now on.
     for (k, _, queued) in puts.iter() {

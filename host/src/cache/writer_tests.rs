@@ -1,6 +1,7 @@
 //! The writer's queue bound in bytes: a burst of large values beyond
 //! [`QUEUE_BYTES`] keeps them in memory only, and the bound frees again once
-//! the thread has committed what it took.
+//! the thread has committed what it took. Values are stored uncompressed
+//! while the file is under half its cap, compressed after.
 
 use super::*;
 use crate::cache::codec;
@@ -74,4 +75,53 @@ fn admission_takes_one_oversized_value_alone_and_nothing_beside_it() {
     assert!(q.heavy());
     assert!(q.admit(QUEUE_BYTES / 2));
     assert!(!q.admit(1), "full");
+}
+
+#[tokio::test]
+async fn values_are_stored_uncompressed_until_half_the_cap_then_compressed() {
+    let dir = temp_dir("writer-raw-share");
+    let path = dir.join("cache.redb");
+    let cap = 1u64 << 20;
+    let disk = Arc::new(Disk::open(&path, cap).expect("open the file"));
+    let hot: HotTier = Cache::builder().max_capacity(1 << 20).build();
+    let w = Writer::start(disk.clone(), hot);
+    let now = now_ms();
+    let page = |i: usize| {
+        let html = format!("<p>page {i}: words that compress well</p>\n").repeat(3000);
+        codec::encode_raw_shared(&[html.as_bytes()], now, now + 86_400_000)
+    };
+    let stored = |key: &str| disk.get(key).expect("read").expect("in the file");
+    // An empty file: stored as queued, nothing to decompress on a read.
+    let first = page(0);
+    assert!(w.put("p0", first.clone()));
+    w.sync().await.expect("written");
+    assert_eq!(stored("p0"), first.to_vec());
+    assert!(disk.has_room_for_raw());
+    // Filled past half the cap with such pages: the next one is compressed.
+    let mut i = 1;
+    while disk.has_room_for_raw() {
+        assert!(w.put(&format!("p{i}"), page(i)));
+        w.sync().await.expect("written");
+        i += 1;
+    }
+    let late = page(99);
+    assert!(w.put("late", late.clone()));
+    w.sync().await.expect("written");
+    let kept = stored("late");
+    assert!(codec::header(&kept).unwrap().compressed && kept.len() < late.len() / 4);
+    assert_eq!(codec::expand(&kept).unwrap(), late.to_vec());
+    // Both forms read back as what was put; the totals count what is stored.
+    assert_eq!(
+        codec::decode(&stored("p0")).unwrap(),
+        codec::decode(&first).unwrap()
+    );
+    assert_eq!(codec::decode(&kept).unwrap(), codec::decode(&late).unwrap());
+    drop(w);
+    drop(disk);
+    let usage = Disk::verify(&path).expect("consistent file");
+    assert!(usage.bytes <= cap, "{} bytes under a {cap} cap", usage.bytes);
+    // Reopened, the file knows how full it is.
+    assert!(!Disk::open(&path, cap).expect("reopen").has_room_for_raw());
+    assert!(Disk::open(&path, cap * 8).expect("reopen").has_room_for_raw());
+    let _ = std::fs::remove_dir_all(dir);
 }
