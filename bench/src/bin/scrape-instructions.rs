@@ -22,7 +22,7 @@
 use distill::plugins::bindings::{Page, PageTokens};
 use distill::plugins::{LoadedPlugin, PluginRuntime, RuntimeLimits};
 use distill_html::{CleanOptions, CleanedHtml, ParsedPage};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::hint::black_box;
 use std::io::Read;
 use std::path::Path;
@@ -147,7 +147,11 @@ fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
     if markdown.is_null() {
         return 0;
     }
-    let data = json!({ "markdown": markdown, "metadata": Value::Object(metadata) });
+    // As `pipeline::response::build_data` makes it: the values moved in.
+    let mut data = Map::new();
+    data.insert("markdown".into(), markdown);
+    data.insert("metadata".into(), Value::Object(metadata));
+    let data = Value::Object(data);
     if ctx.cache_document {
         black_box(stage_cache_document(&data));
     }
@@ -246,8 +250,14 @@ fn stage_cache_document(data: &Value) -> usize {
     distill::cache::entry::result_to_bytes(data).len()
 }
 
+/// The response as `server::respond` writes it: `{"success":true,"data":…}` with the
+/// document written from the value itself (no copy of it into an envelope value).
 #[inline(never)]
 fn stage_response_json(data: Value) -> usize {
-    let response = json!({ "success": true, "data": data });
-    serde_json::to_vec(&response).map(|v| v.len()).unwrap_or(0)
+    let mut out = b"{\"success\":true,\"data\":".to_vec();
+    if serde_json::to_writer(&mut out, &data).is_err() {
+        return 0;
+    }
+    out.push(b'}');
+    out.len()
 }
