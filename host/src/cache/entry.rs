@@ -118,8 +118,10 @@ impl DocFacts {
 /// in, without parsing it.
 pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
     let facts = DocFacts::of(doc);
-    let mut doc = doc.clone();
-    let has_meta = match doc.get_mut("metadata").and_then(Value::as_object_mut) {
+    // Only the metadata changes for storing: it alone is copied, the rest
+    // (markdown, html, ...) is written from `doc` itself ([`Stored`]).
+    let mut meta = doc.get("metadata").and_then(Value::as_object).cloned();
+    let has_meta = match meta.as_mut() {
         Some(meta) => {
             for k in PER_REQUEST_METADATA {
                 meta.remove(*k);
@@ -129,7 +131,11 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
         }
         None => false,
     };
-    let json = serde_json::to_string(&doc).expect("JSON values serialise");
+    let json = serde_json::to_string(&Stored {
+        doc,
+        meta: meta.as_ref(),
+    })
+    .expect("JSON values serialise");
     let found = json
         .find(SPLICE_JSON)
         .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
@@ -150,16 +156,50 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
             out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
         }
         None => {
-            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+            if let Some(meta) = meta.as_mut() {
                 meta.remove(SPLICE_KEY);
             }
             out.extend_from_slice(&NO_SPLICE.to_le_bytes());
             out.push(0);
             facts_bytes(&mut out);
-            serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
+            serde_json::to_writer(
+                &mut out,
+                &Stored {
+                    doc,
+                    meta: meta.as_ref(),
+                },
+            )
+            .expect("JSON values serialise");
         }
     }
     out
+}
+
+/// A document as stored: `doc` with its `metadata` replaced by `meta` (when
+/// given), written as `doc` itself would be (the same map, the same order).
+struct Stored<'a> {
+    doc: &'a Value,
+    meta: Option<&'a Map<String, Value>>,
+}
+
+impl Serialize for Stored<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match (self.doc, self.meta) {
+            (Value::Object(fields), Some(meta)) => {
+                let mut map = s.serialize_map(Some(fields.len()))?;
+                for (k, v) in fields {
+                    if k == "metadata" {
+                        map.serialize_entry(k, meta)?;
+                    } else {
+                        map.serialize_entry(k, v)?;
+                    }
+                }
+                map.end()
+            }
+            (doc, _) => doc.serialize(s),
+        }
+    }
 }
 
 /// A stored response document (see [`result_to_bytes`]).
@@ -335,5 +375,74 @@ mod tests {
         let old = result_from_bytes(&v1).unwrap();
         assert_eq!(old.facts(), None);
         assert_eq!(old.to_value().unwrap(), json!({"html": "x"}));
+    }
+
+    /// [`result_to_bytes`] as it was before [`Stored`]: the document copied
+    /// whole, its metadata edited in the copy, the copy serialised.
+    fn result_to_bytes_copied(doc: &Value) -> Vec<u8> {
+        let facts = DocFacts::of(doc);
+        let mut doc = doc.clone();
+        let has_meta = match doc.get_mut("metadata").and_then(Value::as_object_mut) {
+            Some(meta) => {
+                for k in PER_REQUEST_METADATA {
+                    meta.remove(*k);
+                }
+                meta.insert(SPLICE_KEY.into(), Value::from(0));
+                true
+            }
+            None => false,
+        };
+        let json = serde_json::to_string(&doc).expect("JSON values serialise");
+        let found = json
+            .find(SPLICE_JSON)
+            .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
+        let mut out = Vec::with_capacity(json.len() + HEADER_V2);
+        out.extend_from_slice(RESULT_MAGIC);
+        let facts_bytes = |out: &mut Vec<u8>| {
+            out.extend_from_slice(&facts.pages.to_le_bytes());
+            out.push(0); // flags, none defined yet
+        };
+        match found {
+            Some(at) => {
+                let comma = json.as_bytes()[at - 1] == b',';
+                let splice = if comma { at - 1 } else { at };
+                out.extend_from_slice(&(splice as u32).to_le_bytes());
+                out.push(u8::from(comma));
+                facts_bytes(&mut out);
+                out.extend_from_slice(&json.as_bytes()[..splice]);
+                out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+            }
+            None => {
+                if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+                    meta.remove(SPLICE_KEY);
+                }
+                out.extend_from_slice(&NO_SPLICE.to_le_bytes());
+                out.push(0);
+                facts_bytes(&mut out);
+                serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_stored_bytes_are_the_edited_copys() {
+        // Per-request keys first, middle and last (removal reorders the map),
+        // metadata first or last among the fields, a marker look-alike (no
+        // splice point), no metadata, not an object.
+        let tricky = "\u{0}distill:splice\":0";
+        let docs = [
+            json!({"markdown": "# A \"b\"\n\u{1}", "metadata": {"scrapeId": "1", "title": "T",
+                "sourceURL": "s", "url": "u", "statusCode": 200, "creditsUsed": 1}, "warning": "w"}),
+            json!({"metadata": {"title": "T", "cachedAt": "x", "language": "en"}, "links": ["a", "b"]}),
+            json!({"markdown": tricky, "metadata": {"title": tricky, "scrapeId": "2"}}),
+            json!({"metadata": {}}),
+            json!({"metadata": "not an object", "html": "<p>x</p>"}),
+            json!({"markdown": "no metadata"}),
+            json!(["an", "array"]),
+        ];
+        for doc in &docs {
+            assert_eq!(result_to_bytes(doc), result_to_bytes_copied(doc), "{doc}");
+        }
     }
 }

@@ -11,7 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use futures::FutureExt;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
 
@@ -95,10 +95,22 @@ fn unknown_error(request_id: &str, panic: &str) -> ApiError {
     ApiError::unknown(&error_id)
 }
 
+/// `{"success":true,"data":…}`, written from `data` itself: `json!` would
+/// first copy the whole document (markdown and all) into a new value.
+#[derive(serde::Serialize)]
+struct Success {
+    success: bool,
+    data: Value,
+}
+
+fn success(data: Value) -> Response {
+    Json(Success { success: true, data }).into_response()
+}
+
 /// The response to a pipeline outcome.
 pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
     match outcome {
-        Ok(data) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(data) => success(data),
         Err(e) => api_error(e).into_response(),
     }
 }
@@ -107,7 +119,7 @@ pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
 /// are) or the error's response.
 pub fn respond_data(result: Result<Data, ApiError>) -> Response {
     match result {
-        Ok(Data::Built(data)) => Json(json!({ "success": true, "data": data })).into_response(),
+        Ok(Data::Built(data)) => success(data),
         Ok(Data::Stored(hit)) => {
             let data = match hit.into_bytes() {
                 Ok(data) => data,
@@ -120,5 +132,23 @@ pub fn respond_data(result: Result<Data, ApiError>) -> Response {
             ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
         }
         Err(e) => e.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_success_envelope_writes_what_the_json_macro_wrote() {
+        let data = json!({"markdown": "# T\n\"q\" \u{1} é", "metadata": {"title": "T", "statusCode": 200},
+            "links": ["a", "b"], "warning": null});
+        let direct = serde_json::to_string(&Success {
+            success: true,
+            data: data.clone(),
+        })
+        .unwrap();
+        assert_eq!(direct, json!({ "success": true, "data": data }).to_string());
     }
 }

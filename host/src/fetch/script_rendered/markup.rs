@@ -6,6 +6,7 @@
 
 use memchr::memmem;
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// Elements whose content is not markup.
 pub(crate) const RAW: &[&str] = &[
@@ -42,7 +43,7 @@ impl<'a> Tokens<'a> {
             return Some(Token::Text(&rest[..len]));
         }
         if rest.starts_with(b"<!--") {
-            self.pos += memmem::find(&rest[4..], b"-->").map_or(rest.len(), |i| i + 7);
+            self.pos += COMMENT_END.find(&rest[4..]).map_or(rest.len(), |i| i + 7);
             return Some(Token::Other);
         }
         let is_end = rest.get(1) == Some(&b'/');
@@ -75,9 +76,11 @@ impl<'a> Tokens<'a> {
     pub(crate) fn raw_until_end(&mut self, name: &str) -> &'a [u8] {
         let rest = &self.src[self.pos..];
         let name = name.as_bytes();
-        let end = memmem::find_iter(rest, b"</").find(|&at| {
-            rest.get(at + 2..at + 2 + name.len())
-                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        let end = memchr::memchr_iter(b'<', rest).find(|&at| {
+            rest.get(at + 1) == Some(&b'/')
+                && rest
+                    .get(at + 2..at + 2 + name.len())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
         });
         match end {
             Some(at) => {
@@ -92,6 +95,9 @@ impl<'a> Tokens<'a> {
         }
     }
 }
+
+/// The end of a comment, searched with one finder built once.
+static COMMENT_END: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"-->"));
 
 /// Where the `>` closing the tag that starts `s` is. A quote opens a value
 /// only right after `=` (whitespace between allowed), as in HTML (a stray
