@@ -2,9 +2,11 @@
 //! `distill:plugin`, one module per version (as Zed keeps its extension API),
 //! and the one place that dispatches on the version ([`dispatch`]). The
 //! newest version's types are the host's own; older versions convert to and
-//! from them in [`convert`] (0.1, 0.2), [`convert_v3`] and [`convert_v4`].
+//! from them in [`convert`] (0.1, 0.2), [`convert_v3`] and [`convert_v4`]
+//! (what those two share is written once in [`convert_unchanged`]).
 
 pub mod convert;
+pub mod convert_unchanged;
 pub mod convert_v3;
 pub mod convert_v4;
 pub mod dispatch;
