@@ -136,6 +136,26 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
         meta: meta.as_ref(),
     })
     .expect("JSON values serialise");
+    framed(&json, has_meta, &facts, |out| {
+        if let Some(meta) = meta.as_mut() {
+            meta.remove(SPLICE_KEY);
+        }
+        serde_json::to_writer(
+            out,
+            &Stored {
+                doc,
+                meta: meta.as_ref(),
+            },
+        )
+        .expect("JSON values serialise");
+    })
+}
+
+/// The stored form of a document serialised as `json` with the splice marker
+/// in its metadata (`has_meta`): the header, then the JSON with the marker cut
+/// out. Where the marker is not found exactly once, `whole` writes the
+/// document again without it and no splice point is recorded.
+fn framed(json: &str, has_meta: bool, facts: &DocFacts, whole: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let found = json
         .find(SPLICE_JSON)
         .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
@@ -156,20 +176,10 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
             out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
         }
         None => {
-            if let Some(meta) = meta.as_mut() {
-                meta.remove(SPLICE_KEY);
-            }
             out.extend_from_slice(&NO_SPLICE.to_le_bytes());
             out.push(0);
             facts_bytes(&mut out);
-            serde_json::to_writer(
-                &mut out,
-                &Stored {
-                    doc,
-                    meta: meta.as_ref(),
-                },
-            )
-            .expect("JSON values serialise");
+            whole(&mut out);
         }
     }
     out
@@ -378,7 +388,8 @@ mod tests {
     }
 
     /// [`result_to_bytes`] as it was before [`Stored`]: the document copied
-    /// whole, its metadata edited in the copy, the copy serialised.
+    /// whole, its metadata edited in the copy, the copy serialised (the
+    /// framing is the shared [`framed`]).
     fn result_to_bytes_copied(doc: &Value) -> Vec<u8> {
         let facts = DocFacts::of(doc);
         let mut doc = doc.clone();
@@ -393,36 +404,12 @@ mod tests {
             None => false,
         };
         let json = serde_json::to_string(&doc).expect("JSON values serialise");
-        let found = json
-            .find(SPLICE_JSON)
-            .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
-        let mut out = Vec::with_capacity(json.len() + HEADER_V2);
-        out.extend_from_slice(RESULT_MAGIC);
-        let facts_bytes = |out: &mut Vec<u8>| {
-            out.extend_from_slice(&facts.pages.to_le_bytes());
-            out.push(0); // flags, none defined yet
-        };
-        match found {
-            Some(at) => {
-                let comma = json.as_bytes()[at - 1] == b',';
-                let splice = if comma { at - 1 } else { at };
-                out.extend_from_slice(&(splice as u32).to_le_bytes());
-                out.push(u8::from(comma));
-                facts_bytes(&mut out);
-                out.extend_from_slice(&json.as_bytes()[..splice]);
-                out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+        framed(&json, has_meta, &facts, |out| {
+            if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.remove(SPLICE_KEY);
             }
-            None => {
-                if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
-                    meta.remove(SPLICE_KEY);
-                }
-                out.extend_from_slice(&NO_SPLICE.to_le_bytes());
-                out.push(0);
-                facts_bytes(&mut out);
-                serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
-            }
-        }
-        out
+            serde_json::to_writer(out, &doc).expect("JSON values serialise");
+        })
     }
 
     #[test]
