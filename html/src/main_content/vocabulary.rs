@@ -241,21 +241,8 @@ const CONTENT_WORDS: &[&str] = &[
     "topic",
     "wysiwyg",
 ];
+/// Comment words besides the nouns ([`roles::COMMENT_NOUNS`], the same weight).
 const COMMENT_WORDS: &[&str] = &[
-    "comment",
-    "comments",
-    // The same in the page's language, as hand-made and regional themes name their
-    // comment sections (`<div class="kommentare">`, `id="commentaires"`).
-    "commentaire",
-    "commentaires",
-    "commenti",
-    "commento",
-    "comentario",
-    "comentarios",
-    "kommentar",
-    "kommentare",
-    "komentarz",
-    "komentarze",
     "discussion",
     "pingbacks",
     "replies",
@@ -289,11 +276,12 @@ impl std::hash::Hasher for Fnv {
 pub(super) type FnvSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<Fnv>>;
 
 /// The lists by weight.
-const WEIGHTS: [(&[&str], Word); 5] = [
+const WEIGHTS: [(&[&str], Word); 6] = [
     (BOILER_WORDS, Word::Boiler),
     (CHROME_WORDS, Word::Chrome(-3)),
     (CHROME_HINT_WORDS, Word::Chrome(-1)),
     (CONTENT_WORDS, Word::Content),
+    (roles::COMMENT_NOUNS, Word::Comments),
     (COMMENT_WORDS, Word::Comments),
 ];
 

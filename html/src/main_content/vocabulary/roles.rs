@@ -33,6 +33,24 @@ pub(crate) const PIECE: u16 = 1 << 12;
 /// A component (`card`, `panel`): the next word may name its part.
 pub(crate) const COMPONENT: u16 = 1 << 13;
 
+/// `comment(s)` in English and as hand-made and regional themes name their comment
+/// sections (`<div class="kommentare">`, `id="commentaires"`): the [`COMMENT`] role, and
+/// words of the comments' weight in the vocabulary.
+pub(crate) const COMMENT_NOUNS: &[&str] = &[
+    "comment",
+    "comments",
+    "commentaire",
+    "commentaires",
+    "commenti",
+    "commento",
+    "comentario",
+    "comentarios",
+    "kommentar",
+    "kommentare",
+    "komentarz",
+    "komentarze",
+];
+
 /// The role lists, with their bits.
 pub(crate) const ROLES: [(&[&str], u16); 14] = [
     (
@@ -69,23 +87,7 @@ pub(crate) const ROLES: [(&[&str], u16); 14] = [
         NAV,
     ),
     (&["main"], MAIN),
-    (
-        &[
-            "comment",
-            "comments",
-            "commentaire",
-            "commentaires",
-            "commenti",
-            "commento",
-            "comentario",
-            "comentarios",
-            "kommentar",
-            "kommentare",
-            "komentarz",
-            "komentarze",
-        ],
-        COMMENT,
-    ),
+    (COMMENT_NOUNS, COMMENT),
     (&["body", "content", "text"], BODY),
     (&["header", "footer", "meta"], PART),
     (
