@@ -69,11 +69,13 @@ pub(super) fn prune(
         if line || timing {
             let opening = opening_of(doc, n.id);
             let opening = opening.bytes();
-            if (line && (labelled(opening) || vocab_i18n::read_label(&vocab_i18n::opening_of(doc, n.id))))
-                || (timing
-                    && (reading_time::reading_time(opening)
-                        || vocab_i18n::reading_time(&vocab_i18n::opening_of(doc, n.id))))
-            {
+            let english = (line && labelled(opening)) || (timing && reading_time::reading_time(opening));
+            // The other languages' opening is read once, and only when English found nothing.
+            let other_language = || {
+                let intl = vocab_i18n::opening_of(doc, n.id);
+                (line && vocab_i18n::read_label(&intl)) || (timing && vocab_i18n::reading_time(&intl))
+            };
+            if english || other_language() {
                 found.push(i);
                 walk.step_over();
             }
