@@ -18,7 +18,8 @@ async fn redis_meets_the_contract() {
     assert_eq!(store.backend(), "redis");
     contract::basic(store.as_ref()).await;
     contract::expiry(store.as_ref()).await;
-    contract::concurrent(store.clone()).await;
+    let missing = contract::concurrent(store.clone()).await;
+    assert!(missing.is_empty(), "Redis lost {missing:?}");
 }
 
 #[tokio::test]
