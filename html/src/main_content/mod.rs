@@ -58,6 +58,7 @@ mod arena;
 mod aside_beside;
 mod beside;
 mod body_pointers;
+mod bold_label;
 mod calls;
 mod caption_credits;
 mod closing_lines;
