@@ -70,6 +70,7 @@ mod dated_links;
 mod declared;
 mod deferred;
 mod hints;
+mod inline_lines;
 mod letter_hash;
 mod link_grid_beside;
 mod link_lists;

@@ -15,6 +15,7 @@ use dom_query::Document;
 
 use super::arena::Arena;
 use super::closing_lines::{blocks_after, labelled, last_prose_where, opening_of, opens_with};
+use super::inline_lines;
 use super::pruning::Pruning;
 use super::vocab_i18n;
 
@@ -70,13 +71,21 @@ pub(super) fn prune(
     let Some(last) = last_prose_where(arena, body, prune, |j| !platform(j)) else {
         return;
     };
-    let found = blocks_after(arena, last, PLATFORM_WORDS, holds_forced, prune, |i, j| {
-        let opening = opening_of(doc, nodes[j].id);
-        platform_line(opening.bytes())
-            || (nodes[i].total.words <= MAX_WORDS
-                && (footer(opening.bytes())
-                    || vocab_i18n::tag_label(&vocab_i18n::opening_of(doc, nodes[j].id))))
-    });
+    let found = blocks_after(
+        arena,
+        last,
+        PLATFORM_WORDS,
+        holds_forced,
+        prune,
+        Some(doc),
+        |i, j| {
+            let opening = opening_of(doc, nodes[j].id);
+            platform_line(opening.bytes())
+                || (inline_lines::line_words(doc, arena, i).max(nodes[i].total.words) <= MAX_WORDS
+                    && (footer(opening.bytes())
+                        || vocab_i18n::tag_label(&vocab_i18n::opening_of(doc, nodes[j].id))))
+        },
+    );
     prune.extend(found);
 }
 
