@@ -267,62 +267,41 @@ pub(super) fn blocks_after(
         if let Some(doc) = lines
             && n.own.words > 0
         {
-            inline_after(
-                doc,
-                arena,
-                i,
-                0,
-                max_words,
-                holds_forced,
-                prune,
-                &mut opens,
-                &mut found,
-            );
+            let inline = inline_after(doc, arena, i, 0, max_words, holds_forced, prune);
+            found.extend(inline.filter(|&c| opens(c, c)));
         }
     }
     // And those of the blocks around `last`, after it.
     if let Some(doc) = lines {
         let mut a = nodes[last].parent as usize;
         while a != u32::MAX as usize && a >= prune.container() {
-            inline_after(
-                doc,
-                arena,
-                a,
-                last,
-                max_words,
-                holds_forced,
-                prune,
-                &mut opens,
-                &mut found,
-            );
+            let inline = inline_after(doc, arena, a, last, max_words, holds_forced, prune);
+            found.extend(inline.filter(|&c| opens(c, c)));
             a = nodes[a].parent as usize;
         }
     }
     found
 }
 
-/// Pushes onto `found` the inline children of the block `b` after the entry `from` that
-/// stand as a line of their own of `max_words` words at most and whose opening passes
-/// `opens`.
-#[allow(clippy::too_many_arguments)]
-fn inline_after(
-    doc: &Document,
-    arena: &Arena,
+/// The inline children of the block `b` after the entry `from` that stand as a line of
+/// their own of `max_words` words at most.
+fn inline_after<'a>(
+    doc: &'a Document,
+    arena: &'a Arena,
     b: usize,
     from: usize,
     max_words: u32,
-    holds_forced: &[bool],
-    prune: &Pruning,
-    opens: &mut impl FnMut(usize, usize) -> bool,
-    found: &mut Vec<usize>,
-) {
+    holds_forced: &'a [bool],
+    prune: &'a Pruning,
+) -> impl Iterator<Item = usize> + 'a {
     let nodes = &arena.nodes;
-    for c in arena.children(b).filter(|&c| c > from) {
-        let line = !prune.is_gone(c) && !holds_forced[c] && !nodes[c].forced;
-        if line && inline_lines::stands_alone(doc, arena, c).is_some_and(|w| w <= max_words) && opens(c, c) {
-            found.push(c);
-        }
-    }
+    arena.children(b).filter(move |&c| {
+        c > from
+            && !prune.is_gone(c)
+            && !holds_forced[c]
+            && !nodes[c].forced
+            && inline_lines::stands_alone(doc, arena, c).is_some_and(|w| w <= max_words)
+    })
 }
 
 /// Whether a normalised opening is one of `labels` followed by a colon ("Tags: …",
