@@ -8,7 +8,8 @@
 //! On an article page where no element holds the body apart (its paragraphs are the
 //! container's own), a line goes only when prose follows it in the container and its
 //! label is set apart in bold ([`bold_label`]): the truths keep a plain "Read more: …"
-//! closing a short post, or a headline link spelling its own label.
+//! closing a short post, or a headline link spelling its own label. "See also: …" and
+//! "Related reading: …" count only with their label in bold anywhere.
 
 use dom_query::Document;
 
@@ -41,6 +42,10 @@ const LABELS: &[&str] = &[
     "you may also like",
     "you might also like",
 ];
+
+/// Labels that count only set in bold ([`bold_label`]): a plain "See also: …" is a
+/// newspaper's in-story pointer the ground truths keep. Sorted.
+const BOLD_LABELS: &[&str] = &["related reading", "see also"];
 
 /// Prunes, on an article page (`body` found), the "read also" lines inside the container,
 /// and on any page its reading-time lines ([`reading_time`]): one walk, each candidate's
@@ -83,8 +88,9 @@ pub(super) fn prune(
             let opening = opening.bytes();
             // Where the line stands, read only for a labelled line.
             let placed = || i < before && (body.is_some() || bold_label(doc, n.id));
-            let english =
-                (line && labelled(opening) && placed()) || (timing && reading_time::reading_time(opening));
+            let bold = || closing_lines::labelled(BOLD_LABELS, opening) && bold_label(doc, n.id);
+            let english = (line && (labelled(opening) || bold()) && placed())
+                || (timing && reading_time::reading_time(opening));
             // The other languages' opening is read once, and only when English found nothing.
             let other_language = || {
                 let intl = vocab_i18n::opening_of(doc, n.id);
@@ -120,7 +126,9 @@ mod tests {
 
     #[test]
     fn labels_are_sorted_and_lower_case() {
-        assert!(LABELS.windows(2).all(|w| w[0] < w[1]));
-        assert!(LABELS.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        for list in [LABELS, BOLD_LABELS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+            assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        }
     }
 }
