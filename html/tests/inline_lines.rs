@@ -40,3 +40,18 @@ fn a_copyright_line_in_small_type_after_the_post_goes_and_a_shared_line_stays() 
         &["NOTICESPAN"],
     );
 }
+
+#[test]
+fn a_dated_written_by_span_after_the_post_goes_and_an_undated_byline_stays() {
+    let page = |line: &str| {
+        format!(
+            r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+            <span class="small">{line}</span></div></div></body>"#,
+            paras_from(1, 8)
+        )
+    };
+    let out = main_content(&page("written by Ann WRITTENSPAN, October 20, 2012"));
+    assert_kept(&out, &["Part 1. Lichens", "Part 8. Lichens"], &["WRITTENSPAN"]);
+    let out = main_content(&page("Written by Ann Lee BYLINESPAN"));
+    assert_kept(&out, &["Part 8. Lichens", "BYLINESPAN"], &[]);
+}
