@@ -22,11 +22,6 @@ pub(super) fn stands_alone(doc: &Document, arena: &Arena, i: usize) -> Option<u3
         return None;
     }
     let tree = &doc.tree;
-    let words = words_of(tree, n.id);
-    // The element alone in its block: the block itself is the line the passes read.
-    if words == 0 || nodes[n.block as usize].total.words <= words {
-        return None;
-    }
     let side = |next: bool| {
         let mut cur = n.id;
         loop {
@@ -42,7 +37,12 @@ pub(super) fn stands_alone(doc: &Document, arena: &Arena, i: usize) -> Option<u3
             }
         }
     };
-    (side(false) && side(true)).then_some(words)
+    if !(side(false) && side(true)) {
+        return None;
+    }
+    // The element alone in its block: the block itself is the line the passes read.
+    let words = words_of(tree, n.id);
+    (words > 0 && words < nodes[n.block as usize].total.words).then_some(words)
 }
 
 /// Words of the element `id`'s text (runs of letters and digits).
