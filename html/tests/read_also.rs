@@ -108,3 +108,23 @@ fn must_read_recommended_and_dont_miss_lines_go_and_a_sentence_opening_so_stays(
         &["MUSTLINK", "RECLINK", "MISSLINK"],
     );
 }
+
+#[test]
+fn a_see_also_line_goes_only_with_its_label_in_bold() {
+    // "See also: …" set in bold is the site's pointer; written plain, a newspaper's
+    // in-story pointer that the post keeps.
+    let html = format!(
+        r#"<body><div class="post"><h1>Lichens on Old Walls</h1><div class="entry">{}
+        <p><strong>See also:</strong> <a href="/mosses">BOLDSEE Mosses of the Old Mill</a></p>{}
+        <p>See also: <a href="/ferns">PLAINSEE Ferns in the Cracks of Bridges</a></p>{}</div></div></body>"#,
+        paras_from(1, 3),
+        paras_from(4, 6),
+        paras_from(7, 9)
+    );
+    let out = main_content(&html);
+    assert_kept(
+        &out,
+        &["Part 1. Lichens", "Part 9. Lichens", "PLAINSEE"],
+        &["BOLDSEE"],
+    );
+}

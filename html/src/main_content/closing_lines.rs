@@ -13,6 +13,7 @@
 use dom_query::{Document, NodeData, NodeId};
 
 use super::arena::Arena;
+use super::inline_lines;
 use super::pruning::Pruning;
 use super::vocab_i18n;
 use crate::dom::Walker;
@@ -204,27 +205,40 @@ pub(super) fn prune(
     // A wrapper and its first child share their opening, so each owner is read once (the
     // last one read is kept).
     let mut read: Option<(usize, bool)> = None;
-    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |_, j| match read {
-        Some((r, hit)) if r == j => hit,
-        _ => {
-            let hit = closing_line(doc, nodes[j].id, nodes[j].own.words <= TITLE_WORDS);
-            read = Some((j, hit));
-            hit
-        }
-    });
+    let found = blocks_after(
+        arena,
+        last,
+        MAX_WORDS,
+        holds_forced,
+        prune,
+        Some(doc),
+        |_, j| match read {
+            Some((r, hit)) if r == j => hit,
+            _ => {
+                // A title is a block's: an inline line ("Email", "Read More »") is read
+                // for calls and notices only.
+                let title = nodes[j].is_block() && nodes[j].own.words <= TITLE_WORDS;
+                let hit = closing_line(doc, nodes[j].id, title);
+                read = Some((j, hit));
+                hit
+            }
+        },
+    );
     prune.extend(found);
 }
 
 /// The blocks of `max_words` words at most after the paragraph `last` (to the container's
 /// end) whose opening passes `opens`: each block's text opens with the text of its first
-/// element owning text; `opens` gets the block's index and that element's. Pruned and forced subtrees are skipped;
-/// a block found is not looked into.
+/// element owning text; `opens` gets the block's index and that element's. With `lines`,
+/// an inline element standing as a line of its own ([`inline_lines`]) is read too, as its
+/// own owner. Pruned and forced subtrees are skipped; a block found is not looked into.
 pub(super) fn blocks_after(
     arena: &Arena,
     last: usize,
     max_words: u32,
     holds_forced: &[bool],
     prune: &Pruning,
+    lines: Option<&Document>,
     mut opens: impl FnMut(usize, usize) -> bool,
 ) -> Vec<usize> {
     let nodes = &arena.nodes;
@@ -237,15 +251,57 @@ pub(super) fn blocks_after(
             walk.step_over();
             continue;
         }
-        if n.is_block() && n.total.words <= max_words {
+        if !n.is_block() {
+            continue;
+        }
+        if n.total.words <= max_words {
             let owner = (i..i + n.size as usize).find(|&j| nodes[j].own.chars > 0 && !nodes[j].dropped);
             if owner.is_some_and(|j| opens(i, j)) {
                 found.push(i);
                 walk.step_over();
+                continue;
             }
+        }
+        // The walk steps over inline elements (their text is the block's): the block's
+        // inline lines are read here.
+        if let Some(doc) = lines
+            && n.own.words > 0
+        {
+            let inline = inline_after(doc, arena, i, 0, max_words, holds_forced, prune);
+            found.extend(inline.filter(|&c| opens(c, c)));
+        }
+    }
+    // And those of the blocks around `last`, after it.
+    if let Some(doc) = lines {
+        let mut a = nodes[last].parent as usize;
+        while a != u32::MAX as usize && a >= prune.container() {
+            let inline = inline_after(doc, arena, a, last, max_words, holds_forced, prune);
+            found.extend(inline.filter(|&c| opens(c, c)));
+            a = nodes[a].parent as usize;
         }
     }
     found
+}
+
+/// The inline children of the block `b` after the entry `from` that stand as a line of
+/// their own of `max_words` words at most.
+fn inline_after<'a>(
+    doc: &'a Document,
+    arena: &'a Arena,
+    b: usize,
+    from: usize,
+    max_words: u32,
+    holds_forced: &'a [bool],
+    prune: &'a Pruning,
+) -> impl Iterator<Item = usize> + 'a {
+    let nodes = &arena.nodes;
+    arena.children(b).filter(move |&c| {
+        c > from
+            && !prune.is_gone(c)
+            && !holds_forced[c]
+            && !nodes[c].forced
+            && inline_lines::stands_alone(doc, arena, c).is_some_and(|w| w <= max_words)
+    })
 }
 
 /// Whether a normalised opening is one of `labels` followed by a colon ("Tags: …",

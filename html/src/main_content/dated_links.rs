@@ -28,7 +28,7 @@ pub(super) fn prune(
         return;
     };
     let nodes = &arena.nodes;
-    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, |i, _| {
+    let found = blocks_after(arena, last, MAX_WORDS, holds_forced, prune, None, |i, _| {
         let n = &nodes[i];
         let one_link = n.counts.links == 1 && n.total.chars > 0 && n.total.link_chars == n.total.chars;
         one_link && holds_time(doc, arena, i)

@@ -37,9 +37,11 @@
 //!    each picture: [`repeated_labels`]; a slideshow's slides numbered "k/N":
 //!    [`slide_counters`]), short closing lines after its last paragraph
 //!    (calls to the reader, the site's notices: [`closing_lines`]; a dated "Posted by"
-//!    line, tags: [`post_footer`]), readers' reactions listed under it ("ann liked
+//!    line, tags: [`post_footer`]; both also read an inline element standing as a line of
+//!    its own: [`inline_lines`]), readers' reactions listed under it ("ann liked
 //!    this": [`reaction_lists`]), the previous and next stories' dated headline links
-//!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]),
+//!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]; on a
+//!    page without a body element, those whose label is in bold: [`bold_label`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk), tables of
 //!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
 //!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]) and
@@ -58,6 +60,7 @@ mod arena;
 mod aside_beside;
 mod beside;
 mod body_pointers;
+mod bold_label;
 mod calls;
 mod caption_credits;
 mod closing_lines;
@@ -69,6 +72,7 @@ mod dated_links;
 mod declared;
 mod deferred;
 mod hints;
+mod inline_lines;
 mod letter_hash;
 mod link_grid_beside;
 mod link_lists;

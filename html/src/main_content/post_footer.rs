@@ -1,5 +1,5 @@
 //! A post's footer line after its last paragraph: "Posted by Ann at May 2, 2012 9:01 AM",
-//! "Posted on November 9, 2012 · 7 Comments", "Labels: gardens, walls", "Tags: …". A blog
+//! "Posted on November 9, 2012 · 7 Comments", "written by Ann, October 20, 2012", "Labels: gardens, walls", "Tags: …". A blog
 //! theme prints it under every post, as a line in sentences or of links that the other
 //! passes keep; the ground truths leave it out. A "Posted by" line without a date or time
 //! stays: under a company blog's post it is the author's signature ("Posted by Ann Lee,
@@ -15,6 +15,7 @@ use dom_query::Document;
 
 use super::arena::Arena;
 use super::closing_lines::{blocks_after, labelled, last_prose_where, opening_of, opens_with};
+use super::inline_lines;
 use super::pruning::Pruning;
 use super::vocab_i18n;
 
@@ -38,8 +39,8 @@ const PLATFORM: &[&str] = &[
 ];
 
 /// Openings of a footer line that carries the post's date or time (a digit in the
-/// opening read). Sorted.
-const DATED: &[&str] = &["posted at", "posted by", "posted on"];
+/// opening read; "Written by Ann Lee" alone is a byline the ground truths keep). Sorted.
+const DATED: &[&str] = &["posted at", "posted by", "posted on", "written by"];
 
 /// Labels of a footer line, each followed by a colon. Sorted.
 const LABELS: &[&str] = &[
@@ -70,13 +71,21 @@ pub(super) fn prune(
     let Some(last) = last_prose_where(arena, body, prune, |j| !platform(j)) else {
         return;
     };
-    let found = blocks_after(arena, last, PLATFORM_WORDS, holds_forced, prune, |i, j| {
-        let opening = opening_of(doc, nodes[j].id);
-        platform_line(opening.bytes())
-            || (nodes[i].total.words <= MAX_WORDS
-                && (footer(opening.bytes())
-                    || vocab_i18n::tag_label(&vocab_i18n::opening_of(doc, nodes[j].id))))
-    });
+    let found = blocks_after(
+        arena,
+        last,
+        PLATFORM_WORDS,
+        holds_forced,
+        prune,
+        Some(doc),
+        |i, j| {
+            let opening = opening_of(doc, nodes[j].id);
+            platform_line(opening.bytes())
+                || (inline_lines::line_words(doc, arena, i).max(nodes[i].total.words) <= MAX_WORDS
+                    && (footer(opening.bytes())
+                        || vocab_i18n::tag_label(&vocab_i18n::opening_of(doc, nodes[j].id))))
+        },
+    );
     prune.extend(found);
 }
 
@@ -104,6 +113,8 @@ mod tests {
         assert!(footer(b"posted by ann at may 2, 2012 9:01 am"));
         assert!(footer(b"posted on november 9, 2012"));
         assert!(!footer(b"posted by ann lee, product manager"));
+        assert!(footer(b"written by ann, october 20, 2012"));
+        assert!(!footer(b"written by ann lee"));
         assert!(footer(b"labels: gardens, walls"));
         assert!(footer(b"tags : lichens"));
         assert!(!footer(b"tags are how the site files posts"));

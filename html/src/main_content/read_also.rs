@@ -5,11 +5,17 @@
 //! the site's cross-promotion, and the ground truths leave it out. A label must be
 //! followed by a colon ("Related: …"), so a sentence opening with the same words
 //! ("Related posts help readers…", "Read more about the law in the report") stays.
+//! On an article page where no element holds the body apart (its paragraphs are the
+//! container's own), a line goes only when prose follows it in the container and its
+//! label is set apart in bold ([`bold_label`]): the truths keep a plain "Read more: …"
+//! closing a short post, or a headline link spelling its own label. "See also: …" and
+//! "Related reading: …" count only with their label in bold anywhere.
 
 use dom_query::Document;
 
 use super::arena::Arena;
-use super::closing_lines::{self, opening_of};
+use super::bold_label::bold_label;
+use super::closing_lines::{self, last_prose, opening_of};
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::reading_time;
@@ -37,6 +43,10 @@ const LABELS: &[&str] = &[
     "you might also like",
 ];
 
+/// Labels that count only set in bold ([`bold_label`]): a plain "See also: …" is a
+/// newspaper's in-story pointer the ground truths keep. Sorted.
+const BOLD_LABELS: &[&str] = &["related reading", "see also"];
+
 /// Prunes, on an article page (`body` found), the "read also" lines inside the container,
 /// and on any page its reading-time lines ([`reading_time`]): one walk, each candidate's
 /// text read once.
@@ -44,10 +54,17 @@ pub(super) fn prune(
     doc: &Document,
     arena: &Arena,
     body: Option<usize>,
+    article_page: bool,
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    let article = body.is_some();
+    let article = body.is_some() || article_page;
+    // Without a body, a line must stand before the container's last paragraph of prose.
+    let before = match body {
+        Some(_) => usize::MAX,
+        None if article => last_prose(arena, prune.container(), prune).unwrap_or(0),
+        None => 0,
+    };
     let nodes = &arena.nodes;
     let end = prune.end();
     let mut found = Vec::new();
@@ -69,11 +86,16 @@ pub(super) fn prune(
         if line || timing {
             let opening = opening_of(doc, n.id);
             let opening = opening.bytes();
-            let english = (line && labelled(opening)) || (timing && reading_time::reading_time(opening));
+            // Where the line stands, read only for a labelled line.
+            let placed = || i < before && (body.is_some() || bold_label(doc, n.id));
+            let bold = || closing_lines::labelled(BOLD_LABELS, opening) && bold_label(doc, n.id);
+            let english = (line && (labelled(opening) || bold()) && placed())
+                || (timing && reading_time::reading_time(opening));
             // The other languages' opening is read once, and only when English found nothing.
             let other_language = || {
                 let intl = vocab_i18n::opening_of(doc, n.id);
-                (line && vocab_i18n::read_label(&intl)) || (timing && vocab_i18n::reading_time(&intl))
+                (line && vocab_i18n::read_label(&intl) && placed())
+                    || (timing && vocab_i18n::reading_time(&intl))
             };
             if english || other_language() {
                 found.push(i);
@@ -104,7 +126,9 @@ mod tests {
 
     #[test]
     fn labels_are_sorted_and_lower_case() {
-        assert!(LABELS.windows(2).all(|w| w[0] < w[1]));
-        assert!(LABELS.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        for list in [LABELS, BOLD_LABELS] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+            assert!(list.iter().all(|c| !c.bytes().any(|b| b.is_ascii_uppercase())));
+        }
     }
 }

@@ -105,7 +105,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::post_footer::prune(doc, arena, body, &holds_forced, &mut prune);
     super::reaction_lists::prune(doc, arena, &holds_forced, &mut prune);
     super::dated_links::prune(doc, arena, body, scores.article_page, &holds_forced, &mut prune);
-    super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
+    super::read_also::prune(doc, arena, body, scores.article_page, &holds_forced, &mut prune);
     super::contents_boxes::prune(doc, arena, &holds_forced, &mut prune);
     super::caption_credits::prune(doc, arena, &holds_forced, &mut prune);
     Some(Plan {
