@@ -42,7 +42,8 @@
 //!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk), tables of
 //!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
-//!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]) and
+//!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]), on
+//!    article pages captions of a sentence describing a picture ([`figure_captions`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -68,6 +69,7 @@ mod contents_boxes;
 mod dated_links;
 mod declared;
 mod deferred;
+mod figure_captions;
 mod hints;
 mod letter_hash;
 mod link_grid_beside;

@@ -108,6 +108,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::read_also::prune(doc, arena, body, &holds_forced, &mut prune);
     super::contents_boxes::prune(doc, arena, &holds_forced, &mut prune);
     super::caption_credits::prune(doc, arena, &holds_forced, &mut prune);
+    super::figure_captions::prune(doc, arena, scores, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),
