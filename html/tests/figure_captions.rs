@@ -15,6 +15,8 @@ fn describing_captions_of_pictures_go() {
         <p>Middle. {}</p>
         <figure><a href="/b.jpg"><img src="/b.jpg" alt="a wall"></a><figcaption>Another
         orange lichen ALSODESCRIBING a harbour wall at dusk</figcaption></figure>
+        <figure><div class="video-player"><div></div></div><figcaption>A short film
+        VIDEODESCRIBING how lichens spread over a wall</figcaption></figure>
         {}</article></body>"#,
         paras_from(1, 3),
         common::PROSE,
@@ -24,7 +26,7 @@ fn describing_captions_of_pictures_go() {
     assert_kept(
         &out,
         &["Part 1.", "Middle.", "Part 6."],
-        &["DESCRIBING", "ALSODESCRIBING"],
+        &["DESCRIBING", "ALSODESCRIBING", "VIDEODESCRIBING"],
     );
 }
 

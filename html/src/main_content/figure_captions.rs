@@ -70,15 +70,18 @@ fn is_figcaption(doc: &Document, arena: &Arena, i: usize) -> bool {
     .unwrap_or(false)
 }
 
-/// Whether the caption's parent (its `<figure>`) holds a picture or a video besides it: a
-/// caption of a quote, a code listing or a coupon is not a picture's.
+/// Whether the caption's parent (its `<figure>`) holds a picture or a video besides it, or
+/// no other text: a caption of a quote or a code listing is not a picture's.
 fn beside_picture(arena: &Arena, i: usize) -> bool {
     let nodes = &arena.nodes;
     let parent = nodes[i].parent as usize;
     let (cap_end, end) = (i + nodes[i].size as usize, parent + nodes[parent].size as usize);
-    (parent + 1..i)
-        .chain(cap_end..end)
-        .any(|j| matches!(nodes[j].kind, Kind::Image | Kind::Media))
+    // A figure holding nothing else with text: its picture comes from a script (a video
+    // player's placeholder, a lazy image's empty box).
+    nodes[parent].total.words == nodes[i].total.words
+        || (parent + 1..i)
+            .chain(cap_end..end)
+            .any(|j| matches!(nodes[j].kind, Kind::Image | Kind::Media))
 }
 
 /// Whether the caption holds inline code: a diagram's caption in technical writing.
