@@ -402,9 +402,11 @@ fn a_carousel_of_teaser_cards_after_the_post_goes() {
 }
 
 #[test]
-fn photo_credits_go_and_the_caption_stays() {
-    // A photograph inside the story: its caption describes it, its credit (the agency,
-    // the photographer) is a label of the picture, not a sentence of the article.
+fn photo_credits_go_with_the_describing_caption() {
+    // A photograph inside the story: its credit (the agency, the photographer) is a label
+    // of the picture, not a sentence of the article; on an article page a caption of a
+    // sentence describing the picture goes too (figure_captions; captions naming the
+    // picture in a few words stay: tests/figure_captions.rs).
     let html = format!(
         r#"<body><article><h1>Lichens on Old Walls</h1>{}
         <figure><img src="/wall.jpg" alt=""><figcaption>A wall near the harbour, covered in
@@ -414,7 +416,7 @@ fn photo_credits_go_and_the_caption_stays() {
         paras(3)
     );
     let out = main_content(&html);
-    assert_kept(&out, &["Part 1. Lichens", "CAPTION lichen"], &["CREDITNAME"]);
+    assert_kept(&out, &["Part 1. Lichens"], &["CREDITNAME", "CAPTION lichen"]);
 }
 
 #[test]

@@ -44,7 +44,9 @@
 //!    page without a body element, those whose label is in bold: [`bold_label`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk), tables of
 //!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
-//!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]) and
+//!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]), on
+//!    article pages captions of a sentence describing a picture ([`figure_captions`]),
+//!    long headings repeated in another kind of block ([`repeated_headings`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -71,6 +73,7 @@ mod contents_boxes;
 mod dated_links;
 mod declared;
 mod deferred;
+mod figure_captions;
 mod hints;
 mod inline_lines;
 mod letter_hash;
@@ -87,6 +90,7 @@ mod reaction_lists;
 mod read_also;
 mod reading_time;
 mod related;
+mod repeated_headings;
 mod repeated_labels;
 mod score;
 mod select;

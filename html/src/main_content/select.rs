@@ -108,6 +108,8 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::read_also::prune(doc, arena, body, scores.article_page, &holds_forced, &mut prune);
     super::contents_boxes::prune(doc, arena, &holds_forced, &mut prune);
     super::caption_credits::prune(doc, arena, &holds_forced, &mut prune);
+    super::figure_captions::prune(doc, arena, scores, &holds_forced, &mut prune);
+    super::repeated_headings::prune(arena, &holds_forced, &mut prune);
     Some(Plan {
         container,
         prune: prune.into_list(),
