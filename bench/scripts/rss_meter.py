@@ -17,7 +17,9 @@ usage: rss_meter.py ROUNDS N BIN [NAME=VALUE:BIN ...]   (from the repository roo
 NAME=VALUE[,NAME=VALUE...]:BIN sets environment variables for that binary only.
 env: PLUGINS (default target/release/plugins); SAMPLE=1 also prints the RSS
 sampled every 10 ms through the first burst of each round; BODY='{"k": v}' adds
-fields to every scrape request (e.g. storeInCache false, to see the cache's share)."""
+fields to every scrape request (e.g. storeInCache false, to see the cache's share);
+MIX=PAGE:CLIENTS[,PAGE:CLIENTS...] sets the burst's clients (default
+4036:12,0402:4; MIX=0402:16 is the peer's c=16 of 500 KB pages alone)."""
 import http.client, json, os, statistics, subprocess, sys, threading, time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from meter_site import ROOT, cpu, scrape as scrape_page, serve_pages, start as start_server
@@ -60,9 +62,19 @@ def scrapes(addr, page, reps):
             scrape_page(conn, port, page, f"?{i}")
 
 
+def mix():
+    """The burst's pages, one per client (MIX)."""
+    pages = []
+    for part in os.environ.get("MIX", "4036:12,0402:4").split(","):
+        page, clients = part.split(":")
+        pages += [page] * int(clients)
+    return pages
+
+
 def burst(p, addr, n, sample):
     """The c=16 mix; returns (VmHWM, VmRSS after, CPU ms per scrape, samples)."""
-    ts = [threading.Thread(target=scrapes, args=(addr, page, n // 4)) for page in ("4036",) * 12 + ("0402",) * 4]
+    clients = mix()
+    ts = [threading.Thread(target=scrapes, args=(addr, page, n // 4)) for page in clients]
     seen, done = [], threading.Event()
 
     def sampler():
@@ -81,7 +93,7 @@ def burst(p, addr, n, sample):
         s.join()
     c1 = cpu(p.pid)
     rss, hwm = status(p.pid)
-    return hwm, rss, 1000 * (c1 - c0) / (16 * (n // 4)), seen
+    return hwm, rss, 1000 * (c1 - c0) / (len(clients) * (n // 4)), seen
 
 
 rounds, n = int(sys.argv[1]), int(sys.argv[2])

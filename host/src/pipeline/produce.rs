@@ -117,12 +117,17 @@ pub async fn produce(
     }
 
     // The raw HTML goes into the plugins' page only when a plugin of the plan
-    // reads it (page_parts): otherwise it stays here, for `rawHtml`.
+    // reads it (page_parts): otherwise it stays here, for `rawHtml`, and is
+    // freed now when nothing asks for it (the plugin calls may wait for a
+    // slot, and a 500 KB page's text need not wait with them).
     let raw_read = plan_reads(&|r| r.gets_raw_html(body_is_html));
+    let raw_kept = opts.wants("rawHtml") || plan.host_inputs.contains("rawHtml");
     let (page_raw, kept_raw) = if raw_read {
         (content.html, None)
-    } else {
+    } else if raw_kept {
         (String::new(), Some(content.html))
+    } else {
+        (String::new(), None)
     };
     let page = Page {
         requested_url: content.requested_url,

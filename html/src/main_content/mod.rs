@@ -97,6 +97,7 @@ mod select;
 mod sidebar_beside;
 mod signature;
 mod slide_counters;
+mod spare;
 mod str_hash;
 mod str_memo;
 mod tag_facts;
