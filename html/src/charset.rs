@@ -11,13 +11,18 @@ const PRESCAN_LIMIT: usize = 4096;
 
 /// Decodes an HTML body to a `String`.
 pub fn decode_html(bytes: &[u8], content_type: Option<&str>) -> String {
-    let declared = content_type
+    let (text, _, _) = encoding_of(bytes, content_type).decode(bytes);
+    text.into_owned()
+}
+
+/// The encoding an HTML body is decoded with: the `Content-Type` charset, else the
+/// `<meta>` prescan's, else [`undeclared`]'s. `Encoding::decode` sniffs and strips a BOM
+/// first, which overrides it.
+pub(crate) fn encoding_of(bytes: &[u8], content_type: Option<&str>) -> &'static Encoding {
+    content_type
         .and_then(charset_from_content_type)
         .or_else(|| prescan(&bytes[..bytes.len().min(PRESCAN_LIMIT)]))
-        .unwrap_or_else(|| undeclared(bytes));
-    // `decode` sniffs and strips a BOM first, which overrides the declared encoding.
-    let (text, _, _) = declared.decode(bytes);
-    text.into_owned()
+        .unwrap_or_else(|| undeclared(bytes))
 }
 
 /// Most bytes the detector looks at.

@@ -30,6 +30,12 @@ pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
     crate::tree_builder::parse_fast_noting(html, parse_opts())
 }
 
+/// [`parse_noting`] of a page already in the tokenizer's buffer (no copy of it).
+pub(crate) fn parse_html_noting(html: &crate::PageHtml) -> (Document, Seen) {
+    let buf = crate::tokenizer::input_normalised(html.tendril());
+    crate::tree_builder::parse_fast_noting_input(buf, parse_opts())
+}
+
 /// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),
 /// or the phrase saying why that builder gave up on it.
 pub(crate) fn parse_own(html: &str) -> Result<Document, &'static str> {

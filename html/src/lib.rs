@@ -22,6 +22,7 @@ mod main_content;
 mod markdown_fixups;
 mod metadata;
 mod page;
+mod page_text;
 mod srcset;
 mod structure;
 #[cfg(test)]
@@ -36,4 +37,5 @@ pub use charset::decode_html;
 pub use dom::parse_both_serialised;
 pub use markdown_fixups::remove_base64_images;
 pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};
+pub use page_text::{PageHtml, PageText};
 pub use structure::{parse_both_structure, parse_own_structure};

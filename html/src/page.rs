@@ -32,7 +32,16 @@ pub struct ParsedPage {
 impl ParsedPage {
     /// Parses the raw HTML once. `page_url` is the final URL (after redirects).
     pub fn parse(raw_html: &str, page_url: &Url) -> ParsedPage {
-        let (doc, seen) = dom::parse_noting(raw_html);
+        ParsedPage::parsed(dom::parse_noting(raw_html), page_url)
+    }
+
+    /// [`ParsedPage::parse`] of a page already in the parse's buffer ([`crate::PageText`]):
+    /// the same page, without copying the HTML first.
+    pub fn parse_html(html: &crate::PageHtml, page_url: &Url) -> ParsedPage {
+        ParsedPage::parsed(dom::parse_html_noting(html), page_url)
+    }
+
+    fn parsed((doc, seen): (Document, dom::Seen), page_url: &Url) -> ParsedPage {
         // Without a `<base>` tag there is no `base` element to look for (no walk of the tree).
         let (base, has_base) = if seen.base {
             urls::document_base(&doc, page_url)

@@ -19,9 +19,10 @@
 //! (`stage_serialise`); `SCRAPE_INPUT=html` forces the HTML (the path before
 //! ABI 0.4, which the markdown plugin still takes when it gets no tokens).
 
+use distill::cache::escaped::Escaped;
 use distill::plugins::bindings::{Page, PageTokens};
 use distill::plugins::{LoadedPlugin, PluginRuntime, RuntimeLimits};
-use distill_html::{CleanOptions, CleanedHtml, ParsedPage};
+use distill_html::{CleanOptions, CleanedHtml, PageHtml, PageText, ParsedPage};
 use serde_json::{Map, Value};
 use std::hint::black_box;
 use std::io::Read;
@@ -135,7 +136,7 @@ fn scrape_once(ctx: &Ctx, body: &[u8]) -> usize {
 fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
     black_box(stage_script_check(body));
     let raw = stage_decode(body);
-    let page = stage_parse(&raw, &ctx.url);
+    let (page, raw) = stage_parse(raw, &ctx.url);
     let metadata = stage_metadata(&page);
     let cleaned = stage_clean(page);
     let (cleaned_html, tokens) = if ctx.tokens {
@@ -153,9 +154,10 @@ fn run_stages(ctx: &Ctx, body: &[u8]) -> usize {
     data.insert("metadata".into(), Value::Object(metadata));
     let data = Value::Object(data);
     if ctx.cache_document {
-        black_box(stage_cache_document(&data));
+        let escaped = stage_cache_document(&data);
+        return stage_response_json(data, &escaped);
     }
-    stage_response_json(data)
+    stage_response_json(data, &Escaped::default())
 }
 
 /// The browser fallback's check of every HTML page the HTTP engine fetched
@@ -165,14 +167,17 @@ fn stage_script_check(body: &[u8]) -> bool {
     distill::fetch::script_rendered::detect_bytes(black_box(body)).is_some()
 }
 
+/// The body decoded into the parse's buffer (`pipeline::scrape`: the body's one copy).
 #[inline(never)]
-fn stage_decode(body: &[u8]) -> String {
-    distill_html::decode_html(black_box(body), Some("text/html; charset=utf-8"))
+fn stage_decode(body: &[u8]) -> PageText {
+    PageText::decode(black_box(body), Some("text/html; charset=utf-8"))
 }
 
+/// The page parsed from that buffer (`pipeline::prepare`), which stays readable.
 #[inline(never)]
-fn stage_parse(raw: &str, url: &Url) -> ParsedPage {
-    ParsedPage::parse(raw, url)
+fn stage_parse(raw: PageText, url: &Url) -> (ParsedPage, PageHtml) {
+    let raw = raw.open();
+    (ParsedPage::parse_html(&raw, url), raw)
 }
 
 #[inline(never)]
@@ -207,7 +212,7 @@ fn stage_tokens(cleaned: &CleanedHtml) -> (Vec<u8>, String) {
 #[inline(never)]
 fn stage_markdown_plugin(
     ctx: &Ctx,
-    raw: &str,
+    raw: &PageHtml,
     cleaned_html: String,
     (ops, text): (Vec<u8>, String),
     metadata: &Map<String, Value>,
@@ -217,7 +222,7 @@ fn stage_markdown_plugin(
     };
     // As the pipeline does: the raw HTML only for a plugin that reads it.
     let raw_html = if markdown.manifest.reads.gets_raw_html(true) {
-        raw.to_string()
+        raw.raw()
     } else {
         String::new()
     };
@@ -241,23 +246,24 @@ fn stage_markdown_plugin(
         .unwrap_or(Value::Null)
 }
 
-/// The response document as the page cache stores it (`pipeline::cached::save_result`,
-/// on the request's thread before the response; the compression and the commit are the
-/// cache writer's). Only with `SCRAPE_CACHE_DOCUMENT=1`: the default totals stay
-/// comparable with earlier runs.
+/// The response document as the page cache stores it (`PageCache::save_result`, on the
+/// request's thread before the response; the compression and the commit are the cache
+/// writer's): its long strings escaped once, for this copy and the response. Only with
+/// `SCRAPE_CACHE_DOCUMENT=1`: the default totals stay comparable with earlier runs.
 #[inline(never)]
-fn stage_cache_document(data: &Value) -> usize {
-    distill::cache::entry::result_to_bytes(data).len()
+fn stage_cache_document(data: &Value) -> Escaped {
+    let escaped = Escaped::of(data);
+    black_box(distill::cache::entry::result_to_bytes_escaped(data, &escaped).len());
+    escaped
 }
 
 /// The response as `server::respond` writes it: `{"success":true,"data":…}` with the
-/// document written from the value itself (no copy of it into an envelope value).
+/// document written from the value itself (no copy of it into an envelope value), its
+/// strings escaped for the cache's copy copied as they are.
 #[inline(never)]
-fn stage_response_json(data: Value) -> usize {
+fn stage_response_json(data: Value, escaped: &Escaped) -> usize {
     let mut out = b"{\"success\":true,\"data\":".to_vec();
-    if serde_json::to_writer(&mut out, &data).is_err() {
-        return 0;
-    }
+    escaped.write(&mut out, &data, None);
     out.push(b'}');
     out.len()
 }

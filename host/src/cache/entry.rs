@@ -3,6 +3,7 @@
 //! framing, and a result document (the response `data` JSON) with the
 //! per-request metadata stripped before storing and filled in on a hit.
 
+use super::escaped::Escaped;
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -50,6 +51,12 @@ impl PageEntry {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<PageEntry, StoreError> {
+        PageEntry::from_vec(bytes.to_vec())
+    }
+
+    /// [`PageEntry::from_bytes`] of an entry read into its own buffer: the
+    /// body is left in it, not copied out.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<PageEntry, StoreError> {
         let bad = |why: &str| StoreError::Corrupt(format!("page entry: {why}"));
         if bytes.len() < 8 || &bytes[..4] != PAGE_MAGIC {
             return Err(bad("no header"));
@@ -57,7 +64,7 @@ impl PageEntry {
         let len = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize;
         let meta = bytes.get(8..8 + len).ok_or_else(|| bad("truncated"))?;
         let mut page: PageEntry = serde_json::from_slice(meta).map_err(|e| bad(&e.to_string()))?;
-        page.body = bytes::Bytes::copy_from_slice(&bytes[8 + len..]);
+        page.body = bytes::Bytes::from(bytes).slice(8 + len..);
         Ok(page)
     }
 }
@@ -117,9 +124,15 @@ impl DocFacts {
 /// removed. A hit writes the stored JSON with this request's fields spliced
 /// in, without parsing it.
 pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
+    result_to_bytes_escaped(doc, &Escaped::default())
+}
+
+/// [`result_to_bytes`] with `doc`'s long strings already escaped (`escaped`,
+/// made of `doc`): the same bytes, copied instead of escaped again.
+pub fn result_to_bytes_escaped(doc: &Value, escaped: &Escaped) -> Vec<u8> {
     let facts = DocFacts::of(doc);
     // Only the metadata changes for storing: it alone is copied, the rest
-    // (markdown, html, ...) is written from `doc` itself ([`Stored`]).
+    // (markdown, html, ...) is written from `doc` itself.
     let mut meta = doc.get("metadata").and_then(Value::as_object).cloned();
     let has_meta = match meta.as_mut() {
         Some(meta) => {
@@ -131,85 +144,46 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
         }
         None => false,
     };
-    let json = serde_json::to_string(&Stored {
-        doc,
-        meta: meta.as_ref(),
-    })
-    .expect("JSON values serialise");
-    framed(&json, has_meta, &facts, |out| {
+    let mut out = Vec::with_capacity(HEADER_V2 + escaped.len() + 1024);
+    out.resize(HEADER_V2, 0);
+    escaped.write(&mut out, doc, meta.as_ref());
+    framed(out, has_meta, &facts, |out| {
         if let Some(meta) = meta.as_mut() {
             meta.remove(SPLICE_KEY);
         }
-        serde_json::to_writer(
-            out,
-            &Stored {
-                doc,
-                meta: meta.as_ref(),
-            },
-        )
-        .expect("JSON values serialise");
+        escaped.write(out, doc, meta.as_ref());
     })
 }
 
-/// The stored form of a document serialised as `json` with the splice marker
-/// in its metadata (`has_meta`): the header, then the JSON with the marker cut
-/// out. Where the marker is not found exactly once, `whole` writes the
-/// document again without it and no splice point is recorded.
-fn framed(json: &str, has_meta: bool, facts: &DocFacts, whole: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-    let found = json
-        .find(SPLICE_JSON)
-        .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
-    let mut out = Vec::with_capacity(json.len() + HEADER_V2);
-    out.extend_from_slice(RESULT_MAGIC);
-    let facts_bytes = |out: &mut Vec<u8>| {
-        out.extend_from_slice(&facts.pages.to_le_bytes());
-        out.push(0); // flags, none defined yet
-    };
-    match found {
+/// The stored form of a document: `out` holds [`HEADER_V2`] bytes of room,
+/// then the document serialised with the splice marker in its metadata
+/// (`has_meta`). The header is filled in and the marker cut out, in place.
+/// Where the marker is not found exactly once, `whole` writes the document
+/// again, without it, after the header, and no splice point is recorded.
+fn framed(mut out: Vec<u8>, has_meta: bool, facts: &DocFacts, whole: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let marker = SPLICE_JSON.as_bytes();
+    let json = &out[HEADER_V2..];
+    let found = memchr::memmem::find(json, marker)
+        .filter(|&at| has_meta && memchr::memmem::rfind(json, marker) == Some(at));
+    let (splice, comma) = match found {
         Some(at) => {
-            let comma = json.as_bytes()[at - 1] == b',';
+            let comma = json[at - 1] == b',';
             let splice = if comma { at - 1 } else { at };
-            out.extend_from_slice(&(splice as u32).to_le_bytes());
-            out.push(u8::from(comma));
-            facts_bytes(&mut out);
-            out.extend_from_slice(&json.as_bytes()[..splice]);
-            out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+            out.drain(HEADER_V2 + splice..HEADER_V2 + at + marker.len());
+            (splice as u32, comma)
         }
         None => {
-            out.extend_from_slice(&NO_SPLICE.to_le_bytes());
-            out.push(0);
-            facts_bytes(&mut out);
+            out.truncate(HEADER_V2);
             whole(&mut out);
+            (NO_SPLICE, false)
         }
-    }
+    };
+    out[..4].copy_from_slice(RESULT_MAGIC);
+    out[4..8].copy_from_slice(&splice.to_le_bytes());
+    out[8] = u8::from(comma);
+    out[9..13].copy_from_slice(&facts.pages.to_le_bytes());
+    out[13] = 0; // flags, none defined yet
     out
-}
-
-/// A document as stored: `doc` with its `metadata` replaced by `meta` (when
-/// given), written as `doc` itself would be (the same map, the same order).
-struct Stored<'a> {
-    doc: &'a Value,
-    meta: Option<&'a Map<String, Value>>,
-}
-
-impl Serialize for Stored<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        match (self.doc, self.meta) {
-            (Value::Object(fields), Some(meta)) => {
-                let mut map = s.serialize_map(Some(fields.len()))?;
-                for (k, v) in fields {
-                    if k == "metadata" {
-                        map.serialize_entry(k, meta)?;
-                    } else {
-                        map.serialize_entry(k, v)?;
-                    }
-                }
-                map.end()
-            }
-            (doc, _) => doc.serialize(s),
-        }
-    }
 }
 
 /// A stored response document (see [`result_to_bytes`]).
@@ -314,6 +288,8 @@ mod tests {
         };
         let bytes = page.to_bytes();
         assert_eq!(PageEntry::from_bytes(&bytes).unwrap(), page);
+        assert_eq!(PageEntry::from_vec(bytes.clone()).unwrap(), page);
+        assert!(PageEntry::from_vec(bytes[..7].to_vec()).is_err());
         assert!(PageEntry::from_bytes(&bytes[..6]).is_err());
         assert!(PageEntry::from_bytes(b"XXXX\0\0\0\0").is_err());
         let mut cut = bytes.clone();
@@ -387,7 +363,7 @@ mod tests {
         assert_eq!(old.to_value().unwrap(), json!({"html": "x"}));
     }
 
-    /// [`result_to_bytes`] as it was before [`Stored`]: the document copied
+    /// [`result_to_bytes`] as it was before it wrote the document itself: the document copied
     /// whole, its metadata edited in the copy, the copy serialised (the
     /// framing is the shared [`framed`]).
     fn result_to_bytes_copied(doc: &Value) -> Vec<u8> {
@@ -403,8 +379,9 @@ mod tests {
             }
             None => false,
         };
-        let json = serde_json::to_string(&doc).expect("JSON values serialise");
-        framed(&json, has_meta, &facts, |out| {
+        let mut out = vec![0; HEADER_V2];
+        serde_json::to_writer(&mut out, &doc).expect("JSON values serialise");
+        framed(out, has_meta, &facts, |out| {
             if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
                 meta.remove(SPLICE_KEY);
             }
@@ -431,5 +408,31 @@ mod tests {
         for doc in &docs {
             assert_eq!(result_to_bytes(doc), result_to_bytes_copied(doc), "{doc}");
         }
+    }
+
+    #[test]
+    fn strings_escaped_beforehand_store_the_same_bytes() {
+        // Long strings (escaped beforehand) with quotes, controls, non-ASCII and a
+        // marker look-alike, first, between and after the metadata; short ones beside.
+        let long = |s: &str| s.repeat(400 / s.len() + 1);
+        let tricky = long("\u{0}distill:splice\":0 ");
+        let docs = [
+            json!({"markdown": long("# A \"b\"\n\u{1}\u{7f} é — 😀 \\ "), "html": "<p>short</p>",
+                "metadata": {"scrapeId": "1", "title": "T", "statusCode": 200}, "summary": long("s ")}),
+            json!({"metadata": {"title": "T", "cachedAt": "x"}, "rawHtml": long("<p>&amp;</p>\r\n\t")}),
+            json!({"markdown": tricky, "metadata": {"title": "t"}}),
+            json!({"markdown": long("no metadata ")}),
+            json!({"metadata": "not an object", "html": long("<b>x</b>")}),
+            json!(long("a string document ")),
+        ];
+        for doc in &docs {
+            let escaped = Escaped::of(doc);
+            assert_eq!(
+                result_to_bytes_escaped(doc, &escaped),
+                result_to_bytes_copied(doc),
+                "{doc}"
+            );
+        }
+        assert!(!Escaped::of(&docs[0]).is_empty());
     }
 }

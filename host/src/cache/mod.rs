@@ -9,6 +9,8 @@
 //! - [`codec`]: the entry bytes both backends store (header + zstd).
 //! - [`key`]: page and result keys, and what may be stored ([`key::cacheable`]).
 //! - [`entry`]: what a page entry and a result entry hold.
+//! - [`escaped`]: a response document's long strings JSON-escaped once, for the
+//!   result entry and the response.
 //! - [`policy`]: maxAge / minAge / lockdown decisions, `cacheState`, `cachedAt`.
 //! - [`coalesce`]: concurrent identical fetches run once.
 //! - [`page_cache`]: [`PageCache`], the two calls the pipeline makes around a
@@ -24,6 +26,7 @@ pub mod diff;
 pub mod disk;
 pub mod embedded;
 pub mod entry;
+pub mod escaped;
 pub mod factory;
 pub mod key;
 pub mod page_cache;

@@ -7,7 +7,8 @@
 //! never by URL) and dropped.
 
 use super::change_tracking::ChangeTracker;
-use super::entry::{PageEntry, StoredResult, result_from_bytes, result_to_bytes};
+use super::entry::{PageEntry, StoredResult, result_from_bytes, result_to_bytes_escaped};
+use super::escaped::Escaped;
 use super::key::{self, CacheKeys};
 use super::policy::{self, Decision};
 use super::store::{CacheSettings, CacheStore, StoreError};
@@ -114,7 +115,7 @@ impl PageCache {
         if let Some((bytes, stored_at)) = self.read(&keys.page).await
             && let d @ Decision::Serve { .. } = policy::decide(&plan, Some(stored_at), now_ms)
         {
-            match PageEntry::from_bytes(&bytes) {
+            match PageEntry::from_vec(bytes) {
                 Ok(page) => return (Lookup::Page(page, d), keys),
                 Err(e) => warn(&keys.page, &e),
             }
@@ -142,12 +143,34 @@ impl PageCache {
             saved.page = self.write(&keys.page, &[&head, &page.body], now_ms, ttl).await;
         }
         if let (true, Some(doc)) = (allowed.result, doc) {
-            let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| doc.get(*f).is_some()));
-            saved.result = self
-                .write(&keys.result, &[&result_to_bytes(doc)], now_ms, ttl)
-                .await;
+            saved.result = self.write_result(keys, doc, &Escaped::default(), now_ms).await;
         }
         saved
+    }
+
+    /// Stores a response document as [`PageCache::save`] does, when it may be
+    /// stored ([`key::cacheable`]); then its long strings, escaped for it, are
+    /// handed back for the response (`None`: not stored).
+    pub async fn save_result(
+        &self,
+        url: &Url,
+        opts: &ScrapeOptions,
+        keys: &CacheKeys,
+        doc: &Value,
+        now_ms: i64,
+    ) -> Option<Escaped> {
+        if !key::cacheable(url, opts).result {
+            return None;
+        }
+        let escaped = Escaped::of(doc);
+        self.write_result(keys, doc, &escaped, now_ms).await;
+        Some(escaped)
+    }
+
+    async fn write_result(&self, keys: &CacheKeys, doc: &Value, escaped: &Escaped, now_ms: i64) -> bool {
+        let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| doc.get(*f).is_some()));
+        let bytes = result_to_bytes_escaped(doc, escaped);
+        self.write(&keys.result, &[&bytes], now_ms, ttl).await
     }
 
     /// The store's time to live, capped for entries that point at media.

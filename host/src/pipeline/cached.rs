@@ -7,6 +7,7 @@
 use super::error::PipelineError;
 use crate::api::ScrapeRequest;
 use crate::cache::entry::{DocFacts, PageEntry, StoredResult};
+use crate::cache::escaped::Escaped;
 use crate::cache::key::{self, CacheKeys};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
@@ -200,23 +201,25 @@ async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, pag
 
 /// Stores the response document (as far as the privacy rules allow), as of
 /// `stored_at_ms`: the time its page was fetched, so that `cachedAt` and
-/// `maxAge` keep measuring the page's age.
+/// `maxAge` keep measuring the page's age. When it is stored, its long
+/// strings, escaped for the stored copy, come back for the response.
 pub async fn save_result(
     services: &Services,
     req: &ScrapeRequest,
     keys: Option<&CacheKeys>,
     doc: &Value,
     stored_at_ms: i64,
-) {
+) -> Option<Escaped> {
     // Signed media links expire: such a response is rendered afresh each
     // time (its page may still be stored and re-rendered).
     let registry = services.plugins.registry();
     if super::media_formats::media_format(&registry, &req.options).is_some() {
-        return;
+        return None;
     }
-    if let (Some(cache), Some(keys)) = (&services.cache, keys) {
-        cache
-            .save(&req.url, &req.options, keys, None, Some(doc), stored_at_ms)
-            .await;
-    }
+    let (Some(cache), Some(keys)) = (&services.cache, keys) else {
+        return None;
+    };
+    cache
+        .save_result(&req.url, &req.options, keys, doc, stored_at_ms)
+        .await
 }

@@ -9,6 +9,7 @@ use crate::api::ScrapeOptions;
 use crate::api::parse_request::{UploadKind, mime_for_extension};
 use crate::plugins::bindings::FileInput;
 use crate::services::Services;
+use distill_html::PageText;
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
 use url::Url;
@@ -54,7 +55,7 @@ async fn parse_inner(
     let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let mut content = Content {
-        html: String::new(),
+        html: PageText::default(),
         markdown: None,
         requested_url: upload_url(&upload.name).to_string(),
         final_url: upload_url(&upload.name),
@@ -78,7 +79,7 @@ async fn parse_inner(
     let mut warnings = Vec::new();
     match &upload.kind {
         UploadKind::Html => {
-            content.html = distill_html::decode_html(&upload.bytes, upload.content_type.as_deref());
+            content.html = PageText::decode(&upload.bytes, upload.content_type.as_deref());
         }
         UploadKind::Document { extension } => {
             let plugin = registry
@@ -94,7 +95,7 @@ async fn parse_inner(
             };
             let converted =
                 convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Upload).await?;
-            content.html = converted.html;
+            content.html = PageText::from(converted.html);
             content.markdown = converted.markdown;
             content.extra_metadata = converted.metadata;
             content.is_document = true;

@@ -6,7 +6,7 @@
 
 use super::error::PipelineError;
 use crate::api::ScrapeOptions;
-use distill_html::{CleanOptions, ParsedPage};
+use distill_html::{CleanOptions, PageText, ParsedPage};
 use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use tokio::sync::Semaphore;
@@ -37,6 +37,8 @@ pub struct PreparedPage {
     pub cleaned_tokens: Option<(Vec<u8>, String)>,
     pub links: Option<Vec<String>>,
     pub images: Option<Vec<String>>,
+    /// The page's HTML as a `String`, if [`Wanted::raw`].
+    pub raw_html: Option<String>,
 }
 
 /// What to prepare besides metadata.
@@ -48,24 +50,29 @@ pub struct Wanted {
     pub html: bool,
     /// The cleaned document as tokens (a plugin that reads `page:cleaned-tokens`).
     pub tokens: bool,
+    /// The raw HTML as a `String` (`rawHtml`, a plugin that reads it).
+    pub raw: bool,
 }
 
 impl Default for Wanted {
-    /// Links and images not wanted; the cleaned HTML wanted, no tokens.
+    /// Links and images not wanted; the cleaned HTML wanted, no tokens, no raw HTML.
     fn default() -> Self {
         Wanted {
             links: false,
             images: false,
             html: true,
             tokens: false,
+            raw: false,
         }
     }
 }
 
 /// Prepares `html` (off the async workers when it is large: the page moves
-/// to the blocking thread and back rather than being copied).
+/// to the blocking thread rather than being copied). The page itself is parsed,
+/// not a copy of it; the raw HTML comes back as a `String` only if
+/// [`Wanted::raw`].
 pub async fn prepare(
-    html: &mut String,
+    html: PageText,
     url: &Url,
     opts: &ScrapeOptions,
     wanted: Wanted,
@@ -73,13 +80,8 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
-    let (page, url, opts) = (std::mem::take(html), url.clone(), opts.clone());
-    let (prepared, page) = in_slot(&LARGE_PAGE_SLOTS, move || {
-        (prepare_sync(&page, &url, &opts, wanted), page)
-    })
-    .await?;
-    *html = page;
-    prepared
+    let (url, opts) = (url.clone(), opts.clone());
+    in_slot(&LARGE_PAGE_SLOTS, move || prepare_sync(html, &url, &opts, wanted)).await?
 }
 
 /// Runs `work` on a blocking thread once one of `slots` is free. The slot
@@ -104,12 +106,13 @@ async fn in_slot<R: Send + 'static>(
 
 /// The same, on the current thread.
 pub fn prepare_sync(
-    html: &str,
+    html: PageText,
     url: &Url,
     opts: &ScrapeOptions,
     wanted: Wanted,
 ) -> Result<PreparedPage, PipelineError> {
-    let page = ParsedPage::parse(html, url);
+    let html = html.open();
+    let page = ParsedPage::parse_html(&html, url);
     let metadata = page.metadata();
     let mut clean = CleanOptions {
         only_main_content: opts.only_main_content,
@@ -125,7 +128,7 @@ pub fn prepare_sync(
     if clean.only_main_content && !cleaned.has_content() {
         // Main-content filtering removed everything: fall back to the whole page.
         clean.only_main_content = false;
-        cleaned = ParsedPage::parse(html, url)
+        cleaned = ParsedPage::parse_html(&html, url)
             .into_clean(&clean)
             .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }
@@ -139,6 +142,7 @@ pub fn prepare_sync(
         cleaned_tokens: wanted.tokens.then(|| cleaned.tokens()),
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),
+        raw_html: wanted.raw.then(|| html.raw()),
     })
 }
 
@@ -181,16 +185,42 @@ mod tests {
         assert!(back.is_ok(), "the slot came back when the work ended");
     }
 
-    fn prepared(wanted: Wanted) -> PreparedPage {
-        let opts = crate::api::ScrapeRequest::from_json(
-            &serde_json::json!({"url": "https://a.example/"}),
-            &|_: &str| false,
-        )
+    const PAGE: &str = "<html><head><title>T</title></head><body><article><h1>Head</h1>\
+                        <p>One paragraph of the article&amp;more.</p></article></body></html>";
+
+    fn options() -> ScrapeOptions {
+        crate::api::ScrapeRequest::from_json(&serde_json::json!({"url": "https://a.example/"}), &|_: &str| {
+            false
+        })
         .unwrap()
-        .options;
-        let html = "<html><head><title>T</title></head><body><article><h1>Head</h1>\
-                    <p>One paragraph of the article&amp;more.</p></article></body></html>";
-        prepare_sync(html, &Url::parse("https://a.example/").unwrap(), &opts, wanted).unwrap()
+        .options
+    }
+
+    fn prepared(wanted: Wanted) -> PreparedPage {
+        let url = Url::parse("https://a.example/").unwrap();
+        prepare_sync(PageText::new(PAGE), &url, &options(), wanted).unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_large_page_moves_to_a_blocking_thread_and_prepares_the_same() {
+        let paragraphs = "<p>Another paragraph of the article.</p>".repeat(INLINE_LIMIT / 30);
+        let big = PAGE.replace("</h1>", &format!("</h1>{paragraphs}"));
+        assert!(big.len() > INLINE_LIMIT);
+        let url = Url::parse("https://a.example/").unwrap();
+        let wanted = Wanted {
+            raw: true,
+            tokens: true,
+            ..Wanted::default()
+        };
+        let moved = prepare(PageText::new(&big), &url, &options(), wanted)
+            .await
+            .unwrap();
+        let here = prepare_sync(PageText::new(&big), &url, &options(), wanted).unwrap();
+        assert_eq!(moved.raw_html.as_deref(), Some(big.as_str()));
+        assert_eq!(moved.cleaned_html, here.cleaned_html);
+        assert_eq!(moved.cleaned_tokens, here.cleaned_tokens);
+        assert_eq!(moved.metadata, here.metadata);
+        assert!(moved.cleaned_html.contains("Another paragraph"));
     }
 
     #[test]
@@ -221,6 +251,15 @@ mod tests {
         });
         assert_eq!(both.cleaned_html, html_only.cleaned_html);
         assert_eq!(both.cleaned_tokens.map(|t| t.1), Some(text));
+
+        // The raw HTML comes back as a String only when wanted.
+        assert_eq!(html_only.raw_html, None);
+        let raw = prepared(Wanted {
+            raw: true,
+            ..Wanted::default()
+        });
+        assert_eq!(raw.raw_html.as_deref(), Some(PAGE));
+        assert_eq!(raw.cleaned_html, html_only.cleaned_html);
     }
 
     #[tokio::test]

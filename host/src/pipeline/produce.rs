@@ -13,6 +13,7 @@ use crate::plugins::Registry;
 use crate::plugins::bindings::{Page, PageTokens};
 use crate::plugins::page_parts;
 use crate::services::Services;
+use distill_html::PageText;
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -21,8 +22,9 @@ use url::Url;
 
 /// Content ready for the pipeline.
 pub struct Content {
-    /// The HTML to work from (a page as received, or a converter's HTML).
-    pub html: String,
+    /// The HTML to work from (a page as received, or a converter's HTML), in
+    /// the buffer the parse reads (no copy of it before the parse).
+    pub html: PageText,
     /// Markdown that is already final (a converter that produced markdown).
     pub markdown: Option<String>,
     /// The URL as requested (scheme-normalised), for plugins.
@@ -82,7 +84,12 @@ pub async fn produce(
             .flatten()
             .any(|(name, _)| registry.format(name).is_some_and(|p| f(&p.manifest.reads)))
     };
+    // The raw HTML goes into the plugins' page only when a plugin of the plan
+    // reads it (page_parts); it is made as a `String` only for that, for
+    // `rawHtml`, or for a plugin that consumes `rawHtml`.
+    let raw_read = plan_reads(&|r| r.gets_raw_html(body_is_html));
     let wanted = Wanted {
+        raw: raw_read || opts.wants("rawHtml") || plan.host_inputs.contains("rawHtml"),
         links: opts.wants("links") || plan.host_inputs.contains("links"),
         images: opts.wants("images") || plan.host_inputs.contains("images"),
         html: opts.wants("html")
@@ -90,12 +97,13 @@ pub async fn produce(
             || plan_reads(&|r| r.gets_cleaned_html(body_is_html)),
         tokens: plan_reads(&|r| r.gets_tokens(body_is_html)),
     };
-    let prepared = if content.is_document {
+    let html = std::mem::take(&mut content.html);
+    let mut prepared = if content.is_document {
         let mut doc_opts = opts.clone();
         doc_opts.only_main_content = false;
-        prepare(&mut content.html, &content.final_url, &doc_opts, wanted).await?
+        prepare(html, &content.final_url, &doc_opts, wanted).await?
     } else {
-        prepare(&mut content.html, &content.final_url, opts, wanted).await?
+        prepare(html, &content.final_url, opts, wanted).await?
     };
     let mut metadata = prepared.metadata;
     for (k, v) in content.extra_metadata {
@@ -116,18 +124,12 @@ pub async fn produce(
         metadata.insert("error".into(), json!(reason));
     }
 
-    // The raw HTML goes into the plugins' page only when a plugin of the plan
-    // reads it (page_parts): otherwise it stays here, for `rawHtml`, and is
-    // freed now when nothing asks for it (the plugin calls may wait for a
-    // slot, and a 500 KB page's text need not wait with them).
-    let raw_read = plan_reads(&|r| r.gets_raw_html(body_is_html));
-    let raw_kept = opts.wants("rawHtml") || plan.host_inputs.contains("rawHtml");
+    // Read by a plugin: in its page; else kept here, for `rawHtml`.
+    let raw_html = prepared.raw_html.take().unwrap_or_default();
     let (page_raw, kept_raw) = if raw_read {
-        (content.html, None)
-    } else if raw_kept {
-        (String::new(), Some(content.html))
+        (raw_html, None)
     } else {
-        (String::new(), None)
+        (String::new(), Some(raw_html))
     };
     let page = Page {
         requested_url: content.requested_url,

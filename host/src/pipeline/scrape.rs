@@ -13,6 +13,7 @@ use super::track;
 use crate::api::formats::HOST_FORMATS;
 use crate::api::parse_request::extension_of;
 use crate::api::{ScrapeOptions, ScrapeRequest};
+use crate::cache::escaped::Escaped;
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
 use crate::fetch::browser::branding::SNAPSHOT;
@@ -21,6 +22,7 @@ use crate::plugins::bindings::FileInput;
 use crate::plugins::log_privacy;
 use crate::plugins::{LoadedPlugin, Registry};
 use crate::services::Services;
+use distill_html::PageText;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,15 +32,24 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub enum Data {
     Built(Value),
+    /// Built by this request and stored: its long strings, escaped for the
+    /// stored copy, are written into the response as they are.
+    Escaped(Value, Escaped),
     Stored(StoredHit),
 }
 
 impl Data {
     /// As a JSON value (parses a stored response).
     pub fn into_value(self) -> Result<Value, PipelineError> {
+        Ok(self.into_parts()?.0)
+    }
+
+    /// As a JSON value, with the escapes of its strings if it has them.
+    pub fn into_parts(self) -> Result<(Value, Option<Escaped>), PipelineError> {
         match self {
-            Data::Built(v) => Ok(v),
-            Data::Stored(hit) => hit.into_value(),
+            Data::Built(v) => Ok((v, None)),
+            Data::Escaped(v, escaped) => Ok((v, Some(escaped))),
+            Data::Stored(hit) => Ok((hit.into_value()?, None)),
         }
     }
 }
@@ -98,10 +109,13 @@ async fn scrape_inner(
         }
     };
     let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
-    cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
+    let escaped = cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
     policy::annotate(&mut data, &decision);
     track::track(services, req, &mut data, now_ms(), deadline).await;
-    Ok(Data::Built(data))
+    Ok(match escaped {
+        Some(escaped) => Data::Escaped(data, escaped),
+        None => Data::Built(data),
+    })
 }
 
 /// Turns a fetched (or stored) page into `data`: the converter path for a
@@ -117,7 +131,7 @@ async fn render_fetched(
 ) -> Result<Value, PipelineError> {
     let opts = &req.options;
     let mut content = Content {
-        html: String::new(),
+        html: PageText::default(),
         markdown: None,
         requested_url: req.url.to_string(),
         final_url: fetched.final_url.clone(),
@@ -154,13 +168,13 @@ async fn render_fetched(
             };
             let converted =
                 convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Scrape).await?;
-            content.html = converted.html;
+            content.html = PageText::from(converted.html);
             content.markdown = converted.markdown;
             content.extra_metadata = converted.metadata;
             content.is_document = true;
             warnings.extend(converted.warnings);
         }
-        _ => content.html = distill_html::decode_html(&fetched.body, fetched.content_type.as_deref()),
+        _ => content.html = PageText::decode(&fetched.body, fetched.content_type.as_deref()),
     }
     let mut data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
     if let Some(Value::Object(metadata)) = data.get_mut("metadata") {

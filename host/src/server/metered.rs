@@ -7,7 +7,7 @@
 use super::audit_trail::{self, Subject};
 use super::auth::Caller;
 use super::billing::{self, Meter};
-use super::respond::{respond, respond_data, run_caught};
+use super::respond::{respond_data, respond_escaped, run_caught};
 use super::state::AppState;
 use crate::pipeline::{Data, PipelineError};
 use axum::response::Response;
@@ -55,10 +55,13 @@ pub async fn run(
             (credits, respond_data(Ok(Data::Stored(hit))))
         }
         Ok(outcome) => {
-            let mut outcome = outcome.and_then(Data::into_value);
+            let (mut outcome, escaped) = match outcome.and_then(Data::into_parts) {
+                Ok((data, escaped)) => (Ok(data), escaped),
+                Err(e) => (Err(e), None),
+            };
             let credits = billing::cost(options, &outcome);
             meter.finish(state, credits, outcome.as_mut().ok()).await;
-            (credits, respond(outcome))
+            (credits, respond_escaped(outcome, escaped.as_ref()))
         }
         Err(panicked) => {
             meter.finish(state, 0, None).await;

@@ -4,6 +4,7 @@
 use super::error_map::api_error;
 use super::router::MAX_JSON_BODY;
 use crate::api::ApiError;
+use crate::cache::escaped::Escaped;
 use crate::pipeline::{Data, PipelineError};
 use axum::Json;
 use axum::body::Bytes;
@@ -107,11 +108,24 @@ fn success(data: Value) -> Response {
     Json(Success { success: true, data }).into_response()
 }
 
-/// The response to a pipeline outcome.
-pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
-    match outcome {
-        Ok(data) => success(data),
-        Err(e) => api_error(e).into_response(),
+/// The same bytes as [`success`], `data`'s long strings copied from `escaped`
+/// (escaped for the cache's copy of `data`) rather than escaped again.
+fn success_escaped(data: &Value, escaped: &Escaped) -> Response {
+    const HEAD: &[u8] = b"{\"success\":true,\"data\":";
+    let mut body = Vec::with_capacity(HEAD.len() + escaped.len() + 4096);
+    body.extend_from_slice(HEAD);
+    escaped.write(&mut body, data, None);
+    body.push(b'}');
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The response to a pipeline outcome, written with the escapes of `data`'s
+/// strings when it has them.
+pub fn respond_escaped(outcome: Result<Value, PipelineError>, escaped: Option<&Escaped>) -> Response {
+    match (outcome, escaped) {
+        (Ok(data), Some(escaped)) => success_escaped(&data, escaped),
+        (Ok(data), None) => success(data),
+        (Err(e), _) => api_error(e).into_response(),
     }
 }
 
@@ -120,6 +134,7 @@ pub fn respond(outcome: Result<Value, PipelineError>) -> Response {
 pub fn respond_data(result: Result<Data, ApiError>) -> Response {
     match result {
         Ok(Data::Built(data)) => success(data),
+        Ok(Data::Escaped(data, escaped)) => success_escaped(&data, &escaped),
         Ok(Data::Stored(hit)) => {
             let data = match hit.into_bytes() {
                 Ok(data) => data,
@@ -150,5 +165,35 @@ mod tests {
         })
         .unwrap();
         assert_eq!(direct, json!({ "success": true, "data": data }).to_string());
+    }
+
+    async fn body_of(response: Response) -> (Option<String>, Vec<u8>) {
+        let content_type = response
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap().to_string());
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (content_type, body.to_vec())
+    }
+
+    #[tokio::test]
+    async fn a_response_from_escaped_strings_is_the_same_response() {
+        let markdown = "# Title\n\"quoted\" \u{1} é 😀 \\ ".repeat(40);
+        let mut data = json!({"markdown": markdown, "html": "<p>short</p>",
+            "metadata": {"title": "T", "statusCode": 200}, "warning": "w"});
+        let escaped = Escaped::of(&data);
+        assert!(!escaped.is_empty());
+        // Fields changed after the escape, as the request's own metadata is.
+        data["metadata"]["creditsUsed"] = json!(1);
+        data["changeTracking"] = json!({"changeStatus": "new"});
+        let plain = body_of(success(data.clone())).await;
+        assert_eq!(body_of(success_escaped(&data, &escaped)).await, plain);
+        assert_eq!(
+            body_of(respond_data(Ok(Data::Escaped(data.clone(), escaped)))).await,
+            plain
+        );
+        assert_eq!(plain.0.as_deref(), Some("application/json"));
     }
 }

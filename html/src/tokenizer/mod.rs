@@ -70,6 +70,18 @@ pub(crate) fn input(html: &str) -> StrTendril {
     }
 }
 
+/// [`input`] of a page already in a tendril with its line ends normalised
+/// ([`crate::PageHtml`]): the same text, without a copy.
+pub(crate) fn input_normalised(html: StrTendril) -> StrTendril {
+    const BOM: char = '\u{feff}';
+    if html.starts_with(BOM) {
+        let bom = BOM.len_utf8() as u32;
+        html.subtendril(bom, html.len32() - bom)
+    } else {
+        html
+    }
+}
+
 /// Runs the tokenizer over `buf` into `builder`; returns it with what was [`Seen`].
 pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) {
     let html: &str = buf;

@@ -366,7 +366,11 @@ pub(crate) fn parse_own_noting(html: &str) -> Result<(Document, Seen), Bail> {
 /// [`parse_own_noting`], and where it gives up, the parse again with html5ever's tree
 /// builder from the start (the same tree either way).
 pub(crate) fn parse_fast_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
-    let buf = input(html);
+    parse_fast_noting_input(input(html), opts)
+}
+
+/// [`parse_fast_noting`] of the tokenizer's input as it is (see `tokenizer::input`).
+pub(crate) fn parse_fast_noting_input(buf: StrTendril, opts: ParseOpts) -> (Document, Seen) {
     let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
     match builder.into_sink() {
         Ok(sink) => finished(seen, sink),

@@ -1,0 +1,101 @@
+//! A response document's long strings JSON-escaped once. A fresh scrape writes its
+//! document twice — the cache's copy ([`super::entry::result_to_bytes_escaped`]), then the
+//! response — and the markdown (or any long top-level string: `html`, `rawHtml`, a summary)
+//! is escaped for the first and copied as it is into the second. [`Escaped::write`] writes
+//! the bytes `serde_json::to_writer` writes.
+
+use serde_json::{Map, Value};
+
+/// Top-level strings shorter than this are escaped where they are written: keeping them
+/// would cost a buffer each for little.
+const MIN_LEN: usize = 256;
+
+/// The escaped JSON of a document's long top-level strings.
+#[derive(Debug, Default)]
+pub struct Escaped {
+    fields: Vec<Field>,
+}
+
+#[derive(Debug)]
+struct Field {
+    name: String,
+    /// Where the string's bytes were, and how many, when it was escaped: the escape stands
+    /// for that string only, so a field given a new value since is escaped afresh. (Nothing
+    /// edits the document's strings in place between the cache's copy and the response.)
+    at: (usize, usize),
+    json: String,
+}
+
+fn at(s: &str) -> (usize, usize) {
+    (s.as_ptr() as usize, s.len())
+}
+
+impl Escaped {
+    /// Escapes `doc`'s long top-level strings (none unless `doc` is an object).
+    pub fn of(doc: &Value) -> Escaped {
+        let Value::Object(fields) = doc else {
+            return Escaped::default();
+        };
+        let fields = fields
+            .iter()
+            .filter_map(|(name, value)| match value {
+                Value::String(s) if s.len() >= MIN_LEN => Some(Field {
+                    name: name.clone(),
+                    at: at(s),
+                    json: serde_json::to_string(s).expect("strings serialise"),
+                }),
+                _ => None,
+            })
+            .collect();
+        Escaped { fields }
+    }
+
+    /// The escaped JSON of `value` as field `name`, if it is the string escaped.
+    fn get(&self, name: &str, value: &Value) -> Option<&str> {
+        let Value::String(s) = value else {
+            return None;
+        };
+        self.fields
+            .iter()
+            .find(|f| f.at == at(s) && f.name == name)
+            .map(|f| f.json.as_str())
+    }
+
+    /// Bytes of escaped JSON held (a lower bound of what [`Escaped::write`] writes).
+    pub fn len(&self) -> usize {
+        self.fields.iter().map(|f| f.json.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
+    /// Writes `doc` as `serde_json::to_writer` writes it, its escaped strings copied, and
+    /// `meta` in place of its `metadata` when given (and `doc` is an object).
+    pub fn write(&self, out: &mut Vec<u8>, doc: &Value, meta: Option<&Map<String, Value>>) {
+        let Value::Object(fields) = doc else {
+            serde_json::to_writer(out, doc).expect("JSON values serialise");
+            return;
+        };
+        out.push(b'{');
+        for (i, (name, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            serde_json::to_writer(&mut *out, name.as_str()).expect("strings serialise");
+            out.push(b':');
+            match (name == "metadata", meta, self.get(name, value)) {
+                (true, Some(meta), _) => {
+                    serde_json::to_writer(&mut *out, meta).expect("JSON values serialise")
+                }
+                (_, _, Some(json)) => out.extend_from_slice(json.as_bytes()),
+                _ => serde_json::to_writer(&mut *out, value).expect("JSON values serialise"),
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+#[cfg(test)]
+#[path = "escaped_tests.rs"]
+mod tests;
