@@ -4,7 +4,8 @@
 //!
 //! - [`config`]: flags, environment and TOML configuration.
 //! - [`api`]: request validation, typed requests, error bodies.
-//! - [`fetch`]: fetch engines and target safety; [`proxy`]: the operator's proxy pools.
+//! - [`fetch`]: fetch engines and target safety; [`proxy`]: the operator's proxy pools;
+//!   [`gunzip`]: inflating a gzip body under a limit (fetch and cache share it).
 //! - [`llm`]: the OpenAI-compatible client behind the plugins' `llm` capability.
 //! - [`media_capability`]: the plugins' `media` capability (fetch, ffmpeg, signed links).
 //! - [`ocr`]: local OCR (pdftoppm + tesseract) for PDF pages without text.
@@ -25,6 +26,7 @@ pub mod cache;
 pub mod config;
 pub mod crawl;
 pub mod fetch;
+pub mod gunzip;
 pub mod heap_trim;
 pub mod jobs;
 pub mod keys_cli;

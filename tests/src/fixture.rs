@@ -17,6 +17,7 @@
 //! | `/hits/{token}?ms=N` | a page that counts its requests ([`FixtureSite::hits`]), answered after N ms (default 0, at most 30 s) |
 //! | `/hits/{token}?page=shell` | the same, as an app shell whose content ([`SHELL_CONTENT`]) only `/browser/app-bundle.js` writes |
 //! | `/hits/{token}?page=scripted` | the same, as an article that also runs a script |
+//! | `/hits/{token}?page=gzip` | the same, a longer article sent with `Content-Encoding: gzip`, each paragraph marked `data-mark="gz-{token}"` |
 //! | `/gate/{token}` | a page held until [`FixtureSite::open_gate`] (at most 30 s); counts its requests under `gate:{token}` |
 //! | `/versioned/{token}` | a page whose content is version [`FixtureSite::set_version`] of [`versioned_page`]; counts hits under `v:{token}` |
 //! | `/big?kb=N` | an HTML page of about N KB (at most 4096), ending in `BIGPAGEEND` |
@@ -378,6 +379,22 @@ async fn hit(State(ctx): State<Ctx>, UrlPath(token): UrlPath<String>, uri: Uri) 
              add nothing. Hit {token}.</p></article>\
              <script>window.visits = (window.visits || 0) + 1;</script></body></html>"
         ),
+        Some("gzip") => {
+            let paragraphs: String = (0..200)
+                .map(|i| format!("<p data-mark=\"gz-{token}\">Paragraph {i} of a gzipped page.</p>"))
+                .collect();
+            let page = format!(
+                "<html><head><title>Gzipped {token}</title></head><body><article>\
+                 <h1>Hit {token}</h1>{paragraphs}</article></body></html>"
+            );
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            std::io::Write::write_all(&mut e, page.as_bytes()).expect("gzip to memory");
+            let headers = [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CONTENT_ENCODING, "gzip"),
+            ];
+            return (StatusCode::OK, headers, e.finish().expect("gzip to memory")).into_response();
+        }
         _ => format!("<html><head><title>Hit</title></head><body><p>Hit {token}</p></body></html>"),
     };
     html(StatusCode::OK, "text/html; charset=utf-8", page)

@@ -164,6 +164,45 @@ async fn the_cache_survives_a_restart() {
     assert_eq!(site().hits(&t), 1, "the restarted server fetched again");
 }
 
+/// A page its origin gzipped is stored with the origin's gzip bytes (the
+/// file never holds its markup in the clear, though it is under half full,
+/// where other pages are stored as they are); read back from the file after
+/// a restart, it renders as fetched.
+#[tokio::test]
+async fn a_gzipped_page_is_stored_as_it_came_and_reads_back_as_fetched() {
+    let data = TempDir::new();
+    let dir = data.path().join("data");
+    let opts = ServerOptions {
+        data_dir: Some(dir.to_string_lossy().into_owned()),
+        ..ServerOptions::default()
+    };
+    let t = unique_token("gzip");
+    let url = site().url(&format!("/hits/{t}?page=gzip"));
+    let mark = format!("data-mark=\"gz-{t}\"");
+    {
+        let server = TestServer::start(opts.clone());
+        let r = scrape(server.url(), &json!({ "url": url })).await;
+        assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
+        let md = r.data()["markdown"].as_str().unwrap_or_default().to_string();
+        assert!(md.contains("Paragraph 199 of a gzipped page."), "{md}");
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+    }
+    let files = files_under(&dir.join("cache"));
+    assert!(!files.is_empty());
+    assert!(
+        !files.iter().any(|(_, bytes)| contains(bytes, &mark)),
+        "the page's markup is in the cache file in the clear"
+    );
+    let server = TestServer::start(opts);
+    let r = scrape(server.url(), &json!({ "url": url, "formats": ["rawHtml"] })).await;
+    r.assert_ok();
+    assert_eq!(r.metadata()["cacheState"], "hit", "{}", r.pretty());
+    let raw = r.data()["rawHtml"].as_str().unwrap_or_default();
+    assert_eq!(raw.matches(&mark).count(), 200, "{raw}");
+    assert!(raw.contains("Paragraph 199 of a gzipped page."));
+    assert_eq!(site().hits(&t), 1, "the restarted server fetched again");
+}
+
 /// Stores are written off the request path; a graceful shutdown (SIGTERM)
 /// right after the responses still leaves every entry in the file.
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! The byte layout every backend stores: a fixed 18-byte header (format
 //! version, flags, when the value was stored, when it expires) followed by the
 //! payload, zstd-compressed when that saves at least an eighth (docs/CACHE.md
-//! has the measurements). Backends store and return these bytes untouched, so
+//! has the measurements), or a page whose body the origin gzipped stored with
+//! the origin's bytes ([`super::gzip_tail`]). Backends store and return these bytes untouched, so
 //! an entry written by the embedded store reads the same from Redis.
 
 use super::store::{StoreError, Stored};
@@ -11,6 +12,9 @@ use crate::scratch::Scratch;
 const VERSION: u8 = 1;
 /// Flag bit: the payload is zstd-compressed.
 const FLAG_ZSTD: u8 = 1;
+/// Flag bit: the payload's end is a gzip stream ([`super::gzip_tail`]).
+/// Never set together with [`FLAG_ZSTD`].
+pub const FLAG_GZIP_TAIL: u8 = 2;
 /// Header length: version, flags, stored_at (i64 LE), expires_at (i64 LE).
 pub const HEADER_LEN: usize = 18;
 /// Payloads shorter than this are stored as they are.
@@ -26,6 +30,7 @@ const MAX_PAYLOAD: usize = 512 << 20;
 pub struct Header {
     pub stored_at_ms: i64,
     pub expires_at_ms: i64,
+    /// Stored compressed: zstd, or with a gzip tail.
     pub compressed: bool,
 }
 
@@ -144,6 +149,26 @@ pub fn compact_with(
     Ok(compacted(encoded, compressor)?.unwrap_or_else(|| encoded.to_vec()))
 }
 
+/// The stored form of the raw value `encoded` whose payload is its first
+/// `plain` bytes, then what `gz` inflates to ([`super::gzip_tail`]): a copy
+/// of bytes already compressed. `None` when it would not save an eighth (or
+/// `plain` is not within the payload): then [`compacted`] applies.
+pub fn gzip_tail(encoded: &[u8], plain: usize, gz: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+    let h = header(encoded)?;
+    let payload = &encoded[HEADER_LEN..];
+    if h.compressed || zstd_level() == 0 {
+        return Ok(None);
+    }
+    let Some(head) = payload.get(..plain) else {
+        return Ok(None);
+    };
+    let Some(mut out) = super::gzip_tail::form(&encoded[..HEADER_LEN], head, gz, payload.len()) else {
+        return Ok(None);
+    };
+    out[1] = FLAG_GZIP_TAIL;
+    Ok(Some(out))
+}
+
 /// [`compact_with`] without copying a value whose stored form is the value
 /// itself: `None` when `encoded` is to be stored as it is (already
 /// compressed, too small, incompressible, or compression is off).
@@ -176,7 +201,8 @@ pub fn expand(encoded: &[u8]) -> Result<Vec<u8>, StoreError> {
 
 /// Reads the header without touching the payload.
 pub fn header(bytes: &[u8]) -> Result<Header, StoreError> {
-    if bytes.len() < HEADER_LEN || bytes[0] != VERSION || bytes[1] & !FLAG_ZSTD != 0 {
+    if bytes.len() < HEADER_LEN || bytes[0] != VERSION || !matches!(bytes[1], 0 | FLAG_ZSTD | FLAG_GZIP_TAIL)
+    {
         return Err(StoreError::Corrupt("bad entry header".into()));
     }
     let stored_at_ms = i64::from_le_bytes(bytes[2..10].try_into().expect("8 bytes"));
@@ -184,7 +210,7 @@ pub fn header(bytes: &[u8]) -> Result<Header, StoreError> {
     Ok(Header {
         stored_at_ms,
         expires_at_ms,
-        compressed: bytes[1] & FLAG_ZSTD != 0,
+        compressed: bytes[1] != 0,
     })
 }
 
@@ -192,10 +218,11 @@ pub fn header(bytes: &[u8]) -> Result<Header, StoreError> {
 pub fn decode(bytes: &[u8]) -> Result<Stored, StoreError> {
     let h = header(bytes)?;
     let body = &bytes[HEADER_LEN..];
-    let value = if h.compressed {
-        zstd::bulk::decompress(body, MAX_PAYLOAD).map_err(|e| StoreError::Corrupt(format!("zstd: {e}")))?
-    } else {
-        body.to_vec()
+    let value = match bytes[1] {
+        0 => body.to_vec(),
+        FLAG_GZIP_TAIL => super::gzip_tail::payload(body, MAX_PAYLOAD)?,
+        _ => zstd::bulk::decompress(body, MAX_PAYLOAD)
+            .map_err(|e| StoreError::Corrupt(format!("zstd: {e}")))?,
     };
     Ok(Stored {
         value,
@@ -344,8 +371,10 @@ mod tests {
     #[test]
     fn hostile_entries_are_refused() {
         let mut e = encode(&"<p>x</p>".repeat(200).into_bytes(), 1, 2);
-        e[1] = 0b10; // a flag no release defines
-        assert!(header(&e).is_err() && decode(&e).is_err());
+        for flags in [0b100, 0b11, 0x80] {
+            e[1] = flags; // a flag no release defines, or both codecs at once
+            assert!(header(&e).is_err() && decode(&e).is_err(), "{flags:#b}");
+        }
         e[1] = FLAG_ZSTD;
         e[0] = 2; // a version no release wrote
         assert!(decode(&e).is_err());

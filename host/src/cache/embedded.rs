@@ -5,12 +5,13 @@
 //! background [`super::writer`], which compresses it and commits it to the
 //! file in batches off the request path; keys the file evicts leave the tier
 //! too. The hot tier holds values uncompressed ([`codec::encode_raw`]) so a
-//! hit from memory costs no decompression; the file holds them compressed.
+//! hit from memory costs no decompression; the file holds them compressed
+//! (a page the origin gzipped: with the origin's gzip bytes).
 
 use super::codec;
 use super::disk::{Disk, FLUSH_EVERY};
 use super::store::{CacheStore, StoreError, Stored, Usage, expiry, now_ms};
-use super::writer::{HotTier, Writer};
+use super::writer::{GzipTail, HotTier, Writer};
 use async_trait::async_trait;
 use moka::future::Cache;
 use std::path::Path;
@@ -106,6 +107,31 @@ impl EmbeddedStore {
         Ok(removed.len())
     }
 
+    /// A put: the value the `parts` make goes into the hot tier and is
+    /// queued for the file (with the gzip stream its body came in, if any).
+    async fn put_value(
+        &self,
+        key: &str,
+        parts: &[&[u8]],
+        tail: Option<GzipTail>,
+        stored_at_ms: i64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        let expires = expiry(stored_at_ms, ttl);
+        if expires <= now_ms() {
+            return Ok(());
+        }
+        // One allocation: the hot tier and the writer share it.
+        let raw = codec::encode_raw_shared(parts, stored_at_ms, expires);
+        if self.disk.check_size(key, &raw).is_err() {
+            // Only a value this large pays for compressing on the caller's side.
+            self.disk.check_size(key, &codec::compact(&raw)?)?;
+        }
+        self.hot.insert(key.to_string(), raw.clone()).await;
+        self.writer.put_with(key, raw, tail);
+        Ok(())
+    }
+
     /// Entries currently in the hot tier (after pending maintenance).
     pub async fn hot_entries(&self) -> u64 {
         self.hot.run_pending_tasks().await;
@@ -173,19 +199,22 @@ impl CacheStore for EmbeddedStore {
         stored_at_ms: i64,
         ttl: Duration,
     ) -> Result<(), StoreError> {
-        let expires = expiry(stored_at_ms, ttl);
-        if expires <= now_ms() {
-            return Ok(());
-        }
-        // One allocation: the hot tier and the writer share it.
-        let raw = codec::encode_raw_shared(parts, stored_at_ms, expires);
-        if self.disk.check_size(key, &raw).is_err() {
-            // Only a value this large pays for compressing on the caller's side.
-            self.disk.check_size(key, &codec::compact(&raw)?)?;
-        }
-        self.hot.insert(key.to_string(), raw.clone()).await;
-        self.writer.put(key, raw);
-        Ok(())
+        self.put_value(key, parts, None, stored_at_ms, ttl).await
+    }
+
+    async fn put_parts_gzipped(
+        &self,
+        key: &str,
+        parts: &[&[u8]],
+        gz: bytes::Bytes,
+        stored_at_ms: i64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        let plain = parts
+            .split_last()
+            .map_or(0, |(_, head)| head.iter().map(|p| p.len()).sum());
+        let tail = GzipTail { plain, gz };
+        self.put_value(key, parts, Some(tail), stored_at_ms, ttl).await
     }
 
     async fn delete(&self, key: &str) -> Result<bool, StoreError> {

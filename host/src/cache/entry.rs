@@ -31,6 +31,12 @@ pub struct PageEntry {
     /// The body, undecoded (shared with the fetched page, not copied).
     #[serde(skip)]
     pub body: bytes::Bytes,
+    /// The body gzipped as the origin sent it, when it did
+    /// (the fetched page's `wire_gzip`): the cache may store these
+    /// bytes instead of compressing the body ([`super::codec::gzip_tail`]).
+    /// Never part of [`PageEntry::head`]; a page read back has `None`.
+    #[serde(skip)]
+    pub wire_gzip: Option<bytes::Bytes>,
 }
 
 impl PageEntry {
@@ -285,6 +291,7 @@ mod tests {
                 .cloned()
                 .unwrap(),
             body: bytes::Bytes::from_static(&[0, 159, 146, 150, 255, b'<']),
+            wire_gzip: None,
         };
         let bytes = page.to_bytes();
         assert_eq!(PageEntry::from_bytes(&bytes).unwrap(), page);

@@ -6,7 +6,8 @@
 //!   directory behind a moka hot tier, both capped in bytes.
 //! - [`writer`]: the embedded store's background writer (batches, compression).
 //! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
-//! - [`codec`]: the entry bytes both backends store (header + zstd).
+//! - [`codec`]: the entry bytes both backends store (header + zstd, or
+//!   [`gzip_tail`]: a page stored with the gzip bytes its origin sent).
 //! - [`key`]: page and result keys, and what may be stored ([`key::cacheable`]).
 //! - [`entry`]: what a page entry and a result entry hold.
 //! - [`escaped`]: a response document's long strings JSON-escaped once, for the
@@ -28,6 +29,7 @@ pub mod embedded;
 pub mod entry;
 pub mod escaped;
 pub mod factory;
+pub mod gzip_tail;
 pub mod key;
 pub mod page_cache;
 pub mod policy;

@@ -140,7 +140,17 @@ impl PageCache {
         if let (true, Some(page)) = (allowed.page, page) {
             let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| page.engine_data.contains_key(*f)));
             let head = page.head();
-            saved.page = self.write(&keys.page, &[&head, &page.body], now_ms, ttl).await;
+            saved.page = match &page.wire_gzip {
+                // The body as the origin gzipped it: the store keeps those bytes.
+                Some(gz) => {
+                    let parts: &[&[u8]] = &[&head, &page.body];
+                    let put = self
+                        .store
+                        .put_parts_gzipped(&keys.page, parts, gz.clone(), now_ms, ttl);
+                    written(&keys.page, put.await)
+                }
+                None => self.write(&keys.page, &[&head, &page.body], now_ms, ttl).await,
+            };
         }
         if let (true, Some(doc)) = (allowed.result, doc) {
             saved.result = self.write_result(keys, doc, &Escaped::default(), now_ms).await;
@@ -193,13 +203,7 @@ impl PageCache {
     }
 
     async fn write(&self, key: &str, parts: &[&[u8]], now_ms: i64, ttl: Duration) -> bool {
-        match self.store.put_parts(key, parts, now_ms, ttl).await {
-            Ok(()) => true,
-            Err(e) => {
-                warn(key, &e);
-                false
-            }
-        }
+        written(key, self.store.put_parts(key, parts, now_ms, ttl).await)
     }
 }
 
@@ -209,6 +213,17 @@ fn from_decision(d: Decision) -> Lookup {
         Decision::LockdownMiss => Lookup::LockdownMiss,
         // `Serve` needs an entry; `decide` only returns it with one.
         other => Lookup::Fetch(other),
+    }
+}
+
+/// Whether a put went through; a failure is logged.
+fn written(key: &str, put: Result<(), StoreError>) -> bool {
+    match put {
+        Ok(()) => true,
+        Err(e) => {
+            warn(key, &e);
+            false
+        }
     }
 }
 

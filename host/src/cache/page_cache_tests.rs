@@ -44,6 +44,7 @@ fn page() -> PageEntry {
         headers: vec![],
         engine_data: Default::default(),
         body: bytes::Bytes::from_static(b"<html><title>A</title><p>Hello</p></html>"),
+        wire_gzip: None,
     }
 }
 

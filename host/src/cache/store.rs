@@ -81,6 +81,20 @@ pub trait CacheStore: Send + Sync + 'static {
         self.put(key, &parts.concat(), stored_at_ms, ttl).await
     }
 
+    /// [`CacheStore::put_parts`] of a page whose last part (the body) came
+    /// gzipped from its origin as `gz`: a backend that compresses what it
+    /// stores may store those bytes instead of compressing the body again.
+    async fn put_parts_gzipped(
+        &self,
+        key: &str,
+        parts: &[&[u8]],
+        _gz: bytes::Bytes,
+        stored_at_ms: i64,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        self.put_parts(key, parts, stored_at_ms, ttl).await
+    }
+
     /// Removes `key`; true when something was removed.
     async fn delete(&self, key: &str) -> Result<bool, StoreError>;
 

@@ -83,8 +83,16 @@ impl Pending {
     }
 }
 
+/// The gzip stream a queued page's body came in from the origin: the value's
+/// payload is its first `plain` bytes, then what `gz` inflates to
+/// ([`codec::gzip_tail`]).
+pub struct GzipTail {
+    pub plain: usize,
+    pub gz: bytes::Bytes,
+}
+
 enum Op {
-    Put(String, Arc<[u8]>),
+    Put(String, Arc<[u8]>, Option<GzipTail>),
     Delete(String, oneshot::Sender<Result<bool, StoreError>>),
     /// Answered once every operation queued before it is done.
     Barrier(oneshot::Sender<()>),
@@ -159,6 +167,12 @@ impl Writer {
     /// Queues a write of `encoded` under `key`; false (and a debug log) when
     /// the queue is full and the write was dropped.
     pub fn put(&self, key: &str, encoded: Arc<[u8]>) -> bool {
+        self.put_with(key, encoded, None)
+    }
+
+    /// [`Writer::put`] of a value whose end came gzipped (`tail`): the file
+    /// gets the gzip bytes instead of a compression of the value.
+    pub fn put_with(&self, key: &str, encoded: Arc<[u8]>, tail: Option<GzipTail>) -> bool {
         let Some(queue) = &self.queue else {
             return false;
         };
@@ -167,7 +181,7 @@ impl Writer {
             return self.drop_write(key);
         }
         self.pending.insert(key, encoded.clone());
-        match queue.try_send(Op::Put(key.to_string(), encoded.clone())) {
+        match queue.try_send(Op::Put(key.to_string(), encoded.clone(), tail)) {
             Ok(()) => {
                 if self.queued.heavy() {
                     // Half the byte bound waits (a burst of large pages):
@@ -309,14 +323,20 @@ fn apply(
     let mut puts: Vec<Put> = Vec::new();
     for op in batch {
         match op {
-            Op::Put(key, encoded) => {
-                // Uncompressed while the file has room (and the value fits
+            Op::Put(key, encoded, tail) => {
+                // The origin's gzip bytes when it sent some: a copy of
+                // fewer bytes than the value, no compression. Else
+                // uncompressed while the file has room (and the value fits
                 // the entry limit as it is): no CPU for disk already given.
-                let raw = disk.has_room_for_raw() && disk.check_size(&key, &encoded).is_ok();
-                let stored = if raw {
-                    Ok(None)
-                } else {
-                    codec::compacted(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch)))
+                let gzipped = match &tail {
+                    Some(t) => codec::gzip_tail(&encoded, t.plain, &t.gz),
+                    None => Ok(None),
+                };
+                let raw = || disk.has_room_for_raw() && disk.check_size(&key, &encoded).is_ok();
+                let stored = match gzipped {
+                    Ok(Some(form)) => Ok(Some(form)),
+                    _ if raw() => Ok(None),
+                    _ => codec::compacted(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch))),
                 };
                 match stored {
                     Ok(stored) => puts.push((key, stored, encoded)),

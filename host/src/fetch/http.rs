@@ -8,6 +8,7 @@
 
 use super::target_guard::{BlockedAddress, DnsFailure, TargetGuard};
 use super::{FetchError, FetchedPage};
+use crate::gunzip::{Gunzip, GunzipError};
 use crate::proxy::{ProxyEndpoint, ProxyPools};
 use bytes::{Bytes, BytesMut};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -20,6 +21,10 @@ use url::Url;
 
 /// Redirect hops followed before giving up (as browsers do, roughly).
 pub const MAX_REDIRECTS: usize = 10;
+
+/// The encodings asked for: the client inflates br and deflate itself,
+/// gzip is inflated here (so the gzip bytes are kept for the cache).
+const ACCEPT_ENCODING: &str = "gzip, deflate, br";
 
 /// Headers dropped when a redirect leaves the original host.
 const CREDENTIAL_HEADERS: &[&str] = &["authorization", "cookie", "proxy-authorization"];
@@ -51,6 +56,7 @@ impl HttpFetcher {
             Client::builder()
                 .use_rustls_tls()
                 .redirect(redirect::Policy::none())
+                .gzip(false)
                 .dns_resolver(guard.resolver())
                 .danger_accept_invalid_certs(skip_tls)
                 .danger_accept_invalid_hostnames(skip_tls)
@@ -81,6 +87,7 @@ impl HttpFetcher {
                 Ok(Client::builder()
                     .use_rustls_tls()
                     .redirect(redirect::Policy::none())
+                    .gzip(false)
                     .danger_accept_invalid_certs(skip_tls)
                     .danger_accept_invalid_hostnames(skip_tls)
                     .connect_timeout(Duration::from_secs(15))
@@ -165,12 +172,20 @@ impl HttpFetcher {
                 .get(reqwest::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string);
-            let body = self.read_body(response, &url, req.deadline).await?;
+            let gzipped = response
+                .headers()
+                .get(reqwest::header::CONTENT_ENCODING)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| {
+                    v.trim().eq_ignore_ascii_case("gzip") || v.trim().eq_ignore_ascii_case("x-gzip")
+                });
+            let (body, wire_gzip) = self.read_body(response, &url, req.deadline, gzipped).await?;
             return Ok(FetchedPage {
                 final_url: url,
                 status: status.as_u16(),
                 content_type,
                 body,
+                wire_gzip,
                 engine_data: serde_json::Map::new(),
             });
         }
@@ -187,6 +202,12 @@ impl HttpFetcher {
             reqwest::header::ACCEPT,
             HeaderValue::from_static("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
         );
+        // What the client decodes (br, deflate) and gzip, which
+        // [`HttpFetcher::read_body`] decodes itself.
+        headers.insert(
+            reqwest::header::ACCEPT_ENCODING,
+            HeaderValue::from_static(ACCEPT_ENCODING),
+        );
         headers.insert(
             reqwest::header::ACCEPT_LANGUAGE,
             HeaderValue::from_static("en-US,en;q=0.9"),
@@ -200,12 +221,16 @@ impl HttpFetcher {
         headers
     }
 
+    /// Reads the body under the size cap; a `gzipped` one is inflated as
+    /// it arrives (the cap counts the inflated bytes, so a bomb stops
+    /// there) and also returned as it came.
     async fn read_body(
         &self,
         mut response: reqwest::Response,
         url: &Url,
         deadline: Instant,
-    ) -> Result<Bytes, FetchError> {
+        gzipped: bool,
+    ) -> Result<(Bytes, Option<Bytes>), FetchError> {
         let too_large = || FetchError::TooLarge {
             url: url.to_string(),
             limit: self.max_bytes,
@@ -217,6 +242,9 @@ impl HttpFetcher {
         // within the cap) instead of growing by doubling through the body.
         let expected = response.content_length().unwrap_or(0).min(self.max_bytes);
         let mut body = BytesMut::with_capacity(expected as usize);
+        let limit = usize::try_from(self.max_bytes).unwrap_or(usize::MAX);
+        // A gzip body inflates to a few times its size: a first guess.
+        let mut inflate = gzipped.then(|| Gunzip::new(limit, (expected as usize).saturating_mul(4)));
         loop {
             let chunk = match tokio::time::timeout_at(deadline.into(), response.chunk()).await {
                 Err(_) => return Err(FetchError::Timeout { url: url.to_string() }),
@@ -227,9 +255,30 @@ impl HttpFetcher {
             if body.len() as u64 + chunk.len() as u64 > self.max_bytes {
                 return Err(too_large());
             }
+            if let Some(g) = inflate.as_mut() {
+                g.feed(&chunk).map_err(|e| gunzip_error(url, e, self.max_bytes))?;
+            }
             body.extend_from_slice(&chunk);
         }
-        Ok(body.freeze())
+        let Some(g) = inflate else {
+            return Ok((body.freeze(), None));
+        };
+        let inflated = g.finish().map_err(|e| gunzip_error(url, e, self.max_bytes))?;
+        Ok((Bytes::from(inflated), Some(body.freeze())))
+    }
+}
+
+/// The fetch error of a gzip body that would not inflate.
+fn gunzip_error(url: &Url, e: GunzipError, limit: u64) -> FetchError {
+    match e {
+        GunzipError::TooLarge => FetchError::TooLarge {
+            url: url.to_string(),
+            limit,
+        },
+        GunzipError::Corrupt(message) => FetchError::Other {
+            url: url.to_string(),
+            message: format!("error decoding response body: {message}"),
+        },
     }
 }
 

@@ -49,6 +49,10 @@ pub struct FetchedPage {
     /// The Content-Type header, if any.
     pub content_type: Option<String>,
     pub body: Bytes,
+    /// The body as it came on the wire when the origin gzipped it
+    /// (`Content-Encoding: gzip`); `body` is it inflated. The cache stores
+    /// these bytes instead of compressing the body again.
+    pub wire_gzip: Option<Bytes>,
     /// Fields the engine adds to the response's `data` (the browser's
     /// `screenshot` URL and `actions` object); empty for HTTP.
     pub engine_data: Map<String, Value>,

@@ -124,6 +124,7 @@ pub async fn lookup(
                     status: page.status_code,
                     content_type: page.content_type,
                     body: page.body,
+                    wire_gzip: page.wire_gzip,
                     engine_data: page.engine_data,
                 }),
                 decision,
@@ -193,6 +194,7 @@ async fn save_page(cache: &PageCache, req: &ScrapeRequest, keys: &CacheKeys, pag
         headers: Vec::new(),
         engine_data: page.engine_data.clone(),
         body: page.body.clone(),
+        wire_gzip: page.wire_gzip.clone(),
     };
     cache
         .save(&req.url, &req.options, keys, Some(&entry), None, at_ms)

@@ -119,6 +119,7 @@ mod tests {
             status,
             content_type: content_type.map(str::to_string),
             body: Bytes::from(body.to_string()),
+            wire_gzip: None,
             engine_data: Map::new(),
         }
     }

@@ -271,6 +271,7 @@ impl BrowserEngine {
             status,
             content_type: Some(content_type),
             body: Bytes::from(html),
+            wire_gzip: None,
             engine_data,
         })
     }
