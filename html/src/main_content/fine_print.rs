@@ -45,7 +45,9 @@ pub(super) fn prune(
             walk.step_over();
             continue;
         }
-        if n.forced || holds_forced[i] || n.total.words as f32 > most {
+        // Its class words hint chrome (the fine-print words do): most blocks are passed
+        // without reading their attributes.
+        if n.words.score >= 0 || n.forced || holds_forced[i] || n.total.words as f32 > most {
             continue;
         }
         if named_fine_print(doc, arena, i) {
