@@ -17,7 +17,7 @@ fn page(head: &str, class: &str) -> String {
 
 #[test]
 fn a_disclaimer_after_a_declared_article_goes() {
-    for class in ["post-disclaimer", "cmp-richtext--disclaimer", "site-disclosures"] {
+    for class in ["disclaimer", "views-disclaimer", "affiliate-disclosures"] {
         let out = main_content(&page(r#"<meta property="og:type" content="article">"#, class));
         assert_kept(
             &out,
@@ -30,7 +30,7 @@ fn a_disclaimer_after_a_declared_article_goes() {
 #[test]
 fn a_disclaimer_on_a_page_not_declared_an_article_stays() {
     // A service page's conditions are what the page is about.
-    let out = main_content(&page("", "post-disclaimer"));
+    let out = main_content(&page("", "views-disclaimer"));
     assert_kept(&out, &["Part 1. Lichens", "NOTE: The views"], &[]);
 }
 
