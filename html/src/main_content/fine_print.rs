@@ -1,15 +1,15 @@
 //! Fine print the site names as such on a page whose head declares it an article
-//! (`og:type`, JSON-LD: [`super::declared`]): a block whose own `class` or `id`
-//! holds the word "disclaimer" or "disclosure" (`disclaimer`, `affiliate-disclaimer-small`,
-//! `#views-disclaimer`) and no content word is the site's legal or editorial note printed under every post (an
-//! adviser's regulatory notice, a blog's "views are the author's own"), not the post. The
-//! word stays a weak chrome hint elsewhere: on service and product pages such a block is
-//! often what the page is about (terms, a plan's conditions, an offer's conditions), and the
-//! truths keep it; such pages read as articles by their runs of paragraphs but do not
-//! declare themselves one. A
-//! block holding most of the container's words is the post itself and stays, and so does
-//! one whose class words name content too (`post-disclaimer`, `richtext--disclaimer`: read
-//! only when the class words weigh below zero, which keeps the pass to a few blocks).
+//! (`og:type`, JSON-LD: [`super::declared`]): a block whose own `class` or `id` holds the
+//! word "disclaimer" or "disclosure" (`disclaimer`, `affiliate-disclaimer-small`,
+//! `#views-disclaimer`) and no content word is the site's legal or editorial note printed
+//! under every post (an adviser's regulatory notice, a blog's "views are the author's
+//! own"), not the post. The word stays a weak chrome hint elsewhere: on service and product
+//! pages such a block is often what the page is about (a plan's or an offer's conditions),
+//! and the truths keep it; such pages read as articles by their runs of paragraphs but do
+//! not declare themselves one. A block holding most of the container's words is the post
+//! itself and stays, and so does one whose class words name content too
+//! (`post-disclaimer`, `richtext--disclaimer`): attributes are read only where the class
+//! words weigh below zero, which keeps the pass to a few blocks.
 
 use dom_query::Document;
 
