@@ -1,12 +1,13 @@
 //! Fine print the site names as such on a page whose head declares it an article
-//! (`og:type`, JSON-LD: [`super::declared`]): a block whose own `class` or `id` holds the
+//! (`og:type`, JSON-LD: [`super::declared`]), or after the body an article page names
+//! (`entry-content`): a block whose own `class` or `id` holds the
 //! word "disclaimer" or "disclosure" (`disclaimer`, `affiliate-disclaimer-small`,
 //! `#views-disclaimer`) and no content word is the site's legal or editorial note printed
 //! under every post (an adviser's regulatory notice, a blog's "views are the author's
 //! own"), not the post. The word stays a weak chrome hint elsewhere: on service and product
 //! pages such a block is often what the page is about (a plan's or an offer's conditions),
 //! and the truths keep it; such pages read as articles by their runs of paragraphs but do
-//! not declare themselves one. A block holding most of the container's words is the post
+//! not declare themselves one, and the note stands inside their text. A block holding most of the container's words is the post
 //! itself and stays, and so does one whose class words name content too
 //! (`post-disclaimer`, `richtext--disclaimer`): attributes are read only where the class
 //! words weigh below zero, which keeps the pass to a few blocks.
@@ -25,17 +26,20 @@ const WORDS: &[&str] = &["disclaimer", "disclaimers", "disclosure", "disclosures
 /// Share of the container's words a fine-print block holds at most.
 const MAX_SHARE: f32 = 0.5;
 
-/// Prunes the blocks named as fine print inside the container of a declared article.
+/// Prunes the blocks named as fine print inside the container of a declared article, or
+/// after the named body of an article page.
 pub(super) fn prune(
     doc: &Document,
     arena: &Arena,
     scores: &Scores,
+    body: Option<usize>,
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    if !scores.declared_article {
+    if !scores.article_page {
         return;
     }
+    let after_body = |i: usize| body.is_some_and(|b| i >= b + arena.nodes[b].size as usize);
     let nodes = &arena.nodes;
     let container = prune.container();
     let most = nodes[container].total.words as f32 * MAX_SHARE;
@@ -52,7 +56,7 @@ pub(super) fn prune(
         if n.words.score >= 0 || n.forced || holds_forced[i] || n.total.words as f32 > most {
             continue;
         }
-        if named_fine_print(doc, arena, i) {
+        if (scores.declared_article || after_body(i)) && named_fine_print(doc, arena, i) {
             walk.step_over();
             found.push(i);
         }
