@@ -36,15 +36,20 @@ pub(super) fn prune(
     holds_forced: &[bool],
     prune: &mut Pruning,
 ) {
-    if !scores.article_page {
-        return;
-    }
-    let after_body = |i: usize| body.is_some_and(|b| i >= b + arena.nodes[b].size as usize);
     let nodes = &arena.nodes;
     let container = prune.container();
+    // The whole container on a declared article, what follows the named body otherwise.
+    let from = if scores.declared_article {
+        container + 1
+    } else {
+        match body {
+            Some(b) if scores.article_page && b > container => b + nodes[b].size as usize,
+            _ => return,
+        }
+    };
     let most = nodes[container].total.words as f32 * MAX_SHARE;
     let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, container + 1, prune.end());
+    let mut walk = prune.kept(nodes, from, prune.end());
     while let Some(i) = walk.next() {
         let n = &nodes[i];
         if !n.is_block() || n.total.words == 0 {
@@ -56,7 +61,7 @@ pub(super) fn prune(
         if n.words.score >= 0 || n.forced || holds_forced[i] || n.total.words as f32 > most {
             continue;
         }
-        if (scores.declared_article || after_body(i)) && named_fine_print(doc, arena, i) {
+        if named_fine_print(doc, arena, i) {
             walk.step_over();
             found.push(i);
         }
