@@ -74,6 +74,7 @@ mod dated_links;
 mod declared;
 mod deferred;
 mod figure_captions;
+mod fine_print;
 mod hints;
 mod inline_lines;
 mod letter_hash;

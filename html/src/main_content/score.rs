@@ -51,6 +51,8 @@ pub(super) struct Scores {
     /// The page reads as an article (a run of paragraphs, or prose in an element named as
     /// an article's body) or its head declares it one ([`super::declared`]).
     pub article_page: bool,
+    /// The page's head declares it an article ([`super::declared`]).
+    pub declared_article: bool,
 }
 
 /// Share of the page's plain (non-link) text above which an element's chrome hints are
@@ -334,6 +336,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         fit,
         has_records: groups.iter().map(Option::is_some).collect(),
         article_page: article_page || declared_article,
+        declared_article,
     }
 }
 

@@ -109,6 +109,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::contents_boxes::prune(doc, arena, &holds_forced, &mut prune);
     super::caption_credits::prune(doc, arena, &holds_forced, &mut prune);
     super::figure_captions::prune(doc, arena, scores, &holds_forced, &mut prune);
+    super::fine_print::prune(doc, arena, scores, body, &holds_forced, &mut prune);
     super::repeated_headings::prune(arena, &holds_forced, &mut prune);
     Some(Plan {
         container,
