@@ -83,3 +83,35 @@ for ir, f, fns in rows:
     print(f"  {os.path.basename(f):14} {ir / n / 1e6:8.3f} M/request")
     for l in fns: print("        ", l.strip()[:150])
 print(f"  total          {total / n / 1e6:8.3f} M/request")
+# Inclusive counts of named parts, summed over threads (entries of recursive
+# cycles, `'2`, left out): what of the total is the page's work and what not.
+PARTS = {
+    "pipeline: parse, clean, metadata (prepare_sync)": "distill::pipeline::prepare::prepare_sync",
+    "pipeline: script-rendered check": "distill::fetch::script_rendered::detect_bytes",
+    "plugin: instantiate": "FormatPre<_T>::instantiate_async::{{closure}}",
+    "plugin: finish": "distill::plugins::call::Call::finish",
+    "plugin: store drop": "core::ptr::drop_in_place<wasmtime::runtime::store::StoreInner<",
+    "response JSON (respond::success)": "distill::server::respond::success",
+    "cache: result entry JSON (result_to_bytes)": "distill::cache::entry::result_to_bytes",
+    "cache: keys": "distill::cache::key::keys",
+    "cache: put (page entry copy)": "as distill::cache::store::CacheStore>::put_parts::{{closure}}",
+    "cache writer thread (write_puts)": "distill::cache::writer::write_puts",
+    "cache commits on the blocking pool (Disk::commit)": "distill::cache::disk::Disk::commit",
+    "fetch (fetch_routed)": "distill::fetch::routing::fetch_routed::{{closure}}",
+    "request JSON (ScrapeRequest::from_json)": "distill::api::scrape_request::ScrapeRequest::from_json",
+    "job queue commits (jobs::embedded write_with)": "distill::jobs::embedded::Inner::write_with",
+}
+sums = dict.fromkeys(PARTS, 0)
+for _, f, _ in rows:
+    incl = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", f],
+                          capture_output=True, text=True).stdout
+    for line in incl.splitlines():
+        m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+\S*?:(.*) \[", line)
+        if not m or "'2" in m.group(2):
+            continue
+        for part, fn in PARTS.items():
+            if m.group(2).endswith(fn) or (fn.endswith("<") and fn in m.group(2)):
+                sums[part] += int(m.group(1).replace(",", ""))
+print("  named parts (inclusive, M/request):")
+for part, v in sums.items():
+    print(f"    {v / n / 1e6:7.3f}  {part}")

@@ -131,57 +131,51 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
         }
         None => false,
     };
-    let json = serde_json::to_string(&Stored {
-        doc,
-        meta: meta.as_ref(),
-    })
-    .expect("JSON values serialise");
-    framed(&json, has_meta, &facts, |out| {
-        if let Some(meta) = meta.as_mut() {
-            meta.remove(SPLICE_KEY);
-        }
-        serde_json::to_writer(
-            out,
-            &Stored {
-                doc,
-                meta: meta.as_ref(),
-            },
-        )
-        .expect("JSON values serialise");
-    })
-}
-
-/// The stored form of a document serialised as `json` with the splice marker
-/// in its metadata (`has_meta`): the header, then the JSON with the marker cut
-/// out. Where the marker is not found exactly once, `whole` writes the
-/// document again without it and no splice point is recorded.
-fn framed(json: &str, has_meta: bool, facts: &DocFacts, whole: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
-    let found = json
-        .find(SPLICE_JSON)
-        .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
-    let mut out = Vec::with_capacity(json.len() + HEADER_V2);
+    // The JSON is written straight after a header left blank, then the
+    // marker cut out in place: no second buffer, no copy of the document.
+    let mut out = Vec::with_capacity(HEADER_V2 + crate::pipeline::response::json_size_hint(doc));
     out.extend_from_slice(RESULT_MAGIC);
-    let facts_bytes = |out: &mut Vec<u8>| {
-        out.extend_from_slice(&facts.pages.to_le_bytes());
-        out.push(0); // flags, none defined yet
-    };
-    match found {
+    out.resize(HEADER_V2, 0);
+    serde_json::to_writer(
+        &mut out,
+        &Stored {
+            doc,
+            meta: meta.as_ref(),
+        },
+    )
+    .expect("JSON values serialise");
+    let json = &out[HEADER_V2..];
+    let found = memchr::memmem::find(json, SPLICE_JSON.as_bytes())
+        .filter(|&at| has_meta && memchr::memmem::rfind(json, SPLICE_JSON.as_bytes()) == Some(at));
+    let (splice, comma) = match found {
         Some(at) => {
-            let comma = json.as_bytes()[at - 1] == b',';
+            let comma = json[at - 1] == b',';
             let splice = if comma { at - 1 } else { at };
-            out.extend_from_slice(&(splice as u32).to_le_bytes());
-            out.push(u8::from(comma));
-            facts_bytes(&mut out);
-            out.extend_from_slice(&json.as_bytes()[..splice]);
-            out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+            out.drain(HEADER_V2 + splice..HEADER_V2 + at + SPLICE_JSON.len());
+            (splice as u32, comma)
         }
         None => {
-            out.extend_from_slice(&NO_SPLICE.to_le_bytes());
-            out.push(0);
-            facts_bytes(&mut out);
-            whole(&mut out);
+            // The marker is not there exactly once: the document again
+            // without it, and no splice point.
+            out.truncate(HEADER_V2);
+            if let Some(meta) = meta.as_mut() {
+                meta.remove(SPLICE_KEY);
+            }
+            serde_json::to_writer(
+                &mut out,
+                &Stored {
+                    doc,
+                    meta: meta.as_ref(),
+                },
+            )
+            .expect("JSON values serialise");
+            (NO_SPLICE, false)
         }
-    }
+    };
+    out[4..8].copy_from_slice(&splice.to_le_bytes());
+    out[8] = u8::from(comma);
+    out[9..13].copy_from_slice(&facts.pages.to_le_bytes());
+    out[13] = 0; // flags, none defined yet
     out
 }
 
@@ -387,9 +381,43 @@ mod tests {
         assert_eq!(old.to_value().unwrap(), json!({"html": "x"}));
     }
 
+    /// The stored form of a document serialised as `json` with the splice marker
+    /// in its metadata (`has_meta`): the header, then the JSON with the marker cut
+    /// out. Where the marker is not found exactly once, `whole` writes the
+    /// document again without it and no splice point is recorded.
+    fn framed(json: &str, has_meta: bool, facts: &DocFacts, whole: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let found = json
+            .find(SPLICE_JSON)
+            .filter(|&at| has_meta && json.rfind(SPLICE_JSON) == Some(at));
+        let mut out = Vec::with_capacity(json.len() + HEADER_V2);
+        out.extend_from_slice(RESULT_MAGIC);
+        let facts_bytes = |out: &mut Vec<u8>| {
+            out.extend_from_slice(&facts.pages.to_le_bytes());
+            out.push(0); // flags, none defined yet
+        };
+        match found {
+            Some(at) => {
+                let comma = json.as_bytes()[at - 1] == b',';
+                let splice = if comma { at - 1 } else { at };
+                out.extend_from_slice(&(splice as u32).to_le_bytes());
+                out.push(u8::from(comma));
+                facts_bytes(&mut out);
+                out.extend_from_slice(&json.as_bytes()[..splice]);
+                out.extend_from_slice(&json.as_bytes()[at + SPLICE_JSON.len()..]);
+            }
+            None => {
+                out.extend_from_slice(&NO_SPLICE.to_le_bytes());
+                out.push(0);
+                facts_bytes(&mut out);
+                whole(&mut out);
+            }
+        }
+        out
+    }
+
     /// [`result_to_bytes`] as it was before [`Stored`]: the document copied
     /// whole, its metadata edited in the copy, the copy serialised (the
-    /// framing is the shared [`framed`]).
+    /// framing as it was, [`framed`]).
     fn result_to_bytes_copied(doc: &Value) -> Vec<u8> {
         let facts = DocFacts::of(doc);
         let mut doc = doc.clone();

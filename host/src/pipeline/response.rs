@@ -92,3 +92,23 @@ pub fn add_engine_data(data: Value, engine_data: Map<String, Value>) -> Value {
     }
     Value::Object(out)
 }
+
+/// A guess at the length of `data` written as JSON, to size the buffer it is
+/// written into once instead of growing it by doubling: its top-level text
+/// (markdown, html, ...) plus a little for escapes and a fixed share for
+/// anything else (metadata, lists). Only a capacity: a wrong guess costs one
+/// more growth, never different bytes.
+pub fn json_size_hint(data: &Value) -> usize {
+    let Value::Object(fields) = data else { return 256 };
+    let text: usize = fields
+        .iter()
+        .map(|(k, v)| {
+            k.len()
+                + match v {
+                    Value::String(s) => s.len() + s.len() / 16 + 8,
+                    _ => 1024,
+                }
+        })
+        .sum();
+    text + 64
+}
