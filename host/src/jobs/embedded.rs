@@ -19,6 +19,7 @@ use async_trait::async_trait;
 use redb::{Database, Durability, ReadableTable, ReadableTableMetadata, TableDefinition, WriteTransaction};
 use serde_json::Value;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,6 +71,8 @@ struct Inner {
     /// start again once the disk works, without a restart.
     db: ReopeningDb,
     last_durable: Mutex<Instant>,
+    /// A non-durable commit is not yet followed by a durable one.
+    dirty: AtomicBool,
 }
 
 impl EmbeddedQueue {
@@ -102,11 +105,13 @@ impl EmbeddedQueue {
             inner: Arc::new(Inner {
                 db: ReopeningDb::new(path, move |p: &Path| open_file(p, cache_bytes), db),
                 last_durable: Mutex::new(Instant::now()),
+                dirty: AtomicBool::new(false),
             }),
         })
     }
 
-    /// Makes commits durable within a second even when no write follows.
+    /// Makes commits durable within a second even when no write follows;
+    /// an idle queue (nothing non-durable) is not written.
     pub fn start_flusher(&self) {
         let inner = Arc::downgrade(&self.inner);
         tokio::spawn(async move {
@@ -114,7 +119,9 @@ impl EmbeddedQueue {
             loop {
                 tick.tick().await;
                 let Some(inner) = inner.upgrade() else { return };
-                let _ = tokio::task::spawn_blocking(move || inner.write(|_| Ok(()))).await;
+                if inner.dirty.load(Ordering::SeqCst) {
+                    let _ = tokio::task::spawn_blocking(move || inner.write(|_| Ok(()))).await;
+                }
             }
         });
     }
@@ -151,7 +158,13 @@ impl Inner {
             w.set_durability(Durability::None).map_err(backend)?;
         }
         let out = f(&w)?;
-        self.db.commit(w).map_err(backend)?;
+        // Set while the transaction is held (writes are serialised), so a
+        // later commit's flag cannot be overwritten by an earlier one's.
+        self.dirty.store(!durable, Ordering::SeqCst);
+        if let Err(e) = self.db.commit(w) {
+            self.dirty.store(true, Ordering::SeqCst);
+            return Err(backend(e));
+        }
         if durable {
             *self.last_durable.lock().expect("queue lock") = Instant::now();
         }

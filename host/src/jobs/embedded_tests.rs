@@ -195,3 +195,29 @@ async fn cancel_drops_queued_and_leased_work() {
     assert_eq!(q.depth().await.unwrap(), (0, 0));
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
+
+#[tokio::test]
+async fn the_flusher_has_work_only_after_a_non_durable_commit() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let q = EmbeddedQueue::open(&temp_file()).unwrap();
+    assert!(!q.inner.dirty.load(SeqCst), "a fresh queue has nothing to flush");
+    let job = JobRecord::new(
+        "j1".into(),
+        JobKind::Crawl,
+        "http://a.test/".into(),
+        json!({}),
+        crate::cache::store::now_ms(),
+    );
+    q.create(&job, vec![task("/", 0)], 4).await.unwrap();
+    assert!(!q.inner.dirty.load(SeqCst), "create commits durably");
+    q.enqueue("j1", vec![task("/a", 1)], 4).await.unwrap();
+    assert!(
+        q.inner.dirty.load(SeqCst),
+        "a write within the second is not durable"
+    );
+    q.inner.write_with(true, |_| Ok(())).unwrap();
+    assert!(
+        !q.inner.dirty.load(SeqCst),
+        "a durable commit covers the earlier ones"
+    );
+}

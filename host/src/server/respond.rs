@@ -6,10 +6,10 @@ use super::router::MAX_JSON_BODY;
 use crate::api::ApiError;
 use crate::cache::escaped::Escaped;
 use crate::pipeline::{Data, PipelineError};
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use futures::FutureExt;
 use serde_json::Value;
@@ -104,8 +104,20 @@ struct Success {
     data: Value,
 }
 
+/// Written as axum's `Json` writes it (the same bytes and headers), into a
+/// buffer sized for the document at once rather than grown from 128 bytes by
+/// doubling (each growth a copy of everything written so far).
 fn success(data: Value) -> Response {
-    Json(Success { success: true, data }).into_response()
+    let mut body = Vec::with_capacity(crate::pipeline::response::json_size_hint(&data) + 32);
+    match serde_json::to_writer(&mut body, &Success { success: true, data }) {
+        Ok(()) => ([(CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(CONTENT_TYPE, "text/plain; charset=utf-8")],
+            e.to_string(),
+        )
+            .into_response(),
+    }
 }
 
 /// The same bytes as [`success`], `data`'s long strings copied from `escaped`
@@ -144,7 +156,7 @@ pub fn respond_data(result: Result<Data, ApiError>) -> Response {
             body.extend_from_slice(b"{\"success\":true,\"data\":");
             body.extend_from_slice(&data);
             body.push(b'}');
-            ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+            ([(CONTENT_TYPE, "application/json")], body).into_response()
         }
         Err(e) => e.into_response(),
     }
