@@ -10,9 +10,8 @@ use dom_query::Document;
 
 use super::arena::Arena;
 use super::closing_lines::{opening_of, opens_with};
-use super::hints::Kind;
+use super::figcaptions;
 use super::pruning::Pruning;
-use crate::dom::{is, local_name, with_element};
 
 /// Words of a credit at most (its label, a name, an agency).
 const MAX_WORDS: u32 = 12;
@@ -49,20 +48,9 @@ const LABELS: &[&str] = &[
 pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, prune.container() + 1, prune.end());
-    while let Some(i) = walk.next() {
-        let n = &nodes[i];
-        // An inline element may wrap blocks (a page builder's `span` around the post).
-        if matches!(n.kind, Kind::Image | Kind::Break | Kind::Media) {
-            walk.step_over();
-            continue;
-        }
-        if n.kind != Kind::Para || !is_figcaption(doc, arena, i) {
-            continue;
-        }
-        walk.step_over();
+    for i in figcaptions::kept(doc, arena, prune) {
         // The caption itself, or the blocks inside it (a description, then its credit).
-        let mut inner = prune.kept(nodes, i, i + n.size as usize);
+        let mut inner = prune.kept(nodes, i, i + nodes[i].size as usize);
         while let Some(j) = inner.next() {
             let c = &nodes[j];
             if !c.is_block() {
@@ -75,13 +63,6 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
         }
     }
     prune.extend(found);
-}
-
-fn is_figcaption(doc: &Document, arena: &Arena, i: usize) -> bool {
-    with_element(&doc.tree, arena.nodes[i].id, |el| {
-        is(el, &local_name!("figcaption"))
-    })
-    .unwrap_or(false)
 }
 
 /// Whether the text of block `i` opens with one of [`LABELS`].

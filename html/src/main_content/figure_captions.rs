@@ -9,6 +9,7 @@ use dom_query::Document;
 
 use super::arena::Arena;
 use super::closing_lines::{opening_of, opens_with};
+use super::figcaptions;
 use super::hints::Kind;
 use super::pruning::Pruning;
 use super::score::Scores;
@@ -37,37 +38,19 @@ pub(super) fn prune(
         return;
     }
     let nodes = &arena.nodes;
-    let mut found = Vec::new();
-    let mut walk = prune.kept(nodes, prune.container() + 1, prune.end());
-    while let Some(i) = walk.next() {
-        let n = &nodes[i];
-        if matches!(n.kind, Kind::Image | Kind::Break | Kind::Media) {
-            walk.step_over();
-            continue;
-        }
-        if n.kind != Kind::Para || !is_figcaption(doc, arena, i) {
-            continue;
-        }
-        walk.step_over();
-        if holds_forced[i] || n.forced || n.total.words < MIN_WORDS {
-            continue;
-        }
-        if !beside_picture(arena, i)
-            || holds_code(doc, arena, i)
-            || opens_with(NUMBERED, opening_of(doc, n.id).bytes())
-        {
-            continue;
-        }
-        found.push(i);
-    }
+    let found: Vec<usize> = figcaptions::kept(doc, arena, prune)
+        .into_iter()
+        .filter(|&i| {
+            let n = &nodes[i];
+            !holds_forced[i]
+                && !n.forced
+                && n.total.words >= MIN_WORDS
+                && beside_picture(arena, i)
+                && !holds_code(doc, arena, i)
+                && !opens_with(NUMBERED, opening_of(doc, n.id).bytes())
+        })
+        .collect();
     prune.extend(found);
-}
-
-fn is_figcaption(doc: &Document, arena: &Arena, i: usize) -> bool {
-    with_element(&doc.tree, arena.nodes[i].id, |el| {
-        is(el, &local_name!("figcaption"))
-    })
-    .unwrap_or(false)
 }
 
 /// Whether the caption's parent (its `<figure>`) holds a picture or a video besides it, or

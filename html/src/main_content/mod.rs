@@ -73,6 +73,7 @@ mod contents_boxes;
 mod dated_links;
 mod declared;
 mod deferred;
+mod figcaptions;
 mod figure_captions;
 mod fine_print;
 mod hints;
