@@ -123,12 +123,18 @@ fn success(data: Value) -> Response {
 /// The same bytes as [`success`], `data`'s long strings copied from `escaped`
 /// (escaped for the cache's copy of `data`) rather than escaped again.
 fn success_escaped(data: &Value, escaped: &Escaped) -> Response {
+    enveloped(escaped.len() + 4096, |body| escaped.write(body, data, None))
+}
+
+/// `{"success":true,"data":…}` with `data`'s JSON written by `write`, into a
+/// buffer with room for `data_len` bytes of it.
+fn enveloped(data_len: usize, write: impl FnOnce(&mut Vec<u8>)) -> Response {
     const HEAD: &[u8] = b"{\"success\":true,\"data\":";
-    let mut body = Vec::with_capacity(HEAD.len() + escaped.len() + 4096);
+    let mut body = Vec::with_capacity(HEAD.len() + data_len + 1);
     body.extend_from_slice(HEAD);
-    escaped.write(&mut body, data, None);
+    write(&mut body);
     body.push(b'}');
-    ([(axum::http::header::CONTENT_TYPE, "application/json")], body).into_response()
+    ([(CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// The response to a pipeline outcome, written with the escapes of `data`'s
@@ -152,11 +158,7 @@ pub fn respond_data(result: Result<Data, ApiError>) -> Response {
                 Ok(data) => data,
                 Err(e) => return api_error(e).into_response(),
             };
-            let mut body = Vec::with_capacity(data.len() + 25);
-            body.extend_from_slice(b"{\"success\":true,\"data\":");
-            body.extend_from_slice(&data);
-            body.push(b'}');
-            ([(CONTENT_TYPE, "application/json")], body).into_response()
+            enveloped(data.len(), |body| body.extend_from_slice(&data))
         }
         Err(e) => e.into_response(),
     }
