@@ -37,7 +37,7 @@ PY_TOOLS := target/tools/py
 COMPONENTIZE_PY := $(PY_TOOLS)/bin/componentize-py
 EXAMPLE_PLUGINS_DIR := target/example-plugins
 
-.PHONY: run test test-prerequisites unit check fmt-check build setup plugins test-plugins example-plugins host bench pagesift quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
+.PHONY: run test test-prerequisites unit check fmt-check build setup plugins test-plugins example-plugins host bench extraction-before pagesift quality clean new-plugin mcp-tools sdk-tools browser-tools local-llm run-llm soak
 
 run: build browser-tools
 	$(BIN)
@@ -220,7 +220,24 @@ $(PAGESIFT):
 
 pagesift: | $(PAGESIFT)
 
-bench: build local-llm | $(MARKITDOWN) $(PAGESIFT)
+## Section 4b of the benchmark sets main content's time per page beside that of
+## an earlier commit (issue 15's start): its `corpus` example is built once from
+## `git archive` into target/before-extraction (skipped with a note when the
+## commit is not in this clone's history).
+EXTRACTION_BEFORE ?= 5489dda
+BEFORE_EXTRACTION := target/before-extraction
+extraction-before:
+	@if [ "$$(cat $(BEFORE_EXTRACTION)/COMMIT 2>/dev/null)" != "$(EXTRACTION_BEFORE)" ]; then \
+	  rm -rf $(BEFORE_EXTRACTION) && mkdir -p $(BEFORE_EXTRACTION)/src && \
+	  git archive $(EXTRACTION_BEFORE) | tar -x -C $(BEFORE_EXTRACTION)/src && \
+	  (cd $(BEFORE_EXTRACTION)/src && CARGO_TARGET_DIR=$(CURDIR)/$(BEFORE_EXTRACTION)/target \
+	    $(CARGO) build --release -p distill-html --example corpus) && \
+	  echo $(EXTRACTION_BEFORE) > $(BEFORE_EXTRACTION)/COMMIT \
+	  || echo "warning: could not build $(EXTRACTION_BEFORE)'s corpus example; section 4b will be skipped"; \
+	fi
+
+bench: build local-llm extraction-before | $(MARKITDOWN) $(PAGESIFT)
+	$(CARGO) build --release -p distill-html --example corpus
 	DISTILL_LOCAL_LLM_DIR=$(CURDIR)/$(LLM_TOOLS) target/release/distill-bench --out BENCHMARKS.md
 
 ## make soak SOAK_MINUTES=N: N minutes of bounded loopback load (c=32: corpus

@@ -5,7 +5,8 @@
 //! 2. [`overhead`]: the fixed cost of one plugin call.
 //! 3. [`scrape`]: the server binary under load on a local page.
 //! 4. [`extraction`]: main content + markdown in pages per CPU-second, beside
-//!    trafilatura on the same pages.
+//!    trafilatura on the same pages; [`extraction_before`]: main content's time
+//!    per page against an earlier build's, in one run.
 //! 5. [`documents`]: document conversion (PDF against pdftotext, office
 //!    documents per second, markitdown comparison) on the committed fixtures.
 //! 6. [`llm_formats`]: the model formats on the local model (tokens, latency).
@@ -30,8 +31,8 @@
 //!    load for N minutes reporting RSS, open descriptors, errors by code and p99
 //!    per minute; not part of the default run.
 //!
-//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions,keyed]
-//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]`. Sections that need the
+//! Usage: `distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,extraction-before,documents,llm,redact,media,crawl,browser,peer,instructions,keyed]
+//! [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--before-corpus-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]`. Sections that need the
 //! corpus (all but `overhead` and `documents`) are skipped, with a note in the report, when it is absent.
 
 mod browser;
@@ -40,6 +41,7 @@ mod corpus;
 mod crawl;
 mod documents;
 mod extraction;
+mod extraction_before;
 mod keyed;
 mod llm_formats;
 mod machine;
@@ -62,6 +64,10 @@ mod summary;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+/// Where `make bench` builds the `corpus` example of an earlier commit
+/// (`EXTRACTION_BEFORE` in the Makefile; the commit's id is in `COMMIT` there).
+const BEFORE_EXTRACTION_DIR: &str = "target/before-extraction";
+
 /// The default scrape page: a 32.6 KB blog article from the corpus.
 const DEFAULT_PAGE: &str = "4036";
 
@@ -74,6 +80,8 @@ struct Args {
     server_bin: PathBuf,
     pagesift_bin: PathBuf,
     before_bin: Option<PathBuf>,
+    /// An earlier build's `corpus` example (section 4b); `make bench` builds one.
+    before_corpus_bin: PathBuf,
     no_perf: bool,
     /// Overrides the markdown section's rounds over the cleaned pages.
     markdown_rounds: Option<usize>,
@@ -93,6 +101,7 @@ impl Args {
                 "overhead".into(),
                 "scrape".into(),
                 "extraction".into(),
+                "extraction-before".into(),
                 "documents".into(),
                 "llm".into(),
                 "redact".into(),
@@ -108,6 +117,9 @@ impl Args {
             server_bin: root.join("target/release/distill"),
             pagesift_bin: peer::pagesift::default_bin(root),
             before_bin: None,
+            before_corpus_bin: root
+                .join(BEFORE_EXTRACTION_DIR)
+                .join("target/release/examples/corpus"),
             no_perf: false,
             markdown_rounds: None,
             markdown_wasm: root.join("target/release/plugins/markdown.wasm"),
@@ -128,9 +140,10 @@ impl Args {
                 "--server-bin" => args.server_bin = value()?.into(),
                 "--pagesift-bin" => args.pagesift_bin = value()?.into(),
                 "--before-bin" => args.before_bin = Some(value()?.into()),
+                "--before-corpus-bin" => args.before_corpus_bin = value()?.into(),
                 "-h" | "--help" => {
                     println!(
-                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,documents,llm,redact,media,crawl,browser,peer,instructions,keyed] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]"
+                        "usage: distill-bench [--out FILE] [--quick] [--only markdown,overhead,scrape,extraction,extraction-before,documents,llm,redact,media,crawl,browser,peer,instructions,keyed] [--corpus DIR] [--page ID] [--server-bin FILE] [--pagesift-bin FILE] [--before-bin FILE] [--before-corpus-bin FILE] [--no-perf] [--markdown-rounds N] [--markdown-wasm FILE]"
                     );
                     std::process::exit(0);
                 }
@@ -287,6 +300,14 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         Some(extraction::run(&plugins, corpus, &cfg).await?)
     } else {
         None
+    };
+    let ex_before = if args.wants("extraction-before") && corpus_present {
+        extraction_before_config(args, root, &work_dir).map(|cfg| {
+            eprintln!("benchmark 4b: main content against {}", cfg.before_label);
+            extraction_before::run(&cfg)
+        })
+    } else {
+        Err("not asked for, or the corpus is absent".into())
     };
 
     let fixtures_dir = root.join("tests/fixtures/documents");
@@ -464,6 +485,13 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
     } else if args.wants("extraction") {
         report.section("4. main_content_vs_trafilatura", &skipped("4"));
     }
+    if args.wants("extraction-before") {
+        let body = match &ex_before {
+            Ok(r) => extraction_before::to_markdown(r),
+            Err(why) => format!("Not measured: {why}.\n"),
+        };
+        report.section("4b. main_content_before_after", &body);
+    }
     if let Some(docs) = &docs {
         report.section(
             "5. documents",
@@ -524,4 +552,44 @@ async fn run(root: &Path, args: &Args) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Section 4b's set-up: the earlier build's `corpus` example and this tree's, on
+/// every corpus beside the default one (`../shared/corpus/*`).
+fn extraction_before_config(
+    args: &Args,
+    root: &Path,
+    work_dir: &Path,
+) -> Result<extraction_before::Config, String> {
+    let after_bin = root.join("target/release/examples/corpus");
+    for (bin, what) in [
+        (&args.before_corpus_bin, "the earlier build's corpus example"),
+        (&after_bin, "this tree's corpus example"),
+    ] {
+        if !bin.is_file() {
+            return Err(format!(
+                "{what} ({}) is not built; `make bench` builds it",
+                bin.display()
+            ));
+        }
+    }
+    let before_label = std::fs::read_to_string(root.join(BEFORE_EXTRACTION_DIR).join("COMMIT"))
+        .map(|c| format!("commit {}", c.trim()))
+        .unwrap_or_else(|_| args.before_corpus_bin.display().to_string());
+    let corpora_root = args.corpus.parent().unwrap_or(root);
+    let mut corpora: Vec<PathBuf> = std::fs::read_dir(corpora_root)
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("manifest.jsonl").is_file() && p.join("html").is_dir())
+        .collect();
+    corpora.sort();
+    Ok(extraction_before::Config {
+        before_bin: args.before_corpus_bin.clone(),
+        before_label,
+        after_bin,
+        corpora,
+        work_dir: work_dir.join("extraction-before"),
+        rounds: if args.quick { 1 } else { 3 },
+    })
 }

@@ -12,6 +12,7 @@
 //! kill -9 reverts the file to an earlier consistent state, which at worst
 //! re-queues the last second's pages — never loses one.
 
+use super::embedded_tables::{self as tables, *};
 use super::record::{Finished, JobRecord, JobStatus, LeaseToken, Leased, Outcome, Task};
 use super::store::{JobStore, QueueError, ResultPage};
 use crate::reopen_db::ReopeningDb;
@@ -22,19 +23,6 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-type SeqKey<'a> = (&'a str, u64);
-type UrlKey<'a> = (&'a str, &'a str);
-
-const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs");
-const QUEUED: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("queued");
-const LEASED: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("leased");
-const SEEN: TableDefinition<UrlKey, u8> = TableDefinition::new("seen");
-const STORED: TableDefinition<UrlKey, u8> = TableDefinition::new("stored");
-const RESULTS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("results");
-const ERRORS: TableDefinition<SeqKey, &[u8]> = TableDefinition::new("errors");
-const ROBOTS: TableDefinition<SeqKey, &str> = TableDefinition::new("robots");
-const ATTEMPTS: TableDefinition<SeqKey, u64> = TableDefinition::new("attempts");
 
 /// Longest time a commit stays non-durable.
 const FLUSH_EVERY: Duration = Duration::from_secs(1);
@@ -47,18 +35,6 @@ pub const DEFAULT_PAGE_CACHE_BYTES: usize = 16 << 20;
 
 fn open_file(path: &Path, cache_bytes: usize) -> Result<Database, redb::DatabaseError> {
     Database::builder().set_cache_size(cache_bytes).create(path)
-}
-
-fn backend<E: std::fmt::Display>(e: E) -> QueueError {
-    QueueError::Backend(e.to_string())
-}
-
-fn encode<T: serde::Serialize>(v: &T) -> Result<Vec<u8>, QueueError> {
-    serde_json::to_vec(v).map_err(|e| QueueError::Corrupt(e.to_string()))
-}
-
-fn decode<T: serde::de::DeserializeOwned>(b: &[u8]) -> Result<T, QueueError> {
-    serde_json::from_slice(b).map_err(|e| QueueError::Corrupt(e.to_string()))
 }
 
 /// The redb-backed queue.
@@ -170,90 +146,6 @@ impl Inner {
         }
         Ok(out)
     }
-
-    fn job_in(w: &WriteTransaction, id: &str) -> Result<Option<JobRecord>, QueueError> {
-        let t = w.open_table(JOBS).map_err(backend)?;
-        let found = t.get(id).map_err(backend)?;
-        found.map(|g| decode(g.value())).transpose()
-    }
-
-    fn put_job(w: &WriteTransaction, job: &JobRecord) -> Result<(), QueueError> {
-        let mut t = w.open_table(JOBS).map_err(backend)?;
-        t.insert(job.id.as_str(), encode(job)?.as_slice())
-            .map_err(backend)?;
-        Ok(())
-    }
-
-    /// Queues unseen tasks within the limit; updates `job.total`.
-    fn queue_tasks(
-        w: &WriteTransaction,
-        job: &mut JobRecord,
-        tasks: Vec<Task>,
-        limit: u64,
-    ) -> Result<u64, QueueError> {
-        let mut seen = w.open_table(SEEN).map_err(backend)?;
-        let mut queued = w.open_table(QUEUED).map_err(backend)?;
-        let mut added = 0;
-        for task in tasks {
-            if job.total >= limit {
-                break;
-            }
-            if seen
-                .get((job.id.as_str(), task.key.as_str()))
-                .map_err(backend)?
-                .is_some()
-            {
-                continue;
-            }
-            seen.insert((job.id.as_str(), task.key.as_str()), 1)
-                .map_err(backend)?;
-            queued
-                .insert((job.id.as_str(), job.next_seq), encode(&task)?.as_slice())
-                .map_err(backend)?;
-            job.next_seq += 1;
-            job.total += 1;
-            added += 1;
-        }
-        Ok(added)
-    }
-
-    fn remove_range<V: redb::Value + 'static>(
-        w: &WriteTransaction,
-        def: TableDefinition<SeqKey, V>,
-        id: &str,
-    ) -> Result<u64, QueueError> {
-        let mut t = w.open_table(def).map_err(backend)?;
-        let keys: Vec<u64> = t
-            .range((id, 0u64)..=(id, u64::MAX))
-            .map_err(backend)?
-            .map(|r| r.map(|(k, _)| k.value().1).map_err(backend))
-            .collect::<Result<_, _>>()?;
-        for k in &keys {
-            t.remove((id, *k)).map_err(backend)?;
-        }
-        Ok(keys.len() as u64)
-    }
-
-    fn remove_urls(
-        w: &WriteTransaction,
-        def: TableDefinition<UrlKey, u8>,
-        id: &str,
-    ) -> Result<(), QueueError> {
-        let mut t = w.open_table(def).map_err(backend)?;
-        let keys: Vec<String> = t
-            .range((id, "")..)
-            .map_err(backend)?
-            .map_while(|r| match r {
-                Ok((k, _)) if k.value().0 == id => Some(Ok(k.value().1.to_string())),
-                Ok(_) => None,
-                Err(e) => Some(Err(backend(e))),
-            })
-            .collect::<Result<_, _>>()?;
-        for k in &keys {
-            t.remove((id, k.as_str())).map_err(backend)?;
-        }
-        Ok(())
-    }
 }
 
 #[async_trait]
@@ -268,8 +160,8 @@ impl JobStore for EmbeddedQueue {
         // right after must not lose it (pages done since may be redone).
         self.run(move |inner| {
             inner.write_with(true, |w| {
-                Inner::queue_tasks(w, &mut job, tasks, limit)?;
-                Inner::put_job(w, &job)?;
+                tables::queue_tasks(w, &mut job, tasks, limit)?;
+                tables::put_job(w, &job)?;
                 Ok(job)
             })
         })
@@ -296,14 +188,14 @@ impl JobStore for EmbeddedQueue {
         let id = id.to_string();
         self.run(move |inner| {
             inner.write(|w| {
-                let Some(mut job) = Inner::job_in(w, &id)? else {
+                let Some(mut job) = tables::job_in(w, &id)? else {
                     return Ok(0);
                 };
                 if job.status.is_final() {
                     return Ok(0);
                 }
-                let added = Inner::queue_tasks(w, &mut job, tasks, limit)?;
-                Inner::put_job(w, &job)?;
+                let added = tables::queue_tasks(w, &mut job, tasks, limit)?;
+                tables::put_job(w, &job)?;
                 Ok(added)
             })
         })
@@ -376,7 +268,7 @@ impl JobStore for EmbeddedQueue {
                     .remove((id.as_str(), seq))
                     .map_err(backend)?
                     .is_some();
-                let Some(mut job) = Inner::job_in(w, &id)? else {
+                let Some(mut job) = tables::job_in(w, &id)? else {
                     return Ok(done);
                 };
                 if !was_leased || job.status.is_final() {
@@ -422,8 +314,8 @@ impl JobStore for EmbeddedQueue {
                     }
                     Outcome::Skipped => {}
                 }
-                done.queued = Inner::queue_tasks(w, &mut job, discovered, limit)?;
-                Inner::put_job(w, &job)?;
+                done.queued = tables::queue_tasks(w, &mut job, discovered, limit)?;
+                tables::put_job(w, &job)?;
                 Ok(done)
             })
         })
@@ -466,7 +358,7 @@ impl JobStore for EmbeddedQueue {
         let id = id.to_string();
         self.run(move |inner| {
             inner.write(|w| {
-                let Some(before) = Inner::job_in(w, &id)? else {
+                let Some(before) = tables::job_in(w, &id)? else {
                     return Ok(None);
                 };
                 if before.status.is_final() {
@@ -478,11 +370,11 @@ impl JobStore for EmbeddedQueue {
                 // Nothing works a job in a final status: its tasks go (as
                 // the Redis queue drops them), so the queue's depth is true.
                 if status.is_final() {
-                    Inner::remove_range(w, QUEUED, &id)?;
-                    Inner::remove_range(w, LEASED, &id)?;
-                    Inner::remove_range(w, ATTEMPTS, &id)?;
+                    tables::remove_range(w, QUEUED, &id)?;
+                    tables::remove_range(w, LEASED, &id)?;
+                    tables::remove_range(w, ATTEMPTS, &id)?;
                 }
-                Inner::put_job(w, &job)?;
+                tables::put_job(w, &job)?;
                 Ok(Some(before))
             })
         })
@@ -503,13 +395,13 @@ impl JobStore for EmbeddedQueue {
                 if busy(QUEUED)? || busy(LEASED)? {
                     return Ok(None);
                 }
-                let Some(mut job) = Inner::job_in(w, &id)? else {
+                let Some(mut job) = tables::job_in(w, &id)? else {
                     return Ok(Some(JobStatus::Completed));
                 };
                 let before = job.status;
                 if before == JobStatus::Scraping {
                     job.status = JobStatus::Completed;
-                    Inner::put_job(w, &job)?;
+                    tables::put_job(w, &job)?;
                 }
                 Ok(Some(before))
             })
@@ -631,14 +523,14 @@ impl JobStore for EmbeddedQueue {
                     ids
                 };
                 for id in &expired {
-                    Inner::remove_range(w, QUEUED, id)?;
-                    Inner::remove_range(w, LEASED, id)?;
-                    Inner::remove_range(w, RESULTS, id)?;
-                    Inner::remove_range(w, ERRORS, id)?;
-                    Inner::remove_range(w, ROBOTS, id)?;
-                    Inner::remove_range(w, ATTEMPTS, id)?;
-                    Inner::remove_urls(w, SEEN, id)?;
-                    Inner::remove_urls(w, STORED, id)?;
+                    tables::remove_range(w, QUEUED, id)?;
+                    tables::remove_range(w, LEASED, id)?;
+                    tables::remove_range(w, RESULTS, id)?;
+                    tables::remove_range(w, ERRORS, id)?;
+                    tables::remove_range(w, ROBOTS, id)?;
+                    tables::remove_range(w, ATTEMPTS, id)?;
+                    tables::remove_urls(w, SEEN, id)?;
+                    tables::remove_urls(w, STORED, id)?;
                     w.open_table(JOBS)
                         .map_err(backend)?
                         .remove(id.as_str())

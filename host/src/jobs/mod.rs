@@ -5,6 +5,7 @@
 //! Knows nothing of crawling or HTTP: `crawl/` drives jobs through it.
 
 pub mod embedded;
+mod embedded_tables;
 pub mod record;
 pub mod redis_queue;
 mod redis_scripts;
