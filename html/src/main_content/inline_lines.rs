@@ -46,7 +46,7 @@ pub(super) fn stands_alone(doc: &Document, arena: &Arena, i: usize) -> Option<u3
 }
 
 /// Words of the element `id`'s text (runs of letters and digits).
-fn words_of(tree: &Tree, id: NodeId) -> u32 {
+pub(super) fn words_of(tree: &Tree, id: NodeId) -> u32 {
     let mut words = 0;
     for node in Walker::new(tree, id) {
         tree.query_node(&node, |t| {

@@ -40,7 +40,8 @@
 //!    line, tags: [`post_footer`]; both also read an inline element standing as a line of
 //!    its own: [`inline_lines`]), readers' reactions listed under it ("ann liked
 //!    this": [`reaction_lists`]), the previous and next stories' dated headline links
-//!    after it ([`dated_links`]), "read also" lines inside it ([`read_also`]; on a
+//!    after it ([`dated_links`]), the post's date printed as a `<time>` line above its first
+//!    paragraph ([`datelines`]), "read also" lines inside it ([`read_also`]; on a
 //!    page without a body element, those whose label is in bold: [`bold_label`]),
 //!    reading-time lines on any page ([`reading_time`], in the same walk), tables of
 //!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
@@ -71,6 +72,7 @@ mod column_pair;
 mod comments;
 mod contents_boxes;
 mod dated_links;
+mod datelines;
 mod declared;
 mod deferred;
 mod figcaptions;

@@ -110,6 +110,9 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::caption_credits::prune(doc, arena, &holds_forced, &mut prune);
     super::figure_captions::prune(doc, arena, scores, &holds_forced, &mut prune);
     super::fine_print::prune(doc, arena, scores, body, &holds_forced, &mut prune);
+    if scores.article_page {
+        super::datelines::prune(doc, arena, &holds_forced, &mut prune);
+    }
     super::repeated_headings::prune(arena, &holds_forced, &mut prune);
     Some(Plan {
         container,
