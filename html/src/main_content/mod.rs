@@ -105,6 +105,7 @@ mod spare;
 mod str_hash;
 mod str_memo;
 mod tag_facts;
+mod teaser_tail;
 mod teasers;
 mod teasers_before;
 mod teasers_within;

@@ -83,6 +83,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     super::related::prune(arena, body, &holds_forced, &mut prune);
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);
     super::teasers_before::prune(arena, scores, body, &holds_forced, &mut prune);
+    super::teaser_tail::prune(arena, &holds_forced, &mut prune);
     super::column_beside::prune(arena, scores, body, &holds_forced, &mut prune);
     super::teasers_within::prune(arena, scores, body, &holds_forced, &mut prune);
     super::wrapper_parts::prune(arena, scores, body, &holds_forced, &mut prune);
