@@ -9,11 +9,12 @@
 //!
 //! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
-//! states, [`charref`] character references, [`sink`] the tree builder's sink (the
+//! states, [`charref`] character references, [`names`] the atoms of long names, [`sink`] the tree builder's sink (the
 //! `Document` behind handles that carry their element's name).
 
 mod charref;
 mod markup;
+mod names;
 mod script;
 mod sink;
 mod tag;
@@ -94,6 +95,7 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
         last_start: None,
         seen: Seen::default(),
         stopped: false,
+        long_names: names::LongNames::new(),
         builder,
     };
     tok.run();
@@ -201,6 +203,8 @@ pub(super) struct Tokenizer<'a, B: Construct> {
     seen: Seen,
     /// The tree builder gave up: tokens are no longer handed on.
     stopped: bool,
+    /// The atoms of the page's long names (see [`names`]).
+    long_names: names::LongNames,
     builder: B,
 }
 

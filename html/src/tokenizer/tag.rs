@@ -132,7 +132,7 @@ impl<B: Construct> Tokenizer<'_, B> {
     }
 
     /// The name `src[start..end]` as an atom, folded when `fold` says it must be.
-    fn name_atom(&self, start: usize, end: usize, fold: bool) -> LocalName {
+    fn name_atom(&mut self, start: usize, end: usize, fold: bool) -> LocalName {
         if !fold && end - start <= INLINE_ATOM_MAX && cfg!(target_endian = "little") {
             return inline_atom(self.src, start, end);
         }
@@ -140,7 +140,7 @@ impl<B: Construct> Tokenizer<'_, B> {
         if fold {
             LocalName::from(&*fold_name(name))
         } else {
-            LocalName::from(name)
+            self.long_names.atom(name)
         }
     }
 
