@@ -97,6 +97,11 @@ impl Writer {
 
 /// Appends `s` with `\r\n` and `\r` as `\n` (as an HTML tokenizer reads them).
 fn push_normalised(out: &mut String, s: &str) {
+    if !has_cr(s.as_bytes()) {
+        // Nearly every text and value: copied whole, after one wide scan.
+        out.push_str(s);
+        return;
+    }
     let mut rest = s;
     while let Some(i) = rest.find('\r') {
         out.push_str(&rest[..i]);
@@ -105,6 +110,23 @@ fn push_normalised(out: &mut String, s: &str) {
         rest = rest.strip_prefix('\n').unwrap_or(rest);
     }
     out.push_str(rest);
+}
+
+/// Whether `b` holds a `\r`: 32 bytes per step, each step (and the tail)
+/// without an early exit inside, so the compiler makes it a few vector
+/// compares. Cheaper than `str::find` or `contains` on the short strings of
+/// a page (each a call into `memchr`).
+pub(crate) fn has_cr(b: &[u8]) -> bool {
+    let mut chunks = b.chunks_exact(32);
+    for chunk in &mut chunks {
+        if chunk.iter().fold(false, |hit, &c| hit | (c == b'\r')) {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .fold(false, |hit, &c| hit | (c == b'\r'))
 }
 
 /// Unsigned LEB128.

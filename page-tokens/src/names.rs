@@ -54,8 +54,11 @@ fn id_in(list: &[&str], ranges: &[(u8, u8); 256], name: &str) -> u8 {
         return 0;
     };
     let (lo, hi) = ranges[first as usize];
+    // Compared in line: names are a few bytes, a `memcmp` call each cost more.
+    let name = name.as_bytes();
     for i in lo..hi {
-        if list[i as usize] == name {
+        let entry = list[i as usize].as_bytes();
+        if entry.len() == name.len() && entry.iter().zip(name).all(|(a, b)| a == b) {
             return i + 1;
         }
     }

@@ -149,3 +149,21 @@ fn every_listed_name_has_its_own_id() {
         assert_eq!(id_of("zzz"), 0);
     }
 }
+
+#[test]
+fn carriage_returns_are_found_at_every_offset_and_normalised() {
+    for len in 0..80 {
+        assert!(!crate::encode::has_cr(&vec![b'x'; len]));
+        for at in 0..len {
+            let mut s = vec![b'x'; len];
+            s[at] = b'\r';
+            assert!(crate::encode::has_cr(&s), "{len} {at}");
+            let mut w = Writer::default();
+            w.text(std::str::from_utf8(&s).unwrap());
+            let (_, text) = w.finish();
+            let mut want = vec![b'x'; len];
+            want[at] = b'\n';
+            assert_eq!(text.as_bytes(), &want[..], "{len} {at}");
+        }
+    }
+}

@@ -8,6 +8,28 @@
 /// link text and tidies whitespace, then (rarely needed, the renderer already
 /// drops them) skip-link removal.
 pub fn postprocess(md: &str) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: SIMD128 is part of the wasm features wasmtime enables by
+        // default; a runtime without it refuses the component when compiling
+        // it, so this never runs there.
+        unsafe { postprocess_simd128(md) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    postprocess_all(md)
+}
+
+/// [`postprocess_all`] compiled with SIMD128, so the line and bracket
+/// scans (`crate::scan`, SIMD128 functions) inline into its loops instead
+/// of being a call per line (as `crate::parse::tree` does for the tokenizer).
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+unsafe fn postprocess_simd128(md: &str) -> String {
+    postprocess_all(md)
+}
+
+#[inline(always)]
+fn postprocess_all(md: &str) -> String {
     let out = tidy(md, true);
     if has_skip_link(&out) {
         tidy_whitespace(&remove_skip_links(&out))
@@ -20,6 +42,7 @@ pub fn postprocess(md: &str) -> String {
 /// indentation) opening a fenced code block on this line, if any. As in
 /// CommonMark, a backtick fence's info string cannot hold a backtick (so a
 /// code span at a line start is not a fence).
+#[inline(always)]
 fn fence_of(line: &str) -> Option<&str> {
     let t = line.trim_start_matches(' ');
     let c = *t.as_bytes().first()?;
@@ -32,6 +55,7 @@ fn fence_of(line: &str) -> Option<&str> {
 }
 
 /// Whether `line` closes a block opened by `fence`.
+#[inline(always)]
 fn closes(line: &str, fence: &str) -> bool {
     let t = line.trim();
     let c = fence.as_bytes()[0];
@@ -39,6 +63,7 @@ fn closes(line: &str, fence: &str) -> bool {
 }
 
 /// Splits `md` into lines, marking those inside fenced code blocks (fence lines included).
+#[inline(always)]
 fn lines_with_code(md: &str) -> impl Iterator<Item = (&str, bool)> {
     let mut open: Option<&str> = None;
     let mut rest = Some(md);
@@ -94,6 +119,7 @@ pub fn escape_newlines_in_link_text(md: &str) -> String {
 
 /// The bracket depth after `line`, starting from `depth` (escaped brackets
 /// and code spans on the line do not count).
+#[inline(always)]
 fn bracket_depth(line: &str, mut depth: usize) -> usize {
     let b = line.as_bytes();
     let mut i = 0;
@@ -131,6 +157,7 @@ fn bracket_depth(line: &str, mut depth: usize) -> usize {
 const SKIP_LABEL: &[u8] = b"[skip to content";
 
 /// Whether `md` has a `[Skip to Content](#` link (any case).
+#[inline(always)]
 fn has_skip_link(md: &str) -> bool {
     let b = md.as_bytes();
     let mut from = 0;
@@ -178,6 +205,7 @@ pub fn tidy_whitespace(md: &str) -> String {
 }
 
 /// [`tidy_whitespace`], also escaping newlines in link text when `escape`.
+#[inline(always)]
 fn tidy(md: &str, escape: bool) -> String {
     let mut out = String::with_capacity(md.len() + 16);
     let mut blank_run = 0;

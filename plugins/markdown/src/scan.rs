@@ -18,6 +18,7 @@ pub const fn mark(mut table: [u8; 256], bytes: &[u8], class: u8) -> [u8; 256] {
 }
 
 /// Index of the first byte in `hay` equal to `a`, `b` or `c`.
+#[inline(always)]
 pub fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> Option<usize> {
     #[cfg(any(target_arch = "wasm32", target_arch = "x86_64"))]
     {
@@ -50,11 +51,13 @@ fn url_byte_is_plain(c: u8) -> bool {
 }
 
 /// Index of the first `needle` in `hay`.
+#[inline(always)]
 pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
     find3(hay, needle, needle, needle)
 }
 
 /// Index of the first occurrence of the two bytes `pair` in `hay`.
+#[inline(always)]
 pub fn find2(hay: &[u8], pair: [u8; 2]) -> Option<usize> {
     let mut from = 0;
     while let Some(p) = find(&hay[from..], pair[0]) {
@@ -74,6 +77,7 @@ mod simd {
     /// Index of the first byte of `hay` equal to `a`, `b` or `c`, or `hay.len()`
     /// ([`distill_sdk::simd_scan::first_hit`]).
     #[target_feature(enable = "simd128")]
+    #[inline]
     pub unsafe fn find3(hay: &[u8], a: u8, b: u8, c: u8) -> usize {
         let (va, vb, vc) = (u8x16_splat(a), u8x16_splat(b), u8x16_splat(c));
         let hits = |v| v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc));

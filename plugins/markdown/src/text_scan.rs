@@ -19,6 +19,7 @@ static STOP: [u8; 256] = crate::scan::mark([0u8; 256], STOP_BYTES, 1);
 /// counts as following a non-space. A lead byte stops only where its
 /// character is collapsed or dropped ([`copied_as_is`]): curly quotes and
 /// dashes, common in prose, are copied like letters.
+#[inline(always)]
 pub fn stop(hay: &[u8]) -> usize {
     let mut from = 0;
     loop {
@@ -139,6 +140,7 @@ mod simd {
     /// pays an epoch check under wasmtime), then 16, then one load
     /// overlapping the scanned part for the tail; under 16 bytes, byte by byte.
     #[target_feature(enable = "simd128")]
+    #[inline]
     pub unsafe fn stop(hay: &[u8]) -> usize {
         let n = hay.len();
         if n < 16 {

@@ -134,6 +134,26 @@ impl Inline {
 
     /// Writes text: whitespace collapsed, markdown syntax escaped.
     pub fn text(&mut self, text: &str) {
+        #[cfg(target_arch = "wasm32")]
+        {
+            // SAFETY: SIMD128 is part of the wasm features wasmtime enables
+            // by default; a runtime without it refuses the component.
+            unsafe { self.text_simd128(text) }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.text_body(text)
+    }
+
+    /// [`Inline::text_body`] compiled with SIMD128, so the run scan
+    /// (`crate::text_scan::stop`) inlines into its loop.
+    #[cfg(target_arch = "wasm32")]
+    #[target_feature(enable = "simd128")]
+    unsafe fn text_simd128(&mut self, text: &str) {
+        self.text_body(text)
+    }
+
+    #[inline(always)]
+    fn text_body(&mut self, text: &str) {
         let b = text.as_bytes();
         // Brackets are escaped in link text, and where the text spells a link.
         // Computed when a word first holds a bracket: most text has none.
