@@ -50,9 +50,9 @@ pub(crate) fn read(doc: &Document) -> Vec<String> {
             continue;
         }
         let text = child.text();
-        // Most JSON-LD names no author with a description: the text is parsed only when
-        // it holds the key.
-        if !text.contains("\"description\"") {
+        // Most JSON-LD describes no person: the text is parsed only when a `Person` object
+        // holds a description (parsing a site's whole graph costs ~2 % of a scrape).
+        if !describes_person(&text) {
             continue;
         }
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
@@ -60,6 +60,14 @@ pub(crate) fn read(doc: &Document) -> Vec<String> {
         }
     }
     notes
+}
+
+/// Whether a `"description"` key follows a `"Person"` type (a writer's object lists its
+/// picture's object, with its own `@type`, before its description): the quick test a
+/// JSON-LD text passes before it is parsed.
+fn describes_person(text: &str) -> bool {
+    text.find("\"Person\"")
+        .is_some_and(|at| text[at..].contains("\"description\""))
 }
 
 /// Nesting depth of JSON-LD read at most.
@@ -213,6 +221,21 @@ mod tests {
             words_of(&strip_tags("<p>Ann Lee</p><p>writes.</p>")),
             "ann lee writes"
         );
+    }
+
+    #[test]
+    fn only_a_person_with_a_description_is_parsed() {
+        assert!(describes_person(
+            r#"{"author":{"@type":"Person","name":"A","description":"B"}}"#
+        ));
+        assert!(describes_person(r#"[{"@type":["Person"],"description":"B"}]"#));
+        assert!(describes_person(
+            r#"{"@type":"Person","image":{"@type":"ImageObject"},"description":"B"}"#
+        ));
+        assert!(!describes_person(
+            r#"{"@type":"WebPage","description":"B"},{"@type":"Person","name":"A"}"#
+        ));
+        assert!(!describes_person(r#"{"@type":"Article","description":"B"}"#));
     }
 
     #[test]
