@@ -118,6 +118,11 @@ fn clean_doc(
     let whole_page_main_content = opts.only_main_content && include.is_empty();
     // What the head says the page is, read before the head goes.
     let declared_article = whole_page_main_content && main_content::declares_article(&doc);
+    let author_notes = if whole_page_main_content {
+        main_content::author_notes(&doc)
+    } else {
+        Vec::new()
+    };
     if whole_page_main_content && deferred {
         // Script shells keep content in `<noscript>` or hidden streamed segments.
         main_content::reveal_deferred(&doc);
@@ -126,7 +131,7 @@ fn clean_doc(
     clean::apply_exclude(&doc, &exclude);
     if opts.only_main_content {
         if whole_page_main_content {
-            main_content::remove_non_main(&doc, declared_article);
+            main_content::remove_non_main(&doc, declared_article, &author_notes);
         } else {
             main_content::remove_non_main_fragment(&doc);
         }

@@ -47,7 +47,8 @@
 //!    contents (a titled box of links to the page's own sections: [`contents_boxes`]),
 //!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]), on
 //!    article pages captions of a sentence describing a picture ([`figure_captions`]),
-//!    long headings repeated in another kind of block ([`repeated_headings`]) and
+//!    long headings repeated in another kind of block ([`repeated_headings`]), the
+//!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -61,6 +62,7 @@
 
 mod arena;
 mod aside_beside;
+mod author_notes;
 mod beside;
 mod body_pointers;
 mod bold_label;
@@ -120,20 +122,21 @@ use dom_query::Document;
 use crate::dom::Seen;
 
 /// Removes everything but the main content of a whole page from `doc`.
-pub(crate) fn remove_non_main(doc: &Document, declared_article: bool) {
+pub(crate) fn remove_non_main(doc: &Document, declared_article: bool, author_notes: &[String]) {
     let Some(body) = doc.body() else {
         upstream::remove_listed(doc);
         return;
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    match select::plan(doc, &arena, &scores) {
+    match select::plan(doc, &arena, &scores, author_notes) {
         Some(plan) => select::apply(doc, &arena, &plan),
         // Nothing reads as content (a script shell, a page of links): upstream's rule.
         None => upstream::remove_listed(doc),
     }
 }
 
+pub(crate) use author_notes::read as author_notes;
 pub(crate) use declared::declares_article;
 pub(crate) use deferred::reveal as reveal_deferred;
 
@@ -158,7 +161,7 @@ pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> S
     };
     let arena = arena::Arena::build(doc, body.id);
     let scores = score::score(&arena, declared_article);
-    let plan = select::plan(doc, &arena, &scores).unwrap_or(select::Plan {
+    let plan = select::plan(doc, &arena, &scores, &[]).unwrap_or(select::Plan {
         container: usize::MAX,
         prune: Vec::new(),
     });

@@ -16,7 +16,7 @@ pub(super) struct Plan {
 }
 
 /// The plan for a page, or `None` when nothing on it scores as content.
-pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Plan> {
+pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes: &[String]) -> Option<Plan> {
     let nodes = &arena.nodes;
     let mut container = 0;
     let mut best = 0.0;
@@ -114,6 +114,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores) -> Option<Pla
     if scores.article_page {
         super::datelines::prune(doc, arena, &holds_forced, &mut prune);
     }
+    super::author_notes::prune(doc, arena, author_notes, &holds_forced, &mut prune);
     super::repeated_headings::prune(arena, &holds_forced, &mut prune);
     Some(Plan {
         container,
