@@ -149,7 +149,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // Class words, forms and asides are weaker signals: an element holding a good part
         // of the page's prose is not chrome whatever its class says (forms wrap whole
         // threads, asides hold call-outs).
-        let substantial = node.plain() >= MIN_PROTECTED && node.plain() as f32 >= 0.25 * page_plain;
+        let substantial = || node.plain() >= MIN_PROTECTED && node.plain() as f32 >= 0.25 * page_plain;
         // A word naming a region outright (sidebar, related, reviews) needs half the page's
         // prose before it is overruled: testimonials in a sidebar are still the sidebar.
         let share = if node.words.strong_chrome && !node.words.article_body {
@@ -164,10 +164,14 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // Only cards of one class template: a group by tag alone (sections of a page that
         // each have a heading) is too loose to vouch for what is inside.
         let class_record = record_item && groups[node.parent as usize].is_some_and(|g| !g.by_tag);
-        let prose_rich = (node.plain() >= MIN_PROTECTED
-            && node.plain() as f32 >= share * page_plain
-            && node.total.link_density() < 0.2)
-            || sections_of_prose(nodes, node, class_record, share * page_plain);
+        // (The tests below that read prose or shares are closures, evaluated only where a
+        // hint asks: most elements carry none, and their tests are pure.)
+        let prose_rich = || {
+            (node.plain() >= MIN_PROTECTED
+                && node.plain() as f32 >= share * page_plain
+                && node.total.link_density() < 0.2)
+                || sections_of_prose(nodes, node, class_record, share * page_plain)
+        };
         record_chars[i] = if class_record {
             node.total.chars
         } else if node.parent == u32::MAX {
@@ -184,26 +188,29 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // page's prose (tab panels, a whole article) is a misused role, not navigation.
         // A `<header>` around it (a template putting an article's title, lead and body in
         // its header element) is no banner either.
-        let misused_nav = matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich;
+        let misused_nav = || matches!(node.landmark, Landmark::Nav | Landmark::Banner) && prose_rich();
         // A boilerplate word (`share`, `cookie`) on the element that holds the article —
         // named as content itself or filled by an element that is — is a tag or a
         // wrapper's modifier (`share_wrapper`, `tag-cookie-recipes`), not a share bar.
-        let prose_named_content = prose_holds(node, BOILER_PROSE_SHARE * page_plain)
-            && (node.words.score > 0
-                || node.words.article_body
-                || content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32);
+        let prose_named_content = || {
+            prose_holds(node, BOILER_PROSE_SHARE * page_plain)
+                && (node.words.score > 0
+                    || node.words.article_body
+                    || content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32)
+        };
         // A boilerplate word on the wrapper of a whole listing card (`hide-read-more-ad`,
         // `product-card-wrapper subscription-eligible`) is the card's modifier: a card
         // links to its item and is small. Not on an article page, where a grid of
         // subscription or sharing boxes beside the post is what the word names.
         let card_wrapper =
-            fills_record && !article_page && record_chars[i] <= CARD_MAX_CHARS && node.counts.links > 0;
+            || fills_record && !article_page && record_chars[i] <= CARD_MAX_CHARS && node.counts.links > 0;
         // A boilerplate word on a wrapper filled by an element named as content (a news feed
         // `section-feed` inside `section-more-ads`) holding a good part of the page's text
         // is the layout's modifier, on a page that does not read as an article: an ad slot
         // does not hold the page's listing.
-        let named_listing =
-            substantial && !article_page && content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32;
+        let named_listing = || {
+            substantial() && !article_page && content_fill[i] as f32 >= CONTENT_FILL * node.total.chars as f32
+        };
         // A `<header>` inside a card (an `<article>` teaser holding its headline) is the
         // card's title, not the site's banner, when the grid of cards is a good part of a
         // page that does not read as an article (a river of stories, a shop's products). A
@@ -216,15 +223,16 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         let landmark_chrome = (matches!(
             node.landmark,
             Landmark::Nav | Landmark::Banner | Landmark::Footer | Landmark::Dialog
-        ) && !misused_nav
+        ) && !misused_nav()
             && !card_header)
             // (Sections of one text under one template are not the box a boilerplate word
             // names: `skip-item` on each section a skip link points at.)
             || (node.words.boiler
-                && !(prose_named_content || card_wrapper || (class_record && prose_rich) || named_listing));
+                && !(prose_named_content() || card_wrapper() || (class_record && prose_rich()) || named_listing()));
         // A form around a good part of the page's text is the page (a product grid with
         // compare boxes, a thread with quick-reply controls), even with its cards' links.
-        let content_form = substantial && node.landmark == Landmark::Form && node.total.link_density() < 0.5;
+        let content_form =
+            || node.landmark == Landmark::Form && substantial() && node.total.link_density() < 0.5;
         // A class naming chrome on the element that holds most of the page is a layout
         // modifier (`main--withSidebar`, `has-sidebar`), unless the element is all links.
         // So is one holding half the page's plain text and filled by an element named as
@@ -242,8 +250,8 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             || (node.words.weak_chrome && !node.words.content_word)
             || (node.listed && node.words.score <= 0)
             || matches!(node.landmark, Landmark::Aside | Landmark::Form))
-            && !prose_rich
-            && !content_form
+            && !prose_rich()
+            && !content_form()
             && !layout_wrapper()
             && (!record_item || node.words.strong_chrome)
             && !fills_record
@@ -251,7 +259,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         // An `<aside>` is a side column even when it is one of a grid's areas: only its
         // prose (a call-out holding much of the page) or its holding the page overrules it.
         let aside_chrome =
-            node.landmark == Landmark::Aside && !prose_rich && !layout_wrapper() && !fills_landmark;
+            node.landmark == Landmark::Aside && !prose_rich() && !layout_wrapper() && !fills_landmark;
         // Nothing holding the page's `main` is chrome.
         let chrome_mark = (landmark_chrome || words_chrome || aside_chrome) && node.counts.mains == 0;
         let content_mark = matches!(node.landmark, Landmark::Main | Landmark::Article)
@@ -262,7 +270,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         }
         // Chrome from a navigation landmark alone (no chrome word, no other region).
         let nav_alone = node.landmark == Landmark::Nav
-            && !misused_nav
+            && !misused_nav()
             && !words_chrome
             && !aside_chrome
             && !node.words.boiler;
@@ -272,7 +280,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
         }
         // Navigation holds links: a good part of the page's prose inside a navigation
         // landmark (the tab panels a `role=tablist` wraps) is the page's text, not a menu.
-        if c.nav_chrome && !chrome_mark && prose_rich {
+        if c.nav_chrome && !chrome_mark && prose_rich() {
             c.chrome = false;
             c.nav_chrome = false;
         }
