@@ -116,12 +116,11 @@ fn clean_doc(
         clean::apply_include(&doc, &include);
     }
     let whole_page_main_content = opts.only_main_content && include.is_empty();
-    // What the head says the page is, read before the head goes.
-    let declared_article = whole_page_main_content && main_content::declares_article(&doc);
-    let author_notes = if whole_page_main_content {
-        main_content::author_notes(&doc)
+    // What the head says the page is (and who wrote it), read before the head goes.
+    let head = if whole_page_main_content {
+        main_content::read_head(&doc)
     } else {
-        Vec::new()
+        main_content::Head::default()
     };
     if whole_page_main_content && deferred {
         // Script shells keep content in `<noscript>` or hidden streamed segments.
@@ -131,7 +130,7 @@ fn clean_doc(
     clean::apply_exclude(&doc, &exclude);
     if opts.only_main_content {
         if whole_page_main_content {
-            main_content::remove_non_main(&doc, declared_article, &author_notes);
+            main_content::remove_non_main(&doc, head.article, &head.author_notes);
         } else {
             main_content::remove_non_main_fragment(&doc);
         }

@@ -9,7 +9,7 @@
 //! before the head is stripped; the blocks are compared on their words only (letters and
 //! digits, lower case), so markup and punctuation inside either do not matter.
 
-use dom_query::{Document, NodeData};
+use dom_query::Document;
 
 use super::arena::Arena;
 use super::pruning::Pruning;
@@ -25,41 +25,19 @@ const MAX_NOTES: usize = 4;
 /// JSON-LD keys whose objects are the page's writers.
 const AUTHOR_KEYS: &[&str] = &["author", "creator"];
 
-/// The descriptions of the page's authors (and of the persons it describes) in its head's
-/// JSON-LD, as their words (see
-/// [`words_of`]), each of [`MIN_WORDS`] words or more.
-pub(crate) fn read(doc: &Document) -> Vec<String> {
-    let mut notes = Vec::new();
-    let Some(head) = doc.head() else {
-        return notes;
-    };
-    for child in head.children() {
-        let json_ld = child
-            .query(|n| match &n.data {
-                NodeData::Element(el) => {
-                    &*el.name.local == "script"
-                        && el.attrs.iter().any(|a| {
-                            &*a.name.local == "type"
-                                && a.value.trim().eq_ignore_ascii_case("application/ld+json")
-                        })
-                }
-                _ => false,
-            })
-            .unwrap_or(false);
-        if !json_ld {
-            continue;
-        }
-        let text = child.text();
-        // Most JSON-LD describes no person: the text is parsed only when a `Person` object
-        // holds a description (parsing a site's whole graph costs ~2 % of a scrape).
-        if !describes_person(&text) {
-            continue;
-        }
-        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) {
-            collect(&value, &mut notes, 0);
-        }
+/// Adds the descriptions of the authors (and of the persons it describes) in one JSON-LD
+/// text of the page's head to `notes`, as their words (see [`words_of`]), each of
+/// [`MIN_WORDS`] words or more ([`super::declared::read_head`] hands it every JSON-LD
+/// text of the head).
+pub(super) fn read_json_ld(text: &str, notes: &mut Vec<String>) {
+    // Most JSON-LD describes no person: the text is parsed only when a `Person` object
+    // holds a description (parsing a site's whole graph costs ~2 % of a scrape).
+    if !describes_person(text) {
+        return;
     }
-    notes
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+        collect(&value, notes, 0);
+    }
 }
 
 /// Whether a `"description"` key follows a `"Person"` type (a writer's object lists its

@@ -23,6 +23,8 @@ const MAX_LABEL_WORDS: u32 = 2;
 pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let mut found = Vec::new();
+    // The found dates' template signatures.
+    let mut sigs = Vec::new();
     let mut first_prose = None;
     let mut walk = prune.kept(nodes, prune.container() + 1, prune.end());
     while let Some(b) = walk.next() {
@@ -43,10 +45,12 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
         if n.total.words == n.own.words {
             // The block is the line: it goes whole.
             found.push(b);
+            sigs.push(nodes[time].sig);
             walk.step_over();
         } else if inline_lines::stands_alone(doc, arena, time).is_some() {
             // A line inside a block that holds more (the headline, the byline).
             found.push(time);
+            sigs.push(nodes[time].sig);
         }
     }
     let Some(first) = first_prose else { return };
@@ -55,7 +59,6 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
     }
     // The dates' templates: one printed again after the body's start is a post's or an
     // entry's, and every line found stays.
-    let sigs: Vec<u32> = found.iter().filter_map(|&i| time_sig(doc, arena, i)).collect();
     let repeated = prune.kept(nodes, first, prune.end()).any(|b| {
         nodes[b].own.words > 0 && time_in(doc, arena, b).is_some_and(|(t, _)| sigs.contains(&nodes[t].sig))
     });
@@ -63,16 +66,6 @@ pub(super) fn prune(doc: &Document, arena: &Arena, holds_forced: &[bool], prune:
         return;
     }
     prune.extend(found);
-}
-
-/// The template signature of the `<time>` a found line holds (or is).
-fn time_sig(doc: &Document, arena: &Arena, i: usize) -> Option<u32> {
-    let nodes = &arena.nodes;
-    if nodes[i].is_block() {
-        time_in(doc, arena, i).map(|(t, _)| nodes[t].sig)
-    } else {
-        Some(nodes[i].sig)
-    }
 }
 
 /// The first `<time>` element of the text block `b` owns, with its words.

@@ -29,21 +29,41 @@ struct Declared {
     collection: bool,
 }
 
-/// Whether the page's `<head>` declares it an article or a blog post (and not a
-/// collection).
-pub(crate) fn declares_article(doc: &Document) -> bool {
+/// What the page's `<head>` says, read in one walk before the head is stripped.
+#[derive(Default)]
+pub(crate) struct Head {
+    /// The head declares the page an article or a blog post (and not a collection).
+    pub(crate) article: bool,
+    /// Its writers' biographies from JSON-LD, as [`super::author_notes`] compares them.
+    pub(crate) author_notes: Vec<String>,
+}
+
+/// Reads the page's `<head>`: its declared type and its writers' biographies.
+pub(crate) fn read_head(doc: &Document) -> Head {
+    let mut head_facts = Head::default();
     let Some(head) = doc.head() else {
-        return false;
+        return head_facts;
     };
     let mut seen = Declared::default();
     for child in head.children() {
         match head_element(&child) {
             HeadElement::OgArticle => seen.article = true,
-            HeadElement::JsonLd => read_json_ld(&child.text(), &mut seen),
+            HeadElement::JsonLd => {
+                let text = child.text();
+                read_json_ld(&text, &mut seen);
+                super::author_notes::read_json_ld(&text, &mut head_facts.author_notes);
+            }
             HeadElement::Other => {}
         }
     }
-    seen.article && !seen.collection
+    head_facts.article = seen.article && !seen.collection;
+    head_facts
+}
+
+/// Whether the page's `<head>` declares it an article or a blog post (and not a
+/// collection).
+pub(crate) fn declares_article(doc: &Document) -> bool {
+    read_head(doc).article
 }
 
 enum HeadElement {

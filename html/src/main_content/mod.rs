@@ -136,8 +136,7 @@ pub(crate) fn remove_non_main(doc: &Document, declared_article: bool, author_not
     }
 }
 
-pub(crate) use author_notes::read as author_notes;
-pub(crate) use declared::declares_article;
+pub(crate) use declared::{Head, declares_article, read_head};
 pub(crate) use deferred::reveal as reveal_deferred;
 
 /// Whether [`reveal_deferred`] could change `doc` as parsed, from what the parse [`Seen`]:

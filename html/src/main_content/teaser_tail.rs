@@ -3,8 +3,9 @@
 //! between them) leaves no element holding the cards together, so no shelf is seen
 //! ([`super::teasers`]) and, when the post's paragraphs are the container's own children,
 //! no body either. A run of such cards, each a block of one class template (a post's own
-//! sections titled by links are plain headings and paragraphs), at the container's very end, after a text that
-//! says much more than they do, goes, with the short heading that titles the run.
+//! sections titled by links are plain headings and paragraphs), at the container's very
+//! end, after a text that says much more than they do, goes, with the short heading that
+//! titles the run.
 
 use super::arena::Arena;
 use super::hints::Kind;
