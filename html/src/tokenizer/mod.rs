@@ -263,11 +263,19 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     }
 
     /// `src[start..end]` (cut before or after ASCII bytes) as a tendril: up to 8 bytes a
-    /// copy held inline, as a sub-tendril would hold it too, but without the sub-tendril's
-    /// check of both ends for UTF-8 boundaries; longer, a sub-tendril of the shared input.
+    /// copy held inline, as a sub-tendril would hold it too; longer, a sub-tendril of the
+    /// shared input. The ends are checked as `str` checks a slice (in bounds, each on a
+    /// character boundary: one byte read each), not by the tendril's own check, which
+    /// classifies the UTF-8 sequence around both ends.
     fn piece(&self, start: usize, end: usize) -> StrTendril {
         if end - start <= INLINE_MAX {
             StrTendril::from_slice(self.slice(start, end))
+        } else if self.text.get(start..end).is_some() {
+            // SAFETY: `self.text` is the text of `self.buf` (see `tokenize`), and
+            // `start..end` is in bounds and on character boundaries of that valid UTF-8
+            // (checked just above), so the piece is valid UTF-8 too: what
+            // `unsafe_subtendril` leaves to its caller.
+            unsafe { self.buf.unsafe_subtendril(start as u32, (end - start) as u32) }
         } else {
             self.buf.subtendril(start as u32, (end - start) as u32)
         }
