@@ -48,7 +48,8 @@
 //!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]), on
 //!    article pages captions of a sentence describing a picture ([`figure_captions`]),
 //!    long headings repeated in another kind of block ([`repeated_headings`]), the
-//!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]) and
+//!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]), a
+//!    box named for the writer after the post ([`writer_boxes`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -116,6 +117,7 @@ mod upstream;
 mod vocab_i18n;
 mod vocabulary;
 mod wrapper_parts;
+mod writer_boxes;
 
 use dom_query::Document;
 

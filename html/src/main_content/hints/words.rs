@@ -44,6 +44,8 @@ pub(crate) struct Words {
     pub screen_reader: bool,
     /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
     pub class_hidden: bool,
+    /// A word naming the post's writer (`author-box`, `blog-author`, `contributor`).
+    pub writer: bool,
 }
 
 /// Adds a word's weight and what its roles say (each word once per element).
@@ -116,6 +118,7 @@ impl Acc {
         let key = WordKey::new(w);
         let e = entry_of(&key);
         let has = |role: u16| e.roles & role != 0;
+        self.out.writer |= has(roles::WRITER);
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && has(roles::BODY) {
             self.out.article_body = true;
@@ -308,6 +311,7 @@ fn merge(into: &mut Words, w: Words) {
     into.content_word |= w.content_word;
     into.screen_reader |= w.screen_reader;
     into.class_hidden |= w.class_hidden;
+    into.writer |= w.writer;
 }
 
 /// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,

@@ -111,6 +111,10 @@ impl AccReference {
     }
 
     fn add(&mut self, w: &str) {
+        self.out.writer |= matches!(
+            w,
+            "author" | "authors" | "contributor" | "contributors" | "writer" | "writers"
+        );
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && matches!(w, "body" | "content" | "text") {
             self.out.article_body = true;
