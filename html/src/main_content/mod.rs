@@ -49,7 +49,7 @@
 //!    article pages captions of a sentence describing a picture ([`figure_captions`]),
 //!    long headings repeated in another kind of block ([`repeated_headings`]), the
 //!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]), a
-//!    box named for the writer after the post ([`writer_boxes`]) and
+//!    box named for the writer or for the slot after the post, after it ([`closing_boxes`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -69,6 +69,7 @@ mod body_pointers;
 mod bold_label;
 mod calls;
 mod caption_credits;
+mod closing_boxes;
 mod closing_lines;
 mod column_beside;
 mod column_pair;
@@ -117,7 +118,6 @@ mod upstream;
 mod vocab_i18n;
 mod vocabulary;
 mod wrapper_parts;
-mod writer_boxes;
 
 use dom_query::Document;
 

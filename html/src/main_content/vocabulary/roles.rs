@@ -34,6 +34,9 @@ pub(crate) const PIECE: u16 = 1 << 12;
 pub(crate) const COMPONENT: u16 = 1 << 13;
 /// The post's writer (`author`, `contributor`): a box so named after the post is about them.
 pub(crate) const WRITER: u16 = 1 << 14;
+/// A place after something (`after`, `below`): before a piece or its body
+/// (`after-content`, `below-post`), the slot a theme fills under every post.
+pub(crate) const PLACE: u16 = 1 << 15;
 
 /// `comment(s)` in English and as hand-made and regional themes name their comment
 /// sections (`<div class="kommentare">`, `id="commentaires"`): the [`COMMENT`] role, and
@@ -54,7 +57,7 @@ pub(crate) const COMMENT_NOUNS: &[&str] = &[
 ];
 
 /// The role lists, with their bits.
-pub(crate) const ROLES: [(&[&str], u16); 15] = [
+pub(crate) const ROLES: [(&[&str], u16); 16] = [
     (
         &[
             "thread",
@@ -146,4 +149,5 @@ pub(crate) const ROLES: [(&[&str], u16); 15] = [
         ],
         WRITER,
     ),
+    (&["after", "below", "under"], PLACE),
 ];

@@ -1,25 +1,27 @@
-//! A box named for the post's writer after the post: the theme's card about the author
+//! Boxes named as closing a post, after it: the theme's card about the writer
 //! (`blog-author`, `post-author-block`, `BlogAuthorProfile`, `contributor`, `#author`) with
-//! a name, a title and a biography, printed under every post. Its class or id names the
-//! writer; its place says it is not the byline: only boxes after the post's last paragraph
-//! of prose outside such a box (the biography is prose too) go, on article pages. A box
-//! holding half the container's words or more is not a box but the post, and one of a
-//! template its siblings share is an entry of a list (a listing's posts, classed with
-//! their writer's name: `author-ann-lee`).
+//! a name, a title and a biography, and the slot a theme or plugin fills under every post
+//! (`after-content`, `below-content`, `under-post`: an appeal, a promotion, a notice). The
+//! class or id names the box; its place says it is not the byline: only boxes after the
+//! post's last paragraph of prose outside such a box (a biography is prose too) go, on
+//! article pages. A box holding half the container's words or more is not a box but the
+//! post, and one of a template its siblings share is an entry of a list (a listing's posts,
+//! classed with their writer's name: `author-ann-lee`).
 
 use super::arena::Arena;
 use super::closing_lines::last_prose_where;
 use super::pruning::Pruning;
 
-/// Words a writer's box holds at most: a name, a title, a biography of a few sentences and
-/// the links under it.
+/// Words a box holds at most: a name, a title, a biography of a few sentences and the links
+/// under it; an appeal of a paragraph or two.
 const MAX_WORDS: u32 = 250;
 /// Words it holds at least: a line of fewer ("Written by: Ann on May 2, 2012") is a byline,
 /// which some ground truths keep.
 const MIN_WORDS: u32 = 10;
 
-/// Prunes, on an article page, the boxes named for the writer after the last paragraph of
-/// prose of the post's `body` (of the container when none was found).
+/// Prunes, on an article page, the boxes named for the writer or for the slot after the post
+/// after the last paragraph of prose of the post's `body` (of the container when none was
+/// found).
 pub(super) fn prune(
     arena: &Arena,
     body: Option<usize>,
@@ -35,12 +37,12 @@ pub(super) fn prune(
     let half = nodes[container].total.words / 2;
     let is_box = |i: usize| {
         let n = &nodes[i];
-        n.words.writer
+        (n.words.writer || n.words.after_post)
             && n.is_block()
             && (MIN_WORDS..=MAX_WORDS.min(half)).contains(&n.total.words)
             && one_of_a_kind(arena, i)
     };
-    // A paragraph inside a box (below the container) is the writer's biography.
+    // A paragraph inside a box (below the container) is the box's (a biography, an appeal).
     let in_box = |j: usize| {
         let mut a = nodes[j].parent as usize;
         while a > container && a != u32::MAX as usize {

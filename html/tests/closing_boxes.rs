@@ -1,7 +1,8 @@
 //! A box named for the post's writer (`blog-post-author-block`, `#author`, `contributor`)
-//! after the post's last paragraph goes with the biography in it; the same box above the
-//! post, a short byline so named after it, and a list's entries classed with their
-//! writer's name stay.
+//! or for the slot after the post (`after-content`, `below-post`) after the post's last
+//! paragraph goes with the biography or appeal in it; the same box above the post, a short
+//! byline so named after it, a box named for neither, and a list's entries classed with
+//! their writer's name stay.
 
 mod common;
 use common::{assert_kept, main_content, paras};
@@ -79,4 +80,31 @@ fn a_list_of_entries_classed_with_their_writer_stays() {
         &["Part 8. Lichens", "Entry 1. Ann Lee", "Entry 4. Ann Lee"],
         &[],
     );
+}
+
+const APPEAL: &str = "Since you made it to the bottom of this story, we have a small favour to ask: \
+    our reporting is free to read, and readers like you keep it that way. Please give today.";
+
+#[test]
+fn the_slot_named_after_the_post_goes() {
+    for class in ["silic-after-content", "below-content widget", "under_post"] {
+        let after = format!(r#"<section class="{class}"><p>{APPEAL}</p></section>"#);
+        let out = main_content(&page("", &after));
+        assert_kept(
+            &out,
+            &["Part 1. Lichens", "Part 8. Lichens"],
+            &["Since you made it"],
+        );
+    }
+}
+
+#[test]
+fn a_slot_named_for_another_place_stays() {
+    // "after" qualifies a part that is not the post ("after-header"), and "content" alone
+    // names the post.
+    for class in ["after-header", "content-extra"] {
+        let after = format!(r#"<section class="{class}"><p>{APPEAL}</p></section>"#);
+        let out = main_content(&page("", &after));
+        assert_kept(&out, &["Part 8. Lichens", "Since you made it"], &[]);
+    }
 }
