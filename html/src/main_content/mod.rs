@@ -48,7 +48,8 @@
 //!    captions that are a picture's credit ("Photo credit: …": [`caption_credits`]), on
 //!    article pages captions of a sentence describing a picture ([`figure_captions`]),
 //!    long headings repeated in another kind of block ([`repeated_headings`]), the
-//!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]) and
+//!    author's biography the head's JSON-LD gives, printed in a box ([`author_notes`]), a
+//!    box named for the writer or for the slot after the post, after it ([`closing_boxes`]) and
 //!    headings left without a section. One
 //!    [`pruning::Pruning`] set (list and mask) carries what is pruned from pass to pass.
 //!
@@ -68,6 +69,7 @@ mod body_pointers;
 mod bold_label;
 mod calls;
 mod caption_credits;
+mod closing_boxes;
 mod closing_lines;
 mod column_beside;
 mod column_pair;

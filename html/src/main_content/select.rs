@@ -115,6 +115,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes:
         super::datelines::prune(doc, arena, &holds_forced, &mut prune);
     }
     super::author_notes::prune(doc, arena, author_notes, &holds_forced, &mut prune);
+    super::closing_boxes::prune(arena, body, scores.article_page, &holds_forced, &mut prune);
     super::repeated_headings::prune(arena, &holds_forced, &mut prune);
     Some(Plan {
         container,

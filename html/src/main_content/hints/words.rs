@@ -44,6 +44,10 @@ pub(crate) struct Words {
     pub screen_reader: bool,
     /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
     pub class_hidden: bool,
+    /// A word naming the post's writer (`author-box`, `blog-author`, `contributor`).
+    pub writer: bool,
+    /// A class naming the slot after a post (`after-content`, `below-post`).
+    pub after_post: bool,
 }
 
 /// Adds a word's weight and what its roles say (each word once per element).
@@ -98,6 +102,8 @@ struct Acc {
     prev_about: bool,
     /// The previous words of the current class were `form` or `form message`.
     prev_form: bool,
+    /// The previous word of the current class named a place after (`after`, `below`).
+    prev_place: bool,
 }
 
 impl Acc {
@@ -116,6 +122,9 @@ impl Acc {
         let key = WordKey::new(w);
         let e = entry_of(&key);
         let has = |role: u16| e.roles & role != 0;
+        self.out.writer |= has(roles::WRITER);
+        self.out.after_post |= self.prev_place && has(roles::BODY | roles::PIECE);
+        self.prev_place = has(roles::PLACE);
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && has(roles::BODY) {
             self.out.article_body = true;
@@ -308,6 +317,8 @@ fn merge(into: &mut Words, w: Words) {
     into.content_word |= w.content_word;
     into.screen_reader |= w.screen_reader;
     into.class_hidden |= w.class_hidden;
+    into.writer |= w.writer;
+    into.after_post |= w.after_post;
 }
 
 /// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
@@ -347,6 +358,7 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Wo
         prev_about: false,
         prev_component: false,
         prev_form: false,
+        prev_place: false,
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
@@ -386,6 +398,7 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Wo
         acc.prev_about = false;
         acc.prev_component = false;
         acc.prev_form = false;
+        acc.prev_place = false;
         for_each_word(class, |w| acc.add(w));
     }
     acc.out

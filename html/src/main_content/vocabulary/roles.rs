@@ -32,6 +32,11 @@ pub(crate) const PERSON: u16 = 1 << 11;
 pub(crate) const PIECE: u16 = 1 << 12;
 /// A component (`card`, `panel`): the next word may name its part.
 pub(crate) const COMPONENT: u16 = 1 << 13;
+/// The post's writer (`author`, `contributor`): a box so named after the post is about them.
+pub(crate) const WRITER: u16 = 1 << 14;
+/// A place after something (`after`, `below`): before a piece or its body
+/// (`after-content`, `below-post`), the slot a theme fills under every post.
+pub(crate) const PLACE: u16 = 1 << 15;
 
 /// `comment(s)` in English and as hand-made and regional themes name their comment
 /// sections (`<div class="kommentare">`, `id="commentaires"`): the [`COMMENT`] role, and
@@ -52,7 +57,7 @@ pub(crate) const COMMENT_NOUNS: &[&str] = &[
 ];
 
 /// The role lists, with their bits.
-pub(crate) const ROLES: [(&[&str], u16); 14] = [
+pub(crate) const ROLES: [(&[&str], u16); 16] = [
     (
         &[
             "thread",
@@ -133,4 +138,16 @@ pub(crate) const ROLES: [(&[&str], u16); 14] = [
         ],
         COMPONENT,
     ),
+    (
+        &[
+            "author",
+            "authors",
+            "contributor",
+            "contributors",
+            "writer",
+            "writers",
+        ],
+        WRITER,
+    ),
+    (&["after", "below", "under"], PLACE),
 ];

@@ -45,7 +45,8 @@ impl WordKey {
     }
 }
 
-/// Slots of the table: a power of two, at least twice the number of words.
+/// Slots of the table: a power of two, at least 8/5 of the number of words (linear probing
+/// stays short at that load).
 const BITS: u32 = 9;
 
 /// Words of 1–16 bytes by key, with what they say (`V`; `none` for any other word); with a
@@ -87,7 +88,10 @@ impl<V: Copy> Table<V> {
         }
         if self.slots[i].0.len == 0 {
             self.used += 1;
-            assert!(self.used <= self.slots.len() / 2, "too many words for the table");
+            assert!(
+                self.used * 8 <= self.slots.len() * 5,
+                "too many words for the table"
+            );
             self.slots[i].0 = key;
         }
         &mut self.slots[i].1

@@ -97,6 +97,8 @@ struct AccReference {
     prev_person: bool,
     /// The previous words of the current class were `about` or `about the`.
     prev_about: bool,
+    /// The previous word of the current class was `after`, `below` or `under`.
+    prev_place: bool,
 }
 
 impl AccReference {
@@ -111,6 +113,16 @@ impl AccReference {
     }
 
     fn add(&mut self, w: &str) {
+        self.out.writer |= matches!(
+            w,
+            "author" | "authors" | "contributor" | "contributors" | "writer" | "writers"
+        );
+        self.out.after_post |= self.prev_place
+            && matches!(
+                w,
+                "body" | "content" | "text" | "article" | "post" | "entry" | "story" | "blog" | "news"
+            );
+        self.prev_place = matches!(w, "after" | "below" | "under");
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && matches!(w, "body" | "content" | "text") {
             self.out.article_body = true;
@@ -205,6 +217,7 @@ fn reference_acc() -> AccReference {
         prev_person: false,
         prev_about: false,
         prev_form: false,
+        prev_place: false,
     }
 }
 
@@ -218,6 +231,7 @@ fn new_acc() -> Acc {
         prev_person: false,
         prev_about: false,
         prev_form: false,
+        prev_place: false,
     }
 }
 
@@ -246,6 +260,8 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             reference.prev_component = false;
             reference.prev_form = false;
             new.prev_form = false;
+            reference.prev_place = false;
+            new.prev_place = false;
             new.prev_piece = false;
             new.prev_person = false;
             new.prev_about = false;
