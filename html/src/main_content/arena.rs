@@ -7,8 +7,8 @@ use dom_query::{Document, NodeData, NodeId};
 use super::hints::{self, Kind, Landmark, Words};
 use super::spare::Spares;
 use super::tag_facts::TagMemo;
-use super::text_stats::text_stats_from;
 pub(super) use super::text_stats::{HASH_SEED, Text};
+use super::text_stats::{first_non_space, text_stats_from};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
 
 /// Counts of descendant elements.
@@ -338,7 +338,7 @@ fn look(
             // Whitespace between tags (most text nodes of a page) has nothing to count: its
             // statistics are all zero and never added. Otherwise the count starts at the
             // first other byte.
-            if let Some(start) = contents.bytes().position(|b| !b.is_ascii_whitespace()) {
+            if let Some(start) = first_non_space(contents.as_bytes()) {
                 let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
                 if t.chars > 0 {
                     let block = &mut nodes[p.block as usize];

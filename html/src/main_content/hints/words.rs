@@ -82,11 +82,12 @@ fn add_word(out: &mut Words, e: Entry) {
 
 /// Class and id words of an element (and the words of a custom element's tag name).
 /// Accumulates the words of one element.
-struct Acc {
+struct Acc<'s> {
     out: Words,
     /// The words seen: each word counts once per element
-    /// (`promo cmp-promo box-shadow-promo` is one "promo").
-    seen: [WordKey; 16],
+    /// (`promo cmp-promo box-shadow-promo` is one "promo"). (Storage kept between
+    /// values: only the first `n_seen` are read.)
+    seen: &'s mut [WordKey; 16],
     n_seen: usize,
     /// The previous word of the current class named a piece (article, post…).
     prev_piece: bool,
@@ -100,7 +101,7 @@ struct Acc {
     prev_form: bool,
 }
 
-impl Acc {
+impl Acc<'_> {
     /// The box about a poster or an author (biography, stats): chrome, and never the
     /// article's body it sits in (`post-body-bio`).
     fn author_box(&mut self) {
@@ -169,6 +170,8 @@ impl Acc {
 pub(crate) struct WordCache {
     /// With the last template signature made of the value: (tag signature, signature).
     classes: StrMemo<(Words, ListedClasses, (u32, u32))>,
+    /// [`Acc`]'s words seen, not set anew for each value.
+    seen: [WordKey; 16],
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -184,6 +187,7 @@ impl Default for WordCache {
         // Room for the distinct class lists of most pages without growing.
         WordCache {
             classes: StrMemo::with_capacity(256),
+            seen: [WordKey::default(); 16],
         }
     }
 }
@@ -252,7 +256,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     // hiding classes.
                     let mut hiding = HidingClasses::default();
                     let mut listed = ListedClass::default();
-                    let mut w = words_of(&a.value, true, |c, variant| {
+                    let mut w = words_of(&a.value, true, &mut cache.seen, |c, variant| {
                         listed.class(c);
                         hiding.class_read(c, variant);
                     });
@@ -273,12 +277,15 @@ pub(crate) fn words_and_listed_classes<'e>(
         } else if a.name.local == local_name!("id") {
             id.get_or_insert(&*a.value);
             if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false, |_, _| {}));
+                merge(&mut out, words_of(&a.value, false, &mut cache.seen, |_, _| {}));
             }
         }
     }
     if custom {
-        merge(&mut out, words_of(&el.name.local, false, |_, _| {}));
+        merge(
+            &mut out,
+            words_of(&el.name.local, false, &mut cache.seen, |_, _| {}),
+        );
     }
     out.score = out.score.clamp(-6, 6);
     ElementWords {
@@ -335,12 +342,18 @@ pub(super) fn post_term(class: &str) -> bool {
 }
 
 /// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
-/// whether it holds a `:` or a `[` (a responsive or variant utility).
+/// whether it holds a `:` or a `[` (a responsive or variant utility). `seen`: storage for
+/// the words seen (what it holds is not read).
 #[inline(never)]
-fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Words {
+fn words_of(
+    value: &str,
+    is_class: bool,
+    seen: &mut [WordKey; 16],
+    mut each: impl FnMut(&str, bool),
+) -> Words {
     let mut acc = Acc {
         out: Words::default(),
-        seen: [WordKey::default(); 16],
+        seen,
         n_seen: 0,
         prev_piece: false,
         prev_person: false,
