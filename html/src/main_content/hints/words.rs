@@ -116,21 +116,24 @@ impl Acc<'_> {
         // One look-up for the word's weight and roles (the lists are in `roles`).
         let key = WordKey::new(w);
         let e = entry_of(&key);
+        // A word the vocabulary does not know (most words): it ends the phrases of the
+        // words before it, and takes its place among the words seen.
+        if e.word == Word::Neutral && e.roles == 0 {
+            self.form_state(w);
+            self.prev_about = false;
+            self.prev_person = false;
+            self.prev_piece = false;
+            self.prev_component = false;
+            self.first_time(key);
+            return;
+        }
         let has = |role: u16| e.roles & role != 0;
         // `article-body`, `entry-content`: a piece word followed by a body word.
         if self.prev_piece && has(roles::BODY) {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && has(roles::PART);
-        // `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's
-        // state messages ("Thank you! Your submission has been received!"), which the
-        // page's stylesheet hides until the form is sent: never content.
-        if self.prev_form {
-            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
-            self.prev_form = matches!(w, "message" | "msg");
-        } else {
-            self.prev_form = w == "form";
-        }
+        self.form_state(w);
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
@@ -153,14 +156,33 @@ impl Acc<'_> {
         if part_of_component {
             return;
         }
+        if self.first_time(key) {
+            add_word(&mut self.out, e);
+        }
+    }
+
+    /// `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's state
+    /// messages ("Thank you! Your submission has been received!"), which the page's
+    /// stylesheet hides until the form is sent: never content.
+    fn form_state(&mut self, w: &str) {
+        if self.prev_form {
+            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+            self.prev_form = matches!(w, "message" | "msg");
+        } else {
+            self.prev_form = w == "form";
+        }
+    }
+
+    /// Whether the word of `key` is new to the element (remembered while there is room).
+    fn first_time(&mut self, key: WordKey) -> bool {
         if self.seen[..self.n_seen].contains(&key) {
-            return;
+            return false;
         }
         if self.n_seen < self.seen.len() {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
         }
-        add_word(&mut self.out, e);
+        true
     }
 }
 

@@ -45,8 +45,9 @@ impl WordKey {
     }
 }
 
-/// Slots of the table: a power of two, at least twice the number of words.
-const BITS: u32 = 9;
+/// Slots of the table: a power of two, about four times the number of words (~250): a
+/// word that is not in it, most words of a page, is ruled out after a probe or two.
+const BITS: u32 = 10;
 
 /// Words of 1–16 bytes by key, with what they say (`V`; `none` for any other word); with a
 /// table of the lengths of its words per first byte: most words of a page are ruled out by
