@@ -321,8 +321,16 @@ pub(crate) fn words_and_listed_classes<'e>(
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
 /// card): five parts or more. Its words describe the content, not the element's role.
+/// (The parts, non-empty runs between `-` and `_`, counted on bytes: both are ASCII.)
 fn is_slug(id: &str) -> bool {
-    id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5
+    let mut parts = 0;
+    let mut in_part = false;
+    for &b in id.as_bytes() {
+        let sep = b == b'-' || b == b'_';
+        parts += u32::from(!sep && !in_part);
+        in_part = !sep;
+    }
+    parts >= 5
 }
 
 fn merge(into: &mut Words, w: Words) {

@@ -277,3 +277,19 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
         assert_eq!(new.n_seen, reference.n_seen);
     }
 }
+
+#[test]
+fn slugs_are_ids_of_five_parts_as_the_split_counts_them() {
+    let pieces = ["-", "_", "a", "é", "x9", "--", "review", "_-", "日本"];
+    let mut rng = crate::test_rng::TestRng::new(41);
+    let mut slugs = 0;
+    for _ in 0..50_000 {
+        let id: String = (0..rng.below(20))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let reference = id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5;
+        assert_eq!(is_slug(&id), reference, "{id:?}");
+        slugs += usize::from(reference);
+    }
+    assert!(slugs > 1000, "{slugs}");
+}
