@@ -7,8 +7,8 @@ use dom_query::{Document, NodeData, NodeId};
 use super::hints::{self, Kind, Landmark, Words};
 use super::spare::Spares;
 use super::tag_facts::TagMemo;
-use super::text_stats::text_stats_from;
 pub(super) use super::text_stats::{HASH_SEED, Text};
+use super::text_stats::{first_non_space, text_stats_from};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
 
 /// Counts of descendant elements.
@@ -177,55 +177,47 @@ impl Arena {
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
         // The walk: pre-order over the descendants of `root`, one look at each node (its
-        // data, first child and next sibling together). The stack holds the open elements
-        // (arena index, and the node that follows the element's subtree).
-        let mut stack: Vec<(u32, Option<NodeId>)> = vec![(0, None)];
+        // data, first child and next sibling together). `parent` is what the look needs of
+        // the open element; the stack holds the elements opened before it (with the node
+        // that follows the open element's subtree).
+        let mut parent = Parent::of(&nodes, 0);
+        let mut stack: Vec<(Parent, Option<NodeId>)> = Vec::new();
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
-            let parent = stack.last().map_or(0, |&(index, _)| index);
-            let p = &nodes[parent as usize];
-            let (p_block, p_link, p_depth, p_dropped, p_chrome) =
-                (p.block, p.in_link, p.depth, p.dropped, p.in_chrome_inline);
-            // Only a heading's text can title a comment section.
-            let p_heading = p_block != NONE && nodes[p_block as usize].kind == Kind::Heading;
-            let parent_of = Parent {
-                index: parent,
-                depth: p_depth,
-                block: p_block,
-                in_link: p_link,
-                dropped: p_dropped,
-                in_chrome: p_chrome,
-                heading: p_heading,
-            };
             let (element, first_child, next_sibling) = tree
-                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent_of))
+                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent))
                 .unwrap_or((false, None, None));
             if element {
                 let index = nodes.len() as u32 - 1;
                 let node = &mut nodes[index as usize];
-                node.block = if node.is_block() || p_block == NONE {
+                node.block = if node.is_block() || parent.block == NONE {
                     index
                 } else {
-                    p_block
+                    parent.block
                 };
-                let counts_link = node.kind == Kind::Link && !node.dropped && !p_dropped;
-                node.dropped |= p_dropped;
-                node.in_chrome_inline = !node.is_block() && (node.chrome_inline || p_chrome);
+                let counts_link = node.kind == Kind::Link && !node.dropped && !parent.dropped;
+                node.dropped |= parent.dropped;
+                node.in_chrome_inline = !node.is_block() && (node.chrome_inline || parent.in_chrome);
                 let descend = !(node.dropped || node.kind == Kind::Media);
                 let block = node.block;
                 if counts_link {
                     nodes[block as usize].own.links += 1;
                 }
                 if descend && first_child.is_some() {
-                    stack.push((index, next_sibling));
+                    stack.push((parent, next_sibling));
+                    parent = Parent::of(&nodes, index);
                     next = first_child;
                     continue;
                 }
             }
             next = next_sibling;
             // Out of the elements whose subtrees are done.
-            while next.is_none() && stack.len() > 1 {
-                next = stack.pop().and_then(|(_, after)| after);
+            while next.is_none() {
+                let Some((open, after)) = stack.pop() else {
+                    break;
+                };
+                parent = open;
+                next = after;
             }
         }
         // Totals, bottom-up: children come after their parent in pre-order.
@@ -294,7 +286,8 @@ impl Arena {
     }
 }
 
-/// What the walk's look at a node needs of its parent.
+/// What the walk's look at a node needs of its parent (final once the parent is
+/// pushed: its children's looks only add to entries' own text).
 #[derive(Clone, Copy)]
 struct Parent {
     /// Arena index of the parent element.
@@ -307,6 +300,23 @@ struct Parent {
     in_chrome: bool,
     /// The block is a heading (only a heading's text can title a comment section).
     heading: bool,
+}
+
+impl Parent {
+    /// The element at `index` as a parent.
+    fn of(nodes: &[Node], index: u32) -> Parent {
+        let p = &nodes[index as usize];
+        Parent {
+            index,
+            depth: p.depth,
+            block: p.block,
+            in_link: p.in_link,
+            dropped: p.dropped,
+            in_chrome: p.in_chrome_inline,
+            // Only a heading's text can title a comment section.
+            heading: p.block != NONE && nodes[p.block as usize].kind == Kind::Heading,
+        }
+    }
 }
 
 /// The walk's look at one node: an element's entry is pushed onto `nodes` (true), a text's
@@ -338,7 +348,7 @@ fn look(
             // Whitespace between tags (most text nodes of a page) has nothing to count: its
             // statistics are all zero and never added. Otherwise the count starts at the
             // first other byte.
-            if let Some(start) = contents.bytes().position(|b| !b.is_ascii_whitespace()) {
+            if let Some(start) = first_non_space(contents.as_bytes()) {
                 let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
                 if t.chars > 0 {
                     let block = &mut nodes[p.block as usize];

@@ -97,6 +97,41 @@ const fn byte_classes(vt: bool) -> [u8; 256] {
 const ASCII_CLASS: [u8; 256] = byte_classes(false);
 const CHAR_CLASS: [u8; 256] = byte_classes(true);
 
+/// Where `b`'s first byte that is not ASCII whitespace (`u8::is_ascii_whitespace`) is:
+/// eight bytes a step (the whitespace between tags, most text nodes of a page, is a line
+/// break and an indent), the last step overlapping the one before it.
+pub(super) fn first_non_space(b: &[u8]) -> Option<usize> {
+    if b.len() < 8 {
+        return b.iter().position(|c| !c.is_ascii_whitespace());
+    }
+    let mut i = 0;
+    loop {
+        // (Past the last whole step, the last eight bytes: those it repeats are whitespace.)
+        let at = i.min(b.len() - 8);
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&b[at..at + 8]);
+        let other = not_space(u64::from_le_bytes(word));
+        if other != 0 {
+            return Some(at + (other.trailing_zeros() / 8) as usize);
+        }
+        i = at + 8;
+        if i >= b.len() {
+            return None;
+        }
+    }
+}
+
+/// The high bit of each byte of `x` that is not ASCII whitespace (tab, line feed, form
+/// feed, carriage return, space), exactly: no carry crosses bytes.
+fn not_space(x: u64) -> u64 {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = LOW << 7;
+    // The high bit of each byte of `v` that is not zero.
+    let nonzero = |v: u64| (((v & !HIGH) + !HIGH) | v) & HIGH;
+    let differs = |c: u8| nonzero(x ^ (LOW * u64::from(c)));
+    differs(b' ') & differs(b'\n') & differs(b'\t') & differs(b'\r') & differs(0x0c)
+}
+
 /// Statistics of one text node, and the hash of its letters and digits (ASCII lower-cased).
 ///
 /// One pass over the bytes: a run of ASCII letters and digits is hashed and counted in a
@@ -253,6 +288,24 @@ mod tests {
             in_word = word;
         }
         (chars, words, punct, h)
+    }
+
+    #[test]
+    fn the_first_byte_past_the_whitespace_is_found_eight_at_a_time() {
+        let spaces = [b' ', b'\n', b'\t', b'\r', 0x0c];
+        let others = [0x0b, 0, b'a', 0x80, 0xe9, b'!', 0xa0, 0x8a];
+        let mut rng = crate::test_rng::TestRng::new(43);
+        for _ in 0..200_000 {
+            // Mostly whitespace, so that the first other byte falls anywhere.
+            let b: Vec<u8> = (0..rng.below(40))
+                .map(|_| match rng.below(9) {
+                    0 => others[rng.below(others.len())],
+                    _ => spaces[rng.below(spaces.len())],
+                })
+                .collect();
+            let reference = b.iter().position(|c| !c.is_ascii_whitespace());
+            assert_eq!(first_non_space(&b), reference, "{b:?}");
+        }
     }
 
     fn counts(s: &str) -> (u32, u32, u32, u64) {

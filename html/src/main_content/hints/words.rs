@@ -86,11 +86,12 @@ fn add_word(out: &mut Words, e: Entry) {
 
 /// Class and id words of an element (and the words of a custom element's tag name).
 /// Accumulates the words of one element.
-struct Acc {
+struct Acc<'s> {
     out: Words,
     /// The words seen: each word counts once per element
-    /// (`promo cmp-promo box-shadow-promo` is one "promo").
-    seen: [WordKey; 16],
+    /// (`promo cmp-promo box-shadow-promo` is one "promo"). (Storage kept between
+    /// values: only the first `n_seen` are read.)
+    seen: &'s mut [WordKey; 16],
     n_seen: usize,
     /// The previous word of the current class named a piece (article, post…).
     prev_piece: bool,
@@ -106,7 +107,7 @@ struct Acc {
     prev_place: bool,
 }
 
-impl Acc {
+impl Acc<'_> {
     /// The box about a poster or an author (biography, stats): chrome, and never the
     /// article's body it sits in (`post-body-bio`).
     fn author_box(&mut self) {
@@ -121,6 +122,17 @@ impl Acc {
         // One look-up for the word's weight and roles (the lists are in `roles`).
         let key = WordKey::new(w);
         let e = entry_of(&key);
+        // A word the vocabulary does not know (most words): it ends the phrases of the
+        // words before it, and takes its place among the words seen.
+        if e.word == Word::Neutral && e.roles == 0 {
+            self.form_state(w);
+            self.prev_about = false;
+            self.prev_person = false;
+            self.prev_piece = false;
+            self.prev_component = false;
+            self.first_time(key);
+            return;
+        }
         let has = |role: u16| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
         self.out.after_post |= self.prev_place && has(roles::BODY | roles::PIECE);
@@ -130,15 +142,7 @@ impl Acc {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && has(roles::PART);
-        // `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's
-        // state messages ("Thank you! Your submission has been received!"), which the
-        // page's stylesheet hides until the form is sent: never content.
-        if self.prev_form {
-            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
-            self.prev_form = matches!(w, "message" | "msg");
-        } else {
-            self.prev_form = w == "form";
-        }
+        self.form_state(w);
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
@@ -161,14 +165,33 @@ impl Acc {
         if part_of_component {
             return;
         }
+        if self.first_time(key) {
+            add_word(&mut self.out, e);
+        }
+    }
+
+    /// `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's state
+    /// messages ("Thank you! Your submission has been received!"), which the page's
+    /// stylesheet hides until the form is sent: never content.
+    fn form_state(&mut self, w: &str) {
+        if self.prev_form {
+            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+            self.prev_form = matches!(w, "message" | "msg");
+        } else {
+            self.prev_form = w == "form";
+        }
+    }
+
+    /// Whether the word of `key` is new to the element (remembered while there is room).
+    fn first_time(&mut self, key: WordKey) -> bool {
         if self.seen[..self.n_seen].contains(&key) {
-            return;
+            return false;
         }
         if self.n_seen < self.seen.len() {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
         }
-        add_word(&mut self.out, e);
+        true
     }
 }
 
@@ -178,6 +201,8 @@ impl Acc {
 pub(crate) struct WordCache {
     /// With the last template signature made of the value: (tag signature, signature).
     classes: StrMemo<(Words, ListedClasses, (u32, u32))>,
+    /// [`Acc`]'s words seen, not set anew for each value.
+    seen: [WordKey; 16],
 }
 
 /// Whether one of an element's classes is on upstream's exclude list ([`EXCLUDE`](super::upstream::EXCLUDE)) and on
@@ -193,6 +218,7 @@ impl Default for WordCache {
         // Room for the distinct class lists of most pages without growing.
         WordCache {
             classes: StrMemo::with_capacity(256),
+            seen: [WordKey::default(); 16],
         }
     }
 }
@@ -261,7 +287,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     // hiding classes.
                     let mut hiding = HidingClasses::default();
                     let mut listed = ListedClass::default();
-                    let mut w = words_of(&a.value, true, |c, variant| {
+                    let mut w = words_of(&a.value, true, &mut cache.seen, |c, variant| {
                         listed.class(c);
                         hiding.class_read(c, variant);
                     });
@@ -282,12 +308,15 @@ pub(crate) fn words_and_listed_classes<'e>(
         } else if a.name.local == local_name!("id") {
             id.get_or_insert(&*a.value);
             if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false, |_, _| {}));
+                merge(&mut out, words_of(&a.value, false, &mut cache.seen, |_, _| {}));
             }
         }
     }
     if custom {
-        merge(&mut out, words_of(&el.name.local, false, |_, _| {}));
+        merge(
+            &mut out,
+            words_of(&el.name.local, false, &mut cache.seen, |_, _| {}),
+        );
     }
     out.score = out.score.clamp(-6, 6);
     ElementWords {
@@ -301,8 +330,16 @@ pub(crate) fn words_and_listed_classes<'e>(
 
 /// An id made from a title (`acer-nitro-16-2023-review`, an anchor for a heading or a
 /// card): five parts or more. Its words describe the content, not the element's role.
+/// (The parts, non-empty runs between `-` and `_`, counted on bytes: both are ASCII.)
 fn is_slug(id: &str) -> bool {
-    id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5
+    let mut parts = 0;
+    let mut in_part = false;
+    for &b in id.as_bytes() {
+        let sep = b == b'-' || b == b'_';
+        parts += u32::from(!sep && !in_part);
+        in_part = !sep;
+    }
+    parts >= 5
 }
 
 fn merge(into: &mut Words, w: Words) {
@@ -346,12 +383,18 @@ pub(super) fn post_term(class: &str) -> bool {
 }
 
 /// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
-/// whether it holds a `:` or a `[` (a responsive or variant utility).
+/// whether it holds a `:` or a `[` (a responsive or variant utility). `seen`: storage for
+/// the words seen (what it holds is not read).
 #[inline(never)]
-fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Words {
+fn words_of(
+    value: &str,
+    is_class: bool,
+    seen: &mut [WordKey; 16],
+    mut each: impl FnMut(&str, bool),
+) -> Words {
     let mut acc = Acc {
         out: Words::default(),
-        seen: [WordKey::default(); 16],
+        seen,
         n_seen: 0,
         prev_piece: false,
         prev_person: false,

@@ -45,9 +45,10 @@ impl WordKey {
     }
 }
 
-/// Slots of the table: a power of two, at least 8/5 of the number of words (linear probing
-/// stays short at that load).
-const BITS: u32 = 9;
+/// Slots of the table: a power of two, about four times the number of words (~250; at most
+/// 5/8 of the slots may fill): a word that is not in it, most words of a page, is ruled out
+/// after a probe or two.
+const BITS: u32 = 10;
 
 /// Words of 1–16 bytes by key, with what they say (`V`; `none` for any other word); with a
 /// table of the lengths of its words per first byte: most words of a page are ruled out by

@@ -221,10 +221,10 @@ fn reference_acc() -> AccReference {
     }
 }
 
-fn new_acc() -> Acc {
+fn new_acc(seen: &mut [WordKey; 16]) -> Acc<'_> {
     Acc {
         out: Words::default(),
-        seen: [WordKey::default(); 16],
+        seen,
         n_seen: 0,
         prev_piece: false,
         prev_component: false,
@@ -251,8 +251,10 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
     }
     pieces.extend(["", "x", "wrap", "inner", "col", "md", "the", "about", "é"].map(String::from));
     let mut rng = crate::test_rng::TestRng::new(21);
+    // Storage kept from one accumulator to the next, as the word cache keeps it.
+    let mut seen = [WordKey::default(); 16];
     for _ in 0..100_000 {
-        let (mut reference, mut new) = (reference_acc(), new_acc());
+        let (mut reference, mut new) = (reference_acc(), new_acc(&mut seen));
         for _ in 0..rng.below(4) + 1 {
             reference.prev_piece = false;
             reference.prev_person = false;
@@ -290,4 +292,20 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
         assert_eq!(new.out, reference.out);
         assert_eq!(new.n_seen, reference.n_seen);
     }
+}
+
+#[test]
+fn slugs_are_ids_of_five_parts_as_the_split_counts_them() {
+    let pieces = ["-", "_", "a", "é", "x9", "--", "review", "_-", "日本"];
+    let mut rng = crate::test_rng::TestRng::new(41);
+    let mut slugs = 0;
+    for _ in 0..50_000 {
+        let id: String = (0..rng.below(20))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let reference = id.split(['-', '_']).filter(|p| !p.is_empty()).count() >= 5;
+        assert_eq!(is_slug(&id), reference, "{id:?}");
+        slugs += usize::from(reference);
+    }
+    assert!(slugs > 1000, "{slugs}");
 }
