@@ -130,6 +130,7 @@ impl Acc<'_> {
             self.prev_person = false;
             self.prev_piece = false;
             self.prev_component = false;
+            self.prev_place = false;
             self.first_time(key);
             return;
         }

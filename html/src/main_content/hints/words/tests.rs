@@ -277,13 +277,15 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
                         new.prev_piece,
                         new.prev_person,
                         new.prev_about,
-                        new.prev_component
+                        new.prev_component,
+                        new.prev_place
                     ),
                     (
                         reference.prev_piece,
                         reference.prev_person,
                         reference.prev_about,
-                        reference.prev_component
+                        reference.prev_component,
+                        reference.prev_place
                     ),
                     "{w:?}"
                 );
