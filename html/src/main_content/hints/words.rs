@@ -44,6 +44,9 @@ pub(crate) struct Words {
     pub screen_reader: bool,
     /// A class that hides the element (`hide`, `d-none`…; see `class_hides`).
     pub class_hidden: bool,
+    /// A class naming a call to action (`blog-cta`, `inline-cta`, `call-to-action`):
+    /// content words beside it (`cta-text`, `content-cta`) qualify the box, not its role.
+    pub call_to_action: bool,
 }
 
 /// Adds a word's weight and what its roles say (each word once per element).
@@ -98,6 +101,8 @@ struct Acc {
     prev_about: bool,
     /// The previous words of the current class were `form` or `form message`.
     prev_form: bool,
+    /// The previous words of the current class were `call` (1) or `call to` (2).
+    prev_call: u8,
 }
 
 impl Acc {
@@ -124,6 +129,13 @@ impl Acc {
         // `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's
         // state messages ("Thank you! Your submission has been received!"), which the
         // page's stylesheet hides until the form is sent: never content.
+        // `cta`, `call-to-action`, `callToAction`: the box a site drops into a post.
+        self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
+        self.prev_call = match (self.prev_call, w) {
+            (_, "call") => 1,
+            (1, "to") => 2,
+            _ => 0,
+        };
         if self.prev_form {
             self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
             self.prev_form = matches!(w, "message" | "msg");
@@ -308,6 +320,7 @@ fn merge(into: &mut Words, w: Words) {
     into.content_word |= w.content_word;
     into.screen_reader |= w.screen_reader;
     into.class_hidden |= w.class_hidden;
+    into.call_to_action |= w.call_to_action;
 }
 
 /// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
@@ -347,6 +360,7 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Wo
         prev_about: false,
         prev_component: false,
         prev_form: false,
+        prev_call: 0,
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
@@ -386,6 +400,7 @@ fn words_of(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Wo
         acc.prev_about = false;
         acc.prev_component = false;
         acc.prev_form = false;
+        acc.prev_call = 0;
         for_each_word(class, |w| acc.add(w));
     }
     acc.out

@@ -97,6 +97,8 @@ struct AccReference {
     prev_person: bool,
     /// The previous words of the current class were `about` or `about the`.
     prev_about: bool,
+    /// The previous words of the current class were `call` (1) or `call to` (2).
+    prev_call: u8,
 }
 
 impl AccReference {
@@ -116,6 +118,13 @@ impl AccReference {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // A call to action (added with the call-to-action rule, the same code as `Acc`).
+        self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
+        self.prev_call = match (self.prev_call, w) {
+            (_, "call") => 1,
+            (1, "to") => 2,
+            _ => 0,
+        };
         // A form's state messages (added with the form-state rule, the same code as `Acc`).
         if self.prev_form {
             self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
@@ -205,6 +214,7 @@ fn reference_acc() -> AccReference {
         prev_person: false,
         prev_about: false,
         prev_form: false,
+        prev_call: 0,
     }
 }
 
@@ -218,6 +228,7 @@ fn new_acc() -> Acc {
         prev_person: false,
         prev_about: false,
         prev_form: false,
+        prev_call: 0,
     }
 }
 
@@ -235,7 +246,12 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
         pieces.push(format!("{w}s"));
         pieces.push(w[..w.len() - 1].to_string());
     }
-    pieces.extend(["", "x", "wrap", "inner", "col", "md", "the", "about", "é"].map(String::from));
+    pieces.extend(
+        [
+            "", "x", "wrap", "inner", "col", "md", "the", "about", "é", "call", "to", "action", "cta",
+        ]
+        .map(String::from),
+    );
     let mut rng = crate::test_rng::TestRng::new(21);
     for _ in 0..100_000 {
         let (mut reference, mut new) = (reference_acc(), new_acc());
@@ -245,7 +261,9 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             reference.prev_about = false;
             reference.prev_component = false;
             reference.prev_form = false;
+            reference.prev_call = 0;
             new.prev_form = false;
+            new.prev_call = 0;
             new.prev_piece = false;
             new.prev_person = false;
             new.prev_about = false;
