@@ -130,11 +130,16 @@ impl Acc {
         // state messages ("Thank you! Your submission has been received!"), which the
         // page's stylesheet hides until the form is sent: never content.
         // `cta`, `call-to-action`, `callToAction`: the box a site drops into a post.
-        self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
-        self.prev_call = match (self.prev_call, w) {
-            (_, "call") => 1,
-            (1, "to") => 2,
-            _ => 0,
+        // (Most words play no part in the name: one bit test for them.)
+        self.prev_call = if has(roles::CALL) {
+            self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
+            match (self.prev_call, w) {
+                (_, "call") => 1,
+                (1, "to") => 2,
+                _ => 0,
+            }
+        } else {
+            0
         };
         if self.prev_form {
             self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");

@@ -32,6 +32,8 @@ pub(crate) const PERSON: u16 = 1 << 11;
 pub(crate) const PIECE: u16 = 1 << 12;
 /// A component (`card`, `panel`): the next word may name its part.
 pub(crate) const COMPONENT: u16 = 1 << 13;
+/// A word of a call to action's name (`cta`, or `call`, `to`, `action` in a row).
+pub(crate) const CALL: u16 = 1 << 14;
 
 /// `comment(s)` in English and as hand-made and regional themes name their comment
 /// sections (`<div class="kommentare">`, `id="commentaires"`): the [`COMMENT`] role, and
@@ -52,7 +54,7 @@ pub(crate) const COMMENT_NOUNS: &[&str] = &[
 ];
 
 /// The role lists, with their bits.
-pub(crate) const ROLES: [(&[&str], u16); 14] = [
+pub(crate) const ROLES: [(&[&str], u16); 15] = [
     (
         &[
             "thread",
@@ -133,4 +135,5 @@ pub(crate) const ROLES: [(&[&str], u16); 14] = [
         ],
         COMPONENT,
     ),
+    (&["cta", "ctas", "call", "to", "action"], CALL),
 ];
