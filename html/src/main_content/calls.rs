@@ -8,9 +8,10 @@
 //! form's labels and help lines: "Name", "This field is for validation purposes"),
 //! whatever the prose around them; a thread posted inside a form is far larger.
 //! A box the site names a call to action (`blog-cta`, `inline-cta`, `call-to-action`)
-//! goes whatever its shape, when it is a small part of the container and no card of a
-//! group: a theme's word for its own promotion, which a content word beside it
-//! (`cta-text`, `content-cta`) only qualifies.
+//! goes whatever its shape when it is a small part of a long post (a theme's word for its
+//! own promotion, which a content word beside it, `cta-text`, `content-cta`, only
+//! qualifies); a `<section>` or a child of `main` named so is the page's own band (a
+//! service page's "Ready to start?") and stays with all it holds.
 
 use dom_query::Document;
 
