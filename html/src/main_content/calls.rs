@@ -7,11 +7,19 @@
 //! a line and "Learn more" are the content. Small forms go too (a newsletter or contact
 //! form's labels and help lines: "Name", "This field is for validation purposes"),
 //! whatever the prose around them; a thread posted inside a form is far larger.
+//! A box the site names a call to action (`blog-cta`, `inline-cta`, `call-to-action`)
+//! goes whatever its shape when it is a small part of a long post (a theme's word for its
+//! own promotion, which a content word beside it, `cta-text`, `content-cta`, only
+//! qualifies); a `<section>` or a child of `main` named so is the page's own band (a
+//! service page's "Ready to start?") and stays with all it holds.
+
+use dom_query::Document;
 
 use super::arena::{Arena, Node};
 use super::hints::{Kind, Landmark};
 use super::pruning::Pruning;
 use super::score::Scores;
+use crate::dom::{local_name, with_element};
 
 /// Characters a call-to-action box may hold (a heading, a line or two, a button).
 const BOX_MAX_CHARS: u32 = 400;
@@ -21,14 +29,26 @@ const BOX_MAX_WORDS: u32 = 60;
 const FORM_MAX_CHARS: u32 = 600;
 /// The container's prose must be this many times the box: a box is an aside of the text.
 const PROSE_RATIO: u32 = 5;
+/// Share of the container's words a box named as a call to action holds at most.
+const NAMED_MAX_SHARE: f32 = 0.2;
+/// Plain characters of prose the container must hold around a box named as a call to
+/// action: a long post (a service page's short text names its offers' boxes `cta` too).
+const NAMED_MIN_PROSE: u32 = 4_000;
 
 /// Prunes call-to-action boxes inside `container` (pre-order indices not yet pruned).
-pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune: &mut Pruning) {
+pub(super) fn prune(
+    doc: &Document,
+    arena: &Arena,
+    scores: &Scores,
+    holds_forced: &[bool],
+    prune: &mut Pruning,
+) {
     if !scores.article_page {
         return;
     }
     let nodes = &arena.nodes;
     let prose = prose_chars(nodes, prune);
+    let named_max = nodes[prune.container()].total.words as f32 * NAMED_MAX_SHARE;
     let mut found = Vec::new();
     let mut walk = prune.kept(nodes, prune.container() + 1, prune.end());
     while let Some(i) = walk.next() {
@@ -44,7 +64,14 @@ pub(super) fn prune(arena: &Arena, scores: &Scores, holds_forced: &[bool], prune
             && is_call_box(n)
             && !holds_data(nodes, i)
             && n.total.chars * PROSE_RATIO <= prose;
-        if small_form || call_box {
+        let named = kept && n.words.call_to_action && n.is_block() && prose >= NAMED_MIN_PROSE;
+        // A section of the page named so is the page's own band: nothing inside is an insert.
+        if named && page_section(doc, nodes, i) {
+            walk.step_over();
+            continue;
+        }
+        let named_box = named && n.total.words as f32 <= named_max && !holds_data(nodes, i);
+        if small_form || call_box || named_box {
             found.push(i);
             walk.step_over();
         }
@@ -59,6 +86,14 @@ fn is_call_box(n: &Node) -> bool {
     // The message: some text besides the control.
     let message = t.text_nodes > t.furniture_nodes + n.counts.buttons;
     n.kind == Kind::Block && n.counts.blocks >= 2 && t.words <= BOX_MAX_WORDS && control && message
+}
+
+/// Whether a block is one of the page's own sections (a `<section>`, or a child of the
+/// `main` landmark: a service page's "Ready to start?" band), not an insert in a post.
+fn page_section(doc: &Document, nodes: &[Node], i: usize) -> bool {
+    let n = &nodes[i];
+    (n.parent != u32::MAX && nodes[n.parent as usize].landmark == Landmark::Main)
+        || with_element(&doc.tree, n.id, |el| el.name.local == local_name!("section")).unwrap_or(false)
 }
 
 /// Whether a box holds what a call to action does not: code (a snippet with its "Copy"

@@ -78,7 +78,7 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes:
     prune_card_shelves(arena, scores, &holds_forced, &mut prune);
     prune_repeats(arena, &holds_forced, &mut prune);
     prune_trailing_links(arena, &holds_forced, &mut prune);
-    super::calls::prune(arena, scores, &holds_forced, &mut prune);
+    super::calls::prune(doc, arena, scores, &holds_forced, &mut prune);
     let body = super::link_lists::prune(arena, scores, &holds_forced, &mut prune);
     super::related::prune(arena, body, &holds_forced, &mut prune);
     super::teasers::prune(arena, scores, body, &holds_forced, &mut prune);

@@ -292,7 +292,7 @@ const WEIGHTS: [(&[&str], Word); 6] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Entry {
     pub word: Word,
-    pub roles: u16,
+    pub roles: u32,
 }
 
 const NEUTRAL: Entry = Entry {

@@ -48,6 +48,9 @@ pub(crate) struct Words {
     pub writer: bool,
     /// A class naming the slot after a post (`after-content`, `below-post`).
     pub after_post: bool,
+    /// A class naming a call to action (`blog-cta`, `inline-cta`, `call-to-action`):
+    /// content words beside it (`cta-text`, `content-cta`) qualify the box, not its role.
+    pub call_to_action: bool,
 }
 
 /// Adds a word's weight and what its roles say (each word once per element).
@@ -105,6 +108,8 @@ struct Acc<'s> {
     prev_form: bool,
     /// The previous word of the current class named a place after (`after`, `below`).
     prev_place: bool,
+    /// The previous words of the current class were `call` (1) or `call to` (2).
+    prev_call: u8,
 }
 
 impl Acc<'_> {
@@ -131,10 +136,11 @@ impl Acc<'_> {
             self.prev_piece = false;
             self.prev_component = false;
             self.prev_place = false;
+            self.prev_call = 0;
             self.first_time(key);
             return;
         }
-        let has = |role: u16| e.roles & role != 0;
+        let has = |role: u32| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
         self.out.after_post |= self.prev_place && has(roles::BODY | roles::PIECE);
         self.prev_place = has(roles::PLACE);
@@ -143,6 +149,18 @@ impl Acc<'_> {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && has(roles::PART);
+        // `cta`, `call-to-action`, `callToAction`: the box a site drops into a post.
+        // (Most words play no part in the name: one bit test for them.)
+        self.prev_call = if has(roles::CALL) {
+            self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
+            match (self.prev_call, w) {
+                (_, "call") => 1,
+                (1, "to") => 2,
+                _ => 0,
+            }
+        } else {
+            0
+        };
         self.form_state(w);
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
@@ -357,6 +375,7 @@ fn merge(into: &mut Words, w: Words) {
     into.class_hidden |= w.class_hidden;
     into.writer |= w.writer;
     into.after_post |= w.after_post;
+    into.call_to_action |= w.call_to_action;
 }
 
 /// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
@@ -403,6 +422,7 @@ fn words_of(
         prev_component: false,
         prev_form: false,
         prev_place: false,
+        prev_call: 0,
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
@@ -443,6 +463,7 @@ fn words_of(
         acc.prev_component = false;
         acc.prev_form = false;
         acc.prev_place = false;
+        acc.prev_call = 0;
         for_each_word(class, |w| acc.add(w));
     }
     acc.out

@@ -99,6 +99,8 @@ struct AccReference {
     prev_about: bool,
     /// The previous word of the current class was `after`, `below` or `under`.
     prev_place: bool,
+    /// The previous words of the current class were `call` (1) or `call to` (2).
+    prev_call: u8,
 }
 
 impl AccReference {
@@ -128,6 +130,13 @@ impl AccReference {
             self.out.article_body = true;
         }
         let part_of_component = self.prev_component && matches!(w, "header" | "footer" | "meta");
+        // A call to action (added with the call-to-action rule, the same code as `Acc`).
+        self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
+        self.prev_call = match (self.prev_call, w) {
+            (_, "call") => 1,
+            (1, "to") => 2,
+            _ => 0,
+        };
         // A form's state messages (added with the form-state rule, the same code as `Acc`).
         if self.prev_form {
             self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
@@ -218,6 +227,7 @@ fn reference_acc() -> AccReference {
         prev_about: false,
         prev_form: false,
         prev_place: false,
+        prev_call: 0,
     }
 }
 
@@ -232,6 +242,7 @@ fn new_acc(seen: &mut [WordKey; 16]) -> Acc<'_> {
         prev_about: false,
         prev_form: false,
         prev_place: false,
+        prev_call: 0,
     }
 }
 
@@ -249,7 +260,12 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
         pieces.push(format!("{w}s"));
         pieces.push(w[..w.len() - 1].to_string());
     }
-    pieces.extend(["", "x", "wrap", "inner", "col", "md", "the", "about", "é"].map(String::from));
+    pieces.extend(
+        [
+            "", "x", "wrap", "inner", "col", "md", "the", "about", "é", "call", "to", "action", "cta",
+        ]
+        .map(String::from),
+    );
     let mut rng = crate::test_rng::TestRng::new(21);
     // Storage kept from one accumulator to the next, as the word cache keeps it.
     let mut seen = [WordKey::default(); 16];
@@ -261,9 +277,11 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             reference.prev_about = false;
             reference.prev_component = false;
             reference.prev_form = false;
+            reference.prev_call = 0;
             new.prev_form = false;
             reference.prev_place = false;
             new.prev_place = false;
+            new.prev_call = 0;
             new.prev_piece = false;
             new.prev_person = false;
             new.prev_about = false;
@@ -278,14 +296,16 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
                         new.prev_person,
                         new.prev_about,
                         new.prev_component,
-                        new.prev_place
+                        new.prev_place,
+                        new.prev_call
                     ),
                     (
                         reference.prev_piece,
                         reference.prev_person,
                         reference.prev_about,
                         reference.prev_component,
-                        reference.prev_place
+                        reference.prev_place,
+                        reference.prev_call
                     ),
                     "{w:?}"
                 );
