@@ -43,7 +43,10 @@ pub(crate) fn visible_chars(text: &[u8]) -> usize {
     if std::str::from_utf8(text).is_ok() {
         shown as usize - wide_spaces
     } else {
-        String::from_utf8_lossy(text).chars().filter(|c| !c.is_whitespace()).count()
+        String::from_utf8_lossy(text)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .count()
     }
 }
 
@@ -129,7 +132,10 @@ mod tests {
             b"       \xe2\x80\x80\xe2",
             b"\xed\xa0\x80 \xe2\x80\x8a",
         ] {
-            let expected = String::from_utf8_lossy(text).chars().filter(|c| !c.is_whitespace()).count();
+            let expected = String::from_utf8_lossy(text)
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .count();
             assert_eq!(visible_chars(text), expected, "{text:?}");
         }
     }
