@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value};
 
+use super::json_string::write_json_string;
+
 /// Top-level strings shorter than this are escaped where they are written: keeping them
 /// would cost a buffer each for little.
 const MIN_LEN: usize = 256;
@@ -23,7 +25,7 @@ struct Field {
     /// for that string only, so a field given a new value since is escaped afresh. (Nothing
     /// edits the document's strings in place between the cache's copy and the response.)
     at: (usize, usize),
-    json: String,
+    json: Vec<u8>,
 }
 
 fn at(s: &str) -> (usize, usize) {
@@ -42,7 +44,11 @@ impl Escaped {
                 Value::String(s) if s.len() >= MIN_LEN => Some(Field {
                     name: name.clone(),
                     at: at(s),
-                    json: serde_json::to_string(s).expect("strings serialise"),
+                    json: {
+                        let mut json = Vec::with_capacity(s.len() + s.len() / 16 + 2);
+                        write_json_string(&mut json, s);
+                        json
+                    },
                 }),
                 _ => None,
             })
@@ -51,14 +57,14 @@ impl Escaped {
     }
 
     /// The escaped JSON of `value` as field `name`, if it is the string escaped.
-    fn get(&self, name: &str, value: &Value) -> Option<&str> {
+    fn get(&self, name: &str, value: &Value) -> Option<&[u8]> {
         let Value::String(s) = value else {
             return None;
         };
         self.fields
             .iter()
             .find(|f| f.at == at(s) && f.name == name)
-            .map(|f| f.json.as_str())
+            .map(|f| f.json.as_slice())
     }
 
     /// Bytes of escaped JSON held (a lower bound of what [`Escaped::write`] writes).
@@ -88,8 +94,11 @@ impl Escaped {
                 (true, Some(meta), _) => {
                     serde_json::to_writer(&mut *out, meta).expect("JSON values serialise")
                 }
-                (_, _, Some(json)) => out.extend_from_slice(json.as_bytes()),
-                _ => serde_json::to_writer(&mut *out, value).expect("JSON values serialise"),
+                (_, _, Some(json)) => out.extend_from_slice(json),
+                (_, _, None) => match value {
+                    Value::String(s) => write_json_string(out, s),
+                    _ => serde_json::to_writer(&mut *out, value).expect("JSON values serialise"),
+                },
             }
         }
         out.push(b'}');

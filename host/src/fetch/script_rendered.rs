@@ -15,13 +15,16 @@
 //! whose server-rendered menu is all the text it has is still a shell. A page
 //! without an executable script is never script-rendered.
 
+mod finders;
 #[cfg(test)]
 mod identity_tests;
 mod markup;
 #[cfg(test)]
 mod reference;
+mod visible;
 
-use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed_is, visible_chars};
+use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed};
+use visible::visible_chars;
 
 /// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,12 +158,16 @@ fn executable(attrs: &[u8]) -> bool {
 
 fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
     MOUNT_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
-        || attribute(attrs, "id").is_some_and(|id| MOUNT_IDS.iter().any(|m| trimmed_is(id, m)))
+        || attribute(attrs, "id").is_some_and(|id| {
+            // Trimmed once; a mount id is short, so most values fail on their length.
+            let id = trimmed(id);
+            MOUNT_IDS.iter().any(|m| *id == *m.as_bytes())
+        })
 }
 
 /// Whether `html` has `<body` somewhere (ASCII case ignored).
 fn has_body_tag(html: &[u8]) -> bool {
-    memchr::memchr_iter(b'<', html).any(|at| {
+    finders::all(html, finders::lt).any(|at| {
         html.get(at + 1..at + 5)
             .is_some_and(|n| n.eq_ignore_ascii_case(b"body"))
     })

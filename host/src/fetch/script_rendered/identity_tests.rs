@@ -177,6 +177,16 @@ const PIECES: &[&[u8]] = &[
     b"<a\xc3>",
     b"</a\xc4>",
     b"<div id=\"\xff",
+    b"\0",
+    b"<div\0id=root>",
+    b"<scr\0ipt>",
+    b"<script>var s = '</script';",
+    b"<script>if (a<b && c </ d) {}",
+    b"</script\0>",
+    b"<!---->",
+    b"<!-->",
+    b"--!>",
+    b"<style>a>b{}",
 ];
 
 #[test]
@@ -201,6 +211,43 @@ fn random_pages_get_the_reference_answer() {
 }
 
 #[test]
+fn hostile_pages_get_the_reference_answer() {
+    let huge = "a=b ".repeat(5000);
+    let long_text = "word ".repeat(300);
+    let pages: Vec<Vec<u8>> = vec![
+        // Unclosed comments, scripts, styles, attributes, tags.
+        b"<html><body><script src=a.js></script><!-- never closed <p>text</p>".to_vec(),
+        b"<html><body><div id=root></div><script>never closed".to_vec(),
+        b"<html><head><style>body{} <body><p>not the body</p>".to_vec(),
+        b"<html><body><div id=\"root><p>inside the value</p><script></script>".to_vec(),
+        b"<html><body><p>unclosed tag <script src=x".to_vec(),
+        // An end tag spelled inside a script's string, and in other cases.
+        b"<body><script>var s = '</scr' + 'ipt>'; document.write('</SCRIPT >')</script><p>x</p>".to_vec(),
+        b"<body><script>var t = \"</script>\"; more()</script><div id=app></div>".to_vec(),
+        // A huge attribute source, with and without the mount id at its end.
+        format!("<body><div class=\"{huge}\" id=root></div><script></script>").into_bytes(),
+        format!("<body><div {huge}id=root></div><script></script>").into_bytes(),
+        format!("<body><div {huge} id=root></div><script></script>").into_bytes(),
+        format!("<body><div title='{huge}>' id='app'></div><script></script>").into_bytes(),
+        // NUL bytes and bytes that are not UTF-8, in text, names, values and scripts.
+        b"<body>\0\0\0<div id=root>\0</div><script>\0</script>".to_vec(),
+        b"<body><p>\xff\xfe\xfd caf\xe9 \xc3</p><div id=\"\xffroot\"></div><script></script>".to_vec(),
+        b"<body><d\xffv id=app></d\xffv><script type=\"\xff\"></script>".to_vec(),
+        b"\xef\xbb\xbf<body><noscript>\xe2\x80\x83Enable\xc2\xa0JavaScript</noscript><script></script>"
+            .to_vec(),
+        // Past the text that decides, the scan stops.
+        format!("<body><p>{long_text}</p><div id=root></div><script></script>").into_bytes(),
+    ];
+    for (i, page) in pages.iter().enumerate() {
+        for cut in [page.len(), page.len() / 2, page.len() / 3 + 1] {
+            if let Err(e) = same(&page[..cut]) {
+                panic!("page {i} cut at {cut}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
 fn visible_characters_are_counted_as_the_decoded_text_counts_them() {
     const BYTES: &[u8] = b" \t\n\x0b\x0c\r\x08\x0e\x1f\x20!a~\x7f\xc2\xa0\x85\xe3\x80\xff";
     let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -216,6 +263,6 @@ fn visible_characters_are_counted_as_the_decoded_text_counts_them() {
             .collect();
         let decoded = String::from_utf8_lossy(&text);
         let expected = decoded.chars().filter(|c| !c.is_whitespace()).count();
-        assert_eq!(super::markup::visible_chars(&text), expected, "{text:?}");
+        assert_eq!(super::visible::visible_chars(&text), expected, "{text:?}");
     }
 }

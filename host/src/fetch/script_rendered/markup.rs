@@ -8,6 +8,9 @@ use memchr::memmem;
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use super::finders;
+use super::visible::visible_chars;
+
 /// Elements whose content is not markup.
 pub(crate) const RAW: &[&str] = &[
     "script", "style", "noscript", "template", "textarea", "title", "xmp",
@@ -34,11 +37,12 @@ impl<'a> Tokens<'a> {
         Tokens { src, pos: 0 }
     }
 
+    #[inline(always)]
     pub(crate) fn next_token(&mut self) -> Option<Token<'a>> {
         let rest = &self.src[self.pos..];
         let &first = rest.first()?;
         if first != b'<' {
-            let len = memchr::memchr(b'<', rest).unwrap_or(rest.len());
+            let len = finders::lt(rest).unwrap_or(rest.len());
             self.pos += len;
             return Some(Token::Text(&rest[..len]));
         }
@@ -50,7 +54,7 @@ impl<'a> Tokens<'a> {
         let name_start = if is_end { 2 } else { 1 };
         if !rest.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
             if matches!(rest.get(1), Some(b'!' | b'?' | b'/')) {
-                self.pos += memchr::memchr(b'>', rest).map_or(rest.len(), |i| i + 1);
+                self.pos += finders::gt(rest).map_or(rest.len(), |i| i + 1);
                 return Some(Token::Other);
             }
             // A lone '<' is text.
@@ -76,7 +80,7 @@ impl<'a> Tokens<'a> {
     pub(crate) fn raw_until_end(&mut self, name: &str) -> &'a [u8] {
         let rest = &self.src[self.pos..];
         let name = name.as_bytes();
-        let end = memchr::memchr_iter(b'<', rest).find(|&at| {
+        let end = finders::all(rest, finders::lt).find(|&at| {
             rest.get(at + 1) == Some(&b'/')
                 && rest
                     .get(at + 2..at + 2 + name.len())
@@ -85,7 +89,7 @@ impl<'a> Tokens<'a> {
         match end {
             Some(at) => {
                 let after = &rest[at..];
-                self.pos += at + memchr::memchr(b'>', after).map_or(after.len(), |i| i + 1);
+                self.pos += at + finders::gt(after).map_or(after.len(), |i| i + 1);
                 &rest[..at]
             }
             None => {
@@ -102,10 +106,11 @@ static COMMENT_END: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem:
 /// Where the `>` closing the tag that starts `s` is. A quote opens a value
 /// only right after `=` (whitespace between allowed), as in HTML (a stray
 /// quote elsewhere is text). Jumps from one `>` or quote to the next.
+#[inline(always)]
 fn tag_close(b: &[u8]) -> Option<usize> {
     let mut i = 1;
     while i < b.len() {
-        let at = i + memchr::memchr3(b'>', b'"', b'\'', &b[i..])?;
+        let at = i + finders::tag_stop(&b[i..])?;
         let q = b[at];
         if q == b'>' {
             return Some(at);
@@ -114,7 +119,7 @@ fn tag_close(b: &[u8]) -> Option<usize> {
         // first byte): a value's own closing quote is not `=`.
         let opens = b[1..at].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b'=');
         i = if opens {
-            at + 1 + memchr::memchr(q, &b[at + 1..])? + 1
+            at + 1 + finders::quote(q, &b[at + 1..])? + 1
         } else {
             at + 1
         };
@@ -166,10 +171,19 @@ pub(crate) fn lossy(s: &[u8]) -> Cow<'_, str> {
 /// the start, followed by `=`; whether inside a quoted value or not.
 pub(crate) fn attribute<'a>(attrs: &'a [u8], name: &str) -> Option<&'a [u8]> {
     let name = name.as_bytes();
-    if attrs.is_ascii() {
+    if all_ascii(attrs) {
         return ascii_attribute(attrs, name).map(|eq| value_after(&attrs[eq + 1..]));
     }
     attribute_by_name(attrs, name)
+}
+
+/// Whether `s` is all ASCII: a long one's bytes OR-ed together, which the compiler does
+/// many bytes a step (no early exit: attribute sources are a few dozen bytes).
+fn all_ascii(s: &[u8]) -> bool {
+    if s.len() < 48 {
+        return s.is_ascii();
+    }
+    s.iter().fold(0u8, |acc, &b| acc | b) < 0x80
 }
 
 /// [`attribute`] found by its name's first byte: each one is looked at, in order.
@@ -200,7 +214,7 @@ fn attribute_by_name<'a>(attrs: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
 /// first name in order, as [`attribute_by_name`] finds it; a tag's attributes hold fewer
 /// `=` than they hold of most letters (`i` of `id` in class names), each a `memchr` stop.
 fn ascii_attribute(attrs: &[u8], name: &[u8]) -> Option<usize> {
-    memchr::memchr_iter(b'=', attrs).find(|&eq| {
+    finders::all(attrs, finders::eq).find(|&eq| {
         let end = attrs[..eq]
             .iter()
             .rposition(|&b| !ascii_space(b))
@@ -220,7 +234,7 @@ fn value_after(after: &[u8]) -> &[u8] {
     match value.first() {
         Some(&q @ (b'"' | b'\'')) => {
             let body = &value[1..];
-            &body[..memchr::memchr(q, body).unwrap_or(body.len())]
+            &body[..finders::quote(q, body).unwrap_or(body.len())]
         }
         _ => {
             let end = value
@@ -232,14 +246,15 @@ fn value_after(after: &[u8]) -> &[u8] {
     }
 }
 
-/// `s` without surrounding whitespace (as `str::trim`) equals `word`.
-pub(crate) fn trimmed_is(s: &[u8], word: &str) -> bool {
+/// `s` without surrounding whitespace (as `str::trim`), when it is ASCII: a borrowed
+/// slice; otherwise its lossy decoding, trimmed.
+pub(crate) fn trimmed(s: &[u8]) -> Cow<'_, [u8]> {
     if s.is_ascii() {
         let start = s.iter().position(|&b| !ascii_space(b)).unwrap_or(s.len());
         let end = s.iter().rposition(|&b| !ascii_space(b)).map_or(start, |i| i + 1);
-        &s[start..end] == word.as_bytes()
+        Cow::Borrowed(&s[start..end])
     } else {
-        lossy(s).trim() == word
+        Cow::Owned(lossy(s).trim().as_bytes().to_vec())
     }
 }
 
@@ -263,35 +278,6 @@ pub(crate) fn raw_name(name: &[u8]) -> Option<&'static str> {
     RAW.iter()
         .copied()
         .find(|r| name.eq_ignore_ascii_case(r.as_bytes()))
-}
-
-/// Non-whitespace characters of text (decoded lossily when not ASCII). ASCII text is
-/// counted eight bytes at a time: per byte, its top bit set when it is a space or a
-/// control character from tab to carriage return.
-pub(crate) fn visible_chars(text: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const TOP: u64 = ONES * 0x80;
-    let mut words = text.chunks_exact(8);
-    let (mut spaces, mut high) = (0u64, 0u64);
-    for word in &mut words {
-        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        high |= x;
-        // Seven-bit bytes: no sum below carries into the next byte.
-        let not_space = ((x ^ (ONES * b' ' as u64)) + ONES * 0x7f) & TOP;
-        let from_tab = (x + ONES * (0x80 - 9)) & TOP;
-        let past_return = (x + ONES * (0x80 - 14)) & TOP;
-        let space = (!not_space & TOP) | (from_tab & !past_return);
-        spaces += ((space >> 7).wrapping_mul(ONES)) >> 56;
-    }
-    for &b in words.remainder() {
-        high |= u64::from(b);
-        spaces += u64::from(ascii_space(b));
-    }
-    if high & TOP == 0 {
-        text.len() - spaces as usize
-    } else {
-        lossy(text).chars().filter(|c| !c.is_whitespace()).count()
-    }
 }
 
 /// Visible characters of markup (raw elements skipped), e.g. a `<noscript>`'s text.

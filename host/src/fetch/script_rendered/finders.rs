@@ -1,0 +1,120 @@
+//! The byte searches of the check's reader. Its tokens are short, so `memchr`'s own
+//! cost per call counts: on x86-64 with AVX2 the crate's searchers for the reader's few
+//! bytes are built once and held (no per-call dispatch, no needle set up again);
+//! elsewhere `memchr`'s functions. Same answers either way.
+
+#[cfg(target_arch = "x86_64")]
+use memchr::arch::x86_64::avx2::memchr::{One, Three};
+#[cfg(target_arch = "x86_64")]
+use std::sync::LazyLock;
+
+/// The single bytes searched for, in the order of `Searchers::ones`.
+const BYTES: [u8; 5] = [b'<', b'>', b'=', b'"', b'\''];
+/// Where `tag_stop`'s three bytes are in [`BYTES`].
+const TAG_STOP: [usize; 3] = [1, 3, 4];
+
+#[cfg(target_arch = "x86_64")]
+struct Searchers {
+    ones: [One; 5],
+    tag_stop: Three,
+}
+
+/// `None` without AVX2.
+#[cfg(target_arch = "x86_64")]
+static AVX2: LazyLock<Option<Searchers>> = LazyLock::new(|| {
+    let [Some(lt), Some(gt), Some(eq), Some(double), Some(single)] = BYTES.map(One::new) else {
+        return None;
+    };
+    let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
+    Some(Searchers {
+        ones: [lt, gt, eq, double, single],
+        tag_stop: Three::new(a, b, c)?,
+    })
+});
+
+/// The first `BYTES[which]` in `h`.
+#[inline(always)]
+fn find(which: usize, h: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = &*AVX2 {
+        return s.ones[which].find(h);
+    }
+    memchr::memchr(BYTES[which], h)
+}
+
+/// The first `<` in `h`.
+#[inline(always)]
+pub(crate) fn lt(h: &[u8]) -> Option<usize> {
+    find(0, h)
+}
+
+/// The first `>` in `h`.
+#[inline(always)]
+pub(crate) fn gt(h: &[u8]) -> Option<usize> {
+    find(1, h)
+}
+
+/// The first `=` in `h`.
+#[inline(always)]
+pub(crate) fn eq(h: &[u8]) -> Option<usize> {
+    find(2, h)
+}
+
+/// The first `quote` (`"`; anything else is taken for `'`) in `h`.
+#[inline(always)]
+pub(crate) fn quote(quote: u8, h: &[u8]) -> Option<usize> {
+    find(if quote == b'"' { 3 } else { 4 }, h)
+}
+
+/// The first `>`, `"` or `'` in `h`.
+#[inline(always)]
+pub(crate) fn tag_stop(h: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(s) = &*AVX2 {
+        return s.tag_stop.find(h);
+    }
+    let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
+    memchr::memchr3(a, b, c, h)
+}
+
+/// Every position `find` (one of the searches above) finds in `h`, in order.
+pub(crate) fn all(h: &[u8], find: fn(&[u8]) -> Option<usize>) -> impl Iterator<Item = usize> + '_ {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + find(h.get(from..)?)?;
+        from = at + 1;
+        Some(at)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_search_finds_what_memchr_finds() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..300 {
+            let mut hay: Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    b"ab<>=\"'x"[(state % 8) as usize]
+                })
+                .collect();
+            // Long stretches without any needle too, past what one vector step reads.
+            if len > 100 {
+                hay[..len - 3].fill(b'x');
+            }
+            assert_eq!(lt(&hay), memchr::memchr(b'<', &hay));
+            assert_eq!(gt(&hay), memchr::memchr(b'>', &hay));
+            assert_eq!(eq(&hay), memchr::memchr(b'=', &hay));
+            assert_eq!(quote(b'"', &hay), memchr::memchr(b'"', &hay));
+            assert_eq!(quote(b'\'', &hay), memchr::memchr(b'\'', &hay));
+            assert_eq!(tag_stop(&hay), memchr::memchr3(b'>', b'"', b'\'', &hay));
+            assert!(all(&hay, lt).eq(memchr::memchr_iter(b'<', &hay)));
+            assert!(all(&hay, eq).eq(memchr::memchr_iter(b'=', &hay)));
+        }
+    }
+}
