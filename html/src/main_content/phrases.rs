@@ -478,6 +478,7 @@ const POINTER_TITLES: &[&str] = &[
     "also on",
     "around the web",
     "check out other related",
+    "discover more",
     "don't miss",
     "editor's picks",
     "editors' picks",

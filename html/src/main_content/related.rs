@@ -3,7 +3,10 @@
 //! page's type; the block goes when, without its title, it is mostly links (titles of
 //! other pages, with a blurb at most). A section so titled that is prose stays, and so do
 //! a small part of the page only (a listing made of such sections keeps them) and what
-//! the article's body holds (its own "Related resources" are the author's).
+//! the article's body holds (its own "Related resources" are the author's). A grid of cards
+//! under such a title goes too, whatever its links: each card one class template's
+//! instance with a heading of its own (another post's title, a blurb, a byline), the title
+//! pointing elsewhere even when the card's link is a script's.
 
 use super::arena::{Arena, Node};
 use super::hints::Kind;
@@ -18,6 +21,10 @@ const LINKS: f32 = 0.5;
 /// page (a listing's "More podcasts" section; tried: 0.15 and 0.3 cost a listing and a
 /// collection page what the articles gained).
 const MAX_SHARE: f32 = 0.08;
+/// Cards a grid under a pointer title holds at least.
+const MIN_CARDS: usize = 3;
+/// Characters a card of such a grid holds at most (a title, a blurb, a byline).
+const CARD_MAX_CHARS: u32 = 800;
 
 /// Prunes blocks of links under a pointer title inside the container.
 pub(super) fn prune(arena: &Arena, body: Option<usize>, holds_forced: &[bool], prune: &mut Pruning) {
@@ -70,15 +77,71 @@ pub(super) fn titled_block(
     if title.parent != u32::MAX && p != container && !holds_forced[p] && !nodes[p].forced {
         // The title heads its block: the block's first child with text.
         let heads = arena.children(p).find(|&c| nodes[c].total.chars > 0) == Some(t);
-        if heads && links_besides(&nodes[p], Some(title)) && (nodes[p].total.chars as f32) <= max_chars {
+        let pointers = links_besides(&nodes[p], Some(title)) || grid_besides(arena, p, t);
+        if heads && pointers && (nodes[p].total.chars as f32) <= max_chars {
             return Some(vec![p]);
         }
     }
-    let next = arena.children(p).skip_while(|&c| c != t).nth(1)?;
+    let next = arena
+        .children(p)
+        .skip_while(|&c| c != t)
+        .skip(1)
+        .find(|&c| nodes[c].total.chars > 0)?;
     let n = &nodes[next];
     // A paragraph after the title is prose with links in it, not a list of them.
     let free = n.kind != Kind::Para && !n.forced && !holds_forced[next] && !title.forced && !holds_forced[t];
-    (free && links_besides(n, None) && (n.total.chars as f32) <= max_chars).then(|| vec![t, next])
+    let pointers = links_besides(n, None) || grid_down(arena, next);
+    (free && pointers && (n.total.chars as f32) <= max_chars).then(|| vec![t, next])
+}
+
+/// Whether the one child of `block` with text besides `title` leads down to a card grid.
+fn grid_besides(arena: &Arena, block: usize, title: usize) -> bool {
+    let nodes = &arena.nodes;
+    let mut rest = arena
+        .children(block)
+        .filter(|&c| c != title && nodes[c].total.chars > 0);
+    match (rest.next(), rest.next()) {
+        (Some(only), None) => grid_down(arena, only),
+        _ => false,
+    }
+}
+
+/// Whether `block`, or the chain of single children with text below it, is a card grid.
+fn grid_down(arena: &Arena, block: usize) -> bool {
+    let nodes = &arena.nodes;
+    let mut g = block;
+    loop {
+        if card_grid(arena, g) {
+            return true;
+        }
+        let mut kids = arena
+            .children(g)
+            .filter(|&c| !nodes[c].dropped && nodes[c].total.chars > 0);
+        match (kids.next(), kids.next()) {
+            (Some(only), None) => g = only,
+            _ => return false,
+        }
+    }
+}
+
+/// Whether the children of `grid` with text are at least [`MIN_CARDS`] small cards of one
+/// class template, each holding a heading.
+fn card_grid(arena: &Arena, grid: usize) -> bool {
+    let nodes = &arena.nodes;
+    let mut cards = 0;
+    let mut sig = None;
+    for c in arena.children(grid) {
+        let n = &nodes[c];
+        if n.dropped || n.total.chars == 0 {
+            continue;
+        }
+        let card = n.sig != n.tag_sig && n.counts.headings > 0 && n.total.chars <= CARD_MAX_CHARS;
+        if !card || *sig.get_or_insert(n.sig) != n.sig {
+            return false;
+        }
+        cards += 1;
+    }
+    cards >= MIN_CARDS
 }
 
 /// Whether `block`, its `title` left out, has several links and is mostly links.

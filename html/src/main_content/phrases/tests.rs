@@ -196,6 +196,7 @@ fn pointer_titles_start_a_short_text_as_whole_words() {
         "Top Stories »",
         "More world stories from Example News:",
         "More local articles",
+        "Discover more",
     ] {
         assert!(is_pointer_title(yes), "{yes}");
     }
@@ -207,6 +208,7 @@ fn pointer_titles_start_a_short_text_as_whole_words() {
         "More games news:",
         "More about the design",
         "More storied walls",
+        "Discovered more lichens",
     ] {
         assert!(!is_pointer_title(no), "{no}");
     }
