@@ -96,20 +96,30 @@ struct Acc<'s> {
     /// values: only the first `n_seen` are read.)
     seen: &'s mut [WordKey; 16],
     n_seen: usize,
-    /// The previous word of the current class named a piece (article, post…).
-    prev_piece: bool,
-    /// The previous word of the current class named a component (card, item…).
-    prev_component: bool,
-    /// The previous word of the current class named a person (user, author, member).
-    prev_person: bool,
-    /// The previous words of the current class were `about` or `about the`.
-    prev_about: bool,
+    /// What the previous words of the current class began.
+    phrase: Phrase,
     /// The previous words of the current class were `form` or `form message`.
     prev_form: bool,
-    /// The previous word of the current class named a place after (`after`, `below`).
-    prev_place: bool,
-    /// The previous words of the current class were `call` (1) or `call to` (2).
-    prev_call: u8,
+}
+
+/// What the previous words of a class began, for the next word to complete
+/// (`article-body`, `about-the-author`, `call-to-action`). A word the vocabulary does not
+/// know ends them all, and so does a new class: one value to reset, so a new phrase cannot
+/// be left out of a reset.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Phrase {
+    /// The previous word named a piece (article, post…).
+    piece: bool,
+    /// The previous word named a component (card, item…).
+    component: bool,
+    /// The previous word named a person (user, author, member).
+    person: bool,
+    /// The previous words were `about` or `about the`.
+    about: bool,
+    /// The previous word named a place after (`after`, `below`).
+    place: bool,
+    /// The previous words were `call` (1) or `call to` (2).
+    call: u8,
 }
 
 impl Acc<'_> {
@@ -119,8 +129,14 @@ impl Acc<'_> {
         self.out.strong_chrome = true;
         self.out.article_body = false;
         self.out.score -= 3;
-        self.prev_person = false;
-        self.prev_about = false;
+        self.phrase.person = false;
+        self.phrase.about = false;
+    }
+
+    /// The state at the start of a class: no phrase begun, no form named.
+    fn new_class(&mut self) {
+        self.phrase = Phrase::default();
+        self.prev_form = false;
     }
 
     fn add(&mut self, w: &str) {
@@ -131,29 +147,25 @@ impl Acc<'_> {
         // words before it, and takes its place among the words seen.
         if e.word == Word::Neutral && e.roles == 0 {
             self.form_state(w);
-            self.prev_about = false;
-            self.prev_person = false;
-            self.prev_piece = false;
-            self.prev_component = false;
-            self.prev_place = false;
-            self.prev_call = 0;
+            self.phrase = Phrase::default();
             self.first_time(key);
             return;
         }
         let has = |role: u32| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
-        self.out.after_post |= self.prev_place && has(roles::BODY | roles::PIECE);
-        self.prev_place = has(roles::PLACE);
+        self.out.after_post |= self.phrase.place && has(roles::BODY | roles::PIECE);
+        self.phrase.place = has(roles::PLACE);
         // `article-body`, `entry-content`: a piece word followed by a body word.
-        if self.prev_piece && has(roles::BODY) {
+        if self.phrase.piece && has(roles::BODY) {
             self.out.article_body = true;
         }
-        let part_of_component = self.prev_component && has(roles::PART);
+        let part_of_component = self.phrase.component && has(roles::PART);
         // `cta`, `call-to-action`, `callToAction`: the box a site drops into a post.
         // (Most words play no part in the name: one bit test for them.)
-        self.prev_call = if has(roles::CALL) {
-            self.out.call_to_action |= matches!(w, "cta" | "ctas") || (self.prev_call == 2 && w == "action");
-            match (self.prev_call, w) {
+        self.phrase.call = if has(roles::CALL) {
+            self.out.call_to_action |=
+                matches!(w, "cta" | "ctas") || (self.phrase.call == 2 && w == "action");
+            match (self.phrase.call, w) {
                 (_, "call") => 1,
                 (1, "to") => 2,
                 _ => 0,
@@ -165,20 +177,20 @@ impl Acc<'_> {
         // `message-userDetails`, `author-bio`, `member-stats`: the box about a poster or an
         // author beside their text (title, join date, post count, biography) is chrome,
         // whatever content word ("details", "description") names its parts.
-        if self.prev_person && has(roles::PERSON_DETAIL) {
+        if self.phrase.person && has(roles::PERSON_DETAIL) {
             self.author_box();
             return;
         }
         // `about-author`, `about-the-author`, `mini-bio`, `post-body-bio`, `biography`:
         // the box about the writer that ends a post, even inside the post's body.
         // `authorbox`, `saboxplugin-wrap`: the same, named in one word by author-box plugins.
-        if (self.prev_about && has(roles::AUTHOR)) || has(roles::AUTHOR_BOX) {
+        if (self.phrase.about && has(roles::AUTHOR)) || has(roles::AUTHOR_BOX) {
             return self.author_box();
         }
-        self.prev_about = has(roles::ABOUT) || (self.prev_about && has(roles::THE));
-        self.prev_person = has(roles::PERSON);
-        self.prev_piece = has(roles::PIECE);
-        self.prev_component = has(roles::COMPONENT);
+        self.phrase.about = has(roles::ABOUT) || (self.phrase.about && has(roles::THE));
+        self.phrase.person = has(roles::PERSON);
+        self.phrase.piece = has(roles::PIECE);
+        self.phrase.component = has(roles::COMPONENT);
         // `card-footer`, `section-header`: a part of a component, not the page's chrome
         // (an article's or post's footer is its meta: tags, sharing, so it stays chrome).
         if part_of_component {
@@ -416,13 +428,8 @@ fn words_of(
         out: Words::default(),
         seen,
         n_seen: 0,
-        prev_piece: false,
-        prev_person: false,
-        prev_about: false,
-        prev_component: false,
+        phrase: Phrase::default(),
         prev_form: false,
-        prev_place: false,
-        prev_call: 0,
     };
     // A post's terms written as classes (`category-social-media tag-share
     // entry-author-jo`, two such classes or more) name its subject, not the element's role.
@@ -457,13 +464,7 @@ fn words_of(
         if term {
             continue;
         }
-        acc.prev_piece = false;
-        acc.prev_person = false;
-        acc.prev_about = false;
-        acc.prev_component = false;
-        acc.prev_form = false;
-        acc.prev_place = false;
-        acc.prev_call = 0;
+        acc.new_class();
         for_each_word(class, |w| acc.add(w));
     }
     acc.out

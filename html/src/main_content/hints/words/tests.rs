@@ -236,13 +236,8 @@ fn new_acc(seen: &mut [WordKey; 16]) -> Acc<'_> {
         out: Words::default(),
         seen,
         n_seen: 0,
-        prev_piece: false,
-        prev_component: false,
-        prev_person: false,
-        prev_about: false,
+        phrase: Phrase::default(),
         prev_form: false,
-        prev_place: false,
-        prev_call: 0,
     }
 }
 
@@ -278,26 +273,20 @@ fn the_roles_table_reads_words_as_the_matches_lists_did() {
             reference.prev_component = false;
             reference.prev_form = false;
             reference.prev_call = 0;
-            new.prev_form = false;
             reference.prev_place = false;
-            new.prev_place = false;
-            new.prev_call = 0;
-            new.prev_piece = false;
-            new.prev_person = false;
-            new.prev_about = false;
-            new.prev_component = false;
+            new.new_class();
             for _ in 0..rng.below(7) {
                 let w = &pieces[rng.below(pieces.len())];
                 reference.add(w);
                 new.add(w);
                 assert_eq!(
                     (
-                        new.prev_piece,
-                        new.prev_person,
-                        new.prev_about,
-                        new.prev_component,
-                        new.prev_place,
-                        new.prev_call
+                        new.phrase.piece,
+                        new.phrase.person,
+                        new.phrase.about,
+                        new.phrase.component,
+                        new.phrase.place,
+                        new.phrase.call
                     ),
                     (
                         reference.prev_piece,
