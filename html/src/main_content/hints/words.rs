@@ -10,10 +10,9 @@ use crate::dom::local_name;
 use crate::main_content::signature::signature;
 use crate::main_content::str_memo::StrMemo;
 use crate::main_content::upstream::ListedClass;
+use crate::main_content::vocabulary::class_scan::for_each_class;
 use crate::main_content::vocabulary::roles;
-use crate::main_content::vocabulary::{
-    Entry, Word, WordKey, contains_either, entry_of, for_each_word, fragments,
-};
+use crate::main_content::vocabulary::{Entry, Word, WordKey, contains_either, entry_of};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -416,7 +415,8 @@ pub(super) fn post_term(class: &str) -> bool {
 
 /// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
 /// whether it holds a `:` or a `[` (a responsive or variant utility). `seen`: storage for
-/// the words seen (what it holds is not read).
+/// the words seen (what it holds is not read). One scan of the value's bytes reads its
+/// classes, their variant test, fragments and word parts ([`for_each_class`]).
 #[inline(never)]
 fn words_of(
     value: &str,
@@ -438,9 +438,10 @@ fn words_of(
     // Utility-class frameworks put dozens of classes on one element; only the first few
     // name what the element is.
     let mut n = 0;
-    for class in value.split_ascii_whitespace() {
+    for_each_class(value, |c| {
+        let class = c.text();
         // Responsive/variant utilities (`md:hidden`, `w-[20px]`) say nothing.
-        let variant = contains_either(class, b':', b'[');
+        let variant = c.variant;
         each(class, variant);
         // A post's term still takes its place among the first few classes.
         let term = is_class
@@ -453,20 +454,19 @@ fn words_of(
                     .is_some()
             });
         if class.len() >= 4 && !term {
-            let (boiler, reader) = fragments(class);
-            acc.out.boiler |= boiler;
-            acc.out.screen_reader |= is_class && !variant && reader;
+            acc.out.boiler |= c.boiler;
+            acc.out.screen_reader |= is_class && !variant && c.reader;
         }
         if variant || n == 8 {
-            continue;
+            return;
         }
         n += 1;
         if term {
-            continue;
+            return;
         }
         acc.new_class();
-        for_each_word(class, |w| acc.add(w));
-    }
+        c.for_each_word(|w| acc.add(w));
+    });
     acc.out
 }
 

@@ -320,3 +320,123 @@ fn slugs_are_ids_of_five_parts_as_the_split_counts_them() {
     }
     assert!(slugs > 1000, "{slugs}");
 }
+
+/// `words_of` as it was before the one-pass scan: a split, then for each class the
+/// variant test, the fragment scan and the word splitter, each a scan of its own.
+fn words_of_reference(value: &str, is_class: bool, mut each: impl FnMut(&str, bool)) -> Words {
+    use crate::main_content::vocabulary::{for_each_word, fragments};
+    let mut seen = [WordKey::default(); 16];
+    let mut acc = new_acc(&mut seen);
+    let mut post_terms: Option<bool> = None;
+    let mut n = 0;
+    for class in value.split_ascii_whitespace() {
+        let variant = contains_either(class, b':', b'[');
+        each(class, variant);
+        let term = is_class
+            && post_term(class)
+            && *post_terms.get_or_insert_with(|| {
+                value
+                    .split_ascii_whitespace()
+                    .filter(|c| post_term(c))
+                    .nth(1)
+                    .is_some()
+            });
+        if class.len() >= 4 && !term {
+            let (boiler, reader) = fragments(class);
+            acc.out.boiler |= boiler;
+            acc.out.screen_reader |= is_class && !variant && reader;
+        }
+        if variant || n == 8 {
+            continue;
+        }
+        n += 1;
+        if term {
+            continue;
+        }
+        acc.new_class();
+        for_each_word(class, |w| acc.add(w));
+    }
+    acc.out
+}
+
+#[test]
+fn one_pass_words_are_the_words_the_separate_scans_read() {
+    // Vocabulary words in both cases, phrases, post terms, variants, fragments and marks,
+    // generated names, separators and whitespace of every kind.
+    let mut pieces: Vec<String> = crate::main_content::vocabulary::listed_words()
+        .map(|(w, _)| w.to_string())
+        .step_by(3)
+        .collect();
+    pieces.extend(
+        [
+            " ",
+            " ",
+            " ",
+            "  ",
+            "\t",
+            "\n",
+            "\x0c",
+            "\x0b",
+            "-",
+            "-",
+            "_",
+            "__",
+            ":",
+            "[",
+            "]",
+            "md:",
+            "w-[2px]",
+            "Body",
+            "Content",
+            "article",
+            "entry",
+            "about",
+            "the",
+            "author",
+            "call",
+            "to",
+            "action",
+            "form",
+            "done",
+            "message",
+            "user",
+            "details",
+            "card",
+            "footer",
+            "after",
+            "post",
+            "category-",
+            "tag-",
+            "status-",
+            "sr-only",
+            "visually-hidden",
+            "cookie",
+            "NewsLetter",
+            "gdpr",
+            "x9Kd",
+            "hJDwNd",
+            "é",
+            "Größe",
+            "a",
+            "A1",
+            "navWrap",
+            "SiteFooter",
+        ]
+        .map(String::from),
+    );
+    let mut rng = crate::test_rng::TestRng::new(41);
+    let mut seen = [WordKey::default(); 16];
+    for round in 0..100_000 {
+        let v: String = (0..rng.below(30))
+            .map(|_| pieces[rng.below(pieces.len())].as_str())
+            .collect();
+        let is_class = round % 3 != 0;
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let got = words_of(&v, is_class, &mut seen, |c, variant| {
+            fast.push((c.to_string(), variant))
+        });
+        let want = words_of_reference(&v, is_class, |c, variant| slow.push((c.to_string(), variant)));
+        assert_eq!(got, want, "{v:?} {is_class}");
+        assert_eq!(fast, slow, "{v:?}");
+    }
+}
