@@ -25,6 +25,9 @@ pub(super) struct StrMemo<V> {
     text: String,
 }
 
+/// Where [`StrMemo::get_or_vacant`] found no value: the key's hash.
+pub(super) struct Vacant(u64);
+
 impl<V> StrMemo<V> {
     /// Room for `n` keys of about 32 bytes without growing.
     pub(super) fn with_capacity(n: usize) -> Self {
@@ -52,21 +55,43 @@ impl<V> StrMemo<V> {
         None
     }
 
+    #[cfg(test)]
     pub(super) fn get_mut(&mut self, key: &str) -> Option<&mut V> {
         let at = self.find(key, Self::hash(key));
         at.map(|i| &mut self.entries[i].value)
     }
 
+    /// The value of `key`, or a [`Vacant`] place to put one (the key hashed once for both).
+    pub(super) fn get_or_vacant(&mut self, key: &str) -> Result<&mut V, Vacant> {
+        let h = Self::hash(key);
+        match self.find(key, h) {
+            Some(i) => Ok(&mut self.entries[i].value),
+            None => Err(Vacant(h)),
+        }
+    }
+
+    /// Puts the value of a key [`Self::get_or_vacant`] did not find (nothing put since).
+    pub(super) fn fill(&mut self, key: &str, vacant: Vacant, value: V) {
+        self.add_new(key, vacant.0, value);
+    }
+
     /// Sets the value of `key` (added, or replacing the one it had).
+    #[cfg(test)]
     pub(super) fn insert(&mut self, key: &str, value: V) {
         self.insert_hashed(key, Self::hash(key), value);
     }
 
+    #[cfg(test)]
     fn insert_hashed(&mut self, key: &str, h: u64, value: V) {
         if let Some(i) = self.find(key, h) {
             self.entries[i].value = value;
             return;
         }
+        self.add_new(key, h, value);
+    }
+
+    /// Adds `key`, which is not in the memo, with its hash `h`.
+    fn add_new(&mut self, key: &str, h: u64, value: V) {
         let (Ok(start), Ok(len), Ok(new)) = (
             u32::try_from(self.text.len()),
             u32::try_from(key.len()),
@@ -108,9 +133,20 @@ mod tests {
                 reference.get(&key).copied(),
                 "{key:?}"
             );
-            if rng.below(2) == 0 {
-                memo.insert(&key, i);
-                reference.insert(key, i);
+            match rng.below(4) {
+                0 => {
+                    memo.insert(&key, i);
+                    reference.insert(key, i);
+                }
+                // A miss filled in place, a hit updated through the same look-up.
+                1 => {
+                    match memo.get_or_vacant(&key) {
+                        Ok(v) => *v = i,
+                        Err(vacant) => memo.fill(&key, vacant, i),
+                    }
+                    reference.insert(key, i);
+                }
+                _ => {}
             }
         }
         assert!(reference.len() > 100);

@@ -145,11 +145,18 @@ impl SimpleSelectors {
         value.split_ascii_whitespace().any(|c| self.lists(c))
     }
 
-    /// Whether one class (not empty) is listed.
+    /// Whether one class (not empty) is listed. (The length test in line: most classes
+    /// fail it.)
+    #[inline]
     fn lists(&self, class: &str) -> bool {
         // One of 64 bytes or more is on no list.
         let lens = self.class_lens[usize::from(class.as_bytes()[0])];
-        class.len() < 64 && lens >> class.len() & 1 != 0 && self.classes.contains(class)
+        class.len() < 64 && lens >> class.len() & 1 != 0 && self.has_class(class)
+    }
+
+    #[inline(never)]
+    fn has_class(&self, class: &str) -> bool {
+        self.classes.contains(class)
     }
 }
 
@@ -187,6 +194,7 @@ impl Default for ListedClass {
 
 impl ListedClass {
     /// Takes one class (not empty) of the value into account.
+    #[inline]
     pub(super) fn class(&mut self, c: &str) {
         self.excluded = self.excluded || self.lists.0.lists(c);
         self.forced = self.forced || self.lists.1.lists(c);

@@ -301,8 +301,8 @@ pub(crate) fn words_and_listed_classes<'e>(
             continue;
         }
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get_mut(&a.value) {
-                Some((w, l, last)) => {
+            let (w, l) = match cache.classes.get_or_vacant(&a.value) {
+                Ok((w, l, last)) => {
                     // The first class value makes the signature.
                     if sig.is_none() {
                         if last.0 != tag_sig {
@@ -312,7 +312,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     }
                     (*w, *l)
                 }
-                None => {
+                Err(vacant) => {
                     // One split of the value for its words, upstream's lists and the
                     // hiding classes.
                     let mut hiding = HidingClasses::default();
@@ -328,7 +328,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     };
                     let last = (tag_sig, signature(tag_sig, &a.value));
                     sig.get_or_insert(last.1);
-                    cache.classes.insert(&a.value, (w, l, last));
+                    cache.classes.fill(&a.value, vacant, (w, l, last));
                     (w, l)
                 }
             };
@@ -404,13 +404,18 @@ const POST_TERM_PREFIXES: &[&str] = &[
 ];
 
 /// Whether a class names one of a post's terms (see [`POST_TERM_PREFIXES`]).
+#[inline]
 pub(super) fn post_term(class: &str) -> bool {
-    // Most classes start with another letter: one comparison for them.
+    // Most classes start with another letter: one comparison for them, in line.
     let first = class.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
-    matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't')
-        && POST_TERM_PREFIXES
-            .iter()
-            .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+    matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't') && has_post_term_prefix(class)
+}
+
+#[inline(never)]
+fn has_post_term_prefix(class: &str) -> bool {
+    POST_TERM_PREFIXES
+        .iter()
+        .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
 }
 
 /// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
