@@ -169,14 +169,15 @@ pub(super) fn text_stats_from(
             WORD => {
                 let run = i;
                 t.words += u32::from(!in_word);
-                let mut c = b[i];
-                loop {
+                // (The first byte is one: the loop reads it again, which keeps the loop's
+                // body to one load and one test a letter.)
+                while i < b.len() {
+                    let c = b[i];
+                    if table[c as usize] != WORD {
+                        break;
+                    }
                     h = (h ^ u64::from(c | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
                     i += 1;
-                    match b.get(i) {
-                        Some(&next) if table[next as usize] == WORD => c = next,
-                        _ => break,
-                    }
                 }
                 t.chars += (i - run) as u32;
                 in_word = true;
