@@ -203,13 +203,21 @@ impl Acc<'_> {
     /// `w-form-done`, `w-form-fail`, `form-success`, `form_message-error`: a form's state
     /// messages ("Thank you! Your submission has been received!"), which the page's
     /// stylesheet hides until the form is sent: never content.
+    /// (In line: most words follow no `form` and are not one.)
+    #[inline]
     fn form_state(&mut self, w: &str) {
         if self.prev_form {
-            self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
-            self.prev_form = matches!(w, "message" | "msg");
+            self.after_form(w);
         } else {
             self.prev_form = w == "form";
         }
+    }
+
+    /// [`Self::form_state`] of a word after `form` or `form message`.
+    #[inline(never)]
+    fn after_form(&mut self, w: &str) {
+        self.out.boiler |= matches!(w, "done" | "fail" | "failure" | "success" | "error" | "sent");
+        self.prev_form = matches!(w, "message" | "msg");
     }
 
     /// Whether the word of `key` is new to the element (remembered while there is room).
