@@ -17,4 +17,12 @@ impl TestRng {
         self.0 ^= self.0 << 17;
         (self.0 % n as u64) as usize
     }
+
+    /// Fewer than `max` of `pieces` (`max` > 0), each picked at random, joined.
+    pub(crate) fn string_of<S: AsRef<str>>(&mut self, pieces: &[S], max: usize) -> String {
+        let n = self.below(max);
+        (0..n)
+            .map(|_| pieces[self.below(pieces.len())].as_ref())
+            .collect()
+    }
 }

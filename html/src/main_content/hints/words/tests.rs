@@ -427,9 +427,7 @@ fn one_pass_words_are_the_words_the_separate_scans_read() {
     let mut rng = crate::test_rng::TestRng::new(41);
     let mut seen = [WordKey::default(); 16];
     for round in 0..100_000 {
-        let v: String = (0..rng.below(30))
-            .map(|_| pieces[rng.below(pieces.len())].as_str())
-            .collect();
+        let v = rng.string_of(&pieces, 30);
         let is_class = round % 3 != 0;
         let (mut fast, mut slow) = (Vec::new(), Vec::new());
         let got = words_of(&v, is_class, &mut seen, |c, variant| {

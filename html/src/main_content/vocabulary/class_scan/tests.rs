@@ -115,9 +115,7 @@ fn the_scan_reads_what_the_four_scans_read() {
     );
     let mut rng = crate::test_rng::TestRng::new(23);
     for _ in 0..200_000 {
-        let v: String = (0..rng.below(24))
-            .map(|_| pieces[rng.below(pieces.len())].as_str())
-            .collect();
+        let v = rng.string_of(&pieces, 24);
         assert_eq!(scanned(&v), reference(&v), "{v:?}");
     }
 }
