@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use dom_query::{Document, NodeData, NodeId};
+use dom_query::{Document, Element, NodeData, NodeId};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns};
@@ -84,6 +84,28 @@ impl Sink {
         if !merged {
             tree.append_child_data_of(&parent, NodeData::Text { contents: text });
         }
+    }
+}
+
+impl Sink {
+    /// A new element as the last child of `parent`: what `create_element` (with no flag
+    /// set: not a template, not MathML `annotation-xml`) then `append` make, the same node
+    /// with the same id, built and linked under one borrow of the node list.
+    pub(crate) fn append_element(&self, parent: NodeId, name: QualName, attrs: Vec<Attribute>) -> NodeId {
+        let tree = &self.doc.tree;
+        let noscript = name.local == local_name!("noscript");
+        let element = Element::new(name, attrs, None, false);
+        tree.append_child_data_of(&parent, NodeData::Element(element));
+        // The node just appended is the parent's last child (`NodeId` has no public
+        // constructor to name it beforehand).
+        let id = tree
+            .query_node(&parent, |n| n.last_child)
+            .flatten()
+            .expect("the element was just appended to its parent");
+        if noscript {
+            self.noscripts.borrow_mut().push(id);
+        }
+        id
     }
 }
 

@@ -63,7 +63,9 @@ impl Open {
     }
 }
 
-/// An entry of the list of active formatting elements.
+/// An entry of the list of active formatting elements. An element's entry holds the tag
+/// it was made for without its attributes: the element holds them (see
+/// `Builder::attrs_of`).
 pub(crate) enum Entry {
     Marker,
     Element { id: NodeId, tag: Tag },

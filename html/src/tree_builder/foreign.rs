@@ -113,16 +113,48 @@ const SVG_ATTRS: &[(&str, &str)] = &[
     ("zoomandpan", "zoomAndPan"),
 ];
 
-/// The proper case of `name` in `table` (sorted by lower case name), if it is there.
-fn proper(table: &[(&str, &'static str)], name: &LocalName) -> Option<LocalName> {
+/// The lengths of a case table's names by first letter: bit `n` of entry `c - b'a'` is set
+/// when a name of `n` bytes (under 32) starts with `c`. A name whose bit is clear is not in
+/// the table, which most names on an SVG element (`d`, `fill`, `class`, `stroke`) are.
+type Lengths = [u32; 26];
+
+const fn lengths(table: &[(&str, &str)]) -> Lengths {
+    let mut out = [0u32; 26];
+    let mut i = 0;
+    while i < table.len() {
+        let name = table[i].0.as_bytes();
+        assert!(name[0].is_ascii_lowercase() && name.len() < 32);
+        out[(name[0] - b'a') as usize] |= 1 << name.len();
+        i += 1;
+    }
+    out
+}
+
+const SVG_TAG_LENGTHS: Lengths = lengths(SVG_TAGS);
+const SVG_ATTR_LENGTHS: Lengths = lengths(SVG_ATTRS);
+
+/// Whether `name` may be in the table `lengths` was made of.
+fn may_hold(lengths: &Lengths, name: &str) -> bool {
+    let (Some(&first), len) = (name.as_bytes().first(), name.len()) else {
+        return false;
+    };
+    len < 32 && first.is_ascii_lowercase() && lengths[(first - b'a') as usize] & (1 << len) != 0
+}
+
+/// The proper case of `name` in `table` (sorted by lower case name, its [`Lengths`] in
+/// `lengths`), if it is there.
+fn proper(table: &[(&str, &'static str)], lengths: &Lengths, name: &LocalName) -> Option<LocalName> {
     let lower: &str = name;
+    if !may_hold(lengths, lower) {
+        return None;
+    }
     let i = table.binary_search_by(|(l, _)| (*l).cmp(lower)).ok()?;
     Some(LocalName::from(table[i].1))
 }
 
 pub(super) fn adjust_svg_attributes(tag: &mut Tag) {
     for a in &mut tag.attrs {
-        if let Some(name) = proper(SVG_ATTRS, &a.name.local) {
+        if let Some(name) = proper(SVG_ATTRS, &SVG_ATTR_LENGTHS, &a.name.local) {
             a.name = QualName::new(None, ns!(), name);
         }
     }
@@ -306,7 +338,7 @@ impl Builder {
     fn foreign_start(&mut self, mut tag: Tag) -> Result<(), super::Bail> {
         let ns = self.current().ns;
         if ns == Ns::Svg {
-            if let Some(name) = proper(SVG_TAGS, &tag.name) {
+            if let Some(name) = proper(SVG_TAGS, &SVG_TAG_LENGTHS, &tag.name) {
                 tag.name = name;
             }
             adjust_svg_attributes(&mut tag);
@@ -326,5 +358,24 @@ mod tests {
     fn case_tables_are_sorted_for_binary_search() {
         assert!(super::SVG_TAGS.is_sorted_by_key(|(l, _)| *l));
         assert!(super::SVG_ATTRS.is_sorted_by_key(|(l, _)| *l));
+    }
+
+    /// The length filter passes every name of a table and rules out names that are not in it.
+    #[test]
+    fn length_filter_passes_every_listed_name() {
+        use super::{SVG_ATTR_LENGTHS, SVG_ATTRS, SVG_TAG_LENGTHS, SVG_TAGS, may_hold};
+        for (table, lengths) in [(SVG_TAGS, &SVG_TAG_LENGTHS), (SVG_ATTRS, &SVG_ATTR_LENGTHS)] {
+            for (lower, _) in table {
+                assert!(may_hold(lengths, lower), "{lower}");
+            }
+        }
+        for name in [
+            "d", "fill", "class", "stroke", "width", "xmlns", "", "-x", "Viewbox",
+        ] {
+            assert!(!may_hold(&SVG_ATTR_LENGTHS, name), "{name}");
+        }
+        for name in ["path", "g", "svg", "circle", "use", "symbol"] {
+            assert!(!may_hold(&SVG_TAG_LENGTHS, name), "{name}");
+        }
     }
 }

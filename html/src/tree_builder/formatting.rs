@@ -2,23 +2,48 @@
 //! reconstructing, clearing to a marker, and the adoption agency algorithm for misnested
 //! formatting end tags (html5ever's form of it: eight outer and the inner counter steps).
 
-use dom_query::NodeId;
+use dom_query::{NodeData, NodeId};
 use html5ever::tokenizer::Tag;
-use html5ever::{LocalName, local_name};
+use html5ever::{Attribute, LocalName, local_name};
 
 use super::entries::{Entry, Ns, Open};
 use super::stack::{Scope, special};
 use super::{Bail, Builder};
 
-/// Whether two tags are the same but for the order of their attributes (names are unique
-/// within a tag).
-fn same_tag(a: &Tag, b: &Tag) -> bool {
-    a.name == b.name
-        && a.attrs.len() == b.attrs.len()
-        && a.attrs.iter().all(|x| b.attrs.iter().any(|y| x == y))
-}
-
 impl Builder {
+    /// Whether `tag` is the same as an entry's (`old`, made for the element `id`, whose
+    /// attributes the element holds) but for the order of their attributes (names are
+    /// unique within a tag).
+    fn same_tag(&self, tag: &Tag, old: &Tag, id: NodeId) -> bool {
+        tag.name == old.name
+            && self
+                .sink
+                .doc
+                .tree
+                .query_node(&id, |n| match &n.data {
+                    NodeData::Element(e) => {
+                        e.attrs.len() == tag.attrs.len()
+                            && tag.attrs.iter().all(|x| e.attrs.iter().any(|y| x == y))
+                    }
+                    _ => false,
+                })
+                .unwrap_or(false)
+    }
+
+    /// The attributes of an entry's element (those of the tag it was made for: the tree
+    /// builder never changes a formatting element's attributes), for a new element made
+    /// for the same tag.
+    fn attrs_of(&self, id: NodeId) -> Vec<Attribute> {
+        self.sink
+            .doc
+            .tree
+            .query_node(&id, |n| match &n.data {
+                NodeData::Element(e) => e.attrs.clone(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default()
+    }
+
     /// Index of the first entry after the last marker.
     fn after_marker(&self) -> usize {
         self.active
@@ -34,13 +59,13 @@ impl Builder {
     }
 
     /// Inserts an element for a formatting tag and pushes it onto the list.
-    pub(super) fn push_formatting(&mut self, tag: Tag) {
+    pub(super) fn push_formatting(&mut self, mut tag: Tag) {
         let from = self.after_marker();
         let mut first = None;
         let mut matches = 0;
         for (i, e) in self.active[from..].iter().enumerate() {
-            if let Entry::Element { tag: old, .. } = e
-                && same_tag(&tag, old)
+            if let Entry::Element { id, tag: old } = e
+                && self.same_tag(&tag, old, *id)
             {
                 first.get_or_insert(from + i);
                 matches += 1;
@@ -51,10 +76,12 @@ impl Builder {
         {
             self.active.remove(i);
         }
+        // The attributes go to the element; the entry keeps the rest of the tag.
+        let attrs = std::mem::take(&mut tag.attrs);
         let id = self.insert(
             Ns::Html,
             tag.name.clone(),
-            tag.attrs.clone(),
+            attrs,
             tag.had_duplicate_attributes,
             true,
         );
@@ -85,10 +112,11 @@ impl Builder {
             }
         }
         loop {
-            let Entry::Element { tag, .. } = &self.active[i] else {
+            let Entry::Element { id, tag } = &self.active[i] else {
                 return;
             };
-            let (name, attrs, dup) = (tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
+            let (name, dup) = (tag.name.clone(), tag.had_duplicate_attributes);
+            let attrs = self.attrs_of(*id);
             let id = self.insert(Ns::Html, name, attrs, dup, true);
             if let Entry::Element { id: old, .. } = &mut self.active[i] {
                 *old = id;
@@ -209,7 +237,8 @@ impl Builder {
             let Entry::Element { tag, .. } = &self.active[p] else {
                 return Err("marker in adoption");
             };
-            let (name, attrs, dup) = (tag.name.clone(), tag.attrs.clone(), tag.had_duplicate_attributes);
+            let (name, dup) = (tag.name.clone(), tag.had_duplicate_attributes);
+            let attrs = self.attrs_of(node);
             let new = self.create(Ns::Html, name.clone(), attrs, dup);
             self.open.replace(
                 node_index,
@@ -241,7 +270,7 @@ impl Builder {
         let new = self.create(
             Ns::Html,
             tag.name.clone(),
-            tag.attrs.clone(),
+            self.attrs_of(fmt),
             tag.had_duplicate_attributes,
         );
         let tree = &self.sink.doc.tree;

@@ -42,6 +42,7 @@ use entries::{Entry, Ns, Open};
 use html5ever::ParseOpts;
 use html5ever::tree_builder::TreeBuilder;
 use open_stack::OpenStack;
+use place::Place;
 
 /// Why our tree builder gave up on a page (a short fixed phrase, counted by the tools).
 pub(crate) type Bail = &'static str;
@@ -226,8 +227,18 @@ impl Builder {
     /// Inserts an element for a token at the current node (pushed when `push`).
     fn insert(&mut self, ns: Ns, name: LocalName, attrs: Vec<Attribute>, dup: bool, push: bool) -> NodeId {
         let place = self.place_for(self.current());
-        let id = self.create(ns, name.clone(), attrs, dup);
-        self.put_node(place, id);
+        let id = match place {
+            // Made and appended in one step: the same node, id and links as below.
+            Place::Last(parent) if !needs_flags(ns, &name) => {
+                let qname = QualName::new(None, ns.namespace(), name.clone());
+                self.sink.append_element(parent, qname, attrs)
+            }
+            place => {
+                let id = self.create(ns, name.clone(), attrs, dup);
+                self.put_node(place, id);
+                id
+            }
+        };
         if push {
             self.open.push(Open { id, ns, name });
         }
@@ -279,6 +290,16 @@ impl Builder {
         self.orig = self.mode;
         self.mode = Mode::Text;
         Ok(Flow::Raw(kind))
+    }
+}
+
+/// Whether an element named so is made with a flag (`create_element_with_flags`): a
+/// template (its contents fragment), MathML `annotation-xml` (an integration point).
+fn needs_flags(ns: Ns, name: &LocalName) -> bool {
+    match ns {
+        Ns::Html => *name == html5ever::local_name!("template"),
+        Ns::MathMl => *name == html5ever::local_name!("annotation-xml"),
+        Ns::Svg => false,
     }
 }
 
