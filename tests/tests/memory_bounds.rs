@@ -1,13 +1,15 @@
 //! Memory that must not grow with use (docs/ROBUSTNESS.md, "Memory"): plugin
 //! versions replaced by hot swaps are dropped once no request holds them,
 //! and the page cache's in-memory tier stays within `DISTILL_CACHE_HOT_MIB`
-//! however much is written through it. Both read the server's `/metrics`.
+//! however much is written through it (both read the server's `/metrics`);
+//! a plugin's compiled code is mapped only once the plugin serves.
 
 use distill_e2e::client::http;
 use distill_e2e::{
     Plugins, ServerOptions, TestServer, plugins_dir_with, scrape, shipped_plugins_dir, site, test_plugins_dir,
 };
-use serde_json::json;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,8 +31,8 @@ async fn metric(server: &TestServer, name: &str) -> Option<f64> {
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }
 
-/// Plugins serving now, from the admin API.
-async fn serving(server: &TestServer) -> usize {
+/// The plugins serving now, from the admin API.
+async fn plugin_list(server: &TestServer) -> Vec<Value> {
     let r = http()
         .get(server.endpoint("/admin/plugins"))
         .bearer_auth(ADMIN_KEY)
@@ -38,8 +40,33 @@ async fn serving(server: &TestServer) -> usize {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    let body: serde_json::Value = r.json().await.unwrap();
-    body["plugins"].as_array().map(Vec::len).unwrap_or(0)
+    let body: Value = r.json().await.unwrap();
+    body["plugins"].as_array().cloned().unwrap_or_default()
+}
+
+/// How many plugins serve now.
+async fn serving(server: &TestServer) -> usize {
+    plugin_list(server).await.len()
+}
+
+/// The compiled plugin code files the server process has mapped.
+fn mapped_code_files(server: &TestServer) -> BTreeSet<String> {
+    std::fs::read_to_string(format!("/proc/{}/maps", server.pid()))
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_whitespace().nth(5))
+        .filter(|path| path.ends_with(".cwasm"))
+        .filter_map(|path| Some(Path::new(path).file_name()?.to_string_lossy().into_owned()))
+        .collect()
+}
+
+/// The names of the plugins the admin API lists with their code mapped.
+fn with_code_mapped(plugins: &[Value]) -> Vec<&str> {
+    plugins
+        .iter()
+        .filter(|p| p["codeMapped"] == json!(true))
+        .filter_map(|p| p["name"].as_str())
+        .collect()
 }
 
 /// Replaces `dest` atomically.
@@ -124,6 +151,34 @@ async fn hot_swaps_drop_the_replaced_plugin_versions() {
         "plugin versions alive after 8 hot swaps (serving: {plugins})\n{}",
         server.logs()
     );
+}
+
+#[tokio::test]
+async fn a_plugin_maps_its_code_only_once_it_serves() {
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_ADMIN_KEY", ADMIN_KEY));
+    let plugins = plugin_list(&server).await;
+    assert!(plugins.len() > 1, "{plugins:?}");
+    assert_eq!(with_code_mapped(&plugins), Vec::<&str>::new(), "after loading");
+    assert_eq!(mapped_code_files(&server), BTreeSet::new(), "after loading");
+
+    // A markdown scrape maps the markdown plugin's code, and only that.
+    for round in 0..2 {
+        scrape(
+            server.url(),
+            &json!({ "url": site().url("/article.html"), "maxAge": 0 }),
+        )
+        .await
+        .assert_ok();
+        let plugins = plugin_list(&server).await;
+        assert_eq!(with_code_mapped(&plugins), ["markdown"], "round {round}");
+        let markdown = plugins.iter().find(|p| p["name"] == "markdown").unwrap();
+        let sha256 = markdown["sha256"].as_str().unwrap();
+        let files = mapped_code_files(&server);
+        assert!(
+            files.len() == 1 && files.iter().all(|f| f.starts_with(sha256)),
+            "round {round}: {files:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -9,6 +9,7 @@ use super::bindings::{
     ConvertOptions, Document, FileInput, Page, PluginError, PluginInfo, Prepared, Rendered,
 };
 use super::engine::{PluginRuntime, SlotKind};
+use super::loader;
 use super::plugin::LoadedPlugin;
 use super::sandbox::{CallPermit, CallState, Grants};
 use super::ticker::InFlight;
@@ -235,7 +236,7 @@ impl PluginRuntime {
         request_deadline: Instant,
         llm_denied: Option<&str>,
     ) -> Result<Rendered, PluginCallError> {
-        let Prepared::Format(pre) = &plugin.prepared else {
+        let Prepared::Format(pre) = self.code_of(plugin).await? else {
             return Err(not_a(plugin, "format"));
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
@@ -271,7 +272,7 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Document, PluginCallError> {
-        let Prepared::Converter(pre) = &plugin.prepared else {
+        let Prepared::Converter(pre) = self.code_of(plugin).await? else {
             return Err(not_a(plugin, "converter"));
         };
         let limits = CallLimits::for_plugin(self, plugin, request_deadline);
@@ -286,6 +287,19 @@ impl PluginRuntime {
             .await;
         let result = guard_deadline(&call.limits, pre.convert(&mut call.store, file, options)).await;
         call.finish(Some(plugin), result)
+    }
+
+    /// `plugin`'s pre-instantiated component, mapped again if this is its
+    /// first call.
+    async fn code_of<'p>(&self, plugin: &'p LoadedPlugin) -> Result<&'p Prepared, PluginCallError> {
+        plugin
+            .code
+            .get(|| loader::map_again(self, &plugin.path, &plugin.sha256))
+            .await
+            .map_err(|e| PluginCallError {
+                plugin: plugin.manifest.name.clone(),
+                kind: PluginCallErrorKind::Instantiate(format!("its code could not be mapped: {e:#}")),
+            })
     }
 
     /// Calls `info` on a freshly prepared component (at load time).

@@ -58,17 +58,8 @@ impl CodeCache {
     ) -> anyhow::Result<Component> {
         let path = self.path_for(sha256);
         if path.is_file() {
-            // Safety: the file was written by `store` below from
-            // `Engine::precompile_component` of this engine's settings (the
-            // name carries both the component's digest and the engine key), in
-            // a directory only the operator controls — the same trust wasmtime's
-            // own cache places in its directory. A file that does not match the
-            // engine is refused by wasmtime and rewritten.
-            match unsafe { Component::deserialize_file(engine, &path) } {
-                Ok(component) => {
-                    touch(&path);
-                    return Ok(component);
-                }
+            match self.mapped(engine, sha256) {
+                Ok(component) => return Ok(component),
                 Err(e) => tracing::warn!(path = %path.display(), "recompiling: cached code unusable: {e:#}"),
             }
         }
@@ -78,8 +69,28 @@ impl CodeCache {
             // Safety: `compiled` was just produced by an engine of this one's settings.
             return Ok(unsafe { Component::deserialize(engine, &compiled)? });
         }
-        // Safety: as above — the file holds what was just compiled for this engine.
-        Ok(unsafe { Component::deserialize_file(engine, &path)? })
+        // The file holds what was just compiled for this engine.
+        self.mapped(engine, sha256)
+    }
+
+    /// Whether there is a file of code for the component with this SHA-256.
+    pub fn holds(&self, sha256: &str) -> bool {
+        self.path_for(sha256).is_file()
+    }
+
+    /// The component with this SHA-256 for `engine`, mapped from its
+    /// precompiled file; an error when there is none or wasmtime refuses it.
+    pub fn mapped(&self, engine: &Engine, sha256: &str) -> anyhow::Result<Component> {
+        let path = self.path_for(sha256);
+        // Safety: the file was written by `store` below from
+        // `Engine::precompile_component` of this engine's settings (the
+        // name carries both the component's digest and the engine key), in
+        // a directory only the operator controls — the same trust wasmtime's
+        // own cache places in its directory. A file that does not match the
+        // engine is refused by wasmtime (and `component` rewrites it).
+        let component = unsafe { Component::deserialize_file(engine, &path)? };
+        touch(&path);
+        Ok(component)
     }
 
     /// Deletes entries whose SHA-256 is not in `in_use` and that were not used
@@ -183,6 +194,25 @@ mod tests {
             .unwrap();
         assert_eq!(made.get(), 1);
         assert_ne!(std::fs::read(cache.path_for("bb")).unwrap(), b"not compiled code");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn maps_only_a_stored_file_of_code() {
+        let dir = scratch_dir("mapped");
+        let engine = Engine::default();
+        let cache = CodeCache::open(&dir, &engine).unwrap();
+        assert!(!cache.holds("cc"));
+        assert!(cache.mapped(&engine, "cc").is_err(), "nothing stored yet");
+        let made = std::cell::Cell::new(0);
+        cache
+            .component(&engine, compiler(&made), "cc", EMPTY_COMPONENT)
+            .unwrap();
+        assert!(cache.holds("cc"));
+        cache.mapped(&engine, "cc").expect("the stored code maps");
+        std::fs::write(cache.path_for("cc"), b"not compiled code").unwrap();
+        assert!(cache.mapped(&engine, "cc").is_err(), "a damaged file is refused");
+        assert_eq!(made.get(), 1, "mapping never compiles");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

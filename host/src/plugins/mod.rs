@@ -14,6 +14,7 @@
 //! - [`manifest`]: what a plugin declares about itself.
 //! - [`page_parts`]: which parts of `page` a format plugin reads.
 //! - [`loader`]: compiling a component file into a [`LoadedPlugin`].
+//! - [`resident`]: a plugin's code, let go of after loading, mapped at its first call.
 //! - [`registry`]: the set of loaded plugins, looked up by format or extension.
 //! - [`reload`]: (re)scanning the plugins directory and swapping the registry.
 //! - [`watcher`]: hot swap — reload when the directory changes.
@@ -34,6 +35,7 @@ pub mod page_parts;
 pub mod plugin;
 pub mod registry;
 pub mod reload;
+mod resident;
 pub mod sandbox;
 pub mod stats;
 mod ticker;

@@ -1,8 +1,9 @@
 //! A loaded plugin: its manifest, where it came from, what it was granted,
 //! its pre-instantiated component and its call statistics.
 
-use super::bindings::{PluginKind, Prepared};
+use super::bindings::PluginKind;
 use super::manifest::Manifest;
+use super::resident::PluginCode;
 use super::stats::CallStats;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,7 +36,7 @@ impl Drop for LiveVersion {
     }
 }
 
-/// A plugin ready to serve: its manifest and its pre-instantiated component.
+/// A plugin ready to serve: its manifest and its (pre-instantiated) code.
 pub struct LoadedPlugin {
     pub manifest: Manifest,
     pub kind: PluginKind,
@@ -46,7 +47,8 @@ pub struct LoadedPlugin {
     /// Capabilities granted: declared by the plugin and allowed by the operator.
     pub granted: Vec<String>,
     pub loaded_at: SystemTime,
-    pub(crate) prepared: Prepared,
+    /// Its pre-instantiated component, mapped at its first call.
+    pub(crate) code: PluginCode,
     /// Calls, errors and latency of this version.
     pub stats: CallStats,
     pub(crate) _live: LiveVersion,

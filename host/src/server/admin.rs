@@ -109,6 +109,7 @@ fn describe(p: &LoadedPlugin) -> Value {
         "file": p.path.display().to_string(),
         "sha256": p.sha256,
         "loadedAt": rfc3339_seconds(p.loaded_at),
+        "codeMapped": p.code.is_mapped(),
         "calls": stats.calls,
         "errors": stats.errors,
         "p50Ms": stats.p50_ms,
