@@ -2,6 +2,7 @@
 //! favicon, language, the og/article/Dublin Core field maps, and raw copies of every `<meta>`.
 
 use dom_query::{Document, Element, NodeData};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 use url::Url;
 
@@ -158,41 +159,46 @@ fn first_content(metas: &[Meta], head_only: bool, by_property: bool, value: &str
 
 /// Adds a raw `<meta>` copy with upstream's merge rules: repeated keys become arrays, except
 /// `description` (joined with ", ") and `title` (never overwritten).
+/// The key is looked up once (its entry): a new key, the usual case, is hashed once.
 fn merge_raw(out: &mut Map<String, Value>, key: &str, content: &str) {
-    match out.get_mut(key) {
-        None => {
-            out.insert(key.to_string(), Value::String(content.to_string()));
+    let existing = match out.entry(key) {
+        Entry::Vacant(vacant) => {
+            vacant.insert(Value::String(content.to_string()));
+            return;
         }
-        Some(Value::String(existing)) => {
+        Entry::Occupied(occupied) => occupied.into_mut(),
+    };
+    match existing {
+        Value::String(first) => {
             if key == "description" {
-                existing.push_str(", ");
-                existing.push_str(content);
+                first.push_str(", ");
+                first.push_str(content);
             } else if key != "title" {
-                let first = std::mem::take(existing);
-                out.insert(
-                    key.to_string(),
-                    Value::Array(vec![Value::String(first), Value::String(content.to_string())]),
-                );
+                let first = std::mem::take(first);
+                *existing = Value::Array(vec![Value::String(first), Value::String(content.to_string())]);
             }
         }
-        Some(Value::Array(items)) => {
+        Value::Array(items) => {
             if key == "description" {
                 let mut parts: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
                 parts.push(content);
                 let joined = parts.join(", ");
-                out.insert(key.to_string(), Value::String(joined));
+                *existing = Value::String(joined);
             } else {
                 items.push(Value::String(content.to_string()));
             }
         }
-        Some(_) => {}
+        _ => {}
     }
 }
 
 /// Builds the metadata map (no engine fields such as `sourceURL` or `statusCode`).
 pub(crate) fn extract(doc: &Document, page_url: &Url) -> Map<String, Value> {
     let scan = scan(doc);
-    let mut out = Map::new();
+    // Room for every field at once (a map grown from empty makes a new table and copies
+    // four or five times): title, language, favicon, the locale alternates, and at most two
+    // a `<meta>` (its raw copy, one named field); a page of many metas grows past 64.
+    let mut out = Map::with_capacity((4 + 2 * scan.metas.len()).min(64));
     if let Some(title) = scan.title {
         out.insert("title".into(), Value::String(title));
     }
@@ -411,6 +417,17 @@ mod tests {
         assert_eq!(o["description"], "one, two, three");
         assert_eq!(o["og:image"], json!(["a.png", "b.png", "c.png"]));
         assert_eq!(o["ogImage"], "a.png");
+        // A repeated key keeps the place of its first copy, where the map keeps the order
+        // of insertion (`serde_json`'s `preserve_order`, which the host turns on).
+        let mut probe = Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+        if probe.keys().next().map(String::as_str) == Some("b") {
+            assert_eq!(keys, ["title", "ogImage", "description", "og:image"]);
+        } else {
+            assert_eq!(keys, ["description", "og:image", "ogImage", "title"]);
+        }
     }
 
     #[test]

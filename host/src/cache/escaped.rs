@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json_string::write_json_string;
+use super::json_string::{write_json_object, write_json_string, write_json_value};
 
 /// Top-level strings shorter than this are escaped where they are written: keeping them
 /// would cost a buffer each for little.
@@ -80,28 +80,16 @@ impl Escaped {
     /// `meta` in place of its `metadata` when given (and `doc` is an object).
     pub fn write(&self, out: &mut Vec<u8>, doc: &Value, meta: Option<&Map<String, Value>>) {
         let Value::Object(fields) = doc else {
-            serde_json::to_writer(out, doc).expect("JSON values serialise");
+            write_json_value(out, doc);
             return;
         };
-        out.push(b'{');
-        for (i, (name, value)) in fields.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            serde_json::to_writer(&mut *out, name.as_str()).expect("strings serialise");
-            out.push(b':');
+        write_json_object(out, fields, |out, name, value| {
             match (name == "metadata", meta, self.get(name, value)) {
-                (true, Some(meta), _) => {
-                    serde_json::to_writer(&mut *out, meta).expect("JSON values serialise")
-                }
+                (true, Some(meta), _) => write_json_object(out, meta, |out, _, v| write_json_value(out, v)),
                 (_, _, Some(json)) => out.extend_from_slice(json),
-                (_, _, None) => match value {
-                    Value::String(s) => write_json_string(out, s),
-                    _ => serde_json::to_writer(&mut *out, value).expect("JSON values serialise"),
-                },
+                (_, _, None) => write_json_value(out, value),
             }
-        }
-        out.push(b'}');
+        });
     }
 }
 

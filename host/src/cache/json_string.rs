@@ -1,7 +1,8 @@
 //! A string written as a JSON string, byte for byte as `serde_json` writes it (`"` and
 //! `\` escaped, control characters as `\b \t \n \f \r` or `\u00xx` in lowercase hex,
 //! everything else as it is), found eight bytes at a time: a long string (a page's
-//! markdown) is mostly runs that need no escape, copied whole.
+//! markdown) is mostly runs that need no escape, copied whole. [`write_json_value`] writes
+//! a whole value as `serde_json::to_writer` does, its strings and keys this way.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const TOP: u64 = ONES * 0x80;
@@ -33,6 +34,49 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&b[run..]);
     out.push(b'"');
+}
+
+/// Appends `value` as `serde_json::to_writer` writes it (compact), byte for byte: every
+/// string and key through [`write_json_string`], numbers by `serde_json` itself.
+pub fn write_json_value(out: &mut Vec<u8>, value: &serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => serde_json::to_writer(out, n).expect("numbers serialise"),
+        Value::String(s) => write_json_string(out, s),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_json_value(out, item);
+            }
+            out.push(b']');
+        }
+        Value::Object(fields) => write_json_object(out, fields, |out, _, value| write_json_value(out, value)),
+    }
+}
+
+/// Appends an object as `serde_json` writes it, each field's value written by `field`
+/// (given the field's name and value).
+pub fn write_json_object(
+    out: &mut Vec<u8>,
+    fields: &serde_json::Map<String, serde_json::Value>,
+    mut field: impl FnMut(&mut Vec<u8>, &str, &serde_json::Value),
+) {
+    out.push(b'{');
+    for (i, (name, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_json_string(out, name);
+        out.push(b':');
+        field(out, name, value);
+    }
+    out.push(b'}');
 }
 
 /// Per byte of `x`, its top bit set when the byte needs an escape (a control character,
@@ -75,7 +119,8 @@ fn escape(out: &mut Vec<u8>, byte: u8) {
 
 #[cfg(test)]
 mod tests {
-    use super::write_json_string;
+    use super::{write_json_string, write_json_value};
+    use serde_json::{Value, json};
 
     fn written(s: &str) -> Vec<u8> {
         let mut out = b"x".to_vec();
@@ -139,5 +184,67 @@ mod tests {
             assert_eq!(written(&s), serde_json::to_vec(&s).unwrap(), "{s:?}");
         }
         assert_eq!(written(""), b"\"\"");
+    }
+
+    #[test]
+    fn values_are_written_as_serde_json_writes_them() {
+        const STRINGS: &[&str] = &[
+            "",
+            "a",
+            "\"q\"",
+            "\\",
+            "\n\r\t\u{0}\u{1f}\u{7f}",
+            "é€😀\u{2028}",
+            "k\"ey\n",
+        ];
+        let numbers = [
+            json!(0),
+            json!(-1),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(0.1),
+            json!(-0.0),
+            json!(1.0),
+            json!(1e300),
+            json!(5e-324),
+            json!(123_456.789),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n) as usize
+        };
+        // Random nested documents of every kind of value, strings as keys too.
+        fn build(depth: usize, next: &mut dyn FnMut(u64) -> usize, numbers: &[Value]) -> Value {
+            match next(if depth > 3 { 5 } else { 7 }) {
+                0 => Value::Null,
+                1 => Value::Bool(next(2) == 0),
+                2 => numbers[next(numbers.len() as u64)].clone(),
+                3 | 4 => Value::String(
+                    (0..next(4))
+                        .map(|_| STRINGS[next(STRINGS.len() as u64)])
+                        .collect(),
+                ),
+                5 => Value::Array((0..next(4)).map(|_| build(depth + 1, next, numbers)).collect()),
+                _ => Value::Object(
+                    (0..next(5))
+                        .map(|_| {
+                            let key: String = (0..next(3))
+                                .map(|_| STRINGS[next(STRINGS.len() as u64)])
+                                .collect();
+                            (key, build(depth + 1, next, numbers))
+                        })
+                        .collect(),
+                ),
+            }
+        }
+        for _ in 0..20_000 {
+            let value = build(0, &mut next, &numbers);
+            let mut out = Vec::new();
+            write_json_value(&mut out, &value);
+            assert_eq!(out, serde_json::to_vec(&value).unwrap(), "{value}");
+        }
     }
 }

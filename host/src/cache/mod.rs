@@ -11,8 +11,8 @@
 //! - [`key`]: page and result keys, and what may be stored ([`key::cacheable`]).
 //! - [`entry`]: what a page entry and a result entry hold.
 //! - [`escaped`]: a response document's long strings JSON-escaped once, for the
-//!   result entry and the response; [`json_string`]: a string written as JSON, as
-//!   `serde_json` writes it, eight bytes at a time.
+//!   result entry and the response; [`json_string`]: a string (and a whole value)
+//!   written as JSON, as `serde_json` writes it, eight bytes at a time.
 //! - [`policy`]: maxAge / minAge / lockdown decisions, `cacheState`, `cachedAt`.
 //! - [`coalesce`]: concurrent identical fetches run once.
 //! - [`page_cache`]: [`PageCache`], the two calls the pipeline makes around a

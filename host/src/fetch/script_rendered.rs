@@ -158,11 +158,42 @@ fn executable(attrs: &[u8]) -> bool {
 
 fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
     MOUNT_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
-        || attribute(attrs, "id").is_some_and(|id| {
-            // Trimmed once; a mount id is short, so most values fail on their length.
-            let id = trimmed(id);
-            MOUNT_IDS.iter().any(|m| *id == *m.as_bytes())
+        || may_name_id(attrs)
+            && attribute(attrs, "id").is_some_and(|id| {
+                // Trimmed once; a mount id is short, so most values fail on their length.
+                let id = trimmed(id);
+                MOUNT_IDS.iter().any(|m| *id == *m.as_bytes())
+            })
+}
+
+/// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d` in any
+/// case), so that most tags, without one, skip the search of their `=`s. Sixteen byte
+/// pairs a step, without an early exit (the compiler compares them all at once), the
+/// last step overlapping the one before; a search would go byte by byte through a
+/// source this short.
+fn may_name_id(attrs: &[u8]) -> bool {
+    const STEP: usize = 16;
+    fn pairs(firsts: &[u8], seconds: &[u8]) -> u8 {
+        firsts.iter().zip(seconds).fold(0u8, |seen, (&a, &b)| {
+            seen | (u8::from(a == b'i') & u8::from(b | 0x20 == b'd'))
         })
+    }
+    let Some(n) = attrs.len().checked_sub(1) else {
+        return false;
+    };
+    // Pair `k` is `(firsts[k], seconds[k])`.
+    let (firsts, seconds) = (&attrs[..n], &attrs[1..]);
+    if n < STEP {
+        return pairs(firsts, seconds) != 0;
+    }
+    let mut seen = 0u8;
+    for (a, b) in firsts.chunks_exact(STEP).zip(seconds.chunks_exact(STEP)) {
+        let a: &[u8; STEP] = a.try_into().expect("a whole step");
+        let b: &[u8; STEP] = b.try_into().expect("a whole step");
+        seen |= pairs(a, b);
+    }
+    seen |= pairs(&firsts[n - STEP..], &seconds[n - STEP..]);
+    seen != 0
 }
 
 /// Whether `html` has `<body` somewhere (ASCII case ignored).
@@ -381,6 +412,42 @@ mod tests {
             "<aside><nav><a href=/a>A</a><nav><a href=/b>B</a></nav></aside>{ARTICLE}<script src=/a.js></script>"
         ));
         assert_eq!(detect(&html), None);
+    }
+
+    #[test]
+    fn the_id_pre_check_finds_every_i_before_a_d() {
+        // Each pair at every offset of sources 0–70 bytes long (across the 16-byte steps
+        // and the overlapping last one), and random sources of the bytes that matter.
+        let naive = |s: &[u8]| s.windows(2).any(|w| w[0] == b'i' && w[1] | 0x20 == b'd');
+        let mut found = 0;
+        for len in 0..70 {
+            for at in 0..len {
+                for pair in [*b"id", *b"iD", *b"Id", *b"ID", *b"ii", *b"dd", *b"di", *b"i\xc4"] {
+                    let mut s = vec![b'x'; len];
+                    s[at] = pair[0];
+                    if at + 1 < len {
+                        s[at + 1] = pair[1];
+                    }
+                    assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
+                    found += usize::from(naive(&s));
+                }
+            }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let s: Vec<u8> = (0..(state % 90) as usize)
+                .map(|i| b"iIdD x=\"\xc4\x64"[((state >> (i % 60)) as usize + i) % 10])
+                .collect();
+            assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
+            // What the pre-check rules out has no `id` attribute.
+            if !may_name_id(&s) {
+                assert_eq!(attribute(&s, "id"), None, "{s:?}");
+            }
+        }
+        assert!(found > 4_000, "{found}");
     }
 
     #[test]

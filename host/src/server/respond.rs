@@ -5,6 +5,7 @@ use super::error_map::api_error;
 use super::router::MAX_JSON_BODY;
 use crate::api::ApiError;
 use crate::cache::escaped::Escaped;
+use crate::cache::json_string::write_json_value;
 use crate::pipeline::{Data, PipelineError};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -96,28 +97,13 @@ fn unknown_error(request_id: &str, panic: &str) -> ApiError {
     ApiError::unknown(&error_id)
 }
 
-/// `{"success":true,"data":…}`, written from `data` itself: `json!` would
-/// first copy the whole document (markdown and all) into a new value.
-#[derive(serde::Serialize)]
-struct Success {
-    success: bool,
-    data: Value,
-}
-
-/// Written as axum's `Json` writes it (the same bytes and headers), into a
-/// buffer sized for the document at once rather than grown from 128 bytes by
-/// doubling (each growth a copy of everything written so far).
+/// `{"success":true,"data":…}` as axum's `Json` writes it (the same bytes and headers):
+/// written from `data` itself, its strings escaped eight bytes a step
+/// ([`write_json_value`], byte-equal to `serde_json`), into a buffer sized for the
+/// document at once rather than grown from 128 bytes by doubling.
 fn success(data: Value) -> Response {
-    let mut body = Vec::with_capacity(crate::pipeline::response::json_size_hint(&data) + 32);
-    match serde_json::to_writer(&mut body, &Success { success: true, data }) {
-        Ok(()) => ([(CONTENT_TYPE, "application/json")], body).into_response(),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(CONTENT_TYPE, "text/plain; charset=utf-8")],
-            e.to_string(),
-        )
-            .into_response(),
-    }
+    let size = crate::pipeline::response::json_size_hint(&data);
+    enveloped(size, |body| write_json_value(body, &data))
 }
 
 /// The same bytes as [`success`], `data`'s long strings copied from `escaped`
@@ -169,6 +155,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The envelope as `serde_json` writes it (the response before [`write_json_value`]).
+    #[derive(serde::Serialize)]
+    struct Success {
+        success: bool,
+        data: Value,
+    }
+
     #[test]
     fn the_success_envelope_writes_what_the_json_macro_wrote() {
         let data = json!({"markdown": "# T\n\"q\" \u{1} é", "metadata": {"title": "T", "statusCode": 200},
@@ -209,5 +202,80 @@ mod tests {
             plain
         );
         assert_eq!(plain.0.as_deref(), Some("application/json"));
+    }
+
+    /// Documents as a scrape makes them from corpus pages beside the repository (when
+    /// present): the page's metadata, its cleaned HTML and text as long strings, links.
+    fn corpus_documents() -> Vec<Value> {
+        let root = std::env::var("DISTILL_CORPORA")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_string());
+        let mut paths: Vec<_> = ["articles", "wcxb-dev"]
+            .iter()
+            .flat_map(|c| {
+                std::fs::read_dir(format!("{root}/{c}/html"))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+            })
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
+            .collect();
+        paths.sort();
+        let url = url::Url::parse("https://example.com/a/page.html").unwrap();
+        paths
+            .iter()
+            .step_by(25)
+            .map(|path| {
+                let mut html = Vec::new();
+                std::io::Read::read_to_end(
+                    &mut flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()),
+                    &mut html,
+                )
+                .unwrap();
+                let raw = distill_html::PageText::decode(&html, Some("text/html")).open();
+                let page = distill_html::ParsedPage::parse_html(&raw, &url);
+                let metadata = page.metadata();
+                let opts = distill_html::CleanOptions {
+                    only_main_content: true,
+                    include_tags: &[],
+                    exclude_tags: &[],
+                };
+                let cleaned = page.clean(&opts).unwrap().html();
+                json!({"markdown": cleaned, "rawHtml": String::from_utf8_lossy(&html),
+                    "metadata": metadata, "links": ["https://example.com/\"x\"", "b"], "warning": null})
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn the_fast_writer_writes_what_serde_json_wrote_on_pages_and_hostile_strings() {
+        let hostile: String = (0u8..0x80)
+            .map(char::from)
+            .chain("é€😀\u{2028}\u{feff}\\\"".chars())
+            .collect();
+        let mut docs = vec![
+            json!({"markdown": hostile.repeat(30), "metadata": {hostile.clone(): hostile.clone(), "n": [1, -2, 0.5, 1e300]},
+                "title": hostile, "nested": [{"a": null, "b": true}, [], {}]}),
+            json!({}),
+            json!("a top-level string\n"),
+        ];
+        let pages = corpus_documents();
+        docs.extend(pages.iter().cloned());
+        for data in docs {
+            let old = serde_json::to_vec(&Success {
+                success: true,
+                data: data.clone(),
+            })
+            .unwrap();
+            let (content_type, body) = body_of(success(data.clone())).await;
+            assert_eq!(content_type.as_deref(), Some("application/json"));
+            assert_eq!(String::from_utf8_lossy(&body), String::from_utf8_lossy(&old));
+            // The cached path (escapes kept for the cache's copy) writes the same bytes.
+            let escaped = Escaped::of(&data);
+            assert_eq!(body_of(success_escaped(&data, &escaped)).await.1, old);
+        }
+        if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")).exists() {
+            assert!(pages.len() > 50, "{}", pages.len());
+        }
     }
 }

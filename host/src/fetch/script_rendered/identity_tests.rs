@@ -238,6 +238,22 @@ fn hostile_pages_get_the_reference_answer() {
         // Past the text that decides, the scan stops.
         format!("<body><p>{long_text}</p><div id=root></div><script></script>").into_bytes(),
     ];
+    // The mount id's name at every offset across the pre-check's 16-byte steps, spelled
+    // `id`, `iD`, `Id` and `ID`, its `i` and `d` apart, in sources of every length.
+    let mut pages = pages;
+    for pad in 0..40 {
+        for name in ["id", "iD", "Id", "ID", "i d", "i"] {
+            let filler = "x".repeat(pad);
+            for attrs in [
+                format!("{filler} {name}=root"),
+                format!(" {name} = 'app' {filler}"),
+                format!("class=\"{filler}\"{name}=__next"),
+                format!("{filler}{name}"),
+            ] {
+                pages.push(format!("<body><div {attrs}></div><script></script>").into_bytes());
+            }
+        }
+    }
     for (i, page) in pages.iter().enumerate() {
         for cut in [page.len(), page.len() / 2, page.len() / 3 + 1] {
             if let Err(e) = same(&page[..cut]) {
