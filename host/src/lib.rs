@@ -47,6 +47,8 @@ pub mod services;
 pub mod small_alloc;
 pub mod telemetry;
 #[cfg(test)]
+pub mod test_corpus;
+#[cfg(test)]
 pub mod test_dir;
 #[cfg(test)]
 pub mod test_redis;

@@ -204,34 +204,16 @@ mod tests {
         assert_eq!(plain.0.as_deref(), Some("application/json"));
     }
 
-    /// Documents as a scrape makes them from corpus pages beside the repository (when
-    /// present): the page's metadata, its cleaned HTML and text as long strings, links.
+    /// Documents as a scrape makes them from every 25th corpus page beside the repository
+    /// (when present): the page's metadata, its cleaned HTML and text as long strings, links.
     fn corpus_documents() -> Vec<Value> {
-        let root = std::env::var("DISTILL_CORPORA")
-            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_string());
-        let mut paths: Vec<_> = ["articles", "wcxb-dev"]
-            .iter()
-            .flat_map(|c| {
-                std::fs::read_dir(format!("{root}/{c}/html"))
-                    .into_iter()
-                    .flatten()
-                    .flatten()
-            })
-            .map(|e| e.path())
-            .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
-            .collect();
-        paths.sort();
+        let paths = crate::test_corpus::pages();
         let url = url::Url::parse("https://example.com/a/page.html").unwrap();
         paths
             .iter()
             .step_by(25)
             .map(|path| {
-                let mut html = Vec::new();
-                std::io::Read::read_to_end(
-                    &mut flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()),
-                    &mut html,
-                )
-                .unwrap();
+                let html = crate::test_corpus::gunzip(path);
                 let raw = distill_html::PageText::decode(&html, Some("text/html")).open();
                 let page = distill_html::ParsedPage::parse_html(&raw, &url);
                 let metadata = page.metadata();
@@ -274,7 +256,7 @@ mod tests {
             let escaped = Escaped::of(&data);
             assert_eq!(body_of(success_escaped(&data, &escaped)).await.1, old);
         }
-        if std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")).exists() {
+        if !crate::test_corpus::pages().is_empty() {
             assert!(pages.len() > 50, "{}", pages.len());
         }
     }

@@ -5,8 +5,7 @@
 //! bytes, unclosed elements).
 
 use super::{detect_bytes, facts, reference};
-use std::io::Read;
-use std::path::Path;
+use crate::test_corpus::{gunzip, pages as corpus_pages};
 
 fn same(body: &[u8]) -> Result<(), String> {
     let (new, old) = (facts(body), reference::facts(body));
@@ -21,34 +20,6 @@ fn same(body: &[u8]) -> Result<(), String> {
             "facts {new:?} vs reference {old:?}, signal {sig_new:?} vs {sig_old:?}"
         ))
     }
-}
-
-/// The corpora's pages (`<corpus>/html/*.html.gz`), from `DISTILL_CORPORA` or the
-/// checkout's sibling `shared/corpus`.
-fn corpus_pages() -> Vec<std::path::PathBuf> {
-    let root = std::env::var("DISTILL_CORPORA")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_string());
-    let mut pages = Vec::new();
-    for corpus in std::fs::read_dir(&root).into_iter().flatten().flatten() {
-        let dir = corpus.path().join("html");
-        for page in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = page.path();
-            if path.to_string_lossy().ends_with(".html.gz") {
-                pages.push(path);
-            }
-        }
-    }
-    pages.sort();
-    pages
-}
-
-fn gunzip(path: &Path) -> Vec<u8> {
-    let raw = std::fs::read(path).expect("read page");
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .expect("gunzip page");
-    out
 }
 
 #[test]
