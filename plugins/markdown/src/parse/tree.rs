@@ -4,8 +4,8 @@
 //! nesting depth so the recursive renderer stays within the wasm stack.
 
 use super::tags::Tag;
-use super::tokenizer::{Token, Tokenizer, is_ws};
-use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT};
+use super::tokenizer::{Token, Tokenizer};
+use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT, WS_ONLY};
 use std::borrow::Cow;
 
 /// Elements nested deeper than this are flattened into their ancestor.
@@ -75,10 +75,15 @@ pub(super) struct Builder<'a> {
 impl<'a> Builder<'a> {
     /// An empty document, sized for about `input_len` bytes of HTML.
     pub(super) fn new(input_len: usize) -> Self {
+        Builder::with_capacity(input_len / 24 + 4, input_len / 256 + 4)
+    }
+
+    /// An empty document with room for `nodes` nodes and `attrs` attributes.
+    pub(super) fn with_capacity(nodes: usize, attrs: usize) -> Self {
         let mut b = Builder {
             doc: Document {
-                nodes: Vec::with_capacity(input_len / 24 + 4),
-                attrs: Vec::with_capacity(input_len / 256 + 4),
+                nodes: Vec::with_capacity(nodes),
+                attrs: Vec::with_capacity(attrs),
             },
             stack: vec![ROOT],
             tags: vec![None],
@@ -186,7 +191,7 @@ impl<'a> Builder<'a> {
     }
 
     fn text(&mut self, text: Cow<'a, str>) {
-        let whitespace = text.bytes().all(is_ws);
+        let whitespace = crate::scan::all_html_ws(text.as_bytes());
         if whitespace {
             use Tag::*;
             let parent_ignores = matches!(
@@ -197,7 +202,10 @@ impl<'a> Builder<'a> {
                 return;
             }
         }
-        self.append(Kind::Text(text));
+        let id = self.append(Kind::Text(text));
+        if whitespace {
+            self.doc.nodes[id as usize].flags = WS_ONLY;
+        }
     }
 
     fn start(&mut self, tag: Tag, name: &'a str, first_attr: usize, self_closing: bool) {
