@@ -184,6 +184,60 @@ mod simd {
     use super::{HI, LO, stop_bytewise, word_stop_bytewise, ws_end_bytewise};
     use core::arch::wasm32::*;
 
+    /// The first byte at or after `$from` of a haystack of `$n >= 16` bytes
+    /// that `$mask!(at)` marks (a bit per byte of `at..at + 16`): 16 bytes
+    /// per step, then one load overlapping the scanned part for the tail.
+    macro_rules! first_marked {
+        ($n:expr, $from:expr, $mask:ident) => {{
+            let n = $n;
+            let mut i = $from;
+            while i + 16 <= n {
+                let marked = $mask!(i);
+                if marked != 0 {
+                    return i + marked.trailing_zeros() as usize;
+                }
+                i += 16;
+            }
+            if i < n {
+                let last = n - 16;
+                let marked = $mask!(last) >> (i - last);
+                if marked != 0 {
+                    return i + marked.trailing_zeros() as usize;
+                }
+            }
+            n
+        }};
+    }
+
+    /// The nibble tables ([`LO`], [`HI`]) as vectors.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    unsafe fn tables() -> (v128, v128) {
+        // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
+        unsafe {
+            (
+                v128_load(LO.as_ptr() as *const v128),
+                v128_load(HI.as_ptr() as *const v128),
+            )
+        }
+    }
+
+    /// (stop bytes, spaces) of the 16 bytes of `hay` at `at`, as bit masks.
+    /// Safety: `at + 16 <= hay.len()`.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    unsafe fn classes(hay: &[u8], at: usize, (lo_t, hi_t): (v128, v128)) -> (u32, u32) {
+        // SAFETY: the caller's.
+        let v = unsafe { v128_load(hay.as_ptr().add(at) as *const v128) };
+        let lo = u8x16_swizzle(lo_t, v128_and(v, u8x16_splat(0x0f)));
+        let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
+        let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), u8x16_splat(0))) as u32;
+        (
+            !plain & 0xffff,
+            u8x16_bitmask(u8x16_eq(v, u8x16_splat(b' '))) as u32,
+        )
+    }
+
     /// [`super::ascii_ws_end`]: 16 bytes per step, then one load
     /// overlapping the scanned part for the tail; under 16 bytes, byte by byte.
     #[target_feature(enable = "simd128")]
@@ -205,22 +259,7 @@ mod simd {
                 !(u8x16_bitmask(v128_or(u8x16_eq(v, space), low)) as u32) & 0xffff
             }};
         }
-        let mut i = from;
-        while i + 16 <= n {
-            let rest = not_ws!(i);
-            if rest != 0 {
-                return i + rest.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        if i < n {
-            let last = n - 16;
-            let rest = not_ws!(last) >> (i - last);
-            if rest != 0 {
-                return i + rest.trailing_zeros() as usize;
-            }
-        }
-        n
+        first_marked!(n, from, not_ws)
     }
 
     /// [`super::word_stop`]: 16 bytes per step, then one load overlapping
@@ -232,44 +271,16 @@ mod simd {
         if n < 16 {
             return word_stop_bytewise(hay, 0);
         }
-        // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
-        let (lo_t, hi_t) = unsafe {
-            (
-                v128_load(LO.as_ptr() as *const v128),
-                v128_load(HI.as_ptr() as *const v128),
-            )
-        };
-        let (nibble, space, zero) = (u8x16_splat(0x0f), u8x16_splat(b' '), u8x16_splat(0));
-        // Stop bytes and spaces of the 16 bytes at `at`, as a bit mask.
+        let tables = unsafe { tables() };
+        // Stop bytes and spaces of the 16 bytes at `at`, as one bit mask.
         // SAFETY (every use): `at + 16 <= n`.
         macro_rules! stops {
             ($at:expr) => {{
-                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
-                let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
-                let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
-                let plain = v128_and(
-                    u8x16_eq(v128_and(lo, hi), zero),
-                    v128_not(u8x16_eq(v, space)),
-                );
-                !(u8x16_bitmask(plain) as u32) & 0xffff
+                let (stops, spaces) = unsafe { classes(hay, $at, tables) };
+                stops | spaces
             }};
         }
-        let mut i = 0;
-        while i + 16 <= n {
-            let at = stops!(i);
-            if at != 0 {
-                return i + at.trailing_zeros() as usize;
-            }
-            i += 16;
-        }
-        if i < n {
-            let last = n - 16;
-            let at = stops!(last) >> (i - last);
-            if at != 0 {
-                return i + at.trailing_zeros() as usize;
-            }
-        }
-        n
+        first_marked!(n, 0, stops)
     }
 
     /// [`super::stop_byte`]: 32 bytes per loop iteration (each iteration
@@ -282,24 +293,13 @@ mod simd {
         if n < 16 {
             return stop_bytewise(hay, 0, false);
         }
-        // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
-        let (lo_t, hi_t) = unsafe {
-            (
-                v128_load(LO.as_ptr() as *const v128),
-                v128_load(HI.as_ptr() as *const v128),
-            )
-        };
-        let (nibble, space, zero) = (u8x16_splat(0x0f), u8x16_splat(b' '), u8x16_splat(0));
+        let tables = unsafe { tables() };
         // (stop bytes, spaces) of the 16 bytes at `at`, as bit masks.
         // SAFETY (every use): `at + 16 <= n`.
         macro_rules! classes {
-            ($at:expr) => {{
-                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
-                let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
-                let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
-                let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
-                (!plain & 0xffff, u8x16_bitmask(u8x16_eq(v, space)) as u32)
-            }};
+            ($at:expr) => {
+                unsafe { classes(hay, $at, tables) }
+            };
         }
         let mut i = 0;
         // Bit 0: the byte before `i` is a space (`hay[0]` follows a non-space).
