@@ -24,9 +24,7 @@ pub fn parse_stream<'a>(ops: &'a [u8], text: &'a str) -> Option<Document<'a>> {
         0 => tag_of(name),
         id => *tags[id as usize].get_or_insert_with(|| Tag::from_lowercase(name.as_bytes())),
     };
-    // A node per token at most (a text or a tag takes at least two bytes
-    // of `ops`), so the node vector never grows; attributes as for HTML.
-    let mut b = Builder::with_capacity(ops.len() / 2 + 2, (text.len() + ops.len() * 2) / 256 + 4);
+    let mut b = Builder::new(text.len() + ops.len() * 2);
     let mut tokens = Tokens::new(ops, text);
     // Inside an element whose content the tokenizer skips: its name.
     let mut skip_until: Option<&str> = None;

@@ -75,15 +75,10 @@ pub(super) struct Builder<'a> {
 impl<'a> Builder<'a> {
     /// An empty document, sized for about `input_len` bytes of HTML.
     pub(super) fn new(input_len: usize) -> Self {
-        Builder::with_capacity(input_len / 24 + 4, input_len / 256 + 4)
-    }
-
-    /// An empty document with room for `nodes` nodes and `attrs` attributes.
-    pub(super) fn with_capacity(nodes: usize, attrs: usize) -> Self {
         let mut b = Builder {
             doc: Document {
-                nodes: Vec::with_capacity(nodes),
-                attrs: Vec::with_capacity(attrs),
+                nodes: Vec::with_capacity(input_len / 24 + 4),
+                attrs: Vec::with_capacity(input_len / 256 + 4),
             },
             stack: vec![ROOT],
             tags: vec![None],
