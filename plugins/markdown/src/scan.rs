@@ -70,6 +70,30 @@ pub fn find2(hay: &[u8], pair: [u8; 2]) -> Option<usize> {
     None
 }
 
+/// Whether `b` is [`HTML_WS`] alone (true when empty): eight bytes a
+/// step, each tested against a 64-bit set without a branch or a table
+/// load, after a first byte tested alone (most text starts with a letter).
+#[inline]
+pub fn all_html_ws(b: &[u8]) -> bool {
+    const SET: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << b'\r' | 1 << 0x0C;
+    let ws = |c: u64| SET.wrapping_shr(c as u32) & u64::from(c < 64);
+    if b.first().is_some_and(|&c| ws(c as u64) == 0) {
+        return false;
+    }
+    let mut chunks = b.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let mut all = 1;
+        for k in 0..8 {
+            all &= ws(w >> (8 * k) & 0xff);
+        }
+        if all == 0 {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&c| ws(c as u64) != 0)
+}
+
 #[cfg(target_arch = "wasm32")]
 mod simd {
     use core::arch::wasm32::*;
@@ -176,6 +200,20 @@ mod simd {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_alone_at_every_length_and_offset() {
+        for len in 0..40 {
+            assert!(all_html_ws(&vec![b' '; len]));
+            for at in 0..len {
+                for c in 0..=255u8 {
+                    let mut hay = vec![b'\n'; len];
+                    hay[at] = c;
+                    assert_eq!(all_html_ws(&hay), HTML_WS.contains(&c), "{len} {at} {c:#04x}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn finds_at_every_offset() {

@@ -5,6 +5,9 @@
 //! wasmtime) instead of one per byte and a call per word. Also what the
 //! writer does with a multi-byte character behind a lead byte: collapse it
 //! ([`ws_len`]), drop it ([`invisible_len`]), or copy it like a letter.
+//! The writer's other loops scan the same way: where a run of ASCII
+//! whitespace ends ([`ascii_ws_end`]) and where a word may end
+//! ([`word_stop`]).
 
 /// Bytes that end a run: whitespace other than a space, the characters the
 /// writer may escape (`\ * _ ` [ ] < & ~`), and the lead bytes of the
@@ -66,6 +69,51 @@ pub fn invisible_len(b: &[u8], i: usize) -> usize {
         (0xE2, Some(0x80), Some(0x8B)) | (0xEF, Some(0xBB), Some(0xBF)) => 3,
         _ => 0,
     }
+}
+
+/// Index of the first byte of `hay` at or after `from` that is not ASCII
+/// HTML whitespace (space, tab, line feed, form feed, carriage return);
+/// `hay.len()` if there is none.
+#[inline(always)]
+pub fn ascii_ws_end(hay: &[u8], from: usize) -> usize {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: as in `stop_byte`.
+        unsafe { simd::ws_end(hay, from) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    ws_end_bytewise(hay, from)
+}
+
+/// [`ascii_ws_end`] one byte at a time.
+fn ws_end_bytewise(hay: &[u8], mut i: usize) -> usize {
+    while i < hay.len() && matches!(hay[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0C) {
+        i += 1;
+    }
+    i
+}
+
+/// Index of the first byte of `hay` that is a space or a stop byte (see
+/// [`STOP_BYTES`]): where a word may end or hold something to escape or
+/// drop; `hay.len()` if there is none. Every byte before it is of no
+/// class of the inline writer's.
+#[inline(always)]
+pub fn word_stop(hay: &[u8]) -> usize {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: as in `stop_byte`.
+        unsafe { simd::word_stop(hay) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    word_stop_bytewise(hay, 0)
+}
+
+/// [`word_stop`] from `i` one byte at a time.
+fn word_stop_bytewise(hay: &[u8], i: usize) -> usize {
+    hay[i..]
+        .iter()
+        .position(|&c| c == b' ' || STOP[c as usize] != 0)
+        .map_or(hay.len(), |at| i + at)
 }
 
 /// [`stop`] without the lead-byte check: the first stop byte or double space.
@@ -133,8 +181,107 @@ const LO: [u8; 16] = [
 
 #[cfg(target_arch = "wasm32")]
 mod simd {
-    use super::{HI, LO, stop_bytewise};
+    use super::{HI, LO, stop_bytewise, word_stop_bytewise, ws_end_bytewise};
     use core::arch::wasm32::*;
+
+    /// The first byte at or after `$from` of a haystack of `$n >= 16` bytes
+    /// that `$mask!(at)` marks (a bit per byte of `at..at + 16`): 16 bytes
+    /// per step, then one load overlapping the scanned part for the tail.
+    macro_rules! first_marked {
+        ($n:expr, $from:expr, $mask:ident) => {{
+            let n = $n;
+            let mut i = $from;
+            while i + 16 <= n {
+                let marked = $mask!(i);
+                if marked != 0 {
+                    return i + marked.trailing_zeros() as usize;
+                }
+                i += 16;
+            }
+            if i < n {
+                let last = n - 16;
+                let marked = $mask!(last) >> (i - last);
+                if marked != 0 {
+                    return i + marked.trailing_zeros() as usize;
+                }
+            }
+            n
+        }};
+    }
+
+    /// The nibble tables ([`LO`], [`HI`]) as vectors.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    unsafe fn tables() -> (v128, v128) {
+        // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
+        unsafe {
+            (
+                v128_load(LO.as_ptr() as *const v128),
+                v128_load(HI.as_ptr() as *const v128),
+            )
+        }
+    }
+
+    /// (stop bytes, spaces) of the 16 bytes of `hay` at `at`, as bit masks.
+    /// Safety: `at + 16 <= hay.len()`.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    unsafe fn classes(hay: &[u8], at: usize, (lo_t, hi_t): (v128, v128)) -> (u32, u32) {
+        // SAFETY: the caller's.
+        let v = unsafe { v128_load(hay.as_ptr().add(at) as *const v128) };
+        let lo = u8x16_swizzle(lo_t, v128_and(v, u8x16_splat(0x0f)));
+        let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
+        let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), u8x16_splat(0))) as u32;
+        (
+            !plain & 0xffff,
+            u8x16_bitmask(u8x16_eq(v, u8x16_splat(b' '))) as u32,
+        )
+    }
+
+    /// [`super::ascii_ws_end`]: 16 bytes per step, then one load
+    /// overlapping the scanned part for the tail; under 16 bytes, byte by byte.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    pub unsafe fn ws_end(hay: &[u8], from: usize) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return ws_end_bytewise(hay, from);
+        }
+        let (space, nine, four, eleven) =
+            (u8x16_splat(b' '), u8x16_splat(9), u8x16_splat(4), u8x16_splat(11));
+        // The bytes of the 16 at `at` that are not whitespace, as a bit mask:
+        // a space, or 9..=13 but not 11 (vertical tab).
+        // SAFETY (every use): `at + 16 <= n`.
+        macro_rules! not_ws {
+            ($at:expr) => {{
+                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
+                let low = v128_andnot(u8x16_le(u8x16_sub(v, nine), four), u8x16_eq(v, eleven));
+                !(u8x16_bitmask(v128_or(u8x16_eq(v, space), low)) as u32) & 0xffff
+            }};
+        }
+        first_marked!(n, from, not_ws)
+    }
+
+    /// [`super::word_stop`]: 16 bytes per step, then one load overlapping
+    /// the scanned part for the tail; under 16 bytes, byte by byte.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    pub unsafe fn word_stop(hay: &[u8]) -> usize {
+        let n = hay.len();
+        if n < 16 {
+            return word_stop_bytewise(hay, 0);
+        }
+        let tables = unsafe { tables() };
+        // Stop bytes and spaces of the 16 bytes at `at`, as one bit mask.
+        // SAFETY (every use): `at + 16 <= n`.
+        macro_rules! stops {
+            ($at:expr) => {{
+                let (stops, spaces) = unsafe { classes(hay, $at, tables) };
+                stops | spaces
+            }};
+        }
+        first_marked!(n, 0, stops)
+    }
 
     /// [`super::stop_byte`]: 32 bytes per loop iteration (each iteration
     /// pays an epoch check under wasmtime), then 16, then one load
@@ -146,24 +293,13 @@ mod simd {
         if n < 16 {
             return stop_bytewise(hay, 0, false);
         }
-        // SAFETY: both tables are 16 bytes; v128_load has no alignment requirement.
-        let (lo_t, hi_t) = unsafe {
-            (
-                v128_load(LO.as_ptr() as *const v128),
-                v128_load(HI.as_ptr() as *const v128),
-            )
-        };
-        let (nibble, space, zero) = (u8x16_splat(0x0f), u8x16_splat(b' '), u8x16_splat(0));
+        let tables = unsafe { tables() };
         // (stop bytes, spaces) of the 16 bytes at `at`, as bit masks.
         // SAFETY (every use): `at + 16 <= n`.
         macro_rules! classes {
-            ($at:expr) => {{
-                let v = unsafe { v128_load(hay.as_ptr().add($at) as *const v128) };
-                let lo = u8x16_swizzle(lo_t, v128_and(v, nibble));
-                let hi = u8x16_swizzle(hi_t, u8x16_shr(v, 4));
-                let plain = u8x16_bitmask(u8x16_eq(v128_and(lo, hi), zero)) as u32;
-                (!plain & 0xffff, u8x16_bitmask(u8x16_eq(v, space)) as u32)
-            }};
+            ($at:expr) => {
+                unsafe { classes(hay, $at, tables) }
+            };
         }
         let mut i = 0;
         // Bit 0: the byte before `i` is a space (`hay[0]` follows a non-space).
@@ -211,6 +347,34 @@ mod tests {
             let nibbles = LO[(c & 15) as usize] & HI[(c >> 4) as usize] != 0;
             assert_eq!(nibbles, STOP[c as usize] != 0, "byte {c:#04x}");
         }
+    }
+
+    #[test]
+    fn whitespace_runs_and_word_stops_at_every_offset() {
+        // Every byte value at every position of strings of 1..40 bytes,
+        // against the byte loops (the wide scans in wasm mirror them).
+        for len in 1..40 {
+            for at in 0..len {
+                for c in 0..=255u8 {
+                    let mut hay = vec![b' '; len];
+                    hay[at] = c;
+                    let ws = at + usize::from(matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0C));
+                    let ws = if ws > at { len } else { at };
+                    assert_eq!(ascii_ws_end(&hay, 0), ws, "{len} {at} {c:#04x}");
+                    assert_eq!(ascii_ws_end(&hay, at), ws.max(at), "{len} {at} {c:#04x}");
+                    hay.fill(b'x');
+                    hay[at] = c;
+                    let stop = if c == b' ' || STOP_BYTES.contains(&c) {
+                        at
+                    } else {
+                        len
+                    };
+                    assert_eq!(word_stop(&hay), stop, "{len} {at} {c:#04x}");
+                }
+            }
+        }
+        assert_eq!(ascii_ws_end(b"", 0), 0);
+        assert_eq!(word_stop(b""), 0);
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub const ROOT: NodeId = 0;
 pub const HAS_BLOCK: u8 = 1;
 /// Node flag: some descendant is a `<pre>` (or another preformatted element).
 pub const HAS_PRE: u8 = 2;
+/// Node flag: a text of ASCII whitespace alone (the indentation between
+/// tags, about half of a page's texts).
+pub const WS_ONLY: u8 = 4;
 
 /// What a node is.
 pub enum Kind<'a> {
@@ -100,6 +103,11 @@ impl<'a> Document<'a> {
     /// Whether some descendant of `id` is a block-level element.
     pub fn has_block(&self, id: NodeId) -> bool {
         self.node(id).flags & HAS_BLOCK != 0
+    }
+
+    /// Whether `id` is a text of ASCII whitespace alone.
+    pub fn is_blank(&self, id: NodeId) -> bool {
+        self.node(id).flags & WS_ONLY != 0
     }
 
     /// Whether some descendant of `id` is preformatted (`<pre>`, `<xmp>`, ...).

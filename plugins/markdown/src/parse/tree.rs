@@ -4,8 +4,8 @@
 //! nesting depth so the recursive renderer stays within the wasm stack.
 
 use super::tags::Tag;
-use super::tokenizer::{Token, Tokenizer, is_ws};
-use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT};
+use super::tokenizer::{Token, Tokenizer};
+use super::{Document, Element, HAS_BLOCK, HAS_PRE, Kind, Node, NodeId, ROOT, WS_ONLY};
 use std::borrow::Cow;
 
 /// Elements nested deeper than this are flattened into their ancestor.
@@ -186,7 +186,7 @@ impl<'a> Builder<'a> {
     }
 
     fn text(&mut self, text: Cow<'a, str>) {
-        let whitespace = text.bytes().all(is_ws);
+        let whitespace = crate::scan::all_html_ws(text.as_bytes());
         if whitespace {
             use Tag::*;
             let parent_ignores = matches!(
@@ -197,7 +197,10 @@ impl<'a> Builder<'a> {
                 return;
             }
         }
-        self.append(Kind::Text(text));
+        let id = self.append(Kind::Text(text));
+        if whitespace {
+            self.doc.nodes[id as usize].flags = WS_ONLY;
+        }
     }
 
     fn start(&mut self, tag: Tag, name: &'a str, first_attr: usize, self_closing: bool) {

@@ -3,7 +3,7 @@
 //! (`**`, `_`, `[...](...)`) only when the content is not empty, keeping
 //! surrounding spaces and breaks outside the markers.
 
-use crate::text_scan::{invisible_len, ws_len};
+use crate::text_scan::{ascii_ws_end, invisible_len, word_stop, ws_len};
 
 /// What a line break (`<br>`, or a block edge inside inline content) becomes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,6 +132,13 @@ impl Inline {
         self.after_content();
     }
 
+    /// Writes a text of ASCII whitespace alone (a text node flagged
+    /// [`crate::parse::WS_ONLY`]): what [`Inline::text`] makes of it, a
+    /// pending space, without its loop.
+    pub fn blank(&mut self, text: &str) {
+        self.space |= !text.is_empty();
+    }
+
     /// Writes text: whitespace collapsed, markdown syntax escaped.
     pub fn text(&mut self, text: &str) {
         #[cfg(target_arch = "wasm32")]
@@ -171,10 +178,8 @@ impl Inline {
             if ws > 0 {
                 self.space = true;
                 i += ws;
-                // The rest of an ASCII whitespace run (indentation) in one loop.
-                while i < b.len() && CLASS[b[i] as usize] & WS != 0 {
-                    i += 1;
-                }
+                // The rest of an ASCII whitespace run (indentation) in one scan.
+                i = ascii_ws_end(b, i);
                 continue;
             }
             let mut end = i + 1;
@@ -183,6 +188,9 @@ impl Inline {
             // A lead byte counts only before an invisible character (a
             // curly quote or a dash is copied like a letter).
             let mut seen = word_class(b, i);
+            // Bytes of no class skipped in one scan: they neither end the
+            // word nor add to `seen`.
+            end += word_stop(&b[end..]);
             while end < b.len() {
                 let class = CLASS[b[end] as usize];
                 if class & WS != 0 || class & LEAD != 0 && ws_len(b, end) > 0 {

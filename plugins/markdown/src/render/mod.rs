@@ -96,6 +96,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
     /// Renders one node in a block context.
     fn block(&self, id: NodeId, out: &mut Blocks) {
         let e = match &self.doc.node(id).kind {
+            Kind::Text(t) if self.doc.is_blank(id) => return out.inl.blank(t),
             Kind::Text(t) => return out.inl.text(t),
             Kind::Root => return,
             Kind::Element(e) => e,
@@ -202,6 +203,7 @@ impl<'d, 'a> Renderer<'d, 'a> {
     fn inline(&self, id: NodeId, inl: &mut Inline) {
         use Tag::*;
         let e = match &self.doc.node(id).kind {
+            Kind::Text(t) if self.doc.is_blank(id) => return inl.blank(t),
             Kind::Text(t) => return inl.text(t),
             Kind::Root => return,
             Kind::Element(e) => e,
