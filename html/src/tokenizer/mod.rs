@@ -328,7 +328,14 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
                     self.text(run, i);
                     self.pos = i;
                     if self.tag_open() {
-                        return;
+                        // Markup read: still in the data state, scan on from here (what `run`
+                        // would call next) without leaving this loop.
+                        if self.mode != Mode::Data || self.stopped {
+                            return;
+                        }
+                        run = self.pos;
+                        at = self.pos;
+                        continue;
                     }
                     // `<` was text: keep it in the run and go on after it.
                     run = i;
