@@ -267,7 +267,14 @@ impl<B: Construct> Tokenizer<'_, B> {
             None => None,
             Some(q @ (b'"' | b'\'')) => {
                 let start = self.pos + 1;
-                let close = memchr::memchr(q, &self.src[start..])? + start;
+                // The closing quote, unless a `&` or NUL comes first: then the value
+                // needs decoding, and its quote is looked for from there.
+                let first = super::scan::find_quote_or_ref(q, &self.src[start..])? + start;
+                if self.src[first] == q {
+                    self.pos = first + 1;
+                    return Some(self.piece(start, first));
+                }
+                let close = super::scan::find_byte(q, &self.src[first..])? + first;
                 self.pos = close + 1;
                 Some(self.value(start, close))
             }
