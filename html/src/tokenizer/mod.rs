@@ -9,12 +9,14 @@
 //!
 //! Split by job: this file drives the tokens and text modes, [`tag`] reads tags and
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
-//! states, [`charref`] character references, [`names`] the atoms of long names, [`sink`] the tree builder's sink (the
+//! states, [`charref`] character references, [`names`] the atoms of long names, [`scan`] the
+//! searches for the next markup byte and a value's closing quote, [`sink`] the tree builder's sink (the
 //! `Document` behind handles that carry their element's name).
 
 mod charref;
 mod markup;
 mod names;
+mod scan;
 mod script;
 mod sink;
 mod tag;
@@ -296,7 +298,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     fn text_with_refs(&mut self, rcdata: bool) {
         let mut run = self.pos;
         let mut at = self.pos;
-        while let Some(i) = memchr::memchr3(b'<', b'&', 0, &self.src[at..]) {
+        while let Some(i) = scan::find_markup(&self.src[at..]) {
             let i = at + i;
             match self.src[i] {
                 b'&' => match self.char_ref(i, false) {
@@ -328,7 +330,14 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
                     self.text(run, i);
                     self.pos = i;
                     if self.tag_open() {
-                        return;
+                        // Markup read: still in the data state, scan on from here (what `run`
+                        // would call next) without leaving this loop.
+                        if self.mode != Mode::Data || self.stopped {
+                            return;
+                        }
+                        run = self.pos;
+                        at = self.pos;
+                        continue;
                     }
                     // `<` was text: keep it in the run and go on after it.
                     run = i;

@@ -131,11 +131,19 @@ impl<B: Construct> Tokenizer<'_, B> {
         (end, classes & NAME_FOLD != 0)
     }
 
-    /// The name `src[start..end]` as an atom, folded when `fold` says it must be.
+    /// The name `src[start..end]` as an atom, folded when `fold` says it must be. The
+    /// common short name is built here, in line; the rest out of line.
+    #[inline(always)]
     fn name_atom(&mut self, start: usize, end: usize, fold: bool) -> LocalName {
         if !fold && end - start <= INLINE_ATOM_MAX && cfg!(target_endian = "little") {
             return inline_atom(self.src, start, end);
         }
+        self.name_atom_slow(start, end, fold)
+    }
+
+    /// [`Self::name_atom`] of a name that is folded or longer than an inline atom.
+    #[inline(never)]
+    fn name_atom_slow(&mut self, start: usize, end: usize, fold: bool) -> LocalName {
         let name = self.slice(start, end);
         if fold {
             LocalName::from(&*fold_name(name))
@@ -220,8 +228,10 @@ impl<B: Construct> Tokenizer<'_, B> {
             } else {
                 if attrs.capacity() == 0 {
                     // The first attribute: room for four at once, as the first push would
-                    // make, without the vector's general growth path.
-                    attrs = Vec::with_capacity(ATTRS_FIRST);
+                    // make, without the vector's general growth path. The empty vector it
+                    // replaces holds no allocation and no element: forgotten, not dropped
+                    // (the drop is an out-of-line call).
+                    std::mem::forget(std::mem::replace(&mut attrs, Vec::with_capacity(ATTRS_FIRST)));
                 }
                 attrs.push(Attribute {
                     name: QualName::new(None, ns!(), attr_name),
@@ -257,7 +267,14 @@ impl<B: Construct> Tokenizer<'_, B> {
             None => None,
             Some(q @ (b'"' | b'\'')) => {
                 let start = self.pos + 1;
-                let close = memchr::memchr(q, &self.src[start..])? + start;
+                // The closing quote, unless a `&` or NUL comes first: then the value
+                // needs decoding, and its quote is looked for from there.
+                let first = super::scan::find_quote_or_ref(q, &self.src[start..])? + start;
+                if self.src[first] == q {
+                    self.pos = first + 1;
+                    return Some(self.piece(start, first));
+                }
+                let close = super::scan::find_byte(q, &self.src[first..])? + first;
                 self.pos = close + 1;
                 Some(self.value(start, close))
             }

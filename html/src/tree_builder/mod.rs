@@ -166,17 +166,20 @@ impl Builder {
         }
     }
 
-    /// The common case, straight to its rules: text and tags in body with an HTML current
-    /// node (no foreign content rules to consult). Any other token is given back.
-    fn in_body_direct(&mut self, token: Token) -> Result<Answer, Token> {
-        if self.mode != Mode::InBody || self.open.last().is_none_or(|o| o.ns != Ns::Html) {
-            return Err(token);
-        }
+    /// Whether a token goes straight to the in body rules ([`Self::in_body_direct`]): in
+    /// body, an HTML current node (no foreign content rules to consult), no newline to drop.
+    fn direct(&self) -> bool {
+        self.mode == Mode::InBody && !self.ignore_lf && self.open.last().is_some_and(|o| o.ns == Ns::Html)
+    }
+
+    /// The common case, straight to its rules (when [`Self::direct`]): text and tags in
+    /// body. Any other token takes the general path.
+    fn in_body_direct(&mut self, token: Token) -> Answer {
         match token {
             Token::CharacterTokens(text) if !text.is_empty() => {
                 self.reconstruct();
                 self.append_text(text);
-                Ok(Answer::Continue)
+                Answer::Continue
             }
             Token::TagToken(tag) => {
                 let step = if tag.kind == html5ever::tokenizer::StartTag {
@@ -184,9 +187,9 @@ impl Builder {
                 } else {
                     self.end_in_body(tag)
                 };
-                Ok(self.answer(step))
+                self.answer(step)
             }
-            token => Err(token),
+            token => self.general(token, false),
         }
     }
 
@@ -327,17 +330,10 @@ fn any_not_ws(text: &str) -> bool {
         .any(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r'))
 }
 
-impl Construct for Builder {
-    fn token(&mut self, token: Token) -> Answer {
-        let ignore_lf = std::mem::take(&mut self.ignore_lf);
-        let token = if ignore_lf {
-            token
-        } else {
-            match self.in_body_direct(token) {
-                Ok(answer) => return answer,
-                Err(token) => token,
-            }
-        };
+impl Builder {
+    /// A token by the general path: doctypes and parse errors, then the current mode's
+    /// rules (or the foreign content rules), `ignore_lf` dropping a leading newline.
+    fn general(&mut self, token: Token, ignore_lf: bool) -> Answer {
         let tok = match token {
             Token::ParseError(_) => return Answer::Continue,
             Token::DoctypeToken(d) => {
@@ -364,6 +360,16 @@ impl Construct for Builder {
             }
         };
         self.run(tok)
+    }
+}
+
+impl Construct for Builder {
+    fn token(&mut self, token: Token) -> Answer {
+        if self.direct() {
+            return self.in_body_direct(token);
+        }
+        let ignore_lf = std::mem::take(&mut self.ignore_lf);
+        self.general(token, ignore_lf)
     }
 
     fn in_foreign(&self) -> bool {
