@@ -45,15 +45,28 @@ async fn connect(addr: std::net::SocketAddr) -> BufReader<TcpStream> {
     BufReader::new(TcpStream::connect(addr).await.unwrap())
 }
 
-#[tokio::test]
-async fn a_connections_requests_and_their_tasks_stay_on_one_serving_thread() {
+/// A server of `router` on `threads` serving threads: its address, the
+/// sender that shuts it down and its task.
+async fn start(
+    router: Router,
+    threads: usize,
+) -> (
+    std::net::SocketAddr,
+    oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
-    let router = Router::new().route("/where", get(whereabouts));
-    let server = tokio::spawn(serve(listener, router, 2, async {
+    let server = tokio::spawn(serve(listener, router, threads, async {
         let _ = stopped.await;
     }));
+    (addr, stop, server)
+}
+
+#[tokio::test]
+async fn a_connections_requests_and_their_tasks_stay_on_one_serving_thread() {
+    let (addr, stop, server) = start(Router::new().route("/where", get(whereabouts)), 2).await;
     let mut seen = Vec::new();
     for _ in 0..4 {
         let mut conn = connect(addr).await;
@@ -81,8 +94,6 @@ async fn a_connections_requests_and_their_tasks_stay_on_one_serving_thread() {
 
 #[tokio::test]
 async fn shutdown_lets_the_request_in_flight_finish_and_refuses_new_connections() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
     let (entered, release) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
     let (e, r) = (entered.clone(), release.clone());
     let router = Router::new().route(
@@ -93,10 +104,7 @@ async fn shutdown_lets_the_request_in_flight_finish_and_refuses_new_connections(
             "finished"
         }),
     );
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(serve(listener, router, 2, async {
-        let _ = stopped.await;
-    }));
+    let (addr, stop, server) = start(router, 2).await;
     let mut conn = connect(addr).await;
     let request = tokio::spawn(async move { get_on(&mut conn, "/slow").await });
     entered.notified().await;
@@ -112,13 +120,7 @@ async fn shutdown_lets_the_request_in_flight_finish_and_refuses_new_connections(
 
 #[tokio::test]
 async fn an_idle_keep_alive_connection_does_not_hold_up_shutdown() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let router = Router::new().route("/where", get(whereabouts));
-    let server = tokio::spawn(serve(listener, router, 1, async {
-        let _ = stopped.await;
-    }));
+    let (addr, stop, server) = start(Router::new().route("/where", get(whereabouts)), 1).await;
     let mut conn = connect(addr).await;
     assert_eq!(get_on(&mut conn, "/where").await.0, 200);
     stop.send(()).unwrap();
