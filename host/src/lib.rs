@@ -19,6 +19,7 @@
 //! - [`limits`]: API keys, rate limits, credits, concurrency slots; [`audit`]: the audit log;
 //!   [`keys_cli`]: `distill keys`.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
+//! - [`serving`]: connections served on per-thread runtimes; [`lane`]: which one a thread is.
 
 pub mod api;
 pub mod audit;
@@ -30,6 +31,7 @@ pub mod gunzip;
 pub mod heap_trim;
 pub mod jobs;
 pub mod keys_cli;
+pub mod lane;
 pub mod large_alloc;
 pub mod limits;
 pub mod llm;
@@ -44,6 +46,7 @@ pub mod reopen_db;
 pub mod scratch;
 pub mod server;
 pub mod services;
+pub mod serving;
 pub mod small_alloc;
 pub mod telemetry;
 #[cfg(test)]
@@ -72,9 +75,14 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
     println!("distill listening on http://{local}");
     let state_for_shutdown = state.services.clone();
     let interact = state.interact.clone();
-    axum::serve(listener, server::router(state))
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    let threads = state.config.serving_threads;
+    if threads == 0 {
+        axum::serve(listener, server::router(state))
+            .with_graceful_shutdown(shutdown_signal())
+            .await?;
+    } else {
+        serving::serve(listener, server::router(state), threads, shutdown_signal()).await?;
+    }
     // Sessions first: their profiles are saved before Chromium goes.
     interact.shutdown().await;
     state_for_shutdown.browser.shutdown().await;

@@ -118,6 +118,7 @@ impl Services {
             plugins.watch()?;
         }
         let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?
+            .with_lanes(config.serving_threads)?
             .with_proxies(config.proxies.clone())?;
         let ocr = Ocr::detect(&config.data_dir.join("tmp")).map(Arc::new);
         if ocr.is_none() {

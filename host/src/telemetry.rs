@@ -212,8 +212,8 @@ pub fn cache_lookup(result: &'static str) {
 /// tier in memory) and heap trims done.
 pub fn memory_gauges(plugin_versions: usize, cache_memory_bytes: Option<u64>, heap_trims: u64) {
     metrics::gauge!(PLUGIN_VERSIONS_LIVE).set(plugin_versions as f64);
-    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        metrics::gauge!(TASKS_ALIVE).set(runtime.metrics().num_alive_tasks() as f64);
+    if let Some(tasks) = crate::lane::tasks_alive() {
+        metrics::gauge!(TASKS_ALIVE).set(tasks as f64);
     }
     if let Some(bytes) = cache_memory_bytes {
         metrics::gauge!(CACHE_MEMORY_BYTES).set(bytes as f64);

@@ -67,6 +67,10 @@ pub struct Cli {
     /// Idle plugin memory slots kept warm (each keeps up to the resident KiB above).
     #[arg(long, env = "DISTILL_PLUGIN_WARM_SLOTS")]
     pub plugin_warm_slots: Option<u32>,
+    /// Threads serving connections, each with its own single-threaded runtime
+    /// (default: one per CPU); 0 serves on the shared multi-thread runtime.
+    #[arg(long, env = "DISTILL_SERVING_THREADS")]
+    pub serving_threads: Option<usize>,
     /// Largest page body fetched, in bytes.
     #[arg(long, env = "DISTILL_MAX_PAGE_BYTES")]
     pub max_page_bytes: Option<u64>,

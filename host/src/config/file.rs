@@ -24,6 +24,7 @@ pub(super) struct FileConfig {
     pub(super) plugin_memory_reservation_mib: Option<u64>,
     pub(super) plugin_keep_resident_kib: Option<usize>,
     pub(super) plugin_warm_slots: Option<u32>,
+    pub(super) serving_threads: Option<usize>,
     pub(super) max_page_bytes: Option<u64>,
     pub(super) user_agent: Option<String>,
     pub(super) admin_key: Option<String>,

@@ -47,6 +47,9 @@ pub struct Config {
     pub plugin_keep_resident_kib: usize,
     /// See [`crate::plugins::RuntimeLimits::warm_slots`].
     pub plugin_warm_slots: u32,
+    /// Threads serving connections on their own single-threaded runtimes
+    /// ([`crate::serving`]); 0: the shared multi-thread runtime serves them.
+    pub serving_threads: usize,
     pub max_page_bytes: u64,
     pub user_agent: String,
     pub admin_key: Option<String>,
@@ -164,6 +167,10 @@ impl Config {
                 .plugin_warm_slots
                 .or(file.plugin_warm_slots)
                 .unwrap_or(crate::plugins::limits::DEFAULT_WARM_SLOTS),
+            serving_threads: cli
+                .serving_threads
+                .or(file.serving_threads)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
             max_page_bytes: cli.max_page_bytes.or(file.max_page_bytes).unwrap_or(50 << 20),
             user_agent: cli
                 .user_agent

@@ -38,10 +38,13 @@ pub struct HttpGet<'a> {
 }
 
 /// The HTTP engine. Cheap to share; holds two connection pools (TLS verified
-/// and unverified), and two more per configured proxy.
+/// and unverified) per serving thread and two for other threads, and two more
+/// per configured proxy.
 pub struct HttpFetcher {
-    verified: Client,
-    unverified: Client,
+    /// Direct clients (TLS verified, unverified) by [`crate::lane::slot`]: a
+    /// pooled connection's task runs on the runtime that opened it, so each
+    /// serving thread fetches through connections of its own.
+    direct: Vec<(Client, Client)>,
     guard: TargetGuard,
     max_bytes: u64,
     user_agent: HeaderValue,
@@ -50,30 +53,53 @@ pub struct HttpFetcher {
     proxied: HashMap<String, (Client, Client)>,
 }
 
+/// A pair of direct clients (TLS verified, unverified) checked by `guard`.
+fn direct_clients(guard: &TargetGuard) -> anyhow::Result<(Client, Client)> {
+    let build = |skip_tls: bool| {
+        Client::builder()
+            .use_rustls_tls()
+            .redirect(redirect::Policy::none())
+            .gzip(false)
+            .dns_resolver(guard.resolver())
+            .danger_accept_invalid_certs(skip_tls)
+            .danger_accept_invalid_hostnames(skip_tls)
+            .connect_timeout(Duration::from_secs(15))
+            .pool_idle_timeout(Duration::from_secs(30))
+            .no_proxy()
+            .build()
+    };
+    Ok((build(false)?, build(true)?))
+}
+
+/// The direct clients' index for this thread among `count` pairs: serving
+/// thread `i` gets pair `1 + i` (modulo the lanes there are), any other
+/// thread the first.
+fn lane_slot(count: usize) -> usize {
+    match crate::lane::current() {
+        Some(i) if count > 1 => 1 + i % (count - 1),
+        _ => 0,
+    }
+}
+
 impl HttpFetcher {
     pub fn new(guard: TargetGuard, max_bytes: u64, user_agent: &str) -> anyhow::Result<Self> {
-        let build = |skip_tls: bool| {
-            Client::builder()
-                .use_rustls_tls()
-                .redirect(redirect::Policy::none())
-                .gzip(false)
-                .dns_resolver(guard.resolver())
-                .danger_accept_invalid_certs(skip_tls)
-                .danger_accept_invalid_hostnames(skip_tls)
-                .connect_timeout(Duration::from_secs(15))
-                .pool_idle_timeout(Duration::from_secs(30))
-                .no_proxy()
-                .build()
-        };
         Ok(HttpFetcher {
-            verified: build(false)?,
-            unverified: build(true)?,
+            direct: vec![direct_clients(&guard)?],
             guard,
             max_bytes,
             user_agent: HeaderValue::from_str(user_agent)?,
             proxies: Arc::default(),
             proxied: HashMap::new(),
         })
+    }
+
+    /// Gives each of `lanes` serving threads ([`crate::serving`]) connection
+    /// pools of its own (other threads keep the first ones).
+    pub fn with_lanes(mut self, lanes: usize) -> anyhow::Result<Self> {
+        for _ in 0..lanes {
+            self.direct.push(direct_clients(&self.guard)?);
+        }
+        Ok(self)
     }
 
     /// Routes the engine's fetches through the operator's proxy pools. The
@@ -122,8 +148,8 @@ impl HttpFetcher {
         let client = match (clients, req.skip_tls_verification) {
             (Some((verified, _)), false) => verified,
             (Some((_, unverified)), true) => unverified,
-            (None, false) => &self.verified,
-            (None, true) => &self.unverified,
+            (None, false) => &self.direct[lane_slot(self.direct.len())].0,
+            (None, true) => &self.direct[lane_slot(self.direct.len())].1,
         };
         let mut url = req.url.clone();
         let mut headers = self.request_headers(req.headers);
@@ -323,5 +349,26 @@ fn map_error(url: &Url, err: reqwest::Error) -> FetchError {
             url: url_s,
             message: detail,
         }
+    }
+}
+
+#[cfg(test)]
+mod lane_tests {
+    use super::lane_slot;
+
+    #[test]
+    fn each_serving_thread_fetches_through_clients_of_its_own() {
+        std::thread::spawn(|| {
+            assert_eq!(lane_slot(3), 0, "not a serving thread");
+            crate::lane::enter(0);
+            assert_eq!(lane_slot(3), 1);
+            assert_eq!(lane_slot(1), 0, "no per-lane clients");
+            crate::lane::enter(1);
+            assert_eq!(lane_slot(3), 2);
+            crate::lane::enter(2);
+            assert_eq!(lane_slot(3), 1, "more lanes than pairs");
+        })
+        .join()
+        .unwrap();
     }
 }
