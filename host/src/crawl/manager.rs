@@ -60,6 +60,12 @@ pub struct Crawls {
     webhooks: Webhooks,
     running: Mutex<HashMap<String, Arc<Stop>>>,
     describe: DescribeError,
+    /// The runtime [`Crawls::start`] ran on (the process's multi-thread
+    /// one): jobs are driven there, not on the per-thread serving runtime of
+    /// the request that created them, so a job's pages spread over every
+    /// worker and do not queue behind that thread's connections
+    /// ([`crate::serving`]).
+    runtime: tokio::runtime::Handle,
 }
 
 impl Crawls {
@@ -108,6 +114,7 @@ impl Crawls {
             webhooks,
             running: Mutex::new(HashMap::new()),
             describe,
+            runtime: tokio::runtime::Handle::current(),
         });
         let requeued = crawls.store.requeue_expired_leases().await?;
         for job in crawls.store.active().await? {
@@ -231,7 +238,7 @@ impl Crawls {
             stop
         };
         let crawls = self.clone();
-        tokio::spawn(async move {
+        self.runtime.spawn(async move {
             let id = job.id.clone();
             crawls.clone().drive(job, stop).await;
             crawls.running.lock().expect("running lock").remove(&id);
