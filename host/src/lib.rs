@@ -76,13 +76,16 @@ pub async fn serve(config: config::Config) -> anyhow::Result<()> {
     let state_for_shutdown = state.services.clone();
     let interact = state.interact.clone();
     let threads = state.config.serving_threads;
-    if threads == 0 {
+    // Held until the shutdown below is done: tasks the serving threads'
+    // handlers spawned (a browser launched by a scrape) keep running.
+    let _lanes = if threads == 0 {
         axum::serve(listener, server::router(state))
             .with_graceful_shutdown(shutdown_signal())
             .await?;
+        None
     } else {
-        serving::serve(listener, server::router(state), threads, shutdown_signal()).await?;
-    }
+        Some(serving::serve(listener, server::router(state), threads, shutdown_signal()).await?)
+    };
     // Sessions first: their profiles are saved before Chromium goes.
     interact.shutdown().await;
     state_for_shutdown.browser.shutdown().await;

@@ -4,9 +4,12 @@
 //! handlers, pipelines and whatever they spawn stay on that thread, so a
 //! request wakes no other worker (on the shared multi-thread runtime a task
 //! woken while the other worker is busy wakes a parked one). Start-up and
-//! background work (job queues, flushers, signals, the browser) stay on the
-//! main runtime. Graceful shutdown as `axum::serve` does it: the listener
-//! closes, open connections finish their request in flight and close.
+//! background work (job queues and the jobs they drive, flushers, signals)
+//! stay on the main runtime; a browser a scrape launches runs its tasks on
+//! that scrape's thread. Graceful shutdown as `axum::serve` does it: the
+//! listener closes, open connections finish their request in flight and
+//! close; the threads keep driving their tasks until [`Lanes`] is dropped,
+//! after the rest of the shutdown (interact sessions, the browser).
 
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -18,16 +21,27 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinSet;
 
+/// The serving threads after their connections ended. Each keeps running
+/// its runtime, so the tasks its handlers spawned (a browser's DevTools
+/// connection, an interact session) still make progress while the server
+/// shuts down around them; dropping this lets the threads end and drops
+/// those tasks.
+pub struct Lanes {
+    _exit: watch::Sender<bool>,
+}
+
 /// Serves `router` on `listener` with `threads` (at least 1) serving threads
 /// until `shutdown` completes, then waits for open connections to finish.
+/// Hold the returned [`Lanes`] until the rest of the shutdown is done.
 pub async fn serve(
     listener: TcpListener,
     router: Router,
     threads: usize,
     shutdown: impl Future<Output = ()>,
-) -> std::io::Result<()> {
+) -> std::io::Result<Lanes> {
     crate::lane::register(tokio::runtime::Handle::current());
     let (stop, stopping) = watch::channel(false);
+    let (exit, exiting) = watch::channel(false);
     let mut lanes = Vec::with_capacity(threads.max(1));
     let mut finished = Vec::with_capacity(threads.max(1));
     for index in 0..threads.max(1) {
@@ -38,14 +52,20 @@ pub async fn serve(
             .build()?;
         crate::lane::register(runtime.handle().clone());
         let (router, stopping) = (router.clone(), stopping.clone());
+        let mut exiting = exiting.clone();
         std::thread::Builder::new()
             .name(format!("distill-serve-{index}"))
             .spawn(move || {
                 crate::lane::enter(index);
-                runtime.block_on(lane(rx, router, stopping));
+                runtime.block_on(async {
+                    lane(rx, router, stopping).await;
+                    let _ = done.send(());
+                    // A current-thread runtime runs its tasks only inside
+                    // `block_on`: keep driving them until `Lanes` is dropped.
+                    let _ = exiting.wait_for(|e| *e).await;
+                });
                 // Tasks the handlers spawned end with the runtime.
                 drop(runtime);
-                let _ = done.send(());
             })?;
         lanes.push(tx);
         finished.push(done_rx);
@@ -82,7 +102,7 @@ pub async fn serve(
     for done in finished {
         let _ = done.await;
     }
-    Ok(())
+    Ok(Lanes { _exit: exit })
 }
 
 /// One serving thread: serves each connection it is handed until the accept

@@ -1,4 +1,4 @@
-use super::serve;
+use super::{Lanes, serve};
 use axum::Router;
 use axum::routing::get;
 use std::sync::Arc;
@@ -53,7 +53,7 @@ async fn start(
 ) -> (
     std::net::SocketAddr,
     oneshot::Sender<()>,
-    tokio::task::JoinHandle<std::io::Result<()>>,
+    tokio::task::JoinHandle<std::io::Result<Lanes>>,
 ) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -128,4 +128,51 @@ async fn an_idle_keep_alive_connection_does_not_hold_up_shutdown() {
     // The server closed the idle connection.
     let mut rest = Vec::new();
     assert_eq!(conn.read_to_end(&mut rest).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn a_task_a_handler_spawned_runs_on_after_the_server_stops_until_the_lanes_go() {
+    // The handler spawns a task that answers `ask` once the test asks, after
+    // the server has stopped; `done` closes when the task is dropped.
+    type Slot = std::sync::Mutex<Option<(oneshot::Receiver<()>, oneshot::Sender<&'static str>)>>;
+    let (ask, asked) = oneshot::channel::<()>();
+    let (answer, answered) = oneshot::channel::<&'static str>();
+    let slot: Arc<Slot> = Arc::new(std::sync::Mutex::new(Some((asked, answer))));
+    let (held, mut dropped) = oneshot::channel::<()>();
+    let held = Arc::new(std::sync::Mutex::new(Some(held)));
+    let router = Router::new().route(
+        "/spawn",
+        get(move || {
+            let (slot, held) = (slot.clone(), held.clone());
+            async move {
+                let (asked, answer) = slot.lock().unwrap().take().unwrap();
+                let held = held.lock().unwrap().take().unwrap();
+                tokio::spawn(async move {
+                    let _held = held;
+                    if asked.await.is_ok() {
+                        let _ = answer.send("still running");
+                    }
+                    std::future::pending::<()>().await;
+                });
+                "spawned"
+            }
+        }),
+    );
+    let (addr, stop, server) = start(router, 1).await;
+    let mut conn = connect(addr).await;
+    assert_eq!(get_on(&mut conn, "/spawn").await, (200, "spawned".to_string()));
+    drop(conn);
+    stop.send(()).unwrap();
+    let lanes = server.await.unwrap().unwrap();
+    // The server has stopped serving; its lane still drives the task.
+    ask.send(()).unwrap();
+    assert_eq!(answered.await.unwrap(), "still running");
+    assert!(
+        dropped
+            .try_recv()
+            .is_err_and(|e| e == oneshot::error::TryRecvError::Empty)
+    );
+    // Dropping the lanes ends the thread's runtime and the task with it.
+    drop(lanes);
+    assert!(dropped.await.is_err());
 }
