@@ -5,12 +5,17 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// Where the corpora are: `DISTILL_CORPORA`, or the checkout's sibling `shared/corpus`.
+pub fn root() -> PathBuf {
+    std::env::var_os("DISTILL_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")))
+}
+
 /// Every corpus page's path, sorted.
 pub fn pages() -> Vec<PathBuf> {
-    let root = std::env::var("DISTILL_CORPORA")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus").to_string());
     let mut pages = Vec::new();
-    for corpus in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+    for corpus in std::fs::read_dir(root()).into_iter().flatten().flatten() {
         let dir = corpus.path().join("html");
         for page in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let path = page.path();

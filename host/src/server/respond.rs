@@ -256,7 +256,8 @@ mod tests {
             let escaped = Escaped::of(&data);
             assert_eq!(body_of(success_escaped(&data, &escaped)).await.1, old);
         }
-        if !crate::test_corpus::pages().is_empty() {
+        // With the corpora present, most of their pages must have been read.
+        if crate::test_corpus::root().exists() {
             assert!(pages.len() > 50, "{}", pages.len());
         }
     }
