@@ -1,7 +1,9 @@
 //! [`Tokens`]: reads a token stream (the plugin's side). Every string is a
 //! slice of the stream's text, found by lengths: no per-byte scanning. A
 //! stream that does not follow the format ends the iteration early (see
-//! [`Tokens::is_complete`]); it never panics.
+//! [`Tokens::is_complete`]); it never panics. A start tag's attributes are
+//! checked once, when the tag is read (a broken one ends the stream there);
+//! iterating them then reads the same bytes without the checks.
 
 use crate::names::name_of;
 use crate::{ATTRS, FORMAT_VERSION, OP_END, OP_START, OP_TEXT, TAGS};
@@ -45,15 +47,33 @@ impl<'a> Iterator for Attrs<'a> {
             return None;
         }
         self.left -= 1;
-        let attr = self.cursor.attr();
-        if attr.is_none() {
-            self.left = 0;
-        }
-        attr
+        // SAFETY: `Tokens::read` hands out an `Attrs` only after stepping
+        // past all `left` attributes from this same position with the
+        // checked `Cursor::attr`, so each one read here was checked once.
+        Some(unsafe { self.cursor.attr_checked_before() })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, Some(self.left as usize))
+    }
+}
+
+#[cfg(test)]
+impl<'a> Attrs<'a> {
+    /// The attributes read with every check (as the decoder once read them
+    /// a second time), for tests against the iteration.
+    pub(crate) fn checked(mut self) -> impl Iterator<Item = Attr<'a>> {
+        std::iter::from_fn(move || {
+            if self.left == 0 {
+                return None;
+            }
+            self.left -= 1;
+            let attr = self.cursor.attr();
+            if attr.is_none() {
+                self.left = 0;
+            }
+            attr
+        })
     }
 }
 
@@ -117,6 +137,71 @@ impl<'a> Cursor<'a> {
         let len = self.varint()?;
         let value = self.string(len)?;
         Some(Attr { id, name, value })
+    }
+
+    /// The attribute [`Cursor::attr`] reads here, without its checks (the
+    /// decoder's attributes are checked once, when their tag is read).
+    ///
+    /// # Safety
+    /// `attr` returned `Some` from this same position of the same stream:
+    /// every byte read below is in `ops`, a non-zero id is in `ATTRS`, and
+    /// every string lies within `text` on character boundaries.
+    #[inline(always)]
+    unsafe fn attr_checked_before(&mut self) -> Attr<'a> {
+        debug_assert!(self.clone().attr().is_some());
+        // SAFETY (the three calls): this function's contract.
+        let id = unsafe { self.byte_unchecked() };
+        let name = match id {
+            0 => unsafe {
+                let len = self.varint_unchecked();
+                self.string_unchecked(len)
+            },
+            id => unsafe { ATTRS.get_unchecked(id as usize - 1) },
+        };
+        let value = unsafe {
+            let len = self.varint_unchecked();
+            self.string_unchecked(len)
+        };
+        Attr { id, name, value }
+    }
+
+    /// # Safety
+    /// `at` is within `ops`.
+    #[inline(always)]
+    unsafe fn byte_unchecked(&mut self) -> u8 {
+        // SAFETY: the caller's.
+        let b = unsafe { *self.ops.get_unchecked(self.at) };
+        self.at += 1;
+        b
+    }
+
+    /// # Safety
+    /// [`Cursor::varint`] read a varint here.
+    #[inline(always)]
+    unsafe fn varint_unchecked(&mut self) -> u32 {
+        let (mut n, mut shift) = (0u32, 0);
+        loop {
+            // SAFETY: the caller's: the varint's bytes are in `ops`, at most
+            // five of them, so `shift` stays under 32.
+            let b = unsafe { self.byte_unchecked() };
+            n |= ((b & 0x7f) as u32) << shift;
+            if b < 0x80 {
+                return n;
+            }
+            shift += 7;
+        }
+    }
+
+    /// # Safety
+    /// [`Cursor::string`] read `len` bytes here.
+    #[inline(always)]
+    unsafe fn string_unchecked(&mut self, len: u32) -> &'a str {
+        let end = self.text_at + len as usize;
+        // SAFETY: the caller's: `text_at..end` is within `text`, on
+        // character boundaries.
+        let s = unsafe { self.text.get_unchecked(self.text_at..end) };
+        self.text_at = end;
+        s
     }
 }
 

@@ -3,11 +3,20 @@
 use crate::*;
 
 fn owned(tokens: Tokens<'_>) -> Vec<String> {
+    owned_with(tokens, |attrs| attrs.collect())
+}
+
+/// The tokens as strings, their attributes read by `read_attrs`.
+fn owned_with<'a>(
+    tokens: impl Iterator<Item = Token<'a>>,
+    read_attrs: fn(Attrs<'_>) -> Vec<Attr<'_>>,
+) -> Vec<String> {
     tokens
         .map(|t| match t {
             Token::Text(s) => format!("T{s:?}"),
             Token::Start { tag, name, attrs } => {
-                let attrs: Vec<String> = attrs
+                let attrs: Vec<String> = read_attrs(attrs)
+                    .iter()
                     .map(|a| format!("{}#{}={:?}", a.name, a.id, a.value))
                     .collect();
                 format!("S{name}#{tag}[{}]", attrs.join(" "))
@@ -166,4 +175,75 @@ fn carriage_returns_are_found_at_every_offset_and_normalised() {
             assert_eq!(text.as_bytes(), &want[..], "{len} {at}");
         }
     }
+}
+
+/// What a stream yields, and whether it was complete, with attributes read
+/// by `read_attrs`.
+fn decoded(ops: &[u8], text: &str, read_attrs: fn(Attrs<'_>) -> Vec<Attr<'_>>) -> (Vec<String>, bool) {
+    let mut tokens = Tokens::new(ops, text);
+    let got = owned_with(tokens.by_ref(), read_attrs);
+    (got, tokens.is_complete())
+}
+
+#[test]
+fn attributes_checked_once_read_as_when_checked_twice_in_broken_streams() {
+    let long = "v".repeat(200);
+    let mut w = Writer::default();
+    w.start(
+        "a",
+        [
+            ("href", "https://é.example/"),
+            ("x-é", "ü"),
+            ("title", long.as_str()),
+        ]
+        .into_iter(),
+    );
+    w.text("héllo");
+    w.start("my-el", [("class", "a b"), ("data-q", "")].into_iter());
+    w.end("my-el");
+    w.start("img", [("alt", "€"), ("src", "s")].into_iter());
+    w.end("a");
+    let (ops, text) = w.finish();
+    fn once(attrs: Attrs<'_>) -> Vec<Attr<'_>> {
+        attrs.collect()
+    }
+    fn twice(attrs: Attrs<'_>) -> Vec<Attr<'_>> {
+        attrs.checked().collect()
+    }
+    let agree = |ops: &[u8], text: &str, what: &str| {
+        assert_eq!(decoded(ops, text, once), decoded(ops, text, twice), "{what}");
+    };
+    let (all, complete) = decoded(&ops, &text, once);
+    assert!(complete && all.len() == 6, "{all:?}");
+    for cut in 0..=ops.len() {
+        agree(&ops[..cut], &text, &format!("ops cut at {cut}"));
+    }
+    for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        agree(&ops, &text[..cut], &format!("text cut at {cut}"));
+    }
+    // Every byte of ops replaced by values that change its meaning: ops,
+    // ids in and out of the lists, lengths off by one (into a character),
+    // varints that continue or run long.
+    let mut broken = 0;
+    for at in 1..ops.len() {
+        for value in [
+            0,
+            1,
+            2,
+            3,
+            35,
+            36,
+            0x7f,
+            0x80,
+            0xff,
+            ops[at].wrapping_add(1),
+            ops[at].wrapping_sub(1),
+        ] {
+            let mut bad = ops.clone();
+            bad[at] = value;
+            agree(&bad, &text, &format!("ops[{at}] = {value}"));
+            broken += usize::from(!decoded(&bad, &text, once).1);
+        }
+    }
+    assert!(broken > 100, "the mutations break streams ({broken})");
 }

@@ -7,6 +7,8 @@
 //! renderer (`render`), plain Rust without dependencies, so it also builds
 //! natively for tests and benchmarks.
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod bump;
 pub mod convert;
 mod parse;
 pub mod postprocess;
@@ -17,6 +19,11 @@ mod text_scan;
 use distill_sdk::{FormatPlugin, Page, PagePart, PluginError, PluginInfo, Value};
 
 pub use convert::{html_to_markdown, tokens_to_markdown};
+
+/// Each call runs in a fresh instance: memory is never handed back (`bump`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: bump::Bump = bump::Bump::new();
 
 /// The plugin type exported to the host.
 pub struct Markdown;
