@@ -7,7 +7,8 @@ thread name; binaries side by side, rounds interleaved, a new URL per scrape
 scrapes), 0541 (9 KB), served on loopback by meter_site.py.
 
 usage: c1_costs.py N ROUNDS BIN [NAME=VALUE:BIN ...]   (run from the repository root)
-env: PAGES=4036,0402,0541; NOCACHE=1 sends storeInCache: false;
+env: PAGES=4036,0402,0541; NOCACHE=1 sends storeInCache: false; REPEAT=1 scrapes
+     the same URL every time (one entry replaced over and over, as the peer bench does);
      STRACE=1 then attaches `strace -f -c` to each server for N more scrapes
      per page and prints system calls per request by kind.
 Note: tokio's blocking pool threads (the cache's 1 s durable commit) carry the
@@ -18,10 +19,13 @@ from meter_site import ROOT, rss, serve_pages, start as start_server
 
 PAGES = os.environ.get("PAGES", "4036,0402,0541").split(",")
 NOCACHE = os.environ.get("NOCACHE") == "1"
+REPEAT = os.environ.get("REPEAT") == "1"
 WORK = os.path.join(ROOT, "target/c1-costs")
 
 
 def scrape(conn, port, page, q):
+    if REPEAT:
+        q = 0
     body = {"url": f"http://127.0.0.1:{port}/{page}?{q}", "formats": ["markdown"], "maxAge": 0}
     if NOCACHE:
         body["storeInCache"] = False

@@ -13,6 +13,8 @@
 //! second syncs the file), so under a burst of large pages the queue held up
 //! to ~20 MiB of them (BENCHMARKS.md, "The c=16 peak"). Deletes and barriers
 //! go through the same queue, so they see every write queued before them.
+//! Within a batch, a put that a later put of the same key replaces (before
+//! any delete or barrier) is not written at all: the file keeps only the last.
 //! Dropping the [`Writer`] drains the queue and joins the thread: nothing
 //! queued is lost on a graceful shutdown. Until a put reaches the file it is
 //! also in [`Pending`], so a read finds it even if the hot tier has already
@@ -321,8 +323,15 @@ fn apply(
     scratch: &mut Scratch,
 ) {
     let mut puts: Vec<Put> = Vec::new();
-    for op in batch {
+    let superseded = superseded(&batch);
+    for (op, superseded) in batch.into_iter().zip(superseded) {
         match op {
+            Op::Put(key, encoded, _) if superseded => {
+                // A later put of the same key in this run replaces it in the
+                // same transaction: the file ends up as if it were written.
+                done.pending.written(&key, &encoded);
+                done.queued.done(encoded.len());
+            }
             Op::Put(key, encoded, tail) => {
                 // The origin's gzip bytes when it sent some: a copy of
                 // fewer bytes than the value, no compression. Else
@@ -358,6 +367,27 @@ fn apply(
         }
     }
     write_puts(&mut puts, disk, done);
+}
+
+/// Which puts of `batch` a later put of the same key replaces before the
+/// next delete or barrier (within one run of puts, which [`apply`] commits as
+/// one transaction): those need not be compressed nor written. A key scraped
+/// over and over (a scraper polling a page, the peer bench) queues one put
+/// per request; the file only ever keeps the last.
+fn superseded(batch: &[Op]) -> Vec<bool> {
+    let mut out = vec![false; batch.len()];
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (i, op) in batch.iter().enumerate() {
+        match op {
+            Op::Put(key, ..) => {
+                if let Some(earlier) = last.insert(key.as_str(), i) {
+                    out[earlier] = true;
+                }
+            }
+            Op::Delete(..) | Op::Barrier(..) => last.clear(),
+        }
+    }
+    out
 }
 
 /// Commits the pending puts in one transaction and evicts what the file

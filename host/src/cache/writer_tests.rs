@@ -125,3 +125,52 @@ async fn values_are_stored_uncompressed_until_half_the_cap_then_compressed() {
     assert!(Disk::open(&path, cap * 8).expect("reopen").has_room_for_raw());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_put_replaced_later_in_its_run_is_superseded_and_a_barrier_ends_the_run() {
+    let put = |k: &str| Op::Put(k.to_string(), value(1), None);
+    let (tx, _rx) = oneshot::channel();
+    let (dtx, _drx) = oneshot::channel();
+    let batch = vec![
+        put("a"),
+        put("b"),
+        put("a"),
+        Op::Barrier(tx),
+        put("a"),
+        put("c"),
+        // A delete ends the run too (of every key: it commits what is queued).
+        Op::Delete("c".into(), dtx),
+        put("c"),
+        put("a"),
+    ];
+    assert_eq!(
+        superseded(&batch),
+        [true, false, false, false, false, false, false, false, false]
+    );
+}
+
+#[tokio::test]
+async fn a_key_put_over_and_over_keeps_its_last_value_once_and_frees_the_queue() {
+    let (w, disk, dir) = writer("writer-same-key");
+    let now = now_ms();
+    let mut last = value(0);
+    for i in 0..50 {
+        last = codec::encode_raw_shared(&[format!("value {i}").as_bytes()], now + i, now + 86_400_000);
+        assert!(w.put("same", last.clone()));
+    }
+    w.sync().await.expect("the writes reach the file");
+    assert_eq!(disk.get("same").expect("read").as_deref(), Some(&last[..]));
+    let usage = disk.usage().expect("usage");
+    assert_eq!(usage.entries, 1);
+    assert_eq!(usage.bytes, ("same".len() + last.len()) as u64);
+    assert_eq!(
+        w.queued.0.load(Ordering::Acquire),
+        0,
+        "every put is accounted done"
+    );
+    assert!(w.pending().get("same").is_none(), "reads go to the file");
+    drop(w);
+    drop(disk);
+    Disk::verify(&dir.join("cache.redb")).expect("the file checks");
+    let _ = std::fs::remove_dir_all(dir);
+}
