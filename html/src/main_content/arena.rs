@@ -126,11 +126,13 @@ impl Drop for Arena {
 
 const NONE: u32 = u32::MAX;
 
-/// The per-page memos of the walk: class words, tag facts.
+/// The per-page memos of the walk: class words, tag facts; and the nodes it found to
+/// strip (the caller's list, held here for the walk).
 #[derive(Default)]
 struct Memos {
     words: hints::WordCache,
     tags: TagMemo,
+    doomed: Vec<NodeId>,
 }
 
 impl Arena {
@@ -140,7 +142,10 @@ impl Arena {
     pub fn build(doc: &Document, root: NodeId, doomed: &mut Vec<NodeId>) -> Arena {
         let tree = &doc.tree;
         let mut nodes: Vec<Node> = SPARE_NODES.take(tree.len() / 2);
-        let mut cache = Memos::default();
+        let mut cache = Memos {
+            doomed: std::mem::take(doomed),
+            ..Memos::default()
+        };
         let root_element = tree
             .query_node(&root, |n| match &n.data {
                 NodeData::Element(el) => push_node(&mut nodes, root, NONE, 0, el, false, &mut cache),
@@ -184,7 +189,7 @@ impl Arena {
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
             let (element, first_child, next_sibling) = tree
-                .query_node(&id, |n| look(n, &mut nodes, &mut cache, doomed, parent))
+                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent))
                 .unwrap_or((false, None, None));
             if element {
                 let index = nodes.len() as u32 - 1;
@@ -210,7 +215,7 @@ impl Arena {
                 }
                 if first_child.is_some() {
                     // Not read, but stripped all the same (`<svg><style>`).
-                    crate::clean::collect_unwanted(tree, id, None, doomed);
+                    crate::clean::collect_unwanted(tree, id, None, &mut cache.doomed);
                 }
             }
             next = next_sibling;
@@ -270,6 +275,7 @@ impl Arena {
             }
             nodes[i].hash = h;
         }
+        *doomed = cache.doomed;
         Arena { nodes }
     }
 
@@ -332,7 +338,6 @@ fn look(
     n: &dom_query::TreeNode,
     nodes: &mut Vec<Node>,
     cache: &mut Memos,
-    doomed: &mut Vec<NodeId>,
     p: Parent,
 ) -> (bool, Option<NodeId>, Option<NodeId>) {
     let element = match &n.data {
@@ -348,13 +353,13 @@ fn look(
             );
             if !pushed {
                 // Removed with its subtree, neither read nor entered.
-                doomed.push(n.id);
+                cache.doomed.push(n.id);
                 return (false, None, n.next_sibling);
             }
             true
         }
         NodeData::Comment { .. } => {
-            doomed.push(n.id);
+            cache.doomed.push(n.id);
             false
         }
         NodeData::Text { contents } if !p.dropped && p.block != NONE => {
