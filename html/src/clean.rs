@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use dom_query::{Document, Element, Matcher, NodeData, NodeId};
+use dom_query::{Document, Element, Matcher, NodeData, NodeId, Tree};
 use url::Url;
 
 use crate::dom::{DATA_SRC, DATA_SRCSET, LocalName, Walker, attr, is, local_name, with_element};
@@ -45,13 +45,25 @@ pub(crate) fn apply_include(doc: &Document, selectors: &[Matcher]) {
 
 /// Removes `head`, `meta`, `noscript`, `style`, `script`, `template` elements and comments.
 pub(crate) fn strip_unwanted(doc: &Document) {
-    let tree = &doc.tree;
     let mut doomed = Vec::new();
-    let mut walker = Walker::new(tree, doc.root().id);
+    collect_unwanted(&doc.tree, doc.root().id, None, &mut doomed);
+    remove_all(&doc.tree, doomed);
+}
+
+/// Whether an element of this name is one [`strip_unwanted`] removes (with its subtree).
+pub(crate) fn is_stripped(local: &LocalName) -> bool {
+    STRIPPED.contains(local)
+}
+
+/// Adds to `doomed` the nodes under `root` (not `root` itself) that [`strip_unwanted`]
+/// removes, in document order, without looking inside `skip`'s subtree (the caller finds
+/// those: the main-content walk reads the body's nodes anyway).
+pub(crate) fn collect_unwanted(tree: &Tree, root: NodeId, skip: Option<NodeId>, doomed: &mut Vec<NodeId>) {
+    let mut walker = Walker::new(tree, root);
     while let Some(id) = walker.next() {
         let drop = tree
             .query_node(&id, |n| match &n.data {
-                NodeData::Element(el) => STRIPPED.contains(&el.name.local),
+                NodeData::Element(el) => is_stripped(&el.name.local),
                 NodeData::Comment { .. } => true,
                 _ => false,
             })
@@ -59,8 +71,14 @@ pub(crate) fn strip_unwanted(doc: &Document) {
         if drop {
             walker.skip_children();
             doomed.push(id);
+        } else if Some(id) == skip {
+            walker.skip_children();
         }
     }
+}
+
+/// Detaches each of `doomed` from its parent.
+pub(crate) fn remove_all(tree: &Tree, doomed: Vec<NodeId>) {
     for id in doomed {
         tree.remove_from_parent(&id);
     }

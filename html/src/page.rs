@@ -126,12 +126,15 @@ fn clean_doc(
         // Script shells keep content in `<noscript>` or hidden streamed segments.
         main_content::reveal_deferred(&doc);
     }
-    clean::strip_unwanted(&doc);
-    clean::apply_exclude(&doc, &exclude);
-    if opts.only_main_content {
+    if whole_page_main_content && exclude.is_empty() {
+        // The stripping in the main-content walk (nothing between them reads the document).
+        main_content::strip_and_remove_non_main(&doc, head.article, &head.author_notes);
+    } else {
+        clean::strip_unwanted(&doc);
+        clean::apply_exclude(&doc, &exclude);
         if whole_page_main_content {
-            main_content::remove_non_main(&doc, head.article, &head.author_notes);
-        } else {
+            main_content::strip_and_remove_non_main(&doc, head.article, &head.author_notes);
+        } else if opts.only_main_content {
             main_content::remove_non_main_fragment(&doc);
         }
     }

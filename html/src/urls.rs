@@ -35,7 +35,29 @@ pub(crate) fn join(base: &Url, href: &str) -> Option<String> {
     if canonical_http_url(href) {
         return Some(href.to_string());
     }
+    if let Some(joined) = join_path_absolute(base, href) {
+        return Some(joined);
+    }
     base.join(href).ok().map(String::from)
+}
+
+/// `base.join(href)` for a path-absolute `href` (`/a/b?c#d`, not `//host/…`) on an
+/// `http`/`https` base, when the parser keeps every byte of `href` ([`canonical_tail`]):
+/// the base's scheme and authority (credentials and port included), then `href`. (A
+/// page's links are mostly such paths: no parse for them.)
+fn join_path_absolute(base: &Url, href: &str) -> Option<String> {
+    let b = href.as_bytes();
+    if b.first() != Some(&b'/') || b.get(1) == Some(&b'/') || !matches!(base.scheme(), "http" | "https") {
+        return None;
+    }
+    if !canonical_tail(b) {
+        return None;
+    }
+    let authority = &base[..url::Position::BeforePath];
+    let mut out = String::with_capacity(authority.len() + href.len());
+    out.push_str(authority);
+    out.push_str(href);
+    Some(out)
 }
 
 /// Whether `href` is an `http`/`https` URL that `Url::parse` would serialise unchanged:
@@ -69,15 +91,67 @@ fn canonical_http_url(href: &str) -> bool {
     if !(fine(last) && last[0].is_ascii_lowercase() && labels.all(fine)) {
         return false;
     }
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&()*+,;=:@/?#%".contains(&b);
-    let path_end = tail
-        .iter()
-        .position(|&b| b == b'?' || b == b'#')
-        .unwrap_or(tail.len());
-    let dotted = |w: &[u8]| w == b"/." || w.eq_ignore_ascii_case(b"%2e");
-    tail.iter().all(|&b| plain(b))
-        && !tail[..path_end].windows(2).any(dotted)
-        && !tail[..path_end].windows(3).any(dotted)
+    canonical_tail(tail)
+}
+
+/// Bytes that no part of an `http`/`https` URL percent-encodes or rewrites.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+                    | b'?'
+                    | b'#'
+                    | b'%'
+            );
+        b += 1;
+    }
+    t
+};
+
+/// Whether an `http`/`https` URL's part from its path on (`/`, or `?`/`#`, onwards) is
+/// kept byte for byte by the parser: only [`PLAIN`] bytes, no path segment starting with
+/// `.` and no `%2e` in the path (dot segments are resolved). One pass: a table look-up a
+/// byte, the dot tests at `/` and `%` until the path ends.
+fn canonical_tail(tail: &[u8]) -> bool {
+    let mut in_path = true;
+    for (i, &b) in tail.iter().enumerate() {
+        if !PLAIN[usize::from(b)] {
+            return false;
+        }
+        if in_path {
+            match b {
+                b'?' | b'#' => in_path = false,
+                b'/' if tail.get(i + 1) == Some(&b'.') => return false,
+                b'%' if tail.get(i + 1) == Some(&b'2')
+                    && tail.get(i + 2).is_some_and(|&c| c | 0x20 == b'e') =>
+                {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 /// Removes `user:pass@` from a URL.
@@ -134,6 +208,57 @@ mod tests {
         assert_eq!(document_base(&doc, &page()), (page(), true));
     }
 
+    /// Pieces of a URL's tail: plain bytes, every byte the parser encodes or rewrites, dot
+    /// segments.
+    const TAIL: &[&str] = &[
+        "/",
+        "?",
+        "#",
+        "a",
+        "Z",
+        ".",
+        "..",
+        "/.",
+        "/..",
+        "%2e",
+        "%2E",
+        "%41",
+        "%",
+        " ",
+        "\"",
+        "'",
+        "<",
+        ">",
+        "`",
+        "{",
+        "}",
+        "^",
+        "|",
+        "[",
+        "]",
+        "\\",
+        "\t",
+        "\n",
+        "~",
+        "!",
+        "$",
+        "&",
+        "(",
+        ")",
+        "*",
+        "+",
+        ",",
+        ";",
+        "=",
+        ":",
+        "@",
+        "\u{e9}",
+        "\u{7f}",
+        "index.html",
+        "x=1",
+        ".hidden",
+    ];
+
     /// The fast path says yes only where `Url::parse` gives the same string back, and
     /// `join` with any base gives it too.
     #[test]
@@ -141,54 +266,6 @@ mod tests {
         const LABEL: &[&str] = &[
             "a", "z", "com", "ab-c", "x9", "-", "0", "9", "80", "0x", "xn--a", "Q", "\u{e9}", "_", "",
             "u:p@a", "a:443", "a:80", "%41",
-        ];
-        const TAIL: &[&str] = &[
-            "/",
-            "?",
-            "#",
-            "a",
-            "Z",
-            ".",
-            "..",
-            "/.",
-            "/..",
-            "%2e",
-            "%2E",
-            "%41",
-            "%",
-            " ",
-            "\"",
-            "'",
-            "<",
-            ">",
-            "`",
-            "{",
-            "}",
-            "^",
-            "|",
-            "[",
-            "]",
-            "\\",
-            "\t",
-            "\n",
-            "~",
-            "!",
-            "$",
-            "&",
-            "(",
-            ")",
-            "*",
-            "+",
-            ",",
-            ";",
-            "=",
-            ":",
-            "@",
-            "\u{e9}",
-            "\u{7f}",
-            "index.html",
-            "x=1",
-            ".hidden",
         ];
         let bases = [
             page(),
@@ -225,6 +302,72 @@ mod tests {
             }
         }
         assert!(canonical > 10_000, "{canonical}");
+    }
+
+    /// The path-absolute fast path gives what `Url::join` gives, on bases with and without
+    /// credentials, a port, a query or a fragment, and leaves other schemes to the parser.
+    #[test]
+    fn path_absolute_joins_are_the_parsers() {
+        let bases = [
+            page(),
+            Url::parse("http://u:p@other.example:8080/a/b?c#d").unwrap(),
+            Url::parse("https://user@example.org:443/").unwrap(),
+            Url::parse("http://127.0.0.1/x/").unwrap(),
+            Url::parse("ftp://files.example/dir/").unwrap(),
+            Url::parse("file:///home/x/page.html").unwrap(),
+        ];
+        let mut rng = crate::test_rng::TestRng::new(0x5a17_23c9_0e4f_b381);
+        let mut fast = 0;
+        for _ in 0..200_000 {
+            let mut href = String::from(["/", "//", "/", "a/", "?", "#"][rng.below(6)]);
+            for _ in 0..rng.below(8) {
+                href.push_str(TAIL[rng.below(TAIL.len())]);
+            }
+            for base in &bases {
+                let parsed = base.join(&href).ok().map(String::from);
+                if let Some(joined) = join_path_absolute(base, &href) {
+                    fast += 1;
+                    assert_eq!(Some(joined), parsed, "{base} {href:?}");
+                }
+                assert_eq!(join(base, &href), parsed, "{base} {href:?}");
+            }
+        }
+        assert!(fast > 50_000, "{fast}");
+    }
+
+    /// The tail test as it was: three scans (bytes, `/.`, `%2e`).
+    fn canonical_tail_reference(tail: &[u8]) -> bool {
+        let plain = |b: u8| b.is_ascii_alphanumeric() || b"-._~!$&()*+,;=:@/?#%".contains(&b);
+        let path_end = tail
+            .iter()
+            .position(|&b| b == b'?' || b == b'#')
+            .unwrap_or(tail.len());
+        let dotted = |w: &[u8]| w == b"/." || w.eq_ignore_ascii_case(b"%2e");
+        tail.iter().all(|&b| plain(b))
+            && !tail[..path_end].windows(2).any(dotted)
+            && !tail[..path_end].windows(3).any(dotted)
+    }
+
+    #[test]
+    fn the_one_pass_tail_test_is_the_three_scans() {
+        const PIECES: &[&[u8]] = &[
+            b"/", b".", b"%", b"2", b"e", b"E", b"%2e", b"%2E", b"/.", b"?", b"#", b"a", b"\x80", b"\xff",
+            b" ", b"\\", b"%25", b"~", b"`", b"0",
+        ];
+        let mut rng = crate::test_rng::TestRng::new(0x71c3_9a05_d2e8_4b61);
+        let mut yes = 0;
+        for b in 0..=255u8 {
+            assert_eq!(canonical_tail(&[b]), canonical_tail_reference(&[b]), "{b}");
+        }
+        for _ in 0..300_000 {
+            let tail: Vec<u8> = (0..rng.below(10))
+                .flat_map(|_| PIECES[rng.below(PIECES.len())].iter().copied())
+                .collect();
+            let fast = canonical_tail(&tail);
+            assert_eq!(fast, canonical_tail_reference(&tail), "{tail:?}");
+            yes += usize::from(fast);
+        }
+        assert!(yes > 10_000, "{yes}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use dom_query::{Document, NodeData, NodeId};
 
 use super::hints::{self, Kind, Landmark, Words};
 use super::spare::Spares;
-use super::tag_facts::TagMemo;
+use super::tag_facts::{TagFacts, TagMemo};
 pub(super) use super::text_stats::{HASH_SEED, Text};
 use super::text_stats::{first_non_space, text_stats_from};
 use super::upstream::{EXCLUDE, FORCE_INCLUDE};
@@ -126,25 +126,29 @@ impl Drop for Arena {
 
 const NONE: u32 = u32::MAX;
 
-/// The per-page memos of the walk: class words, tag facts.
+/// The per-page memos of the walk: class words, tag facts; and the nodes it found to
+/// strip (the caller's list, held here for the walk).
 #[derive(Default)]
 struct Memos {
     words: hints::WordCache,
     tags: TagMemo,
+    doomed: Vec<NodeId>,
 }
 
 impl Arena {
-    /// Builds the arena for the subtree of `root` (normally `<body>`).
-    pub fn build(doc: &Document, root: NodeId) -> Arena {
+    /// Builds the arena for the subtree of `root` (normally `<body>`), leaving out what
+    /// [`crate::clean::strip_unwanted`] removes (`script`, `style`, comments…) and adding
+    /// those nodes to `doomed` for the caller to remove, as that function would have.
+    pub fn build(doc: &Document, root: NodeId, doomed: &mut Vec<NodeId>) -> Arena {
         let tree = &doc.tree;
         let mut nodes: Vec<Node> = SPARE_NODES.take(tree.len() / 2);
-        let mut cache = Memos::default();
+        let mut cache = Memos {
+            doomed: std::mem::take(doomed),
+            ..Memos::default()
+        };
         let root_element = tree
             .query_node(&root, |n| match &n.data {
-                NodeData::Element(el) => {
-                    push_node(&mut nodes, root, NONE, 0, el, false, &mut cache);
-                    true
-                }
+                NodeData::Element(el) => push_node(&mut nodes, root, NONE, 0, el, false, &mut cache),
                 _ => false,
             })
             .unwrap_or(false);
@@ -209,6 +213,10 @@ impl Arena {
                     next = first_child;
                     continue;
                 }
+                if first_child.is_some() {
+                    // Not read, but stripped all the same (`<svg><style>`).
+                    crate::clean::collect_unwanted(tree, id, None, &mut cache.doomed);
+                }
             }
             next = next_sibling;
             // Out of the elements whose subtrees are done.
@@ -267,6 +275,7 @@ impl Arena {
             }
             nodes[i].hash = h;
         }
+        *doomed = cache.doomed;
         Arena { nodes }
     }
 
@@ -333,7 +342,7 @@ fn look(
 ) -> (bool, Option<NodeId>, Option<NodeId>) {
     let element = match &n.data {
         NodeData::Element(el) => {
-            push_node(
+            let pushed = push_node(
                 nodes,
                 n.id,
                 p.index,
@@ -342,7 +351,16 @@ fn look(
                 p.in_link,
                 cache,
             );
+            if !pushed {
+                // Removed with its subtree, neither read nor entered.
+                cache.doomed.push(n.id);
+                return (false, None, n.next_sibling);
+            }
             true
+        }
+        NodeData::Comment { .. } => {
+            cache.doomed.push(n.id);
+            false
         }
         NodeData::Text { contents } if !p.dropped && p.block != NONE => {
             // Whitespace between tags (most text nodes of a page) has nothing to count: its
@@ -363,7 +381,8 @@ fn look(
     (element, n.first_child, n.next_sibling)
 }
 
-/// Pushes an element's entry (built where it is stored, not built and then copied).
+/// Pushes an element's entry (built where it is stored, not built and then copied), unless
+/// its tag is one stripped before the analysis (`script`, `style`…): false then.
 #[inline(never)]
 fn push_node(
     nodes: &mut Vec<Node>,
@@ -373,9 +392,14 @@ fn push_node(
     el: &dom_query::Element,
     in_link: bool,
     cache: &mut Memos,
-) {
+) -> bool {
+    let tag = cache.tags.facts(el);
+    if tag.stripped {
+        return false;
+    }
     nodes.reserve(1);
-    nodes.push(new_node(id, parent, depth, el, in_link, cache));
+    nodes.push(new_node(id, parent, depth, el, tag, in_link, cache));
+    true
 }
 
 #[inline(always)]
@@ -384,10 +408,10 @@ fn new_node(
     parent: u32,
     depth: u16,
     el: &dom_query::Element,
+    tag: TagFacts,
     in_link: bool,
     cache: &mut Memos,
 ) -> Node {
-    let tag = cache.tags.facts(el);
     let kind = tag.kind;
     let is_link = kind == Kind::Link;
     let tag_sig = tag.tag_sig;
@@ -451,7 +475,7 @@ mod tests {
              <div aria-hidden=true>secret</div><input value=v></div>",
         );
         let body = doc.body().unwrap().id;
-        let a = Arena::build(&doc, body);
+        let a = Arena::build(&doc, body, &mut Vec::new());
         let names: Vec<Kind> = a.nodes.iter().map(|n| n.kind).collect();
         assert_eq!(
             names,
@@ -530,7 +554,7 @@ mod tests {
                 }
             }
             let doc = parse(&html);
-            let a = Arena::build(&doc, doc.body().unwrap().id);
+            let a = Arena::build(&doc, doc.body().unwrap().id, &mut Vec::new());
             for n in &a.nodes[1..] {
                 let reference = crate::dom::with_element(&doc.tree, n.id, signatures_reference).unwrap();
                 assert_eq!((n.sig, n.tag_sig), reference, "{html}");
@@ -547,13 +571,13 @@ mod tests {
         let big = parse(&"<div><p>Some words in a paragraph.</p><ul><li>item</li></ul></div>".repeat(300));
         let small = parse("<article><h1>T</h1><p>One two.</p></article>");
         let (big_body, small_body) = (big.body().unwrap().id, small.body().unwrap().id);
-        let fresh_small = kinds(&Arena::build(&small, small_body));
-        let first = Arena::build(&big, big_body);
+        let fresh_small = kinds(&Arena::build(&small, small_body, &mut Vec::new()));
+        let first = Arena::build(&big, big_body, &mut Vec::new());
         assert!(first.nodes.len() > 1000);
         drop(first);
         // Other tests' threads share the spares, so which storage this one
         // gets is not fixed (spare.rs tests the reuse itself); what it holds is.
-        let again = Arena::build(&small, small_body);
+        let again = Arena::build(&small, small_body, &mut Vec::new());
         assert_eq!(kinds(&again), fresh_small, "only the new page's nodes");
     }
 }

@@ -108,6 +108,8 @@ mod slide_counters;
 mod spare;
 mod str_hash;
 mod str_memo;
+#[cfg(test)]
+mod strip_walk_tests;
 mod tag_facts;
 mod teaser_tail;
 mod teasers;
@@ -123,13 +125,20 @@ use dom_query::Document;
 
 use crate::dom::Seen;
 
-/// Removes everything but the main content of a whole page from `doc`.
-pub(crate) fn remove_non_main(doc: &Document, declared_article: bool, author_notes: &[String]) {
+/// Removes what [`crate::clean::strip_unwanted`] removes (`script`, `style`, comments…),
+/// then everything but the main content of a whole page from `doc`. The body's unwanted
+/// nodes are found by the arena's walk, which reads every node of the body anyway: one walk
+/// instead of two. (Removed before anything reads the document again, as if stripped first.)
+pub(crate) fn strip_and_remove_non_main(doc: &Document, declared_article: bool, author_notes: &[String]) {
     let Some(body) = doc.body() else {
+        crate::clean::strip_unwanted(doc);
         upstream::remove_listed(doc);
         return;
     };
-    let arena = arena::Arena::build(doc, body.id);
+    let mut doomed = Vec::new();
+    crate::clean::collect_unwanted(&doc.tree, doc.root().id, Some(body.id), &mut doomed);
+    let arena = arena::Arena::build(doc, body.id, &mut doomed);
+    crate::clean::remove_all(&doc.tree, doomed);
     let scores = score::score(&arena, declared_article);
     match select::plan(doc, &arena, &scores, author_notes) {
         Some(plan) => select::apply(doc, &arena, &plan),
@@ -160,7 +169,8 @@ pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> S
     let Some(body) = doc.body() else {
         return String::new();
     };
-    let arena = arena::Arena::build(doc, body.id);
+    // (`doc` is stripped already: nothing to remove.)
+    let arena = arena::Arena::build(doc, body.id, &mut Vec::new());
     let scores = score::score(&arena, declared_article);
     let plan = select::plan(doc, &arena, &scores, &[]).unwrap_or(select::Plan {
         container: usize::MAX,

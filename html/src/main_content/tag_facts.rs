@@ -25,6 +25,9 @@ pub(super) struct TagFacts {
     /// On upstream's exclude list and force-include list as a tag.
     pub excluded: bool,
     pub forced: bool,
+    /// Removed with its subtree before the analysis (`script`, `style`…:
+    /// [`crate::clean::is_stripped`]).
+    pub stripped: bool,
 }
 
 impl TagFacts {
@@ -36,6 +39,7 @@ impl TagFacts {
             custom: el.name.local.bytes().any(|b| b == b'-'),
             excluded: EXCLUDE.matches_tag(&el.name.local),
             forced: FORCE_INCLUDE.matches_tag(&el.name.local),
+            stripped: crate::clean::is_stripped(&el.name.local),
         }
     }
 }
@@ -95,7 +99,8 @@ mod tests {
         html.push_str(
             "<header>h</header><NAV>n</NAV><main><article><aside>s</aside><footer>f</footer>\
              <svg><a>l</a><title>t</title><main>m</main></svg><math><mi>x</mi><nav>v</nav></math>\
-             <p>p</p><span>s</span><a href=x>l</a><app-root>r</app-root><form>f</form></article></main>",
+             <p>p</p><span>s</span><a href=x>l</a><app-root>r</app-root><form>f</form>\
+             <noscript>n</noscript><svg><style>s</style><script>x</script></svg></article></main>",
         );
         let doc = parse(&html);
         let mut memo = TagMemo::default();
@@ -106,7 +111,11 @@ mod tests {
                     continue;
                 };
                 let memo_facts = crate::dom::with_element(&doc.tree, node.id, |el| memo.facts(el)).unwrap();
-                let key = |f: TagFacts| (f.kind, f.landmark, f.tag_sig, f.custom, f.excluded, f.forced);
+                let key = |f: TagFacts| {
+                    (
+                        f.kind, f.landmark, f.tag_sig, f.custom, f.excluded, f.forced, f.stripped,
+                    )
+                };
                 assert_eq!(key(memo_facts), key(fresh));
                 seen += 1;
             }
