@@ -47,8 +47,11 @@ fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Room for attributes made at a tag's first attribute (what a first `push` reserves).
-const ATTRS_FIRST: usize = 4;
+/// Room for attributes made at a tag's second attribute (what a first `push` reserves).
+/// A tag's only attribute is handed on in a vector of one (most tags with attributes
+/// have one; the element keeps the vector for the life of the tree, and a block of one
+/// attribute is a smaller allocation class than a block of four).
+const ATTRS_MORE: usize = 4;
 
 /// Longest name `LocalName::from` stores inside the atom (`string_cache`'s inline atoms:
 /// no hash of the name, no look-up in the static set).
@@ -170,6 +173,8 @@ impl<B: Construct> Tokenizer<'_, B> {
 
     /// [`Self::tag_attributes_kind`]; None at EOF.
     fn tag_rest(&mut self, name: LocalName, kind: TagKind) -> Option<()> {
+        // The first attribute waits here; at a second both go into `attrs`.
+        let mut first: Option<Attribute> = None;
         let mut attrs: Vec<Attribute> = Vec::new();
         let mut duplicate = false;
         let mut self_closing = false;
@@ -223,20 +228,27 @@ impl<B: Construct> Tokenizer<'_, B> {
             };
             self.seen.segments |= attr_name == html5ever::local_name!("id")
                 && (value.starts_with("S:") || value.starts_with("B:"));
-            if attrs.iter().any(|a| a.name.local == attr_name) {
+            let seen_name = |a: &Attribute| a.name.local == attr_name;
+            if first.as_ref().is_some_and(seen_name) || attrs.iter().any(seen_name) {
                 duplicate = true;
             } else {
-                if attrs.capacity() == 0 {
-                    // The first attribute: room for four at once, as the first push would
-                    // make, without the vector's general growth path. The empty vector it
-                    // replaces holds no allocation and no element: forgotten, not dropped
-                    // (the drop is an out-of-line call).
-                    std::mem::forget(std::mem::replace(&mut attrs, Vec::with_capacity(ATTRS_FIRST)));
-                }
-                attrs.push(Attribute {
+                let attr = Attribute {
                     name: QualName::new(None, ns!(), attr_name),
                     value,
-                });
+                };
+                match first.take() {
+                    None if attrs.is_empty() => first = Some(attr),
+                    None => attrs.push(attr),
+                    Some(one) => {
+                        // The second attribute: room for four at once, as the first push
+                        // would make, without the vector's general growth path. The empty
+                        // vector it replaces holds no allocation and no element: forgotten,
+                        // not dropped (the drop is an out-of-line call).
+                        std::mem::forget(std::mem::replace(&mut attrs, Vec::with_capacity(ATTRS_MORE)));
+                        attrs.push(one);
+                        attrs.push(attr);
+                    }
+                }
             }
             if self.pos >= len {
                 return None;
@@ -249,6 +261,10 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
+        if let Some(one) = first {
+            // `attrs` is empty and unallocated while `first` holds the only attribute.
+            std::mem::forget(std::mem::replace(&mut attrs, vec![one]));
+        }
         self.emit(Token::TagToken(Tag {
             kind,
             name,
