@@ -47,12 +47,6 @@ fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Room for attributes made at a tag's second attribute (what a first `push` reserves).
-/// A tag's only attribute is handed on in a vector of one (most tags with attributes
-/// have one; the element keeps the vector for the life of the tree, and a block of one
-/// attribute is a smaller allocation class than a block of four).
-const ATTRS_MORE: usize = 4;
-
 /// Longest name `LocalName::from` stores inside the atom (`string_cache`'s inline atoms:
 /// no hash of the name, no look-up in the static set).
 const INLINE_ATOM_MAX: usize = 7;
@@ -173,9 +167,15 @@ impl<B: Construct> Tokenizer<'_, B> {
 
     /// [`Self::tag_attributes_kind`]; None at EOF.
     fn tag_rest(&mut self, name: LocalName, kind: TagKind) -> Option<()> {
-        // The first attribute waits here; at a second both go into `attrs`.
+        // A tag's attributes are handed on in a vector of their exact number: the element
+        // keeps it for the life of the tree, and most tags with attributes have one or two
+        // (a block of four, what a first `push` reserves, is a larger allocation class to
+        // make and to free). The first waits in `first`; at a second both go into the
+        // tokenizer's scratch vector (its room kept from tag to tag: no growth), copied out
+        // at the end. The scratch is empty here: every tag emitted leaves it so, and after
+        // EOF inside a tag (a `None` return, which may leave some) no tag is read again.
+        debug_assert!(self.attrs.is_empty());
         let mut first: Option<Attribute> = None;
-        let mut attrs: Vec<Attribute> = Vec::new();
         let mut duplicate = false;
         let mut self_closing = false;
         let len = self.src.len();
@@ -229,7 +229,7 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.seen.segments |= attr_name == html5ever::local_name!("id")
                 && (value.starts_with("S:") || value.starts_with("B:"));
             let seen_name = |a: &Attribute| a.name.local == attr_name;
-            if first.as_ref().is_some_and(seen_name) || attrs.iter().any(seen_name) {
+            if first.as_ref().is_some_and(seen_name) || self.attrs.iter().any(seen_name) {
                 duplicate = true;
             } else {
                 let attr = Attribute {
@@ -237,16 +237,11 @@ impl<B: Construct> Tokenizer<'_, B> {
                     value,
                 };
                 match first.take() {
-                    None if attrs.is_empty() => first = Some(attr),
-                    None => attrs.push(attr),
+                    None if self.attrs.is_empty() => first = Some(attr),
+                    None => self.attrs.push(attr),
                     Some(one) => {
-                        // The second attribute: room for four at once, as the first push
-                        // would make, without the vector's general growth path. The empty
-                        // vector it replaces holds no allocation and no element: forgotten,
-                        // not dropped (the drop is an out-of-line call).
-                        std::mem::forget(std::mem::replace(&mut attrs, Vec::with_capacity(ATTRS_MORE)));
-                        attrs.push(one);
-                        attrs.push(attr);
+                        self.attrs.push(one);
+                        self.attrs.push(attr);
                     }
                 }
             }
@@ -261,10 +256,15 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
-        if let Some(one) = first {
-            // `attrs` is empty and unallocated while `first` holds the only attribute.
-            std::mem::forget(std::mem::replace(&mut attrs, vec![one]));
-        }
+        let attrs = match first {
+            Some(one) => vec![one],
+            None if self.attrs.is_empty() => Vec::new(),
+            None => {
+                let mut all = Vec::with_capacity(self.attrs.len());
+                all.append(&mut self.attrs);
+                all
+            }
+        };
         self.emit(Token::TagToken(Tag {
             kind,
             name,

@@ -421,14 +421,15 @@ fn attribute_vectors() {
         body("<p a=1 b=2 c=3 d=4 e=5 a=6 f=7 e=8>x</p>"),
         "<p a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\" f=\"7\">x</p>"
     );
-    // A tag's only attribute is kept in a vector of one; more start with room for four.
-    let doc = parse_scripting("<p a=1>x</p><div a=1 b=2>y</div><span>z</span>");
+    // A tag's attributes are kept in a vector of their exact number (repeats not counted).
+    let doc = parse_scripting("<p a=1>x</p><div a=1 b=2 a=3>y</div><span>z</span><i a b c d e>w</i>");
     let room = |name: &str| {
         let sel = doc.select(name);
         let node = &sel.nodes()[0];
         node.element_ref().map(|e| (e.attrs.len(), e.attrs.capacity()))
     };
     assert_eq!(room("p"), Some((1, 1)));
-    assert_eq!(room("div"), Some((2, 4)));
+    assert_eq!(room("div"), Some((2, 2)));
     assert_eq!(room("span"), Some((0, 0)));
+    assert_eq!(room("i"), Some((5, 5)));
 }
