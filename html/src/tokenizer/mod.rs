@@ -98,6 +98,7 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
         seen: Seen::default(),
         stopped: false,
         long_names: names::LongNames::new(),
+        attrs: Vec::new(),
         builder,
     };
     tok.run();
@@ -207,6 +208,9 @@ pub(super) struct Tokenizer<'a, B: Construct> {
     stopped: bool,
     /// The atoms of the page's long names (see [`names`]).
     long_names: names::LongNames,
+    /// The attributes of the tag being read from its second on (empty between tags; see
+    /// `tag_rest`).
+    attrs: Vec<html5ever::Attribute>,
     builder: B,
 }
 

@@ -47,9 +47,6 @@ fn fold_name(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Room for attributes made at a tag's first attribute (what a first `push` reserves).
-const ATTRS_FIRST: usize = 4;
-
 /// Longest name `LocalName::from` stores inside the atom (`string_cache`'s inline atoms:
 /// no hash of the name, no look-up in the static set).
 const INLINE_ATOM_MAX: usize = 7;
@@ -170,7 +167,15 @@ impl<B: Construct> Tokenizer<'_, B> {
 
     /// [`Self::tag_attributes_kind`]; None at EOF.
     fn tag_rest(&mut self, name: LocalName, kind: TagKind) -> Option<()> {
-        let mut attrs: Vec<Attribute> = Vec::new();
+        // A tag's attributes are handed on in a vector of their exact number: the element
+        // keeps it for the life of the tree, and most tags with attributes have one or two
+        // (a block of four, what a first `push` reserves, is a larger allocation class to
+        // make and to free). The first waits in `first`; at a second both go into the
+        // tokenizer's scratch vector (its room kept from tag to tag: no growth), copied out
+        // at the end. The scratch is empty here: every tag emitted leaves it so, and after
+        // EOF inside a tag (a `None` return, which may leave some) no tag is read again.
+        debug_assert!(self.attrs.is_empty());
+        let mut first: Option<Attribute> = None;
         let mut duplicate = false;
         let mut self_closing = false;
         let len = self.src.len();
@@ -223,20 +228,22 @@ impl<B: Construct> Tokenizer<'_, B> {
             };
             self.seen.segments |= attr_name == html5ever::local_name!("id")
                 && (value.starts_with("S:") || value.starts_with("B:"));
-            if attrs.iter().any(|a| a.name.local == attr_name) {
+            let seen_name = |a: &Attribute| a.name.local == attr_name;
+            if first.as_ref().is_some_and(seen_name) || self.attrs.iter().any(seen_name) {
                 duplicate = true;
             } else {
-                if attrs.capacity() == 0 {
-                    // The first attribute: room for four at once, as the first push would
-                    // make, without the vector's general growth path. The empty vector it
-                    // replaces holds no allocation and no element: forgotten, not dropped
-                    // (the drop is an out-of-line call).
-                    std::mem::forget(std::mem::replace(&mut attrs, Vec::with_capacity(ATTRS_FIRST)));
-                }
-                attrs.push(Attribute {
+                let attr = Attribute {
                     name: QualName::new(None, ns!(), attr_name),
                     value,
-                });
+                };
+                match first.take() {
+                    None if self.attrs.is_empty() => first = Some(attr),
+                    None => self.attrs.push(attr),
+                    Some(one) => {
+                        self.attrs.push(one);
+                        self.attrs.push(attr);
+                    }
+                }
             }
             if self.pos >= len {
                 return None;
@@ -249,6 +256,15 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
+        let attrs = match first {
+            Some(one) => vec![one],
+            None if self.attrs.is_empty() => Vec::new(),
+            None => {
+                let mut all = Vec::with_capacity(self.attrs.len());
+                all.append(&mut self.attrs);
+                all
+            }
+        };
         self.emit(Token::TagToken(Tag {
             kind,
             name,

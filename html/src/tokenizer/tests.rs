@@ -406,3 +406,30 @@ fn inline_atoms_match_local_name_from() {
         assert_eq!(&*built, name.as_str());
     }
 }
+
+#[test]
+fn attribute_vectors() {
+    // Order kept and repeats dropped (the first wins) whether a repeat meets the only
+    // attribute so far, the first two, or a vector grown past four.
+    assert_eq!(body("<p a=1 a=2>x</p>"), "<p a=\"1\">x</p>");
+    assert_eq!(body("<p a=1 a=2 b=3>x</p>"), "<p a=\"1\" b=\"3\">x</p>");
+    assert_eq!(
+        body("<p a=1 b=2 b=3 a=4 c=5>x</p>"),
+        "<p a=\"1\" b=\"2\" c=\"5\">x</p>"
+    );
+    assert_eq!(
+        body("<p a=1 b=2 c=3 d=4 e=5 a=6 f=7 e=8>x</p>"),
+        "<p a=\"1\" b=\"2\" c=\"3\" d=\"4\" e=\"5\" f=\"7\">x</p>"
+    );
+    // A tag's attributes are kept in a vector of their exact number (repeats not counted).
+    let doc = parse_scripting("<p a=1>x</p><div a=1 b=2 a=3>y</div><span>z</span><i a b c d e>w</i>");
+    let room = |name: &str| {
+        let sel = doc.select(name);
+        let node = &sel.nodes()[0];
+        node.element_ref().map(|e| (e.attrs.len(), e.attrs.capacity()))
+    };
+    assert_eq!(room("p"), Some((1, 1)));
+    assert_eq!(room("div"), Some((2, 2)));
+    assert_eq!(room("span"), Some((0, 0)));
+    assert_eq!(room("i"), Some((5, 5)));
+}

@@ -390,6 +390,11 @@ impl Builder {
             }
             _ => self.end_tag_in_body(&tag.name),
         }
+        // An end tag's attribute vector is empty and unallocated (but for a malformed tag):
+        // forgotten then, not dropped through the out-of-line drop of a vector of attributes.
+        if tag.attrs.capacity() == 0 {
+            std::mem::forget(tag.attrs);
+        }
         Ok(Flow::Done)
     }
 
