@@ -173,8 +173,10 @@ impl<B: Construct> Tokenizer<'_, B> {
         // make and to free). The first waits in `first`; at a second both go into the
         // tokenizer's scratch vector (its room kept from tag to tag: no growth), copied out
         // at the end. The scratch is empty here: every tag emitted leaves it so, and after
-        // EOF inside a tag (a `None` return, which may leave some) no tag is read again.
+        // EOF inside a tag (a `None` return, which may leave some) no tag is read again;
+        // cleared all the same, so a tag never inherits another's attributes.
         debug_assert!(self.attrs.is_empty());
+        self.attrs.clear();
         let mut first: Option<Attribute> = None;
         let mut duplicate = false;
         let mut self_closing = false;
