@@ -176,3 +176,56 @@ async fn a_task_a_handler_spawned_runs_on_after_the_server_stops_until_the_lanes
     drop(lanes);
     assert!(dropped.await.is_err());
 }
+
+/// Dropped after the response: waits (on the thread that drops it) until the
+/// client says it has the response, then reports that thread and whether the
+/// client had it. A drop before the response was written would wait for good:
+/// the client cannot have a response the thread has not written yet.
+struct WaitsForClient {
+    client_has_it: std::sync::mpsc::Receiver<()>,
+    report: std::sync::mpsc::Sender<(String, bool)>,
+}
+
+impl Drop for WaitsForClient {
+    fn drop(&mut self) {
+        let had = self
+            .client_has_it
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .is_ok();
+        let thread = std::thread::current().name().unwrap_or("?").to_string();
+        let _ = self.report.send((thread, had));
+    }
+}
+
+#[tokio::test]
+async fn a_value_dropped_later_goes_on_the_serving_thread_after_the_client_has_the_response() {
+    let (has_it, client_has_it) = std::sync::mpsc::channel::<()>();
+    let (report, reported) = std::sync::mpsc::channel::<(String, bool)>();
+    let parts = Arc::new(std::sync::Mutex::new(Some(WaitsForClient {
+        client_has_it,
+        report,
+    })));
+    let router = Router::new().route(
+        "/later",
+        get(move || {
+            let parts = parts.clone();
+            async move {
+                let value = parts.lock().unwrap().take().unwrap();
+                crate::after_response::drop_later(value);
+                "answered"
+            }
+        }),
+    );
+    let (addr, stop, server) = start(router, 1).await;
+    let mut conn = connect(addr).await;
+    assert_eq!(get_on(&mut conn, "/later").await, (200, "answered".to_string()));
+    has_it.send(()).unwrap();
+    let (thread, had) = tokio::task::spawn_blocking(move || reported.recv().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(thread, "distill-serve-0");
+    assert!(had, "dropped before the client had the response");
+    drop(conn);
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
