@@ -19,10 +19,8 @@
 //! - [`limits`]: API keys, rate limits, credits, concurrency slots; [`audit`]: the audit log;
 //!   [`keys_cli`]: `distill keys`.
 //! - [`server`]: the axum router, handlers, error mapping and request logging.
-//! - [`serving`]: connections served on per-thread runtimes; [`lane`]: which one a thread is;
-//!   [`after_response`]: drops a serving thread runs after the response is written.
+//! - [`serving`]: connections served on per-thread runtimes; [`lane`]: which one a thread is.
 
-pub mod after_response;
 pub mod api;
 pub mod audit;
 pub mod cache;

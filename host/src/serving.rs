@@ -64,12 +64,8 @@ pub async fn serve(
                     // `block_on`: keep driving them until `Lanes` is dropped.
                     let _ = exiting.wait_for(|e| *e).await;
                 });
-                // Values queued for after a response are dropped while the
-                // runtime still exists, then those its tasks queue as they end.
-                crate::after_response::flush();
                 // Tasks the handlers spawned end with the runtime.
                 drop(runtime);
-                crate::after_response::flush();
             })?;
         lanes.push(tx);
         finished.push(done_rx);

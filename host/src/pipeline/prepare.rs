@@ -6,7 +6,7 @@
 
 use super::error::PipelineError;
 use crate::api::ScrapeOptions;
-use distill_html::{CleanOptions, CleanedHtml, PageHtml, PageText, ParsedPage};
+use distill_html::{CleanOptions, PageText, ParsedPage};
 use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
 use tokio::sync::Semaphore;
@@ -78,50 +78,30 @@ pub async fn prepare(
     wanted: Wanted,
 ) -> Result<PreparedPage, PipelineError> {
     if html.len() <= INLINE_LIMIT {
-        let (prepared, leftovers) = prepare_parts(html, url, opts, wanted)?;
-        // Dropped once the response is written (on a serving thread).
-        crate::after_response::drop_later(leftovers);
-        return Ok(prepared);
+        return prepare_sync(html, url, opts, wanted);
     }
     let (url, opts) = (url.clone(), opts.clone());
-    in_slot(&LARGE_PAGE_SLOTS, move || {
-        match prepare_parts(html, &url, &opts, wanted) {
-            Ok((prepared, leftovers)) => (Ok(prepared), Some(leftovers)),
-            Err(e) => (Err(e), None),
-        }
-    })
-    .await?
+    in_slot(&LARGE_PAGE_SLOTS, move || prepare_sync(html, &url, &opts, wanted)).await?
 }
 
-/// Runs `work` on a blocking thread once one of `slots` is free, and hands
-/// its result back before dropping what it left (the second of its pair) on
-/// that thread: the request goes on while the parse trees are freed. The slot
-/// moves into the blocking task and is given back when that drop ends,
-/// whether or not the caller still waits (a dropped future does not stop a
+/// Runs `work` on a blocking thread once one of `slots` is free. The slot
+/// moves into the blocking task and is given back when `work` ends, whether
+/// or not the caller still waits for it (a dropped future does not stop a
 /// blocking task).
-async fn in_slot<R: Send + 'static, L>(
+async fn in_slot<R: Send + 'static>(
     slots: &Arc<Semaphore>,
-    work: impl FnOnce() -> (R, L) + Send + 'static,
+    work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, PipelineError> {
     let slot = Arc::clone(slots)
         .acquire_owned()
         .await
         .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    let task = tokio::task::spawn_blocking(move || {
+    tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        let (result, leftovers) = work();
-        let _ = tx.send(result);
-        drop(leftovers);
-    });
-    match rx.await {
-        Ok(result) => Ok(result),
-        // No result: `work` panicked; the task says how.
-        Err(_) => Err(match task.await {
-            Err(e) => PipelineError::internal(format!("HTML preparation panicked: {e}")),
-            Ok(()) => PipelineError::internal("HTML preparation ended without a result"),
-        }),
-    }
+        work()
+    })
+    .await
+    .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))
 }
 
 /// The same, on the current thread.
@@ -131,18 +111,6 @@ pub fn prepare_sync(
     opts: &ScrapeOptions,
     wanted: Wanted,
 ) -> Result<PreparedPage, PipelineError> {
-    prepare_parts(html, url, opts, wanted).map(|(prepared, _leftovers)| prepared)
-}
-
-/// [`prepare_sync`], handing back as well what the preparation leaves: the
-/// cleaned document and the page's text, for the caller to drop when it
-/// suits (they are not `Send`).
-fn prepare_parts(
-    html: PageText,
-    url: &Url,
-    opts: &ScrapeOptions,
-    wanted: Wanted,
-) -> Result<(PreparedPage, (CleanedHtml, PageHtml)), PipelineError> {
     let html = html.open();
     let page = ParsedPage::parse_html(&html, url);
     let metadata = page.metadata();
@@ -164,7 +132,7 @@ fn prepare_parts(
             .into_clean(&clean)
             .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }
-    let prepared = PreparedPage {
+    Ok(PreparedPage {
         metadata,
         cleaned_html: if wanted.html {
             cleaned.html()
@@ -175,8 +143,7 @@ fn prepare_parts(
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),
         raw_html: wanted.raw.then(|| html.raw()),
-    };
-    Ok((prepared, (cleaned, html)))
+    })
 }
 
 #[cfg(test)]
@@ -196,7 +163,6 @@ mod tests {
                 in_slot(&slots, move || {
                     started_tx.send(()).unwrap();
                     finish_rx.recv().unwrap();
-                    ((), ())
                 })
                 .await
             }
@@ -299,54 +265,8 @@ mod tests {
     #[tokio::test]
     async fn the_work_runs_in_a_slot_and_gives_it_back() {
         let slots = Arc::new(Semaphore::new(1));
-        let seen = in_slot(&slots, || (41 + 1, ())).await.unwrap();
+        let seen = in_slot(&slots, || 41 + 1).await.unwrap();
         assert_eq!(seen, 42);
-        // Given back when the blocking task ends, just after the result.
-        let back = tokio::time::timeout(Duration::from_secs(10), Arc::clone(&slots).acquire_owned()).await;
-        assert!(back.is_ok(), "the slot came back");
-    }
-
-    /// Waits, when dropped, until `go` says so, then reports on `done`.
-    struct SlowDrop {
-        go: mpsc::Receiver<()>,
-        done: mpsc::Sender<()>,
-    }
-
-    impl Drop for SlowDrop {
-        fn drop(&mut self) {
-            // A drop before the result reached the caller would wait here
-            // for good (the caller only says go once it has the result).
-            if self.go.recv_timeout(Duration::from_secs(30)).is_ok() {
-                let _ = self.done.send(());
-            }
-        }
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_result_comes_back_before_the_leftovers_are_dropped_in_the_slot() {
-        let slots = Arc::new(Semaphore::new(1));
-        let (go_tx, go) = mpsc::channel::<()>();
-        let (done, done_rx) = mpsc::channel::<()>();
-        let seen = in_slot(&slots, move || (42, SlowDrop { go, done }))
-            .await
-            .unwrap();
-        assert_eq!(seen, 42);
-        // The leftovers are still being dropped, in the slot.
-        assert_eq!(slots.available_permits(), 0);
-        go_tx.send(()).unwrap();
-        tokio::task::spawn_blocking(move || done_rx.recv_timeout(Duration::from_secs(10)))
-            .await
-            .unwrap()
-            .expect("the leftovers were dropped");
-        let back = tokio::time::timeout(Duration::from_secs(10), Arc::clone(&slots).acquire_owned()).await;
-        assert!(back.is_ok(), "the slot came back after the drop");
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_panic_in_the_work_fails_the_request_and_frees_the_slot() {
-        let slots = Arc::new(Semaphore::new(1));
-        let failed = in_slot(&slots, || -> (u8, ()) { panic!("boom") }).await;
-        assert!(matches!(failed, Err(PipelineError::Internal { .. })));
         assert_eq!(slots.available_permits(), 1);
     }
 }

@@ -337,13 +337,11 @@ async fn guard_deadline<T>(limits: &CallLimits, call: impl Future<Output = CallR
 
 impl Call {
     /// Classifies the outcome, logs the plugin's output, records stats (for
-    /// a loaded plugin) and releases the call slot; the store and its
-    /// instance slot go after the response ([`crate::after_response`]).
+    /// a loaded plugin) and releases the call slot.
     fn finish<T>(self, plugin: Option<&LoadedPlugin>, result: CallResult<T>) -> Result<T, PluginCallError> {
         let Call {
             plugin: plugin_name,
-            mut store,
-            _instance: instance,
+            store,
             limits,
             started,
             ..
@@ -387,11 +385,6 @@ impl Call {
             plugin.stats.record(started.elapsed(), kind.is_err());
             crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
         }
-        // The run slot is free now; the instance's teardown (and the pool
-        // slot's reset) waits until the response is written, and its
-        // instance slot with it, so live instances stay under the pool's size.
-        store.data_mut().permit.release();
-        crate::after_response::drop_later((store, instance));
         kind.map_err(|kind| PluginCallError {
             plugin: plugin_name,
             kind,

@@ -145,11 +145,6 @@ impl CallPermit {
         out
     }
 
-    /// Gives the slot back for good (the call is over).
-    pub fn release(&mut self) {
-        self.held = None;
-    }
-
     /// Whether the slot is held right now.
     pub fn is_held(&self) -> bool {
         self.held.is_some()
@@ -219,27 +214,5 @@ impl ResourceLimiter for MemoryLimiter {
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         Ok(desired <= MAX_TABLE_ELEMENTS)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_released_permit_gives_its_slot_back_at_once() {
-        let slots = Arc::new(Semaphore::new(1));
-        let mut permit = CallPermit::acquire(slots.clone()).await;
-        assert!(permit.is_held());
-        assert_eq!(slots.available_permits(), 0);
-        permit.release();
-        assert!(!permit.is_held());
-        assert_eq!(
-            slots.available_permits(),
-            1,
-            "free while the permit itself lives on"
-        );
-        drop(permit);
-        assert_eq!(slots.available_permits(), 1);
     }
 }
