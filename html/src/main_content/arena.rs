@@ -189,7 +189,14 @@ impl Arena {
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
             let (element, first_child, next_sibling) = tree
-                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent))
+                .query_node(&id, |n| match &n.data {
+                    // Whitespace between tags (most text nodes of a page) has nothing to
+                    // count: passed over here, without the call.
+                    NodeData::Text { contents } if first_non_space(contents.as_bytes()).is_none() => {
+                        (false, None, n.next_sibling)
+                    }
+                    _ => look(n, &mut nodes, &mut cache, parent),
+                })
                 .unwrap_or((false, None, None));
             if element {
                 let index = nodes.len() as u32 - 1;
