@@ -6,65 +6,43 @@
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Ctx(u8);
 
-impl Ctx {
+/// The flags: for each, its constant (a bit of the byte) and the method that reads it.
+macro_rules! flags {
+    ($($(#[$doc:meta])* $name:ident = $bit:literal, $get:ident;)*) => {
+        impl Ctx {
+            $($(#[$doc])* pub const $name: u8 = 1 << $bit;)*
+            $(pub fn $get(self) -> bool {
+                self.0 & Self::$name != 0
+            })*
+        }
+    };
+}
+
+flags! {
     /// Inside page chrome (navigation, banner, footer, sidebar, form, chrome class words).
-    pub const CHROME: u8 = 1;
+    CHROME = 0, chrome;
     /// Inside a comment section of an article-like page.
-    pub const COMMENTS: u8 = 1 << 1;
+    COMMENTS = 1, comments;
     /// Inside `main`/`article`/content class words.
-    pub const CONTENT: u8 = 1 << 2;
+    CONTENT = 2, content;
     /// Inside a `main`/`article` landmark (or `itemprop=articleBody`): the author's own
     /// statement of where the content is.
-    pub const LANDMARK: u8 = 1 << 3;
+    LANDMARK = 3, landmark;
     /// That landmark is mostly links (a page whose content is a list of links).
-    pub const LINK_LANDMARK: u8 = 1 << 4;
+    LINK_LANDMARK = 4, link_landmark;
     /// Inside one item of a group of similar siblings (cards, rows, posts).
-    pub const RECORD: u8 = 1 << 5;
+    RECORD = 5, record;
     /// Inside an element hidden until a script shows it.
-    pub const HIDDEN: u8 = 1 << 6;
+    HIDDEN = 6, hidden;
     /// The chrome comes from a navigation landmark alone (`<nav>`, `role=tablist`), no
     /// class word or other region: prose holding a good part of the page lifts it.
-    pub const NAV_CHROME: u8 = 1 << 7;
+    NAV_CHROME = 7, nav_chrome;
+}
 
-    /// Sets `flag` (one of the constants) on or off.
+impl Ctx {
+    /// Sets `flag` (one of the constants, or several or-ed) on or off.
     pub fn set(&mut self, flag: u8, on: bool) {
         self.0 = (self.0 & !flag) | if on { flag } else { 0 };
-    }
-
-    fn has(self, flag: u8) -> bool {
-        self.0 & flag != 0
-    }
-
-    pub fn chrome(self) -> bool {
-        self.has(Self::CHROME)
-    }
-
-    pub fn comments(self) -> bool {
-        self.has(Self::COMMENTS)
-    }
-
-    pub fn content(self) -> bool {
-        self.has(Self::CONTENT)
-    }
-
-    pub fn landmark(self) -> bool {
-        self.has(Self::LANDMARK)
-    }
-
-    pub fn link_landmark(self) -> bool {
-        self.has(Self::LINK_LANDMARK)
-    }
-
-    pub fn record(self) -> bool {
-        self.has(Self::RECORD)
-    }
-
-    pub fn hidden(self) -> bool {
-        self.has(Self::HIDDEN)
-    }
-
-    pub fn nav_chrome(self) -> bool {
-        self.has(Self::NAV_CHROME)
     }
 }
 
