@@ -36,6 +36,7 @@ pub mod engine;
 pub mod hazards;
 pub mod intercept;
 pub mod laps;
+mod launch;
 pub mod live;
 pub mod memory;
 pub mod node_code;

@@ -3,11 +3,11 @@
 //! request gets its own browser context (cookies, storage and cache apart)
 //! and a page, at most `max_pages` at a time.
 //!
-//! Chromium is started by us (not by chromiumoxide) so that its lifetime is
-//! tied to the server's: `kill_on_drop`, and `PR_SET_PDEATHSIG(SIGKILL)` set in
-//! the child before exec so that even a SIGKILLed server takes it down. The
-//! DevTools endpoint listens on 127.0.0.1 on a port Chromium picks; its
-//! address is read from Chromium's stderr.
+//! Chromium is started by us (not by chromiumoxide; [`super::launch`]) so that
+//! its lifetime is tied to the server's: `kill_on_drop`, and
+//! `PR_SET_PDEATHSIG(SIGKILL)` set in the child before exec so that even a
+//! SIGKILLed server takes it down. The DevTools endpoint listens on 127.0.0.1
+//! on a port Chromium picks; its address is read from Chromium's stderr.
 //!
 //! Memory: a watchdog measures Chromium's process tree ([`super::memory`])
 //! every [`WATCH_EVERY`]. Over the budget, Chromium is restarted before the
@@ -19,64 +19,18 @@
 //! network and storage processes run, plus, for a moment after a scrape,
 //! the next scrape's spare page ([`super::spare`]).
 
+pub use super::launch::WATCH_EVERY;
+use super::launch::{Launch, Running, launch};
 use super::proxy_auth::ProxyCredentials;
 use chromiumoxide::browser::Browser;
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::target::{CreateBrowserContextParams, CreateTargetParams};
-use chromiumoxide::error::CdpError;
 use chromiumoxide::page::Page;
-use futures::StreamExt;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
 use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, watch};
-
-/// How often the watchdog measures Chromium's memory.
-pub const WATCH_EVERY: Duration = Duration::from_millis(500);
-
-/// How long Chromium may take to print its DevTools address.
-const LAUNCH_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// Chromium's flags besides the profile and DevTools port.
-const FLAGS: &[&str] = &[
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-extensions",
-    "--disable-default-apps",
-    "--disable-background-timer-throttling",
-    "--disable-renderer-backgrounding",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--mute-audio",
-    "--hide-scrollbars",
-    "--window-size=1280,800",
-    "--metrics-recording-only",
-    "--password-store=basic",
-    "--remote-debugging-address=127.0.0.1",
-    "--remote-debugging-port=0",
-    "--block-new-web-contents",
-    // No initial tab: its renderer would sit idle for the life of the process
-    // (three processes fewer at rest; BENCHMARKS.md).
-    "--no-startup-window",
-    // The network service and the (software) GPU work in the browser process:
-    // two processes fewer, ~20 MiB PSS less at rest (BENCHMARKS.md). A crash
-    // there ends Chromium, which the pool relaunches.
-    "--enable-features=NetworkServiceInProcess2",
-    "--in-process-gpu",
-    // No SwiftShader GL in that GPU thread: pages, screenshots and PDFs are
-    // composited in software without it; ~17 MiB PSS less at rest
-    // (BENCHMARKS.md, session 8).
-    "--disable-software-rasterizer",
-];
 
 /// How the pool runs Chromium.
 #[derive(Debug, Clone)]
@@ -115,40 +69,6 @@ pub enum PoolError {
     Launch { executable: String, message: String },
     #[error("the browser failed: {0}")]
     Browser(String),
-}
-
-/// A running Chromium and its DevTools connection.
-struct Running {
-    browser: Arc<Browser>,
-    child: Child,
-    /// True once the DevTools connection ended (Chromium gone).
-    exited: Arc<watch::Sender<bool>>,
-    handler: tokio::task::JoinHandle<()>,
-    watchdog: tokio::task::JoinHandle<()>,
-    profile: PathBuf,
-    /// The DevTools WebSocket address (for interact's Playwright child).
-    devtools: String,
-    /// Answers proxy challenges ([`super::proxy_auth`]), when the pools have credentials.
-    proxy_auth: Option<tokio::task::JoinHandle<()>>,
-}
-
-impl Running {
-    fn is_alive(&mut self) -> bool {
-        !*self.exited.borrow() && matches!(self.child.try_wait(), Ok(None))
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.handler.abort();
-        self.watchdog.abort();
-        if let Some(task) = &self.proxy_auth {
-            task.abort();
-        }
-        let _ = self.child.start_kill();
-        let _ = self.exited.send(true);
-        super::profile_dirs::remove_profile(&self.profile);
-    }
 }
 
 /// The server's Chromium.
@@ -470,7 +390,20 @@ impl BrowserPool {
             self.spare.clear();
             tracing::warn!("Chromium exited; relaunching it");
         }
-        let launched = self.launch().await?;
+        let launched = launch(Launch {
+            executable: &self.settings.executable,
+            profiles_dir: &self.settings.profiles_dir,
+            js_heap_mib: self.settings.js_heap_mib,
+            extra_args: &self.settings.extra_args,
+            kill_renderer_over: self.settings.kill_renderer_over,
+            proxy_credentials: self.proxy_credentials.get(),
+            memory: self.memory.clone(),
+        })
+        .await
+        .map_err(|message| PoolError::Launch {
+            executable: self.settings.executable.display().to_string(),
+            message,
+        })?;
         let browser = launched.browser.clone();
         let exited = launched.exited.subscribe();
         *running = Some(launched);
@@ -484,113 +417,6 @@ impl BrowserPool {
         r.is_alive().then(|| (r.browser.clone(), r.exited.subscribe()))
     }
 
-    async fn launch(&self) -> Result<Running, PoolError> {
-        let executable = self.settings.executable.display().to_string();
-        let fail = |message: String| PoolError::Launch {
-            executable: executable.clone(),
-            message,
-        };
-        let profile = self
-            .settings
-            .profiles_dir
-            .join(uuid::Uuid::new_v4().simple().to_string());
-        std::fs::create_dir_all(&profile)
-            .map_err(|e| fail(format!("creating {}: {e}", profile.display())))?;
-        let mut cmd = Command::new(&self.settings.executable);
-        cmd.args(FLAGS)
-            .arg(format!(
-                "--js-flags=--max-old-space-size={}",
-                self.settings.js_heap_mib
-            ))
-            .arg(format!("--user-data-dir={}", profile.display()))
-            .args(&self.settings.extra_args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let started = std::time::Instant::now();
-        let mut child = cmd.spawn().map_err(|e| fail(e.to_string()))?;
-        let stderr = child.stderr.take().ok_or_else(|| fail("no stderr".into()))?;
-        let mut lines = BufReader::new(stderr).lines();
-        let ws = tokio::time::timeout(LAUNCH_TIMEOUT, async {
-            let mut tail = Vec::new();
-            while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(at) = line.find("ws://") {
-                    return Ok(line[at..].trim().to_string());
-                }
-                tail.push(line);
-            }
-            Err(tail.join(" | "))
-        })
-        .await
-        .map_err(|_| fail("no DevTools address within 20 s".into()))?
-        .map_err(|tail| fail(format!("exited before DevTools was ready: {tail}")))?;
-        // Keep draining stderr so Chromium never blocks on a full pipe.
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = lines.next_line().await {
-                tracing::trace!(target: "chromium", "{line}");
-            }
-        });
-        let (browser, mut handler) = Browser::connect(ws.clone())
-            .await
-            .map_err(|e| fail(e.to_string()))?;
-        let exited = Arc::new(watch::Sender::new(false));
-        let flag = exited.clone();
-        let handler = tokio::spawn(async move {
-            // The stream does not end when Chromium dies: a connection error does.
-            while let Some(event) = handler.next().await {
-                match event {
-                    Err(CdpError::Ws(e)) => {
-                        tracing::debug!(error = %e, "DevTools connection lost");
-                        break;
-                    }
-                    Err(e) => tracing::debug!(error = %e, "DevTools connection"),
-                    Ok(()) => {}
-                }
-            }
-            let _ = flag.send(true);
-        });
-        let browser = Arc::new(browser);
-        let proxy_auth = match self.proxy_credentials.get() {
-            Some(creds) => Some(
-                super::proxy_auth::answer(&browser, creds.clone())
-                    .await
-                    .map_err(fail)?,
-            ),
-            None => None,
-        };
-        let watchdog = tokio::spawn(watch_memory(
-            child.id().unwrap_or(0),
-            exited.clone(),
-            self.settings.kill_renderer_over,
-            self.memory.clone(),
-        ));
-        tracing::info!(
-            pid = child.id(),
-            ms = started.elapsed().as_millis() as u64,
-            "Chromium launched"
-        );
-        Ok(Running {
-            browser,
-            child,
-            exited,
-            handler,
-            watchdog,
-            profile,
-            devtools: ws,
-            proxy_auth,
-        })
-    }
-
     /// The running Chromium's process id, if one runs.
     pub async fn pid(&self) -> Option<u32> {
         self.running.lock().await.as_ref().and_then(|r| r.child.id())
@@ -600,42 +426,6 @@ impl BrowserPool {
     pub async fn shutdown(&self) {
         self.spare.clear();
         *self.running.lock().await = None;
-    }
-}
-
-/// Measures Chromium's tree every [`WATCH_EVERY`] into `memory`; over
-/// `kill_over` (when not 0) kills the largest renderer (the page hogging
-/// memory crashes and its request fails; Chromium and other pages go on).
-/// A tree with no live member means Chromium is gone: `exited` is set.
-async fn watch_memory(root: u32, exited: Arc<watch::Sender<bool>>, kill_over: u64, memory: Arc<AtomicU64>) {
-    if root == 0 {
-        return;
-    }
-    loop {
-        let members = tokio::task::spawn_blocking(move || super::memory::tree(root))
-            .await
-            .unwrap_or_default();
-        if members.is_empty() {
-            memory.store(0, Ordering::Relaxed);
-            let _ = exited.send(true);
-            return;
-        }
-        let total = super::memory::total(&members);
-        memory.store(total, Ordering::Relaxed);
-        if kill_over > 0
-            && total > kill_over
-            && let Some(hog) = members.iter().filter(|m| m.renderer).max_by_key(|m| m.bytes)
-        {
-            tracing::warn!(
-                pid = hog.pid,
-                mib = hog.bytes >> 20,
-                total_mib = total >> 20,
-                "Chromium is over its memory limit; killing its largest renderer"
-            );
-            // SAFETY: a plain syscall; the pid is a live child of our Chromium.
-            unsafe { libc::kill(hog.pid as i32, libc::SIGKILL) };
-        }
-        tokio::time::sleep(WATCH_EVERY).await;
     }
 }
 
