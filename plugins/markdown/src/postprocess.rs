@@ -30,8 +30,8 @@ unsafe fn postprocess_simd128(md: &str) -> String {
 
 #[inline(always)]
 fn postprocess_all(md: &str) -> String {
-    let out = tidy(md, true);
-    if has_skip_link(&out) {
+    let (out, maybe_skip_link) = tidy(md, true);
+    if maybe_skip_link && has_skip_link(&out) {
         tidy_whitespace(&remove_skip_links(&out))
     } else {
         out
@@ -110,7 +110,7 @@ pub fn escape_newlines_in_link_text(md: &str) -> String {
         depth = if code || line.trim().is_empty() {
             0
         } else {
-            bracket_depth(line, depth)
+            bracket_depth(line, depth, &mut false)
         };
         out.push_str(line);
     }
@@ -118,12 +118,16 @@ pub fn escape_newlines_in_link_text(md: &str) -> String {
 }
 
 /// The bracket depth after `line`, starting from `depth` (escaped brackets
-/// and code spans on the line do not count).
+/// and code spans on the line do not count). Sets `skip_link` where the line
+/// may hold a skip link: a `]` before `(#`, or a code span holding a `]`.
 #[inline(always)]
-fn bracket_depth(line: &str, mut depth: usize) -> usize {
+fn bracket_depth(line: &str, mut depth: usize, skip_link: &mut bool) -> usize {
     let b = line.as_bytes();
     let mut i = 0;
     while let Some(p) = crate::scan::find3(&b[i..], b'[', b']', b'`').map(|p| i + p) {
+        if b[p] == b']' && b[p + 1..].starts_with(b"(#") {
+            *skip_link = true;
+        }
         // An odd run of backslashes before it escapes the character.
         if b[..p].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 1 {
             i = p + 1;
@@ -145,6 +149,7 @@ fn bracket_depth(line: &str, mut depth: usize) -> usize {
                     }
                     j = k + len;
                 }
+                *skip_link |= crate::scan::find(&b[p..end], b']').is_some();
                 i = end;
                 continue;
             }
@@ -201,50 +206,113 @@ pub fn remove_skip_links(md: &str) -> String {
 /// collapses three or more newlines into two outside fenced code, and trims
 /// the whole text.
 pub fn tidy_whitespace(md: &str) -> String {
-    tidy(md, false)
+    tidy(md, false).0
 }
 
-/// [`tidy_whitespace`], also escaping newlines in link text when `escape`.
+/// [`tidy_whitespace`], also escaping newlines in link text when `escape`;
+/// then with whether the result may hold a skip link (see
+/// [`has_skip_link`]: such a link lies within one line, at a `]`).
+///
+/// Most lines come out as they are: a run of them is copied in one piece
+/// when a line that changes (or the end) is reached. Most lines hold no
+/// bracket or backtick: the next one in `md` is found by one scan ahead
+/// ([`Marks`]), so such a line is not scanned again for its bracket
+/// depth, which it leaves as it was.
 #[inline(always)]
-fn tidy(md: &str, escape: bool) -> String {
+fn tidy(md: &str, escape: bool) -> (String, bool) {
     let mut out = String::with_capacity(md.len() + 16);
+    // `out` followed by `md[copied..]` up to the current line is the output so far.
+    let mut copied = 0;
     let mut blank_run = 0;
     let mut depth = 0usize;
+    let mut marks = Marks {
+        md: md.as_bytes(),
+        next: 0,
+    };
+    let mut maybe_skip_link = false;
     for (line, code) in lines_with_code(md) {
-        let trimmed = line.trim_end();
+        let start = line.as_ptr() as usize - md.as_ptr() as usize;
+        let end = start + line.len();
+        let trimmed = trim_end(line);
         if trimmed.is_empty() {
             blank_run += 1;
             depth = 0;
             if blank_run > 1 && !code {
+                out.push_str(&md[copied..start]);
+                copied = (end + 1).min(md.len());
                 continue;
             }
         } else {
             blank_run = 0;
         }
         if escape && depth > 0 && !code && !trimmed.is_empty() {
+            out.push_str(&md[copied..start]);
+            copied = start;
             out.pop();
             if !out.ends_with('\\') {
                 out.push('\\');
             }
             out.push('\n');
         }
-        out.push_str(trimmed);
-        if !code && !trimmed.is_empty() && line.ends_with("  ") {
-            out.push_str("  ");
+        let hard_break = !code && !trimmed.is_empty() && line.ends_with("  ");
+        let as_is = trimmed.len() == line.len() || hard_break && trimmed.len() + 2 == line.len();
+        if !as_is || end == md.len() {
+            out.push_str(&md[copied..start]);
+            out.push_str(trimmed);
+            if hard_break {
+                out.push_str("  ");
+            }
+            out.push('\n');
+            copied = (end + 1).min(md.len());
         }
-        out.push('\n');
-        if escape {
-            depth = if code || trimmed.is_empty() {
-                0
+        if escape && !trimmed.is_empty() && marks.any_in(start, start + trimmed.len()) {
+            if code {
+                maybe_skip_link |= has_skip_link(trimmed);
             } else {
-                bracket_depth(trimmed, depth)
-            };
+                depth = bracket_depth(trimmed, depth, &mut maybe_skip_link);
+            }
+        }
+        if code {
+            depth = 0;
         }
     }
+    out.push_str(&md[copied..]);
     out.truncate(out.trim_end().len());
     let lead = out.len() - out.trim_start().len();
     out.drain(..lead);
-    out
+    (out, maybe_skip_link)
+}
+
+/// `line` without trailing whitespace (as [`str::trim_end`]), without a
+/// call when it ends in ASCII other than whitespace (most lines).
+#[inline(always)]
+fn trim_end(line: &str) -> &str {
+    match line.as_bytes().last() {
+        Some(&c) if c < 0x80 && !matches!(c, b'\t'..=b'\r' | b' ') => line,
+        _ => line.trim_end(),
+    }
+}
+
+/// The `[`, `]` and backticks of a text, found one scan ahead of the lines
+/// that ask for them.
+struct Marks<'a> {
+    md: &'a [u8],
+    /// The first such byte at or after the last position asked about
+    /// (`md.len()` if none).
+    next: usize,
+}
+
+impl Marks<'_> {
+    /// Whether `md[from..end]` holds a `[`, `]` or backtick; `from` never
+    /// goes back between calls.
+    #[inline(always)]
+    fn any_in(&mut self, from: usize, end: usize) -> bool {
+        if self.next < from {
+            self.next =
+                crate::scan::find3(&self.md[from..], b'[', b']', b'`').map_or(self.md.len(), |p| from + p);
+        }
+        self.next < end
+    }
 }
 
 #[cfg(test)]
@@ -309,3 +377,7 @@ mod tests {
         assert_eq!(tidy_whitespace("a\u{a0}  \nb"), "a  \nb");
     }
 }
+
+#[cfg(test)]
+#[path = "postprocess_tests.rs"]
+mod against_reference;

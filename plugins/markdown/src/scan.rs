@@ -53,6 +53,13 @@ fn url_byte_is_plain(c: u8) -> bool {
 /// Index of the first `needle` in `hay`.
 #[inline(always)]
 pub fn find(hay: &[u8], needle: u8) -> Option<usize> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: as in `find3`.
+        let at = unsafe { simd::find1(hay, needle) };
+        (at < hay.len()).then_some(at)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
     find3(hay, needle, needle, needle)
 }
 
@@ -107,6 +114,16 @@ mod simd {
         let hits = |v| v128_or(v128_or(u8x16_eq(v, va), u8x16_eq(v, vb)), u8x16_eq(v, vc));
         // SAFETY: this function enables simd128; loads stay within `hay`.
         unsafe { distill_sdk::simd_scan::first_hit(hay, hits, |x| x == a || x == b || x == c) }
+    }
+
+    /// Index of the first byte of `hay` equal to `a`, or `hay.len()`: one
+    /// compare a vector where [`find3`] makes three.
+    #[target_feature(enable = "simd128")]
+    #[inline]
+    pub unsafe fn find1(hay: &[u8], a: u8) -> usize {
+        let va = u8x16_splat(a);
+        // SAFETY: this function enables simd128; loads stay within `hay`.
+        unsafe { distill_sdk::simd_scan::first_hit(hay, |v| u8x16_eq(v, va), |x| x == a) }
     }
 
     /// [`super::url_is_plain`], 16 bytes at a time with one load

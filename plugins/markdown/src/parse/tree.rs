@@ -60,11 +60,9 @@ fn parse_tokens(src: &str) -> Document<'_> {
 /// host's token stream (`super::stream`).
 pub(super) struct Builder<'a> {
     pub(super) doc: Document<'a>,
-    /// Open elements, root first.
-    stack: Vec<NodeId>,
-    /// Their tags (`None` for the root), so the scope walks read one byte
-    /// per element.
-    tags: Vec<Option<Tag>>,
+    /// Open elements, root first, each with its tag (`None` for the root),
+    /// so the scope walks read no node: one vector, one push and pop each.
+    open: Vec<(NodeId, Option<Tag>)>,
     /// How many `<p>` are open: a block start closes one only then, so
     /// most starts skip the walk up the stack.
     open_p: u32,
@@ -80,8 +78,7 @@ impl<'a> Builder<'a> {
                 nodes: Vec::with_capacity(input_len / 24 + 4),
                 attrs: Vec::with_capacity(input_len / 256 + 4),
             },
-            stack: vec![ROOT],
-            tags: vec![None],
+            open: vec![(ROOT, None)],
             open_p: 0,
             in_svg: 0,
         };
@@ -126,42 +123,39 @@ impl<'a> Builder<'a> {
     }
 
     fn current(&self) -> NodeId {
-        *self.stack.last().unwrap_or(&ROOT)
+        self.open.last().map_or(ROOT, |&(id, _)| id)
     }
 
     fn tag_at(&self, depth: usize) -> Option<Tag> {
-        self.tags[depth]
+        self.open[depth].1
     }
 
     /// The tag of the current element (`None` at the root).
     fn current_tag(&self) -> Option<Tag> {
-        self.tags.last().copied().flatten()
+        self.open.last().and_then(|&(_, tag)| tag)
     }
 
     #[inline(always)]
     fn push_open(&mut self, id: NodeId, tag: Tag) {
-        self.stack.push(id);
-        self.tags.push(Some(tag));
+        self.open.push((id, Some(tag)));
         self.open_p += u32::from(tag == Tag::P);
     }
 
     #[inline(always)]
     fn pop_open(&mut self) {
-        self.stack.pop();
-        if self.tags.pop() == Some(Some(Tag::P)) {
+        if self.open.pop().is_some_and(|(_, tag)| tag == Some(Tag::P)) {
             self.open_p -= 1;
         }
     }
 
     #[inline(always)]
     fn truncate_open(&mut self, depth: usize) {
-        let closed_p = self.tags[depth.min(self.tags.len())..]
+        let closed_p = self.open[depth.min(self.open.len())..]
             .iter()
-            .filter(|&&t| t == Some(Tag::P))
+            .filter(|&&(_, t)| t == Some(Tag::P))
             .count();
         self.open_p -= closed_p as u32;
-        self.stack.truncate(depth);
-        self.tags.truncate(depth);
+        self.open.truncate(depth);
     }
 
     fn append(&mut self, kind: Kind<'a>) -> NodeId {
@@ -249,7 +243,7 @@ impl<'a> Builder<'a> {
             } else {
                 HAS_BLOCK
             };
-            for &ancestor in self.stack.iter().rev() {
+            for &(ancestor, _) in self.open.iter().rev() {
                 let node = &mut self.doc.nodes[ancestor as usize];
                 if node.flags & flag == flag {
                     break;
@@ -259,7 +253,7 @@ impl<'a> Builder<'a> {
         }
         // `/>` only closes foreign (MathML, custom) elements; HTML ignores it.
         let closed = tag.is_void() || self_closing && tag == Other;
-        if !closed && self.stack.len() < MAX_DEPTH {
+        if !closed && self.open.len() < MAX_DEPTH {
             self.push_open(id, tag);
         }
     }
@@ -292,8 +286,8 @@ impl<'a> Builder<'a> {
             }
             Other => {
                 // Custom elements: matched by name; a block in between stops the search.
-                for depth in (1..self.stack.len()).rev() {
-                    match self.doc.element(self.stack[depth]) {
+                for depth in (1..self.open.len()).rev() {
+                    match self.doc.element(self.open[depth].0) {
                         Some(e) if e.tag == Other && e.name.eq_ignore_ascii_case(name) => {
                             self.truncate_open(depth);
                             return;
@@ -306,7 +300,7 @@ impl<'a> Builder<'a> {
             _ if tag.is_block() => self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary()),
             _ if tag.is_formatting() => self.close_in_scope(|t| t == tag, |t| t.is_scope_boundary()),
             _ => {
-                for depth in (1..self.stack.len()).rev() {
+                for depth in (1..self.open.len()).rev() {
                     match self.tag_at(depth) {
                         Some(t) if t == tag => {
                             self.truncate_open(depth);
@@ -323,7 +317,7 @@ impl<'a> Builder<'a> {
     /// Pops up to and including the innermost open element matching `target`,
     /// unless an element matching `boundary` comes first.
     fn close_in_scope(&mut self, target: impl Fn(Tag) -> bool, boundary: impl Fn(Tag) -> bool) {
-        for depth in (1..self.stack.len()).rev() {
+        for depth in (1..self.open.len()).rev() {
             let Some(t) = self.tag_at(depth) else { return };
             if target(t) {
                 self.truncate_open(depth);
