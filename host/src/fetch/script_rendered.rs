@@ -159,6 +159,7 @@ fn executable(attrs: &[u8]) -> bool {
 fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
     MOUNT_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
         || may_name_id(attrs)
+            && may_hold_mount_id(attrs)
             && attribute(attrs, "id").is_some_and(|id| {
                 // Trimmed once; a mount id is short, so most values fail on their length.
                 let id = trimmed(id);
@@ -167,40 +168,57 @@ fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
 }
 
 /// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d` in any
-/// case), so that most tags, without one, skip the search of their `=`s. Sixteen byte
+/// case), so that most tags, without one, skip the search of their `=`s.
+fn may_name_id(attrs: &[u8]) -> bool {
+    has_pair(attrs, |a, b| (a == b'i') & (b | 0x20 == b'd'))
+}
+
+/// Whether `attrs` may hold one of [`MOUNT_IDS`]: each has `ro`, `ap` or `__` in it, which
+/// an `id` that names the page's mount point (a value [`attribute`] returns, trimmed) needs.
+/// Most tags with an `id` (or an `i` before a `d`, as in `width` or `hidden`) have none.
+fn may_hold_mount_id(attrs: &[u8]) -> bool {
+    has_pair(attrs, |a, b| {
+        ((a == b'r') & (b == b'o')) | ((a == b'a') & (b == b'p')) | ((a == b'_') & (b == b'_'))
+    })
+}
+
+/// Whether two neighbouring bytes of `s` make a pair `pair` holds for. Sixteen byte
 /// pairs a step, each marked in its own lane of a 16-byte accumulator, so the compiler
 /// compares a step's pairs as one vector of first bytes and one of second bytes; the exit
 /// after each step keeps it from vectorising across steps instead (every sixteenth byte
 /// gathered into a lane, several times slower). The last step overlaps the one before;
 /// under 17 bytes one plain fold.
-fn may_name_id(attrs: &[u8]) -> bool {
+#[inline(always)]
+fn has_pair(s: &[u8], pair: impl Fn(u8, u8) -> bool + Copy) -> bool {
     const STEP: usize = 16;
-    let Some(n) = attrs.len().checked_sub(1) else {
+    let Some(n) = s.len().checked_sub(1) else {
         return false;
     };
     // Pair `k` is `(firsts[k], seconds[k])`.
-    let (firsts, seconds) = (&attrs[..n], &attrs[1..]);
+    let (firsts, seconds) = (&s[..n], &s[1..]);
     if n < STEP {
-        return firsts.iter().zip(seconds).fold(0u8, |seen, (&a, &b)| {
-            seen | (u8::from(a == b'i') & u8::from(b | 0x20 == b'd'))
-        }) != 0;
+        return firsts
+            .iter()
+            .zip(seconds)
+            .fold(0u8, |seen, (&a, &b)| seen | u8::from(pair(a, b)))
+            != 0;
     }
     #[inline(always)]
-    fn mark(seen: &mut [u8; STEP], a: &[u8], b: &[u8]) {
+    fn mark(seen: &mut [u8; STEP], a: &[u8], b: &[u8], pair: impl Fn(u8, u8) -> bool) {
         let a: &[u8; STEP] = a.try_into().expect("a whole step");
         let b: &[u8; STEP] = b.try_into().expect("a whole step");
         for k in 0..STEP {
-            seen[k] |= u8::from(a[k] == b'i') & u8::from(b[k] | 0x20 == b'd');
+            seen[k] |= u8::from(pair(a[k], b[k]));
         }
     }
     let mut seen = [0u8; STEP];
     for (a, b) in firsts.chunks_exact(STEP).zip(seconds.chunks_exact(STEP)) {
-        mark(&mut seen, a, b);
+        mark(&mut seen, a, b, pair);
         if seen != [0; STEP] {
             return true;
         }
     }
-    mark(&mut seen, &firsts[n - STEP..], &seconds[n - STEP..]);
+    mark(&mut seen, &firsts[n - STEP..], &seconds[n - STEP..], pair);
     seen != [0; STEP]
 }
 
@@ -456,6 +474,65 @@ mod tests {
             }
         }
         assert!(found > 4_000, "{found}");
+    }
+
+    #[test]
+    fn the_mount_id_pre_check_finds_every_pair_a_mount_id_needs() {
+        let naive = |s: &[u8]| s.windows(2).any(|w| matches!(w, b"ro" | b"ap" | b"__"));
+        // Each pair at every offset across the 16-byte steps, and near misses.
+        for len in 0..70 {
+            for at in 0..len {
+                for pair in [*b"ro", *b"ap", *b"__", *b"RO", *b"aP", *b"or", *b"pa", *b"_-"] {
+                    let mut s = vec![b'x'; len];
+                    s[at] = pair[0];
+                    if at + 1 < len {
+                        s[at + 1] = pair[1];
+                    }
+                    assert_eq!(may_hold_mount_id(&s), naive(&s), "{s:?}");
+                }
+            }
+        }
+        // Random sources: what the pre-check rules out is never a mount point.
+        let pieces: &[&[u8]] = &[
+            b" id=",
+            b"ID = ",
+            b"'",
+            b"\"",
+            b"root",
+            b"app",
+            b"__next",
+            b"__nuxt",
+            b"___gatsby",
+            b"r",
+            b"o",
+            b"a",
+            b"p",
+            b"_",
+            b" ",
+            b"\xc2\xa0",
+            b"class=x",
+            b"\t",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut mounts = 0;
+        for _ in 0..50_000 {
+            let mut s = Vec::new();
+            for _ in 0..next(9) {
+                s.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            assert_eq!(may_hold_mount_id(&s), naive(&s), "{s:?}");
+            let mount =
+                attribute(&s, "id").is_some_and(|id| MOUNT_IDS.iter().any(|m| *trimmed(id) == *m.as_bytes()));
+            assert!(!mount || may_hold_mount_id(&s), "{s:?}");
+            mounts += usize::from(mount);
+        }
+        assert!(mounts > 500, "{mounts}");
     }
 
     #[test]

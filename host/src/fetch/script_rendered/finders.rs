@@ -36,10 +36,46 @@ static AVX2: LazyLock<Option<Searchers>> = LazyLock::new(|| {
 #[inline(always)]
 fn find(which: usize, h: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
+    if let Some(first) = first_sixteen(h, [BYTES[which]]) {
+        if first.is_some() {
+            return first;
+        }
+    }
+    find_far(which, h)
+}
+
+/// [`find`] by the held searcher.
+#[inline(always)]
+fn find_far(which: usize, h: &[u8]) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
     if let Some(s) = &*AVX2 {
         return s.ones[which].find(h);
     }
     memchr::memchr(BYTES[which], h)
+}
+
+/// The first of any of `needles` in the first sixteen bytes of `h`: `None` when `h` is
+/// shorter, `Some(None)` when they hold none (the search goes on with `memchr`). Most of the reader's searches end
+/// within a tag or a short text, where `memchr`'s own set-up would cost more than this
+/// one SSE2 step (part of every x86-64 target), made in line.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn first_sixteen<const N: usize>(h: &[u8], needles: [u8; N]) -> Option<Option<usize>> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let head = h.get(..16)?;
+    // SAFETY: SSE2 is part of every x86-64 target; the load reads `head`'s 16 bytes,
+    // with no alignment requirement.
+    let bits = unsafe {
+        let v = _mm_loadu_si128(head.as_ptr().cast::<__m128i>());
+        let mut hits = _mm_cmpeq_epi8(v, _mm_set1_epi8(needles[0] as i8));
+        for &n in &needles[1..] {
+            hits = _mm_or_si128(hits, _mm_cmpeq_epi8(v, _mm_set1_epi8(n as i8)));
+        }
+        _mm_movemask_epi8(hits) as u32
+    };
+    Some((bits != 0).then(|| bits.trailing_zeros() as usize))
 }
 
 /// The first `<` in `h`.
@@ -69,11 +105,24 @@ pub(crate) fn quote(quote: u8, h: &[u8]) -> Option<usize> {
 /// The first `>`, `"` or `'` in `h`.
 #[inline(always)]
 pub(crate) fn tag_stop(h: &[u8]) -> Option<usize> {
+    let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(first) = first_sixteen(h, [a, b, c]) {
+        if first.is_some() {
+            return first;
+        }
+    }
+    far_tag_stop(h)
+}
+
+/// [`tag_stop`] by the held searcher.
+#[inline(always)]
+fn far_tag_stop(h: &[u8]) -> Option<usize> {
+    let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
     #[cfg(target_arch = "x86_64")]
     if let Some(s) = &*AVX2 {
         return s.tag_stop.find(h);
     }
-    let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
     memchr::memchr3(a, b, c, h)
 }
 
