@@ -150,8 +150,11 @@ fn executable(attrs: &[u8]) -> bool {
     match attribute(attrs, "type") {
         None => true,
         Some(t) => {
-            let t = lossy(t).trim().to_ascii_lowercase();
-            t.is_empty() || t == "module" || t.contains("javascript") || t.contains("ecmascript")
+            // ASCII case ignored, as a lowercased copy would be compared (the words are ASCII).
+            let t = lossy(t);
+            let t = t.trim().as_bytes();
+            let has = |word: &[u8]| t.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+            t.is_empty() || t.eq_ignore_ascii_case(b"module") || has(b"javascript") || has(b"ecmascript")
         }
     }
 }
