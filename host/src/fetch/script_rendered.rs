@@ -19,11 +19,13 @@ mod finders;
 #[cfg(test)]
 mod identity_tests;
 mod markup;
+mod pairs;
 #[cfg(test)]
 mod reference;
 mod visible;
 
 use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed};
+use pairs::has_pair;
 use visible::visible_chars;
 
 /// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
@@ -173,56 +175,14 @@ fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
 /// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d` in any
 /// case), so that most tags, without one, skip the search of their `=`s.
 fn may_name_id(attrs: &[u8]) -> bool {
-    has_pair(attrs, |a, b| (a == b'i') & (b | 0x20 == b'd'))
+    has_pair(attrs, [(b'i', b'd', 0x20)])
 }
 
 /// Whether `attrs` may hold one of [`MOUNT_IDS`]: each has `ro`, `ap` or `__` in it, which
 /// an `id` that names the page's mount point (a value [`attribute`] returns, trimmed) needs.
 /// Most tags with an `id` (or an `i` before a `d`, as in `width` or `hidden`) have none.
 fn may_hold_mount_id(attrs: &[u8]) -> bool {
-    has_pair(attrs, |a, b| {
-        ((a == b'r') & (b == b'o')) | ((a == b'a') & (b == b'p')) | ((a == b'_') & (b == b'_'))
-    })
-}
-
-/// Whether two neighbouring bytes of `s` make a pair `pair` holds for. Sixteen byte
-/// pairs a step, each marked in its own lane of a 16-byte accumulator, so the compiler
-/// compares a step's pairs as one vector of first bytes and one of second bytes; the exit
-/// after each step keeps it from vectorising across steps instead (every sixteenth byte
-/// gathered into a lane, several times slower). The last step overlaps the one before;
-/// under 17 bytes one plain fold.
-#[inline(always)]
-fn has_pair(s: &[u8], pair: impl Fn(u8, u8) -> bool + Copy) -> bool {
-    const STEP: usize = 16;
-    let Some(n) = s.len().checked_sub(1) else {
-        return false;
-    };
-    // Pair `k` is `(firsts[k], seconds[k])`.
-    let (firsts, seconds) = (&s[..n], &s[1..]);
-    if n < STEP {
-        return firsts
-            .iter()
-            .zip(seconds)
-            .fold(0u8, |seen, (&a, &b)| seen | u8::from(pair(a, b)))
-            != 0;
-    }
-    #[inline(always)]
-    fn mark(seen: &mut [u8; STEP], a: &[u8], b: &[u8], pair: impl Fn(u8, u8) -> bool) {
-        let a: &[u8; STEP] = a.try_into().expect("a whole step");
-        let b: &[u8; STEP] = b.try_into().expect("a whole step");
-        for k in 0..STEP {
-            seen[k] |= u8::from(pair(a[k], b[k]));
-        }
-    }
-    let mut seen = [0u8; STEP];
-    for (a, b) in firsts.chunks_exact(STEP).zip(seconds.chunks_exact(STEP)) {
-        mark(&mut seen, a, b, pair);
-        if seen != [0; STEP] {
-            return true;
-        }
-    }
-    mark(&mut seen, &firsts[n - STEP..], &seconds[n - STEP..], pair);
-    seen != [0; STEP]
+    has_pair(attrs, [(b'r', b'o', 0), (b'a', b'p', 0), (b'_', b'_', 0)])
 }
 
 /// Whether `html` has `<body` somewhere (ASCII case ignored).
