@@ -24,7 +24,7 @@ mod pairs;
 mod reference;
 mod visible;
 
-use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed};
+use markup::{Token, Tokens, attribute, element_text, lossy, text_of, trimmed};
 use pairs::has_pair;
 use visible::visible_chars;
 
@@ -118,6 +118,7 @@ struct Facts {
 }
 
 /// What a start tag's name makes it to the scan (ASCII case ignored).
+#[derive(Debug, PartialEq, Eq)]
 enum Kind {
     Body,
     Script,
@@ -131,18 +132,23 @@ enum Kind {
 
 fn kind(name: &[u8]) -> Kind {
     let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
-    // Dispatched on the length first: most names are none of these.
-    match name.len() {
-        4 if is("body") => Kind::Body,
-        6 if is("script") => Kind::Script,
-        8 if is("noscript") => Kind::Noscript,
-        3..=8 => match raw_name(name) {
-            Some(raw) => Kind::Raw(raw),
-            None => CHROME
-                .iter()
-                .find(|c| is(c))
-                .map_or(Kind::Other, |c| Kind::Chrome(c)),
-        },
+    // Dispatched on the length and the first letter: most names are none of these.
+    let Some(&first) = name.first() else {
+        return Kind::Other;
+    };
+    match (name.len(), first | 0x20) {
+        (3, b'x') if is("xmp") => Kind::Raw("xmp"),
+        (3, b'n') if is("nav") => Kind::Chrome("nav"),
+        (4, b'b') if is("body") => Kind::Body,
+        (5, b's') if is("style") => Kind::Raw("style"),
+        (5, b't') if is("title") => Kind::Raw("title"),
+        (5, b'a') if is("aside") => Kind::Chrome("aside"),
+        (6, b's') if is("script") => Kind::Script,
+        (6, b'h') if is("header") => Kind::Chrome("header"),
+        (6, b'f') if is("footer") => Kind::Chrome("footer"),
+        (8, b'n') if is("noscript") => Kind::Noscript,
+        (8, b't') if is("template") => Kind::Raw("template"),
+        (8, b't') if is("textarea") => Kind::Raw("textarea"),
         _ => Kind::Other,
     }
 }
@@ -496,6 +502,65 @@ mod tests {
             mounts += usize::from(mount);
         }
         assert!(mounts > 500, "{mounts}");
+    }
+
+    #[test]
+    fn a_tag_name_is_the_kind_its_listed_name_is_in_any_case() {
+        // What `kind` is: the raw elements' and the chrome's lists, looked through.
+        let listed = |name: &[u8]| {
+            let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
+            if is("body") {
+                Kind::Body
+            } else if is("script") {
+                Kind::Script
+            } else if is("noscript") {
+                Kind::Noscript
+            } else if let Some(raw) = markup::raw_name(name) {
+                Kind::Raw(raw)
+            } else if let Some(c) = CHROME.iter().find(|c| is(c)) {
+                Kind::Chrome(c)
+            } else {
+                Kind::Other
+            }
+        };
+        let words = markup::RAW
+            .iter()
+            .chain(CHROME)
+            .chain(&["body", "div", "a", "span", "svg", "tbody"]);
+        let mut names = 0;
+        for word in words {
+            let lower = word.as_bytes().to_vec();
+            let upper = word.to_ascii_uppercase().into_bytes();
+            let mixed: Vec<u8> = lower
+                .iter()
+                .zip(&upper)
+                .enumerate()
+                .map(|(i, (&l, &u))| if i % 2 == 0 { u } else { l })
+                .collect();
+            for name in [lower, upper, mixed] {
+                // The name, a letter changed (0x20 off a letter is not a letter), one more, one less.
+                let mut changed = name.clone();
+                let last = changed.len() - 1;
+                changed[last] ^= 0x01;
+                let mut first = name.clone();
+                first[0] ^= 0x40;
+                let variants = [
+                    name.clone(),
+                    changed,
+                    first,
+                    [&name[..], b"x"].concat(),
+                    name[..last].to_vec(),
+                ];
+                for v in variants {
+                    assert_eq!(kind(&v), listed(&v), "{:?}", String::from_utf8_lossy(&v));
+                    names += 1;
+                }
+            }
+        }
+        assert!(names > 200, "{names}");
+        assert_eq!(kind(b"TeXtArEa"), Kind::Raw("textarea"));
+        assert_eq!(kind(b"NAV"), Kind::Chrome("nav"));
+        assert_eq!(kind(b""), Kind::Other);
     }
 
     #[test]
