@@ -8,13 +8,21 @@
 /// a letter's ASCII case, 0 to take it as it is).
 pub(crate) type Pair = (u8, u8, u8);
 
-/// Whether `s` holds one of `pairs` at two neighbouring bytes.
+/// Whether `s` holds one of `pairs` at two neighbouring bytes (no pair's first byte is 0).
 #[inline(always)]
 pub(crate) fn has_pair<const N: usize>(s: &[u8], pairs: [Pair; N]) -> bool {
+    debug_assert!(pairs.iter().all(|&(a, _, _)| a != 0));
     #[cfg(target_arch = "x86_64")]
-    if s.len() > 16 {
-        return sixteen_at_a_time(s, pairs);
+    {
+        if s.len() > 16 {
+            return sixteen_at_a_time(s, pairs);
+        }
+        // One step over the source padded with zeros: no pair starts with one.
+        let mut padded = [0u8; 17];
+        padded[..s.len()].copy_from_slice(s);
+        return sixteen_at_a_time(&padded, pairs);
     }
+    #[cfg(not(target_arch = "x86_64"))]
     s.windows(2)
         .any(|w| pairs.iter().any(|&(a, b, mask)| w[0] == a && w[1] | mask == b))
 }
