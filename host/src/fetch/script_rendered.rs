@@ -413,23 +413,10 @@ mod tests {
 
     #[test]
     fn the_id_pre_check_finds_every_i_before_a_d() {
-        // Each pair at every offset of sources 0–70 bytes long (across the 16-byte steps
-        // and the overlapping last one), and random sources of the bytes that matter.
+        // Random sources of the bytes that matter (`pairs.rs` tests every pair at every
+        // offset); what the pre-check rules out has no `id` attribute.
         let naive = |s: &[u8]| s.windows(2).any(|w| w[0] == b'i' && w[1] | 0x20 == b'd');
         let mut found = 0;
-        for len in 0..70 {
-            for at in 0..len {
-                for pair in [*b"id", *b"iD", *b"Id", *b"ID", *b"ii", *b"dd", *b"di", *b"i\xc4"] {
-                    let mut s = vec![b'x'; len];
-                    s[at] = pair[0];
-                    if at + 1 < len {
-                        s[at + 1] = pair[1];
-                    }
-                    assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
-                    found += usize::from(naive(&s));
-                }
-            }
-        }
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..50_000 {
             state ^= state << 13;
@@ -439,31 +426,19 @@ mod tests {
                 .map(|i| b"iIdD x=\"\xc4\x64"[((state >> (i % 60)) as usize + i) % 10])
                 .collect();
             assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
-            // What the pre-check rules out has no `id` attribute.
+            found += usize::from(naive(&s));
             if !may_name_id(&s) {
                 assert_eq!(attribute(&s, "id"), None, "{s:?}");
             }
         }
-        assert!(found > 4_000, "{found}");
+        assert!((5_000..45_000).contains(&found), "{found}");
     }
 
     #[test]
     fn the_mount_id_pre_check_finds_every_pair_a_mount_id_needs() {
+        // Random sources (`pairs.rs` tests every pair at every offset): what the
+        // pre-check rules out is never a mount point.
         let naive = |s: &[u8]| s.windows(2).any(|w| matches!(w, b"ro" | b"ap" | b"__"));
-        // Each pair at every offset across the 16-byte steps, and near misses.
-        for len in 0..70 {
-            for at in 0..len {
-                for pair in [*b"ro", *b"ap", *b"__", *b"RO", *b"aP", *b"or", *b"pa", *b"_-"] {
-                    let mut s = vec![b'x'; len];
-                    s[at] = pair[0];
-                    if at + 1 < len {
-                        s[at + 1] = pair[1];
-                    }
-                    assert_eq!(may_hold_mount_id(&s), naive(&s), "{s:?}");
-                }
-            }
-        }
-        // Random sources: what the pre-check rules out is never a mount point.
         let pieces: &[&[u8]] = &[
             b" id=",
             b"ID = ",
