@@ -2,27 +2,29 @@
 //! spare most tags the search of their attributes. On x86-64 sixteen neighbouring pairs a
 //! step by SSE2 (part of every x86-64 target: the source and the source one byte on,
 //! compared lane by lane), the last step overlapping the one before, with an exit after
-//! each; shorter sources and other targets a byte at a time.
+//! each; a shorter source padded into one step. Other targets a byte at a time.
 
 /// A pair: the first byte, and the second byte once OR-ed with the mask (0x20 to ignore
 /// a letter's ASCII case, 0 to take it as it is).
 pub(crate) type Pair = (u8, u8, u8);
 
 /// Whether `s` holds one of `pairs` at two neighbouring bytes (no pair's first byte is 0).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn has_pair<const N: usize>(s: &[u8], pairs: [Pair; N]) -> bool {
     debug_assert!(pairs.iter().all(|&(a, _, _)| a != 0));
-    #[cfg(target_arch = "x86_64")]
-    {
-        if s.len() > 16 {
-            return sixteen_at_a_time(s, pairs);
-        }
-        // One step over the source padded with zeros: no pair starts with one.
-        let mut padded = [0u8; 17];
-        padded[..s.len()].copy_from_slice(s);
-        return sixteen_at_a_time(&padded, pairs);
+    if s.len() > 16 {
+        return sixteen_at_a_time(s, pairs);
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    // One step over the source padded with zeros: no pair starts with one.
+    let mut padded = [0u8; 17];
+    padded[..s.len()].copy_from_slice(s);
+    sixteen_at_a_time(&padded, pairs)
+}
+
+/// Whether `s` holds one of `pairs` at two neighbouring bytes.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn has_pair<const N: usize>(s: &[u8], pairs: [Pair; N]) -> bool {
     s.windows(2)
         .any(|w| pairs.iter().any(|&(a, b, mask)| w[0] == a && w[1] | mask == b))
 }
