@@ -19,11 +19,13 @@ mod finders;
 #[cfg(test)]
 mod identity_tests;
 mod markup;
+mod pairs;
 #[cfg(test)]
 mod reference;
 mod visible;
 
-use markup::{Token, Tokens, attribute, element_text, lossy, raw_name, text_of, trimmed};
+use markup::{Token, Tokens, attribute, element_text, lossy, text_of, trimmed};
+use pairs::has_pair;
 use visible::visible_chars;
 
 /// Why a page looks script-rendered (the name goes into `metadata.engineFallback`).
@@ -61,7 +63,9 @@ const EMPTY_MOUNT: usize = 32;
 const MOUNT_IDS: &[&str] = &["root", "app", "__next", "__nuxt", "___gatsby"];
 /// Custom elements frameworks mount their app on.
 const MOUNT_TAGS: &[&str] = &["app-root"];
-/// Elements whose text is the page chrome, not its content.
+/// Elements whose text is the page chrome, not its content (`kind` dispatches on
+/// them by their length and first letter; a test holds it to this list).
+#[cfg(test)]
 const CHROME: &[&str] = &["header", "nav", "footer", "aside"];
 /// Phrases of a notice asking for JavaScript (lowercase).
 const NOTICE: &[&str] = &[
@@ -116,6 +120,7 @@ struct Facts {
 }
 
 /// What a start tag's name makes it to the scan (ASCII case ignored).
+#[derive(Debug, PartialEq, Eq)]
 enum Kind {
     Body,
     Script,
@@ -129,18 +134,23 @@ enum Kind {
 
 fn kind(name: &[u8]) -> Kind {
     let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
-    // Dispatched on the length first: most names are none of these.
-    match name.len() {
-        4 if is("body") => Kind::Body,
-        6 if is("script") => Kind::Script,
-        8 if is("noscript") => Kind::Noscript,
-        3..=8 => match raw_name(name) {
-            Some(raw) => Kind::Raw(raw),
-            None => CHROME
-                .iter()
-                .find(|c| is(c))
-                .map_or(Kind::Other, |c| Kind::Chrome(c)),
-        },
+    // Dispatched on the length and the first letter: most names are none of these.
+    let Some(&first) = name.first() else {
+        return Kind::Other;
+    };
+    match (name.len(), first | 0x20) {
+        (3, b'x') if is("xmp") => Kind::Raw("xmp"),
+        (3, b'n') if is("nav") => Kind::Chrome("nav"),
+        (4, b'b') if is("body") => Kind::Body,
+        (5, b's') if is("style") => Kind::Raw("style"),
+        (5, b't') if is("title") => Kind::Raw("title"),
+        (5, b'a') if is("aside") => Kind::Chrome("aside"),
+        (6, b's') if is("script") => Kind::Script,
+        (6, b'h') if is("header") => Kind::Chrome("header"),
+        (6, b'f') if is("footer") => Kind::Chrome("footer"),
+        (8, b'n') if is("noscript") => Kind::Noscript,
+        (8, b't') if is("template") => Kind::Raw("template"),
+        (8, b't') if is("textarea") => Kind::Raw("textarea"),
         _ => Kind::Other,
     }
 }
@@ -150,8 +160,11 @@ fn executable(attrs: &[u8]) -> bool {
     match attribute(attrs, "type") {
         None => true,
         Some(t) => {
-            let t = lossy(t).trim().to_ascii_lowercase();
-            t.is_empty() || t == "module" || t.contains("javascript") || t.contains("ecmascript")
+            // ASCII case ignored, as a lowercased copy would be compared (the words are ASCII).
+            let t = lossy(t);
+            let t = t.trim().as_bytes();
+            let has = |word: &[u8]| t.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+            t.is_empty() || t.eq_ignore_ascii_case(b"module") || has(b"javascript") || has(b"ecmascript")
         }
     }
 }
@@ -159,6 +172,7 @@ fn executable(attrs: &[u8]) -> bool {
 fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
     MOUNT_TAGS.iter().any(|t| name.eq_ignore_ascii_case(t.as_bytes()))
         || may_name_id(attrs)
+            && may_hold_mount_id(attrs)
             && attribute(attrs, "id").is_some_and(|id| {
                 // Trimmed once; a mount id is short, so most values fail on their length.
                 let id = trimmed(id);
@@ -167,41 +181,16 @@ fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
 }
 
 /// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d` in any
-/// case), so that most tags, without one, skip the search of their `=`s. Sixteen byte
-/// pairs a step, each marked in its own lane of a 16-byte accumulator, so the compiler
-/// compares a step's pairs as one vector of first bytes and one of second bytes; the exit
-/// after each step keeps it from vectorising across steps instead (every sixteenth byte
-/// gathered into a lane, several times slower). The last step overlaps the one before;
-/// under 17 bytes one plain fold.
+/// case), so that most tags, without one, skip the search of their `=`s.
 fn may_name_id(attrs: &[u8]) -> bool {
-    const STEP: usize = 16;
-    let Some(n) = attrs.len().checked_sub(1) else {
-        return false;
-    };
-    // Pair `k` is `(firsts[k], seconds[k])`.
-    let (firsts, seconds) = (&attrs[..n], &attrs[1..]);
-    if n < STEP {
-        return firsts.iter().zip(seconds).fold(0u8, |seen, (&a, &b)| {
-            seen | (u8::from(a == b'i') & u8::from(b | 0x20 == b'd'))
-        }) != 0;
-    }
-    #[inline(always)]
-    fn mark(seen: &mut [u8; STEP], a: &[u8], b: &[u8]) {
-        let a: &[u8; STEP] = a.try_into().expect("a whole step");
-        let b: &[u8; STEP] = b.try_into().expect("a whole step");
-        for k in 0..STEP {
-            seen[k] |= u8::from(a[k] == b'i') & u8::from(b[k] | 0x20 == b'd');
-        }
-    }
-    let mut seen = [0u8; STEP];
-    for (a, b) in firsts.chunks_exact(STEP).zip(seconds.chunks_exact(STEP)) {
-        mark(&mut seen, a, b);
-        if seen != [0; STEP] {
-            return true;
-        }
-    }
-    mark(&mut seen, &firsts[n - STEP..], &seconds[n - STEP..]);
-    seen != [0; STEP]
+    has_pair(attrs, [(b'i', b'd', 0x20)])
+}
+
+/// Whether `attrs` may hold one of [`MOUNT_IDS`]: each has `ro`, `ap` or `__` in it, which
+/// an `id` that names the page's mount point (a value [`attribute`] returns, trimmed) needs.
+/// Most tags with an `id` (or an `i` before a `d`, as in `width` or `hidden`) have none.
+fn may_hold_mount_id(attrs: &[u8]) -> bool {
+    has_pair(attrs, [(b'r', b'o', 0), (b'a', b'p', 0), (b'_', b'_', 0)])
 }
 
 /// Whether `html` has `<body` somewhere (ASCII case ignored).
@@ -424,23 +413,10 @@ mod tests {
 
     #[test]
     fn the_id_pre_check_finds_every_i_before_a_d() {
-        // Each pair at every offset of sources 0–70 bytes long (across the 16-byte steps
-        // and the overlapping last one), and random sources of the bytes that matter.
+        // Random sources of the bytes that matter (`pairs.rs` tests every pair at every
+        // offset); what the pre-check rules out has no `id` attribute.
         let naive = |s: &[u8]| s.windows(2).any(|w| w[0] == b'i' && w[1] | 0x20 == b'd');
         let mut found = 0;
-        for len in 0..70 {
-            for at in 0..len {
-                for pair in [*b"id", *b"iD", *b"Id", *b"ID", *b"ii", *b"dd", *b"di", *b"i\xc4"] {
-                    let mut s = vec![b'x'; len];
-                    s[at] = pair[0];
-                    if at + 1 < len {
-                        s[at + 1] = pair[1];
-                    }
-                    assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
-                    found += usize::from(naive(&s));
-                }
-            }
-        }
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..50_000 {
             state ^= state << 13;
@@ -450,12 +426,118 @@ mod tests {
                 .map(|i| b"iIdD x=\"\xc4\x64"[((state >> (i % 60)) as usize + i) % 10])
                 .collect();
             assert_eq!(may_name_id(&s), naive(&s), "{s:?}");
-            // What the pre-check rules out has no `id` attribute.
+            found += usize::from(naive(&s));
             if !may_name_id(&s) {
                 assert_eq!(attribute(&s, "id"), None, "{s:?}");
             }
         }
-        assert!(found > 4_000, "{found}");
+        assert!((5_000..45_000).contains(&found), "{found}");
+    }
+
+    #[test]
+    fn the_mount_id_pre_check_finds_every_pair_a_mount_id_needs() {
+        // Random sources (`pairs.rs` tests every pair at every offset): what the
+        // pre-check rules out is never a mount point.
+        let naive = |s: &[u8]| s.windows(2).any(|w| matches!(w, b"ro" | b"ap" | b"__"));
+        let pieces: &[&[u8]] = &[
+            b" id=",
+            b"ID = ",
+            b"'",
+            b"\"",
+            b"root",
+            b"app",
+            b"__next",
+            b"__nuxt",
+            b"___gatsby",
+            b"r",
+            b"o",
+            b"a",
+            b"p",
+            b"_",
+            b" ",
+            b"\xc2\xa0",
+            b"class=x",
+            b"\t",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut mounts = 0;
+        for _ in 0..50_000 {
+            let mut s = Vec::new();
+            for _ in 0..next(9) {
+                s.extend_from_slice(pieces[next(pieces.len())]);
+            }
+            assert_eq!(may_hold_mount_id(&s), naive(&s), "{s:?}");
+            let mount =
+                attribute(&s, "id").is_some_and(|id| MOUNT_IDS.iter().any(|m| *trimmed(id) == *m.as_bytes()));
+            assert!(!mount || may_hold_mount_id(&s), "{s:?}");
+            mounts += usize::from(mount);
+        }
+        assert!(mounts > 500, "{mounts}");
+    }
+
+    #[test]
+    fn a_tag_name_is_the_kind_its_listed_name_is_in_any_case() {
+        // What `kind` is: the raw elements' and the chrome's lists, looked through.
+        let listed = |name: &[u8]| {
+            let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
+            if is("body") {
+                Kind::Body
+            } else if is("script") {
+                Kind::Script
+            } else if is("noscript") {
+                Kind::Noscript
+            } else if let Some(raw) = markup::raw_name(name) {
+                Kind::Raw(raw)
+            } else if let Some(c) = CHROME.iter().find(|c| is(c)) {
+                Kind::Chrome(c)
+            } else {
+                Kind::Other
+            }
+        };
+        let words = markup::RAW
+            .iter()
+            .chain(CHROME)
+            .chain(&["body", "div", "a", "span", "svg", "tbody"]);
+        let mut names = 0;
+        for word in words {
+            let lower = word.as_bytes().to_vec();
+            let upper = word.to_ascii_uppercase().into_bytes();
+            let mixed: Vec<u8> = lower
+                .iter()
+                .zip(&upper)
+                .enumerate()
+                .map(|(i, (&l, &u))| if i % 2 == 0 { u } else { l })
+                .collect();
+            for name in [lower, upper, mixed] {
+                // The name, a letter changed (0x20 off a letter is not a letter), one more, one less.
+                let mut changed = name.clone();
+                let last = changed.len() - 1;
+                changed[last] ^= 0x01;
+                let mut first = name.clone();
+                first[0] ^= 0x40;
+                let variants = [
+                    name.clone(),
+                    changed,
+                    first,
+                    [&name[..], b"x"].concat(),
+                    name[..last].to_vec(),
+                ];
+                for v in variants {
+                    assert_eq!(kind(&v), listed(&v), "{:?}", String::from_utf8_lossy(&v));
+                    names += 1;
+                }
+            }
+        }
+        assert!(names > 200, "{names}");
+        assert_eq!(kind(b"TeXtArEa"), Kind::Raw("textarea"));
+        assert_eq!(kind(b"NAV"), Kind::Chrome("nav"));
+        assert_eq!(kind(b""), Kind::Other);
     }
 
     #[test]

@@ -109,22 +109,26 @@ static COMMENT_END: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem:
 #[inline(always)]
 fn tag_close(b: &[u8]) -> Option<usize> {
     let mut i = 1;
-    while i < b.len() {
-        let at = i + finders::tag_stop(&b[i..])?;
+    loop {
+        let at = i + finders::tag_stop(b.get(i..)?)?;
         let q = b[at];
         if q == b'>' {
             return Some(at);
         }
         // The last non-space byte before the quote (never before the tag's
-        // first byte): a value's own closing quote is not `=`.
-        let opens = b[1..at].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b'=');
+        // first byte, `<`): a value's own closing quote is not `=`. Mostly the
+        // byte right before it.
+        let opens = match b[at - 1] {
+            b'=' => true,
+            c if !c.is_ascii_whitespace() => false,
+            _ => b[1..at].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b'='),
+        };
         i = if opens {
             at + 1 + finders::quote(q, &b[at + 1..])? + 1
         } else {
             at + 1
         };
     }
-    None
 }
 
 /// Whether an ASCII byte is whitespace as `char::is_whitespace` has it.
