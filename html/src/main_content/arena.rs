@@ -148,38 +148,27 @@ impl Arena {
         };
         let root_element = tree
             .query_node(&root, |n| match &n.data {
-                NodeData::Element(el) => push_node(&mut nodes, root, NONE, 0, el, false, &mut cache),
+                NodeData::Element(el) => {
+                    push_node(&mut nodes, root, 0, el, &Parent::ROOT, &mut cache).is_some()
+                }
                 _ => false,
             })
             .unwrap_or(false);
         if !root_element {
-            nodes.push(Node {
-                id: root,
-                parent: NONE,
-                size: 1,
-                depth: 0,
-                kind: Kind::Block,
-                landmark: Landmark::None,
-                words: Words::default(),
-                dropped: false,
-                hidden: false,
-                listed: false,
-                forced: false,
-                in_link: false,
-                chrome_inline: false,
-                in_chrome_inline: false,
-                own: Text::default(),
-                total: Text::default(),
-                counts: Counts::default(),
-                block: 0,
-                sig: 0,
-                tag_sig: 0,
-                own_hash: HASH_SEED,
-                hash: HASH_SEED,
-            });
+            nodes.push(entry(
+                root,
+                NONE,
+                0,
+                Kind::Block,
+                Landmark::None,
+                Words::default(),
+                Marks::default(),
+                (0, 0),
+            ));
         }
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
+        nodes[0].in_chrome_inline = false;
         // The walk: pre-order over the descendants of `root`, one look at each node (its
         // data, first child and next sibling together). `parent` is what the look needs of
         // the open element; the stack holds the elements opened before it (with the node
@@ -188,6 +177,8 @@ impl Arena {
         let mut stack: Vec<(Parent, Option<NodeId>)> = Vec::new();
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
+            // What the walk needs of an element's entry once pushed.
+            let mut pushed_as = Pushed::default();
             let (element, first_child, next_sibling) = tree
                 .query_node(&id, |n| match &n.data {
                     // Whitespace between tags (most text nodes of a page) has nothing to
@@ -198,20 +189,16 @@ impl Arena {
                     // An element: its entry pushed here, without a call to `look`.
                     NodeData::Element(el) => {
                         let depth = parent.depth.saturating_add(1);
-                        if push_node(
-                            &mut nodes,
-                            n.id,
-                            parent.index,
-                            depth,
-                            el,
-                            parent.in_link,
-                            &mut cache,
-                        ) {
-                            (true, n.first_child, n.next_sibling)
-                        } else {
-                            // Removed with its subtree, neither read nor entered.
-                            cache.doomed.push(n.id);
-                            (false, None, n.next_sibling)
+                        match push_node(&mut nodes, n.id, depth, el, &parent, &mut cache) {
+                            Some(pushed) => {
+                                pushed_as = pushed;
+                                (true, n.first_child, n.next_sibling)
+                            }
+                            None => {
+                                // Removed with its subtree, neither read nor entered.
+                                cache.doomed.push(n.id);
+                                (false, None, n.next_sibling)
+                            }
                         }
                     }
                     _ => {
@@ -222,21 +209,10 @@ impl Arena {
                 .unwrap_or((false, None, None));
             if element {
                 let index = nodes.len() as u32 - 1;
-                let node = &mut nodes[index as usize];
-                node.block = if node.is_block() || parent.block == NONE {
-                    index
-                } else {
-                    parent.block
-                };
-                let counts_link = node.kind == Kind::Link && !node.dropped && !parent.dropped;
-                node.dropped |= parent.dropped;
-                node.in_chrome_inline = !node.is_block() && (node.chrome_inline || parent.in_chrome);
-                let descend = !(node.dropped || node.kind == Kind::Media);
-                let block = node.block;
-                if counts_link {
-                    nodes[block as usize].own.links += 1;
+                if pushed_as.counts_link {
+                    nodes[pushed_as.block as usize].own.links += 1;
                 }
-                if descend && first_child.is_some() {
+                if pushed_as.descend && first_child.is_some() {
                     stack.push((parent, next_sibling));
                     parent = Parent::of(&nodes, index);
                     next = first_child;
@@ -341,6 +317,17 @@ struct Parent {
 }
 
 impl Parent {
+    /// What the root's entry is pushed under: no parent, no block, nothing inherited.
+    const ROOT: Parent = Parent {
+        index: NONE,
+        depth: 0,
+        block: NONE,
+        in_link: false,
+        dropped: false,
+        in_chrome: false,
+        heading: false,
+    };
+
     /// The element at `index` as a parent.
     fn of(nodes: &[Node], index: u32) -> Parent {
         let p = &nodes[index as usize];
@@ -382,25 +369,84 @@ fn look(n: &dom_query::TreeNode, nodes: &mut [Node], cache: &mut Memos, p: Paren
     }
 }
 
-/// Pushes an element's entry (built where it is stored, not built and then copied), unless
-/// its tag is one stripped before the analysis (`script`, `style`…): false then.
+/// What the walk needs of an element's entry once it is pushed.
+#[derive(Default)]
+struct Pushed {
+    /// The entry's block (itself, or the block its inline text belongs to).
+    block: u32,
+    /// A link the block counts among the links it owns.
+    counts_link: bool,
+    /// The walk goes into its subtree (not dropped, not media).
+    descend: bool,
+}
+
+/// Pushes an element's entry under the open element `p` (built where it is stored, not
+/// built and then copied, with what it inherits from `p`), unless its tag is one stripped
+/// before the analysis (`script`, `style`…): None then.
 #[inline(never)]
 fn push_node(
     nodes: &mut Vec<Node>,
     id: NodeId,
-    parent: u32,
     depth: u16,
     el: &dom_query::Element,
-    in_link: bool,
+    p: &Parent,
     cache: &mut Memos,
-) -> bool {
+) -> Option<Pushed> {
     let tag = cache.tags.facts(el);
     if tag.stripped {
-        return false;
+        return None;
     }
     nodes.reserve(1);
-    nodes.push(new_node(id, parent, depth, el, tag, in_link, cache));
-    true
+    let mut node = if el.attrs.is_empty() && !tag.custom {
+        // No attribute and no words in the tag's name (18 % of a body's elements): all
+        // the entry says comes from the tag, without the attribute loop's set-up.
+        bare_node(id, p.index, depth, tag, p.in_link)
+    } else {
+        new_node(id, p.index, depth, el, tag, p.in_link, cache)
+    };
+    let index = nodes.len() as u32;
+    let is_block = node.is_block();
+    node.block = if is_block || p.block == NONE {
+        index
+    } else {
+        p.block
+    };
+    let counts_link = node.kind == Kind::Link && !node.dropped && !p.dropped;
+    node.dropped |= p.dropped;
+    node.in_chrome_inline = !is_block && (node.chrome_inline || p.in_chrome);
+    let pushed = Pushed {
+        block: node.block,
+        counts_link,
+        descend: !(node.dropped || node.kind == Kind::Media),
+    };
+    nodes.push(node);
+    Some(pushed)
+}
+
+/// [`new_node`] of an element without attributes whose tag is not a custom element's:
+/// no class or id words, not hidden, its tag's landmark and signature, listed or forced
+/// as its tag is.
+#[inline(always)]
+fn bare_node(id: NodeId, parent: u32, depth: u16, tag: TagFacts, in_link: bool) -> Node {
+    let kind = tag.kind;
+    let marks = Marks {
+        chrome_inline: false,
+        dropped: kind == Kind::Drop,
+        hidden: false,
+        listed: tag.excluded,
+        forced: tag.forced,
+        in_link: in_link || kind == Kind::Link,
+    };
+    entry(
+        id,
+        parent,
+        depth,
+        kind,
+        tag.landmark,
+        Words::default(),
+        marks,
+        (tag.tag_sig, tag.tag_sig),
+    )
 }
 
 #[inline(always)]
@@ -430,16 +476,8 @@ fn new_node(
         (hints::Hidden::No, tag.landmark)
     };
     let inline = matches!(kind, Kind::Inline | Kind::Link);
-    Node {
-        id,
-        parent,
-        size: 1,
-        depth,
-        kind,
-        landmark,
-        words,
+    let marks = Marks {
         chrome_inline: inline && (words.boiler || words.score <= -3),
-        in_chrome_inline: false,
         dropped: kind == Kind::Drop || hidden == hints::Hidden::Aria || words.screen_reader,
         hidden: hidden == hints::Hidden::Styled || words.class_hidden,
         // Upstream's list only decides for elements whose words are mixed or silent.
@@ -448,6 +486,50 @@ fn new_node(
             && (classes.excluded || tag.excluded || EXCLUDE.matches_id(el_id)),
         forced: classes.forced || tag.forced || FORCE_INCLUDE.matches_id(el_id),
         in_link: in_link || is_link,
+    };
+    entry(id, parent, depth, kind, landmark, words, marks, (sig, tag_sig))
+}
+
+/// What an element's markup marks its entry as ([`Node`]'s fields of those names).
+#[derive(Default)]
+struct Marks {
+    chrome_inline: bool,
+    dropped: bool,
+    hidden: bool,
+    listed: bool,
+    forced: bool,
+    in_link: bool,
+}
+
+/// A new entry: what its element says (`sigs`: its signature and its tag's), nothing
+/// counted yet, no block (the walk sets it).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn entry(
+    id: NodeId,
+    parent: u32,
+    depth: u16,
+    kind: Kind,
+    landmark: Landmark,
+    words: Words,
+    marks: Marks,
+    (sig, tag_sig): (u32, u32),
+) -> Node {
+    Node {
+        id,
+        parent,
+        size: 1,
+        depth,
+        kind,
+        landmark,
+        words,
+        chrome_inline: marks.chrome_inline,
+        in_chrome_inline: false,
+        dropped: marks.dropped,
+        hidden: marks.hidden,
+        listed: marks.listed,
+        forced: marks.forced,
+        in_link: marks.in_link,
         own: Text::default(),
         total: Text::default(),
         counts: Counts::default(),
@@ -465,120 +547,4 @@ fn mix(h: u64, x: u64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dom::parse;
-
-    #[test]
-    fn owns_inline_text_and_totals_subtrees() {
-        let doc = parse(
-            "<div><p>Hello <a href=x>big</a> world.</p><ul><li><a href=y>one</a></li></ul>\
-             <div aria-hidden=true>secret</div><input value=v></div>",
-        );
-        let body = doc.body().unwrap().id;
-        let a = Arena::build(&doc, body, &mut Vec::new());
-        let names: Vec<Kind> = a.nodes.iter().map(|n| n.kind).collect();
-        assert_eq!(
-            names,
-            [
-                Kind::Block,
-                Kind::Block,
-                Kind::Para,
-                Kind::Link,
-                Kind::List,
-                Kind::Item,
-                Kind::Link,
-                Kind::Block,
-                Kind::Drop
-            ]
-        );
-        let p = &a.nodes[2];
-        assert_eq!(
-            (p.own.chars, p.own.link_chars, p.own.words, p.own.punct),
-            (14, 3, 3, 1)
-        );
-        let div = &a.nodes[1];
-        assert_eq!((div.total.chars, div.total.link_chars), (17, 6));
-        assert_eq!(div.counts.links, 2);
-        assert_eq!(div.size, 8);
-        assert!(a.nodes[7].dropped);
-        assert_eq!(a.children(1).collect::<Vec<_>>(), [2, 4, 7, 8]);
-    }
-
-    /// The signatures as they were made before the memo: FNV-1a over the tag name, then
-    /// `.` and the first class of the first `class` attribute without its digits.
-    fn signatures_reference(el: &dom_query::Element) -> (u32, u32) {
-        let eat = |h: u32, b: u8| (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
-        let tag = el.name.local.bytes().fold(0x811c_9dc5, eat);
-        let class = crate::dom::attr(el, &crate::dom::local_name!("class")).unwrap_or("");
-        let b = class.as_bytes();
-        let Some(start) = b.iter().position(|c| !c.is_ascii_whitespace()) else {
-            return (tag, tag);
-        };
-        let mut h = eat(tag, b'.');
-        for &c in b[start..].iter().take_while(|c| !c.is_ascii_whitespace()) {
-            if !c.is_ascii_digit() {
-                h = eat(h, c);
-            }
-        }
-        (h, tag)
-    }
-
-    #[test]
-    fn memoised_signatures_are_the_signatures_made_per_element() {
-        // Class values repeated on several tags, with digits, spaces only, several classes.
-        let tags = ["div", "li", "section", "a", "span", "my-card"];
-        let classes = [
-            "",
-            " ",
-            "card",
-            "card item2",
-            " x1 y",
-            "42",
-            "card-3 big",
-            "\tnav  ",
-        ];
-        let mut rng = crate::test_rng::TestRng::new(31);
-        for _ in 0..300 {
-            let mut html = String::new();
-            for _ in 0..40 {
-                let tag = tags[rng.below(tags.len())];
-                let class = classes[rng.below(classes.len())];
-                let attr = if rng.below(5) == 0 {
-                    String::new()
-                } else {
-                    format!(" class='{class}'")
-                };
-                html.push_str(&format!("<{tag}{attr}>t</{tag}>"));
-                if rng.below(4) == 0 {
-                    html.push_str("<div>");
-                }
-            }
-            let doc = parse(&html);
-            let a = Arena::build(&doc, doc.body().unwrap().id, &mut Vec::new());
-            for n in &a.nodes[1..] {
-                let reference = crate::dom::with_element(&doc.tree, n.id, signatures_reference).unwrap();
-                assert_eq!((n.sig, n.tag_sig), reference, "{html}");
-            }
-        }
-    }
-
-    fn kinds(a: &Arena) -> Vec<(Kind, u32, u32)> {
-        a.nodes.iter().map(|n| (n.kind, n.parent, n.own.chars)).collect()
-    }
-
-    #[test]
-    fn an_arena_on_reused_storage_holds_only_the_new_pages_nodes() {
-        let big = parse(&"<div><p>Some words in a paragraph.</p><ul><li>item</li></ul></div>".repeat(300));
-        let small = parse("<article><h1>T</h1><p>One two.</p></article>");
-        let (big_body, small_body) = (big.body().unwrap().id, small.body().unwrap().id);
-        let fresh_small = kinds(&Arena::build(&small, small_body, &mut Vec::new()));
-        let first = Arena::build(&big, big_body, &mut Vec::new());
-        assert!(first.nodes.len() > 1000);
-        drop(first);
-        // Other tests' threads share the spares, so which storage this one
-        // gets is not fixed (spare.rs tests the reuse itself); what it holds is.
-        let again = Arena::build(&small, small_body, &mut Vec::new());
-        assert_eq!(kinds(&again), fresh_small, "only the new page's nodes");
-    }
-}
+mod tests;
