@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What a fresh markdown scrape at c=1 costs the server besides instructions
-(BENCHMARKS.md, "The c=1 gap"): per request, CPU of all threads (schedstat, ns),
+(BENCHMARKS.md, "The c=1 gap"): per request, the client's wall time, CPU of all threads (schedstat, ns),
 user and system time (/proc ticks), minor page faults, and CPU and faults by
 thread name; binaries side by side, rounds interleaved, a new URL per scrape
 (a new cache entry each). Pages: wcxb-dev 4036 (~30 KB), 0402 (~500 KB, N/4
@@ -67,8 +67,10 @@ def spec(arg):
 
 def measure(p, conn, port, page, reps, q):
     t0, u0 = threads(p.pid), ticks(p.pid)
+    w0 = time.perf_counter()
     for i in range(reps):
         scrape(conn, port, page, q + i)
+    wall = (time.perf_counter() - w0) / reps * 1e3
     t1, u1 = threads(p.pid), ticks(p.pid)
     by = collections.defaultdict(lambda: [0, 0])
     for t, (name, ns, flt) in t1.items():
@@ -77,7 +79,7 @@ def measure(p, conn, port, page, reps, q):
         by[name][1] += flt - flt0
     cpu = sum(v[0] for v in by.values()) / reps / 1e6
     flt = sum(v[1] for v in by.values()) / reps
-    return cpu, (u1[0] - u0[0]) / reps, (u1[1] - u0[1]) / reps, flt, by
+    return cpu, (u1[0] - u0[0]) / reps, (u1[1] - u0[1]) / reps, flt, by, wall
 
 
 def main():
@@ -107,17 +109,18 @@ def main():
                 for _ in range(10):
                     q += 1
                     scrape(conn, port, page, q)
-                cpu, user, system, flt, by = measure(p, conn, port, page, reps, q)
+                cpu, user, system, flt, by, wall = measure(p, conn, port, page, reps, q)
                 q += reps
                 per = " ".join(f"{nm}:{v[0] / reps / 1e6:.3f}ms/{v[1] / reps:.1f}f"
                                for nm, v in sorted(by.items()) if v[0] > 0)
-                print(f"{page} round {rnd} #{k}: cpu {cpu:.3f} ms (user {user:.3f} sys {system:.3f}) "
+                print(f"{page} round {rnd} #{k}: wall {wall:.3f} ms, cpu {cpu:.3f} ms (user {user:.3f} sys {system:.3f}) "
                       f"faults {flt:.1f} | {per}", flush=True)
-                rows[k].append((cpu, system, flt))
+                rows[k].append((cpu, system, flt, wall))
         for k, rs in sorted(rows.items()):
-            col = [sorted(r[i] for r in rs) for i in range(3)]
+            col = [sorted(r[i] for r in rs) for i in range(4)]
             med = [c[len(c) // 2] for c in col]
-            print(f"== {page} #{k} {names[k]}: cpu median {med[0]:.3f} [{col[0][0]:.3f}-{col[0][-1]:.3f}] ms, "
+            print(f"== {page} #{k} {names[k]}: wall median {med[3]:.3f} [{col[3][0]:.3f}-{col[3][-1]:.3f}] ms, "
+                  f"cpu median {med[0]:.3f} [{col[0][0]:.3f}-{col[0][-1]:.3f}] ms, "
                   f"sys {med[1]:.3f} ms, faults {med[2]:.1f} [{col[2][0]:.1f}-{col[2][-1]:.1f}]")
     if os.environ.get("STRACE") == "1":
         for page in PAGES:

@@ -77,7 +77,7 @@ fn scan(doc: &Document) -> Scan {
         let (is_title, child, sibling, parent) = tree
             .query_node(&id, |n| {
                 let is_title = match &n.data {
-                    NodeData::Element(el) => visit(el, in_head, &mut out),
+                    NodeData::Element(el) if gathered(el) => visit(el, in_head, &mut out),
                     _ => false,
                 };
                 (is_title, n.first_child, n.next_sibling, n.parent)
@@ -113,6 +113,15 @@ fn scan(doc: &Document) -> Scan {
         };
     }
     out
+}
+
+/// Whether `el` is one [`visit`] reads (most elements are not: they skip the call).
+#[inline(always)]
+fn gathered(el: &Element) -> bool {
+    matches!(
+        el.name.local,
+        local_name!("meta") | local_name!("link") | local_name!("html") | local_name!("title")
+    )
 }
 
 /// Gathers what `el` holds for metadata; true when it is the title to read (the first

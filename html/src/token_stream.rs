@@ -16,7 +16,7 @@ use std::io;
 pub(crate) fn encode(doc: &Document) -> (Vec<u8>, String) {
     let mut out = TokenSerializer {
         writer: Writer::with_capacity(4096),
-        ignore: Vec::new(),
+        open: Vec::new(),
     };
     SerializableNodeRef::from(doc.root())
         .serialize(&mut out, TraversalScope::IncludeNode)
@@ -27,10 +27,13 @@ pub(crate) fn encode(doc: &Document) -> (Vec<u8>, String) {
 /// An html5ever [`Serializer`] that writes tokens instead of markup.
 struct TokenSerializer {
     writer: Writer,
-    /// Per open element: whether its content is dropped (a void element's,
-    /// as the serialiser drops it).
-    ignore: Vec<bool>,
+    /// Per open element: its tag's id as its start tag wrote it, or [`IGNORED`]
+    /// when its content is dropped (a void element's, as the serialiser drops it).
+    open: Vec<u16>,
 }
+
+/// An open element whose content and end tag are not written.
+const IGNORED: u16 = u16::MAX;
 
 /// Elements the serialiser writes without content or end tag.
 fn is_void(name: &QualName) -> bool {
@@ -60,7 +63,7 @@ fn is_void(name: &QualName) -> bool {
 
 impl TokenSerializer {
     fn ignored(&self) -> bool {
-        self.ignore.last().copied().unwrap_or(false)
+        self.open.last() == Some(&IGNORED)
     }
 }
 
@@ -70,12 +73,12 @@ impl Serializer for TokenSerializer {
         AttrIter: Iterator<Item = AttrRef<'a>>,
     {
         if self.ignored() {
-            self.ignore.push(true);
+            self.open.push(IGNORED);
             return Ok(());
         }
         // Namespaced attributes (SVG's xlink:href, ...) are written with the
         // serialiser's prefix; the rest by their local name.
-        self.writer.start(
+        let id = self.writer.start(
             &name.local,
             attrs.map(|(attr, value)| {
                 let prefix = match attr.ns {
@@ -94,13 +97,16 @@ impl Serializer for TokenSerializer {
                 (name, value)
             }),
         );
-        self.ignore.push(is_void(&name));
+        self.open
+            .push(if is_void(&name) { IGNORED } else { u16::from(id) });
         Ok(())
     }
 
     fn end_elem(&mut self, name: QualName) -> io::Result<()> {
-        if !self.ignore.pop().unwrap_or(false) {
-            self.writer.end(&name.local);
+        match self.open.pop() {
+            Some(IGNORED) => {}
+            Some(id) => self.writer.end_id(id as u8, &name.local),
+            None => self.writer.end(&name.local),
         }
         Ok(())
     }

@@ -47,11 +47,17 @@ impl Writer {
     }
 
     /// A start tag named `name` (lower case for HTML) with its attributes
-    /// (name, value).
-    pub fn start<N: AsRef<str>, V: AsRef<str>>(&mut self, name: &str, attrs: impl Iterator<Item = (N, V)>) {
+    /// (name, value). Returns the tag's id (0: not listed), which [`Writer::end_id`]
+    /// takes for its end tag.
+    pub fn start<N: AsRef<str>, V: AsRef<str>>(
+        &mut self,
+        name: &str,
+        attrs: impl Iterator<Item = (N, V)>,
+    ) -> u8 {
         self.break_text();
         self.ops.push(OP_START);
-        self.name(tag_id(name), name);
+        let id = tag_id(name);
+        self.name(id, name);
         // The count, written once known: one byte unless 128 or more.
         let count_at = self.ops.len();
         self.ops.push(0);
@@ -71,13 +77,21 @@ impl Writer {
             push_varint(&mut bytes, count);
             self.ops.splice(count_at..count_at + 1, bytes);
         }
+        id
     }
 
     /// An end tag.
     pub fn end(&mut self, name: &str) {
+        self.end_id(tag_id(name), name);
+    }
+
+    /// An end tag whose id its start tag's [`Writer::start`] returned (so the name is
+    /// not looked up again).
+    pub fn end_id(&mut self, id: u8, name: &str) {
+        debug_assert_eq!(id, tag_id(name));
         self.break_text();
         self.ops.push(OP_END);
-        self.name(tag_id(name), name);
+        self.name(id, name);
     }
 
     fn name(&mut self, id: u8, name: &str) {

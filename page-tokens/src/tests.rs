@@ -247,3 +247,27 @@ fn attributes_checked_once_read_as_when_checked_twice_in_broken_streams() {
     }
     assert!(broken > 100, "the mutations break streams ({broken})");
 }
+
+#[test]
+fn an_end_tag_written_with_its_start_tags_id_is_the_same_bytes() {
+    // Every listed name, an unlisted one and an empty one: `start` returns the id it
+    // wrote, and `end_id` with it writes what `end` writes.
+    let names: Vec<&str> = TAGS.iter().copied().chain(["my-widget", "x", ""]).collect();
+    let (mut by_name, mut by_id) = (Writer::default(), Writer::default());
+    for name in &names {
+        by_name.start(name, std::iter::empty::<(&str, &str)>());
+        by_name.text("t");
+        by_name.end(name);
+        let id = by_id.start(name, std::iter::empty::<(&str, &str)>());
+        assert_eq!(id, tag_id(name), "{name}");
+        by_id.text("t");
+        by_id.end_id(id, name);
+    }
+    let (by_name, by_id) = (by_name.finish(), by_id.finish());
+    assert_eq!(by_name, by_id);
+    let ends = owned(Tokens::new(&by_id.0, &by_id.1))
+        .into_iter()
+        .filter(|t| t.starts_with('E'))
+        .count();
+    assert_eq!(ends, names.len());
+}

@@ -1,6 +1,6 @@
 //! A string written as a JSON string, byte for byte as `serde_json` writes it (`"` and
 //! `\` escaped, control characters as `\b \t \n \f \r` or `\u00xx` in lowercase hex,
-//! everything else as it is), found eight bytes at a time: a long string (a page's
+//! everything else as it is), found sixteen bytes at a time: a long string (a page's
 //! markdown) is mostly runs that need no escape, copied whole. [`write_json_value`] writes
 //! a whole value as `serde_json::to_writer` does, its strings and keys this way.
 
@@ -14,6 +14,25 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     // `b[run..i]` needs no escape and is not written yet.
     let (mut run, mut i) = (0, 0);
+    // Two words a step, tested together (one branch and one bounds check for sixteen
+    // bytes); the first word's marks are exact when it has any, else the second's.
+    while let Some(step) = b.get(i..i + 16) {
+        let low = needs_escape(u64::from_le_bytes(step[..8].try_into().expect("eight bytes")));
+        let high = needs_escape(u64::from_le_bytes(step[8..].try_into().expect("eight bytes")));
+        if low | high == 0 {
+            i += 16;
+            continue;
+        }
+        let first = if low != 0 {
+            low.trailing_zeros() / 8
+        } else {
+            8 + high.trailing_zeros() / 8
+        };
+        let at = i + first as usize;
+        out.extend_from_slice(&b[run..at]);
+        escape(out, b[at]);
+        (run, i) = (at + 1, at + 1);
+    }
     while let Some(word) = b.get(i..i + 8) {
         let marks = needs_escape(u64::from_le_bytes(word.try_into().expect("eight bytes")));
         if marks == 0 {

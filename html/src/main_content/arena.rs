@@ -189,7 +189,36 @@ impl Arena {
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
             let (element, first_child, next_sibling) = tree
-                .query_node(&id, |n| look(n, &mut nodes, &mut cache, parent))
+                .query_node(&id, |n| match &n.data {
+                    // Whitespace between tags (most text nodes of a page) has nothing to
+                    // count: passed over here, without the call.
+                    NodeData::Text { contents } if first_non_space(contents.as_bytes()).is_none() => {
+                        (false, None, n.next_sibling)
+                    }
+                    // An element: its entry pushed here, without a call to `look`.
+                    NodeData::Element(el) => {
+                        let depth = parent.depth.saturating_add(1);
+                        if push_node(
+                            &mut nodes,
+                            n.id,
+                            parent.index,
+                            depth,
+                            el,
+                            parent.in_link,
+                            &mut cache,
+                        ) {
+                            (true, n.first_child, n.next_sibling)
+                        } else {
+                            // Removed with its subtree, neither read nor entered.
+                            cache.doomed.push(n.id);
+                            (false, None, n.next_sibling)
+                        }
+                    }
+                    _ => {
+                        look(n, &mut nodes, &mut cache, parent);
+                        (false, None, n.next_sibling)
+                    }
+                })
                 .unwrap_or((false, None, None));
             if element {
                 let index = nodes.len() as u32 - 1;
@@ -328,44 +357,18 @@ impl Parent {
     }
 }
 
-/// The walk's look at one node: an element's entry is pushed onto `nodes` (true), a text's
-/// statistics are added to its block; with the node's first child and next sibling. (A
-/// function of its own, so the closure handed to `query_node` is small: whether the
-/// compiler inlines that call no longer depends on how the crate's code is split into
-/// units, and the text's statistics are not returned through it.)
+/// The walk's look at a node that is not an element (the walk's closure pushes an
+/// element's entry and passes over whitespace-only text itself): a comment is listed for
+/// removal, a text's statistics are added to its block. (A function of its own, so the
+/// closure handed to `query_node` stays small and the text's statistics are not returned
+/// through it.)
 #[inline(never)]
-fn look(
-    n: &dom_query::TreeNode,
-    nodes: &mut Vec<Node>,
-    cache: &mut Memos,
-    p: Parent,
-) -> (bool, Option<NodeId>, Option<NodeId>) {
-    let element = match &n.data {
-        NodeData::Element(el) => {
-            let pushed = push_node(
-                nodes,
-                n.id,
-                p.index,
-                p.depth.saturating_add(1),
-                el,
-                p.in_link,
-                cache,
-            );
-            if !pushed {
-                // Removed with its subtree, neither read nor entered.
-                cache.doomed.push(n.id);
-                return (false, None, n.next_sibling);
-            }
-            true
-        }
-        NodeData::Comment { .. } => {
-            cache.doomed.push(n.id);
-            false
-        }
+fn look(n: &dom_query::TreeNode, nodes: &mut [Node], cache: &mut Memos, p: Parent) {
+    match &n.data {
+        NodeData::Comment { .. } => cache.doomed.push(n.id),
         NodeData::Text { contents } if !p.dropped && p.block != NONE => {
-            // Whitespace between tags (most text nodes of a page) has nothing to count: its
-            // statistics are all zero and never added. Otherwise the count starts at the
-            // first other byte.
+            // Whitespace between tags has nothing to count: its statistics are all zero
+            // and never added. Otherwise the count starts at the first other byte.
             if let Some(start) = first_non_space(contents.as_bytes()) {
                 let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
                 if t.chars > 0 {
@@ -374,11 +377,9 @@ fn look(
                     block.own_hash = mix(block.own_hash, h);
                 }
             }
-            false
         }
-        _ => false,
-    };
-    (element, n.first_child, n.next_sibling)
+        _ => {}
+    }
 }
 
 /// Pushes an element's entry (built where it is stored, not built and then copied), unless

@@ -60,7 +60,7 @@ pub(super) fn prune(
             kept && n.landmark == Landmark::Form && n.total.chars <= FORM_MAX_CHARS && !holds_data(nodes, i);
         let call_box = kept
             && n.total.chars <= BOX_MAX_CHARS
-            && !scores.ctx[i].record
+            && !scores.ctx[i].record()
             && is_call_box(n)
             && !holds_data(nodes, i)
             && n.total.chars * PROSE_RATIO <= prose;

@@ -130,7 +130,7 @@ pub(super) fn stray_list(
 ) -> Option<usize> {
     let n = &arena.nodes[i];
     let around_keep = i < keep && keep < i + n.size as usize;
-    let record_block = n.kind == Kind::Block && (scores.ctx[i].record || scores.has_records[i]);
+    let record_block = n.kind == Kind::Block && (scores.ctx[i].record() || scores.has_records[i]);
     let free = !n.forced && !holds_forced[i];
     (!around_keep && headline_list(n) && !record_block && free).then(|| with_title(arena, i, within, keep))
 }

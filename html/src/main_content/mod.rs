@@ -75,6 +75,7 @@ mod column_beside;
 mod column_pair;
 mod comments;
 mod contents_boxes;
+mod ctx;
 mod dated_links;
 mod datelines;
 mod declared;
@@ -221,10 +222,10 @@ pub(crate) fn explain(doc: &Document, declared_article: bool, min_abs: f32) -> S
             n.total.words,
             n.total.punct,
             n.counts.links,
-            if c.chrome { "CHROME " } else { "" },
-            if c.comments { "COMMENTS " } else { "" },
-            if c.content { "content " } else { "" },
-            if c.record { "record " } else { "" },
+            if c.chrome() { "CHROME " } else { "" },
+            if c.comments() { "COMMENTS " } else { "" },
+            if c.content() { "content " } else { "" },
+            if c.record() { "record " } else { "" },
             if i == plan.container { "<<<CONTAINER " } else { "" },
             if pruned[i] { "PRUNED" } else { "" },
             indent = n.depth as usize

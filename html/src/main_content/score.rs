@@ -8,30 +8,8 @@
 
 use super::arena::{Arena, Node};
 use super::comments::Section;
+pub(super) use super::ctx::Ctx;
 use super::hints::{Kind, Landmark};
-
-/// Context inherited from ancestors.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct Ctx {
-    /// Inside page chrome (navigation, banner, footer, sidebar, form, chrome class words).
-    pub chrome: bool,
-    /// Inside a comment section of an article-like page.
-    pub comments: bool,
-    /// Inside `main`/`article`/content class words.
-    pub content: bool,
-    /// Inside a `main`/`article` landmark (or `itemprop=articleBody`): the author's own
-    /// statement of where the content is.
-    pub landmark: bool,
-    /// That landmark is mostly links (a page whose content is a list of links).
-    pub link_landmark: bool,
-    /// Inside one item of a group of similar siblings (cards, rows, posts).
-    pub record: bool,
-    /// Inside an element hidden until a script shows it.
-    pub hidden: bool,
-    /// The chrome comes from a navigation landmark alone (`<nav>`, `role=tablist`), no
-    /// class word or other region: prose holding a good part of the page lifts it.
-    pub nav_chrome: bool,
-}
 
 pub(super) struct Scores {
     pub ctx: Vec<Ctx>,
@@ -266,7 +244,7 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             || node.words.score >= 2
             || node.forced;
         if node.forced {
-            c.chrome = false;
+            c.set(Ctx::CHROME, false);
         }
         // Chrome from a navigation landmark alone (no chrome word, no other region).
         let nav_alone = node.landmark == Landmark::Nav
@@ -275,37 +253,38 @@ pub(super) fn score(arena: &Arena, declared_article: bool) -> Scores {
             && !aside_chrome
             && !node.words.boiler;
         if chrome_mark && !node.forced && !protected(node) {
-            c.nav_chrome = nav_alone && (!c.chrome || c.nav_chrome);
-            c.chrome = true;
+            c.set(Ctx::NAV_CHROME, nav_alone && (!c.chrome() || c.nav_chrome()));
+            c.set(Ctx::CHROME, true);
         }
         // Navigation holds links: a good part of the page's prose inside a navigation
         // landmark (the tab panels a `role=tablist` wraps) is the page's text, not a menu.
-        if c.nav_chrome && !chrome_mark && prose_rich() {
-            c.chrome = false;
-            c.nav_chrome = false;
+        if c.nav_chrome() && !chrome_mark && prose_rich() {
+            c.set(Ctx::CHROME | Ctx::NAV_CHROME, false);
         }
         // The article's body, named as such and holding a good part of the page's prose,
         // is content inside a wrapper named as chrome (`box article modal-enabled`).
         if node.words.article_body && !chrome_mark && prose_holds(node, BODY_PROSE_SHARE * page_plain) {
-            c.chrome = false;
+            c.set(Ctx::CHROME, false);
         }
         if comment_sections[i] != Section::No {
-            c.comments = true;
+            c.set(Ctx::COMMENTS, true);
         }
         if matches!(node.landmark, Landmark::Main | Landmark::Article) && !chrome_mark {
-            c.landmark = true;
-            c.link_landmark = node.total.link_density() >= 0.6;
+            c.set(Ctx::LANDMARK, true);
+            c.set(Ctx::LINK_LANDMARK, node.total.link_density() >= 0.6);
         }
         if content_mark && !chrome_mark {
-            c.content = true;
+            c.set(Ctx::CONTENT, true);
         }
-        c.hidden |= node.hidden;
+        if node.hidden {
+            c.set(Ctx::HIDDEN, true);
+        }
         // Sections of a page grouped by tag alone (columns, regions) are not cards: one
         // that is a block of many links (menus, archives, a drop-down of names) gives its
         // links no card weight.
         let loose_record = record_item && (!class_record || node.sig == node.tag_sig);
         if record_item && !(loose_record && menu_like(node)) {
-            c.record = true;
+            c.set(Ctx::RECORD, true);
         }
         ctx[i] = c;
         own[i] = block_value(node, c, article_page);
@@ -453,7 +432,7 @@ fn block_value(node: &Node, ctx: Ctx, article_page: bool) -> f32 {
     }
     let chars = t.chars as f32;
     // Chrome context, or a block whose every text is furniture ("Share", "Read more").
-    if ctx.chrome || ctx.comments || (t.furniture_nodes > 0 && t.furniture_nodes == t.text_nodes) {
+    if ctx.chrome() || ctx.comments() || (t.furniture_nodes > 0 && t.furniture_nodes == t.text_nodes) {
         return -chars;
     }
     // Inline chrome (a button-styled link inside a paragraph) costs what it weighs.
@@ -464,7 +443,7 @@ fn block_value(node: &Node, ctx: Ctx, article_page: bool) -> f32 {
     let prose = t.words >= 12 || t.punct >= 2;
     let plain_weight = match node.kind {
         Kind::Heading | Kind::Pre => 1.0,
-        _ if prose || ctx.record => 1.0,
+        _ if prose || ctx.record() => 1.0,
         // Short texts: a table cell or list item is data; a lone label is often a widget's.
         Kind::Cell | Kind::Item => SHORT_IN_LIST,
         _ => SHORT_ELSEWHERE,
@@ -474,17 +453,17 @@ fn block_value(node: &Node, ctx: Ctx, article_page: bool) -> f32 {
     // A record that is a bare headline link (no summary, no prose) on an article page is
     // a "most read" or "related" list beside the article, not a listing's card: its links
     // weigh as links elsewhere do.
-    let bare_record = ctx.record && article_page && !prose && plain < BARE_RECORD_PLAIN * link;
-    let link_weight = if (ctx.record && !bare_record) || (prose && plain < link) {
+    let bare_record = ctx.record() && article_page && !prose && plain < BARE_RECORD_PLAIN * link;
+    let link_weight = if (ctx.record() && !bare_record) || (prose && plain < link) {
         // Cards: a teaser's title and description inside one link.
         0.5
     } else if (per_link >= 30.0 && plain < link) || (prose && plain >= link) {
         // A title; or links inside a sentence.
         0.3
-    } else if plain == 0.0 && t.words <= 3 && !ctx.link_landmark {
+    } else if plain == 0.0 && t.words <= 3 && !ctx.link_landmark() {
         // A lone short link (a tag, a category, "Home"): furniture even in the content.
         -0.3
-    } else if ctx.landmark || ctx.content {
+    } else if ctx.landmark() || ctx.content() {
         // Links the author put in the main content: reading lists, references.
         0.1
     } else {
@@ -494,10 +473,10 @@ fn block_value(node: &Node, ctx: Ctx, article_page: bool) -> f32 {
     if node.kind == Kind::Button {
         v = -chars;
     }
-    if ctx.content && v > 0.0 {
+    if ctx.content() && v > 0.0 {
         v *= 1.25;
     }
-    if ctx.hidden && v > 0.0 {
+    if ctx.hidden() && v > 0.0 {
         v *= HIDDEN_WEIGHT;
     }
     v
