@@ -5,9 +5,12 @@
 //! under half of it is live, its live values are copied to the active
 //! segment in one write and their locators moved in the same transaction
 //! (compaction). Retired segments are deleted after the next durable commit
-//! ([`super::segments::Segments::retire`]).
+//! ([`super::segments::Segments::retire`]). Once what the cache holds on disk
+//! (dead segment bytes too, [`super::room`]) passes the cap,
+//! [`Tables::make_room`] evicts oldest-first.
 
 use super::locator::{self, Locator};
+use super::room::Room;
 use super::segments::Segments;
 use super::store::StoreError;
 use redb::{ReadableTable, Table, TableDefinition, WriteTransaction};
@@ -100,10 +103,28 @@ impl<'t> Tables<'t> {
         Ok(())
     }
 
-    /// Evicts oldest-first down to `target` bytes.
-    pub fn evict_to(&mut self, target: u64) -> Result<Evicted, StoreError> {
+    /// Keeps what the cache occupies on disk within `cap`: the keys and
+    /// inline values plus the segment files' whole length, dead bytes too
+    /// ([`Room`]). Once past the cap, evicts oldest-first down to 90 % of it;
+    /// an active segment holding dead bytes is sealed first, so that it can
+    /// be retired or compacted. Emptied segments are retired and those under
+    /// half live compacted by [`Tables::finish`]. Returns the evicted keys.
+    pub fn make_room(&mut self, cap: u64, segments: &Segments) -> Result<Evicted, StoreError> {
+        if self.bytes.saturating_add(segments.total_len()) <= cap {
+            return Ok(Vec::new()); // even counting every segment byte as dead
+        }
+        let mut room = self.room(segments)?;
+        if self.bytes + room.dead() <= cap {
+            return Ok(Vec::new());
+        }
+        if room.active_dead() > 0 {
+            let io = |e: std::io::Error| StoreError::Backend(format!("cache segment: {e}"));
+            segments.seal().map_err(io)?;
+            room.sealed();
+        }
+        let target = cap - cap / 10;
         let mut evicted = Vec::new();
-        while self.bytes > target {
+        while self.bytes + room.dead() > target {
             let Some((key, size)) = self
                 .age
                 .pop_first()?
@@ -114,12 +135,24 @@ impl<'t> Tables<'t> {
             let old = self.entries.remove(key.as_str())?.map(|g| old_of(g.value()));
             if let Some(Ok((_, len, Some(s)))) = old {
                 *self.delta.entry(s).or_default() -= len as i64;
+                room.release(s, len as u64);
             }
             self.bytes = self.bytes.saturating_sub(size);
             self.count = self.count.saturating_sub(1);
             evicted.push(key);
         }
         Ok(evicted)
+    }
+
+    /// The segments on disk with their live bytes as of this transaction.
+    fn room(&self, segments: &Segments) -> Result<Room, StoreError> {
+        let mut segs = Vec::new();
+        for (id, len) in segments.lens() {
+            let stored = self.segs.get(id)?.map(|g| g.value()).unwrap_or(0);
+            let d = self.delta.get(&id).copied().unwrap_or(0);
+            segs.push((id, len, stored.saturating_add_signed(d)));
+        }
+        Ok(Room::new(segs, segments.active_id()))
     }
 
     /// Writes the totals and the segments' live bytes; retires emptied

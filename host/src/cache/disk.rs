@@ -4,7 +4,8 @@
 //! in a segment, see [`super::locator`]), `age` ((stored_at, key) → accounted
 //! bytes; the eviction order), `stats` (running totals) and `segs` (segment →
 //! bytes of live values in it; [`super::compact`]). Every put is one write transaction
-//! that also evicts the oldest entries once the total passes the cap, so the
+//! that also evicts the oldest entries once the total passes the cap (keys and
+//! inline values plus the segment files whole, dead bytes too), so the
 //! totals can never drift from the data. redb's copy-on-write commits make a
 //! kill -9 at any point leave a consistent earlier state (tested).
 //!
@@ -47,13 +48,14 @@ const PAGE_CACHE_BYTES: usize = 4 << 20;
 pub const RAW_WHILE_UNDER: u64 = 2;
 /// Longest time a commit stays non-durable.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
-/// A segment holds up to a sixteenth of the cap, between these bounds.
+/// A segment holds up to a sixteenth of the cap, between these bounds (the
+/// lower one at most an eighth of the cap: the cap counts whole segments).
 const SEGMENT_MIN: u64 = 256 << 10;
 const SEGMENT_MAX: u64 = 64 << 20;
 
 /// How long a segment grows before the next one starts, for a cap.
 pub fn segment_target(max_bytes: u64) -> u64 {
-    (max_bytes / 16).clamp(SEGMENT_MIN, SEGMENT_MAX)
+    (max_bytes / 16).clamp(SEGMENT_MIN.min(max_bytes / 8), SEGMENT_MAX)
 }
 
 impl From<redb::Error> for StoreError {
@@ -231,7 +233,8 @@ impl Disk {
     }
 
     /// Stores an encoded value, then evicts oldest-first down to 90 % of the
-    /// cap if the total passed it. Returns the evicted keys.
+    /// cap if what the cache holds on disk passed it
+    /// ([`super::compact::Tables::make_room`]). Returns the evicted keys.
     pub fn put(&self, key: &str, encoded: &[u8]) -> Result<Evicted, StoreError> {
         self.check_size(key, encoded)?;
         self.put_many(&[(key, encoded)])
@@ -286,11 +289,7 @@ impl Disk {
                     None => t.put(key, encoded, encoded.len(), stored_at, None)?,
                 }
             }
-            evicted = if t.bytes > self.max_bytes {
-                t.evict_to(self.max_bytes - self.max_bytes / 10)?
-            } else {
-                Vec::new()
-            };
+            evicted = t.make_room(self.max_bytes, &self.segments)?;
             total = t.bytes;
             retire = t.finish(&self.segments)?;
         }

@@ -42,6 +42,7 @@ pub mod locator;
 pub mod page_cache;
 pub mod policy;
 pub mod redis_store;
+pub mod room;
 pub mod segments;
 pub mod store;
 pub mod writer;

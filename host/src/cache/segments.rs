@@ -266,6 +266,31 @@ impl Segments {
         std::mem::take(&mut *self.deferred.lock().expect("segments lock"))
     }
 
+    /// Ends the active segment (synced first): the next append starts a new
+    /// one, and the ended segment can be retired or compacted like any other
+    /// (it is deferred to the next [`Segments::take_deferred`]).
+    pub fn seal(&self) -> std::io::Result<()> {
+        let mut active = self.active.lock().expect("segments lock");
+        self.sync_locked(&mut active)?;
+        if let Some(a) = active.take() {
+            self.defer(a.id);
+        }
+        Ok(())
+    }
+
+    /// Each segment file's length, except those retired (deleted after the
+    /// next durable commit).
+    pub fn lens(&self) -> Vec<(u32, u64)> {
+        let retired = self.retired.lock().expect("segments lock").clone();
+        self.files
+            .read()
+            .expect("segments lock")
+            .iter()
+            .filter(|(id, _)| !retired.contains(id))
+            .map(|(&id, s)| (id, s.len))
+            .collect()
+    }
+
     /// Bytes of all segment files.
     pub fn total_len(&self) -> u64 {
         self.files
