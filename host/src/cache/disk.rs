@@ -1,8 +1,11 @@
 //! The embedded database under the hot tier: one redb file in the data
-//! directory. Three tables: `entries` (key → encoded value, see
-//! [`super::codec`]), `age` ((stored_at, key) → accounted bytes; the eviction
-//! order) and `stats` (running totals). Every put is one write transaction
-//! that also evicts the oldest entries once the total passes the cap, so the
+//! directory and its segment files ([`super::segments`]). Four tables:
+//! `entries` (key → the encoded value inline when small, else a locator of it
+//! in a segment, see [`super::locator`]), `age` ((stored_at, key) → accounted
+//! bytes; the eviction order), `stats` (running totals) and `segs` (segment →
+//! bytes of live values in it; [`super::compact`]). Every put is one write transaction
+//! that also evicts the oldest entries once the total passes the cap (keys and
+//! inline values plus the segment files whole, dead bytes too), so the
 //! totals can never drift from the data. redb's copy-on-write commits make a
 //! kill -9 at any point leave a consistent earlier state (tested).
 //!
@@ -16,22 +19,17 @@
 //! Synchronous: [`super::embedded`] calls it from blocking threads.
 
 use super::codec;
+pub use super::compact::Evicted;
+use super::compact::{AGE, BYTES, COUNT, ENTRIES, SEGS, STATS, Tables};
+use super::locator::{self, INLINE_MAX, Locator};
+use super::segments::{self, Segments};
 use super::store::{StoreError, Usage};
 use crate::reopen_db::ReopeningDb;
-use redb::{
-    Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition,
-    WriteTransaction,
-};
+use redb::{Database, Durability, ReadableTable, WriteTransaction};
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-
-const ENTRIES: TableDefinition<&str, &[u8]> = TableDefinition::new("entries");
-const AGE: TableDefinition<(i64, &str), u64> = TableDefinition::new("age");
-const STATS: TableDefinition<&str, u64> = TableDefinition::new("stats");
-const BYTES: &str = "bytes";
-const COUNT: &str = "entries";
 
 /// redb's own page cache; the moka tier in front holds the hot values, so
 /// this serves the B-tree pages of lookups and the entries read back. redb
@@ -50,6 +48,15 @@ const PAGE_CACHE_BYTES: usize = 4 << 20;
 pub const RAW_WHILE_UNDER: u64 = 2;
 /// Longest time a commit stays non-durable.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(1);
+/// A segment holds up to a sixteenth of the cap, between these bounds (the
+/// lower one at most an eighth of the cap: the cap counts whole segments).
+const SEGMENT_MIN: u64 = 256 << 10;
+const SEGMENT_MAX: u64 = 64 << 20;
+
+/// How long a segment grows before the next one starts, for a cap.
+pub fn segment_target(max_bytes: u64) -> u64 {
+    (max_bytes / 16).clamp(SEGMENT_MIN.min(max_bytes / 8), SEGMENT_MAX)
+}
 
 impl From<redb::Error> for StoreError {
     fn from(e: redb::Error) -> Self {
@@ -80,6 +87,7 @@ pub struct Disk {
     /// Reopened after an I/O error (a full or read-only disk), so the cache
     /// works again once the disk does.
     db: ReopeningDb,
+    segments: Segments,
     max_bytes: u64,
     /// Accounted bytes (the `stats` total) as of the last commit.
     contents: AtomicU64,
@@ -87,9 +95,6 @@ pub struct Disk {
     dirty: AtomicBool,
     last_durable: Mutex<Instant>,
 }
-
-/// What a write removed besides its own key (the hot tier drops these too).
-pub type Evicted = Vec<String>;
 
 impl Disk {
     /// Opens (or creates) the database file; creates the parent directory.
@@ -101,14 +106,28 @@ impl Disk {
         let db = open_file(path)?;
         let w = db.begin_write()?;
         let contents;
+        let mut live = std::collections::HashSet::new();
         {
             w.open_table(ENTRIES)?;
             w.open_table(AGE)?;
             contents = w.open_table(STATS)?.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
+            for row in w.open_table(SEGS)?.iter()? {
+                let (id, bytes) = row?;
+                if bytes.value() > 0 {
+                    live.insert(id.value());
+                }
+            }
         }
         w.commit()?;
+        // Segment files the (durable) file does not point into are what a
+        // crash left of non-durable commits: deleted.
+        let segments = Segments::open(&segments::dir_for(path), segment_target(max_bytes), |id| {
+            live.contains(&id)
+        })
+        .map_err(|e| StoreError::Backend(format!("cache segments: {e}")))?;
         Ok(Disk {
             db: ReopeningDb::new(path, open_file, db),
+            segments,
             max_bytes,
             contents: AtomicU64::new(contents),
             dirty: AtomicBool::new(false),
@@ -131,12 +150,26 @@ impl Disk {
         Ok((w, durable))
     }
 
-    /// Commits `w` and records whether the file is now durable.
-    fn commit(&self, w: WriteTransaction, durable: bool) -> Result<(), StoreError> {
-        self.db.commit(w)?;
+    /// Commits `w` and records whether the file is now durable. A durable
+    /// commit first syncs the segments (so the durable state points only at
+    /// synced bytes) and afterwards deletes the segments retired so far;
+    /// `retire` are the segments `w` stopped pointing into.
+    fn commit(&self, w: WriteTransaction, durable: bool, retire: &[u32]) -> Result<(), StoreError> {
+        if durable && let Err(e) = self.segments.sync() {
+            self.segments.keep_retired();
+            return Err(StoreError::Backend(format!("cache segments: {e}")));
+        }
+        if let Err(e) = self.db.commit(w) {
+            self.segments.keep_retired();
+            return Err(e.into());
+        }
+        for &id in retire {
+            self.segments.retire(id);
+        }
         if durable {
             *self.last_durable.lock().expect("disk lock") = Instant::now();
             self.dirty.store(false, Ordering::SeqCst);
+            self.segments.delete_retired();
         } else {
             self.dirty.store(true, Ordering::SeqCst);
         }
@@ -151,8 +184,13 @@ impl Disk {
         }
         let mut w = self.db.begin_write()?;
         w.set_quick_repair(true);
-        self.commit(w, true)?;
+        self.commit(w, true, &[])?;
         Ok(true)
+    }
+
+    /// Checks the file and its segments ([`super::disk_verify`]).
+    pub fn verify(path: &Path) -> Result<Usage, StoreError> {
+        super::disk_verify::verify(path)
     }
 
     /// Largest single entry accepted: a quarter of the cap.
@@ -168,13 +206,35 @@ impl Disk {
 
     /// The encoded value under `key`.
     pub fn get(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let r = self.db.begin_read()?;
-        let t = self.db.check(r.open_table(ENTRIES))?;
-        Ok(self.db.check(t.get(key))?.map(|g| g.value().to_vec()))
+        // A segment deleted after a compaction moved the value: the second
+        // look finds its new locator.
+        for _ in 0..3 {
+            let at = {
+                let r = self.db.begin_read()?;
+                let t = self.db.check(r.open_table(ENTRIES))?;
+                let Some(g) = self.db.check(t.get(key))? else {
+                    return Ok(None);
+                };
+                match locator::parse(g.value())? {
+                    locator::Form::Inline(v) => return Ok(Some(v.to_vec())),
+                    locator::Form::At(l) => l,
+                }
+            };
+            let read = self.segments.read(at.segment, at.offset, at.len as usize);
+            match read.map_err(|e| StoreError::Backend(format!("cache segment: {e}")))? {
+                Some(bytes) => {
+                    at.check(&bytes)?;
+                    return Ok(Some(bytes));
+                }
+                None => continue,
+            }
+        }
+        Err(StoreError::Corrupt(format!("{key}: its segment is missing")))
     }
 
     /// Stores an encoded value, then evicts oldest-first down to 90 % of the
-    /// cap if the total passed it. Returns the evicted keys.
+    /// cap if what the cache holds on disk passed it
+    /// ([`super::compact::Tables::make_room`]). Returns the evicted keys.
     pub fn put(&self, key: &str, encoded: &[u8]) -> Result<Evicted, StoreError> {
         self.check_size(key, encoded)?;
         self.put_many(&[(key, encoded)])
@@ -194,49 +254,46 @@ impl Disk {
 
     /// Stores several encoded values in one transaction (the background
     /// writer's batches), in order, then evicts as [`Disk::put`] does.
-    /// Entries over the limit are skipped.
+    /// Entries over the limit are skipped. Values over [`INLINE_MAX`] are
+    /// appended to the active segment first, all in one write; the
+    /// transaction stores their locators.
     pub fn put_many(&self, items: &[(&str, &[u8])]) -> Result<Evicted, StoreError> {
+        let items: Vec<(&str, &[u8])> = items
+            .iter()
+            .copied()
+            .filter(|(k, v)| self.check_size(k, v).is_ok())
+            .collect();
+        let outside: Vec<&[u8]> = items
+            .iter()
+            .map(|&(_, v)| v)
+            .filter(|v| v.len() > INLINE_MAX)
+            .collect();
+        let mut placed = if outside.is_empty() {
+            None
+        } else {
+            let at = self.segments.append(&outside);
+            Some(at.map_err(|e| StoreError::Backend(format!("cache segment: {e}")))?)
+        };
         let (w, durable) = self.begin()?;
-        let (evicted, total);
+        let (evicted, total, retire);
         {
-            let mut entries = w.open_table(ENTRIES)?;
-            let mut age = w.open_table(AGE)?;
-            let mut stats = w.open_table(STATS)?;
-            let mut bytes = stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
-            let mut count = stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0);
-            for &(key, encoded) in items {
-                if self.check_size(key, encoded).is_err() {
-                    continue;
-                }
-                let size = key.len() + encoded.len();
+            let mut t = Tables::open(&w)?;
+            for &(key, encoded) in &items {
                 let stored_at = codec::header(encoded)?.stored_at_ms;
-                let old = entries
-                    .insert(key, encoded)?
-                    .map(|g| (codec::header(g.value()).map(|h| h.stored_at_ms), g.value().len()));
-                if let Some((old_stored, old_len)) = old {
-                    if let Ok(old_stored) = old_stored {
-                        age.remove((old_stored, key))?;
+                match placed.as_mut().filter(|_| encoded.len() > INLINE_MAX) {
+                    Some((segment, offset)) => {
+                        let l = Locator::of(encoded, *segment, *offset).to_bytes();
+                        *offset += encoded.len() as u64;
+                        t.put(key, &l, encoded.len(), stored_at, Some(*segment))?;
                     }
-                    bytes = bytes.saturating_sub((key.len() + old_len) as u64);
-                    count = count.saturating_sub(1);
+                    None => t.put(key, encoded, encoded.len(), stored_at, None)?,
                 }
-                if evictable(key) {
-                    age.insert((stored_at, key), size as u64)?;
-                }
-                bytes += size as u64;
-                count += 1;
             }
-            evicted = if bytes > self.max_bytes {
-                let target = self.max_bytes - self.max_bytes / 10;
-                evict_oldest(&mut entries, &mut age, &mut bytes, &mut count, target)?
-            } else {
-                Vec::new()
-            };
-            stats.insert(BYTES, bytes)?;
-            stats.insert(COUNT, count)?;
-            total = bytes;
+            evicted = t.make_room(self.max_bytes, &self.segments)?;
+            total = t.bytes;
+            retire = t.finish(&self.segments)?;
         }
-        self.commit(w, durable)?;
+        self.commit(w, durable, &retire)?;
         self.contents.store(total, Ordering::Relaxed);
         Ok(evicted)
     }
@@ -244,32 +301,15 @@ impl Disk {
     /// Removes `key`; true when it was there.
     pub fn delete(&self, key: &str) -> Result<bool, StoreError> {
         let (w, durable) = self.begin()?;
-        let removed;
-        let mut total = None;
+        let (removed, total, retire);
         {
-            let mut entries = w.open_table(ENTRIES)?;
-            let mut age = w.open_table(AGE)?;
-            let mut stats = w.open_table(STATS)?;
-            let old = entries
-                .remove(key)?
-                .map(|g| (codec::header(g.value()).map(|h| h.stored_at_ms), g.value().len()));
-            removed = old.is_some();
-            if let Some((old_stored, old_len)) = old {
-                if let Ok(s) = old_stored {
-                    age.remove((s, key))?;
-                }
-                let bytes = stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0);
-                let count = stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0);
-                let bytes = bytes.saturating_sub((key.len() + old_len) as u64);
-                stats.insert(BYTES, bytes)?;
-                stats.insert(COUNT, count.saturating_sub(1))?;
-                total = Some(bytes);
-            }
+            let mut t = Tables::open(&w)?;
+            removed = t.remove(key)?;
+            total = t.bytes;
+            retire = t.finish(&self.segments)?;
         }
-        self.commit(w, durable)?;
-        if let Some(bytes) = total {
-            self.contents.store(bytes, Ordering::Relaxed);
-        }
+        self.commit(w, durable, &retire)?;
+        self.contents.store(total, Ordering::Relaxed);
         Ok(removed)
     }
 
@@ -282,7 +322,7 @@ impl Disk {
             let mut out = Vec::new();
             for item in t.iter()? {
                 let (k, v) = item?;
-                if codec::header(v.value()).is_ok_and(|h| h.expires_at_ms <= now_ms) {
+                if locator::header(v.value()).is_ok_and(|h| h.expires_at_ms <= now_ms) {
                     out.push(k.value().to_string());
                 }
             }
@@ -303,51 +343,6 @@ impl Disk {
             bytes: stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0),
         })
     }
-
-    /// Checks the file (redb's own check, then that every entry decodes and
-    /// the totals match the tables). For tests and `distill` start-up checks.
-    pub fn verify(path: &Path) -> Result<Usage, StoreError> {
-        let mut db = Database::builder().set_cache_size(PAGE_CACHE_BYTES).open(path)?;
-        if !db.check_integrity()? {
-            return Err(StoreError::Corrupt(
-                "redb integrity check repaired the file".into(),
-            ));
-        }
-        let r = db.begin_read()?;
-        let entries = r.open_table(ENTRIES)?;
-        let age = r.open_table(AGE)?;
-        let stats = r.open_table(STATS)?;
-        let (mut bytes, mut count, mut aged) = (0u64, 0u64, 0u64);
-        for item in entries.iter()? {
-            let (k, v) = item?;
-            let s = super::codec::decode(v.value())?;
-            let accounted = age.get((s.stored_at_ms, k.value()))?.map(|g| g.value());
-            let size = (k.value().len() + v.value().len()) as u64;
-            let want_row = evictable(k.value()).then_some(size);
-            if accounted != want_row {
-                return Err(StoreError::Corrupt(format!("age row of {} wrong", k.value())));
-            }
-            bytes += size;
-            count += 1;
-            aged += u64::from(want_row.is_some());
-        }
-        let want = Usage {
-            entries: stats.get(COUNT)?.map(|g| g.value()).unwrap_or(0),
-            bytes: stats.get(BYTES)?.map(|g| g.value()).unwrap_or(0),
-        };
-        if want
-            != (Usage {
-                entries: count,
-                bytes,
-            })
-            || age.len()? != aged
-        {
-            return Err(StoreError::Corrupt(format!(
-                "totals {want:?} vs tables {count} entries, {bytes} bytes"
-            )));
-        }
-        Ok(want)
-    }
 }
 
 /// Opens (or creates) the file with the cache's page-cache size.
@@ -362,34 +357,4 @@ impl Drop for Disk {
             tracing::warn!(error = %e, "cache: final flush failed");
         }
     }
-}
-
-/// Whether size eviction may remove `key` (change-tracking records,
-/// [`super::store::PINNED_PREFIX`], only leave by their TTL).
-fn evictable(key: &str) -> bool {
-    !key.starts_with(super::store::PINNED_PREFIX)
-}
-
-/// Pops the oldest rows of `age` (and their entries) until `bytes <= target`.
-fn evict_oldest(
-    entries: &mut redb::Table<&str, &[u8]>,
-    age: &mut redb::Table<(i64, &str), u64>,
-    bytes: &mut u64,
-    count: &mut u64,
-    target: u64,
-) -> Result<Evicted, StoreError> {
-    let mut evicted = Vec::new();
-    while *bytes > target {
-        let Some((key, size)) = age
-            .pop_first()?
-            .map(|(k, v)| (k.value().1.to_string(), v.value()))
-        else {
-            break;
-        };
-        entries.remove(key.as_str())?;
-        *bytes = bytes.saturating_sub(size);
-        *count = count.saturating_sub(1);
-        evicted.push(key);
-    }
-    Ok(evicted)
 }

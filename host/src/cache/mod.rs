@@ -4,6 +4,9 @@
 //!   [`open`], which picks the backend.
 //! - [`embedded`] over [`disk`]: the default backend, a redb file in the data
 //!   directory behind a moka hot tier, both capped in bytes.
+//!   Large values live in [`segments`] files, `entries` holding a [`locator`];
+//!   [`compact`] keeps the tables' accounting and compacts segments;
+//!   [`disk_verify`] checks a closed file.
 //! - [`writer`]: the embedded store's background writer (batches, compression).
 //! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
 //! - [`codec`]: the entry bytes both backends store (header + zstd, or
@@ -24,8 +27,10 @@
 pub mod change_tracking;
 pub mod coalesce;
 pub mod codec;
+pub mod compact;
 pub mod diff;
 pub mod disk;
+pub mod disk_verify;
 pub mod embedded;
 pub mod entry;
 pub mod escaped;
@@ -33,9 +38,12 @@ pub mod factory;
 pub mod gzip_tail;
 pub mod json_string;
 pub mod key;
+pub mod locator;
 pub mod page_cache;
 pub mod policy;
 pub mod redis_store;
+pub mod room;
+pub mod segments;
 pub mod store;
 pub mod writer;
 

@@ -7,13 +7,11 @@
 //! whatever else survived is whole. Three rounds on the same file, each
 //! redoing what was not flushed.
 
-use super::temp_dir;
+use super::{kill_child_after, temp_dir};
 use crate::cache::codec;
 use crate::cache::disk::Disk;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const CHILD_ENV: &str = "DISTILL_CACHE_CRASH_CHILD";
 const START_ENV: &str = "DISTILL_CACHE_CRASH_START";
@@ -21,16 +19,7 @@ const START_ENV: &str = "DISTILL_CACHE_CRASH_START";
 /// Entry `i`'s bytes: 1 to 60 KB that zstd cannot shrink, so every commit
 /// writes that much.
 fn value_for(i: u64) -> Vec<u8> {
-    let len = 1000 + (i.wrapping_mul(7919) % 59_000) as usize;
-    let mut x = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    super::noise(i, 1000 + (i.wrapping_mul(7919) % 59_000) as usize)
 }
 
 fn key(i: u64) -> String {
@@ -67,44 +56,18 @@ fn crash_writer_child() {
 fn embedded_store_survives_kill_9_mid_write() {
     let dir = temp_dir("crash");
     let path = dir.join("cache.redb");
-    let exe = std::env::current_exe().unwrap();
     let mut next = 0u64;
     for round in 0..3u64 {
-        let mut child = Command::new(&exe)
-            .args([
-                "cache::tests::crash::crash_writer_child",
-                "--exact",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env(CHILD_ENV, &path)
-            .env(START_ENV, next.to_string())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let mut durable: Option<u64> = None;
-        let started = Instant::now();
         // Let it commit a while (more each round), then kill it mid-loop.
-        let wanted = 100 + round * 50;
-        while durable.is_none_or(|d| d < next + wanted) {
-            let line = lines.next().expect("child output").unwrap();
-            if let Some(n) = line.strip_prefix("durable ") {
-                durable = Some(n.parse().unwrap());
-            }
-            assert!(started.elapsed() < Duration::from_secs(120), "child too slow");
-        }
-        std::thread::sleep(Duration::from_millis(3 + round * 7));
-        child.kill().unwrap(); // SIGKILL
-        let status = child.wait().unwrap();
-        assert!(!status.success(), "the child was killed");
-        for line in lines.map_while(Result::ok) {
-            if let Some(n) = line.strip_prefix("durable ") {
-                durable = Some(n.parse().unwrap());
-            }
-        }
-        let durable = durable.unwrap();
+        let durable = kill_child_after(
+            "cache::tests::crash::crash_writer_child",
+            &[
+                (CHILD_ENV, path.display().to_string()),
+                (START_ENV, next.to_string()),
+            ],
+            next + 100 + round * 50,
+            Duration::from_millis(3 + round * 7),
+        );
 
         let usage = Disk::verify(&path).unwrap_or_else(|e| panic!("round {round}: {e}"));
         eprintln!("round {round}: killed after flush {durable}; reopened with {usage:?}");

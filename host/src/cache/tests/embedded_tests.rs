@@ -2,7 +2,7 @@
 //! cap (oldest evicted first, in both tiers), the hot tier's cap, and the
 //! file lock.
 
-use super::{contract, temp_dir, value_for};
+use super::{contract, noise, temp_dir, value_for};
 use crate::cache::disk::Disk;
 use crate::cache::embedded::{EmbeddedOptions, EmbeddedStore};
 use crate::cache::store::{CacheStore, now_ms};
@@ -21,19 +21,6 @@ fn open(path: &Path, max_bytes: u64, hot_max_bytes: u64) -> EmbeddedStore {
         },
     )
     .expect("open embedded store")
-}
-
-/// `len` bytes zstd cannot shrink.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
