@@ -3,7 +3,8 @@
 //! stream that does not follow the format ends the iteration early (see
 //! [`Tokens::is_complete`]); it never panics. A start tag's attributes are
 //! checked once, when the tag is read (a broken one ends the stream there);
-//! iterating them then reads the same bytes without the checks.
+//! iterating them then reads the same bytes without the checks, or
+//! [`Tokens::next_with_attrs`] hands them over as they are checked.
 
 use crate::names::name_of;
 use crate::{ATTRS, FORMAT_VERSION, OP_END, OP_START, OP_TEXT, TAGS};
@@ -241,8 +242,28 @@ impl<'a> Tokens<'a> {
             && self.cursor.text_at == self.cursor.text.len()
     }
 
+    /// The next token, as [`Iterator::next`] gives it, except that a start
+    /// tag's attributes go to `on_attr` as they are read and checked (one
+    /// pass over them, not a check and then a read) and the token's `attrs`
+    /// is empty. A broken attribute ends the stream there as with `next`,
+    /// after `on_attr` has had the ones before it: a caller that drops what
+    /// it built from an incomplete stream ([`Tokens::is_complete`]) gets
+    /// what it gets with `next`.
     #[inline(always)]
-    fn read(&mut self) -> Option<Token<'a>> {
+    pub fn next_with_attrs(&mut self, on_attr: impl FnMut(Attr<'a>)) -> Option<Token<'a>> {
+        if self.failed || self.cursor.at >= self.cursor.ops.len() {
+            return None;
+        }
+        let token = self.read(Some(on_attr));
+        if token.is_none() {
+            self.failed = true;
+        }
+        token
+    }
+
+    /// One token; a start tag's attributes go to `on_attr` when there is one.
+    #[inline(always)]
+    fn read(&mut self, on_attr: Option<impl FnMut(Attr<'a>)>) -> Option<Token<'a>> {
         let c = &mut self.cursor;
         match c.byte()? {
             OP_TEXT => {
@@ -252,14 +273,24 @@ impl<'a> Tokens<'a> {
             OP_START => {
                 let (tag, name) = c.name(TAGS)?;
                 let count = c.varint()?;
+                let Some(mut on_attr) = on_attr else {
+                    let attrs = Attrs {
+                        cursor: c.clone(),
+                        left: count,
+                    };
+                    // Step past the attributes (lengths only).
+                    for _ in 0..count {
+                        c.attr()?;
+                    }
+                    return Some(Token::Start { tag, name, attrs });
+                };
+                for _ in 0..count {
+                    on_attr(c.attr()?);
+                }
                 let attrs = Attrs {
                     cursor: c.clone(),
-                    left: count,
+                    left: 0,
                 };
-                // Step past the attributes (lengths only).
-                for _ in 0..count {
-                    c.attr()?;
-                }
                 Some(Token::Start { tag, name, attrs })
             }
             OP_END => {
@@ -279,7 +310,7 @@ impl<'a> Iterator for Tokens<'a> {
         if self.failed || self.cursor.at >= self.cursor.ops.len() {
             return None;
         }
-        let token = self.read();
+        let token = self.read(None::<fn(Attr<'a>)>);
         if token.is_none() {
             self.failed = true;
         }

@@ -3,7 +3,12 @@
 //! needs to be handed back: an allocation takes the next bytes of a region
 //! (first a zeroed static arena, then pages grown with `memory.grow`);
 //! freeing or growing the newest block works in place (a `String` or `Vec`
-//! being built is most often the newest block), any other free is a no-op.
+//! being built is most often the newest block). Another freed block (a
+//! vector's old buffer after it moved, the parsed tree once rendered)
+//! becomes the *hole* when it is larger than the current one: later blocks
+//! that fit are cut from the hole first, so they land on pages the call has
+//! already written instead of new ones (each page the guest writes is a page
+//! the host resets after the call).
 //! When the host's memory cap refuses a grow the allocation fails as it does
 //! with the default allocator (the host reports the call as out of memory).
 //! Native builds keep the system allocator.
@@ -11,8 +16,10 @@
 //! The arena is part of the initial memory, so a call whose allocations fit
 //! in it never grows the memory (each grow is a call into the host, and a
 //! page-protection change there and again when the instance is reset), and
-//! its untouched pages cost nothing. The C library keeps its own heap for
-//! what it allocates itself (the rest of the initial memory, then grown pages).
+//! its untouched pages cost nothing. The allocator's own state sits right
+//! before the arena, on the page its first blocks use. The C library keeps
+//! its own heap for what it allocates itself (the rest of the initial
+//! memory, then grown pages).
 
 #[cfg(target_arch = "wasm32")]
 use core::alloc::{GlobalAlloc, Layout};
@@ -32,10 +39,13 @@ trait Memory {
     fn grow(&mut self, pages: usize) -> usize;
 }
 
-/// The free bytes: `next..end` (both 0 before the first allocation).
+/// The free bytes: `next..end` (both 0 before the first allocation), and
+/// the hole `hole..hole_end` (empty when both are equal).
 struct Region<M> {
     next: usize,
     end: usize,
+    hole: usize,
+    hole_end: usize,
     memory: M,
 }
 
@@ -77,9 +87,17 @@ impl<M: Memory> Region<M> {
         true
     }
 
-    /// The start of `size` bytes aligned to `align` taken from the region.
+    /// The start of `size` bytes aligned to `align`: from the hole when
+    /// they fit there, else from the region.
     #[inline(always)]
     fn take(&mut self, size: usize, align: usize) -> Option<usize> {
+        if let Some(start) = self.hole.checked_add(align - 1).map(|s| s & !(align - 1))
+            && let Some(end) = start.checked_add(size)
+            && end <= self.hole_end
+        {
+            self.hole = end;
+            return Some(start);
+        }
         loop {
             let start = self.next.checked_add(align - 1)? & !(align - 1);
             let end = start.checked_add(size)?;
@@ -94,19 +112,44 @@ impl<M: Memory> Region<M> {
         }
     }
 
-    /// Frees the block at `at`: only the newest block's bytes are taken back.
+    /// Frees the block at `at`: the newest block's bytes go back to the
+    /// region (with the hole, when that ends where they start); another
+    /// block joins the hole when it touches it, or becomes the hole when it
+    /// is the larger. Any other freed bytes stay unused.
     #[inline(always)]
     fn free(&mut self, at: usize, size: usize) {
-        if at + size == self.next {
+        let end = at + size;
+        if end == self.next {
             self.next = at;
+            if self.hole_end == at && self.hole != at {
+                self.next = self.hole;
+                self.hole = 0;
+                self.hole_end = 0;
+            }
+        } else if end == self.hole {
+            self.hole = at;
+        } else if at == self.hole_end {
+            self.hole_end = end;
+        } else if size > self.hole_end - self.hole {
+            self.hole = at;
+            self.hole_end = end;
         }
     }
 
     /// Resizes the block at `at` from `old` to `new` bytes. The newest block
     /// grows or shrinks where it is (growing the memory if the region ends
-    /// with it); another one shrinks in place or moves.
+    /// with it), and so does the last block cut from the hole within the
+    /// hole; another one shrinks in place or moves (the caller then frees
+    /// the old block).
     #[inline(always)]
     fn resize(&mut self, at: usize, old: usize, new: usize, align: usize) -> Option<Resized> {
+        if at + old == self.hole
+            && let Some(end) = at.checked_add(new)
+            && end <= self.hole_end
+        {
+            self.hole = end;
+            return Some(Resized::InPlace);
+        }
         if at + old == self.next {
             let end = at.checked_add(new)?;
             // A grow that continues the region leaves `next` where it was
@@ -127,24 +170,26 @@ impl<M: Memory> Region<M> {
 #[cfg(target_arch = "wasm32")]
 struct Linear;
 
-/// The arena: zero bytes in the initial memory (no data segment), touched
-/// only as far as allocations reach.
-#[cfg(target_arch = "wasm32")]
-static mut ARENA_BYTES: [u8; ARENA] = [0; ARENA];
-
 #[cfg(target_arch = "wasm32")]
 impl Memory for Linear {
     fn arena(&mut self) -> usize {
-        &raw mut ARENA_BYTES as usize
+        crate::ALLOCATOR.arena.get() as usize
     }
     fn grow(&mut self, pages: usize) -> usize {
         core::arch::wasm32::memory_grow(0, pages)
     }
 }
 
-/// The global allocator of the wasm build.
+/// The global allocator of the wasm build: its state, then the arena (zero
+/// bytes in the initial memory, no data segment, touched only as far as
+/// allocations reach). One static, so the state is on the arena's first page
+/// rather than on a page of its own after the arena.
 #[cfg(target_arch = "wasm32")]
-pub(crate) struct Bump(UnsafeCell<Region<Linear>>);
+#[repr(C)]
+pub(crate) struct Bump {
+    region: UnsafeCell<Region<Linear>>,
+    arena: UnsafeCell<[u8; ARENA]>,
+}
 
 // SAFETY: the wasm32-wasip2 build has one thread; nothing shares the region.
 #[cfg(target_arch = "wasm32")]
@@ -153,11 +198,16 @@ unsafe impl Sync for Bump {}
 #[cfg(target_arch = "wasm32")]
 impl Bump {
     pub(crate) const fn new() -> Self {
-        Bump(UnsafeCell::new(Region {
-            next: 0,
-            end: 0,
-            memory: Linear,
-        }))
+        Bump {
+            region: UnsafeCell::new(Region {
+                next: 0,
+                end: 0,
+                hole: 0,
+                hole_end: 0,
+                memory: Linear,
+            }),
+            arena: UnsafeCell::new([0; ARENA]),
+        }
     }
 }
 
@@ -165,7 +215,7 @@ impl Bump {
 unsafe impl GlobalAlloc for Bump {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: one thread, and no allocator call re-enters another.
-        let r = unsafe { &mut *self.0.get() };
+        let r = unsafe { &mut *self.region.get() };
         match r.take(layout.size(), layout.align()) {
             Some(at) => at as *mut u8,
             None => core::ptr::null_mut(),
@@ -174,13 +224,13 @@ unsafe impl GlobalAlloc for Bump {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: as in `alloc`.
-        let r = unsafe { &mut *self.0.get() };
+        let r = unsafe { &mut *self.region.get() };
         r.free(ptr as usize, layout.size());
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as in `alloc`.
-        let r = unsafe { &mut *self.0.get() };
+        let r = unsafe { &mut *self.region.get() };
         match r.resize(ptr as usize, layout.size(), new_size, layout.align()) {
             Some(Resized::InPlace) => ptr,
             Some(Resized::Moved(new)) => {
@@ -188,6 +238,7 @@ unsafe impl GlobalAlloc for Bump {
                 // not overlap, and the old one is the smaller (a shrink
                 // stays in place).
                 unsafe { core::ptr::copy_nonoverlapping(ptr, new as *mut u8, layout.size()) };
+                r.free(ptr as usize, layout.size());
                 new as *mut u8
             }
             None => core::ptr::null_mut(),

@@ -1,6 +1,6 @@
 //! The bump allocator's bookkeeping against a simulated memory: where
 //! blocks go, when the memory grows, what resizing and freeing do, and what
-//! a refused grow leaves.
+//! a refused grow leaves, and how freed blocks are reused.
 
 use super::{ARENA, Memory, PAGE, Region, Resized};
 
@@ -35,6 +35,8 @@ fn region(cap: usize, others: usize) -> Region<Fake> {
     Region {
         next: 0,
         end: 0,
+        hole: 0,
+        hole_end: 0,
         memory: Fake {
             pages: 26,
             cap,
@@ -85,15 +87,20 @@ fn another_user_of_memory_grow_starts_a_new_region() {
 }
 
 #[test]
-fn only_the_newest_block_is_freed() {
+fn only_the_newest_block_goes_back_to_the_region() {
     let mut r = region(100, 0);
     let a = r.take(100, 1).unwrap();
     let b = r.take(50, 1).unwrap();
     r.free(a, 100);
-    assert_eq!(r.take(1, 1), Some(b + 50), "an older block's bytes stay taken");
-    r.free(b + 50, 1);
+    assert_eq!(r.next, b + 50, "an older block's bytes stay out of the region");
+    assert_eq!(r.take(101, 1), Some(b + 50));
+    r.free(b + 50, 101);
     r.free(b, 50);
-    assert_eq!(r.take(20, 1), Some(b), "the newest block's bytes are taken again");
+    assert_eq!(
+        r.take(20, 1),
+        Some(a),
+        "the newest block's bytes are taken again, and the hole that ends there"
+    );
 }
 
 #[test]
@@ -131,4 +138,145 @@ fn a_refused_grow_fails_the_allocation_and_leaves_the_region_usable() {
     assert_eq!(r.resize(last, 2 * PAGE, 3 * PAGE, 1), None);
     assert_eq!(r.resize(last, 2 * PAGE, 2 * PAGE - 1, 1), Some(Resized::InPlace));
     assert_eq!(r.take(usize::MAX - 10, 1), None, "sizes that overflow fail");
+}
+
+#[test]
+fn a_freed_older_block_is_the_hole_later_blocks_are_cut_from() {
+    let mut r = region(100, 0);
+    let a = r.take(100, 1).unwrap();
+    let b = r.take(50, 1).unwrap();
+    r.free(a, 100);
+    assert_eq!(r.take(30, 1), Some(a), "cut from the hole's start");
+    assert_eq!(r.take(8, 8), Some(a + 32), "aligned inside the hole");
+    assert_eq!(
+        r.take(61, 1),
+        Some(b + 50),
+        "too large for the hole's 60 bytes left"
+    );
+    assert_eq!(r.take(60, 1), Some(a + 40), "the hole to its last byte");
+    assert_eq!(r.take(1, 1), Some(b + 111), "an empty hole: the region");
+}
+
+#[test]
+fn freed_blocks_join_the_hole_or_replace_a_smaller_one() {
+    let mut r = region(100, 0);
+    let blocks: Vec<usize> = (0..6).map(|_| r.take(100, 1).unwrap()).collect();
+    r.free(blocks[1], 100);
+    r.free(blocks[2], 100); // starts where the hole ends
+    r.free(blocks[0], 100); // ends where the hole starts
+    assert_eq!((r.hole, r.hole_end), (blocks[0], blocks[0] + 300));
+    let smaller = r.take(250, 1).unwrap();
+    assert_eq!(smaller, blocks[0]);
+    r.free(blocks[4], 100);
+    assert_eq!(
+        (r.hole, r.hole_end),
+        (blocks[4], blocks[4] + 100),
+        "larger than the 50 left"
+    );
+    r.free(smaller, 250);
+    assert_eq!(
+        (r.hole, r.hole_end),
+        (blocks[0], blocks[0] + 250),
+        "larger than 100"
+    );
+    r.free(blocks[3], 100);
+    assert_eq!(
+        (r.hole, r.hole_end),
+        (blocks[0], blocks[0] + 250),
+        "not larger: unused"
+    );
+}
+
+#[test]
+fn freeing_the_newest_block_takes_a_hole_that_ends_there_back_into_the_region() {
+    let mut r = region(100, 0);
+    let a = r.take(100, 1).unwrap();
+    let b = r.take(100, 1).unwrap();
+    let c = r.take(100, 1).unwrap();
+    r.free(b, 100);
+    r.free(c, 100);
+    assert_eq!((r.next, r.hole, r.hole_end), (b, 0, 0));
+    assert_eq!(r.take(150, 1), Some(b), "the region continues after `a`");
+    assert_eq!(a + 100, b);
+}
+
+#[test]
+fn the_last_block_cut_from_the_hole_resizes_within_it() {
+    let mut r = region(100, 0);
+    let a = r.take(1000, 1).unwrap();
+    let _b = r.take(10, 1).unwrap();
+    r.free(a, 1000);
+    let s = r.take(100, 1).unwrap();
+    assert_eq!(s, a);
+    assert_eq!(r.resize(s, 100, 800, 1), Some(Resized::InPlace));
+    assert_eq!(r.hole, a + 800);
+    assert_eq!(r.resize(s, 800, 300, 1), Some(Resized::InPlace));
+    assert_eq!(r.hole, a + 300, "a shrink gives the bytes back to the hole");
+    let t = r.take(100, 1).unwrap();
+    assert_eq!(t, a + 300);
+    assert_eq!(
+        r.resize(s, 300, 400, 1),
+        Some(Resized::Moved(a + 400)),
+        "not the last: it moves"
+    );
+    assert_eq!(
+        r.resize(t, 100, 1000, 1),
+        Some(Resized::Moved(a + 1010)),
+        "past the hole's end"
+    );
+}
+
+/// Random allocations, frees and resizes (freeing the old block after a
+/// move, as `realloc` does): live blocks never overlap, are aligned, and lie
+/// in the arena or grown memory.
+#[test]
+fn live_blocks_never_overlap_under_random_use() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..40 {
+        let mut r = region(1 << 20, 0);
+        let mut live: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..3000 {
+            let size = [1, 7, 16, 100, 900, 5000, 70_000][rand(7)] + rand(64);
+            let align = 1 << rand(5);
+            match rand(4) {
+                0 | 1 => {
+                    let at = r.take(size, align).expect("within the cap");
+                    assert_eq!(at % align, 0);
+                    live.push((at, size));
+                }
+                2 if !live.is_empty() => {
+                    let (at, old) = live.swap_remove(rand(live.len()));
+                    r.free(at, old);
+                }
+                _ if !live.is_empty() => {
+                    let i = rand(live.len());
+                    let (at, old) = live[i];
+                    live[i] = match r.resize(at, old, size, 1).expect("within the cap") {
+                        Resized::InPlace => (at, size),
+                        Resized::Moved(new) => {
+                            r.free(at, old);
+                            (new, size)
+                        }
+                    };
+                }
+                _ => {}
+            }
+            let mut sorted = live.clone();
+            sorted.sort_unstable();
+            for w in sorted.windows(2) {
+                assert!(w[0].0 + w[0].1 <= w[1].0, "{w:?} overlap");
+            }
+            for &(at, size) in &live {
+                let in_arena = at >= ARENA_AT && at + size <= ARENA_AT + ARENA;
+                let in_grown = at >= 26 * PAGE && at + size <= r.memory.pages * PAGE;
+                assert!(in_arena || in_grown, "{at}+{size} outside the memory");
+            }
+        }
+    }
 }

@@ -10,8 +10,9 @@ pub fn html_to_markdown(html: &str) -> String {
     if html.trim().is_empty() {
         return String::new();
     }
-    let doc = crate::parse::parse(html);
-    let md = crate::render::render(&doc);
+    // The tree is dropped before post-processing: in wasm its bytes take
+    // the post-processed copy (`crate::bump`).
+    let md = crate::render::render(&crate::parse::parse(html));
     postprocess(&md)
 }
 
@@ -20,8 +21,7 @@ pub fn html_to_markdown(html: &str) -> String {
 /// makes of the HTML the stream was taken from. `None` if the stream is
 /// broken off or of an unknown format version.
 pub fn tokens_to_markdown(ops: &[u8], text: &str) -> Option<String> {
-    let doc = crate::parse::parse_stream(ops, text)?;
-    let md = crate::render::render(&doc);
+    let md = crate::render::render(&crate::parse::parse_stream(ops, text)?);
     Some(postprocess(&md))
 }
 

@@ -30,7 +30,28 @@ pub fn parse_stream<'a>(ops: &'a [u8], text: &'a str) -> Option<Document<'a>> {
     let mut skip_until: Option<&str> = None;
     // Just after `<pre>` / `<listing>`: a leading newline of the next text is dropped.
     let mut after_pre = false;
-    for token in tokens.by_ref() {
+    loop {
+        // A start tag's attributes, as the decoder reads them: the known
+        // ones (the first of each name) go on the document's list, and are
+        // taken off again when the tag is dropped.
+        let first_attr = b.doc.attrs.len();
+        let attrs = &mut b.doc.attrs;
+        let Some(token) = tokens.next_with_attrs(|a| {
+            let known = match a.id {
+                0 => AttrName::parse(a.name.as_bytes()),
+                id => *attr_names[id as usize].get_or_insert_with(|| AttrName::parse(a.name.as_bytes())),
+            };
+            if let Some(known) = known
+                && !attrs[first_attr..].iter().any(|x| x.name == known)
+            {
+                attrs.push(Attr {
+                    name: known,
+                    value: Cow::Borrowed(a.value),
+                });
+            }
+        }) else {
+            break;
+        };
         match token {
             Token::Text(mut t) => {
                 if skip_until.is_some() {
@@ -43,36 +64,21 @@ pub fn parse_stream<'a>(ops: &'a [u8], text: &'a str) -> Option<Document<'a>> {
                     b.on_text(Cow::Borrowed(t));
                 }
             }
-            Token::Start { tag, name, attrs } => {
+            Token::Start { tag, name, .. } => {
                 after_pre = false;
                 if skip_until.is_some() {
+                    b.doc.attrs.truncate(first_attr);
                     continue;
                 }
                 let tag = tag_for(tag, name);
                 match tag.raw_text() {
                     RawText::Skip => {
+                        b.doc.attrs.truncate(first_attr);
                         skip_until = Some(name);
                         continue;
                     }
                     RawText::No => after_pre = matches!(tag, Tag::Pre | Tag::Listing),
                     RawText::Keep | RawText::Rest => {}
-                }
-                let first_attr = b.doc.attrs.len();
-                for a in attrs {
-                    let known = match a.id {
-                        0 => AttrName::parse(a.name.as_bytes()),
-                        id => {
-                            *attr_names[id as usize].get_or_insert_with(|| AttrName::parse(a.name.as_bytes()))
-                        }
-                    };
-                    if let Some(known) = known
-                        && !b.doc.attrs[first_attr..].iter().any(|x| x.name == known)
-                    {
-                        b.doc.attrs.push(Attr {
-                            name: known,
-                            value: Cow::Borrowed(a.value),
-                        });
-                    }
                 }
                 b.on_start(tag, name, first_attr, false);
             }
