@@ -166,6 +166,9 @@ impl Arena {
                 (0, 0),
             ));
         }
+        // The root is the analysis' outermost block whatever its tag, its own block, and
+        // in no inline chrome (set here, after `push_node`: an entry is pushed as its tag
+        // and parent make it, and the root has no parent; its other marks stay).
         nodes[0].block = 0;
         nodes[0].kind = Kind::Block;
         nodes[0].in_chrome_inline = false;

@@ -5,6 +5,9 @@
 /// The seed of the text hashes (FNV-1a's offset basis).
 pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// The multiplier of the text hashes' step (FNV-1a's 64-bit prime).
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Text {
@@ -179,7 +182,7 @@ pub(super) fn text_stats_from(
                                 i += k;
                                 break 'run;
                             }
-                            h = (h ^ u64::from(c | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
+                            h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
                         }
                         i += 8;
                     }
@@ -188,7 +191,7 @@ pub(super) fn text_stats_from(
                         if table[c as usize] != WORD {
                             break;
                         }
-                        h = (h ^ u64::from(c | 0x20)).wrapping_mul(0x0000_0100_0000_01b3);
+                        h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
                         i += 1;
                     }
                 }
@@ -212,7 +215,7 @@ pub(super) fn text_stats_from(
                 let word = high_alphanumeric(c);
                 if word {
                     // Not ASCII: lower-casing ASCII leaves it as it is.
-                    h = (h ^ u64::from(c)).wrapping_mul(0x0000_0100_0000_01b3);
+                    h = (h ^ u64::from(c)).wrapping_mul(FNV_PRIME);
                     t.words += u32::from(!in_word);
                 }
                 in_word = word;
@@ -310,7 +313,7 @@ mod tests {
             punct += u32::from(matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'));
             let word = b.is_ascii_alphanumeric();
             if word {
-                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
                 words += u32::from(!in_word);
             }
             in_word = word;
@@ -329,7 +332,7 @@ mod tests {
             }
             let word = c.is_alphanumeric();
             if word {
-                h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3);
+                h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
                 if !in_word {
                     words += 1;
                 }
