@@ -53,9 +53,9 @@ fn misnested_formatting_is_adopted() {
 }
 
 #[test]
-fn text_in_a_new_element_merges_as_html5ever_merges_it() {
-    // The first text in an element just made skips the merge check; the pieces after it
-    // (split at character references, NUL, comments, moved by adoption) must still merge.
+fn split_text_merges_as_html5ever_merges_it() {
+    // Text split at character references, NUL and comments, moved by adoption and foster
+    // parenting, merges into one node as html5ever's builder merges it.
     for page in [
         "<p>a&amp;b&lt;c</p>",
         "<p>a<!--x-->b&amp;c",

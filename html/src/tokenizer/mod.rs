@@ -106,7 +106,7 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
 }
 
 pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
-    let Sink { doc, noscripts, .. } = sink;
+    let Sink { doc, noscripts } = sink;
     seen.noscripts = noscripts.into_inner();
     (doc, seen)
 }

@@ -7,7 +7,7 @@
 //! (see `Seen::noscripts`).
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use dom_query::{Document, Element, NodeData, NodeId};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -52,12 +52,6 @@ pub(crate) struct Sink {
     pub(crate) doc: Document,
     /// Every element named `noscript` made (in any namespace), in order.
     pub(crate) noscripts: RefCell<Vec<NodeId>>,
-    /// The element [`Sink::append_element`] made last and the tree's length just after:
-    /// while the length is the same, no node was made since, so the element has no child
-    /// (a node gains a child by an append of a node made after it, or by a move; the tree
-    /// builder moves a node only into an element older than one it made since: the
-    /// adoption agency's common ancestor and clones, foster parenting's table's parent).
-    fresh: Cell<Option<(NodeId, usize)>>,
 }
 
 impl Sink {
@@ -65,7 +59,6 @@ impl Sink {
         Sink {
             doc: Document::default(),
             noscripts: RefCell::new(Vec::new()),
-            fresh: Cell::new(None),
         }
     }
 }
@@ -75,14 +68,6 @@ impl Sink {
     /// `Document::append` does, without its node handle and extra borrows).
     pub(crate) fn append_text(&self, parent: NodeId, text: StrTendril) {
         let tree = &self.doc.tree;
-        if let Some((fresh, len)) = self.fresh.get()
-            && fresh == parent
-            && tree.len() == len
-        {
-            // No child to merge into (see `fresh`).
-            tree.append_child_data_of(&parent, NodeData::Text { contents: text });
-            return;
-        }
         let merged = tree
             .query_node(&parent, |n| n.last_child)
             .flatten()
@@ -120,7 +105,6 @@ impl Sink {
         if noscript {
             self.noscripts.borrow_mut().push(id);
         }
-        self.fresh.set(Some((id, tree.len())));
         id
     }
 }
