@@ -53,6 +53,24 @@ fn misnested_formatting_is_adopted() {
 }
 
 #[test]
+fn split_text_merges_as_html5ever_merges_it() {
+    // Text split at character references, NUL and comments, moved by adoption and foster
+    // parenting, merges into one node as html5ever's builder merges it.
+    for page in [
+        "<p>a&amp;b&lt;c</p>",
+        "<p>a<!--x-->b&amp;c",
+        "<div>a\0b&gt;c</div>",
+        "<b>1<p>2</b>3&amp;4</p>5",
+        "<a href=x>1<div>2&amp;3</a>4</div>",
+        "<table><tr><td>a&amp;b</td></tr>x&amp;y</table>z",
+        "<p><b>x</p>y&amp;z",
+        "<ul><li>a<li>b&amp;c</ul>",
+    ] {
+        same(page);
+    }
+}
+
+#[test]
 fn tables_get_implied_bodies_and_rows() {
     for page in [
         "<table><td>a<td>b<tr><th>c</table>",

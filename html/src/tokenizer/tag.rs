@@ -159,6 +159,13 @@ impl<B: Construct> Tokenizer<'_, B> {
 
     /// The states after a tag name: attributes, `/>`, `>`. Emits the tag, or drops it at EOF.
     pub(super) fn tag_attributes_kind(&mut self, name: LocalName, kind: TagKind) {
+        // Most tags end at their name (`<p>`, `</div>`): emitted without the attribute
+        // loop's set-up, as it would emit them (no attribute, not self-closing).
+        if self.src.get(self.pos) == Some(&b'>') {
+            self.pos += 1;
+            self.emit_tag(name, kind, false, Vec::new(), false);
+            return;
+        }
         if self.tag_rest(name, kind).is_none() {
             // EOF inside the tag: no token, the input is consumed.
             self.pos = self.src.len();
@@ -253,11 +260,6 @@ impl<B: Construct> Tokenizer<'_, B> {
             // After a quoted value the next byte must separate; otherwise it starts the
             // next attribute (a parse error) -- both read as "before attribute name".
         }
-        if kind == StartTag {
-            self.seen.base |= name == html5ever::local_name!("base");
-            self.last_start = Some(name.clone());
-        }
-        self.mode = Mode::Data;
         let attrs = match first {
             Some(one) => vec![one],
             None if self.attrs.is_empty() => Vec::new(),
@@ -267,6 +269,26 @@ impl<B: Construct> Tokenizer<'_, B> {
                 all
             }
         };
+        self.emit_tag(name, kind, self_closing, attrs, duplicate);
+        Some(())
+    }
+
+    /// Emits a tag read to its `>`, noting what a start tag tells later reads (its name
+    /// for the raw text modes' end tag, a `<base>`), back in the data state.
+    #[inline(always)]
+    fn emit_tag(
+        &mut self,
+        name: LocalName,
+        kind: TagKind,
+        self_closing: bool,
+        attrs: Vec<Attribute>,
+        duplicate: bool,
+    ) {
+        if kind == StartTag {
+            self.seen.base |= name == html5ever::local_name!("base");
+            self.last_start = Some(name.clone());
+        }
+        self.mode = Mode::Data;
         self.emit(Token::TagToken(Tag {
             kind,
             name,
@@ -274,7 +296,6 @@ impl<B: Construct> Tokenizer<'_, B> {
             attrs,
             had_duplicate_attributes: duplicate,
         }));
-        Some(())
     }
 
     /// Before attribute value at `pos` (whitespace skipped): reads a quoted or unquoted
