@@ -38,6 +38,7 @@ pub mod llm;
 pub mod media;
 pub mod media_capability;
 pub mod ocr;
+pub mod parent_death;
 pub mod pipeline;
 pub mod plugins;
 pub mod proxy;

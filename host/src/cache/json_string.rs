@@ -28,10 +28,8 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
         } else {
             8 + high.trailing_zeros() / 8
         };
-        let at = i + first as usize;
-        out.extend_from_slice(&b[run..at]);
-        escape(out, b[at]);
-        (run, i) = (at + 1, at + 1);
+        run = escape_at(out, b, run, i + first as usize);
+        i = run;
     }
     while let Some(word) = b.get(i..i + 8) {
         let marks = needs_escape(u64::from_le_bytes(word.try_into().expect("eight bytes")));
@@ -39,16 +37,12 @@ pub fn write_json_string(out: &mut Vec<u8>, s: &str) {
             i += 8;
             continue;
         }
-        let at = i + (marks.trailing_zeros() / 8) as usize;
-        out.extend_from_slice(&b[run..at]);
-        escape(out, b[at]);
-        (run, i) = (at + 1, at + 1);
+        run = escape_at(out, b, run, i + (marks.trailing_zeros() / 8) as usize);
+        i = run;
     }
     for (at, &byte) in b.iter().enumerate().skip(i) {
         if byte < 0x20 || byte == b'"' || byte == b'\\' {
-            out.extend_from_slice(&b[run..at]);
-            escape(out, byte);
-            run = at + 1;
+            run = escape_at(out, b, run, at);
         }
     }
     out.extend_from_slice(&b[run..]);
@@ -108,6 +102,15 @@ fn needs_escape(x: u64) -> u64 {
     let backslash = x ^ (ONES * u64::from(b'\\'));
     let backslash = backslash.wrapping_sub(ONES) & !backslash;
     (control | quote | backslash) & TOP
+}
+
+/// Appends the run `b[run..at]`, which needs no escape, and the escape of `b[at]`, which
+/// needs one; the next run starts after it.
+#[inline(always)]
+fn escape_at(out: &mut Vec<u8>, b: &[u8], run: usize, at: usize) -> usize {
+    out.extend_from_slice(&b[run..at]);
+    escape(out, b[at]);
+    at + 1
 }
 
 /// Appends the escape of a byte that needs one.

@@ -180,8 +180,8 @@ fn is_mount(name: &[u8], attrs: &[u8]) -> bool {
             })
 }
 
-/// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d` in any
-/// case), so that most tags, without one, skip the search of their `=`s.
+/// Whether `attrs` holds `id` as [`attribute`] looks for it (an `i` then a `d`, each in
+/// any case), so that most tags, without one, skip the walk through their attributes.
 fn may_name_id(attrs: &[u8]) -> bool {
     has_pair(attrs, [(b'i', b'd', 0x20)])
 }
@@ -328,9 +328,27 @@ mod tests {
             "<div id=__next><div class=spinner></div></div>",
             "<div id=\"__nuxt\">Loading...</div>",
             "<app-root></app-root>",
+            // Attribute names in any case, whitespace of any kind around `=`.
+            "<div ID=\"root\"></div>",
+            "<DIV Id = 'app'></DIV>",
+            "<div\tiD\n=\n__next></div>",
+            "<APP-ROOT></APP-ROOT>",
+            // After another attribute's quoted value, or a `/`, without a space.
+            "<div class=\"shell\"id=\"root\"></div>",
+            "<div/id=app></div>",
         ] {
             let html = page(&format!("{shell}{mount}<script src='/bundle.js'></script>"));
             assert_eq!(detect(&html), Some(Signal::AppShell), "{mount}");
+        }
+        // An `id=` inside another attribute's value, or a second `id`, is no mount point.
+        for not_mount in [
+            "<div class='x id=root'></div>",
+            "<div title=\"id=app\"></div>",
+            "<div data-id=root></div>",
+            "<div id=main id=root></div>",
+        ] {
+            let html = page(&format!("{shell}{not_mount}<script src='/bundle.js'></script>"));
+            assert_eq!(detect(&html), None, "{not_mount}");
         }
     }
 
@@ -415,7 +433,7 @@ mod tests {
     fn the_id_pre_check_finds_every_i_before_a_d() {
         // Random sources of the bytes that matter (`pairs.rs` tests every pair at every
         // offset); what the pre-check rules out has no `id` attribute.
-        let naive = |s: &[u8]| s.windows(2).any(|w| w[0] == b'i' && w[1] | 0x20 == b'd');
+        let naive = |s: &[u8]| s.windows(2).any(|w| w[0] | 0x20 == b'i' && w[1] | 0x20 == b'd');
         let mut found = 0;
         let mut state = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..50_000 {

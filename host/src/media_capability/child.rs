@@ -6,6 +6,7 @@
 //! the benchmark — an upper bound: Linux carries the forking process's
 //! high-water mark into the child across `exec`.
 
+use crate::parent_death::die_with_parent;
 use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -78,19 +79,17 @@ pub async fn run(
     let cpu_secs = remaining.as_secs() + 1;
     let memory = limits.memory_bytes;
     let fsize = limits.max_file_bytes;
-    // SAFETY: only async-signal-safe calls (setrlimit, prctl) run between fork and exec.
+    // SAFETY: only async-signal-safe calls (setrlimit) run between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
             set_limit(libc::RLIMIT_AS, memory)?;
             set_limit(libc::RLIMIT_CPU, cpu_secs)?;
             set_limit(libc::RLIMIT_FSIZE, fsize)?;
-            set_limit(libc::RLIMIT_CORE, 0)?;
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
+            set_limit(libc::RLIMIT_CORE, 0)
         });
     }
+    // Killed with the server (set after the limits, as it was).
+    die_with_parent(&mut cmd, false);
     let started = Instant::now();
     let child = cmd.spawn()?;
     let pid = child.id() as libc::pid_t;

@@ -5,6 +5,7 @@
 //! largest renderer over the limit. [`Running`] ends all of it when dropped.
 
 use super::proxy_auth::ProxyCredentials;
+use crate::parent_death::die_with_parent;
 use chromiumoxide::browser::Browser;
 use chromiumoxide::error::CdpError;
 use futures::StreamExt;
@@ -126,15 +127,7 @@ pub(super) async fn launch(with: Launch<'_>) -> Result<Running, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    die_with_parent(cmd.as_std_mut(), false);
     let started = std::time::Instant::now();
     let mut child = cmd.spawn().map_err(|e| e.to_string())?;
     let stderr = child.stderr.take().ok_or_else(|| "no stderr".to_string())?;

@@ -8,6 +8,7 @@
 //! timeout, and dies with the server (`PR_SET_PDEATHSIG`). stdout and stderr
 //! are kept up to [`MAX_OUTPUT`] bytes each.
 
+use crate::parent_death::die_with_parent;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -149,15 +150,7 @@ async fn run_in(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
-    // SAFETY: prctl and setpgid are async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 || libc::setpgid(0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    die_with_parent(cmd.as_std_mut(), true);
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("starting {}: {e}", settings.node.display()))?;

@@ -213,30 +213,81 @@ fn find_ignore_case(hay: &str, needle: &str) -> Option<usize> {
     None
 }
 
-/// The value of attribute `name` in a start tag's attribute source.
+/// Where HTML's tokenizer is among a tag's attributes (its states of the same names).
+#[derive(Clone, Copy)]
+enum At {
+    BeforeName,
+    Name,
+    AfterName,
+    BeforeValue,
+    Quoted(char),
+    Unquoted,
+}
+
+/// The value of attribute `name` (lowercase) in a start tag's attribute source, read by
+/// HTML's tokenizer's states: the first attribute of that name (names in any case), `""`
+/// when it has no value.
 fn attribute<'a>(attrs: &'a str, name: &str) -> Option<&'a str> {
-    let mut from = 0;
-    while let Some(at) = find_ignore_case(&attrs[from..], name).map(|i| i + from) {
-        from = at + name.len();
-        let before_ok = at == 0 || attrs.as_bytes()[at - 1].is_ascii_whitespace();
-        let rest = attrs[from..].trim_start();
-        if !before_ok || !rest.starts_with('=') {
-            continue;
+    let space = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+    // The attribute being read: its name's start and end, its value's start.
+    let (mut name_at, mut name_end, mut value_at) = (0, 0, 0);
+    let is_it = |from: usize, to: usize| attrs[from..to].eq_ignore_ascii_case(name);
+    let mut state = At::BeforeName;
+    for (i, c) in attrs.char_indices() {
+        // An attribute ends here without a value, or with `attrs[value_at..i]`.
+        let ends_bare = matches!((state, c), (At::Name, '/' | '>'))
+            || matches!(state, At::AfterName | At::BeforeValue if c == '>')
+            || matches!(state, At::AfterName if !space(c) && c != '=');
+        let ends_valued =
+            matches!(state, At::Quoted(q) if c == q) || matches!(state, At::Unquoted if space(c) || c == '>');
+        if matches!(state, At::Name) && (space(c) || matches!(c, '/' | '>' | '=')) {
+            name_end = i;
         }
-        let value = rest[1..].trim_start();
-        return Some(match value.as_bytes().first() {
-            Some(q @ (b'"' | b'\'')) => {
-                let body = &value[1..];
-                &body[..body.find(*q as char).unwrap_or(body.len())]
+        if ends_bare && is_it(name_at, name_end) {
+            return Some("");
+        }
+        if ends_valued && is_it(name_at, name_end) {
+            return Some(&attrs[value_at..i]);
+        }
+        state = match (state, c) {
+            (_, '>') if !matches!(state, At::Quoted(_)) => return None,
+            (At::BeforeName, c) if space(c) || c == '/' => At::BeforeName,
+            (At::BeforeName, _) => {
+                name_at = i;
+                At::Name
             }
-            _ => {
-                &value[..value
-                    .find(|c: char| c.is_ascii_whitespace() || c == '>')
-                    .unwrap_or(value.len())]
+            (At::Name, '=') | (At::AfterName, '=') => At::BeforeValue,
+            (At::Name, '/') => At::BeforeName,
+            (At::Name, c) if space(c) => At::AfterName,
+            (At::Name, _) => At::Name,
+            (At::AfterName, c) if space(c) => At::AfterName,
+            (At::AfterName, '/') => At::BeforeName,
+            (At::AfterName, _) => {
+                name_at = i;
+                At::Name
             }
-        });
+            (At::BeforeValue, c) if space(c) => At::BeforeValue,
+            (At::BeforeValue, q @ ('"' | '\'')) => {
+                value_at = i + 1;
+                At::Quoted(q)
+            }
+            (At::BeforeValue, _) => {
+                value_at = i;
+                At::Unquoted
+            }
+            (At::Quoted(q), c) if c == q => At::BeforeName,
+            (At::Quoted(q), _) => At::Quoted(q),
+            (At::Unquoted, c) if space(c) => At::BeforeName,
+            (At::Unquoted, _) => At::Unquoted,
+        };
     }
-    None
+    // The source ends inside an attribute: it still counts.
+    match state {
+        At::BeforeName => None,
+        At::Name => is_it(name_at, attrs.len()).then_some(""),
+        At::AfterName | At::BeforeValue => is_it(name_at, name_end).then_some(""),
+        At::Quoted(_) | At::Unquoted => is_it(name_at, name_end).then_some(&attrs[value_at..]),
+    }
 }
 
 /// Whether a `<script>` with these attributes runs (JSON and templates do not).
