@@ -162,11 +162,13 @@ async fn chromium_pages(server: &TestServer) -> Vec<serde_json::Value> {
 /// [`chromium_pages`], or `None` while Chromium is not (yet) up.
 async fn running_chromium_pages(server: &TestServer) -> Option<Vec<serde_json::Value>> {
     let chromium = chromium_of(server.pid())?;
+    // Empty for a moment while the process execs (the kernel names it before
+    // it lays out its arguments; Debian's `chromium` is a script that execs
+    // the binary): not up yet.
     let cmdline = std::fs::read(format!("/proc/{chromium}/cmdline")).ok()?;
     let profile = String::from_utf8_lossy(&cmdline)
         .split('\0')
-        .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))
-        .expect("a --user-data-dir");
+        .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_string))?;
     let port = std::fs::read_to_string(format!("{profile}/DevToolsActivePort")).ok()?;
     let port = port.lines().next()?.trim().to_string();
     let list = distill_e2e::get(&format!("http://127.0.0.1:{port}/json/list")).await;
