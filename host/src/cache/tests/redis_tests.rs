@@ -96,3 +96,32 @@ async fn a_dead_redis_is_an_error_not_a_hang() {
         started.elapsed()
     );
 }
+
+/// A Redis that stops answering (stopped, its socket still open) fails the
+/// call after the response timeout instead of holding the request.
+#[tokio::test]
+async fn a_stalled_redis_is_an_error_after_the_response_timeout() {
+    let Some(mut server) = RedisServer::start().await else {
+        return;
+    };
+    let store = RedisStore::connect(&server.url).await.unwrap();
+    store
+        .put("k", b"v", now_ms(), Duration::from_secs(60))
+        .await
+        .unwrap();
+    let pid = server.child.id() as i32;
+    // SAFETY: plain signals to the redis-server child this test started.
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    let started = Instant::now();
+    let result = tokio::time::timeout(Duration::from_secs(15), store.get("k")).await;
+    let waited = started.elapsed();
+    unsafe { libc::kill(pid, libc::SIGCONT) };
+    let result = result.expect("bounded by the response timeout");
+    assert!(result.is_err(), "{result:?}");
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(10),
+        "answered after {waited:?}"
+    );
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+}

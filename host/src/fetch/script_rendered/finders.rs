@@ -10,25 +10,25 @@ use memchr::arch::x86_64::avx2::memchr::{One, Three};
 use std::sync::LazyLock;
 
 /// The single bytes searched for, in the order of `Searchers::ones`.
-const BYTES: [u8; 5] = [b'<', b'>', b'=', b'"', b'\''];
+const BYTES: [u8; 4] = [b'<', b'>', b'"', b'\''];
 /// Where `tag_stop`'s three bytes are in [`BYTES`].
-const TAG_STOP: [usize; 3] = [1, 3, 4];
+const TAG_STOP: [usize; 3] = [1, 2, 3];
 
 #[cfg(target_arch = "x86_64")]
 struct Searchers {
-    ones: [One; 5],
+    ones: [One; 4],
     tag_stop: Three,
 }
 
 /// `None` without AVX2.
 #[cfg(target_arch = "x86_64")]
 static AVX2: LazyLock<Option<Searchers>> = LazyLock::new(|| {
-    let [Some(lt), Some(gt), Some(eq), Some(double), Some(single)] = BYTES.map(One::new) else {
+    let [Some(lt), Some(gt), Some(double), Some(single)] = BYTES.map(One::new) else {
         return None;
     };
     let [a, b, c] = TAG_STOP.map(|i| BYTES[i]);
     Some(Searchers {
-        ones: [lt, gt, eq, double, single],
+        ones: [lt, gt, double, single],
         tag_stop: Three::new(a, b, c)?,
     })
 });
@@ -107,17 +107,10 @@ pub(crate) fn gt(h: &[u8]) -> Option<usize> {
     find(1, h)
 }
 
-/// The first `=` in `h` (the attribute walk no longer searches for one; its tests do).
-#[cfg(test)]
-#[inline(always)]
-pub(crate) fn eq(h: &[u8]) -> Option<usize> {
-    find(2, h)
-}
-
 /// The first `quote` (`"`; anything else is taken for `'`) in `h`.
 #[inline(always)]
 pub(crate) fn quote(quote: u8, h: &[u8]) -> Option<usize> {
-    find(if quote == b'"' { 3 } else { 4 }, h)
+    find(if quote == b'"' { 2 } else { 3 }, h)
 }
 
 /// The first `>`, `"` or `'` in `h`.
@@ -174,12 +167,10 @@ mod tests {
             }
             assert_eq!(lt(&hay), memchr::memchr(b'<', &hay));
             assert_eq!(gt(&hay), memchr::memchr(b'>', &hay));
-            assert_eq!(eq(&hay), memchr::memchr(b'=', &hay));
             assert_eq!(quote(b'"', &hay), memchr::memchr(b'"', &hay));
             assert_eq!(quote(b'\'', &hay), memchr::memchr(b'\'', &hay));
             assert_eq!(tag_stop(&hay), memchr::memchr3(b'>', b'"', b'\'', &hay));
             assert!(all(&hay, lt).eq(memchr::memchr_iter(b'<', &hay)));
-            assert!(all(&hay, eq).eq(memchr::memchr_iter(b'=', &hay)));
         }
         // One needle at every offset, across the in-line steps and past them.
         for len in 0..140 {
@@ -190,7 +181,6 @@ mod tests {
                     let one = |b: u8| (b == needle).then_some(at);
                     assert_eq!(lt(&hay), one(b'<'));
                     assert_eq!(gt(&hay), one(b'>'));
-                    assert_eq!(eq(&hay), one(b'='));
                     assert_eq!(quote(b'"', &hay), one(b'"'));
                     assert_eq!(quote(b'\'', &hay), one(b'\''));
                     let stop = matches!(needle, b'>' | b'"' | b'\'').then_some(at);
