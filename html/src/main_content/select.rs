@@ -51,8 +51,10 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes:
         }
     }
     let mut prune = Pruning::new(arena, container);
-    let mut stack = vec![container];
-    let mut kids: Vec<(usize, bool)> = Vec::new();
+    // (Room for a page's usual depth and breadth at once, not grown step by step.)
+    let mut stack = Vec::with_capacity(WALK_ROOM);
+    stack.push(container);
+    let mut kids: Vec<(usize, bool)> = Vec::with_capacity(WALK_ROOM);
     while let Some(i) = stack.pop() {
         kids.clear();
         for c in arena.children(i) {
@@ -190,6 +192,13 @@ const SHELF_MIN_REST: f32 = 500.0;
 /// a price) legitimately repeat.
 const REPEAT_MIN_CHARS: u32 = 100;
 
+/// Texts [`prune_repeats`] makes room for at once.
+const REPEATS_ROOM: usize = 64;
+
+/// Entries the plan's first walk (its stack, the children of one entry) makes room for
+/// at once.
+const WALK_ROOM: usize = 64;
+
 /// Prunes every kept subtree whose text repeats one kept earlier in the container (same
 /// words in the same order): a block rendered once per screen size, a promise or dialog
 /// repeated in several places. The first copy stays. List items, table cells and code are
@@ -197,7 +206,9 @@ const REPEAT_MIN_CHARS: u32 = 100;
 fn prune_repeats(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let mut seen = FnvSet::default();
+    // Room for the long blocks of most containers: grown step by step from nothing,
+    // the set was rehashed five times on an article.
+    let mut seen = FnvSet::with_capacity_and_hasher(REPEATS_ROOM, Default::default());
     let mut found = Vec::new();
     let mut walk = prune.kept(nodes, container, end);
     while let Some(i) = walk.next() {
@@ -420,17 +431,18 @@ fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Pruning) {
 pub(super) fn apply(doc: &Document, arena: &Arena, plan: &Plan) {
     let tree = &doc.tree;
     let root = arena.nodes[0].id;
-    // Everything outside the container goes, its ancestors stay as bare wrappers.
+    // Everything outside the container goes, its ancestors stay as bare wrappers (their
+    // other children taken off one by one from beside the one kept: no list of them).
     let mut cur: NodeId = arena.nodes[plan.container].id;
     while cur != root {
         let Some(parent) = tree.parent_of(&cur) else {
             break;
         };
-        let siblings: Vec<NodeId> = tree.child_ids_of(&parent.id);
-        for s in siblings {
-            if s != cur {
-                tree.remove_from_parent(&s);
-            }
+        while let Some(s) = tree.prev_sibling_of(&cur).map(|s| s.id) {
+            tree.remove_from_parent(&s);
+        }
+        while let Some(s) = tree.next_sibling_of(&cur).map(|s| s.id) {
+            tree.remove_from_parent(&s);
         }
         cur = parent.id;
     }
