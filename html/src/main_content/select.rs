@@ -54,28 +54,33 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes:
     // (Room for a page's usual depth and breadth at once, not grown step by step.)
     let mut stack = Vec::with_capacity(WALK_ROOM);
     stack.push(container);
-    let mut kids: Vec<(usize, bool)> = Vec::with_capacity(WALK_ROOM);
+    // The children with text of the entry popped, and whether each is kept (what
+    // `orphan_headings` reads).
+    let mut texts: Vec<(usize, bool)> = Vec::with_capacity(WALK_ROOM);
     while let Some(i) = stack.pop() {
-        kids.clear();
+        texts.clear();
         for c in arena.children(i) {
             // A subtree goes when nothing in it is worth keeping; otherwise the walk goes
             // down and removes its costly parts only.
-            if holds_forced[c] {
+            let kept = if holds_forced[c] {
                 stack.push(c);
-                kids.push((c, true));
+                true
             } else if nodes[c].dropped
                 || nodes[c].chrome_inline
                 || scores.best[c] < 0.0
                 || (scores.best[c] == 0.0 && scores.sum[c] < 0.0)
             {
                 prune.push(c);
-                kids.push((c, false));
+                false
             } else {
                 stack.push(c);
-                kids.push((c, true));
+                true
+            };
+            if nodes[c].total.chars > 0 {
+                texts.push((c, kept));
             }
         }
-        orphan_headings(arena, &kids, &mut prune);
+        orphan_headings(arena, &texts, &mut prune);
     }
     prune_card_shelves(arena, scores, &holds_forced, &mut prune);
     prune_repeats(arena, &holds_forced, &mut prune);
@@ -397,17 +402,13 @@ fn common_ancestor(arena: &Arena, a: usize, b: usize) -> usize {
 
 /// A heading whose section was pruned (the next sibling with text is gone, and nothing kept
 /// follows before the next heading) titles nothing any more: "Related posts", "Newsletter".
-fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Pruning) {
+/// `texts`: the children with text of one entry, in order, and whether each is kept.
+fn orphan_headings(arena: &Arena, texts: &[(usize, bool)], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let heading_like = |c: usize| {
         let n = &nodes[c];
         n.counts.headings > 0 && n.counts.blocks <= 2 && n.total.words <= 12
     };
-    let texts: Vec<(usize, bool)> = kids
-        .iter()
-        .copied()
-        .filter(|&(c, _)| nodes[c].total.chars > 0)
-        .collect();
     for (k, &(c, kept)) in texts.iter().enumerate() {
         if !kept || !heading_like(c) {
             continue;
