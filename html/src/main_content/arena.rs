@@ -177,7 +177,8 @@ impl Arena {
         // the open element; the stack holds the elements opened before it (with the node
         // that follows the open element's subtree).
         let mut parent = Parent::of(&nodes, 0);
-        let mut stack: Vec<(Parent, Option<NodeId>)> = Vec::new();
+        // (Room for a page's usual depth at once, not grown step by step.)
+        let mut stack: Vec<(Parent, Option<NodeId>)> = Vec::with_capacity(64);
         let mut next = tree.query_node(&root, |n| n.first_child).flatten();
         while let Some(id) = next {
             // What the walk needs of an element's entry once pushed.

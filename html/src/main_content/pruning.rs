@@ -25,7 +25,8 @@ impl Pruning {
         Self {
             container,
             end,
-            list: Vec::new(),
+            // (Room for an article's usual prunes at once.)
+            list: Vec::with_capacity(64),
             gone: vec![false; end - container],
             skip: arena.nodes[container..end].iter().map(without_text).collect(),
         }

@@ -503,7 +503,8 @@ impl Group {
 fn record_groups(arena: &Arena) -> Vec<Option<Group>> {
     let nodes = &arena.nodes;
     let mut out = vec![None; nodes.len()];
-    let mut kids: Vec<(u32, usize)> = Vec::new();
+    // (Room for most elements' children at once.)
+    let mut kids: Vec<(u32, usize)> = Vec::with_capacity(64);
     for i in 0..nodes.len() {
         if nodes[i].size < 4 || nodes[i].dropped {
             continue;

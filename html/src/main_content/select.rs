@@ -51,29 +51,36 @@ pub(super) fn plan(doc: &Document, arena: &Arena, scores: &Scores, author_notes:
         }
     }
     let mut prune = Pruning::new(arena, container);
-    let mut stack = vec![container];
-    let mut kids: Vec<(usize, bool)> = Vec::new();
+    // (Room for a page's usual depth and breadth at once, not grown step by step.)
+    let mut stack = Vec::with_capacity(WALK_ROOM);
+    stack.push(container);
+    // The children with text of the entry popped, and whether each is kept (what
+    // `orphan_headings` reads).
+    let mut texts: Vec<(usize, bool)> = Vec::with_capacity(WALK_ROOM);
     while let Some(i) = stack.pop() {
-        kids.clear();
+        texts.clear();
         for c in arena.children(i) {
             // A subtree goes when nothing in it is worth keeping; otherwise the walk goes
             // down and removes its costly parts only.
-            if holds_forced[c] {
+            let kept = if holds_forced[c] {
                 stack.push(c);
-                kids.push((c, true));
+                true
             } else if nodes[c].dropped
                 || nodes[c].chrome_inline
                 || scores.best[c] < 0.0
                 || (scores.best[c] == 0.0 && scores.sum[c] < 0.0)
             {
                 prune.push(c);
-                kids.push((c, false));
+                false
             } else {
                 stack.push(c);
-                kids.push((c, true));
+                true
+            };
+            if nodes[c].total.chars > 0 {
+                texts.push((c, kept));
             }
         }
-        orphan_headings(arena, &kids, &mut prune);
+        orphan_headings(arena, &texts, &mut prune);
     }
     prune_card_shelves(arena, scores, &holds_forced, &mut prune);
     prune_repeats(arena, &holds_forced, &mut prune);
@@ -190,6 +197,13 @@ const SHELF_MIN_REST: f32 = 500.0;
 /// a price) legitimately repeat.
 const REPEAT_MIN_CHARS: u32 = 100;
 
+/// Texts [`prune_repeats`] makes room for at once.
+const REPEATS_ROOM: usize = 64;
+
+/// Entries the plan's first walk (its stack, the children of one entry) makes room for
+/// at once.
+const WALK_ROOM: usize = 64;
+
 /// Prunes every kept subtree whose text repeats one kept earlier in the container (same
 /// words in the same order): a block rendered once per screen size, a promise or dialog
 /// repeated in several places. The first copy stays. List items, table cells and code are
@@ -197,7 +211,9 @@ const REPEAT_MIN_CHARS: u32 = 100;
 fn prune_repeats(arena: &Arena, holds_forced: &[bool], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let (container, end) = (prune.container(), prune.end());
-    let mut seen = FnvSet::default();
+    // Room for the long blocks of most containers: grown step by step from nothing,
+    // the set was rehashed five times on an article.
+    let mut seen = FnvSet::with_capacity_and_hasher(REPEATS_ROOM, Default::default());
     let mut found = Vec::new();
     let mut walk = prune.kept(nodes, container, end);
     while let Some(i) = walk.next() {
@@ -386,17 +402,13 @@ fn common_ancestor(arena: &Arena, a: usize, b: usize) -> usize {
 
 /// A heading whose section was pruned (the next sibling with text is gone, and nothing kept
 /// follows before the next heading) titles nothing any more: "Related posts", "Newsletter".
-fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Pruning) {
+/// `texts`: the children with text of one entry, in order, and whether each is kept.
+fn orphan_headings(arena: &Arena, texts: &[(usize, bool)], prune: &mut Pruning) {
     let nodes = &arena.nodes;
     let heading_like = |c: usize| {
         let n = &nodes[c];
         n.counts.headings > 0 && n.counts.blocks <= 2 && n.total.words <= 12
     };
-    let texts: Vec<(usize, bool)> = kids
-        .iter()
-        .copied()
-        .filter(|&(c, _)| nodes[c].total.chars > 0)
-        .collect();
     for (k, &(c, kept)) in texts.iter().enumerate() {
         if !kept || !heading_like(c) {
             continue;
@@ -420,17 +432,18 @@ fn orphan_headings(arena: &Arena, kids: &[(usize, bool)], prune: &mut Pruning) {
 pub(super) fn apply(doc: &Document, arena: &Arena, plan: &Plan) {
     let tree = &doc.tree;
     let root = arena.nodes[0].id;
-    // Everything outside the container goes, its ancestors stay as bare wrappers.
+    // Everything outside the container goes, its ancestors stay as bare wrappers (their
+    // other children taken off one by one from beside the one kept: no list of them).
     let mut cur: NodeId = arena.nodes[plan.container].id;
     while cur != root {
         let Some(parent) = tree.parent_of(&cur) else {
             break;
         };
-        let siblings: Vec<NodeId> = tree.child_ids_of(&parent.id);
-        for s in siblings {
-            if s != cur {
-                tree.remove_from_parent(&s);
-            }
+        while let Some(s) = tree.prev_sibling_of(&cur).map(|s| s.id) {
+            tree.remove_from_parent(&s);
+        }
+        while let Some(s) = tree.next_sibling_of(&cur).map(|s| s.id) {
+            tree.remove_from_parent(&s);
         }
         cur = parent.id;
     }
