@@ -17,7 +17,9 @@
 //! in it never grows the memory (each grow is a call into the host, and a
 //! page-protection change there and again when the instance is reset), and
 //! its untouched pages cost nothing. The allocator's own state sits right
-//! before the arena, on the page its first blocks use. The C library keeps
+//! before the arena, on the page its first blocks use; the arena's last
+//! bytes, on the page of the statics every call writes after it, are the
+//! first hole (`arena_tail`). The C library keeps
 //! its own heap for what it allocates itself (the rest of the initial
 //! memory, then grown pages).
 
@@ -39,6 +41,21 @@ trait Memory {
     fn grow(&mut self, pages: usize) -> usize;
 }
 
+/// The arena's tail, `tail..end`: the part of the arena on the host page
+/// (4 KiB) that holds its end, empty when the arena ends on a page
+/// boundary. The statics the linker places right after the arena (the
+/// bindings' return area and wit-bindgen's `run_ctors_once` flag, written by
+/// every call) are on that page, so the host resets it after every call
+/// whether the allocator uses it or not: it is the first hole, and the blocks
+/// cut from it cost no page of their own.
+fn arena_tail(arena: usize) -> (usize, usize) {
+    let end = arena + ARENA;
+    ((end & !(HOST_PAGE - 1)).max(arena), end)
+}
+
+/// The host's page: the unit wasmtime resets after a call.
+const HOST_PAGE: usize = 4096;
+
 /// The free bytes: `next..end` (both 0 before the first allocation), and
 /// the hole `hole..hole_end` (empty when both are equal).
 struct Region<M> {
@@ -58,14 +75,19 @@ enum Resized {
 
 impl<M: Memory> Region<M> {
     /// Makes `need` more bytes (plus room to align them to `align`) available after
-    /// `next`. The first time: the arena; later, grown pages, continuing the
+    /// `next`. The first time: the arena up to its tail, the tail as the
+    /// hole; later, grown pages, continuing the
     /// region when it ends where the memory did (else a new region starts
     /// at the new pages).
     #[cold]
     fn grow(&mut self, need: usize, align: usize) -> bool {
         if self.end == 0 {
-            self.next = self.memory.arena();
-            self.end = self.next + ARENA;
+            let arena = self.memory.arena();
+            let (tail, end) = arena_tail(arena);
+            self.next = arena;
+            self.end = tail;
+            self.hole = tail;
+            self.hole_end = end;
             return true;
         }
         let Some(bytes) = need.checked_add(align.saturating_sub(1)) else {
@@ -91,14 +113,14 @@ impl<M: Memory> Region<M> {
     /// they fit there, else from the region.
     #[inline(always)]
     fn take(&mut self, size: usize, align: usize) -> Option<usize> {
-        if let Some(start) = self.hole.checked_add(align - 1).map(|s| s & !(align - 1))
-            && let Some(end) = start.checked_add(size)
-            && end <= self.hole_end
-        {
-            self.hole = end;
-            return Some(start);
-        }
         loop {
+            if let Some(start) = self.hole.checked_add(align - 1).map(|s| s & !(align - 1))
+                && let Some(end) = start.checked_add(size)
+                && end <= self.hole_end
+            {
+                self.hole = end;
+                return Some(start);
+            }
             let start = self.next.checked_add(align - 1)? & !(align - 1);
             let end = start.checked_add(size)?;
             if end <= self.end {

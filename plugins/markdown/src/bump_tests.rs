@@ -2,11 +2,13 @@
 //! blocks go, when the memory grows, what resizing and freeing do, and what
 //! a refused grow leaves, and how freed blocks are reused.
 
-use super::{ARENA, Memory, PAGE, Region, Resized};
+use super::{ARENA, HOST_PAGE, Memory, PAGE, Region, Resized};
 
-/// A memory of `pages` pages with the arena at 1 MiB, grown up to `cap`
-/// pages; `others` pages are grown by someone else before each grow.
+/// A memory of `pages` pages with the arena at `at` (1 MiB unless a test
+/// moves it), grown up to `cap` pages; `others` pages are grown by someone
+/// else before each grow.
 struct Fake {
+    at: usize,
     pages: usize,
     cap: usize,
     others: usize,
@@ -17,7 +19,7 @@ const ARENA_AT: usize = 1 << 20;
 
 impl Memory for Fake {
     fn arena(&mut self) -> usize {
-        ARENA_AT
+        self.at
     }
     fn grow(&mut self, pages: usize) -> usize {
         self.pages += self.others;
@@ -38,6 +40,7 @@ fn region(cap: usize, others: usize) -> Region<Fake> {
         hole: 0,
         hole_end: 0,
         memory: Fake {
+            at: ARENA_AT,
             pages: 26,
             cap,
             others,
@@ -238,8 +241,12 @@ fn live_blocks_never_overlap_under_random_use() {
         seed ^= seed << 17;
         (seed % n as u64) as usize
     };
-    for _ in 0..40 {
+    for round in 0..40 {
         let mut r = region(1 << 20, 0);
+        // Every other round the arena ends 0..4 KiB past a page boundary,
+        // so it has a tail (the first hole).
+        let at = ARENA_AT + (round % 2) * rand(HOST_PAGE);
+        r.memory.at = at;
         let mut live: Vec<(usize, usize)> = Vec::new();
         for _ in 0..3000 {
             let size = [1, 7, 16, 100, 900, 5000, 70_000][rand(7)] + rand(64);
@@ -273,10 +280,42 @@ fn live_blocks_never_overlap_under_random_use() {
                 assert!(w[0].0 + w[0].1 <= w[1].0, "{w:?} overlap");
             }
             for &(at, size) in &live {
-                let in_arena = at >= ARENA_AT && at + size <= ARENA_AT + ARENA;
+                let in_arena = at >= r.memory.at && at + size <= r.memory.at + ARENA;
                 let in_grown = at >= 26 * PAGE && at + size <= r.memory.pages * PAGE;
                 assert!(in_arena || in_grown, "{at}+{size} outside the memory");
             }
         }
     }
+}
+
+/// An arena that ends 3 KiB into a host page: that page is written anyway
+/// (the statics after the arena), so blocks are cut from its 3 KiB first,
+/// and the arena's start takes what does not fit.
+#[test]
+fn the_arena_tail_on_the_page_after_it_is_the_first_hole() {
+    let mut r = region(100, 0);
+    let at = ARENA_AT + HOST_PAGE - 1024;
+    r.memory.at = at;
+    let tail = ARENA_AT + ARENA;
+    assert_eq!(r.take(100, 8), Some(tail), "a small block: the tail");
+    assert_eq!(r.take(4000, 1), Some(at), "too large for the tail's rest");
+    assert_eq!(r.take(8, 8), Some(tail + 104), "the tail again");
+    assert_eq!(
+        r.take(3072 - 112, 1),
+        Some(tail + 112),
+        "the tail to its last byte"
+    );
+    assert_eq!(r.take(1, 1), Some(at + 4000), "the tail used up: the arena");
+    // The region ends where the tail starts: the arena's bytes before it
+    // are all there, and then the memory grows.
+    assert_eq!(r.take(tail - at - 4001, 1), Some(at + 4001));
+    assert_eq!(r.take(1, 1), Some(26 * PAGE));
+    assert_eq!(r.memory.grows, 1);
+}
+
+#[test]
+fn an_arena_ending_on_a_page_boundary_has_no_tail() {
+    let mut r = region(100, 0);
+    assert_eq!(r.take(1, 1), Some(ARENA_AT));
+    assert_eq!((r.hole, r.hole_end), (ARENA_AT + ARENA, ARENA_AT + ARENA));
 }

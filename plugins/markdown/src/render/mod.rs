@@ -115,6 +115,22 @@ impl<'d, 'a> Renderer<'d, 'a> {
                 self.lang_hint.set(hint);
                 out.para_break();
             }
+            Role::Inline if e.tag != Tag::A => self.inline(id, &mut out.inl),
+            Role::Br => out.inl.br(),
+            role => self.other_block(id, e, role, out),
+        }
+    }
+
+    /// [`Renderer::block`] for every role but a container's (and a dropped
+    /// element): out of line, so the locals of these roles (a nested
+    /// [`Blocks`], the rendered list, table, code) are not in the frame of
+    /// `block`, which recurses once per nested container: in wasm that
+    /// frame is on the shadow stack in linear memory, and every 4 KiB page
+    /// of it a call touches is a page the host resets after the call.
+    #[inline(never)]
+    fn other_block(&self, id: NodeId, e: &'d Element<'a>, role: Role, out: &mut Blocks) {
+        match role {
+            Role::Drop | Role::Container => {}
             Role::Heading(level) => self.heading(id, level, out, None),
             // A link around just a heading: the heading, linked.
             Role::Inline
