@@ -23,6 +23,8 @@ mod formatting;
 mod head;
 mod open_stack;
 mod place;
+#[cfg(test)]
+mod route_tests;
 mod stack;
 mod table;
 mod tag_sets;
