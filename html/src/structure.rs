@@ -34,7 +34,7 @@ fn structure(doc: &Document) -> String {
     out
 }
 
-fn structure_ids(doc: &Document) -> String {
+pub(crate) fn structure_ids(doc: &Document) -> String {
     let mut out = format!("{:?}\n", doc.quirks_mode.get());
     write_node(&doc.tree, doc.root().id, 0, true, &mut out);
     out

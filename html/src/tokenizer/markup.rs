@@ -100,7 +100,7 @@ impl<B: Construct> Tokenizer<'_, B> {
         self.pos = end.map_or(self.src.len(), |e| e + 3);
         if stop > start {
             let text = StrTendril::from_slice(self.slice(start, stop));
-            self.emit(Token::CharacterTokens(text));
+            self.emit_chars(text);
         }
     }
 

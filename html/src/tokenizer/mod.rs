@@ -115,6 +115,18 @@ pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
 pub(crate) trait Construct {
     /// Takes one token; the answer may switch the text mode or stop the tokenizer.
     fn token(&mut self, token: Token) -> Answer;
+    /// Takes a character token: [`Self::token`] of it, unless the builder takes the
+    /// text straight (no `Token` built and matched again).
+    #[inline]
+    fn chars(&mut self, text: StrTendril) -> Answer {
+        self.token(Token::CharacterTokens(text))
+    }
+    /// Takes a tag token: [`Self::token`] of it, unless the builder takes the tag
+    /// straight.
+    #[inline]
+    fn tag(&mut self, tag: html5ever::tokenizer::Tag) -> Answer {
+        self.token(Token::TagToken(tag))
+    }
     /// Whether the adjusted current node is outside the HTML namespace (`[CDATA[` allowed).
     fn in_foreign(&self) -> bool;
     /// After the end-of-file token.
@@ -246,7 +258,23 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         if self.stopped {
             return;
         }
-        match self.builder.token(token) {
+        let answer = self.builder.token(token);
+        self.follow(answer);
+    }
+
+    /// Hands text to the tree builder (as a character token) and follows its answer.
+    fn emit_chars(&mut self, text: StrTendril) {
+        if self.stopped {
+            return;
+        }
+        let answer = self.builder.chars(text);
+        self.follow(answer);
+    }
+
+    /// Follows the tree builder's answer to a token.
+    #[inline]
+    fn follow(&mut self, answer: Answer) {
+        match answer {
             Answer::Continue => {}
             Answer::Stop => self.stopped = true,
             Answer::Plaintext => self.mode = Mode::Plaintext,
@@ -264,7 +292,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     fn text(&mut self, start: usize, end: usize) {
         if end > start {
             let t = self.piece(start, end);
-            self.emit(Token::CharacterTokens(t));
+            self.emit_chars(t);
         }
     }
 
@@ -288,7 +316,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     }
 
     fn chars(&mut self, s: &str) {
-        self.emit(Token::CharacterTokens(StrTendril::from_slice(s)));
+        self.emit_chars(StrTendril::from_slice(s));
     }
 
     fn slice(&self, start: usize, end: usize) -> &'a str {

@@ -65,7 +65,9 @@ impl Sink {
 
 impl Sink {
     /// Text as the last child of `parent`: merged into that child when it is text (what
-    /// `Document::append` does, without its node handle and extra borrows).
+    /// `Document::append` does, without its node handle and extra borrows). Inlined into
+    /// the tree builder's text insertion, its one caller on the hot path.
+    #[inline]
     pub(crate) fn append_text(&self, parent: NodeId, text: StrTendril) {
         let tree = &self.doc.tree;
         let merged = tree
@@ -90,7 +92,9 @@ impl Sink {
 impl Sink {
     /// A new element as the last child of `parent`: what `create_element` (with no flag
     /// set: not a template, not MathML `annotation-xml`) then `append` make, the same node
-    /// with the same id, built and linked under one borrow of the node list.
+    /// with the same id, built and linked under one borrow of the node list. Inlined into
+    /// the tree builder's element insertion.
+    #[inline]
     pub(crate) fn append_element(&self, parent: NodeId, name: QualName, attrs: Vec<Attribute>) -> NodeId {
         let tree = &self.doc.tree;
         let noscript = name.local == local_name!("noscript");

@@ -3,7 +3,7 @@
 
 use super::{Construct, Mode, REPLACEMENT, Tokenizer, is_ws};
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::{EndTag, StartTag, Tag, TagKind, Token};
+use html5ever::tokenizer::{EndTag, StartTag, Tag, TagKind};
 use html5ever::{Attribute, LocalName, QualName, ns};
 
 /// Classes of the bytes of a tag or attribute name: what ends a name (whitespace, `/`,
@@ -289,13 +289,17 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
-        self.emit(Token::TagToken(Tag {
+        if self.stopped {
+            return;
+        }
+        let answer = self.builder.tag(Tag {
             kind,
             name,
             self_closing,
             attrs,
             had_duplicate_attributes: duplicate,
-        }));
+        });
+        self.follow(answer);
     }
 
     /// Before attribute value at `pos` (whitespace skipped): reads a quoted or unquoted

@@ -95,8 +95,18 @@ impl Builder {
         }
     }
 
-    /// Reconstruct the active formatting elements.
+    /// Reconstruct the active formatting elements. Inlined: asked before every text
+    /// token in body, and most of the time the list is empty.
+    #[inline]
     pub(super) fn reconstruct(&mut self) {
+        if !self.active.is_empty() {
+            self.reconstruct_entries();
+        }
+    }
+
+    /// [`Self::reconstruct`] of a list that is not empty.
+    #[inline(never)]
+    fn reconstruct_entries(&mut self) {
         let Some(last) = self.active.last() else {
             return;
         };

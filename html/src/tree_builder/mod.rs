@@ -23,6 +23,8 @@ mod formatting;
 mod head;
 mod open_stack;
 mod place;
+#[cfg(test)]
+mod route_tests;
 mod stack;
 mod table;
 mod tag_sets;
@@ -263,6 +265,7 @@ impl Builder {
     }
 
     /// Where nodes go in `o`: `o`, or a template's contents.
+    #[inline]
     fn parent_for(&self, o: &Open) -> NodeId {
         if o.is(&html5ever::local_name!("template")) {
             self.sink.doc.get_template_contents(&o.id)
@@ -370,6 +373,31 @@ impl Construct for Builder {
         }
         let ignore_lf = std::mem::take(&mut self.ignore_lf);
         self.general(token, ignore_lf)
+    }
+
+    /// Text straight to the in body rules when [`Builder::direct`] (what
+    /// `in_body_direct` does with a character token), without a `Token` around it.
+    fn chars(&mut self, text: StrTendril) -> Answer {
+        if self.direct() && !text.is_empty() {
+            self.reconstruct();
+            self.append_text(text);
+            return Answer::Continue;
+        }
+        self.token(Token::CharacterTokens(text))
+    }
+
+    /// A tag straight to the in body rules when [`Builder::direct`] (what
+    /// `in_body_direct` does with a tag token), without a `Token` around it.
+    fn tag(&mut self, tag: Tag) -> Answer {
+        if self.direct() {
+            let step = if tag.kind == html5ever::tokenizer::StartTag {
+                self.start_in_body(tag)
+            } else {
+                self.end_in_body(tag)
+            };
+            return self.answer(step);
+        }
+        self.token(Token::TagToken(tag))
     }
 
     fn in_foreign(&self) -> bool {

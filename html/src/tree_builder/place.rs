@@ -18,11 +18,19 @@ pub(super) enum Place {
 }
 
 impl Builder {
-    /// The place for a node whose target is `o`.
+    /// The place for a node whose target is `o`. Inlined: every text and element
+    /// insertion asks, and almost always the answer is `o` itself (no foster parenting).
+    #[inline]
     pub(super) fn place_for(&self, o: &Open) -> Place {
-        if !(self.foster && o.html().is_some_and(table_frame)) {
-            return Place::Last(self.parent_for(o));
+        if self.foster && o.html().is_some_and(table_frame) {
+            return self.foster_place();
         }
+        Place::Last(self.parent_for(o))
+    }
+
+    /// [`Self::place_for`] while foster parenting, for a target in the table's frame.
+    #[inline(never)]
+    fn foster_place(&self) -> Place {
         for (i, e) in self.open.iter().enumerate().rev() {
             if e.is(&local_name!("template")) {
                 return Place::Last(self.sink.doc.get_template_contents(&e.id));
