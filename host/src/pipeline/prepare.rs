@@ -19,6 +19,12 @@ use url::Url;
 /// (~30 µs each at c=1 on a 2-core machine; BENCHMARKS.md).
 const INLINE_LIMIT: usize = 256 * 1024;
 
+/// Pages larger than this go to a blocking thread even from a serving thread
+/// alone: a request arriving on that thread meanwhile would wait for the
+/// whole preparation (~6 ms at this size), and the hop's wake-ups weigh less
+/// the longer the work.
+const ALONE_LIMIT: usize = 1024 * 1024;
+
 /// Large pages prepared at once: one per CPU. The work is all CPU, so more
 /// at once only interleaves it, while each holds its page's parse trees
 /// (several MiB for a 500 KB page) until it ends; the rest wait their turn
@@ -83,19 +89,20 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
-    if let Some(_slot) = here_if_alone(&LARGE_PAGE_SLOTS) {
+    if let Some(_slot) = here_if_alone(&LARGE_PAGE_SLOTS, html.len()) {
         return prepare_sync(html, url, opts, wanted);
     }
     let (url, opts) = (url.clone(), opts.clone());
     in_slot(&LARGE_PAGE_SLOTS, move || prepare_sync(html, &url, &opts, wanted)).await?
 }
 
-/// A free slot of `slots` when large work may run on the current thread: a
-/// serving thread with no request in flight but the caller's. The slot still
-/// bounds the large pages prepared at once (and the memory they hold); none
-/// free, the work waits its turn on a blocking thread as any other.
-fn here_if_alone(slots: &Arc<Semaphore>) -> Option<tokio::sync::OwnedSemaphorePermit> {
-    if !crate::lane::alone() {
+/// A free slot of `slots` when the large work on a page of `len` bytes may
+/// run on the current thread: a page up to [`ALONE_LIMIT`] on a serving
+/// thread with no request in flight but the caller's. The slot still bounds
+/// the large pages prepared at once (and the memory they hold); none free,
+/// the work waits its turn on a blocking thread as any other.
+fn here_if_alone(slots: &Arc<Semaphore>, len: usize) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    if len > ALONE_LIMIT || !crate::lane::alone() {
         return None;
     }
     Arc::clone(slots).try_acquire_owned().ok()
@@ -311,18 +318,27 @@ mod tests {
     fn large_work_stays_on_a_serving_thread_alone_with_a_slot_free() {
         std::thread::spawn(|| {
             let slots = Arc::new(Semaphore::new(1));
-            assert!(here_if_alone(&slots).is_none(), "not a serving thread");
+            let len = INLINE_LIMIT + 1;
+            assert!(here_if_alone(&slots, len).is_none(), "not a serving thread");
             // Lane 41 is used by no other test.
             crate::lane::enter(41);
             let own = crate::lane::request();
-            let slot = here_if_alone(&slots).expect("alone, a slot free");
+            let slot = here_if_alone(&slots, len).expect("alone, a slot free");
             assert_eq!(slots.available_permits(), 0, "the work holds the slot");
-            assert!(here_if_alone(&slots).is_none(), "no slot free");
+            assert!(here_if_alone(&slots, len).is_none(), "no slot free");
             drop(slot);
+            assert!(here_if_alone(&slots, ALONE_LIMIT).is_some());
+            assert!(
+                here_if_alone(&slots, ALONE_LIMIT + 1).is_none(),
+                "too large to hold the thread up"
+            );
             let other = crate::lane::request();
-            assert!(here_if_alone(&slots).is_none(), "another request in flight here");
+            assert!(
+                here_if_alone(&slots, len).is_none(),
+                "another request in flight here"
+            );
             drop((own, other));
-            assert!(here_if_alone(&slots).is_some());
+            assert!(here_if_alone(&slots, len).is_some());
         })
         .join()
         .unwrap();
