@@ -13,8 +13,17 @@ use tokio::sync::Semaphore;
 use url::Url;
 
 /// Pages larger than this are prepared on a blocking thread so they do not
-/// hold up the async workers.
+/// hold up the async workers — unless the serving thread has no other
+/// request to hold up ([`crate::lane::alone`]): then the page is prepared
+/// where it is, sparing the two thread wake-ups of the hop there and back
+/// (~30 µs each at c=1 on a 2-core machine; BENCHMARKS.md).
 const INLINE_LIMIT: usize = 256 * 1024;
+
+/// Pages larger than this go to a blocking thread even from a serving thread
+/// alone: a request arriving on that thread meanwhile would wait for the
+/// whole preparation (~6 ms at this size), and the hop's wake-ups weigh less
+/// the longer the work.
+const ALONE_LIMIT: usize = 1024 * 1024;
 
 /// Large pages prepared at once: one per CPU. The work is all CPU, so more
 /// at once only interleaves it, while each holds its page's parse trees
@@ -67,10 +76,10 @@ impl Default for Wanted {
     }
 }
 
-/// Prepares `html` (off the async workers when it is large: the page moves
-/// to the blocking thread rather than being copied). The page itself is parsed,
-/// not a copy of it; the raw HTML comes back as a `String` only if
-/// [`Wanted::raw`].
+/// Prepares `html` (off the async workers when it is large and the thread
+/// has other requests: the page moves to the blocking thread rather than
+/// being copied). The page itself is parsed, not a copy of it; the raw HTML
+/// comes back as a `String` only if [`Wanted::raw`].
 pub async fn prepare(
     html: PageText,
     url: &Url,
@@ -80,8 +89,23 @@ pub async fn prepare(
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
     }
+    if let Some(_slot) = here_if_alone(&LARGE_PAGE_SLOTS, html.len()) {
+        return prepare_sync(html, url, opts, wanted);
+    }
     let (url, opts) = (url.clone(), opts.clone());
     in_slot(&LARGE_PAGE_SLOTS, move || prepare_sync(html, &url, &opts, wanted)).await?
+}
+
+/// A free slot of `slots` when the large work on a page of `len` bytes may
+/// run on the current thread: a page up to [`ALONE_LIMIT`] on a serving
+/// thread with no request in flight but the caller's. The slot still bounds
+/// the large pages prepared at once (and the memory they hold); none free,
+/// the work waits its turn on a blocking thread as any other.
+fn here_if_alone(slots: &Arc<Semaphore>, len: usize) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    if len > ALONE_LIMIT || !crate::lane::alone() {
+        return None;
+    }
+    Arc::clone(slots).try_acquire_owned().ok()
 }
 
 /// Runs `work` on a blocking thread once one of `slots` is free. The slot
@@ -260,6 +284,64 @@ mod tests {
         });
         assert_eq!(raw.raw_html.as_deref(), Some(PAGE));
         assert_eq!(raw.cleaned_html, html_only.cleaned_html);
+    }
+
+    #[test]
+    fn a_large_page_on_a_serving_thread_alone_prepares_the_same() {
+        std::thread::spawn(|| {
+            let paragraphs = "<p>Another paragraph of the article.</p>".repeat(INLINE_LIMIT / 30);
+            let big = PAGE.replace("</h1>", &format!("</h1>{paragraphs}"));
+            let url = Url::parse("https://a.example/").unwrap();
+            let wanted = Wanted {
+                tokens: true,
+                ..Wanted::default()
+            };
+            // Lane 42 is used by no other test.
+            crate::lane::enter(42);
+            let _own = crate::lane::request();
+            let free = LARGE_PAGE_SLOTS.available_permits();
+            let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+            let here = runtime
+                .block_on(prepare(PageText::new(&big), &url, &options(), wanted))
+                .unwrap();
+            let sync = prepare_sync(PageText::new(&big), &url, &options(), wanted).unwrap();
+            assert_eq!(here.cleaned_html, sync.cleaned_html);
+            assert_eq!(here.cleaned_tokens, sync.cleaned_tokens);
+            assert_eq!(here.metadata, sync.metadata);
+            assert!(LARGE_PAGE_SLOTS.available_permits() >= free, "the slot came back");
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn large_work_stays_on_a_serving_thread_alone_with_a_slot_free() {
+        std::thread::spawn(|| {
+            let slots = Arc::new(Semaphore::new(1));
+            let len = INLINE_LIMIT + 1;
+            assert!(here_if_alone(&slots, len).is_none(), "not a serving thread");
+            // Lane 41 is used by no other test.
+            crate::lane::enter(41);
+            let own = crate::lane::request();
+            let slot = here_if_alone(&slots, len).expect("alone, a slot free");
+            assert_eq!(slots.available_permits(), 0, "the work holds the slot");
+            assert!(here_if_alone(&slots, len).is_none(), "no slot free");
+            drop(slot);
+            assert!(here_if_alone(&slots, ALONE_LIMIT).is_some());
+            assert!(
+                here_if_alone(&slots, ALONE_LIMIT + 1).is_none(),
+                "too large to hold the thread up"
+            );
+            let other = crate::lane::request();
+            assert!(
+                here_if_alone(&slots, len).is_none(),
+                "another request in flight here"
+            );
+            drop((own, other));
+            assert!(here_if_alone(&slots, len).is_some());
+        })
+        .join()
+        .unwrap();
     }
 
     #[tokio::test]

@@ -14,6 +14,8 @@ pub struct RequestId(pub String);
 
 pub async fn log_request(mut req: Request, next: Next) -> Response {
     let started = Instant::now();
+    // Counted on its serving thread until the response is made.
+    let _in_flight = crate::lane::request();
     let id = uuid::Uuid::now_v7().to_string();
     req.extensions_mut().insert(RequestId(id.clone()));
     let method = req.method().clone();
