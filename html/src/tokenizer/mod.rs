@@ -271,6 +271,15 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         self.follow(answer);
     }
 
+    /// Hands a tag to the tree builder (as a tag token) and follows its answer.
+    fn emit_tag_token(&mut self, tag: html5ever::tokenizer::Tag) {
+        if self.stopped {
+            return;
+        }
+        let answer = self.builder.tag(tag);
+        self.follow(answer);
+    }
+
     /// Follows the tree builder's answer to a token.
     #[inline]
     fn follow(&mut self, answer: Answer) {

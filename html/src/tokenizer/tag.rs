@@ -289,17 +289,13 @@ impl<B: Construct> Tokenizer<'_, B> {
             self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
-        if self.stopped {
-            return;
-        }
-        let answer = self.builder.tag(Tag {
+        self.emit_tag_token(Tag {
             kind,
             name,
             self_closing,
             attrs,
             had_duplicate_attributes: duplicate,
         });
-        self.follow(answer);
     }
 
     /// Before attribute value at `pos` (whitespace skipped): reads a quoted or unquoted

@@ -178,21 +178,29 @@ impl Builder {
     /// body. Any other token takes the general path.
     fn in_body_direct(&mut self, token: Token) -> Answer {
         match token {
-            Token::CharacterTokens(text) if !text.is_empty() => {
-                self.reconstruct();
-                self.append_text(text);
-                Answer::Continue
-            }
-            Token::TagToken(tag) => {
-                let step = if tag.kind == html5ever::tokenizer::StartTag {
-                    self.start_in_body(tag)
-                } else {
-                    self.end_in_body(tag)
-                };
-                self.answer(step)
-            }
+            Token::CharacterTokens(text) if !text.is_empty() => self.text_in_body(text),
+            Token::TagToken(tag) => self.tag_in_body(tag),
             token => self.general(token, false),
         }
+    }
+
+    /// Text (not empty) by the in body rules, on the direct path.
+    #[inline]
+    fn text_in_body(&mut self, text: StrTendril) -> Answer {
+        self.reconstruct();
+        self.append_text(text);
+        Answer::Continue
+    }
+
+    /// A tag by the in body rules, on the direct path.
+    #[inline]
+    fn tag_in_body(&mut self, tag: Tag) -> Answer {
+        let step = if tag.kind == html5ever::tokenizer::StartTag {
+            self.start_in_body(tag)
+        } else {
+            self.end_in_body(tag)
+        };
+        self.answer(step)
     }
 
     /// Processes `tok` by the rules of `mode` (the current mode is not changed).
@@ -379,9 +387,7 @@ impl Construct for Builder {
     /// `in_body_direct` does with a character token), without a `Token` around it.
     fn chars(&mut self, text: StrTendril) -> Answer {
         if self.direct() && !text.is_empty() {
-            self.reconstruct();
-            self.append_text(text);
-            return Answer::Continue;
+            return self.text_in_body(text);
         }
         self.token(Token::CharacterTokens(text))
     }
@@ -390,12 +396,7 @@ impl Construct for Builder {
     /// `in_body_direct` does with a tag token), without a `Token` around it.
     fn tag(&mut self, tag: Tag) -> Answer {
         if self.direct() {
-            let step = if tag.kind == html5ever::tokenizer::StartTag {
-                self.start_in_body(tag)
-            } else {
-                self.end_in_body(tag)
-            };
-            return self.answer(step);
+            return self.tag_in_body(tag);
         }
         self.token(Token::TagToken(tag))
     }
