@@ -4,7 +4,7 @@
 
 use super::{contract, value_for};
 use crate::cache::redis_store::{NAMESPACE, RedisStore};
-use crate::cache::store::{CacheStore, now_ms};
+use crate::cache::store::{CacheStore, StoreError, Stored, now_ms};
 use crate::test_redis::RedisServer;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -74,47 +74,54 @@ async fn processes_share_one_cache_under_the_namespace() {
     assert_eq!(a.usage().await.unwrap().entries, 1);
 }
 
-#[tokio::test]
-async fn a_dead_redis_is_an_error_not_a_hang() {
-    let Some(mut server) = RedisServer::start().await else {
-        return;
-    };
+/// A fresh `redis-server` and a store on it holding `k`; `None` when the
+/// binary is absent.
+async fn server_holding_one_key() -> Option<(RedisServer, RedisStore)> {
+    let server = RedisServer::start().await?;
     let store = RedisStore::connect(&server.url).await.unwrap();
     store
         .put("k", b"v", now_ms(), Duration::from_secs(60))
         .await
         .unwrap();
-    server.child.kill().unwrap();
-    server.child.wait().unwrap();
+    Some((server, store))
+}
+
+/// `store.get("k")` bounded at 15 s (`Err` past it), and how long it took.
+async fn timed_get(
+    store: &RedisStore,
+) -> (
+    Result<Result<Option<Stored>, StoreError>, tokio::time::error::Elapsed>,
+    Duration,
+) {
     let started = Instant::now();
     let result = tokio::time::timeout(Duration::from_secs(15), store.get("k")).await;
+    (result, started.elapsed())
+}
+
+#[tokio::test]
+async fn a_dead_redis_is_an_error_not_a_hang() {
+    let Some((mut server, store)) = server_holding_one_key().await else {
+        return;
+    };
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let (result, waited) = timed_get(&store).await;
     let result = result.expect("bounded by the response and connection timeouts");
     assert!(result.is_err(), "{result:?}");
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
 }
 
 /// A Redis that stops answering (stopped, its socket still open) fails the
 /// call after the response timeout instead of holding the request.
 #[tokio::test]
 async fn a_stalled_redis_is_an_error_after_the_response_timeout() {
-    let Some(mut server) = RedisServer::start().await else {
+    let Some((mut server, store)) = server_holding_one_key().await else {
         return;
     };
-    let store = RedisStore::connect(&server.url).await.unwrap();
-    store
-        .put("k", b"v", now_ms(), Duration::from_secs(60))
-        .await
-        .unwrap();
     let pid = server.child.id() as i32;
     // SAFETY: plain signals to the redis-server child this test started.
     unsafe { libc::kill(pid, libc::SIGSTOP) };
-    let started = Instant::now();
-    let result = tokio::time::timeout(Duration::from_secs(15), store.get("k")).await;
-    let waited = started.elapsed();
+    let (result, waited) = timed_get(&store).await;
     unsafe { libc::kill(pid, libc::SIGCONT) };
     let result = result.expect("bounded by the response timeout");
     assert!(result.is_err(), "{result:?}");
