@@ -61,6 +61,11 @@ pub fn alone() -> bool {
     current().is_some_and(|i| IN_FLIGHT[i % IN_FLIGHT.len()].load(Ordering::Relaxed) <= 1)
 }
 
+/// Whether this is a serving thread with a request in flight.
+pub fn busy() -> bool {
+    current().is_some_and(|i| IN_FLIGHT[i % IN_FLIGHT.len()].load(Ordering::Relaxed) > 0)
+}
+
 /// Registers a runtime that runs the server's tasks.
 pub fn register(runtime: Handle) {
     RUNTIMES.lock().unwrap().push(runtime);

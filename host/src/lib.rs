@@ -33,6 +33,7 @@ pub mod jobs;
 pub mod keys_cli;
 pub mod lane;
 pub mod large_alloc;
+pub mod later;
 pub mod limits;
 pub mod llm;
 pub mod media;

@@ -285,3 +285,44 @@ async fn formats_and_converters_have_their_own_run_slots() {
         handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
     }
 }
+
+/// A finished call's store waits for the response before it is dropped, and
+/// keeps its instance slot meanwhile; one scrape with more plugin calls than
+/// the server has instance slots (four with one run slot) must still get a
+/// slot for each call, not wait on its own finished calls' stores.
+#[tokio::test]
+async fn a_scrape_with_more_plugin_calls_than_instance_slots_completes() {
+    let server = TestServer::start(
+        ServerOptions {
+            plugins: Plugins::ShippedAnd(&["misbehave", "legacy-abi", "abi-v4", "consumer"]),
+            ..ServerOptions::default()
+        }
+        .env("DISTILL_PLUGIN_CONCURRENCY", "1"),
+    );
+    let formats = json!([
+        "markdown",
+        "reading-time",
+        { "type": "misbehave", "mode": "ok" },
+        "legacy-echo",
+        "v4-echo",
+        "v4-string",
+        { "type": "digest", "lines": 1 }
+    ]);
+    for _ in 0..3 {
+        let body = json!({ "url": site().url("/article.html"), "formats": formats, "timeout": 20_000 });
+        let r = scrape(server.url(), &body).await;
+        r.assert_ok();
+        let data = r.data();
+        for key in [
+            "reading-time",
+            "misbehave",
+            "legacy-echo",
+            "v4-echo",
+            "v4-string",
+            "digest",
+        ] {
+            assert!(!data[key].is_null(), "no {key}: {}", r.pretty());
+        }
+        assert!(r.markdown().contains("Lichens on Old Walls"), "{}", r.pretty());
+    }
+}

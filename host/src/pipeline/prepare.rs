@@ -156,7 +156,7 @@ pub fn prepare_sync(
             .into_clean(&clean)
             .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }
-    Ok(PreparedPage {
+    let prepared = PreparedPage {
         metadata,
         cleaned_html: if wanted.html {
             cleaned.html()
@@ -167,7 +167,10 @@ pub fn prepare_sync(
         links: wanted.links.then(|| cleaned.links()),
         images: wanted.images.then(|| cleaned.images()),
         raw_html: wanted.raw.then(|| html.raw()),
-    })
+    };
+    // Freeing the tree waits until the response is written (on a serving thread).
+    crate::later::drop_later(cleaned);
+    Ok(prepared)
 }
 
 #[cfg(test)]

@@ -111,6 +111,9 @@ struct Call {
     plugin: String,
     store: Store<CallState>,
     _instance: tokio::sync::OwnedSemaphorePermit,
+    /// Free instance slots needed for the finished store to wait for the
+    /// response ([`crate::later`]) rather than be dropped at once.
+    spare_instances: usize,
     /// Keeps the epoch advancing while the call runs.
     _ticking: InFlight,
     limits: CallLimits,
@@ -201,6 +204,7 @@ impl PluginRuntime {
             plugin: plugin.to_string(),
             store,
             _instance: instance,
+            spare_instances: (super::engine::live_instances(self.limits()) / 2).max(1) as usize,
             _ticking: ticking,
             limits,
             started: Instant::now(),
@@ -337,11 +341,14 @@ async fn guard_deadline<T>(limits: &CallLimits, call: impl Future<Output = CallR
 
 impl Call {
     /// Classifies the outcome, logs the plugin's output, records stats (for
-    /// a loaded plugin) and releases the call slot.
+    /// a loaded plugin) and releases the call slot (the store goes to
+    /// [`crate::later`]).
     fn finish<T>(self, plugin: Option<&LoadedPlugin>, result: CallResult<T>) -> Result<T, PluginCallError> {
         let Call {
             plugin: plugin_name,
-            store,
+            mut store,
+            _instance: instance,
+            spare_instances,
             limits,
             started,
             ..
@@ -381,6 +388,17 @@ impl Call {
                 PluginCallErrorKind::Instantiate(format!("{err:#}"))
             }),
         };
+        // The run slot is free now; the store (its instance slot with it) is
+        // dropped once the response is written: its reset and unmapping are
+        // not the response's wait.
+        // Only while half the instance slots are free: the stores that wait
+        // never keep a later call (of this request, say) from a slot.
+        store.data_mut().permit.release();
+        if instance.semaphore().available_permits() >= spare_instances {
+            crate::later::drop_later((store, instance));
+        } else {
+            drop((store, instance));
+        }
         if let Some(plugin) = plugin {
             plugin.stats.record(started.elapsed(), kind.is_err());
             crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());

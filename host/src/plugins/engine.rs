@@ -236,7 +236,7 @@ pub(crate) enum SlotKind {
 /// Instances alive at once: each running call's (of both kinds), and as many
 /// again of calls waiting on a host capability (which hold an instance but no
 /// run slot).
-fn live_instances(limits: &RuntimeLimits) -> u32 {
+pub(crate) fn live_instances(limits: &RuntimeLimits) -> u32 {
     (limits.max_concurrent_calls.max(1) as u32) * 4
 }
 

@@ -145,6 +145,12 @@ impl CallPermit {
         out
     }
 
+    /// Gives the slot back for good (the call is over; its store may live on
+    /// a little longer, [`crate::later`]).
+    pub fn release(&mut self) {
+        self.held = None;
+    }
+
     /// Whether the slot is held right now.
     pub fn is_held(&self) -> bool {
         self.held.is_some()

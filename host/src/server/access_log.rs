@@ -16,6 +16,8 @@ pub async fn log_request(mut req: Request, next: Next) -> Response {
     let started = Instant::now();
     // Counted on its serving thread until the response is made.
     let _in_flight = crate::lane::request();
+    // What the request left to free is freed once its response is written.
+    let _after = crate::later::AfterResponse;
     let id = uuid::Uuid::now_v7().to_string();
     req.extensions_mut().insert(RequestId(id.clone()));
     let method = req.method().clone();
