@@ -129,3 +129,39 @@ impl<V: Copy> Table<V> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filter_lets_every_word_of_the_table_through_and_few_others() {
+        let table = &*super::super::VOCABULARY;
+        let listed: Vec<&str> = super::super::listed_words()
+            .map(|(w, _)| w)
+            .chain(
+                super::super::roles::ROLES
+                    .iter()
+                    .flat_map(|(words, _)| words.iter().copied()),
+            )
+            .collect();
+        for w in &listed {
+            assert!(table.may_hold(Table::<()>::hash(&WordKey::new(w))), "{w}");
+        }
+        // Words of a page's classes that the vocabulary does not hold.
+        let mut rng = crate::test_rng::TestRng::new(61);
+        let (mut others, mut through) = (0, 0);
+        for _ in 0..20_000 {
+            let w: String = (0..rng.below(10) + 1)
+                .map(|_| char::from(b'a' + rng.below(26) as u8))
+                .collect();
+            if listed.contains(&w.as_str()) {
+                continue;
+            }
+            others += 1;
+            through += usize::from(table.may_hold(Table::<()>::hash(&WordKey::new(&w))));
+        }
+        // One bit in sixteen is set: about 6 % get through to the probe.
+        assert!(others > 19_000 && through * 10 < others, "{through} of {others}");
+    }
+}
