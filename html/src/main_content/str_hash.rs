@@ -51,7 +51,6 @@ impl Hasher for StrHasher {
     }
 }
 
-pub(super) type StrMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<StrHasher>>;
 pub(super) type StrSet<K> = std::collections::HashSet<K, BuildHasherDefault<StrHasher>>;
 
 #[cfg(test)]
@@ -81,7 +80,8 @@ mod tests {
                 assert_ne!(hashes[i], hashes[j], "{} {}", words[i], words[j]);
             }
         }
-        let mut map = StrMap::default();
+        let mut map: std::collections::HashMap<String, usize, BuildHasherDefault<StrHasher>> =
+            Default::default();
         for (i, w) in words.iter().enumerate() {
             map.insert(w.to_string(), i);
         }

@@ -1,26 +1,29 @@
 //! A per-page memo keyed by attribute strings (an element's `class` value) without an
-//! allocation per key: the keys' bytes sit one after another in one buffer, a map from
-//! each key's hash leads to its entry, and keys with the same hash are chained and
-//! compared byte for byte (a collision never changes an answer).
+//! allocation per key: the keys' bytes sit one after another in one buffer, and an
+//! open-addressing table of entry numbers, probed from each key's hash, leads to its entry;
+//! entries hold their key's hash, and keys with the same hash are compared byte for byte
+//! (a collision never changes an answer). (The table was a `HashMap` from hashes to
+//! chains of entries: hashing the hash again, and its insertion, cost more than the rest
+//! of a look-up.)
 
-use std::hash::{BuildHasher, BuildHasherDefault};
+use std::hash::Hasher;
 
-use super::str_hash::{StrHasher, StrMap};
+use super::str_hash::StrHasher;
 
 const NONE: u32 = u32::MAX;
 
 struct Entry<V> {
+    /// The key's hash.
+    hash: u64,
     /// The key: `text[start..start + len]`.
     start: u32,
     len: u32,
-    /// The next entry whose key has the same hash.
-    next: u32,
     value: V,
 }
 
 pub(super) struct StrMemo<V> {
-    /// Hash of a key → its first entry.
-    index: StrMap<u64, u32>,
+    /// Entry numbers (`NONE`: an empty slot); a power of two long, at most half full.
+    slots: Vec<u32>,
     entries: Vec<Entry<V>>,
     text: String,
 }
@@ -32,27 +35,40 @@ impl<V> StrMemo<V> {
     /// Room for `n` keys of about 32 bytes without growing.
     pub(super) fn with_capacity(n: usize) -> Self {
         StrMemo {
-            index: StrMap::with_capacity_and_hasher(n, Default::default()),
+            slots: vec![NONE; (2 * n).next_power_of_two().max(8)],
             entries: Vec::with_capacity(n),
             text: String::with_capacity(n * 32),
         }
     }
 
     fn hash(key: &str) -> u64 {
-        BuildHasherDefault::<StrHasher>::default().hash_one(key)
+        let mut h = StrHasher::default();
+        h.write(key.as_bytes());
+        h.finish()
+    }
+
+    /// The first slot a key of hash `h` is looked for in.
+    fn home(&self, h: u64) -> usize {
+        h as usize & (self.slots.len() - 1)
     }
 
     /// The entry of `key`, whose hash is `h`.
     fn find(&self, key: &str, h: u64) -> Option<usize> {
-        let mut at = self.index.get(&h).copied().unwrap_or(NONE);
-        while at != NONE {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(h);
+        loop {
+            let at = self.slots[i];
+            if at == NONE {
+                return None;
+            }
             let e = &self.entries[at as usize];
-            if self.text.as_bytes()[e.start as usize..(e.start + e.len) as usize] == *key.as_bytes() {
+            if e.hash == h
+                && self.text.as_bytes()[e.start as usize..(e.start + e.len) as usize] == *key.as_bytes()
+            {
                 return Some(at as usize);
             }
-            at = e.next;
+            i = (i + 1) & mask;
         }
-        None
     }
 
     #[cfg(test)]
@@ -103,14 +119,36 @@ impl<V> StrMemo<V> {
         if new == NONE || start.checked_add(len).is_none() {
             return;
         }
+        if 2 * (self.entries.len() + 1) > self.slots.len() {
+            self.grow();
+        }
         self.text.push_str(key);
-        let next = self.index.insert(h, new).unwrap_or(NONE);
         self.entries.push(Entry {
+            hash: h,
             start,
             len,
-            next,
             value,
         });
+        self.place(h, new);
+    }
+
+    /// Puts entry `at`, whose key's hash is `h`, in the first empty slot from its home.
+    fn place(&mut self, h: u64, at: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(h);
+        while self.slots[i] != NONE {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = at;
+    }
+
+    /// Twice the slots, every entry placed again.
+    #[cold]
+    fn grow(&mut self) {
+        self.slots = vec![NONE; self.slots.len() * 2];
+        for at in 0..self.entries.len() {
+            self.place(self.entries[at].hash, at as u32);
+        }
     }
 }
 

@@ -138,6 +138,9 @@ impl Acc<'_> {
         self.prev_form = false;
     }
 
+    /// (In line, where the words are split: most words are not the vocabulary's, and what
+    /// they do is short; a word it knows goes on in [`Self::add_known`].)
+    #[inline]
     fn add(&mut self, w: &str) {
         // One look-up for the word's weight and roles (the lists are in `roles`).
         let key = WordKey::new(w);
@@ -150,6 +153,12 @@ impl Acc<'_> {
             self.first_time(key);
             return;
         }
+        self.add_known(w, key, e);
+    }
+
+    /// [`Self::add`] of a word the vocabulary knows (`e`: what it says of it).
+    #[inline(never)]
+    fn add_known(&mut self, w: &str, key: WordKey, e: Entry) {
         let has = |role: u32| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
         self.out.after_post |= self.phrase.place && has(roles::BODY | roles::PIECE);
@@ -309,12 +318,14 @@ pub(crate) fn words_and_listed_classes<'e>(
             continue;
         }
         if a.name.local == local_name!("class") {
-            let (w, l) = match cache.classes.get_or_vacant(&a.value) {
+            // (The value read once: each read of a tendril tests where its bytes are.)
+            let value: &str = &a.value;
+            let (w, l) = match cache.classes.get_or_vacant(value) {
                 Ok((w, l, last)) => {
                     // The first class value makes the signature.
                     if sig.is_none() {
                         if last.0 != tag_sig {
-                            *last = (tag_sig, signature(tag_sig, &a.value));
+                            *last = (tag_sig, signature(tag_sig, value));
                         }
                         sig = Some(last.1);
                     }
@@ -325,7 +336,7 @@ pub(crate) fn words_and_listed_classes<'e>(
                     // hiding classes.
                     let mut hiding = HidingClasses::default();
                     let mut listed = ListedClass::default();
-                    let mut w = words_of(&a.value, true, &mut cache.seen, |c, variant| {
+                    let mut w = words_of(value, true, &mut cache.seen, |c, variant| {
                         listed.class(c);
                         hiding.class_read(c, variant);
                     });
@@ -334,9 +345,9 @@ pub(crate) fn words_and_listed_classes<'e>(
                         excluded: listed.excluded,
                         forced: listed.forced,
                     };
-                    let last = (tag_sig, signature(tag_sig, &a.value));
+                    let last = (tag_sig, signature(tag_sig, value));
                     sig.get_or_insert(last.1);
-                    cache.classes.fill(&a.value, vacant, (w, l, last));
+                    cache.classes.fill(value, vacant, (w, l, last));
                     (w, l)
                 }
             };
@@ -344,9 +355,10 @@ pub(crate) fn words_and_listed_classes<'e>(
             listed.excluded |= l.excluded;
             listed.forced |= l.forced;
         } else if a.name.local == local_name!("id") {
-            id.get_or_insert(&*a.value);
-            if !is_slug(&a.value) {
-                merge(&mut out, words_of(&a.value, false, &mut cache.seen, |_, _| {}));
+            let value: &'e str = &a.value;
+            id.get_or_insert(value);
+            if !is_slug(value) {
+                merge(&mut out, words_of(value, false, &mut cache.seen, |_, _| {}));
             }
         }
     }
