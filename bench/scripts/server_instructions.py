@@ -96,7 +96,7 @@ PARTS = {
     "cache: result entry JSON, escaped strings copied (result_to_bytes_escaped)": "distill::cache::entry::result_to_bytes_escaped",
     "cache: long strings escaped once (Escaped::of)": "distill::cache::escaped::Escaped::of",
     "response JSON from the escaped strings (respond::success_escaped)": "distill::server::respond::success_escaped",
-    "cache: keys": "distill::cache::key::keys",
+    "cache: keys": "distill::cache::key::keys_for",
     "cache: put (page entry copy)": "as distill::cache::store::CacheStore>::put_parts::{{closure}}",
     "cache writer thread (write_puts)": "distill::cache::writer::write_puts",
     "cache commits on the blocking pool (Disk::commit)": "distill::cache::disk::Disk::commit",

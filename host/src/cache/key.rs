@@ -3,21 +3,26 @@
 //! Two entries per scrape: the **page** (what was fetched: bytes, final URL,
 //! status, content type), keyed by the normalised URL plus every option that
 //! changes the fetch; and the **result** (the response document), keyed by the
-//! page key's inputs plus every option that changes how formats are made from
-//! the page. A request for other formats of a page already fetched misses the
-//! result entry but finds the page entry and renders from it without a fetch.
-//! Keys are `page:<sha256>` / `result:<sha256>` over a canonical JSON
-//! description (object keys sorted, versioned), so they are stable across
-//! processes and releases of this format.
+//! page key plus every option that changes how formats are made from the page
+//! and the identity of the code that renders them. A request for other
+//! formats of a page already fetched misses the result entry but finds the
+//! page entry and renders from it without a fetch. Keys are
+//! `page:<sha256>` / `result:<sha256>` over a canonical JSON description
+//! (object keys sorted, no spaces, versioned), so they are stable across
+//! processes and releases of this format. The text is written directly
+//! ([`Canon`]), not built as a `serde_json::Value` first; the tests hold it
+//! to the canonical serialisation of the same description as a value.
 
-use crate::api::scrape_request::ScrapeOptions;
+use crate::api::scrape_request::{ParserSpec, ScrapeOptions};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use url::Url;
 
 /// Bump when the key inputs change meaning (old entries then simply miss).
-const KEY_VERSION: u32 = 1;
+/// 2: the result key covers the page key (not the page inputs again) and
+/// the renderers' identity.
+const KEY_VERSION: u32 = 2;
 
 /// Formats made while the page is loaded in a browser (their output cannot be
 /// re-derived from stored bytes, and asking for them changes the engine).
@@ -30,10 +35,13 @@ const FETCH_TIME_FORMATS: &[&str] = &["screenshot", "branding"];
 /// engine renders differently, as upstream's index keeps it. Query order and
 /// trailing slashes are kept: servers may answer differently.
 pub fn normalize_url(url: &Url) -> String {
-    let mut u = url.clone();
-    let route = u
+    let route = url
         .fragment()
         .is_some_and(|f| f.len() > 1 && (f.starts_with('/') || f.starts_with("!/")));
+    if url.fragment().is_none() && url.query() != Some("") {
+        return url.as_str().to_string();
+    }
+    let mut u = url.clone();
     if !route {
         u.set_fragment(None);
     }
@@ -50,115 +58,188 @@ pub struct CacheKeys {
     pub result: String,
 }
 
-/// Keys for `url` fetched and rendered with `opts`.
+/// Keys for `url` fetched and rendered with `opts` (no renderers named).
 pub fn keys(url: &Url, opts: &ScrapeOptions) -> CacheKeys {
-    let page_inputs = page_inputs(url, opts);
-    let page = format!("page:{}", digest(&page_inputs));
-    let result_inputs = json!({
-        "page": page_inputs,
-        "formats": formats_input(opts),
-        "onlyMainContent": opts.only_main_content,
-        "includeTags": opts.include_tags,
-        "excludeTags": opts.exclude_tags,
-        "removeBase64Images": opts.remove_base64_images,
-        "parsers": crate::api::scrape_request::parsers_json(&opts.parsers),
-        "onlyCleanContent": opts.only_clean_content,
-        "redactPII": opts.redact_pii,
-        "threatProtection": opts.threat_protection,
-    });
-    CacheKeys {
-        page,
-        result: format!("result:{}", digest(&result_inputs)),
-    }
+    keys_for(url, opts, "")
 }
 
-/// Everything that changes what is fetched (or which engine fetches it).
-fn page_inputs(url: &Url, opts: &ScrapeOptions) -> Value {
+/// Keys for `url` fetched and rendered with `opts`, the result key tied to
+/// `renderers` (an identity of the code that renders formats, e.g. a digest
+/// of the loaded plugins' hashes): a stored response made by other plugins
+/// is not served; the page entry is shared.
+pub fn keys_for(url: &Url, opts: &ScrapeOptions, renderers: &str) -> CacheKeys {
+    let mut text = Vec::with_capacity(512);
+    page_text(&mut text, url, opts);
+    let page = key_of("page:", &text);
+    text.clear();
+    result_text(&mut text, &page, opts, renderers);
+    let result = key_of("result:", &text);
+    CacheKeys { page, result }
+}
+
+/// The canonical text of everything that changes what is fetched (or which
+/// engine fetches it).
+fn page_text(out: &mut Vec<u8>, url: &Url, opts: &ScrapeOptions) {
     let mut headers: Vec<(String, &str)> = opts
         .headers
         .iter()
         .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str()))
         .collect();
     headers.sort();
-    let fetch_formats: Vec<Value> = opts
+    let fetch_formats: Vec<(&str, SortedMap)> = opts
         .formats
         .iter()
         .filter(|f| FETCH_TIME_FORMATS.contains(&f.name.as_str()))
-        .map(|f| json!([f.name, Value::Object(f.options.clone())]))
+        .map(|f| (f.name.as_str(), SortedMap(&f.options)))
         .collect();
-    json!({
-        "v": KEY_VERSION,
-        "url": normalize_url(url),
-        "headers": headers,
-        "waitFor": opts.wait_for_ms,
-        "mobile": opts.mobile,
-        "location": opts.location.as_ref().map(|l| json!([l.country, l.languages])),
-        "blockAds": opts.block_ads,
-        "skipTlsVerification": opts.skip_tls_verification,
-        "proxy": opts.proxy,
-        "actions": opts.actions,
-        "fetchFormats": fetch_formats,
-    })
+    let actions: Vec<Sorted> = opts.actions.iter().map(Sorted).collect();
+    let mut c = Canon::open(out);
+    c.field("actions", &actions);
+    c.field("blockAds", &opts.block_ads);
+    c.field("fetchFormats", &fetch_formats);
+    c.field("headers", &headers);
+    c.field(
+        "location",
+        &opts.location.as_ref().map(|l| (&l.country, &l.languages)),
+    );
+    c.field("mobile", &opts.mobile);
+    c.field("proxy", &opts.proxy);
+    c.field("skipTlsVerification", &opts.skip_tls_verification);
+    c.field("url", &normalize_url(url));
+    c.field("v", &KEY_VERSION);
+    c.field("waitFor", &opts.wait_for_ms);
+    c.close();
 }
 
-/// Requested formats with their options, in name order (the response does
-/// not depend on the order they were asked in).
-fn formats_input(opts: &ScrapeOptions) -> Value {
-    let mut formats: Vec<(&str, &Map<String, Value>)> = opts
+/// The canonical text of the result key's inputs: the page key, the
+/// requested formats with their options in name order (the response does
+/// not depend on the order they were asked in), every option that changes
+/// how they are made, and the renderers.
+fn result_text(out: &mut Vec<u8>, page_key: &str, opts: &ScrapeOptions, renderers: &str) {
+    let mut formats: Vec<(&str, SortedMap)> = opts
         .formats
         .iter()
-        .map(|f| (f.name.as_str(), &f.options))
+        .map(|f| (f.name.as_str(), SortedMap(&f.options)))
         .collect();
     formats.sort_by_key(|(name, _)| *name);
-    Value::Array(
-        formats
-            .into_iter()
-            .map(|(name, options)| json!([name, Value::Object(options.clone())]))
-            .collect(),
-    )
+    let parsers: Vec<Parser> = opts.parsers.iter().map(Parser).collect();
+    let mut c = Canon::open(out);
+    c.field("excludeTags", &opts.exclude_tags);
+    c.field("formats", &formats);
+    c.field("includeTags", &opts.include_tags);
+    c.field("onlyCleanContent", &opts.only_clean_content);
+    c.field("onlyMainContent", &opts.only_main_content);
+    c.field("page", page_key);
+    c.field("parsers", &parsers);
+    c.field("redactPII", &opts.redact_pii.as_ref().map(Sorted));
+    c.field("removeBase64Images", &opts.remove_base64_images);
+    c.field("renderers", renderers);
+    c.field("threatProtection", &opts.threat_protection.as_ref().map(Sorted));
+    c.close();
 }
 
-/// `keys` with the result key tied to `renderers` (an identity of the code
-/// that renders formats, e.g. the loaded plugins' hashes): a stored response
-/// made by other plugins is not served; the page entry is shared.
-pub fn with_renderers(keys: CacheKeys, renderers: &str) -> CacheKeys {
-    if renderers.is_empty() {
-        return keys;
+/// `prefix` and the sha256 (lower-case hex) of `text`.
+fn key_of(prefix: &str, text: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(text);
+    let mut key = String::with_capacity(prefix.len() + 2 * digest.len());
+    key.push_str(prefix);
+    for b in digest {
+        key.push(HEX[usize::from(b >> 4)] as char);
+        key.push(HEX[usize::from(b & 15)] as char);
     }
-    let result = format!(
-        "result:{}",
-        digest(&json!({ "result": keys.result, "renderers": renderers }))
-    );
-    CacheKeys { result, ..keys }
+    key
 }
 
-/// sha256 (hex) of the canonical JSON of `v`.
-fn digest(v: &Value) -> String {
-    let mut text = Vec::with_capacity(512);
-    serde_json::to_writer(&mut text, &Sorted(v)).expect("JSON values serialise");
-    hex::encode(Sha256::digest(&text))
+/// A JSON object written field by field, in the order given, which must be
+/// the sorted order of the names (checked in debug builds).
+struct Canon<'a> {
+    out: &'a mut Vec<u8>,
+    last: Option<&'static str>,
+}
+
+impl<'a> Canon<'a> {
+    fn open(out: &'a mut Vec<u8>) -> Canon<'a> {
+        out.push(b'{');
+        Canon { out, last: None }
+    }
+
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+        debug_assert!(self.last.is_none_or(|l| l < name), "{name} out of order");
+        if self.last.is_some() {
+            self.out.push(b',');
+        }
+        self.last = Some(name);
+        self.out.push(b'"');
+        self.out.extend_from_slice(name.as_bytes());
+        self.out.extend_from_slice(b"\":");
+        serde_json::to_writer(&mut *self.out, value).expect("key inputs serialise");
+    }
+
+    fn close(self) {
+        self.out.push(b'}');
+    }
+}
+
+/// A parser of `parsers` as the request describes it: its extra fields with
+/// `type`, `mode` and `maxPages` (when set), keys sorted.
+struct Parser<'a>(&'a ParserSpec);
+
+impl Serialize for Parser<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let max_pages = p.max_pages.map(Value::from);
+        let (kind, mode) = (Value::from(p.kind.as_str()), Value::from(p.mode.as_str()));
+        let mut entries: Vec<(&str, &Value)> = p
+            .extra
+            .iter()
+            .filter(|(k, _)| match k.as_str() {
+                "type" | "mode" => false,
+                "maxPages" => max_pages.is_none(),
+                _ => true,
+            })
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        entries.push(("type", &kind));
+        entries.push(("mode", &mode));
+        if let Some(n) = &max_pages {
+            entries.push(("maxPages", n));
+        }
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut map = serializer.serialize_map(Some(entries.len()))?;
+        for (k, v) in entries {
+            map.serialize_entry(k, &Sorted(v))?;
+        }
+        map.end()
+    }
 }
 
 /// `v` serialised with every object's keys sorted: the same text as
-/// [`canonical`]'s value serialised, without building that copy (a
-/// scrape's keys cost ~40 % less, BENCHMARKS.md).
+/// [`canonical`]'s value serialised, without building that copy.
 struct Sorted<'a>(&'a Value);
 
 impl Serialize for Sorted<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self.0 {
-            Value::Object(m) => {
-                let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                let mut map = serializer.serialize_map(Some(entries.len()))?;
-                for (k, v) in entries {
-                    map.serialize_entry(k, &Sorted(v))?;
-                }
-                map.end()
-            }
+            Value::Object(m) => SortedMap(m).serialize(serializer),
             Value::Array(items) => serializer.collect_seq(items.iter().map(Sorted)),
             other => other.serialize(serializer),
         }
+    }
+}
+
+/// An object serialised as [`Sorted`] does.
+struct SortedMap<'a>(&'a Map<String, Value>);
+
+impl Serialize for SortedMap<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut entries: Vec<(&String, &Value)> = self.0.iter().collect();
+        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut map = serializer.serialize_map(Some(entries.len()))?;
+        for (k, v) in entries {
+            map.serialize_entry(k, &Sorted(v))?;
+        }
+        map.end()
     }
 }
 

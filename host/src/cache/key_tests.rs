@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::api::ScrapeRequest;
+use serde_json::json;
 
 fn req(extra: Value) -> ScrapeRequest {
     let mut body = json!({"url": "https://example.com/a"});
@@ -173,46 +174,147 @@ fn privacy_rules_force_store_off() {
 
 #[test]
 fn renderers_change_only_the_result_key() {
-    let base = keys_of(json!({}));
-    assert_eq!(with_renderers(base.clone(), ""), base);
-    let a = with_renderers(base.clone(), "sha-a,sha-b");
-    let b = with_renderers(base.clone(), "sha-a,sha-c");
+    let r = req(json!({}));
+    let base = keys(&r.url, &r.options);
+    assert_eq!(keys_for(&r.url, &r.options, ""), base);
+    let a = keys_for(&r.url, &r.options, "sha-a,sha-b");
+    let b = keys_for(&r.url, &r.options, "sha-a,sha-c");
     assert_eq!(a.page, base.page);
+    assert_eq!(b.page, base.page);
     assert_ne!(a.result, base.result);
     assert_ne!(a.result, b.result);
     assert!(a.result.starts_with("result:"));
-    assert_eq!(with_renderers(base, "sha-a,sha-b"), a);
+    assert_eq!(keys_for(&r.url, &r.options, "sha-a,sha-b"), a);
+}
+
+/// The page key's inputs as a JSON value: what [`page_text`] writes.
+fn page_inputs(url: &Url, opts: &ScrapeOptions) -> Value {
+    let mut headers: Vec<(String, &str)> = opts
+        .headers
+        .iter()
+        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str()))
+        .collect();
+    headers.sort();
+    let fetch_formats: Vec<Value> = opts
+        .formats
+        .iter()
+        .filter(|f| FETCH_TIME_FORMATS.contains(&f.name.as_str()))
+        .map(|f| json!([f.name, Value::Object(f.options.clone())]))
+        .collect();
+    json!({
+        "v": KEY_VERSION,
+        "url": normalize_url(url),
+        "headers": headers,
+        "waitFor": opts.wait_for_ms,
+        "mobile": opts.mobile,
+        "location": opts.location.as_ref().map(|l| json!([l.country, l.languages])),
+        "blockAds": opts.block_ads,
+        "skipTlsVerification": opts.skip_tls_verification,
+        "proxy": opts.proxy,
+        "actions": opts.actions,
+        "fetchFormats": fetch_formats,
+    })
+}
+
+/// The result key's inputs as a JSON value: what [`result_text`] writes.
+fn result_inputs(page_key: &str, opts: &ScrapeOptions, renderers: &str) -> Value {
+    let mut formats: Vec<(&str, &Map<String, Value>)> = opts
+        .formats
+        .iter()
+        .map(|f| (f.name.as_str(), &f.options))
+        .collect();
+    formats.sort_by_key(|(name, _)| *name);
+    let formats: Vec<Value> = formats
+        .into_iter()
+        .map(|(name, options)| json!([name, Value::Object(options.clone())]))
+        .collect();
+    json!({
+        "page": page_key,
+        "formats": formats,
+        "onlyMainContent": opts.only_main_content,
+        "includeTags": opts.include_tags,
+        "excludeTags": opts.exclude_tags,
+        "removeBase64Images": opts.remove_base64_images,
+        "parsers": crate::api::scrape_request::parsers_json(&opts.parsers),
+        "onlyCleanContent": opts.only_clean_content,
+        "redactPII": opts.redact_pii,
+        "threatProtection": opts.threat_protection,
+        "renderers": renderers,
+    })
 }
 
 #[test]
-fn keys_digest_the_canonical_text_as_before() {
-    // The digest is taken over the sorted text without building the sorted
-    // copy; it must stay the digest of that copy, or every stored entry
-    // would miss after an upgrade.
-    let reference = |v: &Value| {
-        let text = serde_json::to_string(&canonical(v)).unwrap();
-        hex::encode(Sha256::digest(text.as_bytes()))
-    };
-    let values = [
-        json!({"b": 1, "a": [{"z": null, "y": "\u{e9}\"\n"}, 2.5, -3], "c": {}}),
-        json!([{"b": {"d": 1, "c": 2}}, [], "x"]),
-        json!("plain"),
-        json!({"é": 1, "e": 2, "E": 3, "": 4}),
-    ];
-    for v in &values {
-        assert_eq!(digest(v), reference(v), "{v}");
-    }
+fn keys_digest_the_canonical_text_of_their_inputs() {
+    // The key text is written field by field; it must be the canonical
+    // serialisation (keys sorted, no spaces) of the inputs as a JSON value.
+    let canonical_text = |v: &Value| serde_json::to_string(&canonical(v)).unwrap();
+    let sha = |text: &str| hex::encode(Sha256::digest(text.as_bytes()));
     for extra in [
         json!({}),
         json!({"formats": ["markdown", {"type": "json", "prompt": "p", "schema": {"b": 2, "a": 1}}]}),
-        json!({"headers": {"X-A": "1"}, "location": {"country": "DE"}, "actions": [{"type": "wait", "milliseconds": 5}]}),
+        json!({"headers": {"X-A": "1", "b": "q\"x"}, "location": {"country": "DE", "languages": ["de"]},
+               "actions": [{"type": "wait", "milliseconds": 5}]}),
+        json!({"formats": [{"type": "screenshot", "viewport": {"width": 800, "height": 600}}, "markdown", "branding"]}),
+        json!({"parsers": [{"type": "pdf", "maxPages": 2}], "includeTags": ["b", "a"], "excludeTags": ["nav"]}),
+        json!({"parsers": [], "redactPII": true, "onlyCleanContent": true, "onlyMainContent": false}),
+        json!({"url": "https://EXAMPLE.com:443/a%7eb?q=1#frag", "mobile": true, "waitFor": 250, "proxy": "basic"}),
+        json!({"url": "https://app.example/#/inbox", "blockAds": false, "skipTlsVerification": false}),
     ] {
         let r = req(extra.clone());
-        let inputs = page_inputs(&r.url, &r.options);
-        assert_eq!(
-            keys(&r.url, &r.options).page,
-            format!("page:{}", reference(&inputs)),
-            "{extra}"
-        );
+        for renderers in ["", "0123abcd"] {
+            let k = keys_for(&r.url, &r.options, renderers);
+            let mut text = Vec::new();
+            page_text(&mut text, &r.url, &r.options);
+            let page = canonical_text(&page_inputs(&r.url, &r.options));
+            assert_eq!(String::from_utf8(text).unwrap(), page, "{extra}");
+            assert_eq!(k.page, format!("page:{}", sha(&page)), "{extra}");
+            let mut text = Vec::new();
+            result_text(&mut text, &k.page, &r.options, renderers);
+            let result = canonical_text(&result_inputs(&k.page, &r.options, renderers));
+            assert_eq!(String::from_utf8(text).unwrap(), result, "{extra}");
+            assert_eq!(k.result, format!("result:{}", sha(&result)), "{extra}");
+        }
     }
+    // Values the validator would not pass but the text must still get
+    // right: nested objects in actions, escapes, non-ASCII.
+    let mut r = req(json!({}));
+    r.options.actions =
+        vec![json!({"type": "x", "b": {"z": 1, "y": [2.5, -3, null, {"d": "\u{e9}\"\n", "c": {}}]}})];
+    r.options.headers = vec![("X-\u{e9}".into(), "\u{1}\\".into())];
+    let mut text = Vec::new();
+    page_text(&mut text, &r.url, &r.options);
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        canonical_text(&page_inputs(&r.url, &r.options))
+    );
+    // Parsers with fields of their own: written as `parsers_json` has them.
+    let mut r = req(json!({"parsers": [{"type": "pdf", "maxPages": 2}]}));
+    let extra: Map<String, Value> = serde_json::from_value(json!({"z": {"b": 1, "a": 2}, "a": "x"})).unwrap();
+    r.options.parsers[0].extra = extra;
+    let mut text = Vec::new();
+    result_text(&mut text, "page:x", &r.options, "");
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        canonical_text(&result_inputs("page:x", &r.options, ""))
+    );
+}
+
+#[test]
+fn keys_are_the_same_in_every_process() {
+    // A fixed request's keys, as computed when KEY_VERSION 2 was made: a
+    // change here would make every stored entry miss after an upgrade, so
+    // it must come with a KEY_VERSION bump (and a new value here). Checked
+    // outside Rust: sha256 of Python's `json.dumps(d, separators=(",", ":"),
+    // sort_keys=True)` of the description (defaults: proxy auto, TLS
+    // verification skipped, the pdf parser in auto mode) gives the same.
+    let r = req(json!({"formats": ["markdown"], "headers": {"Accept-Language": "de"}}));
+    let k = keys_for(&r.url, &r.options, "");
+    assert_eq!(
+        k.page,
+        "page:c4289d18fa33463ae74d25f807d123e4554405f902de52613e9a0f4585e4ba20"
+    );
+    assert_eq!(
+        k.result,
+        "result:a1c24319370dad0cbc484f2de16f5f3f793c8823a5ae412dd7d0ce97c5a906a2"
+    );
 }

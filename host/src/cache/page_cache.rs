@@ -90,7 +90,7 @@ impl PageCache {
     }
 
     /// [`PageCache::lookup`] with the result key tied to `renderers` (see
-    /// [`key::with_renderers`]): after a plugin changes, stored responses are
+    /// [`key::keys_for`]): after a plugin changes, stored responses are
     /// not served, stored pages are rendered again.
     pub async fn lookup_for(
         &self,
@@ -99,7 +99,7 @@ impl PageCache {
         renderers: &str,
         now_ms: i64,
     ) -> (Lookup, CacheKeys) {
-        let keys = key::with_renderers(key::keys(url, opts), renderers);
+        let keys = key::keys_for(url, opts, renderers);
         let plan = policy::plan(opts, url);
         if let Some(d) = policy::before_lookup(&plan) {
             return (from_decision(d), keys);

@@ -65,15 +65,14 @@ impl Registry {
         Ok(())
     }
 
-    /// The loaded plugins' hashes, sorted and comma-joined: the identity of
-    /// the code that renders formats, which the page cache's result keys
-    /// include. Made once per registry, not once per scrape.
+    /// The identity of the code that renders formats, which the page
+    /// cache's result keys include: the sha256 (hex) of the loaded plugins'
+    /// hashes, sorted and comma-joined; empty when none is loaded. Made once
+    /// per registry, not once per scrape, and 64 characters however many
+    /// plugins there are (a key hashes it on every scrape).
     pub fn renderers(&self) -> &str {
-        self.renderers.get_or_init(|| {
-            let mut hashes: Vec<&str> = self.plugins.iter().map(|p| p.sha256.as_str()).collect();
-            hashes.sort_unstable();
-            hashes.join(",")
-        })
+        self.renderers
+            .get_or_init(|| renderers_of(self.plugins.iter().map(|p| p.sha256.as_str())))
     }
 
     /// The format plugin serving `format`, if any.
@@ -117,6 +116,17 @@ impl Registry {
     }
 }
 
+/// [`Registry::renderers`] of plugins with these hashes.
+fn renderers_of<'a>(hashes: impl Iterator<Item = &'a str>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hashes: Vec<&str> = hashes.collect();
+    if hashes.is_empty() {
+        return String::new();
+    }
+    hashes.sort_unstable();
+    hex::encode(Sha256::digest(hashes.join(",").as_bytes()))
+}
+
 /// Request validation asks the registry which plugin formats and converter
 /// parsers exist.
 impl Catalog for Registry {
@@ -139,5 +149,27 @@ impl Catalog for Registry {
             .collect();
         names.sort();
         names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::renderers_of;
+
+    #[test]
+    fn the_renderers_identity_is_one_digest_of_the_sorted_hashes() {
+        assert_eq!(renderers_of(std::iter::empty()), "", "no plugins: no identity");
+        let ab = renderers_of(["sha-a", "sha-b"].into_iter());
+        assert_eq!(ab.len(), 64);
+        assert_eq!(
+            renderers_of(["sha-b", "sha-a"].into_iter()),
+            ab,
+            "load order does not matter"
+        );
+        assert_ne!(renderers_of(["sha-a", "sha-c"].into_iter()), ab);
+        assert_ne!(renderers_of(["sha-a"].into_iter()), ab);
+        // The digest of the text the keys used to hash whole.
+        use sha2::{Digest, Sha256};
+        assert_eq!(ab, hex::encode(Sha256::digest(b"sha-a,sha-b")));
     }
 }
