@@ -97,12 +97,19 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
         last_start: None,
         seen: Seen::default(),
         stopped: false,
-        long_names: names::LongNames::new(),
+        long_names: names::LongNames::kept(),
         attrs: Vec::new(),
         builder,
     };
     tok.run();
-    (tok.builder, tok.seen)
+    let Tokenizer {
+        builder,
+        seen,
+        long_names,
+        ..
+    } = tok;
+    long_names.keep();
+    (builder, seen)
 }
 
 pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
