@@ -127,6 +127,9 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
             Some(b) if b.is_ascii_alphabetic() => {
                 self.pos = lt + 1;
                 let name = self.tag_name();
+                // Noted before the attributes are read: a start tag cut off by the end of
+                // the input, never emitted, is the last tag read anyway.
+                self.last_start = Some((lt + 1, self.pos));
                 self.tag_attributes_kind(name, StartTag);
                 true
             }
@@ -158,6 +161,18 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         } else {
             self.long_names.atom(name)
         }
+    }
+
+    /// The atom of the last start tag's name (see `last_start`), for the end tag that
+    /// closes a raw text element.
+    pub(super) fn last_start_name(&mut self) -> LocalName {
+        let Some((start, end)) = self.last_start else {
+            return LocalName::from("");
+        };
+        let fold = self.src[start..end]
+            .iter()
+            .any(|&b| NAME_CLASS[b as usize] & NAME_FOLD != 0);
+        self.name_atom(start, end, fold)
     }
 
     /// Reads a tag name from `pos` (its first byte is a letter).
@@ -284,8 +299,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         Some(())
     }
 
-    /// Emits a tag read to its `>`, noting what a start tag tells later reads (its name
-    /// for the raw text modes' end tag, a `<base>`), back in the data state.
+    /// Emits a tag read to its `>`, noting a `<base>` start tag, back in the data state.
     #[inline(always)]
     fn emit_tag(
         &mut self,
@@ -297,7 +311,6 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     ) {
         if kind == StartTag {
             self.seen.base |= name == html5ever::local_name!("base");
-            self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
         self.emit_tag_token(Tag {
