@@ -31,7 +31,7 @@ use html5ever::tokenizer::{TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{LocalName, ParseOpts};
+use html5ever::ParseOpts;
 pub(crate) use sink::Sink;
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
