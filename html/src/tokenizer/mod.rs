@@ -24,6 +24,7 @@ mod tag;
 mod tests;
 
 use dom_query::{Document, NodeId};
+use html5ever::ParseOpts;
 use html5ever::tendril::StrTendril;
 pub(crate) use html5ever::tokenizer::Token;
 use html5ever::tokenizer::states::RawKind;
@@ -31,7 +32,6 @@ use html5ever::tokenizer::{TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::ParseOpts;
 pub(crate) use sink::Sink;
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
