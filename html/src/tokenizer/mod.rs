@@ -24,6 +24,7 @@ mod tag;
 mod tests;
 
 use dom_query::{Document, NodeId};
+use html5ever::ParseOpts;
 use html5ever::tendril::StrTendril;
 pub(crate) use html5ever::tokenizer::Token;
 use html5ever::tokenizer::states::RawKind;
@@ -31,7 +32,6 @@ use html5ever::tokenizer::{TokenSink, TokenSinkResult};
 use html5ever::tree_builder::TreeBuilder;
 #[cfg(test)]
 use html5ever::tree_builder::TreeBuilderOpts;
-use html5ever::{LocalName, ParseOpts};
 pub(crate) use sink::Sink;
 
 /// Parses a full HTML document with `opts` (html5ever's tree builder, this tokenizer).
@@ -97,12 +97,19 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
         last_start: None,
         seen: Seen::default(),
         stopped: false,
-        long_names: names::LongNames::new(),
+        long_names: names::LongNames::kept(),
         attrs: Vec::new(),
         builder,
     };
     tok.run();
-    (tok.builder, tok.seen)
+    let Tokenizer {
+        builder,
+        seen,
+        long_names,
+        ..
+    } = tok;
+    long_names.keep();
+    (builder, seen)
 }
 
 pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
@@ -212,8 +219,10 @@ pub(super) struct Tokenizer<'a, B: Construct> {
     buf: &'a StrTendril,
     pos: usize,
     mode: Mode,
-    /// Name of the last start tag emitted ("appropriate end tag" checks).
-    last_start: Option<LocalName>,
+    /// Where the name of the last start tag read is in the input, as it is written there
+    /// ("appropriate end tag" checks): noted as two offsets, not an atom cloned per start
+    /// tag, for the few raw text elements that ask.
+    last_start: Option<(usize, usize)>,
     /// What the tags held (see [`Seen`]).
     seen: Seen,
     /// The tree builder gave up: tokens are no longer handed on.
@@ -432,7 +441,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         };
         self.text(run, lt);
         self.pos = after;
-        let name = self.last_start.clone().unwrap_or_else(|| LocalName::from(""));
+        let name = self.last_start_name();
         self.mode = Mode::Data;
         self.tag_attributes_kind(name, html5ever::tokenizer::EndTag);
         true
@@ -441,8 +450,10 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     /// When `src[lt..]` is `</` + the last start tag's name (ASCII case-insensitive) + one of
     /// whitespace, `/`, `>`: the index just after the name.
     fn appropriate_end_tag(&self, lt: usize) -> Option<usize> {
-        let name = self.last_start.as_ref()?;
-        let name = name.as_bytes();
+        // The name as written: its folded atom matches a candidate that is all letters,
+        // ignoring case, exactly when the bytes written do.
+        let (from, to) = self.last_start?;
+        let name = &self.src[from..to];
         let start = lt + 2;
         let end = start + name.len();
         if self.src.get(lt + 1) != Some(&b'/') || end >= self.src.len() {

@@ -2,22 +2,43 @@
 //! bytes is not an inline atom, so `LocalName::from` hashes it (the static set's hash) and,
 //! for a name outside the static set (`data-*`, `aria-*` and most others), looks it up in
 //! the global dynamic set as well. Pages repeat their long names, so a small table keyed
-//! by a cheap hash of the bytes hands back the atom made for the same bytes before.
+//! by a cheap hash of the bytes hands back the atom made for the same bytes before. Pages
+//! repeat one another's long names too (`hreflang`, `aria-label`, `data-src`), so each
+//! thread keeps its table from one page to the next ([`LongNames::kept`]).
+
+use std::cell::Cell;
 
 use html5ever::LocalName;
 
 /// Slots in the table (a power of two).
 const SLOTS: usize = 64;
 
-/// Atoms of long names met so far in one page, one per slot (a later name that maps to
-/// the same slot replaces it).
+/// Atoms of long names met so far, one per slot (a later name that maps to the same slot
+/// replaces it).
+#[derive(Default)]
 pub(super) struct LongNames {
     slots: Vec<Option<LocalName>>,
 }
 
+thread_local! {
+    /// The table of the last page tokenized on this thread (at most [`SLOTS`] atoms held).
+    static KEPT: Cell<LongNames> = const { Cell::new(LongNames::new()) };
+}
+
 impl LongNames {
-    pub(super) fn new() -> LongNames {
+    pub(super) const fn new() -> LongNames {
         LongNames { slots: Vec::new() }
+    }
+
+    /// The table this thread kept from its last page (empty at first): taken, so a
+    /// tokenizer owns it while it runs.
+    pub(super) fn kept() -> LongNames {
+        KEPT.with(Cell::take)
+    }
+
+    /// Keeps the table for this thread's next page.
+    pub(super) fn keep(self) {
+        KEPT.with(|kept| kept.set(self));
     }
 
     /// The atom of `name` (what `LocalName::from(name)` makes), from the table when a
@@ -71,6 +92,20 @@ mod tests {
             assert_eq!(atom, LocalName::from(name.as_str()));
             assert_eq!(&*atom, name.as_str());
         }
+    }
+
+    #[test]
+    fn a_kept_table_hands_its_atoms_to_the_next_page() {
+        let mut names = LongNames::kept();
+        let atom = names.atom("data-kept-name");
+        names.keep();
+        let next = LongNames::kept();
+        let held = next.slots.iter().flatten().any(|a| *a == atom);
+        next.keep();
+        assert!(held, "the next page's table holds the atom made before");
+        // Another thread starts with a table of its own.
+        let other = std::thread::spawn(|| LongNames::kept().slots.is_empty()).join();
+        assert_eq!(other.ok(), Some(true));
     }
 
     #[test]

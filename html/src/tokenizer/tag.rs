@@ -68,7 +68,34 @@ pub(super) fn inline_atom(src: &[u8], start: usize, end: usize) -> LocalName {
     LocalName::pack_inline(bytes << 8, len as u8)
 }
 
-impl<B: Construct> Tokenizer<'_, B> {
+/// The end of a name in `src` that goes on at `from` (the first byte whose class is in
+/// `stop`, or the end of the input), and whether a byte before it needs [`fold_name`].
+fn name_end(src: &[u8], from: usize, stop: u8) -> (usize, bool) {
+    let mut classes = 0;
+    let mut end = from;
+    while let Some(&b) = src.get(end) {
+        let class = NAME_CLASS[b as usize];
+        if class & stop != 0 {
+            break;
+        }
+        classes |= class;
+        end += 1;
+    }
+    (end, classes & NAME_FOLD != 0)
+}
+
+/// The first index from `pos` of `src` that is not ASCII whitespace (or its end).
+fn skip_ws(src: &[u8], mut pos: usize) -> usize {
+    while let Some(&b) = src.get(pos) {
+        if !is_ws(b) {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+impl<'a, B: Construct> Tokenizer<'a, B> {
     /// At `<` in the data state. Reads the markup that starts here and returns true, or
     /// returns false when the `<` is text.
     pub(super) fn tag_open(&mut self) -> bool {
@@ -100,6 +127,9 @@ impl<B: Construct> Tokenizer<'_, B> {
             Some(b) if b.is_ascii_alphabetic() => {
                 self.pos = lt + 1;
                 let name = self.tag_name();
+                // Noted before the attributes are read: a start tag cut off by the end of
+                // the input, never emitted, is the last tag read anyway.
+                self.last_start = Some((lt + 1, self.pos));
                 self.tag_attributes_kind(name, StartTag);
                 true
             }
@@ -110,22 +140,6 @@ impl<B: Construct> Tokenizer<'_, B> {
             }
             _ => false,
         }
-    }
-
-    /// The end of a name that goes on at `from` (the first byte whose class is in `stop`, or
-    /// the end of the input), and whether a byte before it needs [`fold_name`].
-    fn name_end(&self, from: usize, stop: u8) -> (usize, bool) {
-        let mut classes = 0;
-        let mut end = from;
-        while let Some(&b) = self.src.get(end) {
-            let class = NAME_CLASS[b as usize];
-            if class & stop != 0 {
-                break;
-            }
-            classes |= class;
-            end += 1;
-        }
-        (end, classes & NAME_FOLD != 0)
     }
 
     /// The name `src[start..end]` as an atom, folded when `fold` says it must be. The
@@ -149,10 +163,22 @@ impl<B: Construct> Tokenizer<'_, B> {
         }
     }
 
+    /// The atom of the last start tag's name (see `last_start`), for the end tag that
+    /// closes a raw text element.
+    pub(super) fn last_start_name(&mut self) -> LocalName {
+        let Some((start, end)) = self.last_start else {
+            return LocalName::from("");
+        };
+        let fold = self.src[start..end]
+            .iter()
+            .any(|&b| NAME_CLASS[b as usize] & NAME_FOLD != 0);
+        self.name_atom(start, end, fold)
+    }
+
     /// Reads a tag name from `pos` (its first byte is a letter).
     fn tag_name(&mut self) -> LocalName {
         let start = self.pos;
-        let (end, fold) = self.name_end(start, NAME_END);
+        let (end, fold) = name_end(self.src, start, NAME_END);
         self.pos = end;
         self.name_atom(start, end, fold)
     }
@@ -172,7 +198,9 @@ impl<B: Construct> Tokenizer<'_, B> {
         }
     }
 
-    /// [`Self::tag_attributes_kind`]; None at EOF.
+    /// [`Self::tag_attributes_kind`]; None at EOF. The input and the read position are
+    /// held in locals through the attribute loop (`self.pos` is written once, at the `>`),
+    /// so the loop does not reload them after each call it makes.
     fn tag_rest(&mut self, name: LocalName, kind: TagKind) -> Option<()> {
         // A tag's attributes are handed on in a vector of their exact number: the element
         // keeps it for the life of the tree, and most tags with attributes have one or two
@@ -181,33 +209,33 @@ impl<B: Construct> Tokenizer<'_, B> {
         // tokenizer's scratch vector (its room kept from tag to tag: no growth), copied out
         // at the end. The scratch is empty here: every tag emitted leaves it so, and after
         // EOF inside a tag (a `None` return, which may leave some) no tag is read again;
-        // cleared all the same, so a tag never inherits another's attributes.
+        // cleared all the same (when not empty: no call otherwise), so a tag never
+        // inherits another's attributes.
         debug_assert!(self.attrs.is_empty());
-        self.attrs.clear();
+        if !self.attrs.is_empty() {
+            self.attrs.clear();
+        }
+        let src: &'a [u8] = self.src;
+        let mut pos = self.pos;
         let mut first: Option<Attribute> = None;
         let mut duplicate = false;
         let mut self_closing = false;
-        let len = self.src.len();
         loop {
             // Before attribute name.
-            while self.pos < len && is_ws(self.src[self.pos]) {
-                self.pos += 1;
-            }
-            if self.pos >= len {
-                return None;
-            }
-            match self.src[self.pos] {
+            pos = skip_ws(src, pos);
+            let b = *src.get(pos)?;
+            match b {
                 b'>' => {
-                    self.pos += 1;
+                    pos += 1;
                     break;
                 }
                 b'/' => {
                     // Self-closing start tag state.
-                    self.pos += 1;
-                    match self.src.get(self.pos) {
+                    pos += 1;
+                    match src.get(pos) {
                         None => return None,
                         Some(b'>') => {
-                            self.pos += 1;
+                            pos += 1;
                             self_closing = true;
                             break;
                         }
@@ -217,21 +245,16 @@ impl<B: Construct> Tokenizer<'_, B> {
                 _ => {}
             }
             // Attribute name: a leading `=` belongs to the name.
-            let start = self.pos;
-            let first_folds = NAME_CLASS[self.src[start] as usize] & NAME_FOLD != 0;
-            let (end, fold) = self.name_end(start + 1, NAME_END | NAME_EQ);
-            self.pos = end;
+            let start = pos;
+            let first_folds = NAME_CLASS[b as usize] & NAME_FOLD != 0;
+            let (end, fold) = name_end(src, start + 1, NAME_END | NAME_EQ);
             let attr_name = self.name_atom(start, end, first_folds || fold);
             // After attribute name.
-            while self.pos < len && is_ws(self.src[self.pos]) {
-                self.pos += 1;
-            }
-            let value = if self.src.get(self.pos) == Some(&b'=') {
-                self.pos += 1;
-                while self.pos < len && is_ws(self.src[self.pos]) {
-                    self.pos += 1;
-                }
-                self.attribute_value()?
+            pos = skip_ws(src, end);
+            let value = if src.get(pos) == Some(&b'=') {
+                let (value, next) = self.attribute_value(skip_ws(src, pos + 1))?;
+                pos = next;
+                value
             } else {
                 StrTendril::new()
             };
@@ -246,7 +269,9 @@ impl<B: Construct> Tokenizer<'_, B> {
                     value,
                 };
                 match first.take() {
-                    None if self.attrs.is_empty() => first = Some(attr),
+                    // `first` is `None` here: the `None` `replace` hands back is forgotten
+                    // rather than dropped (an assignment would call its drop glue).
+                    None if self.attrs.is_empty() => std::mem::forget(first.replace(attr)),
                     None => self.attrs.push(attr),
                     Some(one) => {
                         self.attrs.push(one);
@@ -254,12 +279,13 @@ impl<B: Construct> Tokenizer<'_, B> {
                     }
                 }
             }
-            if self.pos >= len {
+            if pos >= src.len() {
                 return None;
             }
             // After a quoted value the next byte must separate; otherwise it starts the
             // next attribute (a parse error) -- both read as "before attribute name".
         }
+        self.pos = pos;
         let attrs = match first {
             Some(one) => vec![one],
             None if self.attrs.is_empty() => Vec::new(),
@@ -273,8 +299,7 @@ impl<B: Construct> Tokenizer<'_, B> {
         Some(())
     }
 
-    /// Emits a tag read to its `>`, noting what a start tag tells later reads (its name
-    /// for the raw text modes' end tag, a `<base>`), back in the data state.
+    /// Emits a tag read to its `>`, noting a `<base>` start tag, back in the data state.
     #[inline(always)]
     fn emit_tag(
         &mut self,
@@ -286,7 +311,6 @@ impl<B: Construct> Tokenizer<'_, B> {
     ) {
         if kind == StartTag {
             self.seen.base |= name == html5ever::local_name!("base");
-            self.last_start = Some(name.clone());
         }
         self.mode = Mode::Data;
         self.emit_tag_token(Tag {
@@ -299,36 +323,34 @@ impl<B: Construct> Tokenizer<'_, B> {
     }
 
     /// Before attribute value at `pos` (whitespace skipped): reads a quoted or unquoted
-    /// value. None at EOF (the tag is dropped).
-    fn attribute_value(&mut self) -> Option<StrTendril> {
-        let len = self.src.len();
-        match self.src.get(self.pos).copied() {
+    /// value, and returns it with the index after it. None at EOF (the tag is dropped).
+    /// In line: its one caller is the attribute loop.
+    #[inline(always)]
+    fn attribute_value(&self, pos: usize) -> Option<(StrTendril, usize)> {
+        let src = self.src;
+        match src.get(pos).copied() {
             None => None,
             Some(q @ (b'"' | b'\'')) => {
-                let start = self.pos + 1;
+                let start = pos + 1;
                 // The closing quote, unless a `&` or NUL comes first: then the value
                 // needs decoding, and its quote is looked for from there.
-                let first = super::scan::find_quote_or_ref(q, &self.src[start..])? + start;
-                if self.src[first] == q {
-                    self.pos = first + 1;
-                    return Some(self.piece(start, first));
+                let first = super::scan::find_quote_or_ref(q, &src[start..])? + start;
+                if src[first] == q {
+                    return Some((self.piece(start, first), first + 1));
                 }
-                let close = super::scan::find_byte(q, &self.src[first..])? + first;
-                self.pos = close + 1;
-                Some(self.value(start, close))
+                let close = super::scan::find_byte(q, &src[first..])? + first;
+                Some((self.value(start, close), close + 1))
             }
-            Some(b'>') => Some(StrTendril::new()),
+            Some(b'>') => Some((StrTendril::new(), pos)),
             Some(_) => {
-                let start = self.pos;
-                let mut end = start;
-                while end < len && !is_ws(self.src[end]) && self.src[end] != b'>' {
+                let mut end = pos;
+                while end < src.len() && !is_ws(src[end]) && src[end] != b'>' {
                     end += 1;
                 }
-                if end >= len {
+                if end >= src.len() {
                     return None;
                 }
-                self.pos = end;
-                Some(self.value(start, end))
+                Some((self.value(pos, end), end))
             }
         }
     }

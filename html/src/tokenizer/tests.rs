@@ -100,6 +100,10 @@ fn raw_text_elements() {
         "<style>unterminated </st",
         "<title>a</title x=\"1\" / >b",
         "<pre>\nfirst</pre><pre>&#10;second</pre>",
+        // The start tag's name as written, in any case, against the end tag's.
+        "<TiTlE lang=\"en\">a</tItLe><p>b",
+        "<sTyLe media=x>p{}</STYLE\t>y",
+        "<textarea rows=2>a</textare></textarea>b",
     ] {
         same(html);
     }
