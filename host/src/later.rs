@@ -33,7 +33,7 @@ pub fn drop_later<T: 'static>(value: T) {
         pile.len() >= MAX_PILE
     });
     if full {
-        drop_pile();
+        drop_now();
     }
 }
 
@@ -42,8 +42,9 @@ pub fn waiting() -> usize {
     PILE.with(|pile| pile.borrow().len())
 }
 
-/// Drops this thread's pile now.
-fn drop_pile() {
+/// Drops this thread's pile now (also what a serving thread does once its
+/// runtime has stopped, when no task is left to do it).
+pub fn drop_now() {
     SCHEDULED.with(|s| s.set(false));
     // Taken out first: a value's drop may itself call `drop_later`.
     let pile = PILE.with(|pile| std::mem::take(&mut *pile.borrow_mut()));
@@ -63,9 +64,9 @@ impl Drop for AfterResponse {
         match tokio::runtime::Handle::try_current() {
             // Only a one-thread runtime runs the task where the pile is.
             Ok(rt) if rt.runtime_flavor() == tokio::runtime::RuntimeFlavor::CurrentThread => {
-                rt.spawn(async { drop_pile() });
+                rt.spawn(async { drop_now() });
             }
-            _ => drop_pile(),
+            _ => drop_now(),
         }
     }
 }
@@ -83,33 +84,37 @@ mod tests {
         }
     }
 
-    fn one_thread_runtime() -> tokio::runtime::Runtime {
-        tokio::runtime::Builder::new_current_thread().build().unwrap()
-    }
-
-    #[test]
-    fn off_a_busy_serving_thread_a_value_is_dropped_at_once() {
-        std::thread::spawn(|| {
-            let drops = Rc::new(Cell::new(0));
-            // Not a serving thread.
-            drop_later(Counted(drops.clone()));
-            assert_eq!(drops.get(), 1);
-            // A serving thread with no request in flight (lanes 50–53 are no other test's).
-            crate::lane::enter(50);
-            drop_later(Counted(drops.clone()));
-            assert_eq!(drops.get(), 2);
-            assert_eq!(waiting(), 0);
+    /// Runs `test` on a thread of its own marked as serving thread `lane`
+    /// (lanes 50–53 are no other test's), with a drop counter.
+    fn on_lane(lane: usize, test: impl FnOnce(&Rc<Cell<usize>>) + Send + 'static) {
+        std::thread::spawn(move || {
+            crate::lane::enter(lane);
+            test(&Rc::new(Cell::new(0)));
         })
         .join()
         .unwrap();
     }
 
     #[test]
-    fn the_pile_is_dropped_after_the_response_task_yields() {
+    fn off_a_busy_serving_thread_a_value_is_dropped_at_once() {
         std::thread::spawn(|| {
-            crate::lane::enter(51);
             let drops = Rc::new(Cell::new(0));
-            let rt = one_thread_runtime();
+            drop_later(Counted(drops.clone()));
+            assert_eq!(drops.get(), 1, "not a serving thread");
+        })
+        .join()
+        .unwrap();
+        on_lane(50, |drops| {
+            drop_later(Counted(drops.clone()));
+            assert_eq!(drops.get(), 1, "a serving thread with no request in flight");
+            assert_eq!(waiting(), 0);
+        });
+    }
+
+    #[test]
+    fn the_pile_is_dropped_after_the_response_task_yields() {
+        on_lane(51, |drops| {
+            let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
             rt.block_on(async {
                 let request = crate::lane::request();
                 let response = AfterResponse;
@@ -125,16 +130,12 @@ mod tests {
                 assert_eq!(drops.get(), 2, "dropped once the task yielded");
                 assert_eq!(waiting(), 0);
             });
-        })
-        .join()
-        .unwrap();
+        });
     }
 
     #[test]
     fn a_full_pile_is_dropped_at_once() {
-        std::thread::spawn(|| {
-            crate::lane::enter(52);
-            let drops = Rc::new(Cell::new(0));
+        on_lane(52, |drops| {
             let _request = crate::lane::request();
             for _ in 0..MAX_PILE - 1 {
                 drop_later(Counted(drops.clone()));
@@ -143,24 +144,18 @@ mod tests {
             drop_later(Counted(drops.clone()));
             assert_eq!(drops.get(), MAX_PILE);
             assert_eq!(waiting(), 0);
-        })
-        .join()
-        .unwrap();
+        });
     }
 
     #[test]
     fn outside_a_one_thread_runtime_the_response_drops_the_pile_itself() {
-        std::thread::spawn(|| {
-            crate::lane::enter(53);
-            let drops = Rc::new(Cell::new(0));
+        on_lane(53, |drops| {
             let request = crate::lane::request();
             drop_later(Counted(drops.clone()));
             // No runtime here: nothing could run a task later.
             drop(AfterResponse);
             assert_eq!(drops.get(), 1);
             drop(request);
-        })
-        .join()
-        .unwrap();
+        });
     }
 }

@@ -64,8 +64,10 @@ pub async fn serve(
                     // `block_on`: keep driving them until `Lanes` is dropped.
                     let _ = exiting.wait_for(|e| *e).await;
                 });
-                // Tasks the handlers spawned end with the runtime.
+                // Tasks the handlers spawned end with the runtime; what a
+                // request left to free after its response goes now.
                 drop(runtime);
+                crate::later::drop_now();
             })?;
         lanes.push(tx);
         finished.push(done_rx);

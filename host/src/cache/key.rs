@@ -77,15 +77,22 @@ pub fn keys_for(url: &Url, opts: &ScrapeOptions, renderers: &str) -> CacheKeys {
     CacheKeys { page, result }
 }
 
-/// The canonical text of everything that changes what is fetched (or which
-/// engine fetches it).
-fn page_text(out: &mut Vec<u8>, url: &Url, opts: &ScrapeOptions) {
+/// The request's headers, names lower-cased, in order (the order they were
+/// sent in and the names' case change nothing).
+fn sorted_headers(opts: &ScrapeOptions) -> Vec<(String, &str)> {
     let mut headers: Vec<(String, &str)> = opts
         .headers
         .iter()
         .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str()))
         .collect();
     headers.sort();
+    headers
+}
+
+/// The canonical text of everything that changes what is fetched (or which
+/// engine fetches it).
+fn page_text(out: &mut Vec<u8>, url: &Url, opts: &ScrapeOptions) {
+    let headers = sorted_headers(opts);
     let fetch_formats: Vec<(&str, SortedMap)> = opts
         .formats
         .iter()

@@ -189,12 +189,7 @@ fn renderers_change_only_the_result_key() {
 
 /// The page key's inputs as a JSON value: what [`page_text`] writes.
 fn page_inputs(url: &Url, opts: &ScrapeOptions) -> Value {
-    let mut headers: Vec<(String, &str)> = opts
-        .headers
-        .iter()
-        .map(|(k, v)| (k.to_ascii_lowercase(), v.as_str()))
-        .collect();
-    headers.sort();
+    let headers = sorted_headers(opts);
     let fetch_formats: Vec<Value> = opts
         .formats
         .iter()
