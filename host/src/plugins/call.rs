@@ -388,20 +388,20 @@ impl Call {
                 PluginCallErrorKind::Instantiate(format!("{err:#}"))
             }),
         };
-        // The run slot is free now; the store (its instance slot with it) is
-        // dropped once the response is written: its reset and unmapping are
-        // not the response's wait.
-        // Only while half the instance slots are free: the stores that wait
-        // never keep a later call (of this request, say) from a slot.
+        if let Some(plugin) = plugin {
+            plugin.stats.record(started.elapsed(), kind.is_err());
+            crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
+        }
+        // The run slot is free now. The store, and its instance slot with it,
+        // is dropped once the response is written (its reset and unmapping
+        // are not the response's wait), but only while half the instance
+        // slots are free: waiting stores never keep a later call (of this
+        // request, say) from a slot.
         store.data_mut().permit.release();
         if instance.semaphore().available_permits() >= spare_instances {
             crate::later::drop_later((store, instance));
         } else {
             drop((store, instance));
-        }
-        if let Some(plugin) = plugin {
-            plugin.stats.record(started.elapsed(), kind.is_err());
-            crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
         }
         kind.map_err(|kind| PluginCallError {
             plugin: plugin_name,
