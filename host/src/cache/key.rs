@@ -13,7 +13,7 @@
 //! ([`Canon`]), not built as a `serde_json::Value` first; the tests hold it
 //! to the canonical serialisation of the same description as a value.
 
-use crate::api::scrape_request::{ParserSpec, ScrapeOptions};
+use crate::api::scrape_request::{ScrapeOptions, parsers_json};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
@@ -129,7 +129,7 @@ fn result_text(out: &mut Vec<u8>, page_key: &str, opts: &ScrapeOptions, renderer
         .map(|f| (f.name.as_str(), SortedMap(&f.options)))
         .collect();
     formats.sort_by_key(|(name, _)| *name);
-    let parsers: Vec<Parser> = opts.parsers.iter().map(Parser).collect();
+    let parsers = parsers_json(&opts.parsers);
     let mut c = Canon::open(out);
     c.field("excludeTags", &opts.exclude_tags);
     c.field("formats", &formats);
@@ -137,7 +137,7 @@ fn result_text(out: &mut Vec<u8>, page_key: &str, opts: &ScrapeOptions, renderer
     c.field("onlyCleanContent", &opts.only_clean_content);
     c.field("onlyMainContent", &opts.only_main_content);
     c.field("page", page_key);
-    c.field("parsers", &parsers);
+    c.field("parsers", &Sorted(&parsers));
     c.field("redactPII", &opts.redact_pii.as_ref().map(Sorted));
     c.field("removeBase64Images", &opts.remove_base64_images);
     c.field("renderers", renderers);
@@ -147,14 +147,9 @@ fn result_text(out: &mut Vec<u8>, page_key: &str, opts: &ScrapeOptions, renderer
 
 /// `prefix` and the sha256 (lower-case hex) of `text`.
 fn key_of(prefix: &str, text: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(text);
-    let mut key = String::with_capacity(prefix.len() + 2 * digest.len());
+    let mut key = String::with_capacity(prefix.len() + 64);
     key.push_str(prefix);
-    for b in digest {
-        key.push(HEX[usize::from(b >> 4)] as char);
-        key.push(HEX[usize::from(b & 15)] as char);
-    }
+    key.push_str(&hex::encode(Sha256::digest(text)));
     key
 }
 
@@ -185,39 +180,6 @@ impl<'a> Canon<'a> {
 
     fn close(self) {
         self.out.push(b'}');
-    }
-}
-
-/// A parser of `parsers` as the request describes it: its extra fields with
-/// `type`, `mode` and `maxPages` (when set), keys sorted.
-struct Parser<'a>(&'a ParserSpec);
-
-impl Serialize for Parser<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let p = self.0;
-        let max_pages = p.max_pages.map(Value::from);
-        let (kind, mode) = (Value::from(p.kind.as_str()), Value::from(p.mode.as_str()));
-        let mut entries: Vec<(&str, &Value)> = p
-            .extra
-            .iter()
-            .filter(|(k, _)| match k.as_str() {
-                "type" | "mode" => false,
-                "maxPages" => max_pages.is_none(),
-                _ => true,
-            })
-            .map(|(k, v)| (k.as_str(), v))
-            .collect();
-        entries.push(("type", &kind));
-        entries.push(("mode", &mode));
-        if let Some(n) = &max_pages {
-            entries.push(("maxPages", n));
-        }
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut map = serializer.serialize_map(Some(entries.len()))?;
-        for (k, v) in entries {
-            map.serialize_entry(k, &Sorted(v))?;
-        }
-        map.end()
     }
 }
 
