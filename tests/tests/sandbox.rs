@@ -2,7 +2,8 @@
 //! an endless loop, a memory bomb and a typed error each fail only their own
 //! request, name the plugin, and leave the server serving normal scrapes;
 //! a looping plugin does not stall concurrent requests, and is stopped even
-//! when it is the first call after an idle spell.
+//! when it is the first call after an idle spell; a call waiting for a slot
+//! waits no longer than its request's timeout.
 
 use distill_e2e::{Plugins, Reply, ServerOptions, TestServer, get, scrape, site};
 use serde_json::json;
@@ -281,6 +282,58 @@ async fn formats_and_converters_have_their_own_run_slots() {
         parsed.elapsed
     );
 
+    for handle in [first, second] {
+        handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
+    }
+}
+
+/// A call waiting for a run slot waits no longer than its request's
+/// timeout: with the only format slot held by a loop (10 s) and another loop
+/// queued, a markdown scrape with a 1.5 s timeout answers 408 at about 1.5 s,
+/// naming the plugin, rather than after the loops' 10 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn waiting_for_a_run_slot_ends_at_the_request_timeout() {
+    let server = TestServer::start(
+        ServerOptions {
+            plugins: Plugins::ShippedAnd(&["misbehave"]),
+            ..ServerOptions::default()
+        }
+        .env("DISTILL_PLUGIN_CONCURRENCY", "1"),
+    );
+    let looping = |url: String| {
+        tokio::spawn(async move {
+            let body = json!({
+                "url": site().url("/article.html"),
+                "formats": [{ "type": "misbehave", "mode": "loop" }],
+                "timeout": 10_000
+            });
+            scrape(&url, &body).await
+        })
+    };
+    let (first, second) = (
+        looping(server.url().to_string()),
+        looping(server.url().to_string()),
+    );
+    let deadline = Instant::now() + Duration::from_secs(8);
+    while server.metric("distill_plugin_calls_waiting").await < 1.0 {
+        assert!(Instant::now() < deadline, "no loop waited for the held slot");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    let body = json!({ "url": site().url("/article.html"), "formats": ["markdown"], "timeout": 1500 });
+    let r = scrape(server.url(), &body).await;
+    r.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(r.error().contains("plugin 'markdown'"), "{}", r.pretty());
+    assert!(
+        r.elapsed >= Duration::from_millis(1000) && r.elapsed < Duration::from_secs(5),
+        "the 1500 ms timeout took {:?}",
+        r.elapsed
+    );
+    assert!(
+        !first.is_finished() && !second.is_finished(),
+        "the loops ended before the waiting scrape was checked"
+    );
+    // The loops end at their own timeouts.
     for handle in [first, second] {
         handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
     }

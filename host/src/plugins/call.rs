@@ -103,6 +103,18 @@ impl CallLimits {
             plugin_timeout_ms: plugin.manifest.timeout_ms.unwrap_or(0) as u64,
         }
     }
+
+    /// What a call that ran out of time failed with: the request's timeout
+    /// or the plugin's own time limit, whichever was the deadline.
+    fn timeout_kind(&self) -> PluginCallErrorKind {
+        if self.deadline_is_request {
+            PluginCallErrorKind::RequestTimeout
+        } else {
+            PluginCallErrorKind::PluginTimeout {
+                limit_ms: self.plugin_timeout_ms,
+            }
+        }
+    }
 }
 
 /// One call in progress: its store (holding the run slot), its instance
@@ -162,7 +174,10 @@ impl PluginRuntime {
         }
     }
 
-    /// Waits for a call slot of `kind` and builds the call's store.
+    /// Waits for an instance slot and a call slot of `kind`, then builds the
+    /// call's store. The wait ends at the call's deadline: a call that gets
+    /// no slot in time fails as a call that ran out of time would, instead
+    /// of waiting for whichever calls hold the slots.
     async fn begin(
         &self,
         kind: SlotKind,
@@ -170,14 +185,29 @@ impl PluginRuntime {
         request_id: &str,
         limits: CallLimits,
         grants: Grants,
-    ) -> Call {
-        let instance = self
-            .instances()
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the instance semaphore is never closed");
-        let permit = CallPermit::acquire(self.permits(kind).clone()).await;
+    ) -> Result<Call, PluginCallError> {
+        let slots = async {
+            let instance = self
+                .instances()
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the instance semaphore is never closed");
+            (instance, CallPermit::acquire(self.permits(kind).clone()).await)
+        };
+        let Ok((instance, permit)) = tokio::time::timeout_at(limits.deadline.into(), slots).await else {
+            tracing::warn!(
+                plugin,
+                request_id,
+                "no plugin slot became free before the call's deadline; the call did not run"
+            );
+            let kind = limits.timeout_kind();
+            crate::telemetry::plugin_call(plugin, outcome_label(Some(&kind)), Duration::ZERO);
+            return Err(PluginCallError {
+                plugin: plugin.to_string(),
+                kind,
+            });
+        };
         let state = CallState::new(
             plugin,
             request_id,
@@ -200,7 +230,7 @@ impl PluginRuntime {
             }
         });
         store.set_epoch_deadline(1);
-        Call {
+        Ok(Call {
             plugin: plugin.to_string(),
             store,
             _instance: instance,
@@ -208,7 +238,7 @@ impl PluginRuntime {
             _ticking: ticking,
             limits,
             started: Instant::now(),
-        }
+        })
     }
 
     /// Renders `format` with a format plugin; returns the format's value as
@@ -256,7 +286,7 @@ impl PluginRuntime {
                 limits,
                 grants,
             )
-            .await;
+            .await?;
         call.store.data_mut().format = Some(format.to_string());
         let result = guard_deadline(&call.limits, pre.render(&mut call.store, format, page, options)).await;
         let notes = std::mem::take(&mut call.store.data_mut().llm_notes);
@@ -288,7 +318,7 @@ impl PluginRuntime {
                 limits,
                 self.grants(plugin),
             )
-            .await;
+            .await?;
         let result = guard_deadline(&call.limits, pre.convert(&mut call.store, file, options)).await;
         call.finish(Some(plugin), result)
     }
@@ -322,7 +352,8 @@ impl PluginRuntime {
                 limits,
                 Grants::none_while_loading(),
             )
-            .await;
+            .await
+            .map_err(|e| e.to_string())?;
         let (store, limits) = (&mut call.store, &call.limits);
         let result = guard_deadline(limits, async { Ok(Ok(prepared.info(store).await?)) }).await;
         call.finish(None, result).map_err(|e| e.to_string())
@@ -373,13 +404,7 @@ impl Call {
                     limit_mib: (limits.memory_cap >> 20) as u64,
                 }
             } else if matches!(err.downcast_ref::<Trap>(), Some(Trap::Interrupt)) {
-                if limits.deadline_is_request {
-                    PluginCallErrorKind::RequestTimeout
-                } else {
-                    PluginCallErrorKind::PluginTimeout {
-                        limit_ms: limits.plugin_timeout_ms,
-                    }
-                }
+                limits.timeout_kind()
             } else if err.downcast_ref::<Trap>().is_some() {
                 // The response gets one line; the log gets the wasm backtrace.
                 tracing::warn!(plugin = %plugin_name, "plugin trapped: {err:?}");
@@ -390,7 +415,11 @@ impl Call {
         };
         if let Some(plugin) = plugin {
             plugin.stats.record(started.elapsed(), kind.is_err());
-            crate::telemetry::plugin_call(&plugin_name, outcome_label(&kind), started.elapsed());
+            crate::telemetry::plugin_call(
+                &plugin_name,
+                outcome_label(kind.as_ref().err()),
+                started.elapsed(),
+            );
         }
         // The run slot is free now. The store, and its instance slot with it,
         // is dropped once the response is written (its reset and unmapping
@@ -410,16 +439,16 @@ impl Call {
     }
 }
 
-/// The `outcome` label of a finished call.
-fn outcome_label<T>(kind: &Result<T, PluginCallErrorKind>) -> &'static str {
-    match kind {
-        Ok(_) => "ok",
-        Err(PluginCallErrorKind::RequestTimeout) => "request_timeout",
-        Err(PluginCallErrorKind::PluginTimeout { .. }) => "plugin_timeout",
-        Err(PluginCallErrorKind::OutOfMemory { .. }) => "out_of_memory",
-        Err(PluginCallErrorKind::Trap(_)) => "trap",
-        Err(PluginCallErrorKind::Rejected(_)) => "rejected",
-        Err(PluginCallErrorKind::Instantiate(_)) => "instantiate",
+/// The `outcome` label of a finished call: `ok`, or what it failed with.
+fn outcome_label(failed: Option<&PluginCallErrorKind>) -> &'static str {
+    match failed {
+        None => "ok",
+        Some(PluginCallErrorKind::RequestTimeout) => "request_timeout",
+        Some(PluginCallErrorKind::PluginTimeout { .. }) => "plugin_timeout",
+        Some(PluginCallErrorKind::OutOfMemory { .. }) => "out_of_memory",
+        Some(PluginCallErrorKind::Trap(_)) => "trap",
+        Some(PluginCallErrorKind::Rejected(_)) => "rejected",
+        Some(PluginCallErrorKind::Instantiate(_)) => "instantiate",
     }
 }
 
