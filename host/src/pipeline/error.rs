@@ -56,6 +56,8 @@ pub enum PipelineError {
         error: PluginCallError,
         timeout_ms: u64,
     },
+    /// The request's timeout passed while `stage` waited its turn.
+    Timeout { stage: &'static str, timeout_ms: u64 },
     /// A bug: something panicked. The id is in the log.
     Internal { error_id: String },
 }

@@ -9,6 +9,7 @@ use crate::api::ScrapeOptions;
 use distill_html::{CleanOptions, PageText, ParsedPage};
 use serde_json::{Map, Value};
 use std::sync::{Arc, LazyLock};
+use std::time::Instant;
 use tokio::sync::Semaphore;
 use url::Url;
 
@@ -79,12 +80,14 @@ impl Default for Wanted {
 /// Prepares `html` (off the async workers when it is large and the thread
 /// has other requests: the page moves to the blocking thread rather than
 /// being copied). The page itself is parsed, not a copy of it; the raw HTML
-/// comes back as a `String` only if [`Wanted::raw`].
+/// comes back as a `String` only if [`Wanted::raw`]. Waiting for a
+/// large-page slot ends at `deadline`.
 pub async fn prepare(
     html: PageText,
     url: &Url,
     opts: &ScrapeOptions,
     wanted: Wanted,
+    deadline: Instant,
 ) -> Result<PreparedPage, PipelineError> {
     if html.len() <= INLINE_LIMIT {
         return prepare_sync(html, url, opts, wanted);
@@ -93,7 +96,11 @@ pub async fn prepare(
         return prepare_sync(html, url, opts, wanted);
     }
     let (url, opts) = (url.clone(), opts.clone());
-    in_slot(&LARGE_PAGE_SLOTS, move || prepare_sync(html, &url, &opts, wanted)).await?
+    let timeout_ms = opts.timeout_ms;
+    in_slot(&LARGE_PAGE_SLOTS, deadline, timeout_ms, move || {
+        prepare_sync(html, &url, &opts, wanted)
+    })
+    .await?
 }
 
 /// A free slot of `slots` when the large work on a page of `len` bytes may
@@ -108,17 +115,26 @@ fn here_if_alone(slots: &Arc<Semaphore>, len: usize) -> Option<tokio::sync::Owne
     Arc::clone(slots).try_acquire_owned().ok()
 }
 
-/// Runs `work` on a blocking thread once one of `slots` is free. The slot
-/// moves into the blocking task and is given back when `work` ends, whether
-/// or not the caller still waits for it (a dropped future does not stop a
-/// blocking task).
+/// Runs `work` on a blocking thread once one of `slots` is free, or fails
+/// with the request's timeout (`timeout_ms`) if none is free by `deadline`.
+/// The slot moves into the blocking task and is given back when `work` ends,
+/// whether or not the caller still waits for it (a dropped future does not
+/// stop a blocking task).
 async fn in_slot<R: Send + 'static>(
     slots: &Arc<Semaphore>,
+    deadline: Instant,
+    timeout_ms: u64,
     work: impl FnOnce() -> R + Send + 'static,
 ) -> Result<R, PipelineError> {
-    let slot = Arc::clone(slots)
-        .acquire_owned()
+    let slot = tokio::time::timeout_at(deadline.into(), Arc::clone(slots).acquire_owned())
         .await
+        .map_err(|_| {
+            tracing::warn!("no large-page slot became free before the request's deadline");
+            PipelineError::Timeout {
+                stage: "waiting for a slot to prepare a large page",
+                timeout_ms,
+            }
+        })?
         .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
@@ -187,7 +203,7 @@ mod tests {
         let request = tokio::spawn({
             let slots = Arc::clone(&slots);
             async move {
-                in_slot(&slots, move || {
+                in_slot(&slots, far(), 30_000, move || {
                     started_tx.send(()).unwrap();
                     finish_rx.recv().unwrap();
                 })
@@ -210,6 +226,32 @@ mod tests {
         // Given back once the work ends.
         let back = tokio::time::timeout(Duration::from_secs(10), Arc::clone(&slots).acquire_owned()).await;
         assert!(back.is_ok(), "the slot came back when the work ended");
+    }
+
+    /// A deadline no test reaches.
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
+    #[tokio::test]
+    async fn waiting_for_a_slot_ends_at_the_deadline() {
+        let slots = Arc::new(Semaphore::new(0));
+        let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let deadline = Instant::now() + Duration::from_millis(100);
+        let waited = in_slot(&slots, deadline, 100, {
+            let ran = Arc::clone(&ran);
+            move || ran.store(true, std::sync::atomic::Ordering::SeqCst)
+        })
+        .await;
+        match waited {
+            Err(PipelineError::Timeout { timeout_ms, .. }) => assert_eq!(timeout_ms, 100),
+            other => panic!("expected the request's timeout, got {other:?}"),
+        }
+        assert!(Instant::now() >= deadline);
+        assert!(
+            !ran.load(std::sync::atomic::Ordering::SeqCst),
+            "the work never ran"
+        );
     }
 
     const PAGE: &str = "<html><head><title>T</title></head><body><article><h1>Head</h1>\
@@ -239,7 +281,7 @@ mod tests {
             tokens: true,
             ..Wanted::default()
         };
-        let moved = prepare(PageText::new(&big), &url, &options(), wanted)
+        let moved = prepare(PageText::new(&big), &url, &options(), wanted, far())
             .await
             .unwrap();
         let here = prepare_sync(PageText::new(&big), &url, &options(), wanted).unwrap();
@@ -305,7 +347,7 @@ mod tests {
             let free = LARGE_PAGE_SLOTS.available_permits();
             let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
             let here = runtime
-                .block_on(prepare(PageText::new(&big), &url, &options(), wanted))
+                .block_on(prepare(PageText::new(&big), &url, &options(), wanted, far()))
                 .unwrap();
             let sync = prepare_sync(PageText::new(&big), &url, &options(), wanted).unwrap();
             assert_eq!(here.cleaned_html, sync.cleaned_html);
@@ -350,7 +392,7 @@ mod tests {
     #[tokio::test]
     async fn the_work_runs_in_a_slot_and_gives_it_back() {
         let slots = Arc::new(Semaphore::new(1));
-        let seen = in_slot(&slots, || 41 + 1).await.unwrap();
+        let seen = in_slot(&slots, far(), 30_000, || 41 + 1).await.unwrap();
         assert_eq!(seen, 42);
         assert_eq!(slots.available_permits(), 1);
     }

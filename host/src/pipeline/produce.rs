@@ -101,9 +101,9 @@ pub async fn produce(
     let mut prepared = if content.is_document {
         let mut doc_opts = opts.clone();
         doc_opts.only_main_content = false;
-        prepare(html, &content.final_url, &doc_opts, wanted).await?
+        prepare(html, &content.final_url, &doc_opts, wanted, deadline).await?
     } else {
-        prepare(html, &content.final_url, opts, wanted).await?
+        prepare(html, &content.final_url, opts, wanted, deadline).await?
     };
     let mut metadata = prepared.metadata;
     for (k, v) in content.extra_metadata {

@@ -68,6 +68,7 @@ pub fn api_error(err: PipelineError) -> ApiError {
             error,
             timeout_ms,
         } => conversion_error(error, &file, origin, timeout_ms),
+        PipelineError::Timeout { stage, timeout_ms } => ApiError::timeout(timeout_ms, stage),
         PipelineError::Internal { error_id } => ApiError::unknown(&error_id),
     }
 }
@@ -235,6 +236,19 @@ mod tests {
         assert_eq!(
             (t.status, t.code),
             (StatusCode::REQUEST_TIMEOUT, "SCRAPE_TIMEOUT")
+        );
+        let waited = api_error(PipelineError::Timeout {
+            stage: "waiting for a slot to prepare a large page",
+            timeout_ms: 2000,
+        });
+        assert_eq!(
+            (waited.status, waited.code),
+            (StatusCode::REQUEST_TIMEOUT, "SCRAPE_TIMEOUT")
+        );
+        assert!(
+            waited.message.contains("2000 ms, while waiting for a slot"),
+            "{}",
+            waited.message
         );
         let dns = api_error(PipelineError::Fetch {
             error: FetchError::Dns {
