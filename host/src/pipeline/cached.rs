@@ -12,8 +12,8 @@ use crate::cache::key::{self, CacheKeys};
 use crate::cache::policy::{self, Decision};
 use crate::cache::store::now_ms;
 use crate::cache::{Lookup, PageCache};
-use crate::fetch::FetchedPage;
 use crate::fetch::engine::Engine;
+use crate::fetch::{FetchError, FetchedPage};
 use crate::services::Services;
 use serde_json::Value;
 use std::sync::Arc;
@@ -149,7 +149,8 @@ fn source(decision: Decision) -> Result<Source, PipelineError> {
 
 /// Fetches `req.url` live (with the browser fallback, [`super::fallback`]). When the page may be stored, concurrent identical
 /// requests (same page key) share one fetch, and its leader stores the page
-/// before the others get it, so later requests find it in the cache. Returns
+/// before the others get it, so later requests find it in the cache; a
+/// request waits for another's fetch only until its own deadline. Returns
 /// the page and when it was fetched (Unix ms).
 pub async fn fetch(
     services: &Services,
@@ -166,17 +167,21 @@ pub async fn fetch(
     };
     let shared = match (&services.cache, keys) {
         (Some(cache), Some(keys)) if key::cacheable(&req.url, opts).page => {
-            let (fetched, _role) = services
-                .fetches
-                .run(&keys.page, || async {
-                    let fetched = live().await;
-                    if let Ok((page, fetched_at)) = &fetched {
-                        save_page(cache, req, keys, page, *fetched_at).await;
-                    }
-                    fetched
-                })
-                .await;
-            fetched
+            // A caller waiting on another's fetch waits no longer than its
+            // own deadline (the other's may be much later).
+            let shared = services.fetches.run(&keys.page, || async {
+                let fetched = live().await;
+                if let Ok((page, fetched_at)) = &fetched {
+                    save_page(cache, req, keys, page, *fetched_at).await;
+                }
+                fetched
+            });
+            match tokio::time::timeout_at(deadline.into(), shared).await {
+                Ok((fetched, _role)) => fetched,
+                Err(_) => Err(FetchError::Timeout {
+                    url: req.url.to_string(),
+                }),
+            }
         }
         _ => live().await,
     };

@@ -1,7 +1,7 @@
 //! The page cache over HTTP (docs/CACHE.md, compat notes §4): hits and misses
 //! across formats, maxAge expiry, minAge and lockdown answers, persistence
 //! across a restart, zero data retention leaving no trace, coalescing of
-//! concurrent identical requests, change tracking over three page versions,
+//! concurrent identical requests (each waiting no longer than its own timeout), change tracking over three page versions,
 //! and the Redis backend (one server, then two sharing one Redis).
 //!
 //! Every test uses its own URL token, so the fixture's hit counter tells
@@ -403,6 +403,48 @@ async fn zero_data_retention_leaves_no_trace() {
     let r = scrape(server.url(), &json!({ "url": url })).await;
     assert_eq!(r.metadata()["cacheState"], "miss", "{}", r.pretty());
     assert_eq!(site().hits(&secret), 3);
+}
+
+/// A request that joins another's fetch of the same page waits only until its
+/// own timeout: the first asks for a page that takes 5 s with a 20 s timeout,
+/// the second for the same page with 1.5 s; the second answers 408 at about
+/// 1.5 s without a fetch of its own, and the first still gets the page.
+#[tokio::test]
+async fn a_request_sharing_a_slow_fetch_times_out_at_its_own_deadline() {
+    let t = unique_token("coalesce-deadline");
+    let url = site().url(&format!("/hits/{t}?ms=5000"));
+    let first = {
+        let body = json!({ "url": url, "formats": ["markdown"], "timeout": 20_000 });
+        tokio::spawn(async move { scrape(shared().url(), &body).await })
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while site().hits(&t) == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the first fetch never reached the site"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let second = scrape(
+        shared().url(),
+        &json!({ "url": url, "formats": ["markdown"], "timeout": 1500 }),
+    )
+    .await;
+    second.assert_error(408, "SCRAPE_TIMEOUT");
+    assert!(
+        second.elapsed < Duration::from_millis(3500),
+        "the 1500 ms timeout took {:?}",
+        second.elapsed
+    );
+    assert!(!first.is_finished(), "the slow page came back before the check");
+    let first = first.await.unwrap();
+    first.assert_ok();
+    assert!(
+        first.markdown().contains(&format!("Hit {t}")),
+        "{}",
+        first.pretty()
+    );
+    assert_eq!(site().hits(&t), 1, "the second request fetched the page itself");
 }
 
 #[tokio::test]
