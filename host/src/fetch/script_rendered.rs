@@ -3,7 +3,8 @@
 //! the markup as bytes ([`markup`]; no DOM is built, the body is neither
 //! validated nor copied), so the HTTP engine's every page can be checked
 //! cheaply; it stops once the page has enough visible text that no signal can
-//! apply. General signals only:
+//! apply, and does not read a page without `<script` at all ([`script_tag`]).
+//! General signals only:
 //!
 //! - the page runs script and its body has (next to) no visible text;
 //! - an app shell: an empty framework mount point (`id` root, app, __next,
@@ -22,6 +23,7 @@ mod markup;
 mod pairs;
 #[cfg(test)]
 mod reference;
+mod script_tag;
 mod visible;
 
 use markup::{Token, Tokens, attribute, element_text, lossy, text_of, trimmed};
@@ -87,6 +89,11 @@ pub fn detect(html: &str) -> Option<Signal> {
 /// [`detect`] on a body as received, read as bytes: the same answer as on its lossy
 /// decoding (invalid UTF-8 replaced), without validating or copying the body.
 pub fn detect_bytes(body: &[u8]) -> Option<Signal> {
+    // Without `<script` the reader finds no script tag: no script runs, whatever the
+    // markup, so the answer is known without reading it.
+    if !script_tag::has_script_tag(body) {
+        return None;
+    }
     let facts = scan(body);
     if !facts.runs_script {
         return None;
