@@ -112,28 +112,6 @@ pub fn encode_raw(payload: &[u8], stored_at_ms: i64, expires_at_ms: i64) -> Vec<
     frame(payload, false, stored_at_ms, expires_at_ms)
 }
 
-/// [`encode_raw`] of the payload the `parts` make end to end, laid out once
-/// in the shared slice the hot tier and the writer hold (no `Vec` first,
-/// which `Arc::from` would copy again).
-pub fn encode_raw_shared(parts: &[&[u8]], stored_at_ms: i64, expires_at_ms: i64) -> std::sync::Arc<[u8]> {
-    let len = HEADER_LEN + parts.iter().map(|p| p.len()).sum::<usize>();
-    let mut shared = std::sync::Arc::<[u8]>::new_uninit_slice(len);
-    let out = std::sync::Arc::get_mut(&mut shared).expect("a new Arc is unique");
-    let header = [
-        &[VERSION, 0][..],
-        &stored_at_ms.to_le_bytes(),
-        &expires_at_ms.to_le_bytes(),
-    ];
-    let mut at = 0;
-    for part in header.iter().chain(parts) {
-        out[at..at + part.len()].write_copy_of_slice(part);
-        at += part.len();
-    }
-    debug_assert_eq!(at, len);
-    // Safety: the loop above wrote every one of the `len` bytes.
-    unsafe { shared.assume_init() }
-}
-
 /// An encoded value in its stored form: compressed when that pays (a value
 /// already compressed is returned as it is).
 pub fn compact(encoded: &[u8]) -> Result<Vec<u8>, StoreError> {
@@ -154,15 +132,26 @@ pub fn compact_with(
 /// of bytes already compressed. `None` when it would not save an eighth (or
 /// `plain` is not within the payload): then [`compacted`] applies.
 pub fn gzip_tail(encoded: &[u8], plain: usize, gz: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-    let h = header(encoded)?;
-    let payload = &encoded[HEADER_LEN..];
+    gzip_tail_of(encoded, encoded.len(), plain, gz)
+}
+
+/// [`gzip_tail`] of a raw value `len` bytes long given only its first bytes
+/// (`prefix`: the header and at least the `plain` bytes; the rest, what `gz`
+/// inflates to, is not read).
+pub fn gzip_tail_of(
+    prefix: &[u8],
+    len: usize,
+    plain: usize,
+    gz: &[u8],
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let h = header(prefix)?;
     if h.compressed || zstd_level() == 0 {
         return Ok(None);
     }
-    let Some(head) = payload.get(..plain) else {
+    let Some(head) = prefix[HEADER_LEN..].get(..plain) else {
         return Ok(None);
     };
-    let Some(mut out) = super::gzip_tail::form(&encoded[..HEADER_LEN], head, gz, payload.len()) else {
+    let Some(mut out) = super::gzip_tail::form(&prefix[..HEADER_LEN], head, gz, len - HEADER_LEN) else {
         return Ok(None);
     };
     out[1] = FLAG_GZIP_TAIL;
@@ -291,19 +280,6 @@ mod tests {
                 "a reused context compresses alike"
             );
         }
-    }
-
-    #[test]
-    fn a_value_laid_out_from_parts_is_the_value_encoded_whole() {
-        let (head, body) = (b"DPG1\x02\0\0\0{}".as_slice(), "<p>body</p>".repeat(50));
-        let whole = [head, body.as_bytes()].concat();
-        let shared = encode_raw_shared(&[head, body.as_bytes()], 5, 9);
-        assert_eq!(&shared[..], encode_raw(&whole, 5, 9).as_slice());
-        assert_eq!(decode(&shared).unwrap().value, whole);
-        assert_eq!(
-            &encode_raw_shared(&[], 1, 2)[..],
-            encode_raw(b"", 1, 2).as_slice()
-        );
     }
 
     #[test]

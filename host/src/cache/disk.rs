@@ -242,7 +242,12 @@ impl Disk {
 
     /// Refuses an entry over [`Disk::entry_limit`].
     pub fn check_size(&self, key: &str, encoded: &[u8]) -> Result<(), StoreError> {
-        let size = key.len() + encoded.len();
+        self.check_len(key, encoded.len())
+    }
+
+    /// [`Disk::check_size`] of an encoded value `len` bytes long.
+    pub fn check_len(&self, key: &str, len: usize) -> Result<(), StoreError> {
+        let size = key.len() + len;
         if size > self.entry_limit() {
             return Err(StoreError::TooLarge {
                 size,
@@ -258,15 +263,24 @@ impl Disk {
     /// appended to the active segment first, all in one write; the
     /// transaction stores their locators.
     pub fn put_many(&self, items: &[(&str, &[u8])]) -> Result<Evicted, StoreError> {
-        let items: Vec<(&str, &[u8])> = items
+        let items: Vec<(&str, [&[u8]; 2])> = items.iter().map(|&(k, v)| (k, [v, &[][..]])).collect();
+        self.put_many_parts(&items)
+    }
+
+    /// [`Disk::put_many`] of values each in two pieces laid end to end (the
+    /// first holding the codec header): they are written from where they
+    /// are, not joined first ([`super::encoded::Encoded`]).
+    pub fn put_many_parts(&self, items: &[(&str, [&[u8]; 2])]) -> Result<Evicted, StoreError> {
+        let len = |v: &[&[u8]; 2]| v[0].len() + v[1].len();
+        let items: Vec<(&str, [&[u8]; 2])> = items
             .iter()
             .copied()
-            .filter(|(k, v)| self.check_size(k, v).is_ok())
+            .filter(|(k, v)| self.check_len(k, len(v)).is_ok())
             .collect();
         let outside: Vec<&[u8]> = items
             .iter()
-            .map(|&(_, v)| v)
-            .filter(|v| v.len() > INLINE_MAX)
+            .filter(|(_, v)| len(v) > INLINE_MAX)
+            .flat_map(|(_, v)| v.iter().copied().filter(|p| !p.is_empty()))
             .collect();
         let mut placed = if outside.is_empty() {
             None
@@ -278,15 +292,17 @@ impl Disk {
         let (evicted, total, retire);
         {
             let mut t = Tables::open(&w)?;
-            for &(key, encoded) in &items {
-                let stored_at = codec::header(encoded)?.stored_at_ms;
-                match placed.as_mut().filter(|_| encoded.len() > INLINE_MAX) {
+            for &(key, parts) in &items {
+                let n = len(&parts);
+                let stored_at = codec::header(parts[0])?.stored_at_ms;
+                match placed.as_mut().filter(|_| n > INLINE_MAX) {
                     Some((segment, offset)) => {
-                        let l = Locator::of(encoded, *segment, *offset).to_bytes();
-                        *offset += encoded.len() as u64;
-                        t.put(key, &l, encoded.len(), stored_at, Some(*segment))?;
+                        let l = Locator::of_parts(parts, *segment, *offset).to_bytes();
+                        *offset += n as u64;
+                        t.put(key, &l, n, stored_at, Some(*segment))?;
                     }
-                    None => t.put(key, encoded, encoded.len(), stored_at, None)?,
+                    None if parts[1].is_empty() => t.put(key, parts[0], n, stored_at, None)?,
+                    None => t.put(key, &parts.concat(), n, stored_at, None)?,
                 }
             }
             evicted = t.make_room(self.max_bytes, &self.segments)?;

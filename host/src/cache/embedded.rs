@@ -4,12 +4,15 @@
 //! warm the tier. A put goes into the hot tier at once and is queued for the
 //! background [`super::writer`], which compresses it and commits it to the
 //! file in batches off the request path; keys the file evicts leave the tier
-//! too. The hot tier holds values uncompressed ([`codec::encode_raw`]) so a
-//! hit from memory costs no decompression; the file holds them compressed
-//! (a page the origin gzipped: with the origin's gzip bytes).
+//! too. The hot tier holds values uncompressed ([`Encoded`]: the header and
+//! framing, then the body shared with the fetched page or the result
+//! document, not copied) so a hit from memory costs no decompression; the
+//! file holds them compressed (a page the origin gzipped: with the origin's
+//! gzip bytes), or as they are while it has room.
 
 use super::codec;
 use super::disk::{Disk, FLUSH_EVERY};
+use super::encoded::Encoded;
 use super::store::{CacheStore, StoreError, Stored, Usage, expiry, now_ms};
 use super::writer::{GzipTail, HotTier, Writer};
 use async_trait::async_trait;
@@ -45,7 +48,7 @@ impl EmbeddedStore {
         let disk = Disk::open(path, opts.max_bytes)?;
         let hot = Cache::builder()
             .max_capacity(opts.hot_max_bytes)
-            .weigher(|k: &String, v: &Arc<[u8]>| u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX))
+            .weigher(|k: &String, v: &Encoded| u32::try_from(k.len() + v.len()).unwrap_or(u32::MAX))
             .build();
         let disk = Arc::new(disk);
         let writer = Writer::start(disk.clone(), hot.clone());
@@ -107,12 +110,15 @@ impl EmbeddedStore {
         Ok(removed.len())
     }
 
-    /// A put: the value the `parts` make goes into the hot tier and is
-    /// queued for the file (with the gzip stream its body came in, if any).
+    /// A put: the value `head` then `body` make goes into the hot tier and
+    /// is queued for the file (with the gzip stream its body came in, if
+    /// any). Only the header and `head` are copied: the hot tier, the
+    /// pending map and the writer share `body`.
     async fn put_value(
         &self,
         key: &str,
-        parts: &[&[u8]],
+        head: &[u8],
+        body: bytes::Bytes,
         tail: Option<GzipTail>,
         stored_at_ms: i64,
         ttl: Duration,
@@ -121,11 +127,10 @@ impl EmbeddedStore {
         if expires <= now_ms() {
             return Ok(());
         }
-        // One allocation: the hot tier and the writer share it.
-        let raw = codec::encode_raw_shared(parts, stored_at_ms, expires);
-        if self.disk.check_size(key, &raw).is_err() {
+        let raw = Encoded::new(head, body, stored_at_ms, expires);
+        if self.disk.check_len(key, raw.len()).is_err() {
             // Only a value this large pays for compressing on the caller's side.
-            self.disk.check_size(key, &codec::compact(&raw)?)?;
+            self.disk.check_size(key, &codec::compact(&raw.to_vec())?)?;
         }
         self.hot.insert(key.to_string(), raw.clone()).await;
         self.writer.put_with(key, raw, tail);
@@ -148,8 +153,16 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| StoreError::Backend(format!("cache task: {e}")))?
 }
 
-/// Decodes an encoded value; `None` when it has expired.
-fn live(encoded: &[u8]) -> Result<Option<Stored>, StoreError> {
+/// Decodes an encoded value held in memory; `None` when it has expired.
+fn live(encoded: &Encoded) -> Result<Option<Stored>, StoreError> {
+    if encoded.header()?.expires_at_ms <= now_ms() {
+        return Ok(None);
+    }
+    encoded.decode().map(Some)
+}
+
+/// [`live`] of a value read from the file.
+fn live_stored(encoded: &[u8]) -> Result<Option<Stored>, StoreError> {
     if codec::header(encoded)?.expires_at_ms <= now_ms() {
         return Ok(None);
     }
@@ -179,9 +192,10 @@ impl CacheStore for EmbeddedStore {
         let Some(encoded) = blocking(move || disk.get(&k)).await? else {
             return Ok(None);
         };
-        let found = live(&encoded)?;
+        let found = live_stored(&encoded)?;
         if let Some(s) = &found {
-            let raw = codec::encode_raw_shared(&[&s.value], s.stored_at_ms, s.expires_at_ms);
+            let body = bytes::Bytes::copy_from_slice(&s.value);
+            let raw = Encoded::new(&[], body, s.stored_at_ms, s.expires_at_ms);
             // or_insert: a put that raced this read already put the newer value.
             self.hot.entry(key.to_string()).or_insert(raw).await;
         }
@@ -189,32 +203,24 @@ impl CacheStore for EmbeddedStore {
     }
 
     async fn put(&self, key: &str, value: &[u8], stored_at_ms: i64, ttl: Duration) -> Result<(), StoreError> {
-        self.put_parts(key, &[value], stored_at_ms, ttl).await
+        self.put_value(key, value, bytes::Bytes::new(), None, stored_at_ms, ttl)
+            .await
     }
 
-    async fn put_parts(
+    async fn put_shared(
         &self,
         key: &str,
-        parts: &[&[u8]],
+        head: &[u8],
+        body: bytes::Bytes,
+        gz: Option<bytes::Bytes>,
         stored_at_ms: i64,
         ttl: Duration,
     ) -> Result<(), StoreError> {
-        self.put_value(key, parts, None, stored_at_ms, ttl).await
-    }
-
-    async fn put_parts_gzipped(
-        &self,
-        key: &str,
-        parts: &[&[u8]],
-        gz: bytes::Bytes,
-        stored_at_ms: i64,
-        ttl: Duration,
-    ) -> Result<(), StoreError> {
-        let plain = parts
-            .split_last()
-            .map_or(0, |(_, head)| head.iter().map(|p| p.len()).sum());
-        let tail = GzipTail { plain, gz };
-        self.put_value(key, parts, Some(tail), stored_at_ms, ttl).await
+        let tail = gz.map(|gz| GzipTail {
+            plain: head.len(),
+            gz,
+        });
+        self.put_value(key, head, body, tail, stored_at_ms, ttl).await
     }
 
     async fn delete(&self, key: &str) -> Result<bool, StoreError> {

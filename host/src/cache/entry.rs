@@ -4,6 +4,7 @@
 //! per-request metadata stripped before storing and filled in on a hit.
 
 use super::escaped::Escaped;
+use super::json_string::{write_json_string, write_json_value};
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -137,6 +138,70 @@ pub fn result_to_bytes(doc: &Value) -> Vec<u8> {
 /// made of `doc`): the same bytes, copied instead of escaped again.
 pub fn result_to_bytes_escaped(doc: &Value, escaped: &Escaped) -> Vec<u8> {
     let facts = DocFacts::of(doc);
+    match doc.get("metadata").and_then(Value::as_object) {
+        Some(meta) if !has_splice_key(doc) => written_in_place(doc, meta, escaped, &facts),
+        _ => edited_copy(doc, escaped, &facts),
+    }
+}
+
+/// The stored form of a document whose `metadata` is an object, written
+/// from `doc` as it is: the metadata without the per-request fields, in the
+/// order [`edited_copy`]'s removals leave (serde_json's `remove` is a
+/// `swap_remove`), the splice point where its marker would have been (last,
+/// before the closing brace). No copy of the metadata, no marker to find.
+fn written_in_place(doc: &Value, meta: &Map<String, Value>, escaped: &Escaped, facts: &DocFacts) -> Vec<u8> {
+    let mut fields: Vec<(&String, &Value)> = meta.iter().collect();
+    for k in PER_REQUEST_METADATA {
+        if let Some(at) = fields.iter().position(|(name, _)| name.as_str() == *k) {
+            fields.swap_remove(at);
+        }
+    }
+    let mut out = Vec::with_capacity(HEADER_V2 + escaped.size_hint(doc));
+    out.resize(HEADER_V2, 0);
+    let mut splice = NO_SPLICE;
+    escaped.write_with(&mut out, doc, |out| {
+        out.push(b'{');
+        for (i, (name, value)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_json_string(out, name);
+            out.push(b':');
+            write_json_value(out, value);
+        }
+        splice = u32::try_from(out.len() - HEADER_V2).unwrap_or(NO_SPLICE);
+        out.push(b'}');
+    });
+    if splice == NO_SPLICE {
+        // A document over 4 GiB: the marker's offset would not fit either.
+        return edited_copy(doc, escaped, facts);
+    }
+    header(&mut out, splice, !fields.is_empty(), facts);
+    out.shrink_to_fit();
+    out
+}
+
+/// Whether an object key anywhere in `doc` ends with [`SPLICE_KEY`]: only
+/// such a key (followed by a value written from `0`) can make
+/// [`SPLICE_JSON`] appear in the serialised document besides the marker
+/// itself (inside a string a quote is escaped), so without one the marker
+/// is found exactly once and [`written_in_place`] stores what
+/// [`edited_copy`] does.
+fn has_splice_key(doc: &Value) -> bool {
+    match doc {
+        Value::Object(fields) => fields
+            .iter()
+            .any(|(name, value)| name.ends_with(SPLICE_KEY) || has_splice_key(value)),
+        Value::Array(items) => items.iter().any(has_splice_key),
+        _ => false,
+    }
+}
+
+/// [`result_to_bytes_escaped`] by editing a copy of the metadata: the per-request
+/// fields removed, a marker put where they go back, the marker found in the
+/// serialised document and cut out ([`framed`]). For documents without an
+/// object `metadata` or with a key that could imitate the marker.
+fn edited_copy(doc: &Value, escaped: &Escaped, facts: &DocFacts) -> Vec<u8> {
     // Only the metadata changes for storing: it alone is copied, the rest
     // (markdown, html, ...) is written from `doc` itself.
     let mut meta = doc.get("metadata").and_then(Value::as_object).cloned();
@@ -150,15 +215,25 @@ pub fn result_to_bytes_escaped(doc: &Value, escaped: &Escaped) -> Vec<u8> {
         }
         None => false,
     };
-    let mut out = Vec::with_capacity(HEADER_V2 + escaped.len() + 1024);
+    let mut out = Vec::with_capacity(HEADER_V2 + escaped.size_hint(doc));
     out.resize(HEADER_V2, 0);
     escaped.write(&mut out, doc, meta.as_ref());
-    framed(out, has_meta, &facts, |out| {
+    framed(out, has_meta, facts, |out| {
         if let Some(meta) = meta.as_mut() {
             meta.remove(SPLICE_KEY);
         }
         escaped.write(out, doc, meta.as_ref());
     })
+}
+
+/// Fills in a `DRS2` header: the splice offset, whether a comma goes before
+/// the spliced fields, the facts.
+fn header(out: &mut [u8], splice: u32, comma: bool, facts: &DocFacts) {
+    out[..4].copy_from_slice(RESULT_MAGIC);
+    out[4..8].copy_from_slice(&splice.to_le_bytes());
+    out[8] = u8::from(comma);
+    out[9..13].copy_from_slice(&facts.pages.to_le_bytes());
+    out[13] = 0; // flags, none defined yet
 }
 
 /// The stored form of a document: `out` holds [`HEADER_V2`] bytes of room,
@@ -184,11 +259,7 @@ fn framed(mut out: Vec<u8>, has_meta: bool, facts: &DocFacts, whole: impl FnOnce
             (NO_SPLICE, false)
         }
     };
-    out[..4].copy_from_slice(RESULT_MAGIC);
-    out[4..8].copy_from_slice(&splice.to_le_bytes());
-    out[8] = u8::from(comma);
-    out[9..13].copy_from_slice(&facts.pages.to_le_bytes());
-    out[13] = 0; // flags, none defined yet
+    header(&mut out, splice, comma, facts);
     out
 }
 
@@ -411,10 +482,30 @@ mod tests {
             json!({"metadata": "not an object", "html": "<p>x</p>"}),
             json!({"markdown": "no metadata"}),
             json!(["an", "array"]),
+            // Every per-request key, in an order that swaps the kept ones about.
+            json!({"metadata": {"creditsUsed": 1, "a": 1, "scrapeId": "s", "b": [1, {"c": null}],
+                "cacheState": "miss", "concurrencyLimited": false, "d": "x", "sourceURL": "u",
+                "concurrencyQueueDurationMs": 3, "cachedAt": "t"}, "markdown": "m"}),
+            json!({"metadata": {"scrapeId": "only per-request"}}),
         ];
         for doc in &docs {
             assert_eq!(result_to_bytes(doc), result_to_bytes_copied(doc), "{doc}");
         }
+        // A key that imitates the marker (anywhere, with a value written from `0`)
+        // leaves the document without a splice point, as before.
+        let imitating = [
+            json!({"metadata": {"title": "T"}, "json": {"\u{0}distill:splice": 0}}),
+            json!({"metadata": {"title": "T", "x\"\u{0}distill:splice": 0.5}}),
+            json!({"metadata": {"\u{0}distill:splice": 7, "scrapeId": "1"}}),
+            json!({"metadata": {"title": "T"}, "list": [{"k": [{"\u{0}distill:splice": 1}]}]}),
+        ];
+        for doc in &imitating {
+            assert!(has_splice_key(doc), "{doc}");
+            assert_eq!(result_to_bytes(doc), result_to_bytes_copied(doc), "{doc}");
+        }
+        let stored = result_from_bytes(&result_to_bytes(&imitating[0])).unwrap();
+        assert!(!stored.has_splice());
+        assert!(!has_splice_key(&docs[0]) && !has_splice_key(&docs[2]));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json_string::{write_json_object, write_json_string, write_json_value};
+use super::json_string::{json_size_hint, write_json_object, write_json_string, write_json_value};
 
 /// Top-level strings shorter than this are escaped where they are written: keeping them
 /// would cost a buffer each for little.
@@ -79,17 +79,56 @@ impl Escaped {
     /// Writes `doc` as `serde_json::to_writer` writes it, its escaped strings copied, and
     /// `meta` in place of its `metadata` when given (and `doc` is an object).
     pub fn write(&self, out: &mut Vec<u8>, doc: &Value, meta: Option<&Map<String, Value>>) {
+        match meta {
+            Some(meta) => self.write_with(out, doc, |out| {
+                write_json_object(out, meta, |out, _, v| write_json_value(out, v))
+            }),
+            None => self.write_fields(out, doc, None::<fn(&mut Vec<u8>)>),
+        }
+    }
+
+    /// [`Escaped::write`] with the `metadata` field's value written by `meta` (called
+    /// once, if `doc` is an object with that field).
+    pub fn write_with(&self, out: &mut Vec<u8>, doc: &Value, meta: impl FnOnce(&mut Vec<u8>)) {
+        self.write_fields(out, doc, Some(meta))
+    }
+
+    fn write_fields(&self, out: &mut Vec<u8>, doc: &Value, meta: Option<impl FnOnce(&mut Vec<u8>)>) {
         let Value::Object(fields) = doc else {
             write_json_value(out, doc);
             return;
         };
+        let mut meta = meta;
         write_json_object(out, fields, |out, name, value| {
-            match (name == "metadata", meta, self.get(name, value)) {
-                (true, Some(meta), _) => write_json_object(out, meta, |out, _, v| write_json_value(out, v)),
-                (_, _, Some(json)) => out.extend_from_slice(json),
-                (_, _, None) => write_json_value(out, value),
+            if name == "metadata"
+                && let Some(meta) = meta.take()
+            {
+                return meta(out);
+            }
+            match self.get(name, value) {
+                Some(json) => out.extend_from_slice(json),
+                None => write_json_value(out, value),
             }
         });
+    }
+
+    /// Room for `doc` written by [`Escaped::write`]: its escaped strings' length, a
+    /// generous guess for the rest ([`json_size_hint`]).
+    pub fn size_hint(&self, doc: &Value) -> usize {
+        let Value::Object(fields) = doc else {
+            return json_size_hint(doc);
+        };
+        let values: usize = fields
+            .iter()
+            .map(|(name, value)| {
+                name.len()
+                    + 4
+                    + self
+                        .get(name, value)
+                        .map_or_else(|| json_size_hint(value), <[u8]>::len)
+            })
+            .sum();
+        values + 2
     }
 }
 

@@ -5,6 +5,7 @@
 use super::*;
 use crate::cache::codec::{self, FLAG_GZIP_TAIL, HEADER_LEN};
 use crate::cache::disk::Disk;
+use crate::cache::encoded::Encoded;
 use crate::cache::store::now_ms;
 use crate::cache::tests::temp_dir;
 use crate::cache::writer::{GzipTail, HotTier, Writer};
@@ -21,11 +22,11 @@ fn gz(bytes: &[u8]) -> Vec<u8> {
 }
 
 /// A page entry's framing and body, the value they make, and the body gzipped.
-fn page(i: usize) -> (Vec<u8>, String, Arc<[u8]>, Vec<u8>) {
+fn page(i: usize) -> (Vec<u8>, String, Encoded, Vec<u8>) {
     let head = format!("DPG1 head of page {i}").into_bytes();
     let body = format!("<li><a href=\"/p/{i}\">item {i}</a> words <b>more</b></li>\n").repeat(2000);
     let now = now_ms();
-    let raw = codec::encode_raw_shared(&[&head, body.as_bytes()], now, now + 86_400_000);
+    let raw = Encoded::new(&head, body.clone().into(), now, now + 86_400_000);
     let packed = gz(body.as_bytes());
     (head, body, raw, packed)
 }
@@ -33,6 +34,13 @@ fn page(i: usize) -> (Vec<u8>, String, Arc<[u8]>, Vec<u8>) {
 #[test]
 fn the_form_reads_back_as_the_value() {
     let (head, _, raw, packed) = page(1);
+    // Given the value's first bytes only, the same form.
+    let of_head = codec::gzip_tail_of(raw.head(), raw.len(), head.len(), &packed);
+    let raw = raw.to_vec();
+    assert_eq!(
+        of_head.unwrap(),
+        codec::gzip_tail(&raw, head.len(), &packed).unwrap()
+    );
     let form = codec::gzip_tail(&raw, head.len(), &packed)
         .unwrap()
         .expect("pays");
@@ -50,6 +58,7 @@ fn the_form_reads_back_as_the_value() {
 #[test]
 fn hostile_forms_are_refused() {
     let (head, _, raw, packed) = page(2);
+    let raw = raw.to_vec();
     let form = codec::gzip_tail(&raw, head.len(), &packed).unwrap().unwrap();
     // A plain length past the end, a body with no length, a cut stream, garbage.
     let mut long = form.clone();
@@ -93,7 +102,7 @@ async fn the_writer_stores_the_origin_bytes_under_half_the_cap_and_past_it() {
     let kept = stored("p0");
     assert_eq!(kept[1], FLAG_GZIP_TAIL, "the origin's bytes, not the raw value");
     assert!(kept.ends_with(&packed));
-    assert_eq!(codec::decode(&kept).unwrap(), codec::decode(&first).unwrap());
+    assert_eq!(codec::decode(&kept).unwrap(), first.decode().unwrap());
     // Past half the cap (raw values fill it), still the origin's bytes.
     let mut i = 1;
     while disk.has_room_for_raw() {

@@ -35,13 +35,21 @@ pub enum Form<'a> {
 impl Locator {
     /// The locator of `encoded` written at `offset` of `segment`.
     pub fn of(encoded: &[u8], segment: u32, offset: u64) -> Locator {
+        Locator::of_parts([encoded, &[]], segment, offset)
+    }
+
+    /// [`Locator::of`] the value `parts` make end to end (the header within
+    /// the first).
+    pub fn of_parts(parts: [&[u8]; 2], segment: u32, offset: u64) -> Locator {
         let mut header = [0u8; HEADER_LEN];
-        header.copy_from_slice(&encoded[..HEADER_LEN]);
+        header.copy_from_slice(&parts[0][..HEADER_LEN]);
+        let mut crc = crc32fast::Hasher::new();
+        parts.iter().for_each(|p| crc.update(p));
         Locator {
             segment,
             offset,
-            len: u32::try_from(encoded.len()).expect("values are under 4 GiB"),
-            crc: crc32fast::hash(encoded),
+            len: u32::try_from(parts[0].len() + parts[1].len()).expect("values are under 4 GiB"),
+            crc: crc.finalize(),
             header,
         }
     }
@@ -132,5 +140,18 @@ mod tests {
         assert!(back.check(&bad).is_err());
         assert!(matches!(parse(&v).unwrap(), Form::Inline(_)));
         assert_eq!(header(&v).unwrap().expires_at_ms, 22);
+    }
+
+    #[test]
+    fn a_value_in_two_pieces_has_the_locator_of_the_whole() {
+        let v = codec::encode_raw(&(0..3000u32).map(|i| (i * 7) as u8).collect::<Vec<_>>(), 11, 22);
+        for split in [HEADER_LEN, HEADER_LEN + 1, 1000, v.len()] {
+            let (a, b) = v.split_at(split);
+            assert_eq!(
+                Locator::of_parts([a, b], 5, 77),
+                Locator::of(&v, 5, 77),
+                "{split}"
+            );
+        }
     }
 }

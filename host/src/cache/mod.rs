@@ -8,6 +8,8 @@
 //!   [`compact`] keeps the tables' accounting and compacts segments;
 //!   [`disk_verify`] checks a closed file.
 //! - [`writer`]: the embedded store's background writer (batches, compression).
+//! - [`encoded`]: a value as the hot tier and the writer hold it (header and
+//!   framing, then the body shared, not copied).
 //! - [`redis_store`]: the shared backend (`DISTILL_CACHE_URL=redis://...`).
 //! - [`codec`]: the entry bytes both backends store (header + zstd, or
 //!   [`gzip_tail`]: a page stored with the gzip bytes its origin sent).
@@ -32,6 +34,7 @@ pub mod diff;
 pub mod disk;
 pub mod disk_verify;
 pub mod embedded;
+pub mod encoded;
 pub mod entry;
 pub mod escaped;
 pub mod factory;

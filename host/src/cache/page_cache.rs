@@ -139,18 +139,11 @@ impl PageCache {
         let mut saved = Saved::default();
         if let (true, Some(page)) = (allowed.page, page) {
             let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| page.engine_data.contains_key(*f)));
-            let head = page.head();
-            saved.page = match &page.wire_gzip {
-                // The body as the origin gzipped it: the store keeps those bytes.
-                Some(gz) => {
-                    let parts: &[&[u8]] = &[&head, &page.body];
-                    let put = self
-                        .store
-                        .put_parts_gzipped(&keys.page, parts, gz.clone(), now_ms, ttl);
-                    written(&keys.page, put.await)
-                }
-                None => self.write(&keys.page, &[&head, &page.body], now_ms, ttl).await,
-            };
+            // The body is shared with the fetched page, not copied; the
+            // gzip bytes it came in, if any, are what the store keeps.
+            let (head, body, gz) = (page.head(), page.body.clone(), page.wire_gzip.clone());
+            let put = self.store.put_shared(&keys.page, &head, body, gz, now_ms, ttl);
+            saved.page = written(&keys.page, put.await);
         }
         if let (true, Some(doc)) = (allowed.result, doc) {
             saved.result = self.write_result(keys, doc, &Escaped::default(), now_ms).await;
@@ -179,8 +172,10 @@ impl PageCache {
 
     async fn write_result(&self, keys: &CacheKeys, doc: &Value, escaped: &Escaped, now_ms: i64) -> bool {
         let ttl = self.ttl_for(MEDIA_FIELDS.iter().any(|f| doc.get(*f).is_some()));
-        let bytes = result_to_bytes_escaped(doc, escaped);
-        self.write(&keys.result, &[&bytes], now_ms, ttl).await
+        // The entry's buffer becomes the stored value's body as it is.
+        let bytes = bytes::Bytes::from(result_to_bytes_escaped(doc, escaped));
+        let put = self.store.put_shared(&keys.result, &[], bytes, None, now_ms, ttl);
+        written(&keys.result, put.await)
     }
 
     /// The store's time to live, capped for entries that point at media.
@@ -200,10 +195,6 @@ impl PageCache {
                 None
             }
         }
-    }
-
-    async fn write(&self, key: &str, parts: &[&[u8]], now_ms: i64, ttl: Duration) -> bool {
-        written(key, self.store.put_parts(key, parts, now_ms, ttl).await)
     }
 }
 

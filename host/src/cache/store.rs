@@ -68,31 +68,22 @@ pub trait CacheStore: Send + Sync + 'static {
     /// stored.
     async fn put(&self, key: &str, value: &[u8], stored_at_ms: i64, ttl: Duration) -> Result<(), StoreError>;
 
-    /// [`CacheStore::put`] of the value the `parts` make end to end (a page
-    /// entry's framing and its body), for a backend that can lay them out
-    /// without joining them first.
-    async fn put_parts(
+    /// [`CacheStore::put`] of the value `head` then `body` make (a page
+    /// entry's framing and its body, or a document's bytes after no head),
+    /// for a backend that can keep `body` where it is instead of joining the
+    /// two. `gz`: the body as its origin gzipped it, which a backend that
+    /// compresses what it stores may store instead of compressing the body
+    /// again.
+    async fn put_shared(
         &self,
         key: &str,
-        parts: &[&[u8]],
+        head: &[u8],
+        body: bytes::Bytes,
+        _gz: Option<bytes::Bytes>,
         stored_at_ms: i64,
         ttl: Duration,
     ) -> Result<(), StoreError> {
-        self.put(key, &parts.concat(), stored_at_ms, ttl).await
-    }
-
-    /// [`CacheStore::put_parts`] of a page whose last part (the body) came
-    /// gzipped from its origin as `gz`: a backend that compresses what it
-    /// stores may store those bytes instead of compressing the body again.
-    async fn put_parts_gzipped(
-        &self,
-        key: &str,
-        parts: &[&[u8]],
-        _gz: bytes::Bytes,
-        stored_at_ms: i64,
-        ttl: Duration,
-    ) -> Result<(), StoreError> {
-        self.put_parts(key, parts, stored_at_ms, ttl).await
+        self.put(key, &[head, &body].concat(), stored_at_ms, ttl).await
     }
 
     /// Removes `key`; true when something was removed.

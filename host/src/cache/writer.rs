@@ -22,6 +22,7 @@
 
 use super::codec;
 use super::disk::Disk;
+use super::encoded::Encoded;
 use super::store::StoreError;
 use crate::scratch::Scratch;
 use moka::future::Cache;
@@ -52,19 +53,20 @@ const BATCH: usize = 128;
 /// durable only once a second anyway ([`super::disk::FLUSH_EVERY`]).
 const LINGER: Duration = Duration::from_millis(200);
 
-/// The hot tier: key → encoded value (uncompressed form).
-pub type HotTier = Cache<String, Arc<[u8]>>;
+/// The hot tier: key → encoded value (uncompressed form, its body shared
+/// with the page or document it was made of: [`Encoded`]).
+pub type HotTier = Cache<String, Encoded>;
 
 /// Puts queued but not yet in the file: key → the value queued last.
 #[derive(Default, Clone)]
-pub struct Pending(Arc<Mutex<HashMap<String, Arc<[u8]>>>>);
+pub struct Pending(Arc<Mutex<HashMap<String, Encoded>>>);
 
 impl Pending {
-    pub fn get(&self, key: &str) -> Option<Arc<[u8]>> {
+    pub fn get(&self, key: &str) -> Option<Encoded> {
         self.0.lock().expect("pending lock").get(key).cloned()
     }
 
-    fn insert(&self, key: &str, value: Arc<[u8]>) {
+    fn insert(&self, key: &str, value: Encoded) {
         self.0
             .lock()
             .expect("pending lock")
@@ -77,9 +79,9 @@ impl Pending {
 
     /// Forgets `key` if `value` is still what is pending for it (a newer
     /// put of the same key stays).
-    fn written(&self, key: &str, value: &Arc<[u8]>) {
+    fn written(&self, key: &str, value: &Encoded) {
         let mut map = self.0.lock().expect("pending lock");
-        if map.get(key).is_some_and(|v| Arc::ptr_eq(v, value)) {
+        if map.get(key).is_some_and(|v| v.same(value)) {
             map.remove(key);
         }
     }
@@ -94,7 +96,7 @@ pub struct GzipTail {
 }
 
 enum Op {
-    Put(String, Arc<[u8]>, Option<GzipTail>),
+    Put(String, Encoded, Option<GzipTail>),
     Delete(String, oneshot::Sender<Result<bool, StoreError>>),
     /// Answered once every operation queued before it is done.
     Barrier(oneshot::Sender<()>),
@@ -168,13 +170,13 @@ impl Writer {
 
     /// Queues a write of `encoded` under `key`; false (and a debug log) when
     /// the queue is full and the write was dropped.
-    pub fn put(&self, key: &str, encoded: Arc<[u8]>) -> bool {
+    pub fn put(&self, key: &str, encoded: Encoded) -> bool {
         self.put_with(key, encoded, None)
     }
 
     /// [`Writer::put`] of a value whose end came gzipped (`tail`): the file
     /// gets the gzip bytes instead of a compression of the value.
-    pub fn put_with(&self, key: &str, encoded: Arc<[u8]>, tail: Option<GzipTail>) -> bool {
+    pub fn put_with(&self, key: &str, encoded: Encoded, tail: Option<GzipTail>) -> bool {
         let Some(queue) = &self.queue else {
             return false;
         };
@@ -305,7 +307,7 @@ fn linger(rx: &mpsc::Receiver<Op>, hurry: &AtomicBool) {
 
 /// A put on its way to the file: key, stored form (`None`: the queued value
 /// as it is), the queued value.
-type Put = (String, Option<Vec<u8>>, Arc<[u8]>);
+type Put = (String, Option<Vec<u8>>, Encoded);
 
 /// What a written put is taken out of.
 struct Done<'a> {
@@ -338,14 +340,19 @@ fn apply(
                 // uncompressed while the file has room (and the value fits
                 // the entry limit as it is): no CPU for disk already given.
                 let gzipped = match &tail {
-                    Some(t) => codec::gzip_tail(&encoded, t.plain, &t.gz),
+                    Some(t) => codec::gzip_tail_of(encoded.head(), encoded.len(), t.plain, &t.gz),
                     None => Ok(None),
                 };
-                let raw = || disk.has_room_for_raw() && disk.check_size(&key, &encoded).is_ok();
+                let raw = || disk.has_room_for_raw() && disk.check_len(&key, encoded.len()).is_ok();
                 let stored = match gzipped {
                     Ok(Some(form)) => Ok(Some(form)),
                     _ if raw() => Ok(None),
-                    _ => codec::compacted(&encoded, zstd.as_mut().map(|c| (c, &mut *scratch))),
+                    _ => {
+                        // Compressed from one buffer: a copy beside zstd's work.
+                        let whole = encoded.to_vec();
+                        let c = codec::compacted(&whole, zstd.as_mut().map(|c| (c, &mut *scratch)));
+                        c.map(|c| Some(c.unwrap_or(whole)))
+                    }
                 };
                 match stored {
                     Ok(stored) => puts.push((key, stored, encoded)),
@@ -396,11 +403,17 @@ fn write_puts(puts: &mut Vec<Put>, disk: &Disk, done: &Done) {
     if puts.is_empty() {
         return;
     }
-    let items: Vec<(&str, &[u8])> = puts
+    let items: Vec<(&str, [&[u8]; 2])> = puts
         .iter()
-        .map(|(k, stored, queued)| (k.as_str(), stored.as_deref().unwrap_or(queued)))
+        .map(|(k, stored, queued)| {
+            let parts = match stored {
+                Some(stored) => [stored.as_slice(), &[]],
+                None => queued.parts(),
+            };
+            (k.as_str(), parts)
+        })
         .collect();
-    let result = disk.put_many(&items);
+    let result = disk.put_many_parts(&items);
     // Written (or failed for good): reads go to the file from now on.
     for (k, _, queued) in puts.iter() {
         done.pending.written(k, queued);

@@ -15,9 +15,9 @@ fn writer(name: &str) -> (Writer, Arc<Disk>, std::path::PathBuf) {
     (Writer::start(disk.clone(), hot), disk, dir)
 }
 
-fn value(len: usize) -> Arc<[u8]> {
+fn value(len: usize) -> Encoded {
     let now = now_ms();
-    codec::encode_raw_shared(&[&vec![b'x'; len]], now, now + 86_400_000)
+    Encoded::new(&[], vec![b'x'; len].into(), now, now + 86_400_000)
 }
 
 #[tokio::test]
@@ -87,8 +87,9 @@ async fn values_are_stored_uncompressed_until_half_the_cap_then_compressed() {
     let w = Writer::start(disk.clone(), hot);
     let now = now_ms();
     let page = |i: usize| {
+        // In two pieces, as a page entry is put: its framing, then its body.
         let html = format!("<p>page {i}: words that compress well</p>\n").repeat(3000);
-        codec::encode_raw_shared(&[html.as_bytes()], now, now + 86_400_000)
+        Encoded::new(format!("DPG1 {i}").as_bytes(), html.into(), now, now + 86_400_000)
     };
     let stored = |key: &str| disk.get(key).expect("read").expect("in the file");
     // An empty file: stored as queued, nothing to decompress on a read.
@@ -111,11 +112,8 @@ async fn values_are_stored_uncompressed_until_half_the_cap_then_compressed() {
     assert!(codec::header(&kept).unwrap().compressed && kept.len() < late.len() / 4);
     assert_eq!(codec::expand(&kept).unwrap(), late.to_vec());
     // Both forms read back as what was put; the totals count what is stored.
-    assert_eq!(
-        codec::decode(&stored("p0")).unwrap(),
-        codec::decode(&first).unwrap()
-    );
-    assert_eq!(codec::decode(&kept).unwrap(), codec::decode(&late).unwrap());
+    assert_eq!(codec::decode(&stored("p0")).unwrap(), first.decode().unwrap());
+    assert_eq!(codec::decode(&kept).unwrap(), late.decode().unwrap());
     drop(w);
     drop(disk);
     let usage = Disk::verify(&path).expect("consistent file");
@@ -155,11 +153,17 @@ async fn a_key_put_over_and_over_keeps_its_last_value_once_and_frees_the_queue()
     let now = now_ms();
     let mut last = value(0);
     for i in 0..50 {
-        last = codec::encode_raw_shared(&[format!("value {i}").as_bytes()], now + i, now + 86_400_000);
+        // Two pieces of an inline-sized value: joined for the `entries` table.
+        let rest = format!("alue {i}").into_bytes().into();
+        last = Encoded::new(b"v", rest, now + i, now + 86_400_000);
         assert!(w.put("same", last.clone()));
     }
     w.sync().await.expect("the writes reach the file");
-    assert_eq!(disk.get("same").expect("read").as_deref(), Some(&last[..]));
+    assert_eq!(disk.get("same").expect("read"), Some(last.to_vec()));
+    assert_eq!(
+        last.to_vec(),
+        codec::encode_raw(b"value 49", now + 49, now + 86_400_000)
+    );
     let usage = disk.usage().expect("usage");
     assert_eq!(usage.entries, 1);
     assert_eq!(usage.bytes, ("same".len() + last.len()) as u64);

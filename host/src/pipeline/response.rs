@@ -98,20 +98,7 @@ pub fn add_engine_data(data: Value, engine_data: Map<String, Value>) -> Value {
 /// little room for escapes, every key and separator, numbers and literals at
 /// their longest. Only a capacity: a wrong guess costs one more growth, never
 /// different bytes.
-pub fn json_size_hint(data: &Value) -> usize {
-    match data {
-        Value::String(s) => s.len() + s.len() / 16 + 2,
-        Value::Array(items) => items.iter().map(|v| json_size_hint(v) + 1).sum::<usize>() + 2,
-        Value::Object(fields) => {
-            fields
-                .iter()
-                .map(|(k, v)| k.len() + 4 + json_size_hint(v))
-                .sum::<usize>()
-                + 2
-        }
-        _ => 24,
-    }
-}
+pub use crate::cache::json_string::json_size_hint;
 
 #[cfg(test)]
 mod tests {
