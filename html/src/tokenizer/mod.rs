@@ -235,12 +235,6 @@ pub(super) struct Tokenizer<'a, B: Construct> {
     builder: B,
 }
 
-/// The text of a run decoded so far, when a character reference (or an RCDATA NUL) was
-/// met in it: the run is this and then the input from where it stopped
-/// (`Tokenizer::text_with_refs`).
-#[derive(Default)]
-struct Gathered(Option<StrTendril>);
-
 /// Longest tendril held inline (tendril's `MAX_INLINE_LEN`).
 const INLINE_MAX: usize = 8;
 
@@ -351,48 +345,39 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     /// Text with character references, up to markup: the data state (`<` may
     /// start a tag; NUL is a token of its own) or RCDATA (`<title>`,
     /// `<textarea>`: only the matching end tag ends it; NUL becomes U+FFFD).
-    /// A run of text holding character references (or, in RCDATA, NULs) is handed
-    /// over as one character token, gathered in one buffer ([`Gathered`]), not as
-    /// a token per piece: the tree builder would put the pieces in one text node
-    /// anyway, growing it piece by piece (character tokens are taken character by
-    /// character, so where a token ends does not change the tree).
     fn text_with_refs(&mut self, rcdata: bool) {
         let mut run = self.pos;
         let mut at = self.pos;
-        let mut gathered = Gathered::default();
         while let Some(i) = scan::find_markup(&self.src[at..]) {
             let i = at + i;
             match self.src[i] {
                 b'&' => match self.char_ref(i, false) {
                     Some((decoded, end)) => {
-                        self.gather(&mut gathered, run, i, decoded.as_str());
+                        self.text(run, i);
+                        self.chars(decoded.as_str());
                         run = end;
                         at = end;
                     }
                     None => at = i + 1,
                 },
                 0 => {
+                    self.text(run, i);
                     if rcdata {
-                        self.gather(&mut gathered, run, i, REPLACEMENT);
+                        self.chars(REPLACEMENT);
                     } else {
-                        self.text_gathered(&mut gathered, run, i);
                         self.emit(Token::NullCharacterToken);
                     }
                     run = i + 1;
                     at = i + 1;
                 }
                 _ if rcdata => {
-                    if gathered.0.is_some() && self.appropriate_end_tag(i).is_some() {
-                        self.text_gathered(&mut gathered, run, i);
-                        run = i;
-                    }
                     if self.raw_end_tag(run, i) {
                         return;
                     }
                     at = i + 1;
                 }
                 _ => {
-                    self.text_gathered(&mut gathered, run, i);
+                    self.text(run, i);
                     self.pos = i;
                     if self.tag_open() {
                         // Markup read: still in the data state, scan on from here (what `run`
@@ -410,34 +395,8 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
                 }
             }
         }
-        self.text_gathered(&mut gathered, run, self.src.len());
+        self.text(run, self.src.len());
         self.pos = self.src.len();
-    }
-
-    /// Adds `src[run..at]` and then `decoded` (what replaced the markup at `at`) to the
-    /// text gathered. The buffer is made at the first piece, with room for the text up
-    /// to the next `<` (a decoded reference is mostly shorter than its markup; where
-    /// not, the buffer grows).
-    fn gather(&self, gathered: &mut Gathered, run: usize, at: usize, decoded: &str) {
-        let buf = gathered.0.get_or_insert_with(|| {
-            let lt = memchr::memchr(b'<', &self.src[at..]).map_or(self.src.len(), |n| at + n);
-            let room = (lt - run).max(decoded.len() + (at - run));
-            StrTendril::with_capacity(u32::try_from(room).unwrap_or(u32::MAX))
-        });
-        buf.push_slice(self.slice(run, at));
-        buf.push_slice(decoded);
-    }
-
-    /// Emits the text gathered, with `src[run..end]` after it, as one character token
-    /// (just `src[run..end]` when nothing was gathered).
-    fn text_gathered(&mut self, gathered: &mut Gathered, run: usize, end: usize) {
-        match gathered.0.take() {
-            None => self.text(run, end),
-            Some(mut buf) => {
-                buf.push_slice(self.slice(run, end));
-                self.emit_chars(buf);
-            }
-        }
     }
 
     /// RAWTEXT (`<style>`, `<xmp>`, `<iframe>`, `<noscript>` when scripting, ...).
