@@ -79,10 +79,14 @@ impl Sink {
 /// makes a median 0.019 nodes per byte, 0.030 at the 90th percentile and 0.045 at the
 /// 99th; 21 pages make more than this (they grow the list once more, as they would have
 /// anyway). A 30 KB article's room (~1,400 nodes of 80 bytes) stays below the server's
-/// 128 KiB mapping threshold (`host/src/large_alloc.rs`).
+/// 128 KiB mapping threshold (`host/src/large_alloc.rs`). At most [`MOST_NODES_RESERVED`]:
+/// a page of megabytes (mostly script, often) grows its list past that as before.
 pub(crate) fn nodes_expected(len: usize) -> usize {
-    len / 24 + 128
+    (len / 24 + 128).min(MOST_NODES_RESERVED)
 }
+
+/// Most nodes room is made for up front (5 MiB of nodes: a page of about 1.5 MB).
+const MOST_NODES_RESERVED: usize = 1 << 16;
 
 /// The node list of `tree` (`dom_query` 0.29 keeps it private and has no call to reserve
 /// room in it; it is only reserved here, never otherwise changed).
@@ -298,6 +302,8 @@ mod tests {
         let tree = &sink.doc.tree;
         assert_eq!(node_list(tree).borrow().len(), 1);
         assert!(node_list(tree).borrow().capacity() >= nodes_expected(2400));
+        assert_eq!(nodes_expected(2400), 228);
+        assert_eq!(nodes_expected(100 << 20), 1 << 16);
         let root = tree.root_id();
         for _ in 0..3 {
             tree.append_child_data_of(&root, dom_query::NodeData::Comment { contents: "x".into() });
