@@ -57,7 +57,7 @@ pub(crate) struct Seen {
 /// [`parse_document`], and what the tokenizer [`Seen`] in the tags.
 pub(crate) fn parse_document_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
     let buf = input(html);
-    let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
+    let builder = TreeBuilder::new(Sink::for_page(buf.len()), opts.tree_builder);
     let (builder, seen) = tokenize(&buf, builder);
     finished(seen, builder.sink)
 }

@@ -437,3 +437,22 @@ fn attribute_vectors() {
     assert_eq!(room("span"), Some((0, 0)));
     assert_eq!(room("i"), Some((5, 5)));
 }
+
+/// Text holding character references, wherever the tree builder takes it (the text nodes
+/// grow piece by piece as the references split the text into tokens).
+#[test]
+fn references_in_text_wherever_the_text_goes() {
+    for html in [
+        "<pre>&#10;x</pre><pre>&amp;\ny</pre><textarea>&#10;&#10;z</textarea>",
+        "<table>a&amp;b<tr><td>c&lt;d</td></tr>&gt;</table>",
+        "<head>&#32; &amp;x<body>",
+        "<title>a&amp;b</ti&lt;</title><textarea>\0&amp;</textarea>",
+        "<select>a&amp;b<option>c&gt;</select>",
+        "<svg>a&amp;<![CDATA[x]]>&lt;</svg>",
+        "<p>x&amp;y</p>z &copy</p>",
+        "<b>1&amp;<p>2&lt;</b>3&gt;",
+        "<frameset> &#32; &amp;</frameset>",
+    ] {
+        same(html);
+    }
+}

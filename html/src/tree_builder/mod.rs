@@ -414,7 +414,7 @@ impl Construct for Builder {
 /// why that builder gave up on it.
 pub(crate) fn parse_own_noting(html: &str) -> Result<(Document, Seen), Bail> {
     let buf = input(html);
-    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
+    let (builder, seen) = tokenize(&buf, Builder::new(Sink::for_page(buf.len())));
     let sink = builder.into_sink()?;
     Ok(finished(seen, sink))
 }
@@ -427,11 +427,11 @@ pub(crate) fn parse_fast_noting(html: &str, opts: ParseOpts) -> (Document, Seen)
 
 /// [`parse_fast_noting`] of the tokenizer's input as it is (see `tokenizer::input`).
 pub(crate) fn parse_fast_noting_input(buf: StrTendril, opts: ParseOpts) -> (Document, Seen) {
-    let (builder, seen) = tokenize(&buf, Builder::new(Sink::new()));
+    let (builder, seen) = tokenize(&buf, Builder::new(Sink::for_page(buf.len())));
     match builder.into_sink() {
         Ok(sink) => finished(seen, sink),
         Err(_) => {
-            let builder = TreeBuilder::new(Sink::new(), opts.tree_builder);
+            let builder = TreeBuilder::new(Sink::for_page(buf.len()), opts.tree_builder);
             let (builder, seen) = tokenize(&buf, builder);
             finished(seen, builder.sink)
         }
