@@ -87,7 +87,7 @@ print(f"  total          {total / n / 1e6:8.3f} M/request")
 # cycles, `'2`, left out): what of the total is the page's work and what not.
 PARTS = {
     "pipeline: parse, clean, metadata (prepare_sync)": "distill::pipeline::prepare::prepare_sync",
-    "pipeline: script-rendered check": "distill::fetch::script_rendered::detect_bytes",
+    "pipeline: script-rendered check": "distill::pipeline::fallback::looks_script_rendered",
     "plugin: instantiate": "FormatPre<_T>::instantiate_async::{{closure}}",
     "plugin: finish": "distill::plugins::call::Call::finish",
     "plugin: store drop": "core::ptr::drop_in_place<wasmtime::runtime::store::StoreInner<",
@@ -97,7 +97,7 @@ PARTS = {
     "cache: long strings escaped once (Escaped::of)": "distill::cache::escaped::Escaped::of",
     "response JSON from the escaped strings (respond::success_escaped)": "distill::server::respond::success_escaped",
     "cache: keys": "distill::cache::key::keys_for",
-    "cache: put (page entry copy)": "as distill::cache::store::CacheStore>::put_parts::{{closure}}",
+    "cache: puts (header and shared body)": "as distill::cache::store::CacheStore>::put_shared::{{closure}}",
     "cache writer thread (write_puts)": "distill::cache::writer::write_puts",
     "cache commits on the blocking pool (Disk::commit)": "distill::cache::disk::Disk::commit",
     "fetch (fetch_routed)": "distill::fetch::routing::fetch_routed::{{closure}}",
