@@ -233,12 +233,10 @@ async fn a_looping_plugin_does_not_stall_other_requests() {
     r.assert_error(408, "SCRAPE_TIMEOUT");
 }
 
-/// With one run slot per kind (`DISTILL_PLUGIN_CONCURRENCY=1`), a second
-/// format call waits for the slot a looping one holds, while a document's
-/// converter call runs at once in its own slot. (A parse asking for markdown
-/// also takes a format slot, for the markdown plugin.)
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn formats_and_converters_have_their_own_run_slots() {
+/// A server with one run slot per kind (`DISTILL_PLUGIN_CONCURRENCY=1`) and
+/// two looping format calls (10 s timeouts): one holds the only format slot,
+/// the other waits for it.
+async fn one_format_slot_held_and_one_call_waiting() -> (TestServer, Vec<tokio::task::JoinHandle<Reply>>) {
     let server = TestServer::start(
         ServerOptions {
             plugins: Plugins::ShippedAnd(&["misbehave"]),
@@ -256,11 +254,10 @@ async fn formats_and_converters_have_their_own_run_slots() {
             scrape(&url, &body).await
         })
     };
-    // Two looping format calls: one holds the only format slot, the other waits.
-    let (first, second) = (
+    let loops = vec![
         looping(server.url().to_string()),
         looping(server.url().to_string()),
-    );
+    ];
     let deadline = Instant::now() + Duration::from_secs(8);
     while server.metric("distill_plugin_calls_waiting").await < 1.0 {
         assert!(
@@ -269,6 +266,16 @@ async fn formats_and_converters_have_their_own_run_slots() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    (server, loops)
+}
+
+/// With a format call waiting for the slot a looping one holds
+/// ([`one_format_slot_held_and_one_call_waiting`]), a document's
+/// converter call runs at once in its own slot. (A parse asking for markdown
+/// also takes a format slot, for the markdown plugin.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn formats_and_converters_have_their_own_run_slots() {
+    let (server, loops) = one_format_slot_held_and_one_call_waiting().await;
 
     // The `html` format is the host's own, so this parse calls only a converter.
     let doc = distill_e2e::read_document("docx-lo.docx");
@@ -277,12 +284,12 @@ async fn formats_and_converters_have_their_own_run_slots() {
     parsed.assert_ok();
     assert!(parsed.data_str("html").contains("<p"), "{}", parsed.pretty());
     assert!(
-        !first.is_finished() && !second.is_finished(),
+        loops.iter().all(|l| !l.is_finished()),
         "the conversion waited until the format slot was free ({:?})",
         parsed.elapsed
     );
 
-    for handle in [first, second] {
+    for handle in loops {
         handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
     }
 }
@@ -293,32 +300,7 @@ async fn formats_and_converters_have_their_own_run_slots() {
 /// naming the plugin, rather than after the loops' 10 s.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn waiting_for_a_run_slot_ends_at_the_request_timeout() {
-    let server = TestServer::start(
-        ServerOptions {
-            plugins: Plugins::ShippedAnd(&["misbehave"]),
-            ..ServerOptions::default()
-        }
-        .env("DISTILL_PLUGIN_CONCURRENCY", "1"),
-    );
-    let looping = |url: String| {
-        tokio::spawn(async move {
-            let body = json!({
-                "url": site().url("/article.html"),
-                "formats": [{ "type": "misbehave", "mode": "loop" }],
-                "timeout": 10_000
-            });
-            scrape(&url, &body).await
-        })
-    };
-    let (first, second) = (
-        looping(server.url().to_string()),
-        looping(server.url().to_string()),
-    );
-    let deadline = Instant::now() + Duration::from_secs(8);
-    while server.metric("distill_plugin_calls_waiting").await < 1.0 {
-        assert!(Instant::now() < deadline, "no loop waited for the held slot");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let (server, loops) = one_format_slot_held_and_one_call_waiting().await;
 
     let body = json!({ "url": site().url("/article.html"), "formats": ["markdown"], "timeout": 1500 });
     let r = scrape(server.url(), &body).await;
@@ -330,11 +312,11 @@ async fn waiting_for_a_run_slot_ends_at_the_request_timeout() {
         r.elapsed
     );
     assert!(
-        !first.is_finished() && !second.is_finished(),
+        loops.iter().all(|l| !l.is_finished()),
         "the loops ended before the waiting scrape was checked"
     );
     // The loops end at their own timeouts.
-    for handle in [first, second] {
+    for handle in loops {
         handle.await.unwrap().assert_error(408, "SCRAPE_TIMEOUT");
     }
 }
