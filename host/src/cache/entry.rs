@@ -4,7 +4,7 @@
 //! per-request metadata stripped before storing and filled in on a hit.
 
 use super::escaped::Escaped;
-use super::json_string::{write_json_string, write_json_value};
+use super::json_string::{write_json_fields, write_json_value};
 use super::store::StoreError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -160,15 +160,9 @@ fn written_in_place(doc: &Value, meta: &Map<String, Value>, escaped: &Escaped, f
     out.resize(HEADER_V2, 0);
     let mut splice = NO_SPLICE;
     escaped.write_with(&mut out, doc, |out| {
-        out.push(b'{');
-        for (i, (name, value)) in fields.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            write_json_string(out, name);
-            out.push(b':');
-            write_json_value(out, value);
-        }
+        write_json_fields(out, fields.iter().copied(), |out, _, value| {
+            write_json_value(out, value)
+        });
         splice = u32::try_from(out.len() - HEADER_V2).unwrap_or(NO_SPLICE);
         out.push(b'}');
     });

@@ -96,10 +96,21 @@ pub fn json_size_hint(data: &serde_json::Value) -> usize {
 pub fn write_json_object(
     out: &mut Vec<u8>,
     fields: &serde_json::Map<String, serde_json::Value>,
+    field: impl FnMut(&mut Vec<u8>, &str, &serde_json::Value),
+) {
+    write_json_fields(out, fields, field);
+    out.push(b'}');
+}
+
+/// [`write_json_object`] of `fields` in the order given, without the closing brace
+/// (for a caller that notes where the fields end).
+pub fn write_json_fields<'a>(
+    out: &mut Vec<u8>,
+    fields: impl IntoIterator<Item = (&'a String, &'a serde_json::Value)>,
     mut field: impl FnMut(&mut Vec<u8>, &str, &serde_json::Value),
 ) {
     out.push(b'{');
-    for (i, (name, value)) in fields.iter().enumerate() {
+    for (i, (name, value)) in fields.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -107,7 +118,6 @@ pub fn write_json_object(
         out.push(b':');
         field(out, name, value);
     }
-    out.push(b'}');
 }
 
 /// Per byte of `x`, its top bit set when the byte needs an escape (a control character,
