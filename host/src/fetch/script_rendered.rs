@@ -139,6 +139,31 @@ enum Kind {
     Other,
 }
 
+/// (Tests) `rounds` random bodies, each of `pieces` picked at random and joined, as many
+/// as `counts` allows; the same bodies for the same `seed` (a xorshift generator).
+#[cfg(test)]
+fn pieced_bodies<'a>(
+    seed: u64,
+    pieces: &'a [&'a [u8]],
+    counts: std::ops::Range<usize>,
+    rounds: usize,
+) -> impl Iterator<Item = Vec<u8>> + 'a {
+    let mut state = seed;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    (0..rounds).map(move |_| {
+        let mut body = Vec::new();
+        for _ in 0..counts.start + next(counts.len()) {
+            body.extend_from_slice(pieces[next(pieces.len())]);
+        }
+        body
+    })
+}
+
 fn kind(name: &[u8]) -> Kind {
     let is = |word: &str| name.eq_ignore_ascii_case(word.as_bytes());
     // Dispatched on the length and the first letter: most names are none of these.
@@ -484,19 +509,8 @@ mod tests {
             b"class=x",
             b"\t",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
         let mut mounts = 0;
-        for _ in 0..50_000 {
-            let mut s = Vec::new();
-            for _ in 0..next(9) {
-                s.extend_from_slice(pieces[next(pieces.len())]);
-            }
+        for s in pieced_bodies(0x2545_f491_4f6c_dd1d, pieces, 0..9, 50_000) {
             assert_eq!(may_hold_mount_id(&s), naive(&s), "{s:?}");
             let mount =
                 attribute(&s, "id").is_some_and(|id| MOUNT_IDS.iter().any(|m| *trimmed(id) == *m.as_bytes()));

@@ -5,7 +5,7 @@
 //! bytes, unclosed elements). The shortcut for pages without `<script` is held to the full
 //! scan on all of them too.
 
-use super::{detect_bytes, facts, reference, script_tag::has_script_tag};
+use super::{detect_bytes, facts, pieced_bodies, reference, script_tag::has_script_tag};
 use crate::test_corpus::{gunzip, pages as corpus_pages};
 
 fn same(body: &[u8]) -> Result<(), String> {
@@ -179,19 +179,7 @@ const PIECES: &[&[u8]] = &[
 
 #[test]
 fn random_pages_get_the_reference_answer() {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    for round in 0..200_000 {
-        let pieces = 1 + (next() % 40) as usize;
-        let mut page = Vec::new();
-        for _ in 0..pieces {
-            page.extend_from_slice(PIECES[(next() % PIECES.len() as u64) as usize]);
-        }
+    for (round, page) in pieced_bodies(0x9e37_79b9_7f4a_7c15, PIECES, 1..41, 200_000).enumerate() {
         if let Err(e) = same(&page) {
             panic!("round {round}: {e}\n{}", String::from_utf8_lossy(&page));
         }

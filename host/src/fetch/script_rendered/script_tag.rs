@@ -215,19 +215,9 @@ mod tests {
             b"<", b"s", b"S", b"c", b"C", b"ript", b"RiPt", b"<sc", b"<SC", b"<s", b"x", b"\xd3", b"\xf3",
             b" ", b"<scr", b"ipt",
         ];
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
         let mut found = 0;
-        for _ in 0..20_000 {
-            let mut body = Vec::new();
-            for _ in 0..next(40) {
-                body.extend_from_slice(pieces[next(pieces.len())]);
-            }
+        for body in crate::fetch::script_rendered::pieced_bodies(0x2545_f491_4f6c_dd1d, pieces, 0..40, 20_000)
+        {
             check(&body);
             found += usize::from(naive(&body));
         }
