@@ -9,7 +9,8 @@
 //! pages stay resident), outside the heaps, so they cannot fragment them. A
 //! mapping's first page holds its length, so a block can be handed a larger
 //! kept mapping whole and a `realloc` grows into that slack with no system
-//! call; past it, into a kept mapping that fits or by `mremap`. [`release`] unmaps them all; the
+//! call; past it, into a kept mapping that fits or by `mremap`; a `realloc`
+//! that shrinks a block by much unmaps the tail. [`release`] unmaps them all; the
 //! heap-trim thread calls it with every `malloc_trim`, so an idle server
 //! holds none. Smaller blocks, every block when the operator set glibc's
 //! `MALLOC_MMAP_THRESHOLD_`, and anywhere but Linux, go to
@@ -250,6 +251,11 @@ impl LargeAllocs {
     }
 }
 
+/// A `realloc` to a smaller size unmaps the mapping's tail when that frees
+/// at least 1/`SHRINK_AT` of it (a smaller shrink keeps the slack, as a
+/// growth into it would).
+const SHRINK_AT: usize = 8;
+
 /// A kept mapping may serve a block needing down to 1/`SLACK` of it (4
 /// held ~5 MiB more after a c=16 burst than 2, for no fewer faults).
 const SLACK: usize = 2;
@@ -321,6 +327,13 @@ unsafe impl GlobalAlloc for LargeAllocs {
                 let (base, len) = mapping_of(ptr);
                 let need = os::page() + pages(new_size);
                 if need <= len {
+                    // A shrink that leaves much of the mapping unused gives
+                    // its tail back (a buffer kept long, e.g. a page in the
+                    // cache's hot tier, then holds only what it uses).
+                    if new_size < layout.size() && len - need >= len / SHRINK_AT {
+                        os::resize(base, len, need);
+                        return with_header(base, need);
+                    }
                     return ptr; // within the mapping's slack
                 }
                 // A kept mapping that holds it already has its pages resident.

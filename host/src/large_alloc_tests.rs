@@ -153,6 +153,34 @@ fn realloc_keeps_the_contents_across_both_kinds_of_block() {
 }
 
 #[test]
+fn a_large_shrink_gives_the_tail_back_and_a_small_one_keeps_it() {
+    let a = LargeAllocs::new();
+    let size = 1 << 20;
+    unsafe {
+        let p = a.alloc(layout(size));
+        for i in 0..size {
+            *p.add(i) = (i % 251) as u8;
+        }
+        // 1 MiB → 1 MiB less a page: the slack stays (a later growth reuses it).
+        let q = a.realloc(p, layout(size), size - os::page());
+        assert_eq!(q, p);
+        assert_eq!(mapping_of(q).1, mapped(size));
+        // → 300 KiB: the mapping is cut to what the block needs, in place.
+        let small = 300 << 10;
+        let r = a.realloc(q, layout(size - os::page()), small);
+        assert_eq!(r, p, "shrunk in place");
+        assert_eq!(mapping_of(r).1, mapped(small));
+        assert!((0..small).all(|i| *r.add(i) == (i % 251) as u8));
+        // Growing again past the cut maps anew (or remaps) and keeps the bytes.
+        let g = a.realloc(r, layout(small), size);
+        assert!(!g.is_null());
+        assert!((0..small).all(|i| *g.add(i) == (i % 251) as u8));
+        a.dealloc(g, layout(size));
+    }
+    a.release();
+}
+
+#[test]
 fn over_aligned_blocks_go_to_the_system_allocator() {
     let a = LargeAllocs::new();
     let l = Layout::from_size_align(LARGE * 2, os::page() * 4).unwrap();

@@ -287,11 +287,31 @@ impl HttpFetcher {
             body.extend_from_slice(&chunk);
         }
         let Some(g) = inflate else {
-            return Ok((body.freeze(), None));
+            return Ok((fitted_mut(body), None));
         };
         let inflated = g.finish().map_err(|e| gunzip_error(url, e, self.max_bytes))?;
-        Ok((Bytes::from(inflated), Some(body.freeze())))
+        Ok((fitted(inflated), Some(fitted_mut(body))))
     }
+}
+
+/// A body as shared bytes, its buffer cut to its length when over an eighth
+/// of it is spare (read without `Content-Length`, or inflated past or short
+/// of the guess): the bytes live on in the cache's hot tier, which weighs a
+/// value by its length, so the spare room would be memory it never counts.
+fn fitted(mut body: Vec<u8>) -> Bytes {
+    if body.capacity() - body.len() > body.len() / 8 {
+        body.shrink_to_fit();
+    }
+    Bytes::from(body)
+}
+
+/// [`fitted`] for a body read into a `BytesMut` (frozen as it is when it
+/// fits, which it does when sized from `Content-Length`).
+fn fitted_mut(body: BytesMut) -> Bytes {
+    if body.capacity() - body.len() > body.len() / 8 {
+        return fitted(Vec::from(body));
+    }
+    body.freeze()
 }
 
 /// The fetch error of a gzip body that would not inflate.
@@ -370,5 +390,49 @@ mod lane_tests {
         })
         .join()
         .unwrap();
+    }
+}
+
+#[cfg(test)]
+mod fit_tests {
+    use super::*;
+
+    /// The capacity of the buffer under `b` (unique, so it is handed back whole).
+    fn capacity(b: Bytes) -> usize {
+        Vec::from(b).capacity()
+    }
+
+    #[test]
+    fn a_body_with_much_spare_room_is_cut_to_its_length() {
+        for len in [0, 1, 1000, 40_000, 300_000, 1 << 20] {
+            let mut v = Vec::with_capacity(len * 2 + 16);
+            v.extend((0..len).map(|i| (i % 253) as u8));
+            let b = fitted(v);
+            assert_eq!(b.len(), len);
+            assert!(b.iter().enumerate().all(|(i, &x)| x == (i % 253) as u8));
+            assert!(capacity(b) <= len + len / 8, "{len}");
+
+            let mut m = BytesMut::with_capacity(len * 2 + 16);
+            m.extend((0..len).map(|i| (i % 251) as u8));
+            let b = fitted_mut(m);
+            assert_eq!(b.len(), len);
+            assert!(b.iter().enumerate().all(|(i, &x)| x == (i % 251) as u8));
+            assert!(capacity(b) <= len + len / 8, "BytesMut {len}");
+        }
+    }
+
+    #[test]
+    fn a_body_that_nearly_fits_keeps_its_buffer() {
+        let mut v = Vec::with_capacity(1100);
+        v.extend_from_slice(&[7; 1000]);
+        let at = v.as_ptr();
+        let b = fitted(v);
+        assert_eq!(b.as_ptr(), at, "not moved");
+        assert_eq!(capacity(b), 1100);
+
+        let mut m = BytesMut::with_capacity(4096);
+        m.extend_from_slice(&[9; 4096]);
+        let at = m.as_ptr();
+        assert_eq!(fitted_mut(m).as_ptr(), at);
     }
 }
