@@ -287,17 +287,30 @@ impl ChangeTracker {
         current: &PreviousScrape,
         visibility: Visibility,
     ) -> Result<ChangeTracking, StoreError> {
-        let tag = opts.tag.as_deref();
-        let previous = self.previous(url, tag).await?;
-        let result = compare(
+        let result = self.compare_with_previous(url, opts, current, visibility).await?;
+        self.record(url, opts.tag.as_deref(), current).await?;
+        Ok(result)
+    }
+
+    /// [`ChangeTracker::track`] without the record: the caller records this
+    /// scrape ([`ChangeTracker::record`]) once its response is complete, so
+    /// a request that ends before that (its timeout) leaves the previous
+    /// scrape in place.
+    pub async fn compare_with_previous(
+        &self,
+        url: &str,
+        opts: &TrackOptions,
+        current: &PreviousScrape,
+        visibility: Visibility,
+    ) -> Result<ChangeTracking, StoreError> {
+        let previous = self.previous(url, opts.tag.as_deref()).await?;
+        Ok(compare(
             previous.as_ref(),
             &current.markdown,
             current.status_code,
             visibility,
             opts,
-        );
-        self.record(url, tag, current).await?;
-        Ok(result)
+        ))
     }
 }
 

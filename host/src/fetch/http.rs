@@ -162,7 +162,7 @@ impl HttpFetcher {
             }
             if clients.is_some() {
                 // The proxy resolves the name itself: resolve and check it here first.
-                self.guard.check_name(&url).await?;
+                self.guard.check_name(&url, req.deadline).await?;
             }
             let send = client.get(url.clone()).headers(headers.clone()).send();
             let response = match tokio::time::timeout_at(req.deadline.into(), send).await {

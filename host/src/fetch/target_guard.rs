@@ -12,6 +12,7 @@ use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Instant;
 use url::{Host, Url};
 
 /// Allows or refuses target addresses.
@@ -99,8 +100,11 @@ impl TargetGuard {
     /// would otherwise resolve and reach it on the server's behalf). IP literals
     /// are checked by [`TargetGuard::check_url`]. The proxy resolves the name
     /// again: a name whose answers change between the two lookups (DNS
-    /// rebinding) is a residual risk documented in docs/OPERATORS.md.
-    pub async fn check_name(&self, url: &Url) -> Result<(), FetchError> {
+    /// rebinding) is a residual risk documented in docs/OPERATORS.md. The
+    /// lookup (the system resolver, on a blocking thread) is waited for
+    /// until `deadline` at most, as the direct path's lookup inside the
+    /// request is.
+    pub async fn check_name(&self, url: &Url, deadline: Instant) -> Result<(), FetchError> {
         if self.allow_private {
             return Ok(());
         }
@@ -110,7 +114,11 @@ impl TargetGuard {
         let name = Name::from_str(host).map_err(|_| FetchError::Dns {
             host: host.to_string(),
         })?;
-        match self.resolver().resolve(name).await {
+        let Ok(resolved) = tokio::time::timeout_at(deadline.into(), self.resolver().resolve(name)).await
+        else {
+            return Err(FetchError::Timeout { url: url.to_string() });
+        };
+        match resolved {
             Ok(_) => Ok(()),
             Err(err) => {
                 if let Some(blocked) = err.downcast_ref::<BlockedAddress>() {
@@ -238,6 +246,7 @@ fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn refused(s: &str) -> bool {
         classify(s.parse().unwrap()).is_some()
@@ -312,6 +321,43 @@ mod tests {
             .unwrap_err();
         assert!(err.contains("loopback"), "{err}");
         assert!(g.check_url(&Url::parse("http://10.0.0.1/").unwrap()).is_err());
+    }
+
+    /// The lookup a proxied hop makes first ends at the request's deadline:
+    /// a name not resolved by then is the request's timeout, whatever the
+    /// system resolver would still take. The stall here is real: the lookup
+    /// runs on a blocking thread, and the runtime's only one is busy.
+    #[test]
+    fn a_proxied_hop_s_lookup_ends_at_the_deadline() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .max_blocking_threads(1)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let g = TargetGuard::strict(&[]);
+            let url = Url::parse("http://localhost:9/").unwrap();
+            let later = Instant::now() + Duration::from_secs(30);
+            assert!(
+                matches!(g.check_name(&url, later).await, Err(FetchError::Blocked { .. })),
+                "resolved in time, localhost is refused"
+            );
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            let busy = tokio::task::spawn_blocking(move || held.recv_timeout(Duration::from_secs(30)));
+            let started = Instant::now();
+            let deadline = started + Duration::from_millis(200);
+            let late = tokio::time::timeout(Duration::from_secs(10), g.check_name(&url, deadline))
+                .await
+                .expect("the lookup's wait ended by itself");
+            assert!(matches!(late, Err(FetchError::Timeout { .. })), "{late:?}");
+            let took = started.elapsed();
+            assert!(
+                took >= Duration::from_millis(200) && took < Duration::from_secs(2),
+                "{took:?}"
+            );
+            release.send(()).unwrap();
+            busy.await.unwrap().unwrap();
+        });
     }
 
     #[tokio::test]

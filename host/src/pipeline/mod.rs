@@ -3,6 +3,7 @@
 //! with its own [`PipelineError`].
 //!
 //! - [`scrape`]: one scrape (web page or document URL): engine choice, cache, fetch.
+//! - [`backstop`]: ends a request past its deadline whatever it waits for.
 //! - [`cached`]: the page cache's lookup, the coalesced fetch, storing results.
 //! - [`fallback`]: the live fetch, and the browser's for a script-rendered HTTP result.
 //! - [`track`]: the `changeTracking` format.
@@ -18,6 +19,7 @@
 //! - [`error`]: [`PipelineError`] and where a document came from.
 //! - [`cost`]: the credits a result costs (the billing rules).
 
+pub mod backstop;
 pub mod cached;
 pub mod clean_content;
 pub mod cost;
@@ -36,5 +38,5 @@ pub mod track;
 pub mod track_json;
 
 pub use error::{Origin, PipelineError};
-pub use parse::parse;
-pub use scrape::{Data, scrape, scrape_data};
+pub use parse::{parse, parse_until};
+pub use scrape::{Data, scrape, scrape_data, scrape_data_until};

@@ -1,6 +1,8 @@
 //! One `/v2/parse` upload: HTML goes through the web-page path with no
-//! network; documents through their converter. Never cached.
+//! network; documents through their converter. Never cached. Bounded by
+//! the request's deadline ([`backstop`]).
 
+use super::backstop::{self, Stage, Step};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
 use super::produce::{Content, produce};
@@ -41,8 +43,24 @@ pub async fn parse(
     opts: &ScrapeOptions,
     scrape_id: &str,
 ) -> Result<Value, PipelineError> {
+    let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
+    parse_until(services, upload, opts, scrape_id, deadline).await
+}
+
+/// [`parse`] by `deadline` (the route's), ended by the [`backstop`] if some
+/// wait outlives it.
+pub async fn parse_until(
+    services: &Services,
+    upload: Upload,
+    opts: &ScrapeOptions,
+    scrape_id: &str,
+    deadline: Instant,
+) -> Result<Value, PipelineError> {
     let private = !crate::cache::policy::may_log_url(opts);
-    crate::plugins::log_privacy::private(private, parse_inner(services, upload, opts, scrape_id)).await
+    let stage = Stage::default();
+    let work = parse_inner(services, upload, opts, scrape_id, (deadline, &stage));
+    let bounded = backstop::within("parse", deadline, opts.timeout_ms, &stage, work);
+    crate::plugins::log_privacy::private(private, bounded).await
 }
 
 async fn parse_inner(
@@ -50,8 +68,8 @@ async fn parse_inner(
     upload: Upload,
     opts: &ScrapeOptions,
     scrape_id: &str,
+    (deadline, stage): (Instant, &Stage),
 ) -> Result<Value, PipelineError> {
-    let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
     let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let mut content = Content {
@@ -93,6 +111,7 @@ async fn parse_inner(
                 content_type: upload.content_type.clone(),
                 bytes: upload.bytes,
             };
+            stage.at(Step::Converting);
             let converted =
                 convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Upload).await?;
             content.html = PageText::from(converted.html);
@@ -102,6 +121,7 @@ async fn parse_inner(
             warnings.extend(converted.warnings);
         }
     }
+    stage.at(Step::Producing);
     produce(services, &registry, content, opts, scrape_id, deadline, warnings).await
 }
 

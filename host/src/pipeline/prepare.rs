@@ -116,10 +116,10 @@ fn here_if_alone(slots: &Arc<Semaphore>, len: usize) -> Option<tokio::sync::Owne
 }
 
 /// Runs `work` on a blocking thread once one of `slots` is free, or fails
-/// with the request's timeout (`timeout_ms`) if none is free by `deadline`.
-/// The slot moves into the blocking task and is given back when `work` ends,
-/// whether or not the caller still waits for it (a dropped future does not
-/// stop a blocking task).
+/// with the request's timeout (`timeout_ms`) if none is free by `deadline`,
+/// or if the work has not ended by then. The slot moves into the blocking
+/// task and is given back when `work` ends, whether or not the caller still
+/// waits for it (a dropped future does not stop a blocking task).
 async fn in_slot<R: Send + 'static>(
     slots: &Arc<Semaphore>,
     deadline: Instant,
@@ -136,12 +136,20 @@ async fn in_slot<R: Send + 'static>(
             }
         })?
         .map_err(|_| PipelineError::internal("the page preparation slots are closed"))?;
-    tokio::task::spawn_blocking(move || {
+    let running = tokio::task::spawn_blocking(move || {
         let _slot = slot;
         work()
-    })
-    .await
-    .map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}")))
+    });
+    match tokio::time::timeout_at(deadline.into(), running).await {
+        Ok(done) => done.map_err(|e| PipelineError::internal(format!("HTML preparation panicked: {e}"))),
+        Err(_) => {
+            tracing::warn!("a large page's preparation did not end before the request's deadline");
+            Err(PipelineError::Timeout {
+                stage: "preparing a large page",
+                timeout_ms,
+            })
+        }
+    }
 }
 
 /// The same, on the current thread.
@@ -231,6 +239,35 @@ mod tests {
     /// A deadline no test reaches.
     fn far() -> Instant {
         Instant::now() + Duration::from_secs(60)
+    }
+
+    /// Work still running at the deadline (a huge page on a slow machine) is
+    /// no longer waited for: the request answers its timeout, and the work
+    /// runs on to its end holding its slot.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn waiting_for_the_work_ends_at_the_deadline() {
+        let slots = Arc::new(Semaphore::new(1));
+        let (finish_tx, finish_rx) = mpsc::channel::<()>();
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let waited = tokio::time::timeout(
+            Duration::from_secs(10),
+            in_slot(&slots, deadline, 200, move || {
+                let _ = finish_rx.recv_timeout(Duration::from_secs(20));
+            }),
+        )
+        .await
+        .expect("the wait ended by itself");
+        match waited {
+            Err(PipelineError::Timeout { stage, timeout_ms }) => {
+                assert_eq!((stage, timeout_ms), ("preparing a large page", 200));
+            }
+            other => panic!("expected the request's timeout, got {other:?}"),
+        }
+        assert!(Instant::now() >= deadline);
+        assert_eq!(slots.available_permits(), 0, "the work still holds its slot");
+        finish_tx.send(()).unwrap();
+        let back = tokio::time::timeout(Duration::from_secs(10), Arc::clone(&slots).acquire_owned()).await;
+        assert!(back.is_ok(), "the slot came back when the work ended");
     }
 
     #[tokio::test]

@@ -1,8 +1,10 @@
 //! One `/v2/scrape` request from validated options to the response's `data`:
 //! checks, the page cache (`cached`), fetch, then either the HTML path or —
 //! for a URL serving a document (by content type or extension) — the converter
-//! path; then `changeTracking` (`track`).
+//! path; then `changeTracking` (`track`). The whole is bounded by the
+//! request's deadline ([`backstop`]).
 
+use super::backstop::{self, Stage, Step};
 use super::cached::{self, Source, StoredHit};
 use super::document::convert;
 use super::error::{Origin, PipelineError};
@@ -72,27 +74,45 @@ pub async fn scrape(
 /// Scrapes `req.url` and returns the response's `data`: from the page cache
 /// when it may answer (a stored response, or a stored page rendered again),
 /// else from a live fetch (coalesced with identical concurrent requests),
-/// which is then stored as far as the privacy rules allow.
+/// which is then stored as far as the privacy rules allow. The request's
+/// `timeout` counts from now.
 pub async fn scrape_data(
     services: &Services,
     req: &ScrapeRequest,
     scrape_id: &str,
 ) -> Result<Data, PipelineError> {
+    let deadline = Instant::now() + Duration::from_millis(req.options.timeout_ms);
+    scrape_data_until(services, req, scrape_id, deadline).await
+}
+
+/// [`scrape_data`] by `deadline` (the route's: its wait for a concurrency
+/// slot counts), ended by the [`backstop`] if some wait outlives it.
+pub async fn scrape_data_until(
+    services: &Services,
+    req: &ScrapeRequest,
+    scrape_id: &str,
+    deadline: Instant,
+) -> Result<Data, PipelineError> {
     let private = !policy::may_log_url(&req.options);
-    log_privacy::private(private, scrape_inner(services, req, scrape_id)).await
+    let stage = Stage::default();
+    let work = scrape_inner(services, req, scrape_id, deadline, &stage);
+    let bounded = backstop::within("scrape", deadline, req.options.timeout_ms, &stage, work);
+    log_privacy::private(private, bounded).await
 }
 
 async fn scrape_inner(
     services: &Services,
     req: &ScrapeRequest,
     scrape_id: &str,
+    deadline: Instant,
+    stage: &Stage,
 ) -> Result<Data, PipelineError> {
     let opts = &req.options;
-    let deadline = Instant::now() + Duration::from_millis(opts.timeout_ms);
     let registry = services.plugins.registry();
     check_formats(&registry, opts)?;
     let selected = services.engines.select(opts).map_err(PipelineError::NoEngine)?;
     let warnings: Vec<String> = selected.warning.into_iter().collect();
+    stage.at(Step::CacheLookup);
     let (source, keys) = cached::lookup(services, req, scrape_id).await?;
     let (fetched, decision, fetched_at) = match source {
         Source::Document(hit) => return Ok(Data::Stored(hit)),
@@ -103,14 +123,18 @@ async fn scrape_inner(
             (Arc::from(page), decision, stored_at_ms)
         }
         Source::Fetch(decision) => {
+            stage.at(Step::Fetching);
             let (page, fetched_at) =
                 cached::fetch(services, &selected.engine, req, keys.as_ref(), deadline).await?;
             (page, decision, fetched_at)
         }
     };
-    let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, deadline, warnings).await?;
+    let steps = (deadline, stage);
+    let mut data = render_fetched(services, &registry, req, &fetched, scrape_id, steps, warnings).await?;
+    stage.at(Step::Storing);
     let escaped = cached::save_result(services, req, keys.as_ref(), &data, fetched_at).await;
     policy::annotate(&mut data, &decision);
+    stage.at(Step::Tracking);
     track::track(services, req, &mut data, now_ms(), deadline).await;
     Ok(match escaped {
         Some(escaped) => Data::Escaped(data, escaped),
@@ -126,7 +150,7 @@ async fn render_fetched(
     req: &ScrapeRequest,
     fetched: &FetchedPage,
     scrape_id: &str,
-    deadline: Instant,
+    (deadline, stage): (Instant, &Stage),
     mut warnings: Vec<String>,
 ) -> Result<Value, PipelineError> {
     let opts = &req.options;
@@ -166,6 +190,7 @@ async fn render_fetched(
                 content_type: fetched.content_type.clone(),
                 bytes: fetched.body.to_vec(),
             };
+            stage.at(Step::Converting);
             let converted =
                 convert(services, &plugin, file, opts, scrape_id, deadline, Origin::Scrape).await?;
             content.html = PageText::from(converted.html);
@@ -176,6 +201,7 @@ async fn render_fetched(
         }
         _ => content.html = PageText::decode(&fetched.body, fetched.content_type.as_deref()),
     }
+    stage.at(Step::Producing);
     let mut data = produce(services, registry, content, opts, scrape_id, deadline, warnings).await?;
     if let Some(Value::Object(metadata)) = data.get_mut("metadata") {
         metadata.insert(PROXY_USED.into(), proxy_used);

@@ -1,6 +1,7 @@
 //! The `changeTracking` format: compares this scrape's markdown with the
 //! previous scrape of the same URL and `tag` (kept in the cache store, see
-//! `cache::change_tracking`), records this one, and puts
+//! `cache::change_tracking`), records this one (last, after the json mode's
+//! model call), and puts
 //! `data.changeTracking` (`previousScrapeAt`, `changeStatus`, `visibility`,
 //! and in `git-diff` mode `diff: {text, json}`) before `metadata`.
 
@@ -57,9 +58,9 @@ pub async fn track(
             .unwrap_or(200),
     };
     let url = normalize_url(&req.url);
-    match cache
-        .tracker()
-        .track(&url, &track_opts, &current, Visibility::Visible)
+    let tracker = cache.tracker();
+    match tracker
+        .compare_with_previous(&url, &track_opts, &current, Visibility::Visible)
         .await
     {
         Ok(mut ct) => {
@@ -82,6 +83,16 @@ pub async fn track(
             }
             if track_opts.json && llm.is_none() {
                 warning = Some(JSON_MODE_WARNING);
+            }
+            // Recorded last, once the response is complete: a request ended
+            // before this (its deadline) leaves the previous scrape in place.
+            if tracker
+                .record(&url, track_opts.tag.as_deref(), &current)
+                .await
+                .is_err()
+            {
+                add_warning(data, COMPARE_FAILED_WARNING);
+                return;
             }
             insert_before_metadata(data, "changeTracking", ct.to_json());
             if let Some(w) = warning {

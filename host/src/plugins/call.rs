@@ -270,10 +270,10 @@ impl PluginRuntime {
         request_deadline: Instant,
         llm_denied: Option<&str>,
     ) -> Result<Rendered, PluginCallError> {
-        let Prepared::Format(pre) = self.code_of(plugin).await? else {
+        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
+        let Prepared::Format(pre) = self.code_of(plugin, &limits, request_id).await? else {
             return Err(not_a(plugin, "format"));
         };
-        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let mut grants = self.grants(plugin);
         if let Some(why) = llm_denied {
             grants.llm = Err(why.to_string());
@@ -306,10 +306,10 @@ impl PluginRuntime {
         request_id: &str,
         request_deadline: Instant,
     ) -> Result<Document, PluginCallError> {
-        let Prepared::Converter(pre) = self.code_of(plugin).await? else {
+        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
+        let Prepared::Converter(pre) = self.code_of(plugin, &limits, request_id).await? else {
             return Err(not_a(plugin, "converter"));
         };
-        let limits = CallLimits::for_plugin(self, plugin, request_deadline);
         let mut call = self
             .begin(
                 SlotKind::Converter,
@@ -324,16 +324,39 @@ impl PluginRuntime {
     }
 
     /// `plugin`'s pre-instantiated component, mapped again if this is its
-    /// first call.
-    async fn code_of<'p>(&self, plugin: &'p LoadedPlugin) -> Result<&'p Prepared, PluginCallError> {
-        plugin
+    /// first call. The wait ends at the call's deadline, as the wait for a
+    /// slot does: the call then fails as one that ran out of time.
+    async fn code_of<'p>(
+        &self,
+        plugin: &'p LoadedPlugin,
+        limits: &CallLimits,
+        request_id: &str,
+    ) -> Result<&'p Prepared, PluginCallError> {
+        let mapped = plugin
             .code
-            .get(|| loader::map_again(self, &plugin.path, &plugin.sha256))
-            .await
-            .map_err(|e| PluginCallError {
-                plugin: plugin.manifest.name.clone(),
-                kind: PluginCallErrorKind::Instantiate(format!("its code could not be mapped: {e:#}")),
-            })
+            .get(
+                || loader::map_again(self, &plugin.path, &plugin.sha256),
+                limits.deadline,
+            )
+            .await;
+        let Ok(mapped) = mapped else {
+            let name = &plugin.manifest.name;
+            tracing::warn!(
+                plugin = %name,
+                request_id,
+                "the plugin's code was not mapped before the call's deadline; the call did not run"
+            );
+            let kind = limits.timeout_kind();
+            crate::telemetry::plugin_call(name, outcome_label(Some(&kind)), Duration::ZERO);
+            return Err(PluginCallError {
+                plugin: name.clone(),
+                kind,
+            });
+        };
+        mapped.map_err(|e| PluginCallError {
+            plugin: plugin.manifest.name.clone(),
+            kind: PluginCallErrorKind::Instantiate(format!("its code could not be mapped: {e:#}")),
+        })
     }
 
     /// Calls `info` on a freshly prepared component (at load time).

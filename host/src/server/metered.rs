@@ -13,7 +13,7 @@ use crate::pipeline::{Data, PipelineError};
 use axum::response::Response;
 use std::future::Future;
 use std::pin::Pin;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What is being run, for the audit trail.
 pub struct Job<'a> {
@@ -24,6 +24,9 @@ pub struct Job<'a> {
     pub request_id: &'a str,
     /// The URL scraped or the uploaded file's name.
     pub target: Option<&'a str>,
+    /// The request's deadline (its `timeout` from when the route took it):
+    /// the wait for a concurrency slot and the work share it.
+    pub deadline: Instant,
 }
 
 /// Runs `work` metered, billed and audited; the response to send. The work
@@ -37,8 +40,7 @@ pub async fn run(
 ) -> Response {
     let key = caller.as_ref().map(|c| c.0.clone());
     let key = key.as_deref();
-    let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
-    let meter = match Meter::start(state, caller, deadline).await {
+    let meter = match Meter::start(state, caller, job.deadline).await {
         Ok(m) => m,
         Err(refused) => {
             audit_trail::refused(state, Some(job.request_id), job.path, key, &refused);

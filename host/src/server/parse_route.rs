@@ -21,6 +21,7 @@ use axum::extract::{Extension, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Room for the multipart framing and the options part on top of the file.
 const FRAMING_ALLOWANCE: usize = 1024 * 1024;
@@ -67,12 +68,15 @@ pub async fn parse_upload(
             return response;
         }
     };
+    // The request's timeout counts from here: a wait for a concurrency slot
+    // is part of it.
+    let deadline = Instant::now() + Duration::from_millis(options.timeout_ms);
     let upload = Upload { kind, ..upload };
     let file_name = upload.name.clone();
     let options = Arc::new(options);
     let (id, work_state, work_options) = (scrape_id.clone(), state.clone(), options.clone());
     let work = Box::pin(async move {
-        pipeline::parse(&work_state.services, upload, &work_options, &id)
+        pipeline::parse_until(&work_state.services, upload, &work_options, &id, deadline)
             .await
             .map(pipeline::Data::Built)
     });
@@ -81,6 +85,7 @@ pub async fn parse_upload(
         path: "/v2/parse",
         request_id: &scrape_id,
         target: Some(&file_name),
+        deadline,
     };
     metered::run(state, caller, job, &options, work).await
 }

@@ -16,6 +16,7 @@ use axum::extract::{Extension, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub async fn scrape(
     State(state): State<AppState>,
@@ -47,6 +48,9 @@ pub async fn scrape(
                 .map(str::to_string)
         })
         .flatten();
+    // The request's timeout counts from here: a wait for a concurrency slot
+    // is part of it.
+    let deadline = Instant::now() + Duration::from_millis(request.options.timeout_ms);
     let request = Arc::new(request);
     let (id, work_state, work_request) = (scrape_id.clone(), state.clone(), request.clone());
     let owner = caller.as_ref().map(|c| c.0.id.clone());
@@ -56,7 +60,7 @@ pub async fn scrape(
         if fault.as_deref() == Some("panic") {
             panic!("fault injected by x-distill-fault header");
         }
-        let data = pipeline::scrape_data(&work_state.services, &work_request, &id).await;
+        let data = pipeline::scrape_data_until(&work_state.services, &work_request, &id, deadline).await;
         if data.is_ok() {
             // Interact replays it (docs/BROWSER.md).
             work_state
@@ -70,6 +74,7 @@ pub async fn scrape(
         path: "/v2/scrape",
         request_id: &scrape_id,
         target: Some(request.url.as_str()),
+        deadline,
     };
     metered::run(&state, caller, job, &request.options, work).await
 }

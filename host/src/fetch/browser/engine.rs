@@ -130,11 +130,22 @@ impl BrowserEngine {
                 return Err(timeout());
             }
         };
+        // From here the page is given back by `finishing` when it drops:
+        // after the result, or when this fetch is dropped part-way (the
+        // request's backstop), so no path leaves the page or the
+        // interceptor behind.
+        let finishing = Finishing {
+            pool: self.pool.clone(),
+            lease: Some(lease),
+            may_spare,
+            task: Some(task),
+        };
+        let lease = finishing.lease.as_ref().expect("set above");
         // The deadline, or a hazard (dialog loop, crash, Chromium gone), ends it.
         let loaded = tokio::select! {
             loaded = tokio::time::timeout_at(
                 req.deadline.into(),
-                self.load(&lease, req, (&refusals, &progress, &laps), profile.as_mut().zip(lease.context())),
+                self.load(lease, req, (&refusals, &progress, &laps), profile.as_mut().zip(lease.context())),
             ) => loaded,
             reason = hazards.tripped() => Ok(Err(other(reason))),
         };
@@ -155,11 +166,7 @@ impl BrowserEngine {
         drop(hazards);
         // Closed while the response goes out; the page slot is held until
         // then. The next scrape's spare page is opened after that.
-        let pool = self.pool.clone();
-        tokio::spawn(async move {
-            pool.finish(lease, may_spare).await;
-            task.abort();
-        });
+        drop(finishing);
         laps.lap("end");
         laps.log(&url);
         match loaded {
@@ -274,6 +281,36 @@ impl BrowserEngine {
             wire_gzip: None,
             engine_data,
         })
+    }
+}
+
+/// A fetch's page and interceptor, given back when dropped: the page closed
+/// (and the spares topped up) in the background, then the interceptor task
+/// stopped (a dropped `JoinHandle` would leave it running).
+struct Finishing {
+    pool: Arc<BrowserPool>,
+    lease: Option<PageLease>,
+    may_spare: bool,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for Finishing {
+    fn drop(&mut self) {
+        let (lease, task) = (self.lease.take(), self.task.take());
+        let (pool, may_spare) = (self.pool.clone(), self.may_spare);
+        let finish = async move {
+            if let Some(lease) = lease {
+                pool.finish(lease, may_spare).await;
+            }
+            if let Some(task) = task {
+                task.abort();
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn(finish)),
+            // No runtime (shutting down): the lease closes itself on drop.
+            Err(_) => drop(finish),
+        }
     }
 }
 
