@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use url::Url;
 
 /// Message upstream uses for unknown top-level keys.
-const UNKNOWN_KEY_MESSAGE: &str =
+pub const UNKNOWN_KEY_MESSAGE: &str =
     "Unrecognized key in body -- please review the v2 API documentation for request body changes";
 
 /// Default `maxAge`: 2 days.
