@@ -61,9 +61,9 @@ pub async fn queue_status(State(state): State<AppState>, caller: Option<Extensio
         Ok(c) => c,
         Err(refusal) => return refusal,
     };
-    let waiting = caller
-        .as_ref()
-        .map_or(0, |Extension(Caller(key))| state.services.limits.slots.waiting(key) as u64);
+    let waiting = caller.as_ref().map_or(0, |Extension(Caller(key))| {
+        state.services.limits.slots.waiting(key) as u64
+    });
     Json(json!({
         "success": true,
         "jobsInQueue": active + waiting,

@@ -405,6 +405,14 @@ async fn bad_requests_get_clear_errors() {
     assert_eq!(r.status, 400);
     let r = post("/v2/crawl", json!({"url": site.url("/"), "maxDepth": 2})).await;
     assert!(r.error().contains("maxDiscoveryDepth"), "{}", r.pretty());
+    // The spec's name of the removed v1 option points to its replacement.
+    let r = post(
+        "/v2/crawl",
+        json!({"url": site.url("/"), "allowBackwardCrawling": true}),
+    )
+    .await;
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("crawlEntireDomain"), "{}", r.pretty());
     let r = post(
         "/v2/crawl",
         json!({"url": site.url("/"), "scrapeOptions": {"formats": ["nope"]}}),
