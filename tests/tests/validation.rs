@@ -154,6 +154,41 @@ async fn numeric_bounds_are_enforced() {
     assert_eq!(first_issue(&r)["path"], json!(["actions"]));
 }
 
+/// firecrawl-py's typed `JsonFormat` sends `checkPromptInjection: null` in the
+/// format object: accepted, as `false` is (there and at the top level);
+/// `true` asks for a scanner this server does not have and is refused.
+#[tokio::test]
+async fn check_prompt_injection_from_the_python_sdk_is_accepted_unless_true() {
+    let json_format = |v: Value| json!({"type": "json", "prompt": "the title", "checkPromptInjection": v});
+    for body in [
+        json!({ "url": article(), "formats": [json_format(Value::Null)] }),
+        json!({ "url": article(), "formats": [json_format(json!(false))] }),
+        json!({ "url": article(), "formats": ["markdown"], "checkPromptInjection": false }),
+    ] {
+        let r = scrape(shared().url(), &body).await;
+        assert_eq!(r.status, 200, "{body}: {}", r.pretty());
+    }
+    for (body, path) in [
+        (
+            json!({ "url": article(), "formats": [json_format(json!(true))] }),
+            json!(["formats", 0, "checkPromptInjection"]),
+        ),
+        (
+            json!({ "url": article(), "checkPromptInjection": true }),
+            json!(["checkPromptInjection"]),
+        ),
+    ] {
+        let r = scrape(shared().url(), &body).await;
+        r.assert_error(400, "BAD_REQUEST");
+        assert!(
+            r.error().contains("checkPromptInjection is not supported"),
+            "{}",
+            r.pretty()
+        );
+        assert_eq!(first_issue(&r)["path"], path, "{}", r.pretty());
+    }
+}
+
 /// A wait action with `milliseconds` below the spec's minimum of 1 is refused
 /// for that bound alone; the "either milliseconds or selector" message is for
 /// a wait that sends neither (or both).

@@ -13,7 +13,7 @@ use crate::jobs::{JobKind, JobRecord, JobStatus};
 use crate::timestamp::iso8601_ms;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -306,21 +306,39 @@ async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
     }
 }
 
+/// The paging of a status request; a query that is not `skip`/`limit` as
+/// non-negative integers answers a JSON 400, not axum's plain-text one.
+fn paging(query: Result<Query<Paging>, QueryRejection>) -> Result<Paging, Response> {
+    query.map(|Query(p)| p).map_err(|e| {
+        ApiError::bad_request(format!(
+            "Invalid query string: skip and limit must be non-negative integers ({})",
+            e.body_text()
+        ))
+        .into_response()
+    })
+}
+
 pub async fn crawl_status(
     State(s): State<AppState>,
     h: HeaderMap,
     Path(id): Path<String>,
-    Query(p): Query<Paging>,
+    query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    status(s, h, id, p, JobKind::Crawl).await
+    match paging(query) {
+        Ok(p) => status(s, h, id, p, JobKind::Crawl).await,
+        Err(refusal) => refusal,
+    }
 }
 pub async fn batch_status(
     State(s): State<AppState>,
     h: HeaderMap,
     Path(id): Path<String>,
-    Query(p): Query<Paging>,
+    query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    status(s, h, id, p, JobKind::Batch).await
+    match paging(query) {
+        Ok(p) => status(s, h, id, p, JobKind::Batch).await,
+        Err(refusal) => refusal,
+    }
 }
 pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
     cancel(s, id, JobKind::Crawl).await
