@@ -306,16 +306,14 @@ async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
     }
 }
 
-/// The paging of a status request; a query that is not `skip`/`limit` as
-/// non-negative integers answers a JSON 400, not axum's plain-text one.
-fn paging(query: Result<Query<Paging>, QueryRejection>) -> Result<Paging, Response> {
-    query.map(|Query(p)| p).map_err(|e| {
-        ApiError::bad_request(format!(
-            "Invalid query string: skip and limit must be non-negative integers ({})",
-            e.body_text()
-        ))
-        .into_response()
-    })
+/// A status request's query that is not `skip`/`limit` as non-negative
+/// integers: a JSON 400, not axum's plain-text one.
+fn bad_paging(e: QueryRejection) -> Response {
+    ApiError::bad_request(format!(
+        "Invalid query string: skip and limit must be non-negative integers ({})",
+        e.body_text()
+    ))
+    .into_response()
 }
 
 pub async fn crawl_status(
@@ -324,9 +322,9 @@ pub async fn crawl_status(
     Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    match paging(query) {
-        Ok(p) => status(s, h, id, p, JobKind::Crawl).await,
-        Err(refusal) => refusal,
+    match query {
+        Ok(Query(p)) => status(s, h, id, p, JobKind::Crawl).await,
+        Err(e) => bad_paging(e),
     }
 }
 pub async fn batch_status(
@@ -335,9 +333,9 @@ pub async fn batch_status(
     Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    match paging(query) {
-        Ok(p) => status(s, h, id, p, JobKind::Batch).await,
-        Err(refusal) => refusal,
+    match query {
+        Ok(Query(p)) => status(s, h, id, p, JobKind::Batch).await,
+        Err(e) => bad_paging(e),
     }
 }
 pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
