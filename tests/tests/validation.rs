@@ -154,6 +154,74 @@ async fn numeric_bounds_are_enforced() {
     assert_eq!(first_issue(&r)["path"], json!(["actions"]));
 }
 
+/// firecrawl-py's typed `JsonFormat` sends `checkPromptInjection: null` in the
+/// format object: accepted, as `false` is (there and at the top level);
+/// `true` asks for a scanner this server does not have and is refused.
+#[tokio::test]
+async fn check_prompt_injection_from_the_python_sdk_is_accepted_unless_true() {
+    let json_format = |v: Value| json!({"type": "json", "prompt": "the title", "checkPromptInjection": v});
+    for body in [
+        json!({ "url": article(), "formats": [json_format(Value::Null)] }),
+        json!({ "url": article(), "formats": [json_format(json!(false))] }),
+        json!({ "url": article(), "formats": ["markdown"], "checkPromptInjection": false }),
+    ] {
+        let r = scrape(shared().url(), &body).await;
+        assert_eq!(r.status, 200, "{body}: {}", r.pretty());
+    }
+    for (body, path) in [
+        (
+            json!({ "url": article(), "formats": [json_format(json!(true))] }),
+            json!(["formats", 0, "checkPromptInjection"]),
+        ),
+        (
+            json!({ "url": article(), "checkPromptInjection": true }),
+            json!(["checkPromptInjection"]),
+        ),
+    ] {
+        let r = scrape(shared().url(), &body).await;
+        r.assert_error(400, "BAD_REQUEST");
+        assert!(
+            r.error().contains("checkPromptInjection is not supported"),
+            "{}",
+            r.pretty()
+        );
+        assert_eq!(first_issue(&r)["path"], path, "{}", r.pretty());
+    }
+}
+
+/// A wait action with `milliseconds` below the spec's minimum of 1 is refused
+/// for that bound alone; the "either milliseconds or selector" message is for
+/// a wait that sends neither (or both).
+#[tokio::test]
+async fn a_wait_action_out_of_bounds_is_reported_as_such() {
+    let wait = |action: Value| json!({ "url": article(), "actions": [action] });
+    let r = scrape(shared().url(), &wait(json!({"type": "wait", "milliseconds": 0}))).await;
+    r.assert_error(400, "BAD_REQUEST");
+    let issues = r.json["details"].as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{}", r.pretty());
+    assert_eq!(
+        (&issues[0]["code"], &issues[0]["path"]),
+        (&json!("too_small"), &json!(["actions", 0, "milliseconds"])),
+        "{}",
+        r.pretty()
+    );
+    assert_eq!(r.error(), "Bad Request", "{}", r.pretty());
+    for (action, message) in [
+        (
+            json!({"type": "wait"}),
+            "Either 'milliseconds' or 'selector' must be provided",
+        ),
+        (
+            json!({"type": "wait", "milliseconds": 5, "selector": "#x"}),
+            "Either 'milliseconds' or 'selector' must be provided, not both",
+        ),
+    ] {
+        let r = scrape(shared().url(), &wait(action)).await;
+        r.assert_error(400, "BAD_REQUEST");
+        assert_eq!(r.error(), message, "{}", r.pretty());
+    }
+}
+
 #[tokio::test]
 async fn wait_for_more_than_half_the_timeout_is_refused_with_the_custom_message() {
     let r = scrape(

@@ -76,16 +76,20 @@ fn check_action(c: &mut Checker, item: &Value, path: Path) -> i64 {
     let mut waited = 0;
     match kind.as_str() {
         "wait" => {
+            // Which form was sent decides the message; a value out of bounds
+            // or of the wrong type is reported by its own issue.
+            let has_ms = f.raw("milliseconds").is_some();
+            let has_selector = f.raw("selector").is_some();
             let ms = f.int(c, "milliseconds", Some(1), None);
             let selector = f.string(c, "selector");
-            match (ms, &selector) {
-                (Some(ms), None) => waited = ms,
-                (None, Some(_)) => waited = 1000,
-                (Some(_), Some(_)) => c.custom(
+            match (has_ms, has_selector) {
+                (true, false) => waited = ms.unwrap_or(0),
+                (false, true) => waited = selector.map_or(0, |_| 1000),
+                (true, true) => c.custom(
                     &f.path,
                     "Either 'milliseconds' or 'selector' must be provided, not both",
                 ),
-                (None, None) => c.custom(&f.path, "Either 'milliseconds' or 'selector' must be provided"),
+                (false, false) => c.custom(&f.path, "Either 'milliseconds' or 'selector' must be provided"),
             }
         }
         "screenshot" => check_screenshot_options(c, &mut f),

@@ -5,7 +5,7 @@
 //! request's own validation, so every scrape option behaves as in `/v2/scrape`.
 
 use super::error::ApiError;
-use super::scrape_request::{Catalog, ScrapeRequest, issues_to_error};
+use super::scrape_request::{Catalog, ScrapeRequest, UNKNOWN_KEY_MESSAGE, issues_to_error};
 use super::validate::{Checker, Fields};
 use serde_json::{Map, Value, json};
 use url::Url;
@@ -103,6 +103,20 @@ pub fn page_request(
     let mut body = options.clone();
     body.insert("url".into(), Value::String(url.to_string()));
     ScrapeRequest::from_json(&Value::Object(body), catalog)
+}
+
+/// `url` is the page's own, set per page by [`page_request`]: among the scrape
+/// options of a job (crawl `scrapeOptions`, batch top level) it is an unknown
+/// key, as in upstream's strict schemas, not an option silently overwritten.
+fn refuse_url_option(c: &mut Checker, options: &Map<String, Value>, path: Vec<Value>) {
+    if options.contains_key("url") {
+        c.issue(
+            "unrecognized_keys",
+            &path,
+            UNKNOWN_KEY_MESSAGE,
+            json!({ "keys": ["url"] }),
+        );
+    }
 }
 
 /// Prefixes the issue paths of a nested validation with `prefix`.
@@ -234,6 +248,7 @@ impl CrawlRequest {
         for (old, new) in [
             ("maxDepth", "maxDiscoveryDepth"),
             ("allowBackwardLinks", "crawlEntireDomain"),
+            ("allowBackwardCrawling", "crawlEntireDomain"),
             ("ignoreSitemap", "sitemap"),
         ] {
             if f.raw(old).is_some() {
@@ -261,10 +276,15 @@ impl CrawlRequest {
             None => 0.0,
         };
         let max_concurrency = concurrency(&mut c, &mut f);
-        let scrape_options = f.any_object(&mut c, "scrapeOptions").cloned().unwrap_or_default();
+        let mut scrape_options = f.any_object(&mut c, "scrapeOptions").cloned().unwrap_or_default();
+        refuse_url_option(&mut c, &scrape_options, f.at("scrapeOptions"));
         let webhook = webhook(&mut c, &mut f);
         let prompt = f.string_len(&mut c, "prompt", 1, 10_000);
-        f.bool(&mut c, "zeroDataRetention", false);
+        // Zero data retention covers every page of the crawl: each page is
+        // scraped with it (nothing written to the page cache, no URL logged).
+        if f.bool(&mut c, "zeroDataRetention", false) {
+            scrape_options.insert("zeroDataRetention".into(), Value::Bool(true));
+        }
         f.string(&mut c, "origin");
         f.string(&mut c, "integration");
         f.finish(&mut c);
@@ -297,14 +317,14 @@ impl CrawlRequest {
     }
 }
 
-/// Keys of a batch body that are not scrape options.
+/// Keys of a batch body that are not scrape options (`zeroDataRetention` is
+/// one: it stays with the options, so every page is scraped under it).
 const BATCH_KEYS: &[&str] = &[
     "urls",
     "webhook",
     "appendToId",
     "ignoreInvalidURLs",
     "maxConcurrency",
-    "zeroDataRetention",
 ];
 
 impl BatchRequest {
@@ -320,13 +340,13 @@ impl BatchRequest {
         let append_to_id = f.string(&mut c, "appendToId");
         let max_concurrency = concurrency(&mut c, &mut f);
         let webhook = webhook(&mut c, &mut f);
-        f.bool(&mut c, "zeroDataRetention", false);
-        if !c.is_ok() {
-            return Err(issues_to_error(c));
-        }
         let Value::Object(map) = body else {
             unreachable!("checked above")
         };
+        refuse_url_option(&mut c, map, Vec::new());
+        if !c.is_ok() {
+            return Err(issues_to_error(c));
+        }
         let scrape_options: Map<String, Value> = map
             .iter()
             .filter(|(k, _)| !BATCH_KEYS.contains(&k.as_str()))

@@ -178,6 +178,9 @@ fn check_builtin_options(c: &mut Checker, name: &str, fields: &mut Fields) {
         "json" => {
             fields.string(c, "prompt");
             fields.any_object(c, "schema");
+            // firecrawl-py's `JsonFormat` always sends this key (null when
+            // unset): upstream's deprecated per-format form of the option.
+            check_prompt_injection(c, fields);
         }
         "changeTracking" => {
             if let Some(v) = fields.raw("modes") {
@@ -211,6 +214,19 @@ fn check_builtin_options(c: &mut Checker, name: &str, fields: &mut Fields) {
         _ => return,
     }
     fields.finish(c);
+}
+
+/// Upstream's `checkPromptInjection` (a scan for prompt injection before the
+/// model formats run; a detection fails the scrape). `false` or `null` is
+/// accepted; `true` is refused, as this server has no such scanner and
+/// running the formats unscanned would silently drop a safety check.
+pub fn check_prompt_injection(c: &mut Checker, fields: &mut Fields) {
+    if fields.bool(c, "checkPromptInjection", false) {
+        c.custom(
+            &fields.at("checkPromptInjection"),
+            "checkPromptInjection is not supported by this server: it has no prompt-injection scanner",
+        );
+    }
 }
 
 /// Screenshot options, shared by the screenshot format and the screenshot action.

@@ -5,13 +5,13 @@
 
 use super::actions::{MAX_TOTAL_WAIT_MS, parse_actions};
 use super::error::ApiError;
-use super::formats::{FormatRequest, formats_schema, parse_formats};
+use super::formats::{FormatRequest, check_prompt_injection, formats_schema, parse_formats};
 use super::validate::{Checker, Fields, tagged_variant};
 use serde_json::{Map, Value, json};
 use url::Url;
 
 /// Message upstream uses for unknown top-level keys.
-const UNKNOWN_KEY_MESSAGE: &str =
+pub const UNKNOWN_KEY_MESSAGE: &str =
     "Unrecognized key in body -- please review the v2 API documentation for request body changes";
 
 /// Default `maxAge`: 2 days.
@@ -285,6 +285,7 @@ pub fn parse_options(c: &mut Checker, fields: &mut Fields, catalog: &dyn Catalog
             None
         }
     };
+    check_prompt_injection(c, fields);
     let only_clean_content = fields.bool(c, "onlyCleanContent", false);
     let zero_data_retention = fields.bool(c, "zeroDataRetention", false);
     // The spec: "Not supported for zero-data-retention requests" — the

@@ -398,7 +398,12 @@ impl Crawls {
             }
             Err(e) => {
                 // The lease expires; the next lease gives this one's hold back.
-                tracing::error!(job = %id, url = %task.url, "finishing a task failed: {e}");
+                // No target URL in the log under zero data retention.
+                if plan.scrape_options.get("zeroDataRetention") == Some(&Value::Bool(true)) {
+                    tracing::error!(job = %id, "finishing a task failed: {e}");
+                } else {
+                    tracing::error!(job = %id, url = %task.url, "finishing a task failed: {e}");
+                }
                 None
             }
         }

@@ -97,6 +97,16 @@ impl Slots {
         self.waiting.lock().unwrap().get(&key.id).copied().unwrap_or(0)
     }
 
+    /// Slots of `key` held now (across the servers sharing the counters);
+    /// 0 for a key without a concurrency limit, whose scrapes take no slot.
+    pub async fn in_use(&self, key: &KeyRecord) -> Result<u64, CounterError> {
+        if key.concurrency.is_none() {
+            return Ok(0);
+        }
+        let held = self.counters.get(&format!("slots:{}", key.id)).await?;
+        Ok(u64::try_from(held).unwrap_or(0))
+    }
+
     /// A slot for `key`: at once, or after queueing until `deadline`.
     pub async fn acquire(&self, key: &KeyRecord, deadline: Instant) -> Result<Slot, SlotError> {
         let Some(limit) = key.concurrency else {

@@ -13,7 +13,7 @@ use crate::jobs::{JobKind, JobRecord, JobStatus};
 use crate::timestamp::iso8601_ms;
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -306,21 +306,37 @@ async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
     }
 }
 
+/// A status request's query that is not `skip`/`limit` as non-negative
+/// integers: a JSON 400, not axum's plain-text one.
+fn bad_paging(e: QueryRejection) -> Response {
+    ApiError::bad_request(format!(
+        "Invalid query string: skip and limit must be non-negative integers ({})",
+        e.body_text()
+    ))
+    .into_response()
+}
+
 pub async fn crawl_status(
     State(s): State<AppState>,
     h: HeaderMap,
     Path(id): Path<String>,
-    Query(p): Query<Paging>,
+    query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    status(s, h, id, p, JobKind::Crawl).await
+    match query {
+        Ok(Query(p)) => status(s, h, id, p, JobKind::Crawl).await,
+        Err(e) => bad_paging(e),
+    }
 }
 pub async fn batch_status(
     State(s): State<AppState>,
     h: HeaderMap,
     Path(id): Path<String>,
-    Query(p): Query<Paging>,
+    query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    status(s, h, id, p, JobKind::Batch).await
+    match query {
+        Ok(Query(p)) => status(s, h, id, p, JobKind::Batch).await,
+        Err(e) => bad_paging(e),
+    }
 }
 pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
     cancel(s, id, JobKind::Crawl).await

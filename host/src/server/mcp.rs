@@ -152,7 +152,7 @@ impl DistillTools {
                     State(state),
                     HeaderMap::new(),
                     Path(crawl_id),
-                    Query(jobs_route::Paging::default()),
+                    Ok(Query(jobs_route::Paging::default())),
                 )
                 .await;
                 route_body(response).await

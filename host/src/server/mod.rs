@@ -21,6 +21,8 @@
 //! - [`metered`]: one scrape or parse metered, billed and audited (routes and MCP tools).
 //! - [`audit_trail`]: the audit record of a scrape or parse.
 //! - [`keys_admin`]: `/admin/keys` and `GET /v2/team/credit-usage`.
+//! - [`team_route`]: the SDKs' other account calls (concurrency, queue status,
+//!   token usage, historical usage) and `GET /v2/parse/formats`.
 
 pub mod access_log;
 pub mod admin;
@@ -42,6 +44,7 @@ pub mod respond;
 pub mod router;
 pub mod scrape_route;
 pub mod state;
+pub mod team_route;
 
 pub use router::router;
 pub use state::AppState;

@@ -4,7 +4,7 @@
 use super::state::AppState;
 use super::{
     access_log, admin, auth, health, interact_route, jobs_route, keys_admin, map_route, mcp, media_route,
-    ops_routes, parse_route, scrape_route,
+    ops_routes, parse_route, scrape_route, team_route,
 };
 use crate::api::ApiError;
 use axum::Router;
@@ -32,6 +32,23 @@ fn job_routes() -> Router<AppState> {
         )
         .route("/v2/batch/scrape/{id}/errors", get(jobs_route::batch_errors))
         .route("/v2/map", post(map_route::map))
+}
+
+/// The SDKs' account calls besides credit usage, and the parse formats.
+fn team_routes() -> Router<AppState> {
+    Router::new()
+        .route("/v2/concurrency-check", get(team_route::concurrency_check))
+        .route("/v2/team/queue-status", get(team_route::queue_status))
+        .route("/v2/team/token-usage", get(team_route::token_usage))
+        .route(
+            "/v2/team/credit-usage/historical",
+            get(team_route::credit_usage_historical),
+        )
+        .route(
+            "/v2/team/token-usage/historical",
+            get(team_route::token_usage_historical),
+        )
+        .route("/v2/parse/formats", get(team_route::parse_formats))
 }
 
 /// JSON bodies up to 10 MB, as upstream accepts.
@@ -66,6 +83,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/admin/keys/{id}", delete(keys_admin::revoke_key))
         .route("/v2/team/credit-usage", get(keys_admin::credit_usage))
+        .merge(team_routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_JSON_BODY))

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod account;
 mod deadline;
 mod jobs;
 mod mcp;

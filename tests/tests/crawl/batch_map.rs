@@ -204,3 +204,70 @@ async fn map_lists_sitemap_and_page_links() {
     .await;
     r.assert_error(408, "MAP_TIMEOUT");
 }
+
+/// `zeroDataRetention` on a batch or a crawl covers each of its pages: none
+/// goes into the page cache (a lockdown scrape of it then misses), while the
+/// same batch without it is cached. A job's scrape options have no `url` (each
+/// page has its own): sent there, it is refused, not silently replaced.
+#[tokio::test]
+async fn job_zero_data_retention_reaches_every_page_and_url_is_no_job_option() {
+    let site = CrawlSite::start(SiteShape::default());
+    let server = shared().url();
+    let page = |tag: &str| site.url(&format!("/s1/p1?zdr={tag}"));
+    let lockdown = |url: String| {
+        let endpoint = format!("{server}/v2/scrape");
+        async move { post_raw(&endpoint, json!({"url": url, "lockdown": true}).to_string(), &[]).await }
+    };
+    let batch = |body: Value| start(server, "/v2/batch/scrape", body);
+    let control = batch(json!({"urls": [page("off")]})).await;
+    let private = batch(json!({"urls": [page("batch")], "zeroDataRetention": true})).await;
+    let crawl = start(
+        server,
+        "/v2/crawl",
+        json!({"url": page("crawl"), "limit": 1, "zeroDataRetention": true}),
+    )
+    .await;
+    for (path, id) in [
+        ("/v2/batch/scrape", &control),
+        ("/v2/batch/scrape", &private),
+        ("/v2/crawl", &crawl),
+    ] {
+        let status = wait(server, path, id, Duration::from_secs(60)).await;
+        assert_eq!(
+            (&status["status"], &status["completed"]),
+            (&json!("completed"), &json!(1))
+        );
+        let docs = documents(server, path, id, 10).await;
+        assert!(docs[0]["markdown"].is_string(), "{}", docs[0]);
+    }
+    let hit = lockdown(page("off")).await;
+    assert_eq!(hit.status, 200, "the control page is cached: {}", hit.pretty());
+    for tag in ["batch", "crawl"] {
+        lockdown(page(tag))
+            .await
+            .assert_error(404, "SCRAPE_LOCKDOWN_CACHE_MISS");
+    }
+
+    for (path, body, at) in [
+        (
+            "/v2/batch/scrape",
+            json!({"urls": [page("u")], "url": page("v")}),
+            json!([]),
+        ),
+        (
+            "/v2/crawl",
+            json!({"url": page("u"), "scrapeOptions": {"url": page("v")}}),
+            json!(["scrapeOptions"]),
+        ),
+    ] {
+        let r = post_raw(&format!("{server}{path}"), body.to_string(), &[]).await;
+        r.assert_error(400, "BAD_REQUEST");
+        let issue = &r.json["details"][0];
+        assert_eq!(
+            (&issue["code"], &issue["keys"], &issue["path"]),
+            (&json!("unrecognized_keys"), &json!(["url"]), &at),
+            "{}",
+            r.pretty()
+        );
+    }
+}

@@ -405,6 +405,14 @@ async fn bad_requests_get_clear_errors() {
     assert_eq!(r.status, 400);
     let r = post("/v2/crawl", json!({"url": site.url("/"), "maxDepth": 2})).await;
     assert!(r.error().contains("maxDiscoveryDepth"), "{}", r.pretty());
+    // The spec's name of the removed v1 option points to its replacement.
+    let r = post(
+        "/v2/crawl",
+        json!({"url": site.url("/"), "allowBackwardCrawling": true}),
+    )
+    .await;
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("crawlEntireDomain"), "{}", r.pretty());
     let r = post(
         "/v2/crawl",
         json!({"url": site.url("/"), "scrapeOptions": {"formats": ["nope"]}}),
@@ -419,6 +427,14 @@ async fn bad_requests_get_clear_errors() {
     );
     let r = post("/v2/crawl", json!({"url": "ftp://x.test/"})).await;
     assert_eq!(r.status, 400);
+    // A status call's paging that is not non-negative integers: a JSON 400.
+    for query in ["skip=-1", "skip=abc", "limit=x"] {
+        for path in ["/v2/crawl", "/v2/batch/scrape"] {
+            let r = get(&format!("{server}{path}/some-id?{query}")).await;
+            r.assert_error(400, "BAD_REQUEST");
+            assert!(r.error().contains("skip and limit"), "{}", r.pretty());
+        }
+    }
     let r = post("/v2/crawl", json!({"url": site.url("/"), "delay": 61})).await;
     assert_eq!(r.status, 400);
     let r = post("/v2/map", json!({"url": site.url("/"), "limit": 0})).await;
