@@ -1,8 +1,9 @@
 //! The input stream's preprocessing of line ends (CR LF and lone CR become LF) in one copy
-//! of a page: the page is copied once into its buffer and the lines after each CR are
-//! moved down in place, a `memchr` search and one move a line. (Pushing each line and each
-//! LF onto the tendril instead cost ~300 instructions a line: a third of the decode of a
-//! page served with CR LF line ends, as most real pages with scripts are.)
+//! of a page: the line ends are found first (a `memchr` search each), so the buffer is made
+//! at its final length, then each line is copied into it once, from the page. (Pushing each
+//! line and each LF onto a tendril instead cost ~300 instructions a line: a third of the
+//! decode of a page served with CR LF line ends, as most real pages with scripts are. Copying
+//! the whole page and moving the lines down in place costs a second copy of the page.)
 
 use html5ever::tendril::{ByteTendril, StrTendril};
 
@@ -13,27 +14,37 @@ pub(crate) fn normalised(text: &str, mut noted: impl FnMut(u32, bool)) -> StrTen
     let Some(first) = memchr::memchr(b'\r', src) else {
         return StrTendril::from_slice(text);
     };
-    let mut buf = ByteTendril::from_slice(src);
-    let out: &mut [u8] = &mut buf;
-    // Bytes `read..` of the page are still to be moved to `write..` of the buffer.
-    let mut read = first;
-    let mut write = first;
     // Every CR is a line end (only an LF after one is dropped, never a CR), so each CR the
-    // search finds from `first` on starts one.
-    for cr in memchr::memchr_iter(b'\r', &src[first..]).map(|i| first + i) {
-        if cr > read {
-            out.copy_within(read..cr, write);
-            write += cr - read;
+    // search finds from `first` on ends a line: where, and whether an LF goes with it.
+    let ends: Vec<(usize, bool)> = memchr::memchr_iter(b'\r', &src[first..])
+        .map(|i| (first + i, src.get(first + i + 1) == Some(&b'\n')))
+        .collect();
+    let len = src.len() - ends.iter().filter(|&&(_, crlf)| crlf).count();
+    let mut buf = ByteTendril::new();
+    // SAFETY: the buffer grows to `len` bytes not yet written; the loop below writes each of
+    // them (the page's bytes between line ends, an LF for each), through a pointer, before
+    // anything reads the buffer.
+    unsafe { buf.push_uninitialized(u32::try_from(len).expect("a page under 4 GiB")) };
+    let out = buf.as_mut_ptr();
+    let (mut read, mut write) = (0, 0);
+    for (cr, crlf) in ends {
+        let line = cr - read;
+        // SAFETY: `read..cr` is in the page and `write..write + line + 1` in the buffer (the
+        // buffer is the page less one byte per CR LF: `write` stays at most `read` less the
+        // CR LFs passed), and the two do not overlap (a new allocation).
+        unsafe {
+            std::ptr::copy_nonoverlapping(src.as_ptr().add(read), out.add(write), line);
+            out.add(write + line).write(b'\n');
         }
-        let crlf = src.get(cr + 1) == Some(&b'\n');
+        write += line;
         noted(write as u32, crlf);
-        out[write] = b'\n';
         write += 1;
         read = cr + 1 + usize::from(crlf);
     }
-    out.copy_within(read.., write);
-    write += src.len() - read;
-    buf.pop_back((src.len() - write) as u32);
+    let tail = src.len() - read;
+    assert_eq!(write + tail, len);
+    // SAFETY: as above, the page's last line into the buffer's last bytes.
+    unsafe { std::ptr::copy_nonoverlapping(src.as_ptr().add(read), out.add(write), tail) };
     // SAFETY: the buffer holds `text` (valid UTF-8) with ASCII bytes only changed (CR made
     // LF) or taken out (the LF after a CR): every other byte kept, in order, so every
     // multi-byte sequence is kept whole and the bytes are still valid UTF-8.
