@@ -227,8 +227,15 @@ fn may_hold_mount_id(attrs: &[u8]) -> bool {
     has_pair(attrs, [(b'r', b'o', 0), (b'a', b'p', 0), (b'_', b'_', 0)])
 }
 
-/// Whether `html` has `<body` somewhere (ASCII case ignored).
+/// Whether `html` has `<body` somewhere (ASCII case ignored): written in lowercase, as
+/// most pages write it, found by one substring search (a page's head, scripts and all, is
+/// often half its bytes before `<body>`); else each `<` is looked at.
 fn has_body_tag(html: &[u8]) -> bool {
+    memchr::memmem::find(html, b"<body").is_some() || has_body_tag_any_case(html)
+}
+
+/// [`has_body_tag`] by each `<`.
+fn has_body_tag_any_case(html: &[u8]) -> bool {
     finders::all(html, finders::lt).any(|at| {
         html.get(at + 1..at + 5)
             .is_some_and(|n| n.eq_ignore_ascii_case(b"body"))
@@ -377,6 +384,32 @@ mod tests {
         assert!(executable(b" src=/a.js"));
         assert!(!executable(b" type=text/template type=text/javascript"));
         assert!(executable(b" type=text/javascript type=text/template"));
+    }
+
+    #[test]
+    fn a_body_tag_is_found_in_any_case_wherever_it_is() {
+        for (html, found) in [
+            (&b"<body>"[..], true),
+            (b"<BODY>", true),
+            (b"<bOdY class=x>", true),
+            (b"x<body", true),
+            (b"<!-- <body> -->", true),
+            (b"<script>'<Body'</script>", true),
+            (b"\xff\xfe<BoDy", true),
+            (b"<bod", false),
+            (b"< body>", false),
+            (b"body>", false),
+            (b"<\xc3\xb3body>", false),
+            (b"<tbody><bodyx", true),
+            (b"<tbody>", false),
+            (b"", false),
+        ] {
+            let mut page = b"<html><head><title>t</title></head>".to_vec();
+            page.extend_from_slice(html);
+            assert_eq!(has_body_tag(&page), found, "{:?}", String::from_utf8_lossy(html));
+            assert_eq!(has_body_tag_any_case(&page), found);
+            assert_eq!(has_body_tag(html), found);
+        }
     }
 
     #[test]
