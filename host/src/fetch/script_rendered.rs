@@ -229,15 +229,8 @@ fn may_hold_mount_id(attrs: &[u8]) -> bool {
     has_pair(attrs, [(b'r', b'o', 0), (b'a', b'p', 0), (b'_', b'_', 0)])
 }
 
-/// Whether `html` has `<body` somewhere (ASCII case ignored): written in lowercase, as
-/// most pages write it, found by one substring search (a page's head, scripts and all, is
-/// often half its bytes before `<body>`); else each `<` is looked at.
+/// Whether `html` has `<body` somewhere (ASCII case ignored).
 fn has_body_tag(html: &[u8]) -> bool {
-    memchr::memmem::find(html, b"<body").is_some() || has_body_tag_any_case(html)
-}
-
-/// [`has_body_tag`] by each `<`.
-fn has_body_tag_any_case(html: &[u8]) -> bool {
     finders::all(html, finders::lt).any(|at| {
         html.get(at + 1..at + 5)
             .is_some_and(|n| n.eq_ignore_ascii_case(b"body"))
