@@ -21,6 +21,7 @@ mod links;
 mod main_content;
 mod markdown_fixups;
 mod metadata;
+mod newlines;
 mod page;
 mod page_text;
 mod srcset;

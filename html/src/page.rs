@@ -24,9 +24,9 @@ pub struct ParsedPage {
     base: Url,
     /// Whether the page has any `<base>` element (else cleaned copies cannot have one either).
     has_base: bool,
-    /// Whether the page holds the makings of script-deferred content (else revealing it,
-    /// walks of the body, is skipped: it would change nothing).
-    deferred: bool,
+    /// Which kinds of script-deferred content the page holds the makings of (revealing
+    /// the others, walks of the body, is skipped: it would change nothing).
+    deferred: main_content::Deferred,
 }
 
 impl ParsedPage {
@@ -107,7 +107,7 @@ fn clean_doc(
     page_url: &Url,
     page_base: &Url,
     has_base: bool,
-    deferred: bool,
+    deferred: main_content::Deferred,
     opts: &CleanOptions,
 ) -> Result<CleanedHtml, CleanError> {
     let include = user_selectors::compile(opts.include_tags)?;
@@ -122,9 +122,9 @@ fn clean_doc(
     } else {
         main_content::Head::default()
     };
-    if whole_page_main_content && deferred {
+    if whole_page_main_content && deferred.any() {
         // Script shells keep content in `<noscript>` or hidden streamed segments.
-        main_content::reveal_deferred(&doc);
+        main_content::reveal_deferred_possible(&doc, deferred);
     }
     if whole_page_main_content && exclude.is_empty() {
         // The stripping in the main-content walk (nothing between them reads the document).

@@ -117,21 +117,7 @@ impl fmt::Debug for PageHtml {
 /// `text` in a new buffer with CR LF and lone CR as LF (the input stream's preprocessing),
 /// and where each was.
 fn normalised(text: &str) -> (StrTendril, Vec<LineEnd>) {
-    let Some(first) = memchr::memchr(b'\r', text.as_bytes()) else {
-        return (StrTendril::from_slice(text), Vec::new());
-    };
-    let mut out = StrTendril::with_capacity(u32::try_from(text.len()).unwrap_or(u32::MAX));
     let mut ends = Vec::new();
-    let mut rest = text;
-    let mut next = Some(first);
-    while let Some(i) = next {
-        out.push_slice(&rest[..i]);
-        let crlf = rest.as_bytes().get(i + 1) == Some(&b'\n');
-        ends.push((out.len32(), crlf));
-        out.push_char('\n');
-        rest = &rest[i + 1 + usize::from(crlf)..];
-        next = memchr::memchr(b'\r', rest.as_bytes());
-    }
-    out.push_slice(rest);
-    (out, ends)
+    let buf = crate::newlines::normalised(text, |at, crlf| ends.push((at, crlf)));
+    (buf, ends)
 }

@@ -18,6 +18,8 @@
 
 mod finders;
 #[cfg(test)]
+mod head_tests;
+#[cfg(test)]
 mod identity_tests;
 mod markup;
 mod pairs;
@@ -191,6 +193,8 @@ fn kind(name: &[u8]) -> Kind {
 fn executable(attrs: &[u8]) -> bool {
     match attribute(attrs, "type") {
         None => true,
+        // Most scripts' type as written: no decoding, trimming or search for a word.
+        Some(t) if t.eq_ignore_ascii_case(b"text/javascript") => true,
         Some(t) => {
             // ASCII case ignored, as a lowercased copy would be compared (the words are ASCII).
             let t = lossy(t);
@@ -252,7 +256,10 @@ fn scan(html: &[u8]) -> Facts {
             Token::Start(name, attrs) => match kind(name) {
                 Kind::Body => in_body = true,
                 Kind::Script => {
-                    facts.runs_script |= executable(attrs);
+                    // Once a script runs, the next ones' types change nothing.
+                    if !facts.runs_script {
+                        facts.runs_script = executable(attrs);
+                    }
                     tokens.raw_until_end("script");
                 }
                 Kind::Noscript => {

@@ -17,8 +17,18 @@ use crate::dom::{Walker, attr, local_name};
 
 /// Reveals script-deferred content (both kinds above).
 pub(crate) fn reveal(doc: &Document) {
-    expand_if_shell(doc);
-    place_streamed_segments(doc);
+    reveal_possible(doc, true, true);
+}
+
+/// [`reveal`] when the parse told which kinds could be there: a shell when `shell`
+/// ([`shell_possible`]), streamed segments when `segments` or when a shell's markup was put
+/// in place (the parse saw none of the tags inside a `<noscript>`). Each kind left out
+/// saves a walk of the body.
+pub(crate) fn reveal_possible(doc: &Document, shell: bool, segments: bool) {
+    let expanded = shell && expand_if_shell(doc);
+    if segments || expanded {
+        place_streamed_segments(doc);
+    }
 }
 
 fn place_streamed_segments(doc: &Document) {
@@ -110,9 +120,10 @@ fn is_inside(tree: &dom_query::Tree, id: NodeId, ancestor: NodeId) -> bool {
 /// Smallest `<noscript>` text (non-whitespace characters) worth expanding.
 const MIN_TEXT: usize = 500;
 
-fn expand_if_shell(doc: &Document) {
+/// Puts a script shell's `<noscript>` markup in place; whether it did.
+fn expand_if_shell(doc: &Document) -> bool {
     let Some(body) = doc.body() else {
-        return;
+        return false;
     };
     let tree = &doc.tree;
     let mut noscripts: Vec<(NodeId, String)> = Vec::new();
@@ -133,25 +144,30 @@ fn expand_if_shell(doc: &Document) {
         }
     }
     if noscripts.iter().map(|(_, raw)| raw.len()).sum::<usize>() < MIN_TEXT {
-        return;
+        return false;
     }
     let texts: Vec<usize> = noscripts.iter().map(|(_, raw)| fragment_text(raw)).collect();
     let hidden: usize = texts.iter().sum();
     if hidden < MIN_TEXT || hidden < visible_text(doc, body.id) {
-        return;
+        return false;
     }
+    let mut expanded = false;
     for ((id, raw), text) in noscripts.into_iter().zip(texts) {
         if text >= MIN_TEXT / 5 {
             tree.get_unchecked(&id).replace_with_html(raw);
+            expanded = true;
         }
     }
+    expanded
 }
 
 /// Whether [`expand_if_shell`] could change anything, judged from the page's `<noscript>`
 /// elements (`noscripts`: every element so named, in any order) instead of a walk of the
 /// body: it gathers those inside the body and not inside another `<noscript>`, keeps the
-/// ones whose text holds `<`, and stops when their texts total under [`MIN_TEXT`] bytes.
-/// Must stay a necessary condition of `expand_if_shell` (it decides whether that runs).
+/// ones whose text holds `<`, and stops when their texts total under [`MIN_TEXT`] bytes or
+/// the text of their markup does (the pixels and tag-manager frames most pages with
+/// scripts carry: markup, next to no text). Must stay a necessary condition of
+/// `expand_if_shell` (it decides whether that runs).
 pub(crate) fn shell_possible(doc: &Document, noscripts: &[NodeId]) -> bool {
     if noscripts.is_empty() {
         return false;
@@ -182,15 +198,17 @@ pub(crate) fn shell_possible(doc: &Document, noscripts: &[NodeId]) -> bool {
         false
     };
     let mut total = 0;
+    let mut hidden = 0;
     for &id in noscripts {
         if walked_to(id) {
             let raw = tree.get_unchecked(&id).text();
             if raw.contains('<') {
                 total += raw.len();
+                hidden += fragment_text(&raw);
             }
         }
     }
-    total >= MIN_TEXT
+    total >= MIN_TEXT && hidden >= MIN_TEXT
 }
 
 /// Non-whitespace characters of the body's text outside `<noscript>`, `<script>`,
@@ -308,6 +326,47 @@ mod tests {
             "<main><!--$?--><p>Late</p><p>content</p><!--/$--></main><footer>f</footer>\
              <div id=\"S:7\"><p>orphan</p></div><div hidden=\"\" id=\"x\">hidden</div>"
         );
+    }
+
+    #[test]
+    fn segments_a_shells_markup_brings_are_placed_too() {
+        // The parse sees no `id` inside the `<noscript>` (its content is text): the segment
+        // comes with the shell's markup, and is placed as on a page that had it.
+        let post = "word ".repeat(200);
+        let html = format!(
+            "<body><div id=app></div><noscript><main><template id=\"B:1\"></template><i>wait</i><!--/$--></main>\
+             <div hidden id=\"S:1\"><p>{post}</p></div></noscript></body>"
+        );
+        let (doc, seen) = crate::dom::parse_noting(&html);
+        assert!(!seen.segments);
+        assert!(shell_possible(&doc, &seen.noscripts));
+        reveal_possible(&doc, true, false);
+        let body = doc.select("body").inner_html().to_string();
+        assert!(
+            body.starts_with("<div id=\"app\"></div><main><p>word word"),
+            "{body}"
+        );
+        assert!(!body.contains("hidden") && !body.contains("template") && !body.contains("wait"));
+    }
+
+    #[test]
+    fn markup_without_text_in_noscripts_is_no_shell() {
+        // Tag-manager frames and pixels: markup enough, no text in it.
+        let frame = "<noscript><iframe src=\"https://www.googletagmanager.com/ns.html?id=GTM-XXXX\" \
+                     height=\"0\" width=\"0\" style=\"display:none;visibility:hidden\"></iframe></noscript>";
+        let html = format!("<body><p>short</p>{}</body>", frame.repeat(6));
+        let (doc, seen) = crate::dom::parse_noting(&html);
+        assert_eq!(seen.noscripts.len(), 6);
+        assert!(!shell_possible(&doc, &seen.noscripts));
+        // Text enough in them: a shell is possible (and the page, this short, is one).
+        let html = format!(
+            "<body><p>short</p>{}<noscript><p>{}</p></noscript></body>",
+            frame.repeat(6),
+            "word ".repeat(150)
+        );
+        let (doc, seen) = crate::dom::parse_noting(&html);
+        assert!(shell_possible(&doc, &seen.noscripts));
+        assert!(expand_if_shell(&doc));
     }
 
     #[test]

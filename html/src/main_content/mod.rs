@@ -151,11 +151,34 @@ pub(crate) fn strip_and_remove_non_main(doc: &Document, declared_article: bool, 
 pub(crate) use declared::{Head, declares_article, read_head};
 pub(crate) use deferred::reveal as reveal_deferred;
 
-/// Whether [`reveal_deferred`] could change `doc` as parsed, from what the parse [`Seen`]:
-/// a streamed segment or placeholder needs an `id` starting `S:` or `B:`, a script shell
-/// enough `<noscript>` markup in the body (without walking the body for either).
-pub(crate) fn deferred_possible(doc: &Document, seen: &Seen) -> bool {
-    seen.segments || deferred::shell_possible(doc, &seen.noscripts)
+/// Which kinds of script-deferred content [`reveal_deferred`] could find in a page as parsed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Deferred {
+    /// A script shell: enough `<noscript>` markup, and text in it, in the body.
+    pub shell: bool,
+    /// A streamed segment or placeholder: an `id` starting `S:` or `B:`.
+    pub segments: bool,
+}
+
+impl Deferred {
+    /// Whether revealing could change anything.
+    pub(crate) fn any(self) -> bool {
+        self.shell || self.segments
+    }
+}
+
+/// What [`reveal_deferred`] could change in `doc` as parsed, from what the parse [`Seen`]
+/// (without walking the body for either kind).
+pub(crate) fn deferred_possible(doc: &Document, seen: &Seen) -> Deferred {
+    Deferred {
+        shell: deferred::shell_possible(doc, &seen.noscripts),
+        segments: seen.segments,
+    }
+}
+
+/// [`reveal_deferred`] of the kinds [`deferred_possible`] found possible.
+pub(crate) fn reveal_deferred_possible(doc: &Document, possible: Deferred) {
+    deferred::reveal_possible(doc, possible.shell, possible.segments);
 }
 
 /// Removes non-main content from an `includeTags` fragment: upstream's selector rule.

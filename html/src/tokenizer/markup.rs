@@ -39,8 +39,15 @@ impl<B: Construct> Tokenizer<'_, B> {
         }
     }
 
+    /// `src[start..end]` (cut before or after ASCII bytes) as a comment token: without NUL a
+    /// piece of the shared input, as text is (real pages carry dozens of comments: no copy
+    /// and allocation each).
     fn emit_comment(&mut self, start: usize, end: usize) {
-        let text = replace_nul(self.slice(start, end));
+        let text = if memchr::memchr(0, &self.src[start..end]).is_some() {
+            replace_nul(self.slice(start, end))
+        } else {
+            self.piece(start, end)
+        };
         self.emit(Token::CommentToken(text));
     }
 

@@ -186,18 +186,7 @@ pub(crate) fn parse_scripting(html: &str) -> Document {
 
 /// CR LF and lone CR become LF (the input stream's preprocessing).
 fn normalise_newlines(html: &str) -> StrTendril {
-    let mut out = StrTendril::with_capacity(u32::try_from(html.len()).unwrap_or(u32::MAX));
-    let mut rest = html;
-    while let Some(i) = memchr::memchr(b'\r', rest.as_bytes()) {
-        out.push_slice(&rest[..i]);
-        out.push_char('\n');
-        rest = &rest[i + 1..];
-        if rest.as_bytes().first() == Some(&b'\n') {
-            rest = &rest[1..];
-        }
-    }
-    out.push_slice(rest);
-    out
+    crate::newlines::normalised(html, |_, _| {})
 }
 
 /// The text-producing state the tokenizer returns to between tags.

@@ -261,6 +261,39 @@ fn comments() {
 }
 
 #[test]
+fn comments_as_pieces_of_the_input() {
+    // Short (held inline) and long, non-ASCII, NUL, bogus and at the end of the input; in
+    // the head, the body, after it and in foreign content.
+    for text in [
+        "",
+        "-",
+        "a",
+        "12345678",
+        "123456789",
+        " google_ad_section_start ",
+        "é",
+        "日本語のコメント",
+        "ü\u{0}ü",
+        "\u{0}",
+        "x\u{0}yyyyyyyyyyyyyy",
+        " [if lt IE 9]><script src=x.js></script><![endif] ",
+    ] {
+        for html in [
+            format!(
+                "<!--{text}--><html><head><!--{text}--></head><body><!--{text}-->x</body><!--{text}--></html><!--{text}-->"
+            ),
+            format!("<p>a<!--{text}--!>b<svg><!--{text}--></svg><?{text}>c<!{text}>d</{text}>"),
+            format!("<table><!--{text}--><tr><!--{text}--><td>x</table>"),
+            format!("<p>a<!--{text}"),
+            format!("<p>a<!--{text}--"),
+            format!("<p>a<?{text}"),
+        ] {
+            same(&html);
+        }
+    }
+}
+
+#[test]
 fn unterminated_at_eof() {
     for html in [
         "<p>a<",
