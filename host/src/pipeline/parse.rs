@@ -58,7 +58,8 @@ pub async fn parse_until(
 ) -> Result<Value, PipelineError> {
     let private = !crate::cache::policy::may_log_url(opts);
     let stage = Stage::default();
-    let work = parse_inner(services, upload, opts, scrape_id, (deadline, &stage));
+    // Boxed, as a scrape's (a pointer moved, not the state machine).
+    let work = Box::pin(parse_inner(services, upload, opts, scrape_id, (deadline, &stage)));
     let bounded = backstop::within("parse", deadline, opts.timeout_ms, &stage, work);
     crate::plugins::log_privacy::private(private, bounded).await
 }

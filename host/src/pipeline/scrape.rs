@@ -95,7 +95,9 @@ pub async fn scrape_data_until(
 ) -> Result<Data, PipelineError> {
     let private = !policy::may_log_url(&req.options);
     let stage = Stage::default();
-    let work = scrape_inner(services, req, scrape_id, deadline, &stage);
+    // Boxed: the backstop and the log scope then move a pointer, not the
+    // pipeline's state machine (several KB, copied at every move).
+    let work = Box::pin(scrape_inner(services, req, scrape_id, deadline, &stage));
     let bounded = backstop::within("scrape", deadline, req.options.timeout_ms, &stage, work);
     log_privacy::private(private, bounded).await
 }
