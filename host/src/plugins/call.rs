@@ -115,6 +115,17 @@ impl CallLimits {
             }
         }
     }
+
+    /// The error of a call whose deadline passed before it could run (no
+    /// slot, or its code not mapped, in time), counted in the call metrics.
+    fn timed_out_before_running(&self, plugin: &str) -> PluginCallError {
+        let kind = self.timeout_kind();
+        crate::telemetry::plugin_call(plugin, outcome_label(Some(&kind)), Duration::ZERO);
+        PluginCallError {
+            plugin: plugin.to_string(),
+            kind,
+        }
+    }
 }
 
 /// One call in progress: its store (holding the run slot), its instance
@@ -201,12 +212,7 @@ impl PluginRuntime {
                 request_id,
                 "no plugin slot became free before the call's deadline; the call did not run"
             );
-            let kind = limits.timeout_kind();
-            crate::telemetry::plugin_call(plugin, outcome_label(Some(&kind)), Duration::ZERO);
-            return Err(PluginCallError {
-                plugin: plugin.to_string(),
-                kind,
-            });
+            return Err(limits.timed_out_before_running(plugin));
         };
         let state = CallState::new(
             plugin,
@@ -346,12 +352,7 @@ impl PluginRuntime {
                 request_id,
                 "the plugin's code was not mapped before the call's deadline; the call did not run"
             );
-            let kind = limits.timeout_kind();
-            crate::telemetry::plugin_call(name, outcome_label(Some(&kind)), Duration::ZERO);
-            return Err(PluginCallError {
-                plugin: name.clone(),
-                kind,
-            });
+            return Err(limits.timed_out_before_running(name));
         };
         mapped.map_err(|e| PluginCallError {
             plugin: plugin.manifest.name.clone(),
