@@ -15,11 +15,14 @@ pub(crate) fn normalised(text: &str, mut noted: impl FnMut(u32, bool)) -> StrTen
         return StrTendril::from_slice(text);
     };
     // Every CR is a line end (only an LF after one is dropped, never a CR), so each CR the
-    // search finds from `first` on ends a line: where, and whether an LF goes with it.
-    let ends: Vec<(usize, bool)> = memchr::memchr_iter(b'\r', &src[first..])
-        .map(|i| (first + i, src.get(first + i + 1) == Some(&b'\n')))
-        .collect();
-    let len = src.len() - ends.iter().filter(|&&(_, crlf)| crlf).count();
+    // search finds from `first` on ends a line. Two searches (one to size the buffer, one to
+    // copy) rather than a list of the line ends: a page of nothing but CRs would make that
+    // list many times the page's size.
+    let crlf_at = |cr: usize| src.get(cr + 1) == Some(&b'\n');
+    let crlfs = memchr::memchr_iter(b'\r', &src[first..])
+        .filter(|&i| crlf_at(first + i))
+        .count();
+    let len = src.len() - crlfs;
     let mut buf = ByteTendril::new();
     // SAFETY: the buffer grows to `len` bytes not yet written; the loop below writes each of
     // them (the page's bytes between line ends, an LF for each), through a pointer, before
@@ -27,7 +30,8 @@ pub(crate) fn normalised(text: &str, mut noted: impl FnMut(u32, bool)) -> StrTen
     unsafe { buf.push_uninitialized(u32::try_from(len).expect("a page under 4 GiB")) };
     let out = buf.as_mut_ptr();
     let (mut read, mut write) = (0, 0);
-    for (cr, crlf) in ends {
+    for cr in memchr::memchr_iter(b'\r', &src[first..]).map(|i| first + i) {
+        let crlf = crlf_at(cr);
         let line = cr - read;
         // SAFETY: `read..cr` is in the page and `write..write + line + 1` in the buffer (the
         // buffer is the page less one byte per CR LF: `write` stays at most `read` less the
