@@ -278,8 +278,10 @@ impl ChangeTracker {
             .await
     }
 
-    /// Compares with the previous scrape, then records this one. On a store
-    /// error nothing is recorded and the caller adds [`COMPARE_FAILED_WARNING`].
+    /// Compares with the previous scrape, then records this one (the tests'
+    /// shorthand: the pipeline records only once its response is complete).
+    /// On a store error nothing is recorded.
+    #[cfg(test)]
     pub async fn track(
         &self,
         url: &str,
@@ -292,10 +294,11 @@ impl ChangeTracker {
         Ok(result)
     }
 
-    /// [`ChangeTracker::track`] without the record: the caller records this
-    /// scrape ([`ChangeTracker::record`]) once its response is complete, so
-    /// a request that ends before that (its timeout) leaves the previous
-    /// scrape in place.
+    /// The comparison with the previous scrape, without recording this one:
+    /// the caller records it ([`ChangeTracker::record`]) once its response is
+    /// complete, so a request that ends before that (its timeout) leaves the
+    /// previous scrape in place. On a store error the caller adds
+    /// [`COMPARE_FAILED_WARNING`].
     pub async fn compare_with_previous(
         &self,
         url: &str,
