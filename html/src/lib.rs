@@ -17,6 +17,7 @@ mod charset;
 mod clean;
 mod dom;
 mod images;
+mod line_ends;
 mod links;
 mod main_content;
 mod markdown_fixups;

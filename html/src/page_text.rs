@@ -8,17 +8,14 @@
 //! copying the page again. The page as received is made as a `String` only for whoever
 //! asks for it ([`PageHtml::raw`]).
 
+use crate::line_ends::LineEnds;
 use html5ever::tendril::{SendTendril, StrTendril, fmt::UTF8};
 use std::fmt;
-
-/// A line end the buffer holds as LF: at which byte of the buffer, and whether it was
-/// CR LF (else a lone CR).
-type LineEnd = (u32, bool);
 
 /// A page's HTML, `Send`, not yet readable: [`PageText::open`] it on the thread that parses.
 pub struct PageText {
     text: SendTendril<UTF8>,
-    line_ends: Vec<LineEnd>,
+    line_ends: LineEnds,
     /// The length of the page as received.
     raw_len: usize,
 }
@@ -83,7 +80,7 @@ impl fmt::Debug for PageText {
 /// A page's HTML, readable: the buffer a parse of it cuts its text from.
 pub struct PageHtml {
     text: StrTendril,
-    line_ends: Vec<LineEnd>,
+    line_ends: LineEnds,
     raw_len: usize,
 }
 
@@ -97,7 +94,7 @@ impl PageHtml {
     pub fn raw(&self) -> String {
         let mut out = String::with_capacity(self.raw_len);
         let mut from = 0;
-        for &(at, crlf) in &self.line_ends {
+        for (at, crlf) in self.line_ends.iter() {
             let at = at as usize;
             out.push_str(&self.text[from..at]);
             out.push_str(if crlf { "\r\n" } else { "\r" });
@@ -116,8 +113,8 @@ impl fmt::Debug for PageHtml {
 
 /// `text` in a new buffer with CR LF and lone CR as LF (the input stream's preprocessing),
 /// and where each was.
-fn normalised(text: &str) -> (StrTendril, Vec<LineEnd>) {
-    let mut ends = Vec::new();
-    let buf = crate::newlines::normalised(text, |at, crlf| ends.push((at, crlf)));
+fn normalised(text: &str) -> (StrTendril, LineEnds) {
+    let mut ends = LineEnds::default();
+    let buf = crate::newlines::normalised(text, |at, crlf| ends.push(at, crlf));
     (buf, ends)
 }
