@@ -10,6 +10,7 @@
 //! | `/gzip-bomb` | `Content-Encoding: gzip`; zeros compressed on the fly, up to 4 GiB expanded |
 //! | `/slowloris` | declares 1,000 bytes, then sends one byte a second |
 //! | `/hop/{n}` | 302 to `/hop/{n+1}` on the next of the three addresses, forever |
+//! | `/carriage-returns` | a 16 MiB page: one paragraph of nothing but lone CRs (line ends) |
 //! | anything else | a small HTML page |
 //!
 //! [`FaultSite::sent`] tells how many body bytes a route wrote (for gzip,
@@ -30,6 +31,9 @@ use tokio::net::{TcpListener, TcpStream};
 
 /// How far the gzip bomb expands at most.
 pub const GZIP_BOMB_BYTES: u64 = 4 << 30;
+
+/// How many carriage returns `/carriage-returns` sends.
+pub const CARRIAGE_RETURNS: usize = 16 << 20;
 
 /// The three listening addresses and per-route counters.
 pub struct FaultSite {
@@ -130,6 +134,18 @@ async fn serve(
             stream.write_all(part.as_bytes()).await?;
             add(counters, "close-mid-body", part.len() as u64);
             // Dropping the stream closes the connection 98 KB short.
+        }
+        "/carriage-returns" => {
+            let mut page = b"<html><body><p>x".to_vec();
+            page.resize(page.len() + CARRIAGE_RETURNS, b'\r');
+            page.extend_from_slice(b"</p></body></html>");
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                page.len()
+            );
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(&page).await?;
+            add(counters, "carriage-returns", page.len() as u64);
         }
         "/endless" => {
             stream

@@ -2,9 +2,11 @@
 //! versions replaced by hot swaps are dropped once no request holds them,
 //! and the page cache's in-memory tier stays within `DISTILL_CACHE_HOT_MIB`
 //! however much is written through it (both read the server's `/metrics`);
-//! a plugin's compiled code is mapped only once the plugin serves.
+//! a plugin's compiled code is mapped only once the plugin serves; a page of
+//! nothing but line ends costs the server a few times its size, not tens.
 
 use distill_e2e::client::http;
+use distill_e2e::fault_site::{CARRIAGE_RETURNS, fault_site};
 use distill_e2e::{
     Plugins, ServerOptions, TestServer, plugins_dir_with, scrape, shipped_plugins_dir, site, test_plugins_dir,
 };
@@ -235,5 +237,57 @@ async fn the_cache_memory_tier_stays_within_its_cap() {
         "hit",
         "{}",
         again.pretty()
+    );
+}
+
+/// The server's peak resident memory so far (`VmHWM`), in bytes.
+fn peak_rss(server: &TestServer) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.pid())).unwrap();
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().strip_suffix("kB"))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("VmHWM in /proc/PID/status");
+    kib * 1024
+}
+
+#[tokio::test]
+async fn a_page_of_nothing_but_line_ends_costs_a_few_times_its_size() {
+    let server = TestServer::start(ServerOptions::default());
+    let formats = json!(["rawHtml", "markdown"]);
+    // Warm up: the markdown plugin's code mapped, the first buffers made.
+    scrape(
+        server.url(),
+        &json!({ "url": fault_site().url(0, "/small"), "formats": formats }),
+    )
+    .await
+    .assert_ok();
+    let before = peak_rss(&server);
+    let r = scrape(
+        server.url(),
+        &json!({
+            "url": fault_site().url(0, "/carriage-returns"),
+            "formats": formats,
+            "storeInCache": false,
+            "timeout": 60000,
+        }),
+    )
+    .await;
+    r.assert_ok();
+    // The page as received comes back with its line ends as they were.
+    let raw = r.json["data"]["rawHtml"].as_str().expect("rawHtml");
+    assert_eq!(raw.bytes().filter(|&b| b == b'\r').count(), CARRIAGE_RETURNS);
+    assert!(!raw.contains('\n'), "a lone CR came back as LF");
+    let grew = peak_rss(&server).saturating_sub(before);
+    // The body, the parse's buffer, the page given back and its JSON (each CR
+    // written as two bytes) are a few times the page; a record of the line ends
+    // at 8 bytes each was 8 times the page on its own.
+    let page = CARRIAGE_RETURNS as u64;
+    assert!(
+        grew <= 8 * page,
+        "one scrape of a {} MiB page raised the peak RSS by {} MiB",
+        page >> 20,
+        grew >> 20
     );
 }
