@@ -117,6 +117,7 @@ impl Services {
             // The task keeps the watcher alive for the life of the process.
             plugins.watch()?;
         }
+        crate::pipeline::prepare::set_max_page_nodes(config.max_page_nodes);
         let http = HttpFetcher::new(guard, config.max_page_bytes, &config.user_agent)?
             .with_lanes(config.serving_threads)?
             .with_proxies(config.proxies.clone())?;

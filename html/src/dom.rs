@@ -30,10 +30,11 @@ pub(crate) fn parse_noting(html: &str) -> (Document, Seen) {
     crate::tree_builder::parse_fast_noting(html, parse_opts())
 }
 
-/// [`parse_noting`] of a page already in the tokenizer's buffer (no copy of it).
-pub(crate) fn parse_html_noting(html: &crate::PageHtml) -> (Document, Seen) {
+/// [`parse_noting`] of a page already in the tokenizer's buffer (no copy of it), stopping
+/// once the tree has more than `most` elements and comments ([`Seen::over`]).
+pub(crate) fn parse_html_noting(html: &crate::PageHtml, most: usize) -> (Document, Seen) {
     let buf = crate::tokenizer::input_normalised(html.tendril());
-    crate::tree_builder::parse_fast_noting_input(buf, parse_opts())
+    crate::tree_builder::parse_fast_noting_input(buf, parse_opts(), most)
 }
 
 /// The page parsed by our tokenizer feeding our own tree builder ([`crate::tree_builder`]),

@@ -38,6 +38,6 @@ mod user_selectors;
 pub use charset::decode_html;
 pub use dom::parse_both_serialised;
 pub use markdown_fixups::remove_base64_images;
-pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage};
+pub use page::{CleanError, CleanOptions, CleanedHtml, ParsedPage, TooManyNodes};
 pub use page_text::{PageHtml, PageText};
 pub use structure::{parse_both_structure, parse_own_structure};

@@ -17,6 +17,25 @@ pub struct CleanOptions<'a> {
     pub exclude_tags: &'a [String],
 }
 
+/// A page refused by [`ParsedPage::parse_html_within`]: its tree would hold more than
+/// `most` elements and comments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyNodes {
+    pub most: usize,
+}
+
+impl std::fmt::Display for TooManyNodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the page's markup makes more than {} elements and comments",
+            self.most
+        )
+    }
+}
+
+impl std::error::Error for TooManyNodes {}
+
 /// A page parsed once; cleaning works on copies, so it can be cleaned repeatedly.
 pub struct ParsedPage {
     doc: Document,
@@ -38,7 +57,23 @@ impl ParsedPage {
     /// [`ParsedPage::parse`] of a page already in the parse's buffer ([`crate::PageText`]):
     /// the same page, without copying the HTML first.
     pub fn parse_html(html: &crate::PageHtml, page_url: &Url) -> ParsedPage {
-        ParsedPage::parsed(dom::parse_html_noting(html), page_url)
+        ParsedPage::parsed(dom::parse_html_noting(html, usize::MAX), page_url)
+    }
+
+    /// [`ParsedPage::parse_html`], refusing a page whose tree would hold more than `most`
+    /// elements and comments (markup can multiply: a few hundred formatting elements left
+    /// open are made again in every paragraph after them). The parse stops there, so the
+    /// memory it took is bounded by `most`, not by what the markup would make.
+    pub fn parse_html_within(
+        html: &crate::PageHtml,
+        page_url: &Url,
+        most: usize,
+    ) -> Result<ParsedPage, TooManyNodes> {
+        let (doc, seen) = dom::parse_html_noting(html, most);
+        if seen.over {
+            return Err(TooManyNodes { most });
+        }
+        Ok(ParsedPage::parsed((doc, seen), page_url))
     }
 
     fn parsed((doc, seen): (Document, dom::Seen), page_url: &Url) -> ParsedPage {

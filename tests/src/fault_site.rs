@@ -11,6 +11,7 @@
 //! | `/slowloris` | declares 1,000 bytes, then sends one byte a second |
 //! | `/hop/{n}` | 302 to `/hop/{n+1}` on the next of the three addresses, forever |
 //! | `/carriage-returns` | a 16 MiB page: one paragraph of nothing but lone CRs (line ends) |
+//! | `/reopened` | a 56 KB page whose 400 formatting elements, left open, are made again in each of 5,000 paragraphs (2 million elements) |
 //! | anything else | a small HTML page |
 //!
 //! [`FaultSite::sent`] tells how many body bytes a route wrote (for gzip,
@@ -146,6 +147,17 @@ async fn serve(
             stream.write_all(head.as_bytes()).await?;
             stream.write_all(&page).await?;
             add(counters, "carriage-returns", page.len() as u64);
+        }
+        "/reopened" => {
+            let opened: String = (0..400).map(|i| format!("<b id=b{i}>")).collect();
+            let page = format!("<html><body><p>{opened}</p>{}", "<p>x</p>".repeat(5_000));
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                page.len()
+            );
+            stream.write_all(head.as_bytes()).await?;
+            stream.write_all(page.as_bytes()).await?;
+            add(counters, "reopened", page.len() as u64);
         }
         "/endless" => {
             stream

@@ -3,7 +3,9 @@
 //! and the page cache's in-memory tier stays within `DISTILL_CACHE_HOT_MIB`
 //! however much is written through it (both read the server's `/metrics`);
 //! a plugin's compiled code is mapped only once the plugin serves; a page of
-//! nothing but line ends costs the server a few times its size, not tens.
+//! nothing but line ends costs the server a few times its size, not tens; a
+//! page whose markup multiplies into millions of elements is refused within
+//! the node budget.
 
 use distill_e2e::client::http;
 use distill_e2e::fault_site::{CARRIAGE_RETURNS, fault_site};
@@ -289,5 +291,49 @@ async fn a_page_of_nothing_but_line_ends_costs_a_few_times_its_size() {
         "one scrape of a {} MiB page raised the peak RSS by {} MiB",
         page >> 20,
         grew >> 20
+    );
+}
+
+#[tokio::test]
+async fn markup_that_multiplies_is_refused_within_the_node_budget() {
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_MAX_PAGE_NODES", "100000"));
+    // A real page is still served.
+    scrape(
+        server.url(),
+        &json!({ "url": site().url("/article.html"), "formats": ["markdown"] }),
+    )
+    .await
+    .assert_ok();
+    let before = peak_rss(&server);
+    let started = Instant::now();
+    let r = scrape(
+        server.url(),
+        &json!({ "url": fault_site().url(0, "/reopened"), "formats": ["markdown", "html"], "timeout": 60000 }),
+    )
+    .await;
+    assert_eq!(r.status, 413, "{}", r.pretty());
+    assert_eq!(r.json["code"], "SCRAPE_CONTENT_TOO_LARGE", "{}", r.pretty());
+    let error = r.json["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("100000 elements") && error.contains("DISTILL_MAX_PAGE_NODES"),
+        "{error}"
+    );
+    // The whole tree (2 million elements) took ~750 MiB; stopped at 100,000 it is a few
+    // dozen.
+    let grew = peak_rss(&server).saturating_sub(before);
+    assert!(
+        grew < 150 << 20,
+        "the refused page raised the peak RSS by {} MiB",
+        grew >> 20
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        server.logs().contains("page refused"),
+        "the log says why: {}",
+        server.logs()
     );
 }

@@ -74,6 +74,9 @@ pub struct Cli {
     /// Largest page body fetched, in bytes.
     #[arg(long, env = "DISTILL_MAX_PAGE_BYTES")]
     pub max_page_bytes: Option<u64>,
+    /// Most elements and comments a page's parsed tree may hold.
+    #[arg(long, env = "DISTILL_MAX_PAGE_NODES")]
+    pub max_page_nodes: Option<usize>,
     /// User-Agent sent when the request gives none.
     #[arg(long, env = "DISTILL_USER_AGENT")]
     pub user_agent: Option<String>,

@@ -26,6 +26,7 @@ pub(super) struct FileConfig {
     pub(super) plugin_warm_slots: Option<u32>,
     pub(super) serving_threads: Option<usize>,
     pub(super) max_page_bytes: Option<u64>,
+    pub(super) max_page_nodes: Option<usize>,
     pub(super) user_agent: Option<String>,
     pub(super) admin_key: Option<String>,
     pub(super) watch_plugins: Option<bool>,

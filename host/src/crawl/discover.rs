@@ -72,10 +72,16 @@ pub async fn sitemap_urls(
 
 /// The links of a whole page (navigation included, as a crawler needs them;
 /// the `links` format lists only the cleaned content's), resolved against
-/// the page's `<base>` or `page_url`. Parsing runs on a blocking thread.
+/// the page's `<base>` or `page_url`. Parsing runs on a blocking thread, within
+/// the server's node budget (a page over it has no links to follow).
 pub async fn page_links(raw_html: String, page_url: Url) -> Vec<String> {
     tokio::task::spawn_blocking(move || {
-        let page = distill_html::ParsedPage::parse(&raw_html, &page_url);
+        let html = distill_html::PageText::new(&raw_html).open();
+        let most = crate::pipeline::prepare::max_page_nodes();
+        let Ok(page) = distill_html::ParsedPage::parse_html_within(&html, &page_url, most) else {
+            tracing::warn!(url = %page_url, "no links followed: the page makes more than {most} elements");
+            return Vec::new();
+        };
         let whole = distill_html::CleanOptions {
             only_main_content: false,
             include_tags: &[],

@@ -58,6 +58,9 @@ pub enum PipelineError {
     },
     /// The request's timeout passed while `stage` waited its turn.
     Timeout { stage: &'static str, timeout_ms: u64 },
+    /// The page's markup makes more than `most` elements and comments
+    /// (`DISTILL_MAX_PAGE_NODES`).
+    TooManyNodes { most: usize },
     /// A bug: something panicked. The id is in the log.
     Internal { error_id: String },
 }

@@ -6,8 +6,9 @@
 
 use super::error::PipelineError;
 use crate::api::ScrapeOptions;
-use distill_html::{CleanOptions, PageText, ParsedPage};
+use distill_html::{CleanOptions, PageHtml, PageText, ParsedPage};
 use serde_json::{Map, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 use tokio::sync::Semaphore;
@@ -37,6 +38,31 @@ static LARGE_PAGE_SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
         std::thread::available_parallelism().map_or(2, |n| n.get()),
     ))
 });
+
+/// Most elements and comments a page's tree may hold (`DISTILL_MAX_PAGE_NODES`, set once
+/// at start by [`set_max_page_nodes`]): the parse of a page over it stops there and the
+/// page is refused as too large, so markup that multiplies (a few hundred formatting
+/// elements left open, made again in every paragraph after them: a 20 KB page making a
+/// million elements) cannot hold the server's memory.
+static MAX_PAGE_NODES: AtomicUsize = AtomicUsize::new(crate::config::DEFAULT_MAX_PAGE_NODES);
+
+/// Sets the most elements and comments a page's tree may hold (from the configuration).
+pub fn set_max_page_nodes(most: usize) {
+    MAX_PAGE_NODES.store(most, Ordering::Relaxed);
+}
+
+/// The most elements and comments a page's tree may hold.
+pub fn max_page_nodes() -> usize {
+    MAX_PAGE_NODES.load(Ordering::Relaxed)
+}
+
+/// Parses `html` within the node budget.
+fn parse_within(html: &PageHtml, url: &Url) -> Result<ParsedPage, PipelineError> {
+    ParsedPage::parse_html_within(html, url, max_page_nodes()).map_err(|e| {
+        tracing::warn!(url = %url, "page refused: {e}");
+        PipelineError::TooManyNodes { most: e.most }
+    })
+}
 
 /// What the pipeline needs from the HTML.
 pub struct PreparedPage {
@@ -160,7 +186,7 @@ pub fn prepare_sync(
     wanted: Wanted,
 ) -> Result<PreparedPage, PipelineError> {
     let html = html.open();
-    let page = ParsedPage::parse_html(&html, url);
+    let page = parse_within(&html, url)?;
     let metadata = page.metadata();
     let mut clean = CleanOptions {
         only_main_content: opts.only_main_content,
@@ -176,7 +202,7 @@ pub fn prepare_sync(
     if clean.only_main_content && !cleaned.has_content() {
         // Main-content filtering removed everything: fall back to the whole page.
         clean.only_main_content = false;
-        cleaned = ParsedPage::parse_html(&html, url)
+        cleaned = parse_within(&html, url)?
             .into_clean(&clean)
             .map_err(|e| PipelineError::InvalidSelector(e.to_string()))?;
     }

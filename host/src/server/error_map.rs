@@ -69,6 +69,14 @@ pub fn api_error(err: PipelineError) -> ApiError {
             timeout_ms,
         } => conversion_error(error, &file, origin, timeout_ms),
         PipelineError::Timeout { stage, timeout_ms } => ApiError::timeout(timeout_ms, stage),
+        PipelineError::TooManyNodes { most } => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "SCRAPE_CONTENT_TOO_LARGE",
+            format!(
+                "The page's markup makes more than {most} elements and comments (the server's \
+                 DISTILL_MAX_PAGE_NODES), so it was not processed."
+            ),
+        ),
         PipelineError::Internal { error_id } => ApiError::unknown(&error_id),
     }
 }

@@ -52,6 +52,9 @@ pub(crate) struct Seen {
     pub segments: bool,
     /// Every element named `noscript` the tree builder made (noted by its sink).
     pub noscripts: Vec<NodeId>,
+    /// The tree went over its node budget, so the tokenizer stopped: the document holds
+    /// only the page's beginning.
+    pub over: bool,
 }
 
 /// [`parse_document`], and what the tokenizer [`Seen`] in the tags.
@@ -113,7 +116,8 @@ pub(crate) fn tokenize<B: Construct>(buf: &StrTendril, builder: B) -> (B, Seen) 
 }
 
 pub(crate) fn finished(mut seen: Seen, sink: Sink) -> (Document, Seen) {
-    let Sink { doc, noscripts } = sink;
+    seen.over = sink.over();
+    let Sink { doc, noscripts, .. } = sink;
     seen.noscripts = noscripts.into_inner();
     (doc, seen)
 }
@@ -136,6 +140,11 @@ pub(crate) trait Construct {
     }
     /// Whether the adjusted current node is outside the HTML namespace (`[CDATA[` allowed).
     fn in_foreign(&self) -> bool;
+    /// Whether the tree made so far is over its node budget ([`Sink::over`]): the
+    /// tokenizer then stops.
+    fn over(&self) -> bool {
+        false
+    }
     /// After the end-of-file token.
     fn end(&mut self);
 }
@@ -162,6 +171,10 @@ impl Construct for TreeBuilder<sink::Handle, Sink> {
 
     fn in_foreign(&self) -> bool {
         self.adjusted_current_node_present_but_not_in_html_namespace()
+    }
+
+    fn over(&self) -> bool {
+        self.sink.over()
     }
 
     fn end(&mut self) {
@@ -282,7 +295,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     #[inline]
     fn follow(&mut self, answer: Answer) {
         match answer {
-            Answer::Continue => {}
+            Answer::Continue => self.stopped = self.builder.over(),
             Answer::Stop => self.stopped = true,
             Answer::Plaintext => self.mode = Mode::Plaintext,
             Answer::Raw(kind) => {

@@ -7,7 +7,7 @@
 //! (see `Seen::noscripts`).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use dom_query::{Document, Element, NodeData, NodeId, Tree, TreeNode};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
@@ -52,6 +52,11 @@ pub(crate) struct Sink {
     pub(crate) doc: Document,
     /// Every element named `noscript` made (in any namespace), in order.
     pub(crate) noscripts: RefCell<Vec<NodeId>>,
+    /// Elements, comments and processing instructions made so far (text nodes are not
+    /// counted: adjacent text merges, so there is at most one more of them than of these).
+    made: Cell<usize>,
+    /// How many of those may be made before the page is [`Sink::over`] its budget.
+    most: usize,
 }
 
 impl Sink {
@@ -59,7 +64,27 @@ impl Sink {
         Sink {
             doc: Document::default(),
             noscripts: RefCell::new(Vec::new()),
+            made: Cell::new(0),
+            most: usize::MAX,
         }
+    }
+
+    /// The same sink, over its budget once it has made more than `most` nodes.
+    pub(crate) fn at_most(self, most: usize) -> Sink {
+        Sink { most, ..self }
+    }
+
+    /// Whether more nodes were made than the budget allows: the tokenizer then stops
+    /// (a page whose markup multiplies into millions of nodes, e.g. formatting elements
+    /// reopened in every paragraph, is refused instead of held).
+    #[inline]
+    pub(crate) fn over(&self) -> bool {
+        self.made.get() > self.most
+    }
+
+    #[inline]
+    fn count(&self) {
+        self.made.set(self.made.get() + 1);
     }
 
     /// A sink whose `Document` has room for the nodes a page of `len` bytes most likely
@@ -140,6 +165,7 @@ impl Sink {
     #[inline]
     pub(crate) fn append_element(&self, parent: NodeId, name: QualName, attrs: Vec<Attribute>) -> NodeId {
         let tree = &self.doc.tree;
+        self.count();
         let noscript = name.local == local_name!("noscript");
         let element = Element::new(name, attrs, None, false);
         tree.append_child_data_of(&parent, NodeData::Element(element));
@@ -189,6 +215,7 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        self.count();
         let (ns, local) = (static_ns(&name.ns), name.local.clone());
         let id = self.doc.create_element(name, attrs, flags);
         if local == local_name!("noscript") {
@@ -198,10 +225,12 @@ impl TreeSink for Sink {
     }
 
     fn create_comment(&self, text: StrTendril) -> Handle {
+        self.count();
         Handle::unnamed(self.doc.create_comment(text))
     }
 
     fn create_pi(&self, target: StrTendril, data: StrTendril) -> Handle {
+        self.count();
         Handle::unnamed(self.doc.create_pi(target, data))
     }
 

@@ -405,6 +405,10 @@ impl Construct for Builder {
         self.open.last().is_some_and(|o| o.ns != Ns::Html)
     }
 
+    fn over(&self) -> bool {
+        self.sink.over()
+    }
+
     fn end(&mut self) {
         self.open.clear();
     }
@@ -422,16 +426,18 @@ pub(crate) fn parse_own_noting(html: &str) -> Result<(Document, Seen), Bail> {
 /// [`parse_own_noting`], and where it gives up, the parse again with html5ever's tree
 /// builder from the start (the same tree either way).
 pub(crate) fn parse_fast_noting(html: &str, opts: ParseOpts) -> (Document, Seen) {
-    parse_fast_noting_input(input(html), opts)
+    parse_fast_noting_input(input(html), opts, usize::MAX)
 }
 
-/// [`parse_fast_noting`] of the tokenizer's input as it is (see `tokenizer::input`).
-pub(crate) fn parse_fast_noting_input(buf: StrTendril, opts: ParseOpts) -> (Document, Seen) {
-    let (builder, seen) = tokenize(&buf, Builder::new(Sink::for_page(buf.len())));
+/// [`parse_fast_noting`] of the tokenizer's input as it is (see `tokenizer::input`),
+/// stopping once the tree has more than `most` elements and comments ([`Seen::over`]).
+pub(crate) fn parse_fast_noting_input(buf: StrTendril, opts: ParseOpts, most: usize) -> (Document, Seen) {
+    let sink = || Sink::for_page(buf.len()).at_most(most);
+    let (builder, seen) = tokenize(&buf, Builder::new(sink()));
     match builder.into_sink() {
         Ok(sink) => finished(seen, sink),
         Err(_) => {
-            let builder = TreeBuilder::new(Sink::for_page(buf.len()), opts.tree_builder);
+            let builder = TreeBuilder::new(sink(), opts.tree_builder);
             let (builder, seen) = tokenize(&buf, builder);
             finished(seen, builder.sink)
         }
