@@ -11,11 +11,13 @@
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
 //! states, [`charref`] character references, [`names`] the atoms of long names, [`scan`] the
 //! searches for the next markup byte and a value's closing quote, [`sink`] the tree builder's sink (the
-//! `Document` behind handles that carry their element's name).
+//! `Document` behind handles that carry their element's name), [`node_list`] its appends
+//! straight into `dom_query`'s node list.
 
 mod charref;
 mod markup;
 mod names;
+mod node_list;
 mod scan;
 mod script;
 mod sink;
