@@ -11,11 +11,13 @@
 //! attributes, [`markup`] comments, doctypes and CDATA, [`script`] the script-data escape
 //! states, [`charref`] character references, [`names`] the atoms of long names, [`scan`] the
 //! searches for the next markup byte and a value's closing quote, [`sink`] the tree builder's sink (the
-//! `Document` behind handles that carry their element's name).
+//! `Document` behind handles that carry their element's name), [`node_list`] its appends
+//! straight into `dom_query`'s node list.
 
 mod charref;
 mod markup;
 mod names;
+mod node_list;
 mod scan;
 mod script;
 mod sink;
@@ -323,7 +325,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
     /// classifies the UTF-8 sequence around both ends.
     fn piece(&self, start: usize, end: usize) -> StrTendril {
         if end - start <= INLINE_MAX {
-            StrTendril::from_slice(self.slice(start, end))
+            self.inline_piece(start, end)
         } else if self.text.get(start..end).is_some() {
             // SAFETY: `self.text` is the text of `self.buf` (see `tokenize`), and
             // `start..end` is in bounds and on character boundaries of that valid UTF-8
@@ -333,6 +335,23 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         } else {
             self.buf.subtendril(start as u32, (end - start) as u32)
         }
+    }
+
+    /// [`Self::piece`] of at most [`INLINE_MAX`] bytes: the tendril's inline copy, made
+    /// with a copy of constant size per length (one or two moves) rather than the `memcpy`
+    /// call a copy of a length known only at run time compiles to.
+    #[inline(always)]
+    fn inline_piece(&self, start: usize, end: usize) -> StrTendril {
+        let s = self.slice(start, end);
+        macro_rules! sized {
+            ($($n:literal)*) => {
+                match s.len() {
+                    $($n => StrTendril::from_slice(&s[..$n]),)*
+                    _ => StrTendril::from_slice(s),
+                }
+            };
+        }
+        sized!(1 2 3 4 5 6 7 8)
     }
 
     fn chars(&mut self, s: &str) {

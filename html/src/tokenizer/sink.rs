@@ -9,7 +9,9 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-use dom_query::{Document, Element, NodeData, NodeId, Tree, TreeNode};
+use dom_query::{Document, Element, NodeData, NodeId};
+
+use super::node_list::{self, node_list};
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::{Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns};
@@ -113,68 +115,32 @@ pub(crate) fn nodes_expected(len: usize) -> usize {
 /// Most nodes room is made for up front (5 MiB of nodes: a page of about 1.5 MB).
 const MOST_NODES_RESERVED: usize = 1 << 16;
 
-/// The node list of `tree` (`dom_query` 0.29 keeps it private and has no call to reserve
-/// room in it; it is only reserved here, never otherwise changed).
-fn node_list(tree: &Tree) -> &RefCell<Vec<TreeNode>> {
-    // `Tree` is a struct of the one field `nodes: RefCell<Vec<TreeNode>>` (dom_query
-    // 0.29, pinned). A struct of the same size and alignment as its field holds that
-    // field at offset 0 (the field's bytes fit in the struct's only there), whatever
-    // layout Rust picks; a change in `Tree` that adds bytes fails this assertion when
-    // compiling.
-    const {
-        assert!(size_of::<Tree>() == size_of::<RefCell<Vec<TreeNode>>>());
-        assert!(align_of::<Tree>() == align_of::<RefCell<Vec<TreeNode>>>());
-    }
-    // SAFETY: by the assertion above the node list is at the start of `tree`, so the
-    // pointer is to a valid, aligned `RefCell<Vec<TreeNode>>` living as long as `tree`;
-    // the `RefCell` keeps its borrows checked as `Tree`'s own methods do.
-    unsafe { &*std::ptr::from_ref(tree).cast::<RefCell<Vec<TreeNode>>>() }
-}
-
 impl Sink {
     /// Text as the last child of `parent`: merged into that child when it is text (what
-    /// `Document::append` does, without its node handle and extra borrows). Inlined into
-    /// the tree builder's text insertion, its one caller on the hot path.
+    /// `Document::append` does), under one borrow of the node list. Inlined into the tree
+    /// builder's text insertion, its one caller on the hot path.
     #[inline]
     pub(crate) fn append_text(&self, parent: NodeId, text: StrTendril) {
-        let tree = &self.doc.tree;
-        let merged = tree
-            .query_node(&parent, |n| n.last_child)
-            .flatten()
-            .and_then(|last| {
-                tree.update_node(&last, |n| match &mut n.data {
-                    NodeData::Text { contents } => {
-                        contents.push_tendril(&text);
-                        true
-                    }
-                    _ => false,
-                })
-            })
-            .unwrap_or(false);
-        if !merged {
-            tree.append_child_data_of(&parent, NodeData::Text { contents: text });
-        }
+        node_list::append_text(&self.doc.tree, parent, text);
     }
-}
 
-impl Sink {
     /// A new element as the last child of `parent`: what `create_element` (with no flag
     /// set: not a template, not MathML `annotation-xml`) then `append` make, the same node
     /// with the same id, built and linked under one borrow of the node list. Inlined into
     /// the tree builder's element insertion.
     #[inline]
     pub(crate) fn append_element(&self, parent: NodeId, name: QualName, attrs: Vec<Attribute>) -> NodeId {
-        let tree = &self.doc.tree;
         self.count();
         let noscript = name.local == local_name!("noscript");
-        let element = Element::new(name, attrs, None, false);
-        tree.append_child_data_of(&parent, NodeData::Element(element));
-        // The node just appended is the parent's last child (`NodeId` has no public
-        // constructor to name it beforehand).
-        let id = tree
-            .query_node(&parent, |n| n.last_child)
-            .flatten()
-            .expect("the element was just appended to its parent");
+        // What `Element::new(name, attrs, None, false)` makes (its attributes unwrapped:
+        // dom_query without its `atomic` feature holds html5ever's own).
+        let element = Element {
+            name,
+            attrs,
+            template_contents: None,
+            mathml_annotation_xml_integration_point: false,
+        };
+        let id = node_list::append_child(&self.doc.tree, parent, NodeData::Element(element));
         if noscript {
             self.noscripts.borrow_mut().push(id);
         }
@@ -321,7 +287,8 @@ impl TreeSink for Sink {
 
 #[cfg(test)]
 mod tests {
-    use super::{Sink, node_list, nodes_expected};
+    use super::{Sink, nodes_expected};
+    use crate::tokenizer::node_list::node_list;
 
     /// The list reached through `node_list` is the tree's own: its length follows the
     /// tree's as nodes are added, and the room reserved is there.

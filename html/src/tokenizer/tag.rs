@@ -175,7 +175,8 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         self.name_atom(start, end, fold)
     }
 
-    /// Reads a tag name from `pos` (its first byte is a letter).
+    /// Reads a tag name from `pos` (its first byte is a letter). In line in `tag_open`.
+    #[inline(always)]
     fn tag_name(&mut self) -> LocalName {
         let start = self.pos;
         let (end, fold) = name_end(self.src, start, NAME_END);

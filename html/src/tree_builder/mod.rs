@@ -188,7 +188,9 @@ impl Builder {
     #[inline]
     fn text_in_body(&mut self, text: StrTendril) -> Answer {
         self.reconstruct();
-        self.append_text(text);
+        // `append_text` in line: the direct path's one text insertion.
+        let place = self.place_for(self.current());
+        self.put_text(place, text);
         Answer::Continue
     }
 

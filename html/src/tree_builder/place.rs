@@ -56,6 +56,7 @@ impl Builder {
         }
     }
 
+    #[inline]
     pub(super) fn put_text(&mut self, place: Place, text: StrTendril) {
         match place {
             Place::Last(parent) => self.sink.append_text(parent, text),
