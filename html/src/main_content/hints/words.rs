@@ -12,7 +12,7 @@ use crate::main_content::str_memo::StrMemo;
 use crate::main_content::upstream::ListedClass;
 use crate::main_content::vocabulary::class_scan::for_each_class;
 use crate::main_content::vocabulary::roles;
-use crate::main_content::vocabulary::{Entry, Word, WordKey, contains_either, entry_of};
+use crate::main_content::vocabulary::{Entry, Word, WordKey, contains_either, entry_and_hash};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -95,6 +95,9 @@ struct Acc<'s> {
     /// values: only the first `n_seen` are read.)
     seen: &'s mut [WordKey; 16],
     n_seen: usize,
+    /// Bit `h >> 58` set for each word of `seen` whose key's hash is `h`: a word whose bit
+    /// is clear is new without a look at `seen` (most words of an element are).
+    seen_bits: u64,
     /// What the previous words of the current class began.
     phrase: Phrase,
     /// The previous words of the current class were `form` or `form message`.
@@ -144,21 +147,22 @@ impl Acc<'_> {
     fn add(&mut self, w: &str) {
         // One look-up for the word's weight and roles (the lists are in `roles`).
         let key = WordKey::new(w);
-        let e = entry_of(&key);
+        let (e, h) = entry_and_hash(&key);
         // A word the vocabulary does not know (most words): it ends the phrases of the
         // words before it, and takes its place among the words seen.
         if e.word == Word::Neutral && e.roles == 0 {
             self.form_state(w);
             self.phrase = Phrase::default();
-            self.first_time(key);
+            self.first_time(key, h);
             return;
         }
-        self.add_known(w, key, e);
+        self.add_known(w, key, h, e);
     }
 
-    /// [`Self::add`] of a word the vocabulary knows (`e`: what it says of it).
+    /// [`Self::add`] of a word the vocabulary knows (`e`: what it says of it; `h`: its
+    /// key's hash).
     #[inline(never)]
-    fn add_known(&mut self, w: &str, key: WordKey, e: Entry) {
+    fn add_known(&mut self, w: &str, key: WordKey, h: u64, e: Entry) {
         let has = |role: u32| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
         self.out.after_post |= self.phrase.place && has(roles::BODY | roles::PIECE);
@@ -204,7 +208,7 @@ impl Acc<'_> {
         if part_of_component {
             return;
         }
-        if self.first_time(key) {
+        if self.first_time(key, h) {
             add_word(&mut self.out, e);
         }
     }
@@ -229,14 +233,19 @@ impl Acc<'_> {
         self.prev_form = matches!(w, "message" | "msg");
     }
 
-    /// Whether the word of `key` is new to the element (remembered while there is room).
-    fn first_time(&mut self, key: WordKey) -> bool {
-        if self.seen[..self.n_seen].contains(&key) {
+    /// Whether the word of `key` (hash `h`) is new to the element (remembered while there
+    /// is room). The words seen are searched only when one of them shares its bit in
+    /// `seen_bits`.
+    #[inline]
+    fn first_time(&mut self, key: WordKey, h: u64) -> bool {
+        let bit = 1u64 << (h >> 58);
+        if self.seen_bits & bit != 0 && self.seen[..self.n_seen].contains(&key) {
             return false;
         }
         if self.n_seen < self.seen.len() {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
+            self.seen_bits |= bit;
         }
         true
     }
@@ -453,6 +462,7 @@ fn words_of(
         out: Words::default(),
         seen,
         n_seen: 0,
+        seen_bits: 0,
         phrase: Phrase::default(),
         prev_form: false,
     };

@@ -236,6 +236,7 @@ fn new_acc(seen: &mut [WordKey; 16]) -> Acc<'_> {
         out: Words::default(),
         seen,
         n_seen: 0,
+        seen_bits: 0,
         phrase: Phrase::default(),
         prev_form: false,
     }
