@@ -320,17 +320,8 @@ static VOCABULARY: std::sync::LazyLock<table::Table<Entry>> = std::sync::LazyLoc
 });
 
 /// What the vocabulary says of the word of `key`: weight and roles.
-#[cfg(test)]
 pub(super) fn entry_of(key: &WordKey) -> Entry {
     VOCABULARY.get(key)
-}
-
-/// [`entry_of`], with the key's hash (well mixed in its top bits: the word analysis
-/// reuses them to tell the words it has seen apart).
-#[inline]
-pub(super) fn entry_and_hash(key: &WordKey) -> (Entry, u64) {
-    let h = table::Table::<Entry>::hash(key);
-    (VOCABULARY.get_hashed(key, h), h)
 }
 
 /// What the vocabulary says of `w` (tests).

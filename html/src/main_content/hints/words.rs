@@ -12,7 +12,7 @@ use crate::main_content::str_memo::StrMemo;
 use crate::main_content::upstream::ListedClass;
 use crate::main_content::vocabulary::class_scan::for_each_class;
 use crate::main_content::vocabulary::roles;
-use crate::main_content::vocabulary::{Entry, Word, WordKey, contains_either, entry_and_hash};
+use crate::main_content::vocabulary::{Entry, Word, WordKey, contains_either, entry_of};
 
 /// What the class/id words of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -95,9 +95,6 @@ struct Acc<'s> {
     /// values: only the first `n_seen` are read.)
     seen: &'s mut [WordKey; 16],
     n_seen: usize,
-    /// Bit `h >> 58` set for each word of `seen` whose key's hash is `h`: a word whose bit
-    /// is clear is new without a look at `seen` (most words of an element are).
-    seen_bits: u64,
     /// What the previous words of the current class began.
     phrase: Phrase,
     /// The previous words of the current class were `form` or `form message`.
@@ -147,22 +144,21 @@ impl Acc<'_> {
     fn add(&mut self, w: &str) {
         // One look-up for the word's weight and roles (the lists are in `roles`).
         let key = WordKey::new(w);
-        let (e, h) = entry_and_hash(&key);
+        let e = entry_of(&key);
         // A word the vocabulary does not know (most words): it ends the phrases of the
         // words before it, and takes its place among the words seen.
         if e.word == Word::Neutral && e.roles == 0 {
             self.form_state(w);
             self.phrase = Phrase::default();
-            self.first_time(key, h);
+            self.first_time(key);
             return;
         }
-        self.add_known(w, key, h, e);
+        self.add_known(w, key, e);
     }
 
-    /// [`Self::add`] of a word the vocabulary knows (`e`: what it says of it; `h`: its
-    /// key's hash).
+    /// [`Self::add`] of a word the vocabulary knows (`e`: what it says of it).
     #[inline(never)]
-    fn add_known(&mut self, w: &str, key: WordKey, h: u64, e: Entry) {
+    fn add_known(&mut self, w: &str, key: WordKey, e: Entry) {
         let has = |role: u32| e.roles & role != 0;
         self.out.writer |= has(roles::WRITER);
         self.out.after_post |= self.phrase.place && has(roles::BODY | roles::PIECE);
@@ -208,7 +204,7 @@ impl Acc<'_> {
         if part_of_component {
             return;
         }
-        if self.first_time(key, h) {
+        if self.first_time(key) {
             add_word(&mut self.out, e);
         }
     }
@@ -233,19 +229,14 @@ impl Acc<'_> {
         self.prev_form = matches!(w, "message" | "msg");
     }
 
-    /// Whether the word of `key` (hash `h`) is new to the element (remembered while there
-    /// is room). The words seen are searched only when one of them shares its bit in
-    /// `seen_bits`.
-    #[inline]
-    fn first_time(&mut self, key: WordKey, h: u64) -> bool {
-        let bit = 1u64 << (h >> 58);
-        if self.seen_bits & bit != 0 && self.seen[..self.n_seen].contains(&key) {
+    /// Whether the word of `key` is new to the element (remembered while there is room).
+    fn first_time(&mut self, key: WordKey) -> bool {
+        if self.seen[..self.n_seen].contains(&key) {
             return false;
         }
         if self.n_seen < self.seen.len() {
             self.seen[self.n_seen] = key;
             self.n_seen += 1;
-            self.seen_bits |= bit;
         }
         true
     }
@@ -420,7 +411,9 @@ fn merge(into: &mut Words, w: Words) {
 
 /// Prefixes of the classes a CMS writes for a post's terms and state (`category-news`,
 /// `tag-share`, `entry-author-jo`, `status-publish`, `format-standard`).
-const POST_TERM_PREFIXES: &[&str] = &[
+/// ([`has_post_term_prefix`] reads them by first letter; a test holds it to this list.)
+#[cfg(test)]
+pub(super) const POST_TERM_PREFIXES: &[&str] = &[
     "category-",
     "entry-author-",
     "entry-category-",
@@ -432,7 +425,8 @@ const POST_TERM_PREFIXES: &[&str] = &[
     "type-",
 ];
 
-/// Whether a class names one of a post's terms (see [`POST_TERM_PREFIXES`]).
+/// Whether a class names one of a post's terms (`category-news`, `tag-share`: the prefixes
+/// of [`has_post_term_prefix`]).
 #[inline]
 pub(super) fn post_term(class: &str) -> bool {
     // Most classes start with another letter: one comparison for them, in line.
@@ -440,11 +434,23 @@ pub(super) fn post_term(class: &str) -> bool {
     matches!(first, b'c' | b'e' | b'f' | b'p' | b's' | b't') && has_post_term_prefix(class)
 }
 
+/// [`post_term`]'s look at the prefixes of a post's terms: only those that open with the class's
+/// first letter (a test holds the lists by letter to it).
 #[inline(never)]
 fn has_post_term_prefix(class: &str) -> bool {
-    POST_TERM_PREFIXES
-        .iter()
-        .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+    let first = class.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    let prefixes: &[&str] = match first {
+        b'c' => &["category-"],
+        b'e' => &["entry-author-", "entry-category-", "entry-tag-"],
+        b'f' => &["format-"],
+        b'p' => &["post_tag-"],
+        b's' => &["status-"],
+        b't' => &["tag-", "type-"],
+        _ => &[],
+    };
+    prefixes.iter().any(|p| {
+        class.len() > p.len() && class.as_bytes()[1..p.len()].eq_ignore_ascii_case(&p.as_bytes()[1..])
+    })
 }
 
 /// Words of one `class` (or `id`, or tag name) value; `each` sees every class of it, and
@@ -462,7 +468,6 @@ fn words_of(
         out: Words::default(),
         seen,
         n_seen: 0,
-        seen_bits: 0,
         phrase: Phrase::default(),
         prev_form: false,
     };

@@ -73,7 +73,7 @@ impl<V: Copy> Table<V> {
 
     /// The key's hash: its top [`BITS`] bits are its home slot, its top [`FILTER_BITS`]
     /// its filter bit.
-    pub(super) fn hash(key: &WordKey) -> u64 {
+    fn hash(key: &WordKey) -> u64 {
         (key.k[0] ^ key.k[1].rotate_left(29) ^ key.len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
@@ -110,14 +110,8 @@ impl<V: Copy> Table<V> {
         &mut self.slots[i].1
     }
 
-    #[cfg(test)]
     pub(super) fn get(&self, key: &WordKey) -> V {
-        self.get_hashed(key, Self::hash(key))
-    }
-
-    /// [`Self::get`] of a key whose [`Self::hash`] is `h`.
-    #[inline]
-    pub(super) fn get_hashed(&self, key: &WordKey, h: u64) -> V {
+        let h = Self::hash(key);
         if !self.may_hold(h) {
             return self.none;
         }
