@@ -451,7 +451,9 @@ pub(super) fn contains_either(s: &str, a: u8, b: u8) -> bool {
 }
 
 /// Class fragments of screen-reader-only text. (`fragments` knows the first two
-/// letters of these and of [`BOILER_FRAGMENTS`]: [`PAIRS`].)
+/// letters of these and of [`BOILER_FRAGMENTS`]: [`PAIRS`]. The scan reads both lists by
+/// their first two letters from `class_scan::BY_PAIR`, which a test holds to them.)
+#[cfg(test)]
 const SCREEN_READER_MARKS: [&str; 7] = [
     "sr-only",
     "sr_only",
@@ -526,6 +528,7 @@ const fn pair_bits(at: usize) -> [u8; 256] {
 const FRAGMENT_MIN: usize = 4;
 
 /// Fragments that name boilerplate even inside compound words (`cmplz-cookiebanner`).
+#[cfg(test)]
 const BOILER_FRAGMENTS: [&str; 4] = ["cookie", "consent", "gdpr", "newsletter"];
 
 #[cfg(test)]

@@ -4,9 +4,9 @@
 //! loop. (It was four scans of each class: the split, the variant test, the fragment scan
 //! and [`super::for_each_word`]'s.)
 
-use super::{
-    BOILER_FRAGMENTS, DIGIT, LOWER, PAIR_FIRST, PAIR_SECOND, PAIRS, PART_CLASS, SCREEN_READER_MARKS,
-};
+#[cfg(test)]
+use super::{BOILER_FRAGMENTS, PAIRS, SCREEN_READER_MARKS};
+use super::{DIGIT, LOWER, PAIR_FIRST, PAIR_SECOND, PART_CLASS};
 
 /// One class of a value, as the scan read it.
 pub(crate) struct Class<'v> {
@@ -166,25 +166,40 @@ impl Class<'_> {
         self.parts += 1;
     }
 
-    /// The fragments and marks that start at `at` with the pairs of `pairs` ([`PAIRS`]' bits).
-    /// (Read in the whole value: none holds whitespace, so none matches past the class.)
+    /// The fragments and marks that start at `at` with the pairs of `pairs`
+    /// ([`PAIRS`](super::PAIRS)' bits). (Read in the whole value: none holds whitespace, so none matches past the class.)
+    /// Only the needles of the pairs found are compared, past their first two bytes.
     #[cold]
     fn fragment_at(&mut self, at: usize, pairs: u32) {
         let h = &self.value.as_bytes()[at..];
-        let found = |needles: &[&str], pair: &[u8; 2]| {
+        let found = |needles: &[&str]| {
             needles.iter().any(|n| {
                 let n = n.as_bytes();
-                n[..2] == *pair && h.len() >= n.len() && h[..n.len()].eq_ignore_ascii_case(n)
+                h.len() >= n.len() && h[2..n.len()].eq_ignore_ascii_case(&n[2..])
             })
         };
-        for (k, pair) in PAIRS.iter().enumerate() {
-            if pairs & 1 << k != 0 {
-                self.boiler |= found(&BOILER_FRAGMENTS, pair);
-                self.reader |= found(&SCREEN_READER_MARKS, pair);
-            }
+        let mut p = pairs;
+        while p != 0 {
+            let (boiler, reader) = BY_PAIR[p.trailing_zeros() as usize];
+            self.boiler |= found(boiler);
+            self.reader |= found(reader);
+            p &= p - 1;
         }
     }
 }
+
+/// [`BOILER_FRAGMENTS`](super::BOILER_FRAGMENTS) and
+/// [`SCREEN_READER_MARKS`](super::SCREEN_READER_MARKS) by their first two bytes, in
+/// [`PAIRS`](super::PAIRS)' order (a test checks the lists against them).
+const BY_PAIR: [(&[&str], &[&str]); 7] = [
+    (&["cookie", "consent"], &[]),
+    (&["gdpr"], &[]),
+    (&["newsletter"], &[]),
+    (&[], &["sr-only", "sr_only"]),
+    (&[], &["visually-hidden", "visuallyhidden"]),
+    (&[], &["screen-reader", "screenreader"]),
+    (&[], &["a11ytext"]),
+];
 
 #[cfg(test)]
 mod tests;

@@ -438,3 +438,27 @@ fn one_pass_words_are_the_words_the_separate_scans_read() {
         assert_eq!(fast, slow, "{v:?}");
     }
 }
+
+#[test]
+fn post_terms_are_read_by_first_letter_as_the_whole_list_reads_them() {
+    let reference = |class: &str| {
+        POST_TERM_PREFIXES
+            .iter()
+            .any(|p| class.len() > p.len() && class.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes()))
+    };
+    let mut pieces: Vec<String> = POST_TERM_PREFIXES.iter().map(|p| p.to_string()).collect();
+    for p in POST_TERM_PREFIXES {
+        pieces.push(p.to_ascii_uppercase());
+        pieces.push(p[..p.len() - 1].to_string());
+        pieces.push(p[1..].to_string());
+    }
+    pieces.extend(["", "x", "news", "-", "_", "é", "C", "Tag"].map(String::from));
+    let mut rng = crate::test_rng::TestRng::new(67);
+    let mut met = 0;
+    for _ in 0..100_000 {
+        let class = rng.string_of(&pieces, 3);
+        assert_eq!(post_term(&class), reference(&class), "{class:?}");
+        met += usize::from(reference(&class));
+    }
+    assert!(met > 1_000, "{met}");
+}

@@ -39,6 +39,21 @@ fn every_pair_is_two_part_bytes_in_either_case() {
 }
 
 #[test]
+fn the_needles_by_pair_are_the_fragments_and_marks_of_each_pair() {
+    for (k, pair) in PAIRS.iter().enumerate() {
+        let of_pair = |needles: &[&'static str]| -> Vec<&'static str> {
+            needles
+                .iter()
+                .copied()
+                .filter(|n| n.as_bytes()[..2] == pair[..])
+                .collect()
+        };
+        assert_eq!(BY_PAIR[k].0, of_pair(&BOILER_FRAGMENTS), "{pair:?}");
+        assert_eq!(BY_PAIR[k].1, of_pair(&SCREEN_READER_MARKS), "{pair:?}");
+    }
+}
+
+#[test]
 fn no_fragment_or_mark_holds_whitespace() {
     for n in BOILER_FRAGMENTS.iter().chain(&SCREEN_READER_MARKS) {
         assert!(!n.bytes().any(|b| b.is_ascii_whitespace()), "{n}");
