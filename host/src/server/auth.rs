@@ -1,5 +1,6 @@
 //! The router-wide gate of `/v2` (docs/OPERATORS.md): once any API key exists
-//! every `/v2` request needs `Authorization: Bearer <key>` (media links
+//! every `/v2` request needs `Authorization: Bearer <key>` (a WebSocket
+//! upgrade may give the key as its subprotocol instead; media links
 //! excepted: their ids are unguessable and clients open them without
 //! headers); then the key's per-minute limit of the endpoint class (429 with
 //! `Retry-After`) and, for billable classes, a credit left (402). The key
@@ -9,6 +10,7 @@
 
 use super::access_log::RequestId;
 use super::audit_trail;
+use super::job_watch;
 use super::state::AppState;
 use crate::api::ApiError;
 use crate::limits::concurrency::SlotError;
@@ -60,9 +62,16 @@ async fn gate(state: &AppState, mut req: Request) -> Result<Request, Box<Refusal
         return Ok(req);
     }
     let class = EndpointClass::of(req.method().as_str(), path);
-    let token = match req.headers().get(header::AUTHORIZATION) {
-        None => return Err(Box::new((unauthorized("Unauthorized"), None))),
-        Some(value) => value
+    // A WebSocket opened by a browser-style client (the JS SDK's watcher)
+    // cannot set headers: its key comes as the subprotocol, as upstream reads it.
+    let ws_key = match req.headers().get(header::AUTHORIZATION) {
+        None if job_watch::is_upgrade(req.headers()) => job_watch::first_protocol(req.headers()),
+        _ => None,
+    };
+    let token = match (req.headers().get(header::AUTHORIZATION), &ws_key) {
+        (_, Some(key)) => key.as_str(),
+        (None, None) => return Err(Box::new((unauthorized("Unauthorized"), None))),
+        (Some(value), None) => value
             .to_str()
             .ok()
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))
