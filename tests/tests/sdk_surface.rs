@@ -3,10 +3,12 @@
 //! status routes (no fallback to polling), crawl status pages and cancel,
 //! active crawls, batch status/errors/cancel, the account calls, the async
 //! Python client, and the routes Distill does not offer (search, extract, the
-//! v1 client), whose SDK errors must say why (501 `NOT_SUPPORTED`).
+//! v1 client), whose SDK errors must say why (501 `NOT_SUPPORTED`); on a
+//! server with keys, the JS watcher's key as its WebSocket subprotocol.
 
 use distill_e2e::crawl_site::{CrawlSite, SiteShape};
-use distill_e2e::shared;
+use distill_e2e::keys::create_key;
+use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, shared, site};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Command;
@@ -196,7 +198,6 @@ async fn the_js_sdk_watches_over_a_websocket_and_names_what_is_not_offered() {
     );
 
     assert_eq!(got["paging"]["all"], json!(total), "{got}");
-    assert_eq!(got["paging"]["capped"], json!(3), "{got}");
     assert_eq!(got["errors"], json!({"errors": [], "robotsBlocked": []}));
     let cancel = &got["cancel"];
     assert_eq!(
@@ -230,8 +231,29 @@ async fn the_js_sdk_watches_over_a_websocket_and_names_what_is_not_offered() {
             "{key}: {e}"
         );
     }
+    // The v1 client shows the server's message only for some statuses (400 is one).
+    let v1 = text(&unsupported["v1Scrape"]["message"]);
     assert!(
-        text(&unsupported["v1Scrape"]["message"]).contains("Distill speaks the Firecrawl v2 API only"),
+        v1.contains("Status code: 400") && v1.contains("Distill speaks the Firecrawl v2 API only"),
         "{unsupported}"
+    );
+}
+
+#[tokio::test]
+async fn the_js_watcher_sends_its_key_as_the_subprotocol_and_hears_a_refusal() {
+    let keys = fresh_tmp_dir().join("keys.json");
+    let server = TestServer::start(ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap()));
+    let key = create_key(&keys, "watcher", &[]);
+    let mut js = Command::new("node");
+    js.args(node_websocket_flag())
+        .arg(root().join("tests/sdk/watch_key_js.mjs"))
+        .arg(sdk_dir().join("js"))
+        .args([server.url(), key.as_str(), &site().url("/article.html")]);
+    let got = drive(js).await;
+    assert_eq!(got["right"], json!(["document", "done:completed"]), "{got}");
+    assert_eq!(
+        got["wrong"],
+        json!(["error:Unauthorized: Invalid token"]),
+        "{got}"
     );
 }

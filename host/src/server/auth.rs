@@ -29,16 +29,32 @@ use std::sync::Arc;
 pub struct Caller(pub Arc<KeyRecord>);
 
 /// The gate itself (an axum middleware over the whole router). A refusal is
-/// audited when the audit log is on.
-pub async fn authorize(State(state): State<AppState>, req: Request, next: Next) -> Response {
+/// audited when the audit log is on; a refused WebSocket upgrade is accepted
+/// and told why in an error message (`job_watch::refuse`), as upstream does.
+pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
     let request_id = req.extensions().get::<RequestId>().map(|r| r.0.clone());
+    // A refused WebSocket (the SDKs' watcher) gets the refusal as a message.
+    let mut upgrade = None;
+    if req.headers().contains_key(header::SEC_WEBSOCKET_KEY) {
+        let (mut parts, body) = req.into_parts();
+        upgrade = job_watch::Pending::take(&parts.headers, &mut parts.extensions);
+        req = Request::from_parts(parts, body);
+    }
     match gate(&state, req).await {
-        Ok(req) => next.run(req).await,
+        Ok(mut req) => {
+            if let Some(up) = upgrade {
+                up.put_back(req.extensions_mut());
+            }
+            next.run(req).await
+        }
         Err(refused) => {
             let (refusal, key) = *refused;
             audit_trail::refused(&state, request_id.as_deref(), &path, key.as_ref(), &refusal);
-            refusal
+            match upgrade {
+                Some(up) => job_watch::refuse(up, refusal).await,
+                None => refusal,
+            }
         }
     }
 }

@@ -21,7 +21,7 @@ use axum::body::Body;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::Response;
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
@@ -36,7 +36,60 @@ const POLL: Duration = Duration::from_millis(500);
 
 /// A WebSocket upgrade request: the pending upgrade, the accept key and the
 /// subprotocol to echo (the JS SDK sends its API key as one).
-pub struct WsUpgrade(Option<(OnUpgrade, String, Option<String>)>);
+pub struct Pending {
+    on: OnUpgrade,
+    accept: String,
+    protocol: Option<String>,
+}
+
+impl Pending {
+    /// The upgrade a request asks for, taken out of its extensions.
+    pub fn take(headers: &HeaderMap, extensions: &mut Extensions) -> Option<Pending> {
+        let accept = headers
+            .get(header::SEC_WEBSOCKET_KEY)
+            .and_then(|k| k.to_str().ok())
+            .map(ws_frame::accept_key)
+            .filter(|_| is_upgrade(headers))?;
+        let on = extensions.remove::<OnUpgrade>()?;
+        Some(Pending {
+            on,
+            accept,
+            protocol: first_protocol(headers),
+        })
+    }
+
+    /// Gives the upgrade back to the request (for the route's handler).
+    pub fn put_back(self, extensions: &mut Extensions) {
+        extensions.insert(self.on);
+    }
+
+    /// Answers 101 and runs `then` on the upgraded connection.
+    fn accept<F, Fut>(self, then: F) -> Response
+    where
+        F: FnOnce(TokioIo<hyper::upgrade::Upgraded>) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let on = self.on;
+        tokio::spawn(async move {
+            match on.await {
+                Ok(upgraded) => then(TokioIo::new(upgraded)).await,
+                Err(e) => tracing::debug!("job watcher upgrade failed: {e}"),
+            }
+        });
+        let mut r = Response::builder()
+            .status(StatusCode::SWITCHING_PROTOCOLS)
+            .header(header::CONNECTION, "upgrade")
+            .header(header::UPGRADE, "websocket")
+            .header(header::SEC_WEBSOCKET_ACCEPT, self.accept);
+        if let Some(p) = self.protocol {
+            r = r.header(header::SEC_WEBSOCKET_PROTOCOL, p);
+        }
+        r.body(Body::empty()).expect("static response parts")
+    }
+}
+
+/// A WebSocket upgrade, if the request asks for one.
+pub struct WsUpgrade(Option<Pending>);
 
 fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
     headers
@@ -65,21 +118,7 @@ impl<S: Send + Sync> FromRequestParts<S> for WsUpgrade {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
-        let key = parts
-            .headers
-            .get(header::SEC_WEBSOCKET_KEY)
-            .and_then(|k| k.to_str().ok())
-            .map(ws_frame::accept_key);
-        let (Some(accept), true) = (key, is_upgrade(&parts.headers)) else {
-            return Ok(WsUpgrade(None));
-        };
-        let protocol = first_protocol(&parts.headers);
-        Ok(WsUpgrade(
-            parts
-                .extensions
-                .remove::<OnUpgrade>()
-                .map(|u| (u, accept, protocol)),
-        ))
+        Ok(WsUpgrade(Pending::take(&parts.headers, &mut parts.extensions)))
     }
 }
 
@@ -91,7 +130,7 @@ pub async fn crawl_status(
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
     match ws.0 {
-        Some(up) => upgrade(s, id.0, JobKind::Crawl, up),
+        Some(up) => up.accept(move |io| serve(s, id.0, JobKind::Crawl, io)),
         None => jobs_route::crawl_status(State(s), h, id, query).await,
     }
 }
@@ -104,33 +143,25 @@ pub async fn batch_status(
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
     match ws.0 {
-        Some(up) => upgrade(s, id.0, JobKind::Batch, up),
+        Some(up) => up.accept(move |io| serve(s, id.0, JobKind::Batch, io)),
         None => jobs_route::batch_status(State(s), h, id, query).await,
     }
 }
 
-/// Answers 101 and watches the job on the upgraded connection.
-fn upgrade(
-    state: AppState,
-    id: String,
-    kind: JobKind,
-    (on, accept, protocol): (OnUpgrade, String, Option<String>),
-) -> Response {
-    tokio::spawn(async move {
-        match on.await {
-            Ok(upgraded) => serve(state, id, kind, TokioIo::new(upgraded)).await,
-            Err(e) => tracing::debug!("job watcher upgrade failed: {e}"),
-        }
-    });
-    let mut r = Response::builder()
-        .status(StatusCode::SWITCHING_PROTOCOLS)
-        .header(header::CONNECTION, "upgrade")
-        .header(header::UPGRADE, "websocket")
-        .header(header::SEC_WEBSOCKET_ACCEPT, accept);
-    if let Some(p) = protocol {
-        r = r.header(header::SEC_WEBSOCKET_PROTOCOL, p);
-    }
-    r.body(Body::empty()).expect("static response parts")
+/// A WebSocket the auth gate refused, answered as upstream does: accepted,
+/// then one `{"type":"error","error":...}` with the refusal's message and a
+/// close (a failed handshake leaves the JS SDK's watcher without a reason).
+pub async fn refuse(up: Pending, refusal: Response) -> Response {
+    let body = axum::body::to_bytes(refusal.into_body(), 1 << 16).await;
+    let error = body
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| v["error"].as_str().map(str::to_string))
+        .unwrap_or_else(|| "Unauthorized".into());
+    up.accept(move |mut io| async move {
+        let _ = send_json(&mut io, &json!({"type": "error", "error": error})).await;
+        let _ = ws_frame::send_close(&mut io).await;
+    })
 }
 
 async fn serve<IO: AsyncRead + AsyncWrite + Send + 'static>(

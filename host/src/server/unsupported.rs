@@ -1,6 +1,6 @@
 //! Upstream routes the official SDKs call that Distill does not offer
 //! (docs/API.md, "What Distill does not offer"): instead of the generic 404
-//! "No route", a 501 `NOT_SUPPORTED` saying why and what to use instead, so the
+//! "No route", a 501 (`/v1`: 400) `NOT_SUPPORTED` saying why and what to use instead, so the
 //! SDK's error names the reason. Reached only from the router's fallback.
 
 use crate::api::ApiError;
@@ -40,14 +40,21 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// The 501 for an unmatched `path` under an unsupported prefix, if it is one.
+/// `/v1` answers 400, not 501: firecrawl-js's v1 client shows the server's
+/// message only for 400, 402, 403, 408, 409 and 500.
 pub fn response(path: &str) -> Option<Response> {
     let (prefix, why) = UNSUPPORTED.iter().find(|(prefix, _)| {
         path.strip_prefix(prefix)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
     })?;
+    let status = if *prefix == "/v1" {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::NOT_IMPLEMENTED
+    };
     Some(
         ApiError::new(
-            StatusCode::NOT_IMPLEMENTED,
+            status,
             "NOT_SUPPORTED",
             format!("{prefix} is not supported by this server: {why}."),
         )
