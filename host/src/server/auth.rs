@@ -10,8 +10,8 @@
 
 use super::access_log::RequestId;
 use super::audit_trail;
-use super::job_watch;
 use super::state::AppState;
+use super::ws_upgrade;
 use crate::api::ApiError;
 use crate::limits::concurrency::SlotError;
 use crate::limits::counters::CounterError;
@@ -30,7 +30,7 @@ pub struct Caller(pub Arc<KeyRecord>);
 
 /// The gate itself (an axum middleware over the whole router). A refusal is
 /// audited when the audit log is on; a refused WebSocket upgrade is accepted
-/// and told why in an error message (`job_watch::refuse`), as upstream does.
+/// and told why in an error message (`ws_upgrade::refuse`), as upstream does.
 pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
     let request_id = req.extensions().get::<RequestId>().map(|r| r.0.clone());
@@ -38,7 +38,7 @@ pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Ne
     let mut upgrade = None;
     if req.headers().contains_key(header::SEC_WEBSOCKET_KEY) {
         let (mut parts, body) = req.into_parts();
-        upgrade = job_watch::Pending::take(&parts.headers, &mut parts.extensions);
+        upgrade = ws_upgrade::Pending::take(&parts.headers, &mut parts.extensions);
         req = Request::from_parts(parts, body);
     }
     match gate(&state, req).await {
@@ -52,7 +52,7 @@ pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Ne
             let (refusal, key) = *refused;
             audit_trail::refused(&state, request_id.as_deref(), &path, key.as_ref(), &refusal);
             match upgrade {
-                Some(up) => job_watch::refuse(up, refusal).await,
+                Some(up) => ws_upgrade::refuse(up, refusal).await,
                 None => refusal,
             }
         }
@@ -81,7 +81,7 @@ async fn gate(state: &AppState, mut req: Request) -> Result<Request, Box<Refusal
     // A WebSocket opened by a browser-style client (the JS SDK's watcher)
     // cannot set headers: its key comes as the subprotocol, as upstream reads it.
     let ws_key = match req.headers().get(header::AUTHORIZATION) {
-        None if job_watch::is_upgrade(req.headers()) => job_watch::first_protocol(req.headers()),
+        None if ws_upgrade::is_upgrade(req.headers()) => ws_upgrade::first_protocol(req.headers()),
         _ => None,
     };
     let token = match (req.headers().get(header::AUTHORIZATION), &ws_key) {

@@ -8,7 +8,7 @@
 //! - [`interact_route`]: `POST`/`DELETE /v2/scrape/{scrapeId}/interact`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`jobs_route`]: crawl and batch scrape (start, status, cancel, errors, active).
-//! - [`job_watch`], [`ws_frame`]: the SDKs' job watcher, a WebSocket on the status routes.
+//! - [`job_watch`], [`ws_upgrade`], [`ws_frame`]: the SDKs' job watcher, a WebSocket on the status routes.
 //! - [`map_route`]: `POST /v2/map`, `POST /v2/crawl/params-preview`.
 //! - [`health`]: `GET /` and `GET /health`.
 //! - [`media_route`]: `GET /v2/media/{id}` (screenshots and PDFs of the browser engine).
@@ -50,6 +50,7 @@ pub mod state;
 pub mod team_route;
 pub mod unsupported;
 pub mod ws_frame;
+pub mod ws_upgrade;
 
 pub use router::router;
 pub use state::AppState;
