@@ -2,7 +2,7 @@
 // against Distill and prints what each returned as one JSON object (the last
 // line): the watcher over its WebSocket (crawl, batch, unknown job), crawl
 // status pagination and cancel, active crawls, batch status/errors/cancel,
-// the account calls, and the calls of routes Distill does not offer (search,
+// the account calls, parse, and the calls of routes Distill does not offer (search,
 // extract, the v1 client), whose errors must say why.
 //
 // Usage: node [--experimental-websocket] surface_js.mjs SDK_DIR API_URL SITE_URL
@@ -74,6 +74,8 @@ out.account = {
   creditsHistorical: (await fc.getCreditUsageHistorical(true)).periods.length,
   tokensHistorical: (await fc.getTokenUsageHistorical(false)).periods.length,
 };
+const html = "<html><body><h1>Uploaded</h1><p>A page.</p></body></html>";
+out.parse = (await fc.parse({ filename: "up.html", data: Buffer.from(html), contentType: "text/html" })).markdown;
 
 out.unsupported = {
   search: await errorOf(() => fc.search("lichens", { limit: 2 })),

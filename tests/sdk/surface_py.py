@@ -2,7 +2,7 @@
 against Distill and prints what each returned as one JSON object (the last
 line): the watcher over its WebSocket (crawl, batch, unknown job), crawl
 status pages and cancel, active crawls, batch status/errors/cancel, the
-account calls, parse formats, the async client, and the calls of routes
+account calls, parse and its formats, the async client, and the calls of routes
 Distill does not offer (search, extract, the v1 client), whose errors must
 say why.
 
@@ -107,6 +107,7 @@ out["account"] = {
     "credits_historical": len(fc.v2.get_credit_usage_historical(by_api_key=True).periods),
     "tokens_historical": len(fc.v2.get_token_usage_historical().periods),
     "parse_formats": [f.format for f in fc.get_parse_formats()][:1],
+    "parse": fc.parse(b"<html><body><h1>Uploaded</h1><p>A page.</p></body></html>", filename="up.html").markdown,
 }
 
 out["unsupported"] = {

@@ -1,7 +1,7 @@
 //! The official Python and JS SDKs' less common calls against Distill,
 //! unchanged (tests/sdk/surface_*): the `watcher` over the WebSocket of the
 //! status routes (no fallback to polling), crawl status pages and cancel,
-//! active crawls, batch status/errors/cancel, the account calls, the async
+//! active crawls, batch status/errors/cancel, the account calls, parse, the async
 //! Python client, and the routes Distill does not offer (search, extract, the
 //! v1 client), whose SDK errors must say why (501 `NOT_SUPPORTED`); on a
 //! server with keys, the JS watcher's key as its WebSocket subprotocol.
@@ -141,6 +141,7 @@ async fn the_python_sdk_watches_pages_cancels_and_names_what_is_not_offered() {
     assert_eq!(account["credits_historical"], json!(1), "{account}");
     assert_eq!(account["tokens_historical"], json!(1), "{account}");
     assert_eq!(account["parse_formats"], json!(["html"]), "{account}");
+    assert_eq!(account["parse"], json!("# Uploaded\n\nA page."), "{account}");
 
     let unsupported = &got["unsupported"];
     for (key, said) in [
@@ -217,6 +218,7 @@ async fn the_js_sdk_watches_over_a_websocket_and_names_what_is_not_offered() {
         assert_eq!(got["account"][key], json!(99_999_999), "{key}: {got}");
     }
     assert_eq!(got["account"]["creditsHistorical"], json!(1));
+    assert_eq!(got["parse"], json!("# Uploaded\n\nA page."), "{got}");
 
     let unsupported = &got["unsupported"];
     for key in ["search", "extract"] {
