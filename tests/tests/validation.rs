@@ -483,8 +483,13 @@ async fn unknown_routes_and_methods_answer_json() {
             .starts_with("application/json"),
         "{r:?}"
     );
-    let r = post_raw(&shared().endpoint("/v1/scrapez"), "{}", &[]).await;
+    let r = post_raw(&shared().endpoint("/v3/scrapez"), "{}", &[]).await;
     r.assert_error(404, "NOT_FOUND");
+    // Upstream routes Distill does not offer say so (docs/API.md).
+    let r = post_raw(&shared().endpoint("/v1/scrapez"), "{}", &[]).await;
+    r.assert_error(400, "NOT_SUPPORTED");
+    let r = post_raw(&shared().endpoint("/v2/search"), "{}", &[]).await;
+    r.assert_error(501, "NOT_SUPPORTED");
     let r = get(&shared().endpoint("/v2/scrape")).await;
     r.assert_error(405, "METHOD_NOT_ALLOWED");
     assert!(

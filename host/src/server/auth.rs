@@ -1,5 +1,6 @@
 //! The router-wide gate of `/v2` (docs/OPERATORS.md): once any API key exists
-//! every `/v2` request needs `Authorization: Bearer <key>` (media links
+//! every `/v2` request needs `Authorization: Bearer <key>` (a WebSocket
+//! upgrade may give the key as its subprotocol instead; media links
 //! excepted: their ids are unguessable and clients open them without
 //! headers); then the key's per-minute limit of the endpoint class (429 with
 //! `Retry-After`) and, for billable classes, a credit left (402). The key
@@ -10,6 +11,7 @@
 use super::access_log::RequestId;
 use super::audit_trail;
 use super::state::AppState;
+use super::ws_upgrade;
 use crate::api::ApiError;
 use crate::limits::concurrency::SlotError;
 use crate::limits::counters::CounterError;
@@ -27,16 +29,32 @@ use std::sync::Arc;
 pub struct Caller(pub Arc<KeyRecord>);
 
 /// The gate itself (an axum middleware over the whole router). A refusal is
-/// audited when the audit log is on.
-pub async fn authorize(State(state): State<AppState>, req: Request, next: Next) -> Response {
+/// audited when the audit log is on; a refused WebSocket upgrade is accepted
+/// and told why in an error message (`ws_upgrade::refuse`), as upstream does.
+pub async fn authorize(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     let path = req.uri().path().to_string();
     let request_id = req.extensions().get::<RequestId>().map(|r| r.0.clone());
+    // A refused WebSocket (the SDKs' watcher) gets the refusal as a message.
+    let mut upgrade = None;
+    if req.headers().contains_key(header::SEC_WEBSOCKET_KEY) {
+        let (mut parts, body) = req.into_parts();
+        upgrade = ws_upgrade::Pending::take(&parts.headers, &mut parts.extensions);
+        req = Request::from_parts(parts, body);
+    }
     match gate(&state, req).await {
-        Ok(req) => next.run(req).await,
+        Ok(mut req) => {
+            if let Some(up) = upgrade {
+                up.put_back(req.extensions_mut());
+            }
+            next.run(req).await
+        }
         Err(refused) => {
             let (refusal, key) = *refused;
             audit_trail::refused(&state, request_id.as_deref(), &path, key.as_ref(), &refusal);
-            refusal
+            match upgrade {
+                Some(up) => ws_upgrade::refuse(up, refusal).await,
+                None => refusal,
+            }
         }
     }
 }
@@ -60,9 +78,16 @@ async fn gate(state: &AppState, mut req: Request) -> Result<Request, Box<Refusal
         return Ok(req);
     }
     let class = EndpointClass::of(req.method().as_str(), path);
-    let token = match req.headers().get(header::AUTHORIZATION) {
-        None => return Err(Box::new((unauthorized("Unauthorized"), None))),
-        Some(value) => value
+    // A WebSocket opened by a browser-style client (the JS SDK's watcher)
+    // cannot set headers: its key comes as the subprotocol, as upstream reads it.
+    let ws_key = match req.headers().get(header::AUTHORIZATION) {
+        None if ws_upgrade::is_upgrade(req.headers()) => ws_upgrade::first_protocol(req.headers()),
+        _ => None,
+    };
+    let token = match (req.headers().get(header::AUTHORIZATION), &ws_key) {
+        (_, Some(key)) => key.as_str(),
+        (None, None) => return Err(Box::new((unauthorized("Unauthorized"), None))),
+        (Some(value), None) => value
             .to_str()
             .ok()
             .and_then(|v| v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")))

@@ -2,11 +2,13 @@
 //! mapping of pipeline failures to HTTP.
 //!
 //! - [`router`]: every route in one place, middleware, unknown routes/methods.
+//! - [`unsupported`]: the 501 for upstream routes Distill does not offer (search, extract, v1, …).
 //! - [`state`]: [`AppState`] (configuration + the pipeline's services).
 //! - [`scrape_route`]: `POST /v2/scrape`.
 //! - [`interact_route`]: `POST`/`DELETE /v2/scrape/{scrapeId}/interact`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`jobs_route`]: crawl and batch scrape (start, status, cancel, errors, active).
+//! - [`job_watch`], [`ws_upgrade`], [`ws_frame`]: the SDKs' job watcher, a WebSocket on the status routes.
 //! - [`map_route`]: `POST /v2/map`, `POST /v2/crawl/params-preview`.
 //! - [`health`]: `GET /` and `GET /health`.
 //! - [`media_route`]: `GET /v2/media/{id}` (screenshots and PDFs of the browser engine).
@@ -32,6 +34,7 @@ pub mod billing;
 pub mod error_map;
 pub mod health;
 pub mod interact_route;
+pub mod job_watch;
 pub mod jobs_route;
 pub mod keys_admin;
 pub mod map_route;
@@ -45,6 +48,9 @@ pub mod router;
 pub mod scrape_route;
 pub mod state;
 pub mod team_route;
+pub mod unsupported;
+pub mod ws_frame;
+pub mod ws_upgrade;
 
 pub use router::router;
 pub use state::AppState;

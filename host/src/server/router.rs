@@ -3,8 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, health, interact_route, jobs_route, keys_admin, map_route, mcp, media_route,
-    ops_routes, parse_route, scrape_route, team_route,
+    access_log, admin, auth, health, interact_route, job_watch, jobs_route, keys_admin, map_route, mcp,
+    media_route, ops_routes, parse_route, scrape_route, team_route, unsupported,
 };
 use crate::api::ApiError;
 use axum::Router;
@@ -13,7 +13,8 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 
-/// Crawl, batch scrape and map (docs/CRAWL.md).
+/// Crawl, batch scrape and map (docs/CRAWL.md); the status routes are also
+/// the SDKs' watcher WebSocket (`job_watch`).
 fn job_routes() -> Router<AppState> {
     Router::new()
         .route("/v2/crawl", post(jobs_route::start_crawl))
@@ -22,13 +23,13 @@ fn job_routes() -> Router<AppState> {
         .route("/v2/crawl/params-preview", post(map_route::params_preview))
         .route(
             "/v2/crawl/{id}",
-            get(jobs_route::crawl_status).delete(jobs_route::crawl_cancel),
+            get(job_watch::crawl_status).delete(jobs_route::crawl_cancel),
         )
         .route("/v2/crawl/{id}/errors", get(jobs_route::crawl_errors))
         .route("/v2/batch/scrape", post(jobs_route::start_batch))
         .route(
             "/v2/batch/scrape/{id}",
-            get(jobs_route::batch_status).delete(jobs_route::batch_cancel),
+            get(job_watch::batch_status).delete(jobs_route::batch_cancel),
         )
         .route("/v2/batch/scrape/{id}/errors", get(jobs_route::batch_errors))
         .route("/v2/map", post(map_route::map))
@@ -97,6 +98,9 @@ pub fn router(state: AppState) -> Router {
 }
 
 async fn not_found(method: Method, uri: Uri) -> Response {
+    if let Some(r) = unsupported::response(uri.path()) {
+        return r;
+    }
     ApiError::new(
         StatusCode::NOT_FOUND,
         "NOT_FOUND",
