@@ -33,6 +33,7 @@ pub mod forward_proxy;
 pub mod keys;
 pub mod local_llm;
 pub mod redis;
+pub mod sdks;
 pub mod server;
 pub mod upload;
 pub mod webhook_receiver;

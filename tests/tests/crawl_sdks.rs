@@ -5,25 +5,11 @@
 //! prerequisite) under target/tools/sdk; the drivers are tests/sdk/crawl_*.
 
 use distill_e2e::crawl_site::{CrawlSite, SiteShape, page_key};
+use distill_e2e::sdks::{official_sdks_dir as sdk_dir, repo_root as root};
 use distill_e2e::{post_raw, shared};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn sdk_dir() -> PathBuf {
-    let dir = root().join("target/tools/sdk");
-    assert!(
-        dir.join("py/.installed").exists() && dir.join("js/.installed").exists(),
-        "{} is missing the SDKs: `make test` installs them (make sdk-tools)",
-        dir.display()
-    );
-    dir
-}
 
 /// Runs a driver and parses the JSON it prints.
 fn drive(mut cmd: Command) -> Value {

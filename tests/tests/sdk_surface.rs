@@ -8,24 +8,10 @@
 
 use distill_e2e::crawl_site::{CrawlSite, SiteShape};
 use distill_e2e::keys::create_key;
+use distill_e2e::sdks::{official_sdks_dir as sdk_dir, repo_root as root};
 use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, shared, site};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn sdk_dir() -> PathBuf {
-    let dir = root().join("target/tools/sdk");
-    assert!(
-        dir.join("py/.installed").exists() && dir.join("js/.installed").exists(),
-        "{} is missing the SDKs: `make test` installs them (make sdk-tools)",
-        dir.display()
-    );
-    dir
-}
 
 /// Runs a driver and parses the JSON it prints last.
 async fn drive(mut cmd: Command) -> Value {
