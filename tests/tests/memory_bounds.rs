@@ -331,9 +331,7 @@ async fn markup_that_multiplies_is_refused_within_the_node_budget() {
         "{:?}",
         started.elapsed()
     );
-    assert!(
-        server.logs().contains("page refused"),
-        "the log says why: {}",
-        server.logs()
-    );
+    let logs = server.logs();
+    assert!(logs.contains("page refused"), "the log says why: {logs}");
+    assert!(!logs.contains("/reopened"), "the host logs no target URL: {logs}");
 }

@@ -79,7 +79,7 @@ pub async fn page_links(raw_html: String, page_url: Url) -> Vec<String> {
         let html = distill_html::PageText::new(&raw_html).open();
         let most = crate::pipeline::prepare::max_page_nodes();
         let Ok(page) = distill_html::ParsedPage::parse_html_within(&html, &page_url, most) else {
-            tracing::warn!(url = %page_url, "no links followed: the page makes more than {most} elements");
+            tracing::warn!("no links followed from a crawled page: it makes more than {most} elements");
             return Vec::new();
         };
         let whole = distill_html::CleanOptions {

@@ -59,7 +59,8 @@ pub fn max_page_nodes() -> usize {
 /// Parses `html` within the node budget.
 fn parse_within(html: &PageHtml, url: &Url) -> Result<ParsedPage, PipelineError> {
     ParsedPage::parse_html_within(html, url, max_page_nodes()).map_err(|e| {
-        tracing::warn!(url = %url, "page refused: {e}");
+        // No URL: the host logs no target URL (docs/API.md); the access log has the request.
+        tracing::warn!("page refused: {e}");
         PipelineError::TooManyNodes { most: e.most }
     })
 }
