@@ -47,25 +47,34 @@ pub async fn crawl_status(
     State(s): State<AppState>,
     ws: WsUpgrade,
     h: HeaderMap,
-    id: Path<String>,
+    Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
-    match ws.0 {
-        Some(up) => up.accept(move |io| serve(s, id.0, JobKind::Crawl, io)),
-        None => jobs_route::crawl_status(State(s), h, id, query).await,
-    }
+    watch_or_page(s, ws, h, id, query, JobKind::Crawl).await
 }
 
 pub async fn batch_status(
     State(s): State<AppState>,
     ws: WsUpgrade,
     h: HeaderMap,
-    id: Path<String>,
+    Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
 ) -> Response {
+    watch_or_page(s, ws, h, id, query, JobKind::Batch).await
+}
+
+/// The watcher on an upgrade, else the status page.
+async fn watch_or_page(
+    s: AppState,
+    ws: WsUpgrade,
+    h: HeaderMap,
+    id: String,
+    query: Result<Query<Paging>, QueryRejection>,
+    kind: JobKind,
+) -> Response {
     match ws.0 {
-        Some(up) => up.accept(move |io| serve(s, id.0, JobKind::Batch, io)),
-        None => jobs_route::batch_status(State(s), h, id, query).await,
+        Some(up) => up.accept(move |io| serve(s, id, kind, io)),
+        None => jobs_route::status_page(s, h, id, query, kind).await,
     }
 }
 

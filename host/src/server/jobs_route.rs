@@ -316,25 +316,17 @@ fn bad_paging(e: QueryRejection) -> Response {
     .into_response()
 }
 
-pub async fn crawl_status(
-    State(s): State<AppState>,
+/// A crawl's or batch's status page (`GET /v2/crawl/{id}`, `/v2/batch/scrape/{id}`
+/// without a WebSocket upgrade: `job_watch` routes both here).
+pub async fn status_page(
+    s: AppState,
     h: HeaderMap,
-    Path(id): Path<String>,
+    id: String,
     query: Result<Query<Paging>, QueryRejection>,
+    kind: JobKind,
 ) -> Response {
     match query {
-        Ok(Query(p)) => status(s, h, id, p, JobKind::Crawl).await,
-        Err(e) => bad_paging(e),
-    }
-}
-pub async fn batch_status(
-    State(s): State<AppState>,
-    h: HeaderMap,
-    Path(id): Path<String>,
-    query: Result<Query<Paging>, QueryRejection>,
-) -> Response {
-    match query {
-        Ok(Query(p)) => status(s, h, id, p, JobKind::Batch).await,
+        Ok(Query(p)) => status(s, h, id, p, kind).await,
         Err(e) => bad_paging(e),
     }
 }

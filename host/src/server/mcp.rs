@@ -13,9 +13,10 @@ use super::{jobs_route, map_route, scrape_route};
 use crate::api::ApiError;
 use crate::api::openapi;
 use crate::api::parse_request::UploadKind;
+use crate::jobs::JobKind;
 use crate::pipeline::parse::Upload;
 use axum::body::Bytes;
-use axum::extract::{Extension, Path, Query, State};
+use axum::extract::{Extension, Query, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use base64::Engine as _;
@@ -148,11 +149,12 @@ impl DistillTools {
                     .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_string();
-                let response = jobs_route::crawl_status(
-                    State(state),
+                let response = jobs_route::status_page(
+                    state,
                     HeaderMap::new(),
-                    Path(crawl_id),
+                    crawl_id,
                     Ok(Query(jobs_route::Paging::default())),
+                    JobKind::Crawl,
                 )
                 .await;
                 route_body(response).await
