@@ -16,14 +16,14 @@ use super::auth::Caller;
 use super::jobs_route::{self, MAX_PAGE_BYTES, Paging};
 use super::state::AppState;
 use super::ws_frame;
-use super::ws_upgrade::Pending;
+use super::ws_upgrade::{self, Pending};
 use crate::jobs::{JobKind, JobRecord, JobStatus};
 use crate::timestamp::iso8601_ms;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Extension, FromRequestParts, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use std::convert::Infallible;
 use std::time::Duration;
@@ -77,9 +77,24 @@ async fn watch_or_page(
     caller: Option<Caller>,
 ) -> Response {
     match ws.0 {
-        Some(up) => up.accept(move |io| serve(s, id, kind, caller, io)),
+        Some(up) => match s.watchers.take(jobs_route::key_id(caller.as_ref())) {
+            Some(slot) => up.accept(move |io| async move {
+                serve(s, id, kind, caller, io).await;
+                drop(slot);
+            }),
+            None => ws_upgrade::refuse(up, too_many()).await,
+        },
         None => jobs_route::status_page(s, h, id, query, kind, caller.as_ref()).await,
     }
+}
+
+/// The refusal of a watcher past the key's [`PER_KEY`](super::watch_slots::PER_KEY).
+fn too_many() -> Response {
+    let error = format!(
+        "Too many job watchers open for this API key (at most {}); close one, or poll the status route",
+        super::watch_slots::PER_KEY
+    );
+    axum::Json(json!({"success": false, "error": error})).into_response()
 }
 
 async fn serve<IO: AsyncRead + AsyncWrite + Send + 'static>(

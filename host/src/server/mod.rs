@@ -49,6 +49,7 @@ pub mod scrape_route;
 pub mod state;
 pub mod team_route;
 pub mod unsupported;
+pub mod watch_slots;
 pub mod ws_frame;
 pub mod ws_upgrade;
 

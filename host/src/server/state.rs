@@ -14,6 +14,8 @@ pub struct AppState {
     pub crawls: Arc<crate::crawl::Crawls>,
     /// Interact sessions on scrapes (docs/BROWSER.md).
     pub interact: Arc<crate::fetch::browser::sessions::Interact>,
+    /// Job watchers open per key (`watch_slots::PER_KEY` at most).
+    pub watchers: Arc<super::watch_slots::WatchSlots>,
     /// Enables the `x-distill-fault` request header (tests only).
     pub test_faults: bool,
 }
@@ -38,6 +40,7 @@ impl AppState {
             services,
             crawls,
             interact,
+            watchers: Default::default(),
             test_faults: std::env::var("DISTILL_ENABLE_TEST_FAULTS").is_ok_and(|v| v == "true"),
         })
     }

@@ -16,6 +16,7 @@ mod deadline;
 mod jobs;
 mod mcp;
 mod ownership;
+mod watchers;
 
 /// Options of a server whose keys file is `keys` (created by the test as needed).
 fn keyed_options(keys: &Path, extra: &[(&str, &str)]) -> ServerOptions {
