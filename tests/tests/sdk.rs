@@ -202,3 +202,143 @@ async fn sdk_surfaces_timeouts_dns_failures_and_unavailable_formats() {
     assert_eq!(e.code.as_deref(), Some("FORMAT_NOT_AVAILABLE"), "{e}");
     assert!(e.error.contains("'branding'"), "{e}");
 }
+
+/// The Rust SDK's job calls: a crawl to the end (documents, status), its
+/// errors, a batch scrape with the SDK's own options and its errors, a map,
+/// and a crawl cancelled half way.
+#[tokio::test]
+async fn sdk_crawls_batch_scrapes_maps_and_cancels() {
+    use distill_e2e::crawl_site::{CrawlSite, SiteShape};
+    use firecrawl::{BatchScrapeOptions, CrawlOptions, JobStatus, MapOptions, SitemapMode};
+    let crawl_site = CrawlSite::start(SiteShape::default());
+    let c = client();
+    let crawl = c
+        .crawl(
+            crawl_site.url("/"),
+            CrawlOptions {
+                limit: Some(5),
+                sitemap: Some(SitemapMode::Skip),
+                poll_interval: Some(100),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("SDK crawl");
+    assert_eq!(crawl.status, JobStatus::Completed);
+    assert_eq!((crawl.completed, crawl.total), (5, 5));
+    assert_eq!(crawl.data.len(), 5);
+    assert!(
+        crawl
+            .data
+            .iter()
+            .all(|d| d.markdown.as_deref().is_some_and(|m| !m.is_empty()))
+    );
+    assert_eq!(crawl.credits_used, Some(5));
+
+    let good = site().url("/article.html");
+    let missing = site().url("/no-such-page-for-the-rust-sdk");
+    let batch = c
+        .batch_scrape(
+            vec![good.clone(), missing.clone()],
+            BatchScrapeOptions {
+                options: Some(ScrapeOptions {
+                    formats: Some(vec![Format::Markdown]),
+                    ..Default::default()
+                }),
+                poll_interval: Some(100),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("SDK batch scrape");
+    assert_eq!(batch.status, JobStatus::Completed);
+    assert_eq!((batch.completed, batch.total), (2, 2));
+    let by_url = |u: &str| {
+        batch
+            .data
+            .iter()
+            .find(|d| d.metadata.as_ref().and_then(|m| m.source_url.as_deref()) == Some(u))
+            .unwrap_or_else(|| panic!("no document for {u}: {:?}", batch.data))
+    };
+    assert!(
+        by_url(&good)
+            .markdown
+            .as_deref()
+            .unwrap()
+            .contains("Lichens on Old Walls")
+    );
+    // A 404 page is a document with its status, as upstream stores it.
+    assert_eq!(by_url(&missing).metadata.as_ref().unwrap().status_code, Some(404));
+
+    let map = c
+        .map(
+            crawl_site.url("/"),
+            MapOptions {
+                sitemap: Some(SitemapMode::Skip),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("SDK map");
+    assert!(map.links.len() >= 5, "{:?}", map.links);
+    assert!(
+        map.links.iter().all(|l| l.url.starts_with(&crawl_site.url("/"))),
+        "{:?}",
+        map.links
+    );
+
+    // A slow crawl, cancelled: the SDK reads the answer, the status says so.
+    let slow = c
+        .start_crawl(
+            crawl_site.url("/"),
+            CrawlOptions {
+                sitemap: Some(SitemapMode::Skip),
+                delay: Some(1),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("SDK start_crawl");
+    let cancelled = c.cancel_crawl(&slow.id).await.expect("SDK cancel_crawl");
+    assert_eq!(cancelled.status, "cancelled");
+    let status = c.get_crawl_status(&slow.id).await.expect("SDK get_crawl_status");
+    assert_eq!(status.status, JobStatus::Cancelled);
+    let errors = c.get_crawl_errors(&slow.id).await.expect("SDK get_crawl_errors");
+    assert!(errors.robots_blocked.is_empty(), "{errors:?}");
+    let errors = c.get_batch_scrape_errors(&slow.id).await;
+    assert!(errors.is_err(), "a crawl id is not a batch: {errors:?}");
+}
+
+/// The Rust SDK's upload calls: the formats list and a parsed HTML file.
+#[tokio::test]
+async fn sdk_lists_parse_formats_and_parses_an_upload() {
+    use firecrawl::{ParseFile, ParseOptions};
+    let c = client();
+    let formats = c.get_parse_formats().await.expect("SDK get_parse_formats");
+    let html = formats
+        .iter()
+        .find(|f| f.format == "html")
+        .expect("html is listed");
+    assert!(
+        html.available && html.extensions.contains(&".html".to_string()),
+        "{html:?}"
+    );
+    let page = b"<html><head><title>Upload</title></head><body><article><h1>Granite</h1>\
+        <p>Granite is a coarse-grained igneous rock made mostly of quartz and feldspar.</p></article></body></html>";
+    let doc = c
+        .parse(
+            ParseFile::from_bytes("rock.html", page.to_vec()),
+            None::<ParseOptions>,
+        )
+        .await
+        .expect("SDK parse");
+    let markdown = doc.markdown.as_deref().expect("markdown");
+    assert!(
+        markdown.contains("# Granite") && markdown.contains("quartz and feldspar"),
+        "{markdown}"
+    );
+    assert_eq!(
+        doc.metadata.as_ref().and_then(|m| m.title.as_deref()),
+        Some("Upload")
+    );
+}
