@@ -514,6 +514,10 @@ fn tags_ending_at_their_name_and_past_it() {
     ] {
         same(html);
         let ours = crate::tree_builder::parse_own_noting(html).map(|(doc, _)| doc.html().to_string());
-        assert_eq!(ours.as_deref().ok(), Some(&*parse_html5ever(html).html()), "input: {html:?}");
+        assert_eq!(
+            ours.as_deref().ok(),
+            Some(&*parse_html5ever(html).html()),
+            "input: {html:?}"
+        );
     }
 }
