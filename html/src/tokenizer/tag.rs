@@ -110,7 +110,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
                 Some(b) if b.is_ascii_alphabetic() => {
                     self.pos = lt + 2;
                     let name = self.tag_name();
-                    self.tag_attributes_kind(name, EndTag);
+                    self.tag_after_name(name, EndTag);
                     true
                 }
                 Some(b'>') => {
@@ -130,7 +130,7 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
                 // Noted before the attributes are read: a start tag cut off by the end of
                 // the input, never emitted, is the last tag read anyway.
                 self.last_start = Some((lt + 1, self.pos));
-                self.tag_attributes_kind(name, StartTag);
+                self.tag_after_name(name, StartTag);
                 true
             }
             Some(b'?') => {
@@ -182,6 +182,20 @@ impl<'a, B: Construct> Tokenizer<'a, B> {
         let (end, fold) = name_end(self.src, start, NAME_END);
         self.pos = end;
         self.name_atom(start, end, fold)
+    }
+
+    /// [`Self::tag_attributes_kind`] in line in `tag_open`: most tags end at their name
+    /// (`<p>`, `</div>`), and those are emitted here, as the attribute loop would emit
+    /// them (no attribute, not self-closing), without a call into that loop's function
+    /// and its set-up (its frame saves the registers the loop holds its state in).
+    #[inline(always)]
+    fn tag_after_name(&mut self, name: LocalName, kind: TagKind) {
+        if self.src.get(self.pos) == Some(&b'>') {
+            self.pos += 1;
+            self.emit_tag(name, kind, false, Vec::new(), false);
+            return;
+        }
+        self.tag_attributes_kind(name, kind);
     }
 
     /// The states after a tag name: attributes, `/>`, `>`. Emits the tag, or drops it at EOF.

@@ -489,3 +489,35 @@ fn references_in_text_wherever_the_text_goes() {
         same(html);
     }
 }
+
+/// Tags that end at their name (emitted in line in `tag_open`) and tags that go on past it
+/// (the attribute loop): start and end tags, upper case, whitespace or `/` before `>`, end
+/// tags with attributes, raw text end tags, at EOF; each as html5ever builds it, and by
+/// our own tree builder as by html5ever's.
+#[test]
+fn tags_ending_at_their_name_and_past_it() {
+    for html in [
+        "<div><p>a</p><P>b</P></div>",
+        "<div ><p\t>a</p\n>b</div >",
+        "<br/><br /><hr/><p/>x</p/>",
+        "<p>a</p x=\"y\"><i>b</i x>c",
+        "<ul><li>a<li>b</ul><dl><dt>x<dd>y</dl>",
+        "<b>x<i>y</b>z</i>",
+        "<title>t</title><textarea>a</textarea>",
+        "<style>s</style><script>x</script>",
+        "<p>a<b",
+        "<p>a</b",
+        "<p>a<b>",
+        "<p>a</b>",
+        "<TABLE><TR><TD>x</TD></TR></TABLE>",
+        "<svg><path/></svg><math><mi>x</mi></math>",
+    ] {
+        same(html);
+        let ours = crate::tree_builder::parse_own_noting(html).map(|(doc, _)| doc.html().to_string());
+        assert_eq!(
+            ours.as_deref().ok(),
+            Some(&*parse_html5ever(html).html()),
+            "input: {html:?}"
+        );
+    }
+}
