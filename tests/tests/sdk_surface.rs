@@ -291,16 +291,28 @@ async fn the_js_watcher_sends_its_key_as_the_subprotocol_and_hears_a_refusal() {
     let keys = fresh_tmp_dir().join("keys.json");
     let server = TestServer::start(ServerOptions::default().env("DISTILL_KEYS_FILE", keys.to_str().unwrap()));
     let key = create_key(&keys, "watcher", &[]);
+    let other = create_key(&keys, "other", &[]);
     let mut js = Command::new("node");
     js.args(node_websocket_flag())
         .arg(root().join("tests/sdk/watch_key_js.mjs"))
         .arg(sdk_dir().join("js"))
-        .args([server.url(), key.as_str(), &site().url("/article.html")]);
+        .args([
+            server.url(),
+            key.as_str(),
+            &site().url("/article.html"),
+            other.as_str(),
+        ]);
     let got = drive(js).await;
     assert_eq!(got["right"], json!(["document", "done:completed"]), "{got}");
     assert_eq!(
         got["wrong"],
         json!(["error:Unauthorized: Invalid token"]),
+        "{got}"
+    );
+    // A valid key that did not start the job is refused too.
+    assert_eq!(
+        got["other"],
+        json!(["error:Forbidden: this job was started with another API key"]),
         "{got}"
     );
 }

@@ -100,6 +100,17 @@ impl JobRecord {
             bill_to: None,
         }
     }
+
+    /// Whether the caller with the API key `key_id` (`None`: authentication
+    /// off) may read or change this job. A job started with a key is that
+    /// key's own, as upstream keeps a job to its team; a job started while
+    /// authentication was off, and every job while it is off, is open to all.
+    pub fn open_to(&self, key_id: Option<&str>) -> bool {
+        match (self.bill_to.as_deref(), key_id) {
+            (Some(owner), Some(key)) => owner == key,
+            _ => true,
+        }
+    }
 }
 
 /// A page waiting to be scraped.
@@ -167,4 +178,31 @@ pub struct Finished {
     pub queued: u64,
     /// The document was stored (false: a duplicate, or the task was not leased).
     pub stored: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job_of(owner: Option<&str>) -> JobRecord {
+        let mut job = JobRecord::new("j".into(), JobKind::Batch, "http://x/".into(), Value::Null, 0);
+        job.bill_to = owner.map(str::to_string);
+        job
+    }
+
+    #[test]
+    fn a_job_started_with_a_key_is_that_keys_own() {
+        let job = job_of(Some("key_a"));
+        assert!(job.open_to(Some("key_a")));
+        assert!(!job.open_to(Some("key_b")));
+        // Authentication off: everything is open.
+        assert!(job.open_to(None));
+    }
+
+    #[test]
+    fn a_job_started_without_a_key_is_open_to_all() {
+        let job = job_of(None);
+        assert!(job.open_to(Some("key_a")));
+        assert!(job.open_to(None));
+    }
 }

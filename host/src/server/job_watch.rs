@@ -12,6 +12,7 @@
 //! A job already finished at connect gets its catchup only. The job is read
 //! every half second; client pings are answered, a client close ends it.
 
+use super::auth::Caller;
 use super::jobs_route::{self, MAX_PAGE_BYTES, Paging};
 use super::state::AppState;
 use super::ws_frame;
@@ -19,7 +20,7 @@ use super::ws_upgrade::Pending;
 use crate::jobs::{JobKind, JobRecord, JobStatus};
 use crate::timestamp::iso8601_ms;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::extract::{Extension, FromRequestParts, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use axum::response::Response;
@@ -49,8 +50,9 @@ pub async fn crawl_status(
     h: HeaderMap,
     Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
+    caller: Option<Extension<Caller>>,
 ) -> Response {
-    watch_or_page(s, ws, h, id, query, JobKind::Crawl).await
+    watch_or_page(s, ws, h, id, query, JobKind::Crawl, caller.map(|Extension(c)| c)).await
 }
 
 pub async fn batch_status(
@@ -59,8 +61,9 @@ pub async fn batch_status(
     h: HeaderMap,
     Path(id): Path<String>,
     query: Result<Query<Paging>, QueryRejection>,
+    caller: Option<Extension<Caller>>,
 ) -> Response {
-    watch_or_page(s, ws, h, id, query, JobKind::Batch).await
+    watch_or_page(s, ws, h, id, query, JobKind::Batch, caller.map(|Extension(c)| c)).await
 }
 
 /// The watcher on an upgrade, else the status page.
@@ -71,10 +74,11 @@ async fn watch_or_page(
     id: String,
     query: Result<Query<Paging>, QueryRejection>,
     kind: JobKind,
+    caller: Option<Caller>,
 ) -> Response {
     match ws.0 {
-        Some(up) => up.accept(move |io| serve(s, id, kind, io)),
-        None => jobs_route::status_page(s, h, id, query, kind).await,
+        Some(up) => up.accept(move |io| serve(s, id, kind, caller, io)),
+        None => jobs_route::status_page(s, h, id, query, kind, caller.as_ref()).await,
     }
 }
 
@@ -82,6 +86,7 @@ async fn serve<IO: AsyncRead + AsyncWrite + Send + 'static>(
     state: AppState,
     id: String,
     kind: JobKind,
+    caller: Option<Caller>,
     io: IO,
 ) {
     let (mut rd, mut wr) = tokio::io::split(io);
@@ -93,7 +98,8 @@ async fn serve<IO: AsyncRead + AsyncWrite + Send + 'static>(
             }
         }
     });
-    if watch(&state, &id, kind, &mut wr, &mut rx).await.is_ok() {
+    let key = jobs_route::key_id(caller.as_ref());
+    if watch(&state, &id, kind, key, &mut wr, &mut rx).await.is_ok() {
         let _ = ws_frame::send_close(&mut wr).await;
     }
     reader.abort();
@@ -124,6 +130,7 @@ async fn watch<W: AsyncWrite + Unpin>(
     state: &AppState,
     id: &str,
     kind: JobKind,
+    key: Option<&str>,
     w: &mut W,
     rx: &mut mpsc::Receiver<(u8, Vec<u8>)>,
 ) -> std::io::Result<()> {
@@ -133,7 +140,10 @@ async fn watch<W: AsyncWrite + Unpin>(
     loop {
         // Status first: once it is final, every document is stored.
         let job = match store.get(id).await.map_err(io_err)? {
-            Some(j) if j.kind == kind => j,
+            Some(j) if j.kind == kind && j.open_to(key) => j,
+            Some(j) if j.kind == kind => {
+                return send_json(w, &json!({"type": "error", "error": jobs_route::NOT_YOURS})).await;
+            }
             _ => return send_json(w, &json!({"type": "error", "error": "Job not found"})).await,
         };
         let page = store

@@ -38,6 +38,22 @@ fn not_found() -> Response {
         .into_response()
 }
 
+/// Why a job another API key started is refused.
+pub const NOT_YOURS: &str = "Forbidden: this job was started with another API key";
+
+/// A job another API key started (upstream: 403 for another team's job).
+fn forbidden() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        Json(json!({
+            "success": false,
+            "code": "FORBIDDEN",
+            "error": NOT_YOURS,
+        })),
+    )
+        .into_response()
+}
+
 fn internal(e: impl std::fmt::Display) -> Response {
     let error_id = uuid::Uuid::now_v7().to_string();
     tracing::error!(error_id = %error_id, "job queue failure: {e}");
@@ -162,10 +178,10 @@ pub async fn start_batch(
     };
     let job = match &request.append_to_id {
         Some(id) => {
-            let job = match state.crawls.store.get(id).await {
-                Ok(Some(j)) if j.kind == JobKind::Batch => j,
-                Ok(_) => return not_found(),
-                Err(e) => return internal(e),
+            // Appended pages spend the job's key's credits: only its own key may append.
+            let job = match job_of(&state, id, JobKind::Batch, caller.as_ref().map(|c| &c.0)).await {
+                Ok(j) => j,
+                Err(r) => return r,
             };
             let finished = || {
                 ApiError::new(
@@ -230,16 +246,35 @@ fn started(state: &AppState, headers: &HeaderMap, job: &JobRecord, path: &str) -
     })
 }
 
-async fn job_of(state: &AppState, id: &str, kind: JobKind) -> Result<JobRecord, Response> {
+/// The job `id` of `kind`, if the caller may use it (`JobRecord::open_to`).
+async fn job_of(
+    state: &AppState,
+    id: &str,
+    kind: JobKind,
+    caller: Option<&Caller>,
+) -> Result<JobRecord, Response> {
     match state.crawls.store.get(id).await {
-        Ok(Some(j)) if j.kind == kind => Ok(j),
+        Ok(Some(j)) if j.kind == kind && j.open_to(key_id(caller)) => Ok(j),
+        Ok(Some(j)) if j.kind == kind => Err(forbidden()),
         Ok(_) => Err(not_found()),
         Err(e) => Err(internal(e)),
     }
 }
 
-async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging, kind: JobKind) -> Response {
-    let job = match job_of(&state, &id, kind).await {
+/// The public id of the caller's key (`None`: authentication off).
+pub fn key_id(caller: Option<&Caller>) -> Option<&str> {
+    caller.map(|c| c.0.id.as_str())
+}
+
+async fn status(
+    state: AppState,
+    headers: HeaderMap,
+    id: String,
+    paging: Paging,
+    kind: JobKind,
+    caller: Option<&Caller>,
+) -> Response {
+    let job = match job_of(&state, &id, kind, caller).await {
         Ok(j) => j,
         Err(r) => return r,
     };
@@ -277,8 +312,8 @@ async fn status(state: AppState, headers: HeaderMap, id: String, paging: Paging,
     Json(out).into_response()
 }
 
-async fn cancel(state: AppState, id: String, kind: JobKind) -> Response {
-    if let Err(r) = job_of(&state, &id, kind).await {
+async fn cancel(state: AppState, id: String, kind: JobKind, caller: Option<Extension<Caller>>) -> Response {
+    if let Err(r) = job_of(&state, &id, kind, caller.as_ref().map(|c| &c.0)).await {
         return r;
     }
     match state.crawls.cancel(&id).await {
@@ -295,8 +330,8 @@ async fn cancel(state: AppState, id: String, kind: JobKind) -> Response {
     }
 }
 
-async fn errors(state: AppState, id: String, kind: JobKind) -> Response {
-    if let Err(r) = job_of(&state, &id, kind).await {
+async fn errors(state: AppState, id: String, kind: JobKind, caller: Option<Extension<Caller>>) -> Response {
+    if let Err(r) = job_of(&state, &id, kind, caller.as_ref().map(|c| &c.0)).await {
         return r;
     }
     match state.crawls.store.errors(&id).await {
@@ -325,32 +360,50 @@ pub async fn status_page(
     id: String,
     query: Result<Query<Paging>, QueryRejection>,
     kind: JobKind,
+    caller: Option<&Caller>,
 ) -> Response {
     match query {
-        Ok(Query(p)) => status(s, h, id, p, kind).await,
+        Ok(Query(p)) => status(s, h, id, p, kind, caller).await,
         Err(e) => bad_paging(e),
     }
 }
-pub async fn crawl_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    cancel(s, id, JobKind::Crawl).await
+pub async fn crawl_cancel(
+    State(s): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Response {
+    cancel(s, id, JobKind::Crawl, caller).await
 }
-pub async fn batch_cancel(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    cancel(s, id, JobKind::Batch).await
+pub async fn batch_cancel(
+    State(s): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Response {
+    cancel(s, id, JobKind::Batch, caller).await
 }
-pub async fn crawl_errors(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    errors(s, id, JobKind::Crawl).await
+pub async fn crawl_errors(
+    State(s): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Response {
+    errors(s, id, JobKind::Crawl, caller).await
 }
-pub async fn batch_errors(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    errors(s, id, JobKind::Batch).await
+pub async fn batch_errors(
+    State(s): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Response {
+    errors(s, id, JobKind::Batch, caller).await
 }
 
-/// `GET /v2/crawl/active` (also `/ongoing`).
-pub async fn active(State(state): State<AppState>) -> Response {
+/// `GET /v2/crawl/active` (also `/ongoing`): the caller's running crawls.
+pub async fn active(State(state): State<AppState>, caller: Option<Extension<Caller>>) -> Response {
+    let key = key_id(caller.as_ref().map(|c| &c.0));
     match state.crawls.store.active().await {
         Ok(jobs) => {
             let crawls: Vec<Value> = jobs
                 .into_iter()
-                .filter(|j| j.kind == JobKind::Crawl)
+                .filter(|j| j.kind == JobKind::Crawl && j.open_to(key))
                 .map(|j| {
                     let mut options = j.request.clone();
                     if let Some(o) = options.as_object_mut() {

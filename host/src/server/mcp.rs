@@ -155,6 +155,7 @@ impl DistillTools {
                     crawl_id,
                     Ok(Query(jobs_route::Paging::default())),
                     JobKind::Crawl,
+                    caller.as_ref(),
                 )
                 .await;
                 route_body(response).await

@@ -42,7 +42,7 @@ async fn credits_spent_survive_a_kill_9_right_after() {
 
 /// The batch job's status at `url` once it has left "scraping" (at most
 /// 60 s), asked with `auth`.
-async fn batch_once_done(url: &str, auth: &str) -> Value {
+pub(crate) async fn batch_once_done(url: &str, auth: &str) -> Value {
     let until = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let r = call("GET", url, Some(auth), None).await;

@@ -15,6 +15,7 @@ mod account;
 mod deadline;
 mod jobs;
 mod mcp;
+mod ownership;
 
 /// Options of a server whose keys file is `keys` (created by the test as needed).
 fn keyed_options(keys: &Path, extra: &[(&str, &str)]) -> ServerOptions {
