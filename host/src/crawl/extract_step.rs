@@ -1,7 +1,8 @@
 //! An extract job's last task (docs/API.md, "Extract"): once every page
 //! of the job is scraped (nothing queued or leased), the runner queues one
 //! more task, [`STEP_KEY`], worked like a page: leased, billed through its
-//! [`PageBill`], finished atomically. It reads the stored pages, calls the
+//! [`PageBill`] (the model call's [`MODEL_CREDITS`] held before the call),
+//! finished atomically. It reads the stored pages, calls the
 //! model once ([`crate::extract::run`]) and stores the result as the job's
 //! last document (`{"extract": {data, sources?, warning?, tokensUsed}}`,
 //! billed [`MODEL_CREDITS`]). So a restart during the model call leases the
@@ -68,7 +69,7 @@ pub async fn run_step(
         Ok(page) => page.documents,
         Err(e) => return fail(store, id, format!("reading the scraped pages failed: {e}")).await,
     };
-    let pages: Vec<Page> = documents
+    let mut pages: Vec<Page> = documents
         .iter()
         .filter(|d| d.get("extract").is_none())
         .map(|d| Page {
@@ -80,6 +81,10 @@ pub async fn run_step(
             markdown: d["markdown"].as_str().unwrap_or_default().to_string(),
         })
         .collect();
+    // Pages are stored as they finish: give them to the model in the
+    // request's order.
+    let rank = |url: &str| request.urls.iter().position(|u| u.as_str() == url).unwrap_or(usize::MAX);
+    pages.sort_by_key(|p| rank(&p.url));
     let failed: Vec<String> = match store.errors(id).await {
         Ok((errors, _)) => errors
             .iter()
@@ -104,8 +109,11 @@ pub async fn run_step(
     let Some(llm) = services.plugins.services().llm.clone() else {
         return fail(store, id, format!("The extraction failed: {NO_MODEL}")).await;
     };
+    // The call's price is held before the model is asked (a key that
+    // cannot afford it costs no model call); a failed call gives it back
+    // (the step stores nothing, and the runner refunds what it holds).
     let limits = &services.limits;
-    if !bill.take(limits).await {
+    if !bill.take(limits).await || !bill.charge(limits, MODEL_CREDITS).await {
         return fail(store, id, billing::no_credits_message()).await;
     }
     let deadline = Instant::now() + STEP_DEADLINE;
@@ -113,9 +121,6 @@ pub async fn run_step(
         Ok(x) => x,
         Err(why) => return fail(store, id, format!("The extraction failed: {why}")).await,
     };
-    if !bill.charge(limits, MODEL_CREDITS).await {
-        return fail(store, id, billing::no_credits_message()).await;
-    }
     let mut warnings = extracted.notes;
     if !failed.is_empty() {
         warnings.push(format!(

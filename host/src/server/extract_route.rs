@@ -6,9 +6,10 @@
 //! status answers the fields firecrawl-py's `ExtractResponse` and
 //! firecrawl-js's read: `status` processing / completed / failed /
 //! cancelled, `data`, `error`, `warning`, `sources`, `expiresAt`,
-//! `creditsUsed`, `tokensUsed`.
+//! `creditsUsed`, `tokensUsed`; a job another API key started: 403.
 
 use super::auth::Caller;
+use super::jobs_route::{NOT_YOURS, key_id};
 use super::respond::json_body;
 use super::state::AppState;
 use crate::api::ApiError;
@@ -71,9 +72,23 @@ pub async fn start(
 }
 
 /// `GET /v2/extract/{id}`.
-pub async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+/// Only the key that started the job may read it (as crawl and batch jobs:
+/// `JobRecord::open_to`, 403 `FORBIDDEN`).
+pub async fn status(
+    State(state): State<AppState>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<String>,
+) -> Response {
+    let key = key_id(caller.as_ref().map(|Extension(c)| c));
     let job = match state.crawls.store.get(&id).await {
-        Ok(Some(j)) if j.kind == JobKind::Extract => j,
+        Ok(Some(j)) if j.kind == JobKind::Extract && j.open_to(key) => j,
+        Ok(Some(j)) if j.kind == JobKind::Extract => {
+            return (
+                StatusCode::FORBIDDEN,
+                Json(json!({"success": false, "code": "FORBIDDEN", "error": NOT_YOURS})),
+            )
+                .into_response();
+        }
         Ok(_) => {
             return (
                 StatusCode::NOT_FOUND,
