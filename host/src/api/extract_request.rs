@@ -88,7 +88,10 @@ impl ExtractRequest {
             );
         }
         for (key, why) in [
-            ("agent", "the FIRE-1 agent is a hosted Firecrawl service; Distill does not run one"),
+            (
+                "agent",
+                "the FIRE-1 agent is a hosted Firecrawl service; Distill does not run one",
+            ),
             (
                 "webhook",
                 "extract jobs send no webhooks on this server; poll GET /v2/extract/{id}",
@@ -151,7 +154,8 @@ impl ExtractRequest {
         }
         // The model reads markdown, whatever formats were asked for.
         scrape_options.insert("formats".into(), json!(["markdown"]));
-        let probe = page_request(&scrape_options, urls[0].as_str(), catalog).map_err(|e| nest(e, "scrapeOptions"))?;
+        let probe =
+            page_request(&scrape_options, urls[0].as_str(), catalog).map_err(|e| nest(e, "scrapeOptions"))?;
         if probe.options.zero_data_retention {
             return Err(ApiError::bad_request(
                 "zeroDataRetention is not supported for extract: the pages would be sent to the language model",
@@ -207,32 +211,62 @@ mod tests {
     fn refusals_say_why() {
         let base = |extra: Value| {
             let mut b = json!({"urls": ["https://a.example/x"], "prompt": "p"});
-            b.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            b.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
             parse(b).map(|_| ()).map_err(|e| message(&e))
         };
-        assert!(base(json!({"enableWebSearch": true})).unwrap_err().contains("web search"));
+        assert!(
+            base(json!({"enableWebSearch": true}))
+                .unwrap_err()
+                .contains("web search")
+        );
         assert!(base(json!({"enableWebSearch": false})).is_ok());
-        assert!(base(json!({"agent": {"model": "FIRE-1"}})).unwrap_err().contains("agent"));
+        assert!(
+            base(json!({"agent": {"model": "FIRE-1"}}))
+                .unwrap_err()
+                .contains("agent")
+        );
         assert!(base(json!({"schema": [1]})).unwrap_err().contains("object"));
-        assert!(base(json!({"schema": {"type": 12}})).unwrap_err().contains("not a valid JSON Schema"));
+        assert!(
+            base(json!({"schema": {"type": 12}}))
+                .unwrap_err()
+                .contains("not a valid JSON Schema")
+        );
         assert!(base(json!({"bogus": 1})).unwrap_err().contains("bogus"));
-        assert!(base(json!({"urls": ["https://a.example/*"]})).unwrap_err().contains("/*"));
+        assert!(
+            base(json!({"urls": ["https://a.example/*"]}))
+                .unwrap_err()
+                .contains("/*")
+        );
         assert!(
             base(json!({"scrapeOptions": {"zeroDataRetention": true}}))
                 .unwrap_err()
                 .contains("zeroDataRetention")
         );
-        assert!(base(json!({"scrapeOptions": {"timeout": "x"}})).unwrap_err().contains("scrapeOptions"));
-        let many: Vec<String> = (0..=MAX_EXTRACT_URLS).map(|i| format!("https://a.example/{i}")).collect();
-        assert!(base(json!({"urls": many})).unwrap_err().contains("At most 25 URLs"));
+        assert!(
+            base(json!({"scrapeOptions": {"timeout": "x"}}))
+                .unwrap_err()
+                .contains("scrapeOptions")
+        );
+        let many: Vec<String> = (0..=MAX_EXTRACT_URLS)
+            .map(|i| format!("https://a.example/{i}"))
+            .collect();
+        assert!(
+            base(json!({"urls": many}))
+                .unwrap_err()
+                .contains("At most 25 URLs")
+        );
     }
 
     #[test]
     fn invalid_urls_are_listed_or_refused() {
         let r = parse(json!({"urls": ["https://a.example/x", "not a url"], "prompt": "p"})).unwrap();
         assert_eq!(r.invalid_urls, vec!["not a url".to_string()]);
-        let e = parse(json!({"urls": ["https://a.example/x", "not a url"], "prompt": "p", "ignoreInvalidURLs": false}))
-            .unwrap_err();
+        let e = parse(
+            json!({"urls": ["https://a.example/x", "not a url"], "prompt": "p", "ignoreInvalidURLs": false}),
+        )
+        .unwrap_err();
         assert!(message(&e).contains("Invalid URL"));
         let e = parse(json!({"urls": ["not a url"], "prompt": "p"})).unwrap_err();
         assert!(message(&e).contains("No valid URLs"));

@@ -83,7 +83,13 @@ pub async fn run_step(
         .collect();
     // Pages are stored as they finish: give them to the model in the
     // request's order.
-    let rank = |url: &str| request.urls.iter().position(|u| u.as_str() == url).unwrap_or(usize::MAX);
+    let rank = |url: &str| {
+        request
+            .urls
+            .iter()
+            .position(|u| u.as_str() == url)
+            .unwrap_or(usize::MAX)
+    };
     pages.sort_by_key(|p| rank(&p.url));
     let failed: Vec<String> = match store.errors(id).await {
         Ok((errors, _)) => errors

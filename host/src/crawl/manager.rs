@@ -8,8 +8,8 @@
 //! renewing the leases of the pages it holds.
 
 use super::billing;
-use super::extract_step;
 use super::discover::{page_links, robots_for, robots_path, sitemap_urls};
+use super::extract_step;
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
 use super::politeness::HostGate;

@@ -48,7 +48,11 @@ pub struct Extracted {
 
 /// The messages for `pages`, each page cut to a share of `budget_chars`,
 /// and a note when any was cut.
-pub fn messages(req: &ExtractRequest, pages: &[Page], budget_chars: usize) -> (Vec<(String, String)>, Option<String>) {
+pub fn messages(
+    req: &ExtractRequest,
+    pages: &[Page],
+    budget_chars: usize,
+) -> (Vec<(String, String)>, Option<String>) {
     let shares = shares(pages, budget_chars);
     let mut cut = 0;
     let mut body = String::new();
@@ -69,7 +73,10 @@ pub fn messages(req: &ExtractRequest, pages: &[Page], budget_chars: usize) -> (V
              schema. {GUARD}"
         ),
     };
-    let system = req.system_prompt.clone().unwrap_or_else(|| DEFAULT_SYSTEM.to_string());
+    let system = req
+        .system_prompt
+        .clone()
+        .unwrap_or_else(|| DEFAULT_SYSTEM.to_string());
     let note = (cut > 0).then(|| {
         format!(
             "{cut} of {} pages were cut to fit the model's context (each page gets an even share)",
@@ -157,7 +164,11 @@ pub async fn run(
     let budget_tokens = (config.context_tokens as usize).saturating_sub(max_tokens + OVERHEAD_TOKENS);
     let budget = (budget_tokens * CHARS_PER_TOKEN)
         .saturating_sub(req.prompt.as_deref().map_or(0, str::len))
-        .saturating_sub(req.system_prompt.as_deref().map_or(DEFAULT_SYSTEM.len(), str::len));
+        .saturating_sub(
+            req.system_prompt
+                .as_deref()
+                .map_or(DEFAULT_SYSTEM.len(), str::len),
+        );
     let (messages, note) = messages(req, pages, budget);
     let chat = ChatRequest {
         messages,
@@ -208,14 +219,23 @@ mod tests {
 
     #[test]
     fn every_page_is_in_the_prompt_with_its_url() {
-        let pages = [page("https://a.example/1", "# One\n\nalpha"), page("https://a.example/2", "beta")];
+        let pages = [
+            page("https://a.example/1", "# One\n\nalpha"),
+            page("https://a.example/2", "beta"),
+        ];
         let (m, note) = messages(&request(Some("the names")), &pages, 10_000);
         assert_eq!(note, None);
         assert_eq!(m[0], ("system".to_string(), DEFAULT_SYSTEM.to_string()));
         assert!(m[1].1.starts_with("Transform the content"), "{}", m[1].1);
         assert!(m[1].1.contains("user request: the names."), "{}", m[1].1);
-        assert!(m[1].1.contains("<page url=\"https://a.example/1\">\n# One\n\nalpha\n</page>"));
-        assert!(m[1].1.ends_with("<page url=\"https://a.example/2\">\nbeta\n</page>"));
+        assert!(
+            m[1].1
+                .contains("<page url=\"https://a.example/1\">\n# One\n\nalpha\n</page>")
+        );
+        assert!(
+            m[1].1
+                .ends_with("<page url=\"https://a.example/2\">\nbeta\n</page>")
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, extract_route, health, interact_route, job_watch, jobs_route, keys_admin, map_route, mcp,
-    media_route, ops_routes, parse_route, scrape_route, team_route, unsupported,
+    access_log, admin, auth, extract_route, health, interact_route, job_watch, jobs_route, keys_admin,
+    map_route, mcp, media_route, ops_routes, parse_route, scrape_route, team_route, unsupported,
 };
 use crate::api::ApiError;
 use axum::Router;

@@ -63,17 +63,19 @@ mod tests {
 
     #[test]
     fn whole_segments_match() {
-        for path in [
-            "/v2/search",
-            "/v2/search/research",
-            "/v2/agent/abc",
-            "/v2/agent",
-        ] {
+        for path in ["/v2/search", "/v2/search/research", "/v2/agent/abc", "/v2/agent"] {
             let r = response(path).unwrap_or_else(|| panic!("{path}"));
             assert_eq!(r.status(), StatusCode::NOT_IMPLEMENTED, "{path}");
         }
         assert_eq!(response("/v1/scrape").unwrap().status(), StatusCode::BAD_REQUEST);
-        for path in ["/v2/searchx", "/v2/scrape", "/v2/extract", "/v10/x", "/v2/crawl/x/y", "/"] {
+        for path in [
+            "/v2/searchx",
+            "/v2/scrape",
+            "/v2/extract",
+            "/v10/x",
+            "/v2/crawl/x/y",
+            "/",
+        ] {
             assert!(response(path).is_none(), "{path}");
         }
     }
