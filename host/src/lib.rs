@@ -26,6 +26,7 @@ pub mod audit;
 pub mod cache;
 pub mod config;
 pub mod crawl;
+pub mod extract;
 pub mod fetch;
 pub mod gunzip;
 pub mod heap_trim;

@@ -2,16 +2,17 @@
 // against Distill and prints what each returned as one JSON object (the last
 // line): the watcher over its WebSocket (crawl, batch, unknown job), crawl
 // status pagination and cancel, active crawls, batch status/errors/cancel,
-// the account calls, parse, and the calls of routes Distill does not offer (search,
-// extract, the v1 client), whose errors must say why.
+// the account calls, parse, extract against MODEL_API_URL (a server with a
+// scripted model) and its refusal on API_URL (no model), and the calls of
+// routes Distill does not offer (search, the v1 client), whose errors must say why.
 //
-// Usage: node [--experimental-websocket] surface_js.mjs SDK_DIR API_URL SITE_URL
+// Usage: node [--experimental-websocket] surface_js.mjs SDK_DIR API_URL SITE_URL MODEL_API_URL
 // (run by tests/tests/sdk_surface.rs; Node 22+ has a global WebSocket, Node 20
 // needs the flag, else the watcher only polls).
 import { createRequire } from "node:module";
 import path from "node:path";
 
-const [sdkDir, apiUrl, site] = process.argv.slice(2);
+const [sdkDir, apiUrl, site, modelApiUrl] = process.argv.slice(2);
 const require = createRequire(path.join(path.resolve(sdkDir), "package.json"));
 const { Firecrawl } = await import(require.resolve("@mendable/firecrawl-js"));
 
@@ -76,6 +77,28 @@ out.account = {
 };
 const html = "<html><body><h1>Uploaded</h1><p>A page.</p></body></html>";
 out.parse = (await fc.parse({ filename: "up.html", data: Buffer.from(html), contentType: "text/html" })).markdown;
+
+const withModel = new Firecrawl({ apiKey: "fc-distill-test", apiUrl: modelApiUrl });
+const titles = { type: "object", properties: { titles: { type: "array", items: { type: "string" } } } };
+const done = await withModel.extract({
+  urls: [`${site}/s2/p0`, `${site}/s2/p1`],
+  prompt: "the page titles",
+  schema: titles,
+  showSources: true,
+  pollInterval: 1,
+  timeout: 60,
+});
+const started = await withModel.startExtract({ urls: [`${site}/s2/p0`], prompt: "the page titles" });
+out.extract = {
+  status: done.status,
+  data: done.data,
+  sources: done.sources,
+  creditsUsed: done.creditsUsed,
+  tokensUsed: done.tokensUsed,
+  expiresAt: typeof done.expiresAt === "string",
+  started: [started.success, typeof started.id === "string"],
+  polled: ["processing", "completed"].includes((await withModel.getExtractStatus(started.id)).status),
+};
 
 out.unsupported = {
   search: await errorOf(() => fc.search("lichens", { limit: 2 })),

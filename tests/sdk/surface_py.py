@@ -2,11 +2,13 @@
 against Distill and prints what each returned as one JSON object (the last
 line): the watcher over its WebSocket (crawl, batch, unknown job), crawl
 status pages and cancel, active crawls, batch status/errors/cancel, the
-account calls, parse and its formats, the async client, and the calls of routes
-Distill does not offer (search, extract, the v1 client), whose errors must
+account calls, parse and its formats, the async client, and extract (`extract`,
+`start_extract`, `get_extract_status`) against MODEL_API_URL, a server with a
+scripted model, and on API_URL, which has none, the refusal; and the calls
+of routes Distill does not offer (search, the v1 client), whose errors must
 say why.
 
-Usage: python surface_py.py API_URL SITE_URL
+Usage: python surface_py.py API_URL SITE_URL MODEL_API_URL
 (run by tests/tests/sdk_surface.rs with the venv `make sdk-tools` installs;
 SITE_URL is the generated crawl site, /s1/ has 30 pages)."""
 
@@ -20,7 +22,7 @@ from firecrawl.v2.types import PaginationConfig
 from firecrawl.v2.watcher import Watcher
 
 warnings.simplefilter("ignore")
-API, SITE = sys.argv[1:3]
+API, SITE, MODEL_API = sys.argv[1:4]
 fc = Firecrawl(api_key="fc-distill-test", api_url=API)
 out = {}
 
@@ -108,6 +110,24 @@ out["account"] = {
     "tokens_historical": len(fc.v2.get_token_usage_historical().periods),
     "parse_formats": [f.format for f in fc.get_parse_formats()][:1],
     "parse": fc.parse(b"<html><body><h1>Uploaded</h1><p>A page.</p></body></html>", filename="up.html").markdown,
+}
+
+m = Firecrawl(api_key="fc-distill-test", api_url=MODEL_API)
+TITLES = {"type": "object", "properties": {"titles": {"type": "array", "items": {"type": "string"}}}}
+done = m.extract(
+    [SITE + "/s2/p0", SITE + "/s2/p1"], prompt="the page titles", schema=TITLES, show_sources=True,
+    poll_interval=1, timeout=60,
+)
+started = m.start_extract([SITE + "/s2/p0", "not a url"], prompt="the page titles", ignore_invalid_urls=True)
+out["extract"] = {
+    "status": done.status,
+    "data": done.data,
+    "sources": done.sources,
+    "credits": done.credits_used,
+    "tokens": done.tokens_used,
+    "expires": done.expires_at is not None,
+    "started": [started.success, bool(started.id)],
+    "polled": m.get_extract_status(started.id).status in ("processing", "completed"),
 }
 
 out["unsupported"] = {

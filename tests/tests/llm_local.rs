@@ -262,3 +262,54 @@ async fn a_menu_without_markup_is_read_in_the_menu_shape_or_null() {
         }
     }
 }
+
+#[tokio::test]
+async fn an_extract_returns_data_shaped_by_its_schema() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "maxLength": 60},
+            "species": {"type": "array", "items": {"type": "string", "maxLength": 30}, "maxItems": 3}
+        },
+        "required": ["title", "species"]
+    });
+    let server = server();
+    let _turn = local_llm_turn().await;
+    let started = distill_e2e::post_raw(
+        &format!("{}/v2/extract", server.url()),
+        json!({"urls": [site().url("/article.html")], "prompt": "The article's title and the lichen species it names.",
+               "schema": schema, "showSources": true})
+        .to_string(),
+        &[],
+    )
+    .await;
+    assert_eq!(started.status, 200, "{}", started.pretty());
+    let id = started.json["id"].as_str().unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let done = loop {
+        let r = distill_e2e::get(&format!("{}/v2/extract/{id}", server.url())).await;
+        if r.json["status"] != json!("processing") {
+            break r.json;
+        }
+        assert!(std::time::Instant::now() < until, "{}", r.pretty());
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    };
+    assert_eq!(done["status"], json!("completed"), "{done}");
+    let data = done["data"].as_object().unwrap_or_else(|| panic!("{done}"));
+    assert_eq!(data.len(), 2, "exactly the schema's properties: {done}");
+    assert!(
+        data["title"].as_str().is_some_and(|t| t.chars().count() <= 60),
+        "{done}"
+    );
+    let species = data["species"].as_array().unwrap_or_else(|| panic!("{done}"));
+    assert!(
+        species.len() <= 3 && species.iter().all(Value::is_string),
+        "{done}"
+    );
+    assert_eq!(
+        done["sources"],
+        json!({"species": [site().url("/article.html")], "title": [site().url("/article.html")]}),
+        "{done}"
+    );
+    assert!(done["tokensUsed"].as_u64().unwrap() > 0, "{done}");
+}

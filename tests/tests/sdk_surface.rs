@@ -2,14 +2,17 @@
 //! unchanged (tests/sdk/surface_*): the `watcher` over the WebSocket of the
 //! status routes (no fallback to polling), crawl status pages and cancel,
 //! active crawls, batch status/errors/cancel, the account calls, parse, the async
-//! Python client, and the routes Distill does not offer (search, extract, the
-//! v1 client), whose SDK errors must say why (501 `NOT_SUPPORTED`); on a
-//! server with keys, the JS watcher's key as its WebSocket subprotocol.
+//! Python client, extract (start, status, the waiting call) against a server
+//! with a scripted model (its answer is the SDK's `data`) and its refusal
+//! without a model (501 `LLM_NOT_CONFIGURED`), and the routes Distill does
+//! not offer (search, the v1 client), whose SDK errors must say why (501
+//! `NOT_SUPPORTED`); on a server with keys, the JS watcher's key as its
+//! WebSocket subprotocol.
 
 use distill_e2e::crawl_site::{CrawlSite, SiteShape};
 use distill_e2e::keys::create_key;
 use distill_e2e::sdks::{official_sdks_dir as sdk_dir, repo_root as root};
-use distill_e2e::{ServerOptions, TestServer, fresh_tmp_dir, shared, site};
+use distill_e2e::{FakeLlm, ServerOptions, TestServer, Turn, fresh_tmp_dir, shared, site};
 use serde_json::{Value, json};
 use std::process::Command;
 
@@ -45,6 +48,34 @@ fn node_websocket_flag() -> Option<&'static str> {
     (major < 22).then_some("--experimental-websocket")
 }
 
+/// A server whose model answers every extract with the same titles.
+async fn model_server() -> (FakeLlm, TestServer) {
+    let model = FakeLlm::start(vec![Turn::content(r#"{"titles": ["P0", "P1"]}"#)]).await;
+    let server = TestServer::start(
+        ServerOptions::default()
+            .env("DISTILL_LLM_BASE_URL", model.base_url())
+            .env("DISTILL_LLM_MODEL", "small-model"),
+    );
+    (model, server)
+}
+
+/// What the SDK's extract returned (same shape from both drivers after
+/// their own field names are mapped by the caller).
+fn assert_extracted(e: &Value, site: &CrawlSite, credits: &str, tokens: &str) {
+    assert_eq!(e["status"], json!("completed"), "{e}");
+    assert_eq!(e["data"], json!({"titles": ["P0", "P1"]}), "{e}");
+    assert_eq!(
+        e["sources"],
+        json!({"titles": [site.url("/s2/p0"), site.url("/s2/p1")]}),
+        "{e}"
+    );
+    // Two pages at 1 credit, the model call 5; the fake reports 110 tokens.
+    assert_eq!(e[credits], json!(7), "{e}");
+    assert_eq!(e[tokens], json!(110), "{e}");
+    assert_eq!(e["started"], json!([true, true]), "{e}");
+    assert_eq!(e["polled"], json!(true), "{e}");
+}
+
 fn text(v: &Value) -> &str {
     v.as_str()
         .unwrap_or_else(|| panic!("expected an error text, got {v}"))
@@ -53,10 +84,17 @@ fn text(v: &Value) -> &str {
 #[tokio::test]
 async fn the_python_sdk_watches_pages_cancels_and_names_what_is_not_offered() {
     let site = CrawlSite::start(SiteShape::default());
+    let (model, with_model) = model_server().await;
     let mut py = Command::new(sdk_dir().join("py/bin/python"));
-    py.arg(root().join("tests/sdk/surface_py.py"))
-        .args([shared().url(), site.url("").trim_end_matches('/')]);
+    py.arg(root().join("tests/sdk/surface_py.py")).args([
+        shared().url(),
+        site.url("").trim_end_matches('/'),
+        with_model.url(),
+    ]);
     let got = drive(py).await;
+    assert_extracted(&got["extract"], &site, "credits", "tokens");
+    assert_eq!(got["extract"]["expires"], json!(true), "{got}");
+    assert_eq!(model.requests().len(), 2, "one model call per extract");
 
     // The watcher reads the WebSocket: no status polls, documents, a done event.
     for (key, docs) in [("watch_crawl", None), ("watch_batch", Some(3))] {
@@ -135,8 +173,11 @@ async fn the_python_sdk_watches_pages_cancels_and_names_what_is_not_offered() {
             "search",
             "/v2/search is not supported by this server: web search needs a search engine",
         ),
-        ("extract", "/v2/extract is not supported by this server"),
-        ("extract_status", "/v2/extract is not supported by this server"),
+        (
+            "extract",
+            "Extract needs a language model: no language model is configured on this server",
+        ),
+        ("extract_status", "Extract job not found"),
         ("v1_scrape", "Distill speaks the Firecrawl v2 API only"),
     ] {
         assert!(text(&unsupported[key]).contains(said), "{key}: {unsupported}");
@@ -158,12 +199,20 @@ async fn the_python_sdk_watches_pages_cancels_and_names_what_is_not_offered() {
 #[tokio::test]
 async fn the_js_sdk_watches_over_a_websocket_and_names_what_is_not_offered() {
     let site = CrawlSite::start(SiteShape::default());
+    let (model, with_model) = model_server().await;
     let mut js = Command::new("node");
     js.args(node_websocket_flag())
         .arg(root().join("tests/sdk/surface_js.mjs"))
         .arg(sdk_dir().join("js"))
-        .args([shared().url(), site.url("").trim_end_matches('/')]);
+        .args([
+            shared().url(),
+            site.url("").trim_end_matches('/'),
+            with_model.url(),
+        ]);
     let got = drive(js).await;
+    assert_extracted(&got["extract"], &site, "creditsUsed", "tokensUsed");
+    assert_eq!(got["extract"]["expiresAt"], json!(true), "{got}");
+    assert_eq!(model.requests().len(), 2, "one model call per extract");
     assert_eq!(
         got["websocket"],
         json!(true),
@@ -207,18 +256,26 @@ async fn the_js_sdk_watches_over_a_websocket_and_names_what_is_not_offered() {
     assert_eq!(got["parse"], json!("# Uploaded\n\nA page."), "{got}");
 
     let unsupported = &got["unsupported"];
-    for key in ["search", "extract"] {
-        let e = &unsupported[key];
-        assert_eq!(
-            (&e["status"], &e["code"]),
-            (&json!(501), &json!("NOT_SUPPORTED")),
-            "{key}: {e}"
-        );
-        assert!(
-            text(&e["message"]).contains("is not supported by this server"),
-            "{key}: {e}"
-        );
-    }
+    let e = &unsupported["extract"];
+    assert_eq!(
+        (&e["status"], &e["code"]),
+        (&json!(501), &json!("LLM_NOT_CONFIGURED")),
+        "{e}"
+    );
+    assert!(
+        text(&e["message"]).contains("Extract needs a language model"),
+        "{e}"
+    );
+    let e = &unsupported["search"];
+    assert_eq!(
+        (&e["status"], &e["code"]),
+        (&json!(501), &json!("NOT_SUPPORTED")),
+        "search: {e}"
+    );
+    assert!(
+        text(&e["message"]).contains("is not supported by this server"),
+        "search: {e}"
+    );
     // The v1 client shows the server's message only for some statuses (400 is one).
     let v1 = text(&unsupported["v1Scrape"]["message"]);
     assert!(

@@ -7,12 +7,14 @@
 //! - [`scrape_request`]: the `/v2/scrape` body, field by field, per the spec.
 //! - [`formats`]: the `formats` array (strings or `{type, ...}` objects).
 //! - [`crawl_request`]: crawl, batch scrape, map and params-preview bodies.
+//! - [`extract_request`]: the `/v2/extract` body (URLs, prompt/schema, scrape options).
 //! - [`parse_request`]: the `/v2/parse` upload: options, kind detection, errors.
 //! - [`openapi`]: the OpenAPI document, its request schemas recorded from the validators.
 
 pub mod actions;
 pub mod crawl_request;
 pub mod error;
+pub mod extract_request;
 pub mod formats;
 pub mod openapi;
 pub mod parse_request;

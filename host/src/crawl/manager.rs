@@ -9,6 +9,7 @@
 
 use super::billing;
 use super::discover::{page_links, robots_for, robots_path, sitemap_urls};
+use super::extract_step;
 use super::fetcher::RawFetcher;
 use super::plan::Plan;
 use super::politeness::HostGate;
@@ -298,6 +299,10 @@ impl Crawls {
                 });
             }
             if work.is_empty() && !got {
+                // An extract's pages are done: its model step next.
+                if plan.kind == JobKind::Extract && extract_step::queue_step(self.store.as_ref(), &id).await {
+                    continue;
+                }
                 // Done only when nothing is queued or leased anywhere, checked
                 // and recorded in one step (an append at this moment is kept).
                 match self.store.complete_if_drained(&id).await {
@@ -424,6 +429,10 @@ impl Crawls {
                 "url": task.url, "code": code, "error": message,
             }),
         };
+        if plan.kind == JobKind::Extract && task.key == extract_step::STEP_KEY {
+            let outcome = extract_step::run_step(&self.services, self.store.as_ref(), id, plan, bill).await;
+            return (outcome, Vec::new());
+        }
         let Ok(url) = Url::parse(&task.url) else {
             return (failed("BAD_REQUEST", "Invalid URL".into()), Vec::new());
         };
@@ -516,7 +525,7 @@ impl Crawls {
         }
         let final_key = match plan.kind {
             JobKind::Crawl => key(&final_url, plan.rules),
-            JobKind::Batch => task.key.clone(),
+            JobKind::Batch | JobKind::Extract => task.key.clone(),
         };
         (
             Outcome::Page {
@@ -538,14 +547,14 @@ impl Drop for AbortOnDrop {
 }
 
 /// Tasks for URLs given up front: a crawl's start URL (keyed for
-/// de-duplication), or a batch's URLs (each its own key: a batch scrapes
-/// what it is given, duplicates included).
+/// de-duplication), or a batch's or extract's URLs (each its own key: a
+/// batch scrapes what it is given, duplicates included).
 fn tasks_for(kind: JobKind, plan: &Plan, urls: Vec<Url>) -> Vec<Task> {
     urls.into_iter()
         .map(|u| Task {
             key: match kind {
                 JobKind::Crawl => key(&u, plan.rules),
-                JobKind::Batch => format!("{}#{}", uuid::Uuid::now_v7(), u),
+                JobKind::Batch | JobKind::Extract => format!("{}#{}", uuid::Uuid::now_v7(), u),
             },
             url: u.to_string(),
             depth: 0,

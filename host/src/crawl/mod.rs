@@ -10,11 +10,13 @@
 //!   `delay`, across servers on one Redis queue; [`settings`]: operator settings.
 //! - [`webhook`]: signed deliveries with retries; [`map`]: `/v2/map`.
 //! - [`preview`]: options from a natural-language prompt (the model).
+//! - [`extract_step`]: an extract job's model step, queued once its pages are done.
 //! - [`billing`]: each page's credits held before it is fetched, billed to
 //!   the key that started the job.
 
 pub mod billing;
 pub mod discover;
+pub mod extract_step;
 pub mod fetcher;
 pub mod manager;
 pub mod map;

@@ -5,9 +5,11 @@
 use super::scope::Scope;
 use super::url_norm::KeyRules;
 use crate::api::crawl_request::{BatchRequest, CrawlRequest, SitemapMode, WebhookSpec};
+use crate::api::extract_request::ExtractRequest;
 use crate::api::{ApiError, scrape_request::Catalog};
 use crate::jobs::{JobKind, JobRecord};
 use serde_json::{Map, Value};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How a job is worked.
@@ -29,6 +31,8 @@ pub struct Plan {
     pub webhook: Option<WebhookSpec>,
     /// The key whose credits the pages spend (the job's `bill_to`).
     pub bill_to: Option<String>,
+    /// An extract job's request (its model step: `extract_step`).
+    pub extract: Option<Arc<ExtractRequest>>,
 }
 
 impl Plan {
@@ -36,6 +40,7 @@ impl Plan {
         match self.kind {
             JobKind::Crawl => "crawl",
             JobKind::Batch => "batch_scrape",
+            JobKind::Extract => "extract",
         }
     }
 
@@ -81,6 +86,7 @@ impl Plan {
                     scrape_options: r.scrape_options,
                     webhook: r.webhook,
                     bill_to: job.bill_to.clone(),
+                    extract: None,
                 })
             }
             JobKind::Batch => {
@@ -98,6 +104,25 @@ impl Plan {
                     scrape_options: r.scrape_options,
                     webhook: r.webhook,
                     bill_to: job.bill_to.clone(),
+                    extract: None,
+                })
+            }
+            JobKind::Extract => {
+                let r = ExtractRequest::from_json(&job.request, catalog)?;
+                Ok(Plan {
+                    kind: JobKind::Extract,
+                    scope: None,
+                    rules: KeyRules::default(),
+                    limit: u64::MAX,
+                    concurrency: default_concurrency,
+                    delay: Duration::ZERO,
+                    follow_links: false,
+                    sitemap: SitemapMode::Skip,
+                    robots: None,
+                    scrape_options: r.scrape_options.clone(),
+                    webhook: None,
+                    bill_to: job.bill_to.clone(),
+                    extract: Some(Arc::new(r)),
                 })
             }
         }

@@ -1,4 +1,4 @@
-//! Jobs for crawl and batch scrape: the job record, its page tasks, and the
+//! Jobs for crawl, batch scrape and extract: the job record, its page tasks, and the
 //! queue that holds them ([`store::JobStore`]; by default the embedded redb
 //! file in the data directory, so a crawl survives a restart and resumes;
 //! with `DISTILL_QUEUE_URL=redis://…` one Redis shared by several servers).

@@ -8,12 +8,14 @@ use serde_json::Value;
 /// How long a job and its results are kept after it was created (upstream: 24 h).
 pub const JOB_TTL_MS: i64 = 24 * 3600 * 1000;
 
-/// A crawl (discovers pages) or a batch scrape (a fixed list).
+/// A crawl (discovers pages), a batch scrape (a fixed list) or an extract
+/// (a fixed list, then one model call over the pages: `crate::extract`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JobKind {
     Crawl,
     Batch,
+    Extract,
 }
 
 /// Upstream's status values.

@@ -82,6 +82,7 @@ fn path_of(kind: JobKind) -> &'static str {
     match kind {
         JobKind::Crawl => "/v2/crawl",
         JobKind::Batch => "/v2/batch/scrape",
+        JobKind::Extract => "/v2/extract",
     }
 }
 

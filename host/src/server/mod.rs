@@ -2,12 +2,13 @@
 //! mapping of pipeline failures to HTTP.
 //!
 //! - [`router`]: every route in one place, middleware, unknown routes/methods.
-//! - [`unsupported`]: the 501 for upstream routes Distill does not offer (search, extract, v1, …).
+//! - [`unsupported`]: the 501 for upstream routes Distill does not offer (search, agent, v1, …).
 //! - [`state`]: [`AppState`] (configuration + the pipeline's services).
 //! - [`scrape_route`]: `POST /v2/scrape`.
 //! - [`interact_route`]: `POST`/`DELETE /v2/scrape/{scrapeId}/interact`.
 //! - [`parse_route`]: `POST /v2/parse` (multipart upload).
 //! - [`jobs_route`]: crawl and batch scrape (start, status, cancel, errors, active).
+//! - [`extract_route`]: `POST /v2/extract`, `GET /v2/extract/{id}`.
 //! - [`job_watch`], [`ws_upgrade`], [`ws_frame`]: the SDKs' job watcher, a WebSocket on the status routes.
 //! - [`map_route`]: `POST /v2/map`, `POST /v2/crawl/params-preview`.
 //! - [`health`]: `GET /` and `GET /health`.
@@ -32,6 +33,7 @@ pub mod audit_trail;
 pub mod auth;
 pub mod billing;
 pub mod error_map;
+pub mod extract_route;
 pub mod health;
 pub mod interact_route;
 pub mod job_watch;

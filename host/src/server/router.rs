@@ -3,8 +3,8 @@
 
 use super::state::AppState;
 use super::{
-    access_log, admin, auth, health, interact_route, job_watch, jobs_route, keys_admin, map_route, mcp,
-    media_route, ops_routes, parse_route, scrape_route, team_route, unsupported,
+    access_log, admin, auth, extract_route, health, interact_route, job_watch, jobs_route, keys_admin,
+    map_route, mcp, media_route, ops_routes, parse_route, scrape_route, team_route, unsupported,
 };
 use crate::api::ApiError;
 use axum::Router;
@@ -13,8 +13,8 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 
-/// Crawl, batch scrape and map (docs/CRAWL.md); the status routes are also
-/// the SDKs' watcher WebSocket (`job_watch`).
+/// Crawl, batch scrape, map (docs/CRAWL.md) and extract (docs/API.md); the
+/// crawl and batch status routes are also the SDKs' watcher WebSocket (`job_watch`).
 fn job_routes() -> Router<AppState> {
     Router::new()
         .route("/v2/crawl", post(jobs_route::start_crawl))
@@ -33,6 +33,8 @@ fn job_routes() -> Router<AppState> {
         )
         .route("/v2/batch/scrape/{id}/errors", get(jobs_route::batch_errors))
         .route("/v2/map", post(map_route::map))
+        .route("/v2/extract", post(extract_route::start))
+        .route("/v2/extract/{id}", get(extract_route::status))
 }
 
 /// The SDKs' account calls besides credit usage, and the parse formats.

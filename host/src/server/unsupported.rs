@@ -15,11 +15,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
          have; scrape or map the URLs you know instead (POST /v2/scrape, /v2/map)",
     ),
     (
-        "/v2/extract",
-        "extract jobs are not implemented; use POST /v2/scrape (or a batch scrape) with the `json` \
-         format, which runs the operator's language model on each page",
-    ),
-    (
         "/v2/agent",
         "the research agent is a hosted Firecrawl service; Distill does not run one",
     ),
@@ -68,17 +63,19 @@ mod tests {
 
     #[test]
     fn whole_segments_match() {
-        for path in [
-            "/v2/search",
-            "/v2/search/research",
-            "/v2/extract/abc",
-            "/v2/agent",
-        ] {
+        for path in ["/v2/search", "/v2/search/research", "/v2/agent/abc", "/v2/agent"] {
             let r = response(path).unwrap_or_else(|| panic!("{path}"));
             assert_eq!(r.status(), StatusCode::NOT_IMPLEMENTED, "{path}");
         }
         assert_eq!(response("/v1/scrape").unwrap().status(), StatusCode::BAD_REQUEST);
-        for path in ["/v2/searchx", "/v2/scrape", "/v10/x", "/v2/crawl/x/y", "/"] {
+        for path in [
+            "/v2/searchx",
+            "/v2/scrape",
+            "/v2/extract",
+            "/v10/x",
+            "/v2/crawl/x/y",
+            "/",
+        ] {
             assert!(response(path).is_none(), "{path}");
         }
     }
