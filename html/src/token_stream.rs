@@ -24,7 +24,9 @@ mod tests;
 /// The token stream (`ops`, `text`) of `doc`.
 pub(crate) fn encode(doc: &Document) -> (Vec<u8>, String) {
     let mut walk = Walk {
-        writer: Writer::with_capacity(4096),
+        // Room for an article's text without growing (the buffers are the
+        // response's for a moment only).
+        writer: Writer::with_capacity(16 * 1024),
         open: Vec::with_capacity(32),
     };
     walk.run(&doc.tree, doc.root().id);
