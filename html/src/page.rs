@@ -196,6 +196,12 @@ pub struct CleanedHtml {
 }
 
 impl CleanedHtml {
+    /// The cleaned tree (tests compare what is written from it two ways).
+    #[cfg(test)]
+    pub(crate) fn document(&self) -> &Document {
+        &self.doc
+    }
+
     /// Serialized cleaned document: `<!DOCTYPE …>` (if the page had one) + `<html><body>…`
     /// (no `<head>`); with include tags, `<html><body><div>…matches…</div></body></html>`.
     pub fn html(&self) -> String {

@@ -1,39 +1,184 @@
 //! The cleaned page as a token stream (`distill_page_tokens`, ABI 0.4's
 //! `page.cleaned-tokens`): the tokens a tokenizer would read from the
-//! serialised page, written straight from the tree. It walks the tree the
-//! way the serialiser does (dom_query's traversal, html5ever's rules for
-//! void elements and attribute prefixes), so a plugin sees what it would
-//! have parsed, without the host writing and the plugin re-reading HTML.
+//! serialised page, written straight from the tree. It walks the tree in the
+//! serialiser's order (a node, then a template's contents, then its children)
+//! with html5ever's serialiser rules (void elements' content and end tag
+//! dropped, attribute prefixes, comments, doctypes and processing instructions
+//! as breaks between text runs), so a plugin sees what it would have parsed,
+//! without the host writing and the plugin re-reading HTML.
+//!
+//! The walk follows the tree's first-child / next-sibling links, one node
+//! borrowed at a time, with a stack of the open elements only; the names
+//! travel as ids, so no [`QualName`] is copied.
 
-use distill_page_tokens::Writer;
-use dom_query::{Document, SerializableNodeRef};
-use html5ever::serialize::{AttrRef, Serialize, Serializer, TraversalScope};
+use distill_page_tokens::{TAGS, Writer};
+use dom_query::{Document, NodeData, NodeId, Tree};
 use html5ever::{QualName, local_name, ns};
 use std::borrow::Cow;
-use std::io;
+
+#[cfg(test)]
+mod serializer_path;
+#[cfg(test)]
+mod tests;
 
 /// The token stream (`ops`, `text`) of `doc`.
 pub(crate) fn encode(doc: &Document) -> (Vec<u8>, String) {
-    let mut out = TokenSerializer {
-        writer: Writer::with_capacity(4096),
-        open: Vec::new(),
+    let mut walk = Walk {
+        // Room for an article's text without growing (the buffers are the
+        // response's for a moment only).
+        writer: Writer::with_capacity(16 * 1024),
+        open: Vec::with_capacity(32),
     };
-    SerializableNodeRef::from(doc.root())
-        .serialize(&mut out, TraversalScope::IncludeNode)
-        .expect("the token writer does not fail");
-    out.writer.finish()
+    walk.run(&doc.tree, doc.root().id);
+    walk.writer.finish()
 }
 
-/// An html5ever [`Serializer`] that writes tokens instead of markup.
-struct TokenSerializer {
+/// The walk's state: the writer, and the nodes whose end is still to come.
+struct Walk {
     writer: Writer,
-    /// Per open element: its tag's id as its start tag wrote it, or [`IGNORED`]
-    /// when its content is dropped (a void element's, as the serialiser drops it).
-    open: Vec<u16>,
+    open: Vec<Open>,
 }
 
-/// An open element whose content and end tag are not written.
-const IGNORED: u16 = u16::MAX;
+/// A node whose children are being written.
+struct Open {
+    /// The node, and its tag's id as its start tag wrote it (0 for a name
+    /// not listed: read again from the node at the end).
+    node: NodeId,
+    tag: u8,
+    /// Whether an end tag is written (an element's; not a document's or fragment's).
+    end: bool,
+    /// Where the walk goes after it (its next sibling, or for a template's
+    /// contents, the template's first child).
+    then: Option<NodeId>,
+}
+
+/// What the walk does after a node's own token.
+enum Next {
+    /// Go on with this node (a sibling, or nothing: the parent's end).
+    Go(Option<NodeId>),
+    /// Enter the node's children, `first` first (the frame is pushed).
+    Enter(Open, Option<NodeId>),
+    /// A template: its contents' root first, then its children.
+    Template(Open, NodeId, Option<NodeId>),
+}
+
+impl Walk {
+    fn run(&mut self, tree: &Tree, root: NodeId) {
+        // The root alone (its siblings, if any, are not the document's).
+        let mut cur = self.visit(tree, root, false);
+        loop {
+            while let Some(id) = cur {
+                cur = self.visit(tree, id, true);
+            }
+            let Some(open) = self.open.pop() else { break };
+            if open.end {
+                if open.tag != 0 {
+                    self.writer.end_id(open.tag, TAGS[open.tag as usize - 1]);
+                } else {
+                    let writer = &mut self.writer;
+                    tree.query_node(&open.node, |n| {
+                        if let NodeData::Element(e) = &n.data {
+                            writer.end_id(0, &e.name.local);
+                        }
+                    });
+                }
+            }
+            cur = open.then;
+        }
+    }
+
+    /// Writes node `id`'s token and returns the next node to visit. With
+    /// `siblings`, the walk goes on to the node's next sibling after it.
+    fn visit(&mut self, tree: &Tree, id: NodeId, siblings: bool) -> Option<NodeId> {
+        let writer = &mut self.writer;
+        let next = tree.query_node(&id, |n| {
+            let after = if siblings { n.next_sibling } else { None };
+            match &n.data {
+                NodeData::Element(e) => {
+                    let tag = start(writer, &e.name, &e.attrs);
+                    if is_void(&e.name) {
+                        // Written without content or end tag.
+                        return Next::Go(after);
+                    }
+                    let open = Open {
+                        node: id,
+                        tag,
+                        end: true,
+                        then: after,
+                    };
+                    match e.template_contents {
+                        Some(contents) => Next::Template(open, contents, n.first_child),
+                        None => Next::Enter(open, n.first_child),
+                    }
+                }
+                NodeData::Text { contents } => {
+                    writer.text(contents);
+                    Next::Go(after)
+                }
+                NodeData::Comment { .. }
+                | NodeData::Doctype { .. }
+                | NodeData::ProcessingInstruction { .. } => {
+                    writer.break_text();
+                    Next::Go(after)
+                }
+                NodeData::Document | NodeData::Fragment => Next::Enter(
+                    Open {
+                        node: id,
+                        tag: 0,
+                        end: false,
+                        then: after,
+                    },
+                    n.first_child,
+                ),
+            }
+        });
+        match next {
+            // A node not in the tree: skipped, as the serialiser skips it.
+            None => None,
+            Some(Next::Go(after)) => after,
+            Some(Next::Enter(open, first)) => {
+                self.open.push(open);
+                first
+            }
+            Some(Next::Template(open, contents, first)) => {
+                self.open.push(open);
+                // After the contents (alone, not their siblings): the children.
+                self.open.push(Open {
+                    node: id,
+                    tag: 0,
+                    end: false,
+                    then: first,
+                });
+                self.visit(tree, contents, false)
+            }
+        }
+    }
+}
+
+/// Writes `name`'s start tag and returns its tag id. Namespaced attributes
+/// (SVG's `xlink:href`, ...) are written with the serialiser's prefix; the
+/// rest by their local name.
+fn start(writer: &mut Writer, name: &QualName, attrs: &[dom_query::Attr]) -> u8 {
+    writer.start(
+        &name.local,
+        attrs.iter().map(|attr| {
+            let prefix = match attr.name.ns {
+                ns!() => "",
+                ns!(xml) => "xml:",
+                ns!(xmlns) if attr.name.local != local_name!("xmlns") => "xmlns:",
+                ns!(xmlns) => "",
+                ns!(xlink) => "xlink:",
+                _ => "unknown_namespace:",
+            };
+            let name = if prefix.is_empty() {
+                Cow::Borrowed(&*attr.name.local)
+            } else {
+                Cow::Owned(format!("{prefix}{}", &*attr.name.local))
+            };
+            (name, &*attr.value)
+        }),
+    )
+}
 
 /// Elements the serialiser writes without content or end tag.
 fn is_void(name: &QualName) -> bool {
@@ -59,198 +204,4 @@ fn is_void(name: &QualName) -> bool {
                 | local_name!("track")
                 | local_name!("wbr")
         )
-}
-
-impl TokenSerializer {
-    fn ignored(&self) -> bool {
-        self.open.last() == Some(&IGNORED)
-    }
-}
-
-impl Serializer for TokenSerializer {
-    fn start_elem<'a, AttrIter>(&mut self, name: QualName, attrs: AttrIter) -> io::Result<()>
-    where
-        AttrIter: Iterator<Item = AttrRef<'a>>,
-    {
-        if self.ignored() {
-            self.open.push(IGNORED);
-            return Ok(());
-        }
-        // Namespaced attributes (SVG's xlink:href, ...) are written with the
-        // serialiser's prefix; the rest by their local name.
-        let id = self.writer.start(
-            &name.local,
-            attrs.map(|(attr, value)| {
-                let prefix = match attr.ns {
-                    ns!() => "",
-                    ns!(xml) => "xml:",
-                    ns!(xmlns) if attr.local != local_name!("xmlns") => "xmlns:",
-                    ns!(xmlns) => "",
-                    ns!(xlink) => "xlink:",
-                    _ => "unknown_namespace:",
-                };
-                let name = if prefix.is_empty() {
-                    Cow::Borrowed(&*attr.local)
-                } else {
-                    Cow::Owned(format!("{prefix}{}", &*attr.local))
-                };
-                (name, value)
-            }),
-        );
-        self.open
-            .push(if is_void(&name) { IGNORED } else { u16::from(id) });
-        Ok(())
-    }
-
-    fn end_elem(&mut self, name: QualName) -> io::Result<()> {
-        match self.open.pop() {
-            Some(IGNORED) => {}
-            Some(id) => self.writer.end_id(id as u8, &name.local),
-            None => self.writer.end(&name.local),
-        }
-        Ok(())
-    }
-
-    fn write_text(&mut self, text: &str) -> io::Result<()> {
-        if !self.ignored() {
-            self.writer.text(text);
-        }
-        Ok(())
-    }
-
-    fn write_comment(&mut self, _text: &str) -> io::Result<()> {
-        if !self.ignored() {
-            self.writer.break_text();
-        }
-        Ok(())
-    }
-
-    fn write_doctype(&mut self, _name: &str) -> io::Result<()> {
-        self.writer.break_text();
-        Ok(())
-    }
-
-    fn write_processing_instruction(&mut self, _target: &str, _data: &str) -> io::Result<()> {
-        if !self.ignored() {
-            self.writer.break_text();
-        }
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::encode;
-    use distill_page_tokens::{Token, Tokens};
-
-    /// The tokens of `html` parsed as the server parses pages, as short strings.
-    fn tokens_of(html: &str) -> Vec<String> {
-        let (ops, text) = encode(&crate::dom::parse(html));
-        let mut tokens = Tokens::new(&ops, &text);
-        let out = tokens
-            .by_ref()
-            .map(|t| match t {
-                Token::Text(s) => format!("{s:?}"),
-                Token::Start { tag, name, attrs } => {
-                    let attrs: String = attrs.map(|a| format!(" {}={:?}", a.name, a.value)).collect();
-                    format!("<{name}{}{attrs}>", if tag == 0 { "?" } else { "" })
-                }
-                Token::End { name, .. } => format!("</{name}>"),
-            })
-            .filter(|t| {
-                !matches!(
-                    t.as_str(),
-                    "<html>" | "</html>" | "<head>" | "</head>" | "<body>" | "</body>"
-                )
-            })
-            .collect();
-        assert!(tokens.is_complete());
-        out
-    }
-
-    #[test]
-    fn void_elements_have_no_end_tag_and_entities_are_decoded() {
-        assert_eq!(
-            tokens_of("<p>a &amp; b&nbsp;<br>c<img src=x.png alt='1 &lt; 2'></p>"),
-            [
-                "<p>",
-                "\"a & b\\u{a0}\"",
-                "<br>",
-                "\"c\"",
-                "<img src=\"x.png\" alt=\"1 < 2\">",
-                "</p>"
-            ]
-        );
-    }
-
-    #[test]
-    fn attribute_values_keep_quotes_and_ampersands() {
-        assert_eq!(
-            tokens_of(r#"<a href="/x?a=1&amp;b=2" title='say "hi" &amp; go' data-x="&quot;">t</a>"#),
-            [
-                r#"<a href="/x?a=1&b=2" title="say \"hi\" & go" data-x="\"">"#,
-                "\"t\"",
-                "</a>"
-            ]
-        );
-    }
-
-    #[test]
-    fn pre_keeps_the_newline_the_tree_has_and_cr_reads_as_newline() {
-        // The parser drops the first newline after <pre>; the second is text.
-        assert_eq!(
-            tokens_of("<pre>\n\nx&#13;y</pre>"),
-            ["<pre>", "\"\\nx\\ny\"", "</pre>"]
-        );
-    }
-
-    #[test]
-    fn comments_split_text_and_doctype_is_dropped() {
-        assert_eq!(
-            tokens_of("<!DOCTYPE html><p>a<!-- c -->b</p>"),
-            ["<p>", "\"a\"", "\"b\"", "</p>"]
-        );
-    }
-
-    #[test]
-    fn unknown_elements_svg_and_namespaced_attributes_travel_by_name() {
-        assert_eq!(
-            tokens_of(
-                r##"<my-widget x-y="1">w</my-widget><svg viewBox="0 0 1 1"><use xlink:href="#a"></use></svg>"##
-            ),
-            [
-                "<my-widget? x-y=\"1\">",
-                "\"w\"",
-                "</my-widget>",
-                "<svg viewBox=\"0 0 1 1\">",
-                "<use? xlink:href=\"#a\">",
-                "</use>",
-                "</svg>",
-            ]
-        );
-    }
-
-    /// The markdown plugin's converter gives the same markdown from the
-    /// tokens as from the serialised HTML on pages built to be awkward.
-    #[test]
-    fn markdown_from_tokens_is_markdown_from_the_html() {
-        let pages = [
-            "<table><tr><td>a<table><tr><th>x</th><td>y</td></tr></table></td><td>b</td></tr></table>",
-            "<pre>\n\n  code &lt;b&gt;</pre><pre>\nsingle</pre><listing>\nl</listing>",
-            "<ul><li>one<li>two<ol><li>nested</ol></ul><p>after<br><br>break</p>",
-            "<p>x<svg><text>hidden</text><style>s{}</style></svg>y</p><noscript>ns</noscript>",
-            "<textarea>t</textarea><title>ti</title><template><p>tpl</p></template><p>z</p>",
-            "<h2>Title <em>em</em></h2><blockquote><p>q &amp; a</p></blockquote><hr>",
-            "<a href='/a?b=1&amp;c=2' title='T \"q\"'>link</a> <img src=i.png alt='A & B'>",
-            "<p>a\r\nb\rc&#13;d</p><xmp><b>raw</b></xmp><div><custom-tag>c</custom-tag></div>",
-            "<code class=\"language-rust\">fn x() {}</code><pre><code class=language-py>p = 1\n</code></pre>",
-        ];
-        for page in pages {
-            let doc = crate::dom::parse(page);
-            let html = doc.html().to_string();
-            let (ops, text) = encode(&doc);
-            let from_tokens = distill_markdown::tokens_to_markdown(&ops, &text).expect("complete stream");
-            assert_eq!(from_tokens, distill_markdown::html_to_markdown(&html), "{page}");
-        }
-    }
 }

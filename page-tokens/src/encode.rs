@@ -126,21 +126,47 @@ fn push_normalised(out: &mut String, s: &str) {
     out.push_str(rest);
 }
 
-/// Whether `b` holds a `\r`: 32 bytes per step, each step (and the tail)
-/// without an early exit inside, so the compiler makes it a few vector
-/// compares. Cheaper than `str::find` or `contains` on the short strings of
-/// a page (each a call into `memchr`).
+/// Whether `b` holds a `\r`: 32 bytes per step, each step without an early
+/// exit inside, so the compiler makes it a few vector compares; the tail as
+/// the last 32 bytes again (overlapping), or under 32 bytes, as 8-byte words
+/// (the last overlapping). Cheaper than `str::find` or `contains` on the
+/// short strings of a page (each a call into `memchr`), and than a byte loop
+/// over the tail.
 pub(crate) fn has_cr(b: &[u8]) -> bool {
-    let mut chunks = b.chunks_exact(32);
-    for chunk in &mut chunks {
-        if chunk.iter().fold(false, |hit, &c| hit | (c == b'\r')) {
-            return true;
+    let n = b.len();
+    if n >= 32 {
+        let mut chunks = b.chunks_exact(32);
+        for chunk in &mut chunks {
+            if any_cr(chunk) {
+                return true;
+            }
         }
+        return !chunks.remainder().is_empty() && any_cr(&b[n - 32..]);
     }
-    chunks
-        .remainder()
-        .iter()
-        .fold(false, |hit, &c| hit | (c == b'\r'))
+    if n >= 8 {
+        let mut hits = 0;
+        let mut i = 0;
+        while i + 8 <= n {
+            hits |= cr_bytes(&b[i..i + 8]);
+            i += 8;
+        }
+        return (hits | cr_bytes(&b[n - 8..])) != 0;
+    }
+    any_cr(b)
+}
+
+/// Whether `chunk` holds a `\r`, without an early exit.
+#[inline(always)]
+fn any_cr(chunk: &[u8]) -> bool {
+    chunk.iter().fold(false, |hit, &c| hit | (c == b'\r'))
+}
+
+/// Non-zero when the 8 bytes hold a `\r` (a zero byte of `word ^ 0x0d..`).
+#[inline(always)]
+fn cr_bytes(bytes: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes")) ^ (ONES * 0x0d);
+    word.wrapping_sub(ONES) & !word & (ONES * 0x80)
 }
 
 /// Unsigned LEB128.

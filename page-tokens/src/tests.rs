@@ -305,3 +305,16 @@ fn an_end_tag_written_with_its_start_tags_id_is_the_same_bytes() {
         .count();
     assert_eq!(ends, names.len());
 }
+
+#[test]
+fn no_carriage_return_is_found_among_every_other_byte_value() {
+    // Every byte but `\r`, at every length and shift (the word test's
+    // borrows and the overlapping tails must not make a hit).
+    let others: Vec<u8> = (0..=255u8).filter(|&b| b != b'\r').collect();
+    for len in 0..80 {
+        for shift in 0..others.len() {
+            let s: Vec<u8> = others.iter().cycle().skip(shift).take(len).copied().collect();
+            assert!(!crate::encode::has_cr(&s), "{len} {shift}");
+        }
+    }
+}
