@@ -121,18 +121,6 @@ fn cut_at_line(text: &str, max: usize) -> &str {
     }
 }
 
-/// The model's answer as JSON (a ```json fence around it is allowed).
-fn parse_answer(answer: &str) -> Result<Value, String> {
-    let t = answer.trim();
-    let t = t
-        .strip_prefix("```json")
-        .or_else(|| t.strip_prefix("```"))
-        .and_then(|s| s.strip_suffix("```"))
-        .unwrap_or(t)
-        .trim();
-    serde_json::from_str(t).map_err(|e| format!("the model's answer is not JSON: {e}"))
-}
-
 /// `{field: [urls]}` for each top-level field of `data` (`"*"` when it is
 /// not an object): one call reads every page, so each field names them all.
 pub fn sources(data: &Value, pages: &[Page]) -> Value {
@@ -182,7 +170,7 @@ pub async fn run(
         request_id: job_id.to_string(),
     };
     let answer = llm.complete_for(&chat, &caller, deadline).await?;
-    let data = parse_answer(&answer.text)?;
+    let data = crate::llm::schema::answer_json(&answer.text)?;
     let mut notes: Vec<String> = note.into_iter().collect();
     notes.extend(answer.notes);
     Ok(Extracted {
@@ -260,12 +248,5 @@ mod tests {
             json!({"a": ["u1", "u2"], "b": ["u1", "u2"]})
         );
         assert_eq!(sources(&json!([1]), &pages), json!({"*": ["u1", "u2"]}));
-    }
-
-    #[test]
-    fn answers_parse_with_or_without_a_fence() {
-        assert_eq!(parse_answer("```json\n{\"a\": 1}\n```").unwrap(), json!({"a": 1}));
-        assert_eq!(parse_answer(" [1] ").unwrap(), json!([1]));
-        assert!(parse_answer("no").is_err());
     }
 }

@@ -50,6 +50,13 @@ pub fn repair_prompt(problem: &str) -> String {
     )
 }
 
+/// A model's answer read as JSON (trimmed, a markdown code fence around it
+/// removed), for callers that check its shape themselves.
+pub fn answer_json(answer: &str) -> Result<Value, String> {
+    serde_json::from_str(strip_fences(answer.trim()))
+        .map_err(|e| format!("the model's answer is not JSON: {e}"))
+}
+
 /// Models sometimes wrap JSON in a markdown code fence despite the schema.
 fn strip_fences(text: &str) -> &str {
     let Some(rest) = text.strip_prefix("```") else {
@@ -99,6 +106,18 @@ mod tests {
     fn schema() -> Value {
         json!({"type": "object", "properties": {"answer": {"type": "string", "maxLength": 10}},
                "required": ["answer"], "additionalProperties": false})
+    }
+
+    #[test]
+    fn answers_read_as_json_with_or_without_a_fence() {
+        assert_eq!(answer_json("```json\n{\"a\": 1}\n```").unwrap(), json!({"a": 1}));
+        assert_eq!(answer_json("```\n[1]\n```").unwrap(), json!([1]));
+        assert_eq!(answer_json(" [1] ").unwrap(), json!([1]));
+        assert!(
+            answer_json("no")
+                .unwrap_err()
+                .starts_with("the model's answer is not JSON")
+        );
     }
 
     #[test]

@@ -78,17 +78,9 @@ fn chat(user: String, json_schema: Option<Value>) -> ChatRequest {
 
 /// The model's answer as a JSON object (a ```json fence around it is allowed).
 fn json_object(answer: &str) -> Result<Value, String> {
-    let t = answer.trim();
-    let t = t
-        .strip_prefix("```json")
-        .or_else(|| t.strip_prefix("```"))
-        .and_then(|s| s.strip_suffix("```"))
-        .unwrap_or(t)
-        .trim();
-    match serde_json::from_str::<Value>(t) {
-        Ok(v) if v.is_object() => Ok(v),
-        Ok(_) => Err("the model's answer is not a JSON object".into()),
-        Err(e) => Err(format!("the model's answer is not JSON: {e}")),
+    match crate::llm::schema::answer_json(answer)? {
+        v if v.is_object() => Ok(v),
+        _ => Err("the model's answer is not a JSON object".into()),
     }
 }
 
