@@ -9,7 +9,7 @@
 //! `creditsUsed`, `tokensUsed`; a job another API key started: 403.
 
 use super::auth::Caller;
-use super::jobs_route::{NOT_YOURS, key_id};
+use super::jobs_route::{internal, job_or};
 use super::respond::json_body;
 use super::state::AppState;
 use crate::api::ApiError;
@@ -24,12 +24,6 @@ use axum::extract::{Extension, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
-
-fn internal(e: impl std::fmt::Display) -> Response {
-    let error_id = uuid::Uuid::now_v7().to_string();
-    tracing::error!(error_id = %error_id, "job queue failure: {e}");
-    ApiError::unknown(&error_id).into_response()
-}
 
 /// `POST /v2/extract`.
 pub async fn start(
@@ -79,24 +73,10 @@ pub async fn status(
     caller: Option<Extension<Caller>>,
     Path(id): Path<String>,
 ) -> Response {
-    let key = key_id(caller.as_ref().map(|Extension(c)| c));
-    let job = match state.crawls.store.get(&id).await {
-        Ok(Some(j)) if j.kind == JobKind::Extract && j.open_to(key) => j,
-        Ok(Some(j)) if j.kind == JobKind::Extract => {
-            return (
-                StatusCode::FORBIDDEN,
-                Json(json!({"success": false, "code": "FORBIDDEN", "error": NOT_YOURS})),
-            )
-                .into_response();
-        }
-        Ok(_) => {
-            return (
-                StatusCode::NOT_FOUND,
-                Json(json!({"success": false, "error": "Extract job not found"})),
-            )
-                .into_response();
-        }
-        Err(e) => return internal(e),
+    let caller = caller.as_ref().map(|Extension(c)| c);
+    let job = match job_or(&state, &id, JobKind::Extract, caller, "Extract job not found").await {
+        Ok(j) => j,
+        Err(r) => return r,
     };
     let mut out = json!({
         "success": true,

@@ -31,9 +31,14 @@ pub struct Paging {
 }
 
 fn not_found() -> Response {
+    missing("Job not found")
+}
+
+/// A 404 that says which job was not found.
+fn missing(message: &str) -> Response {
     (
         StatusCode::NOT_FOUND,
-        Json(json!({"success": false, "error": "Job not found"})),
+        Json(json!({"success": false, "error": message})),
     )
         .into_response()
 }
@@ -54,7 +59,8 @@ fn forbidden() -> Response {
         .into_response()
 }
 
-fn internal(e: impl std::fmt::Display) -> Response {
+/// A job-queue failure: logged with an id, answered as upstream's unknown error.
+pub(super) fn internal(e: impl std::fmt::Display) -> Response {
     let error_id = uuid::Uuid::now_v7().to_string();
     tracing::error!(error_id = %error_id, "job queue failure: {e}");
     ApiError::unknown(&error_id).into_response()
@@ -253,10 +259,22 @@ async fn job_of(
     kind: JobKind,
     caller: Option<&Caller>,
 ) -> Result<JobRecord, Response> {
+    job_or(state, id, kind, caller, "Job not found").await
+}
+
+/// [`job_of`] with the 404's message given: another key's job is a 403, a
+/// missing one (or one of another kind) a 404 saying `not_found`.
+pub(super) async fn job_or(
+    state: &AppState,
+    id: &str,
+    kind: JobKind,
+    caller: Option<&Caller>,
+    not_found: &str,
+) -> Result<JobRecord, Response> {
     match state.crawls.store.get(id).await {
         Ok(Some(j)) if j.kind == kind && j.open_to(key_id(caller)) => Ok(j),
         Ok(Some(j)) if j.kind == kind => Err(forbidden()),
-        Ok(_) => Err(not_found()),
+        Ok(_) => Err(missing(not_found)),
         Err(e) => Err(internal(e)),
     }
 }
