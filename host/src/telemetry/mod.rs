@@ -2,8 +2,11 @@
 //! its Prometheus exporter, rendered by the server's `/metrics` route) and the
 //! names every layer records under, so dashboards have one list to read.
 //!
-//! Recording is cheap (a labelled increment costs ~60 ns) and works before
-//! [`install`] too: without a recorder the facade drops the values.
+//! Recording works before [`install`] too: without a recorder the facade
+//! drops the values. Once it is installed, the request path's labelled
+//! records go through handles each thread keeps ([`memo`]).
+
+mod memo;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
@@ -136,15 +139,62 @@ fn describe() {
 
 /// One finished HTTP request.
 pub fn http_request(route: &str, method: &str, status: u16, elapsed: Duration) {
-    metrics::counter!(HTTP_REQUESTS, "route" => route.to_string(), "method" => method.to_string(), "status" => status.to_string())
-        .increment(1);
-    metrics::histogram!(HTTP_DURATION, "route" => route.to_string()).record(elapsed.as_secs_f64());
+    let keep = installed();
+    let mut digits = [0u8; 5];
+    let code = status_text(status, &mut digits);
+    memo::counter(
+        keep,
+        HTTP_REQUESTS,
+        &[route, method, code],
+        || metrics::counter!(HTTP_REQUESTS, "route" => route.to_string(), "method" => method.to_string(), "status" => code.to_string()),
+        |c| c.increment(1),
+    );
+    memo::histogram(
+        keep,
+        HTTP_DURATION,
+        &[route],
+        || metrics::histogram!(HTTP_DURATION, "route" => route.to_string()),
+        |h| h.record(elapsed.as_secs_f64()),
+    );
+}
+
+/// Whether the process-wide recorder is installed (handles may be kept).
+fn installed() -> bool {
+    matches!(HANDLE.get(), Some(Some(_)))
+}
+
+/// `status` in decimal, written into `buf` (the status label's text).
+fn status_text(status: u16, buf: &mut [u8; 5]) -> &str {
+    let mut n = status;
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).expect("ASCII digits")
 }
 
 /// One finished plugin call; `outcome` is `ok` or the failure's kind.
 pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
-    metrics::counter!(PLUGIN_CALLS, "plugin" => plugin.to_string(), "outcome" => outcome).increment(1);
-    metrics::histogram!(PLUGIN_DURATION, "plugin" => plugin.to_string()).record(elapsed.as_secs_f64());
+    let keep = installed();
+    memo::counter(
+        keep,
+        PLUGIN_CALLS,
+        &[plugin, outcome],
+        || metrics::counter!(PLUGIN_CALLS, "plugin" => plugin.to_string(), "outcome" => outcome),
+        |c| c.increment(1),
+    );
+    memo::histogram(
+        keep,
+        PLUGIN_DURATION,
+        &[plugin],
+        || metrics::histogram!(PLUGIN_DURATION, "plugin" => plugin.to_string()),
+        |h| h.record(elapsed.as_secs_f64()),
+    );
 }
 
 /// Counts a plugin call as waiting for a run slot until the guard is dropped
@@ -198,12 +248,24 @@ impl Drop for Held {
 
 /// One page fetch by `engine`; `outcome` is `ok` or the failure's kind.
 pub fn fetch(engine: &'static str, outcome: &'static str) {
-    metrics::counter!(FETCHES, "engine" => engine, "outcome" => outcome).increment(1);
+    memo::counter(
+        installed(),
+        FETCHES,
+        &[engine, outcome],
+        || metrics::counter!(FETCHES, "engine" => engine, "outcome" => outcome),
+        |c| c.increment(1),
+    );
 }
 
 /// One cache lookup: `hit` or `miss`.
 pub fn cache_lookup(result: &'static str) {
-    metrics::counter!(CACHE_LOOKUPS, "result" => result).increment(1);
+    memo::counter(
+        installed(),
+        CACHE_LOOKUPS,
+        &[result],
+        || metrics::counter!(CACHE_LOOKUPS, "result" => result),
+        |c| c.increment(1),
+    );
 }
 
 /// Tokens a model call used.
