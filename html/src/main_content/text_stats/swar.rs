@@ -1,0 +1,235 @@
+//! The counting loop of [`super::text_stats_from`]: non-whitespace characters, words,
+//! sentence punctuation and the hash of the letters and digits of one text, eight ASCII
+//! bytes a step without a branch per byte (SWAR: each byte a lane of a `u64`, a class a
+//! mask of the lanes' high bits, a count a multiplication). A character past ASCII is
+//! decoded and counted on its own, as before.
+//!
+//! The hash is a function of the stream of the text's word characters: ASCII letters
+//! (lower-cased) and digits as bytes, other alphanumeric characters as their UTF-8 bytes
+//! (none of which is ASCII, so the stream is unambiguous). A step's word bytes are
+//! compacted to the low lanes, appended to an eight-byte word, and each full word is mixed
+//! in with one multiplication: two texts hash alike exactly when their streams are equal
+//! (up to collisions of the 64-bit mix), wherever their spaces and punctuation fall.
+
+use super::{HASH_SEED, high_alphanumeric};
+
+/// One in each lane; each lane's high bit.
+const LOW: u64 = 0x0101_0101_0101_0101;
+const TOP: u64 = LOW << 7;
+
+/// The multiplier of the hash's mix (odd: each step is a bijection of the hash).
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Mixes the eight-byte word `w` into the hash `h`.
+#[inline(always)]
+fn mix(h: u64, w: u64) -> u64 {
+    (h ^ w).wrapping_mul(MIX).rotate_left(29)
+}
+
+/// The high bits of the lanes of `x` (every lane below 0x80) equal to `c`.
+#[inline(always)]
+fn eq(x: u64, c: u8) -> u64 {
+    !((x ^ (LOW * u64::from(c))) + LOW * 0x7f) & TOP
+}
+
+/// The high bits of the lanes of `x` (every lane below 0x80) in `lo..=hi` (`lo` > 0).
+#[inline(always)]
+fn in_range(x: u64, lo: u8, hi: u8) -> u64 {
+    (x + LOW * u64::from(0x80 - lo)) & !(x + LOW * u64::from(0x7f - hi)) & TOP
+}
+
+/// The bytes of the lanes of `y` that `keep` (high bits) marks, moved down to the low
+/// lanes in order, zeros above: each kept lane moves down by the number of lanes dropped
+/// below it, by one, two, then four lanes as that number's bits say (no lane overtakes
+/// another: the order of the compress of Hacker's Delight, 7-4).
+#[inline(always)]
+fn compact(y: u64, keep: u64) -> u64 {
+    let full = (keep >> 7).wrapping_mul(0xff);
+    let mut y = y & full;
+    // Lanes dropped at or below each lane (at most eight: no carry between lanes).
+    let mut d = ((!keep & TOP) >> 7).wrapping_mul(LOW) & full;
+    for s in 0..3 {
+        let sel = ((d >> s) & LOW).wrapping_mul(0xff);
+        let t = y & sel;
+        y = (y ^ t) | (t >> (8 << s));
+        if s < 2 {
+            let t = d & sel;
+            d = (d ^ t) | (t >> (8 << s));
+        }
+    }
+    y
+}
+
+/// The running state of the hash: full words mixed, the partial word and its length.
+struct Hash {
+    h: u64,
+    acc: u64,
+    fill: u32,
+}
+
+impl Hash {
+    /// Appends the `n` (at most eight) low bytes of `y` (zeros above) to the stream.
+    #[inline(always)]
+    fn append(&mut self, y: u64, n: u32) {
+        let shift = self.fill * 8;
+        let joined = self.acc | (y << shift);
+        // The bytes past the word's end (none when the word was empty: `y >> 64`).
+        let over = (y >> 1) >> (63 - shift);
+        let fill = self.fill + n;
+        let full = fill >= 8;
+        let mixed = mix(self.h, joined);
+        self.h = if full { mixed } else { self.h };
+        self.acc = if full { over } else { joined };
+        self.fill = fill & 7;
+    }
+
+    /// The hash of the stream: the partial word mixed in (its length is where its bytes,
+    /// none of them zero, end).
+    fn finish(&self) -> u64 {
+        mix(self.h, self.acc)
+    }
+}
+
+/// The first `n` (below eight) bytes of `b` from `i` (there are `n`) in the low lanes.
+#[inline(always)]
+fn load_short(b: &[u8], i: usize, n: usize) -> u64 {
+    let read = |at: usize, k: usize| -> u64 {
+        let mut w = [0u8; 8];
+        w[..k].copy_from_slice(&b[at..at + k]);
+        u64::from_le_bytes(w)
+    };
+    if b.len() >= 8 {
+        // The last eight bytes, those before `i` shifted out.
+        return read(b.len() - 8, 8) >> (8 * (8 - n));
+    }
+    if n >= 4 {
+        read(i, 4) | (read(i + n - 4, 4) << (8 * (n - 4)))
+    } else if n >= 2 {
+        read(i, 2) | (read(i + n - 2, 2) << (8 * (n - 2)))
+    } else if n == 1 {
+        u64::from(b[i])
+    } else {
+        0
+    }
+}
+
+/// Non-whitespace characters, words, sentence punctuation and the letters' hash of `s`
+/// from `start` (a byte that is no ASCII whitespace, or the end). Until the first
+/// non-ASCII character whitespace is ASCII's (U+000B counts as a character); from there on
+/// it is Unicode's.
+#[inline(always)]
+pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
+    let b = s.as_bytes();
+    let (mut chars, mut words, mut punct) = (0u64, 0u64, 0u64);
+    let mut hash = Hash {
+        h: HASH_SEED,
+        acc: 0,
+        fill: 0,
+    };
+    // The high bit of lane 0 when the byte before is a word's.
+    let mut carry = 0u64;
+    // Lanes of U+000B that are no whitespace: all until the first non-ASCII character.
+    let mut vt_char = TOP;
+    let mut i = start;
+    while i < b.len() {
+        let rest = b.len() - i;
+        let x = if rest >= 8 {
+            u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default())
+        } else {
+            load_short(b, i, rest)
+        };
+        let high = x & TOP;
+        let n = if high != 0 {
+            (high.trailing_zeros() / 8) as usize
+        } else {
+            rest.min(8)
+        };
+        if n > 0 {
+            // The lanes from the first non-ASCII byte on are zeros (no class's).
+            let x = x & (u64::MAX >> (64 - 8 * n as u32));
+            let space = eq(x, b' ') | (in_range(x, 0x09, 0x0d) & !(eq(x, 0x0b) & vt_char));
+            let lower = x | (LOW * 0x20);
+            let word = in_range(lower, b'a', b'z') | in_range(x, b'0', b'9');
+            let stop = eq(x & !(LOW * 0x02), b',')
+                | eq(x & !LOW, b':')
+                | eq(x, b'!')
+                | eq(x, b'?');
+            let starts = word & !((word << 8) | carry);
+            carry = (word >> (8 * (n - 1))) & 0x80;
+            // Two counts a multiplication: one in each nibble of the lanes' sum.
+            let a = (((space >> 7) | (stop >> 3)).wrapping_mul(LOW)) >> 56;
+            let w = (((starts >> 7) | (word >> 3)).wrapping_mul(LOW)) >> 56;
+            chars += n as u64 - (a & 15);
+            punct += a >> 4;
+            words += w & 15;
+            hash.append(compact(lower, word), (w >> 4) as u32);
+            i += n;
+        }
+        // Characters past ASCII, one at a time.
+        while i < b.len() && b[i] >= 0x80 {
+            vt_char = 0;
+            let c = s[i..].chars().next().unwrap_or_default();
+            let len = c.len_utf8();
+            if c.is_whitespace() {
+                carry = 0;
+                i += len;
+                continue;
+            }
+            chars += 1;
+            punct += u64::from(matches!(c, '。' | '，' | '、' | '！' | '？' | '；'));
+            if high_alphanumeric(c) {
+                let mut y = 0u64;
+                for (k, &c) in b[i..i + len].iter().enumerate() {
+                    y |= u64::from(c) << (8 * k);
+                }
+                hash.append(y, len as u32);
+                words += u64::from(carry == 0);
+                carry = 0x80;
+            } else {
+                carry = 0;
+            }
+            i += len;
+        }
+    }
+    (chars as u32, words as u32, punct as u32, hash.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mask of kept lanes: the kept bytes in order, zeros above.
+    #[test]
+    fn compaction_keeps_the_marked_bytes_in_order() {
+        let x = u64::from_le_bytes(*b"abcdefgh");
+        for m in 0u32..256 {
+            let keep = (0..8)
+                .filter(|k| m >> k & 1 == 1)
+                .fold(0u64, |a, k| a | (0x80 << (8 * k)));
+            let want: Vec<u8> = (0..8)
+                .filter(|k| m >> k & 1 == 1)
+                .map(|k| b"abcdefgh"[k])
+                .collect();
+            let mut w = [0u8; 8];
+            w[..want.len()].copy_from_slice(&want);
+            assert_eq!(compact(x, keep), u64::from_le_bytes(w), "{m:08b}");
+        }
+    }
+
+    #[test]
+    fn short_loads_read_the_bytes_in_order() {
+        let text = b"0123456789abcdef";
+        for len in 0..text.len() {
+            let b = &text[..len];
+            for i in 0..len {
+                let n = (len - i).min(7);
+                if len - i >= 8 {
+                    continue;
+                }
+                let mut w = [0u8; 8];
+                w[..n].copy_from_slice(&b[i..i + n]);
+                assert_eq!(load_short(b, i, n), u64::from_le_bytes(w), "{len} {i}");
+            }
+        }
+    }
+}
