@@ -5,7 +5,6 @@
 /// The seed of the text hashes (FNV-1a's offset basis).
 pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
 
-
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Text {

@@ -64,110 +64,109 @@ mod before {
 
     const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-const SPACE: u8 = 1;
-const PUNCT: u8 = 2;
-const WORD: u8 = 4;
-const HIGH: u8 = 8;
+    const SPACE: u8 = 1;
+    const PUNCT: u8 = 2;
+    const WORD: u8 = 4;
+    const HIGH: u8 = 8;
 
-/// The byte classes, with whitespace as `u8::is_ascii_whitespace` (`vt` false) or as
-/// `char::is_whitespace` (`vt` true: U+000B is whitespace too).
-const fn byte_classes(vt: bool) -> [u8; 256] {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = if c >= 0x80 {
-            HIGH
-        } else if c.is_ascii_whitespace() || (vt && c == 0x0b) {
-            SPACE
-        } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
-            PUNCT
-        } else if c.is_ascii_alphanumeric() {
-            WORD
-        } else {
-            0
-        };
-        b += 1;
+    /// The byte classes, with whitespace as `u8::is_ascii_whitespace` (`vt` false) or as
+    /// `char::is_whitespace` (`vt` true: U+000B is whitespace too).
+    const fn byte_classes(vt: bool) -> [u8; 256] {
+        let mut table = [0u8; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            table[b] = if c >= 0x80 {
+                HIGH
+            } else if c.is_ascii_whitespace() || (vt && c == 0x0b) {
+                SPACE
+            } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+                PUNCT
+            } else if c.is_ascii_alphanumeric() {
+                WORD
+            } else {
+                0
+            };
+            b += 1;
+        }
+        table
     }
-    table
-}
 
-/// Until the first non-ASCII character, whitespace is ASCII's (U+000B counts as a
-/// character); from there on it is Unicode's. (What the statistics have always counted.)
-const ASCII_CLASS: [u8; 256] = byte_classes(false);
-const CHAR_CLASS: [u8; 256] = byte_classes(true);
-
+    /// Until the first non-ASCII character, whitespace is ASCII's (U+000B counts as a
+    /// character); from there on it is Unicode's. (What the statistics have always counted.)
+    const ASCII_CLASS: [u8; 256] = byte_classes(false);
+    const CHAR_CLASS: [u8; 256] = byte_classes(true);
 
     #[inline(never)]
     pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
-    let mut t = Text::default();
-    let mut h = HASH_SEED;
-    let mut in_word = false;
-    let b = s.as_bytes();
-    let mut table = &ASCII_CLASS;
-    // (Leading ASCII whitespace only ends a word that has not begun.)
-    let mut i = start;
-    while i < b.len() {
-        match table[b[i] as usize] {
-            WORD => {
-                let run = i;
-                t.words += u32::from(!in_word);
-                // (The first byte is one: the loop reads it again, which keeps the loop's
-                // body to one load and one test a letter.) Eight bytes a step while eight
-                // remain, one bounds test for the eight; then a byte at a time.
-                'run: {
-                    while let Some(q) = b.get(i..i + 8) {
-                        for (k, &c) in q.iter().enumerate() {
+        let mut t = Text::default();
+        let mut h = HASH_SEED;
+        let mut in_word = false;
+        let b = s.as_bytes();
+        let mut table = &ASCII_CLASS;
+        // (Leading ASCII whitespace only ends a word that has not begun.)
+        let mut i = start;
+        while i < b.len() {
+            match table[b[i] as usize] {
+                WORD => {
+                    let run = i;
+                    t.words += u32::from(!in_word);
+                    // (The first byte is one: the loop reads it again, which keeps the loop's
+                    // body to one load and one test a letter.) Eight bytes a step while eight
+                    // remain, one bounds test for the eight; then a byte at a time.
+                    'run: {
+                        while let Some(q) = b.get(i..i + 8) {
+                            for (k, &c) in q.iter().enumerate() {
+                                if table[c as usize] != WORD {
+                                    i += k;
+                                    break 'run;
+                                }
+                                h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
+                            }
+                            i += 8;
+                        }
+                        while i < b.len() {
+                            let c = b[i];
                             if table[c as usize] != WORD {
-                                i += k;
-                                break 'run;
+                                break;
                             }
                             h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
+                            i += 1;
                         }
-                        i += 8;
                     }
-                    while i < b.len() {
-                        let c = b[i];
-                        if table[c as usize] != WORD {
-                            break;
-                        }
-                        h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
-                        i += 1;
-                    }
+                    t.chars += (i - run) as u32;
+                    in_word = true;
                 }
-                t.chars += (i - run) as u32;
-                in_word = true;
-            }
-            SPACE => {
-                in_word = false;
-                i += 1;
-            }
-            HIGH => {
-                table = &CHAR_CLASS;
-                let c = s[i..].chars().next().unwrap_or_default();
-                i += c.len_utf8();
-                if c.is_whitespace() {
+                SPACE => {
                     in_word = false;
-                    continue;
+                    i += 1;
                 }
-                t.chars += 1;
-                t.punct += u32::from(matches!(c, '。' | '，' | '、' | '！' | '？' | '；'));
-                let word = high_alphanumeric(c);
-                if word {
-                    // Not ASCII: lower-casing ASCII leaves it as it is.
-                    h = (h ^ u64::from(c)).wrapping_mul(FNV_PRIME);
-                    t.words += u32::from(!in_word);
+                HIGH => {
+                    table = &CHAR_CLASS;
+                    let c = s[i..].chars().next().unwrap_or_default();
+                    i += c.len_utf8();
+                    if c.is_whitespace() {
+                        in_word = false;
+                        continue;
+                    }
+                    t.chars += 1;
+                    t.punct += u32::from(matches!(c, '。' | '，' | '、' | '！' | '？' | '；'));
+                    let word = high_alphanumeric(c);
+                    if word {
+                        // Not ASCII: lower-casing ASCII leaves it as it is.
+                        h = (h ^ u64::from(c)).wrapping_mul(FNV_PRIME);
+                        t.words += u32::from(!in_word);
+                    }
+                    in_word = word;
                 }
-                in_word = word;
-            }
-            class => {
-                t.chars += 1;
-                t.punct += u32::from(class == PUNCT);
-                in_word = false;
-                i += 1;
+                class => {
+                    t.chars += 1;
+                    t.punct += u32::from(class == PUNCT);
+                    in_word = false;
+                    i += 1;
+                }
             }
         }
-    }
         (t.chars, t.words, t.punct, h)
     }
 }
@@ -225,37 +224,41 @@ fn time_the_text_statistics_over_the_corpus() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
     let mut sink = 0u64;
-    // Windows of about a page's text (warm in the cache, as a page's texts are when the
-    // arena counts them), each passed over by both loops in turns, `rounds` times; the
-    // fastest pass of each window counts (the machine is shared).
-    let (mut old, mut new) = (0f64, 0f64);
-    let mut at = 0;
-    while at < texts.len() {
-        let mut end = at;
-        let mut size = 0;
-        while end < texts.len() && size < 32 << 10 {
-            size += texts[end].len();
-            end += 1;
-        }
-        let window = at..end;
-        let (mut o, mut n) = (f64::MAX, f64::MAX);
-        for _ in 0..rounds {
+    // Windows of about a page's text, each read once first (warm in the cache, as a
+    // page's texts are when the arena counts them), then counted once by each loop (their
+    // branch predictions not trained on it); the fastest of `rounds` passes over the
+    // corpus counts (the machine is shared).
+    let (mut old, mut new) = (f64::MAX, f64::MAX);
+    for _ in 0..rounds {
+        let (mut o, mut n) = (0f64, 0f64);
+        let mut at = 0;
+        while at < texts.len() {
+            let mut end = at;
+            let mut size = 0;
+            while end < texts.len() && size < 32 << 10 {
+                size += texts[end].len();
+                end += 1;
+            }
+            let (window, from) = (&texts[at..end], &starts[at..end]);
+            for s in window {
+                sink = sink.wrapping_add(s.as_bytes().iter().map(|&b| u64::from(b)).sum::<u64>());
+            }
             let t0 = Instant::now();
-            for (s, &start) in texts[window.clone()].iter().zip(&starts[window.clone()]) {
+            for (s, &start) in window.iter().zip(from) {
                 let (c, w, p, h) = before::counts(std::hint::black_box(s), start);
                 sink = sink.wrapping_add(h ^ u64::from(c + w + p));
             }
-            o = o.min(t0.elapsed().as_nanos() as f64);
+            o += t0.elapsed().as_nanos() as f64;
             let t0 = Instant::now();
-            for (s, &start) in texts[window.clone()].iter().zip(&starts[window.clone()]) {
+            for (s, &start) in window.iter().zip(from) {
                 let (c, w, p, h) = counts_only(std::hint::black_box(s), start);
                 sink = sink.wrapping_add(h ^ u64::from(c + w + p));
             }
-            n = n.min(t0.elapsed().as_nanos() as f64);
+            n += t0.elapsed().as_nanos() as f64;
+            at = end;
         }
-        old += o;
-        new += n;
-        at = end;
+        old = old.min(o);
+        new = new.min(n);
     }
     for (name, ns) in [("before", old), ("swar", new)] {
         println!(

@@ -90,35 +90,30 @@ impl Hash {
     }
 }
 
-/// The first `n` (below eight) bytes of `b` from `i` (there are `n`) in the low lanes.
+/// The last `n` (below eight) bytes of `b`, from `i`, in the low lanes, zeros above:
+/// without a branch on `n` (a text's last step, whose length the branch predictor cannot
+/// know), each lane read from `b` with its index clamped to the last byte, then masked.
 #[inline(always)]
 fn load_short(b: &[u8], i: usize, n: usize) -> u64 {
-    let read = |at: usize, k: usize| -> u64 {
-        let mut w = [0u8; 8];
-        w[..k].copy_from_slice(&b[at..at + k]);
-        u64::from_le_bytes(w)
+    let Some(last) = b.len().checked_sub(1) else {
+        return 0;
     };
-    if b.len() >= 8 {
-        // The last eight bytes, those before `i` shifted out.
-        return read(b.len() - 8, 8) >> (8 * (8 - n));
+    let mut x = 0u64;
+    for k in 0..8 {
+        x |= u64::from(b[(i + k).min(last)]) << (8 * k);
     }
-    if n >= 4 {
-        read(i, 4) | (read(i + n - 4, 4) << (8 * (n - 4)))
-    } else if n >= 2 {
-        read(i, 2) | (read(i + n - 2, 2) << (8 * (n - 2)))
-    } else if n == 1 {
-        u64::from(b[i])
-    } else {
-        0
-    }
+    x & !(u64::MAX << (8 * n))
 }
 
 /// Non-whitespace characters, words, sentence punctuation and the letters' hash of `s`
 /// from `start` (a byte that is no ASCII whitespace, or the end). Until the first
 /// non-ASCII character whitespace is ASCII's (U+000B counts as a character); from there on
 /// it is Unicode's.
+///
+/// With `SHUFFLE` the word bytes are compacted by SSSE3's byte shuffle ([`shuffle`]):
+/// only for a caller compiled with SSSE3 ([`counts`] checks the processor).
 #[inline(always)]
-pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
+fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u64) {
     let b = s.as_bytes();
     let (mut chars, mut words, mut punct) = (0u64, 0u64, 0u64);
     let mut hash = Hash {
@@ -150,10 +145,7 @@ pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
             let space = eq(x, b' ') | (in_range(x, 0x09, 0x0d) & !(eq(x, 0x0b) & vt_char));
             let lower = x | (LOW * 0x20);
             let word = in_range(lower, b'a', b'z') | in_range(x, b'0', b'9');
-            let stop = eq(x & !(LOW * 0x02), b',')
-                | eq(x & !LOW, b':')
-                | eq(x, b'!')
-                | eq(x, b'?');
+            let stop = eq(x & !(LOW * 0x02), b',') | eq(x & !LOW, b':') | eq(x, b'!') | eq(x, b'?');
             let starts = word & !((word << 8) | carry);
             carry = (word >> (8 * (n - 1))) & 0x80;
             // Two counts a multiplication: one in each nibble of the lanes' sum.
@@ -162,7 +154,18 @@ pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
             chars += n as u64 - (a & 15);
             punct += a >> 4;
             words += w & 15;
-            hash.append(compact(lower, word), (w >> 4) as u32);
+            let y = if SHUFFLE {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `SHUFFLE` is only set by a caller compiled with SSSE3.
+                unsafe {
+                    shuffle::compact(lower, word)
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                compact(lower, word)
+            } else {
+                compact(lower, word)
+            };
+            hash.append(y, (w >> 4) as u32);
             i += n;
         }
         // Characters past ASCII, one at a time.
@@ -194,6 +197,62 @@ pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
     (chars as u32, words as u32, punct as u32, hash.finish())
 }
 
+/// [`counts_with`], with the byte shuffle where the processor has SSSE3 (any x86-64 one
+/// of the last fifteen years; the build targets the x86-64 baseline, which lacks it).
+#[inline]
+pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("ssse3") {
+        // SAFETY: the processor has SSSE3.
+        return unsafe { shuffle::counts(s, start) };
+    }
+    counts_with::<false>(s, start)
+}
+
+/// The word bytes' compaction by one byte shuffle (`pshufb`), its control from a table
+/// indexed by the eight lanes' kept bits; the counting loop compiled with SSSE3 around it.
+#[cfg(target_arch = "x86_64")]
+mod shuffle {
+    use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
+
+    /// For each set of kept lanes (bit k: lane k), the shuffle's control: the kept lanes'
+    /// indices in order, then 0x80 (a zero byte).
+    static CONTROL: [u64; 256] = {
+        let mut table = [0u64; 256];
+        let mut m = 0;
+        while m < 256 {
+            let mut c = [0x80u8; 8];
+            let (mut k, mut n) = (0, 0);
+            while k < 8 {
+                if m >> k & 1 == 1 {
+                    c[n] = k as u8;
+                    n += 1;
+                }
+                k += 1;
+            }
+            table[m] = u64::from_le_bytes(c);
+            m += 1;
+        }
+        table
+    };
+
+    /// [`super::compact`] by a shuffle.
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    pub(super) fn compact(y: u64, keep: u64) -> u64 {
+        // The lanes' high bits gathered into the top byte, lane k at bit k.
+        let m = ((keep >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
+        let v = _mm_shuffle_epi8(_mm_cvtsi64_si128(y as i64), _mm_cvtsi64_si128(CONTROL[m] as i64));
+        _mm_cvtsi128_si64(v) as u64
+    }
+
+    /// [`super::counts_with`] compiled with SSSE3, compacting by [`compact`].
+    #[target_feature(enable = "ssse3")]
+    pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
+        super::counts_with::<true>(s, start)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +272,31 @@ mod tests {
             let mut w = [0u8; 8];
             w[..want.len()].copy_from_slice(&want);
             assert_eq!(compact(x, keep), u64::from_le_bytes(w), "{m:08b}");
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("ssse3") {
+                // SAFETY: the processor has SSSE3.
+                let shuffled = unsafe { shuffle::compact(x, keep) };
+                assert_eq!(shuffled, u64::from_le_bytes(w), "{m:08b}");
+            }
+        }
+    }
+
+    /// Both loops, the portable one and the one with the shuffle, on random texts.
+    #[test]
+    fn the_portable_loop_counts_as_the_shuffling_one() {
+        let alphabet: Vec<char> = "aZ09 .,;:!?-\t\n\u{b}\u{c}\r\u{a0}é日。、！\u{2009}Ω\u{1f600}"
+            .chars()
+            .collect();
+        let mut rng = crate::test_rng::TestRng::new(71);
+        for _ in 0..100_000 {
+            let s: String = (0..rng.below(60))
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            let start = s
+                .bytes()
+                .position(|b| !b.is_ascii_whitespace())
+                .unwrap_or(s.len());
+            assert_eq!(counts_with::<false>(&s, start), counts(&s, start), "{s:?}");
         }
     }
 

@@ -227,7 +227,10 @@ fn hashes_are_equal_exactly_when_the_references_are() {
         same_counts(&u);
     }
     // Both outcomes are met: most changes are real, some only change a letter's case.
-    assert!(kinds[0] > 50_000 && kinds[1] > 1_000 && kinds[2] > 1_000, "{kinds:?}");
+    assert!(
+        kinds[0] > 50_000 && kinds[1] > 1_000 && kinds[2] > 1_000,
+        "{kinds:?}"
+    );
 }
 
 /// Words of every length around the eight-byte step (a run that ends inside a step,
@@ -256,10 +259,7 @@ fn long_words_are_counted_and_hashed_as_the_reference_does() {
             }
             spaced.push(c);
         }
-        let stream: String = s
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>();
+        let stream: String = s.chars().filter(|c| c.is_alphanumeric()).collect::<String>();
         if stream.is_ascii() {
             assert!(same_equality(&s, &spaced), "{s:?} {spaced:?}");
         }
