@@ -105,13 +105,49 @@ fn load_short(b: &[u8], i: usize, n: usize) -> u64 {
     x & !(u64::MAX << (8 * n))
 }
 
+/// What one step of at most eight ASCII bytes adds.
+struct Step {
+    chars: u32,
+    words: u32,
+    punct: u32,
+    /// Whether the step's last byte is a word's (1) or not (0).
+    in_word: u32,
+    /// The step's word bytes (lower-cased), compacted to the low lanes, and how many.
+    bytes: u64,
+    kept: u32,
+}
+
+/// The step over the `n` (1 to 8) ASCII bytes of `x` (zeros above), the byte before
+/// them a word's when `in_word` is 1, U+000B whitespace when `vt`: the classes as masks
+/// of the lanes' high bits, two counts a multiplication (one in each nibble of the lanes'
+/// sum), the word bytes compacted by [`compact`].
+#[inline(always)]
+fn step(x: u64, n: u32, vt: bool, in_word: u32) -> Step {
+    let vt_char = if vt { 0 } else { TOP };
+    let space = eq(x, b' ') | (in_range(x, 0x09, 0x0d) & !(eq(x, 0x0b) & vt_char));
+    let lower = x | (LOW * 0x20);
+    let word = in_range(lower, b'a', b'z') | in_range(x, b'0', b'9');
+    let stop = eq(x & !(LOW * 0x02), b',') | eq(x & !LOW, b':') | eq(x, b'!') | eq(x, b'?');
+    let starts = word & !((word << 8) | (u64::from(in_word) << 7));
+    let a = (((space >> 7) | (stop >> 3)).wrapping_mul(LOW)) >> 56;
+    let w = (((starts >> 7) | (word >> 3)).wrapping_mul(LOW)) >> 56;
+    Step {
+        chars: n - (a & 15) as u32,
+        words: (w & 15) as u32,
+        punct: (a >> 4) as u32,
+        in_word: ((word >> (8 * (n - 1) + 7)) & 1) as u32,
+        bytes: compact(lower, word),
+        kept: (w >> 4) as u32,
+    }
+}
+
 /// Non-whitespace characters, words, sentence punctuation and the letters' hash of `s`
 /// from `start` (a byte that is no ASCII whitespace, or the end). Until the first
 /// non-ASCII character whitespace is ASCII's (U+000B counts as a character); from there on
 /// it is Unicode's.
 ///
-/// With `SHUFFLE` the word bytes are compacted by SSSE3's byte shuffle ([`shuffle`]):
-/// only for a caller compiled with SSSE3 ([`counts`] checks the processor).
+/// With `SHUFFLE` each step is [`shuffle::step`] (SSSE3 and POPCNT): only for a caller
+/// compiled with both ([`counts`] checks the processor).
 #[inline(always)]
 fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u64) {
     let b = s.as_bytes();
@@ -121,10 +157,10 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
         acc: 0,
         fill: 0,
     };
-    // The high bit of lane 0 when the byte before is a word's.
-    let mut carry = 0u64;
-    // Lanes of U+000B that are no whitespace: all until the first non-ASCII character.
-    let mut vt_char = TOP;
+    // Whether the character before is a word's (1) or not (0).
+    let mut in_word = 0u32;
+    // Whether U+000B is whitespace: from the first non-ASCII character on.
+    let mut vt = false;
     let mut i = start;
     while i < b.len() {
         let rest = b.len() - i;
@@ -142,39 +178,31 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
         if n > 0 {
             // The lanes from the first non-ASCII byte on are zeros (no class's).
             let x = x & (u64::MAX >> (64 - 8 * n as u32));
-            let space = eq(x, b' ') | (in_range(x, 0x09, 0x0d) & !(eq(x, 0x0b) & vt_char));
-            let lower = x | (LOW * 0x20);
-            let word = in_range(lower, b'a', b'z') | in_range(x, b'0', b'9');
-            let stop = eq(x & !(LOW * 0x02), b',') | eq(x & !LOW, b':') | eq(x, b'!') | eq(x, b'?');
-            let starts = word & !((word << 8) | carry);
-            carry = (word >> (8 * (n - 1))) & 0x80;
-            // Two counts a multiplication: one in each nibble of the lanes' sum.
-            let a = (((space >> 7) | (stop >> 3)).wrapping_mul(LOW)) >> 56;
-            let w = (((starts >> 7) | (word >> 3)).wrapping_mul(LOW)) >> 56;
-            chars += n as u64 - (a & 15);
-            punct += a >> 4;
-            words += w & 15;
-            let y = if SHUFFLE {
+            let step = if SHUFFLE {
                 #[cfg(target_arch = "x86_64")]
-                // SAFETY: `SHUFFLE` is only set by a caller compiled with SSSE3.
+                // SAFETY: `SHUFFLE` is only set by a caller compiled with SSSE3 and POPCNT.
                 unsafe {
-                    shuffle::compact(lower, word)
+                    shuffle::step(x, n as u32, vt, in_word)
                 }
                 #[cfg(not(target_arch = "x86_64"))]
-                compact(lower, word)
+                step(x, n as u32, vt, in_word)
             } else {
-                compact(lower, word)
+                step(x, n as u32, vt, in_word)
             };
-            hash.append(y, (w >> 4) as u32);
+            chars += u64::from(step.chars);
+            words += u64::from(step.words);
+            punct += u64::from(step.punct);
+            in_word = step.in_word;
+            hash.append(step.bytes, step.kept);
             i += n;
         }
         // Characters past ASCII, one at a time.
         while i < b.len() && b[i] >= 0x80 {
-            vt_char = 0;
+            vt = true;
             let c = s[i..].chars().next().unwrap_or_default();
             let len = c.len_utf8();
             if c.is_whitespace() {
-                carry = 0;
+                in_word = 0;
                 i += len;
                 continue;
             }
@@ -186,10 +214,10 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
                     y |= u64::from(c) << (8 * k);
                 }
                 hash.append(y, len as u32);
-                words += u64::from(carry == 0);
-                carry = 0x80;
+                words += u64::from(in_word == 0);
+                in_word = 1;
             } else {
-                carry = 0;
+                in_word = 0;
             }
             i += len;
         }
@@ -197,23 +225,101 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
     (chars as u32, words as u32, punct as u32, hash.finish())
 }
 
-/// [`counts_with`], with the byte shuffle where the processor has SSSE3 (any x86-64 one
-/// of the last fifteen years; the build targets the x86-64 baseline, which lacks it).
+/// [`counts_with`], with [`shuffle::step`] where the processor has SSSE3 and POPCNT (any
+/// x86-64 one of the last fifteen years; the build targets the x86-64 baseline, which
+/// lacks them).
 #[inline]
 pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("ssse3") {
-        // SAFETY: the processor has SSSE3.
+    if std::arch::is_x86_feature_detected!("ssse3") && std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has SSSE3 and POPCNT.
         return unsafe { shuffle::counts(s, start) };
     }
     counts_with::<false>(s, start)
 }
 
-/// The word bytes' compaction by one byte shuffle (`pshufb`), its control from a table
-/// indexed by the eight lanes' kept bits; the counting loop compiled with SSSE3 around it.
+/// The step with SSSE3's byte shuffle (`pshufb`): the bytes' classes looked up by their
+/// two nibbles (two shuffles of 16-entry tables, a class a bit, a byte in a class when
+/// both its nibbles' entries hold the bit), the classes as bit masks (`pmovmskb`), the
+/// counts by `popcnt`, the word bytes compacted by one more shuffle, its control from a
+/// table indexed by the word mask. The counting loop compiled with both around it.
 #[cfg(target_arch = "x86_64")]
 mod shuffle {
-    use std::arch::x86_64::{_mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_shuffle_epi8};
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
+    };
+
+    use super::Step;
+
+    /// Class bits: digits (high nibble 3, low 0-9); letters `A-O`, `a-o` (4 or 6, 1-F);
+    /// `P-Z`, `p-z` (5 or 7, 0-A); `!,.` (2; 1, C, E); `:;?` (3; A, B, F); tab, line
+    /// feed, form feed, carriage return (0; 9, A, C, D); space (2, 0); U+000B (0, B).
+    const DIGIT: u8 = 1;
+    const UPPER_HALF: u8 = 2;
+    const LOWER_HALF: u8 = 4;
+    const STOP2: u8 = 8;
+    const STOP3: u8 = 16;
+    const SPACE0: u8 = 32;
+    const SPACE2: u8 = 64;
+    const VT: u8 = 128;
+    const WORD: u8 = DIGIT | UPPER_HALF | LOWER_HALF;
+
+    /// The classes a high nibble allows.
+    const BY_HIGH: [u8; 16] = [
+        SPACE0 | VT,
+        0,
+        STOP2 | SPACE2,
+        DIGIT | STOP3,
+        UPPER_HALF,
+        LOWER_HALF,
+        UPPER_HALF,
+        LOWER_HALF,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ];
+
+    /// The classes a low nibble allows.
+    const BY_LOW: [u8; 16] = {
+        let mut t = [0u8; 16];
+        let mut l = 0;
+        while l < 16 {
+            let mut c = 0;
+            if l <= 9 {
+                c |= DIGIT;
+            }
+            if l >= 1 {
+                c |= UPPER_HALF;
+            }
+            if l <= 0xa {
+                c |= LOWER_HALF;
+            }
+            if l == 1 || l == 0xc || l == 0xe {
+                c |= STOP2;
+            }
+            if l == 0xa || l == 0xb || l == 0xf {
+                c |= STOP3;
+            }
+            if l == 9 || l == 0xa || l == 0xc || l == 0xd {
+                c |= SPACE0;
+            }
+            if l == 0 {
+                c |= SPACE2;
+            }
+            if l == 0xb {
+                c |= VT;
+            }
+            t[l] = c;
+            l += 1;
+        }
+        t
+    };
 
     /// For each set of kept lanes (bit k: lane k), the shuffle's control: the kept lanes'
     /// indices in order, then 0x80 (a zero byte).
@@ -236,18 +342,54 @@ mod shuffle {
         table
     };
 
-    /// [`super::compact`] by a shuffle.
+    /// A 16-byte table as a vector (folded to a constant).
     #[target_feature(enable = "ssse3")]
     #[inline]
-    pub(super) fn compact(y: u64, keep: u64) -> u64 {
-        // The lanes' high bits gathered into the top byte, lane k at bit k.
-        let m = ((keep >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as usize;
-        let v = _mm_shuffle_epi8(_mm_cvtsi64_si128(y as i64), _mm_cvtsi64_si128(CONTROL[m] as i64));
-        _mm_cvtsi128_si64(v) as u64
+    fn table(t: &[u8; 16]) -> __m128i {
+        let half = |k: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&t[k..k + 8]);
+            u64::from_le_bytes(b) as i64
+        };
+        _mm_set_epi64x(half(8), half(0))
     }
 
-    /// [`super::counts_with`] compiled with SSSE3, compacting by [`compact`].
-    #[target_feature(enable = "ssse3")]
+    /// [`super::step`] by shuffles and `popcnt`.
+    #[target_feature(enable = "ssse3,popcnt")]
+    #[inline]
+    pub(super) fn step(x: u64, n: u32, vt: bool, in_word: u32) -> Step {
+        let v = _mm_cvtsi64_si128(x as i64);
+        let nibble = _mm_set1_epi8(0x0f);
+        let low = _mm_and_si128(v, nibble);
+        let high = _mm_and_si128(_mm_srli_epi16(v, 4), nibble);
+        let classes = _mm_and_si128(
+            _mm_shuffle_epi8(table(&BY_LOW), low),
+            _mm_shuffle_epi8(table(&BY_HIGH), high),
+        );
+        let valid = (1u32 << n) - 1;
+        // The lanes holding one of `bits`.
+        let any = |bits: u8| {
+            let none = _mm_cmpeq_epi8(_mm_and_si128(classes, _mm_set1_epi8(bits as i8)), _mm_setzero_si128());
+            !(_mm_movemask_epi8(none) as u32) & valid
+        };
+        let word = any(WORD);
+        let stop = any(STOP2 | STOP3);
+        let space = any(SPACE0 | SPACE2 | if vt { VT } else { 0 });
+        let starts = word & !((word << 1) | in_word);
+        let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let control = _mm_cvtsi64_si128(CONTROL[word as usize] as i64);
+        Step {
+            chars: n - space.count_ones(),
+            words: starts.count_ones(),
+            punct: stop.count_ones(),
+            in_word: (word >> (n - 1)) & 1,
+            bytes: _mm_cvtsi128_si64(_mm_shuffle_epi8(lower, control)) as u64,
+            kept: word.count_ones(),
+        }
+    }
+
+    /// [`super::counts_with`] compiled with SSSE3 and POPCNT, stepping by [`step`].
+    #[target_feature(enable = "ssse3,popcnt")]
     pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
         super::counts_with::<true>(s, start)
     }
@@ -272,11 +414,39 @@ mod tests {
             let mut w = [0u8; 8];
             w[..want.len()].copy_from_slice(&want);
             assert_eq!(compact(x, keep), u64::from_le_bytes(w), "{m:08b}");
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("ssse3") {
-                // SAFETY: the processor has SSSE3.
-                let shuffled = unsafe { shuffle::compact(x, keep) };
-                assert_eq!(shuffled, u64::from_le_bytes(w), "{m:08b}");
+        }
+    }
+
+    /// Both steps on every ASCII byte in every lane of every length, after a word's byte
+    /// or not, with U+000B whitespace or not.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_shuffling_step_is_the_portable_one() {
+        if !(std::arch::is_x86_feature_detected!("ssse3") && std::arch::is_x86_feature_detected!("popcnt")) {
+            return;
+        }
+        let mut rng = crate::test_rng::TestRng::new(73);
+        let check = |x: u64, n: u32, vt: bool, in_word: u32| {
+            let a = step(x, n, vt, in_word);
+            // SAFETY: the processor has SSSE3 and POPCNT.
+            let b = unsafe { shuffle::step(x, n, vt, in_word) };
+            let fields = |s: &Step| (s.chars, s.words, s.punct, s.in_word, s.bytes, s.kept);
+            assert_eq!(fields(&a), fields(&b), "{x:016x} {n} {vt} {in_word}");
+        };
+        for byte in 0u64..0x80 {
+            for lane in 0..8 {
+                for n in lane + 1..=8 {
+                    for (vt, in_word) in [(false, 0), (false, 1), (true, 0), (true, 1)] {
+                        check(byte << (8 * lane), n, vt, in_word);
+                        // Among other bytes.
+                        let mut x = 0u64;
+                        for k in 0..n {
+                            x |= (rng.below(0x80) as u64) << (8 * k);
+                        }
+                        x = (x & !(0xff << (8 * lane))) | byte << (8 * lane);
+                        check(x, n, vt, in_word);
+                    }
+                }
             }
         }
     }
