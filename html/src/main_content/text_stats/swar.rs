@@ -117,12 +117,14 @@ struct Step {
     kept: u32,
 }
 
-/// The step over the `n` (1 to 8) ASCII bytes of `x` (zeros above), the byte before
+/// The step over the `n` (1 to 8) ASCII bytes of `x` (any bytes above), the byte before
 /// them a word's when `in_word` is 1, U+000B whitespace when `vt`: the classes as masks
 /// of the lanes' high bits, two counts a multiplication (one in each nibble of the lanes'
 /// sum), the word bytes compacted by [`compact`].
 #[inline(always)]
 fn step(x: u64, n: u32, vt: bool, in_word: u32) -> Step {
+    // The lanes from the `n`th on are zeros (no class's; no carry from a byte past ASCII).
+    let x = x & (u64::MAX >> (64 - 8 * n));
     let vt_char = if vt { 0 } else { TOP };
     let space = eq(x, b' ') | (in_range(x, 0x09, 0x0d) & !(eq(x, 0x0b) & vt_char));
     let lower = x | (LOW * 0x20);
@@ -176,8 +178,6 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
             rest.min(8)
         };
         if n > 0 {
-            // The lanes from the first non-ASCII byte on are zeros (no class's).
-            let x = x & (u64::MAX >> (64 - 8 * n as u32));
             let step = if SHUFFLE {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: `SHUFFLE` is only set by a caller compiled with SSSE3 and POPCNT.
@@ -354,7 +354,8 @@ mod shuffle {
         _mm_set_epi64x(half(8), half(0))
     }
 
-    /// [`super::step`] by shuffles and `popcnt`.
+    /// [`super::step`] by shuffles and `popcnt` (the lanes from the `n`th on, whatever
+    /// they hold, are left out of every mask).
     #[target_feature(enable = "ssse3,popcnt")]
     #[inline]
     pub(super) fn step(x: u64, n: u32, vt: bool, in_word: u32) -> Step {
@@ -369,12 +370,15 @@ mod shuffle {
         let valid = (1u32 << n) - 1;
         // The lanes holding one of `bits`.
         let any = |bits: u8| {
-            let none = _mm_cmpeq_epi8(_mm_and_si128(classes, _mm_set1_epi8(bits as i8)), _mm_setzero_si128());
+            let none = _mm_cmpeq_epi8(
+                _mm_and_si128(classes, _mm_set1_epi8(bits as i8)),
+                _mm_setzero_si128(),
+            );
             !(_mm_movemask_epi8(none) as u32) & valid
         };
         let word = any(WORD);
         let stop = any(STOP2 | STOP3);
-        let space = any(SPACE0 | SPACE2 | if vt { VT } else { 0 });
+        let space = any(SPACE0 | SPACE2) | (any(VT) & (vt as u32).wrapping_neg());
         let starts = word & !((word << 1) | in_word);
         let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
         let control = _mm_cvtsi64_si128(CONTROL[word as usize] as i64);
@@ -444,6 +448,11 @@ mod tests {
                             x |= (rng.below(0x80) as u64) << (8 * k);
                         }
                         x = (x & !(0xff << (8 * lane))) | byte << (8 * lane);
+                        check(x, n, vt, in_word);
+                        // Any bytes past the step (a character past ASCII, the next step).
+                        for k in n..8 {
+                            x |= (rng.below(0x100) as u64) << (8 * k);
+                        }
                         check(x, n, vt, in_word);
                     }
                 }
