@@ -2,8 +2,9 @@
 //! characters, words, sentence punctuation, a hash of its letters and digits, and the
 //! furniture, comment-title, bare-URL and pointer-title checks of [`super::phrases`].
 
-/// The seed of the text hashes (FNV-1a's offset basis).
-pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+pub(super) use swar::HASH_SEED;
+#[cfg(test)]
+use swar::high_alphanumeric;
 
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
@@ -155,27 +156,6 @@ pub(super) fn text_stats_from(
         t.related_titles = u32::from(pointer);
     }
     (t, h)
-}
-
-/// `c.is_alphanumeric()` for a character past ASCII, the commonest ones first: general
-/// punctuation (curly quotes, dashes, ellipses) is neither; accented Latin letters,
-/// Cyrillic, kana, CJK ideographs and Hangul syllables are letters. The rest go to the
-/// Unicode tables (~300 instructions a character there, most of them for punctuation,
-/// which both the letter and the number tables are searched for). A test checks the
-/// ranges against the tables character by character.
-#[inline]
-fn high_alphanumeric(c: char) -> bool {
-    match u32::from(c) {
-        0x2000..=0x206F => false,
-        0x00C0..=0x024F => c != '\u{d7}' && c != '\u{f7}',
-        0x0400..=0x0481
-        | 0x048A..=0x052F
-        | 0x3041..=0x3096
-        | 0x30A1..=0x30FA
-        | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7A3 => true,
-        _ => c.is_alphanumeric(),
-    }
 }
 
 /// Whether a text whose first byte past ASCII whitespace (`u8::is_ascii_whitespace`) is

@@ -11,7 +11,29 @@
 //! in with one multiplication: two texts hash alike exactly when their streams are equal
 //! (up to collisions of the 64-bit mix), wherever their spaces and punctuation fall.
 
-use super::{HASH_SEED, high_alphanumeric};
+/// The seed of the text hashes (FNV-1a's offset basis).
+pub(crate) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// `c.is_alphanumeric()` for a character past ASCII, the commonest ones first: general
+/// punctuation (curly quotes, dashes, ellipses) is neither; accented Latin letters,
+/// Cyrillic, kana, CJK ideographs and Hangul syllables are letters. The rest go to the
+/// Unicode tables (~300 instructions a character there, most of them for punctuation,
+/// which both the letter and the number tables are searched for). A test checks the
+/// ranges against the tables character by character.
+#[inline]
+pub(super) fn high_alphanumeric(c: char) -> bool {
+    match u32::from(c) {
+        0x2000..=0x206F => false,
+        0x00C0..=0x024F => c != '\u{d7}' && c != '\u{f7}',
+        0x0400..=0x0481
+        | 0x048A..=0x052F
+        | 0x3041..=0x3096
+        | 0x30A1..=0x30FA
+        | 0x4E00..=0x9FFF
+        | 0xAC00..=0xD7A3 => true,
+        _ => c.is_alphanumeric(),
+    }
+}
 
 /// One in each lane; each lane's high bit.
 const LOW: u64 = 0x0101_0101_0101_0101;
@@ -182,7 +204,15 @@ fn counts_with<const SHUFFLE: bool>(s: &str, start: usize) -> (u32, u32, u32, u6
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: `SHUFFLE` is only set by a caller compiled with SSSE3 and POPCNT.
                 unsafe {
-                    shuffle::step(x, n as u32, vt, in_word)
+                    let (chars, words, punct, in_word, bytes, kept) = shuffle::step(x, n as u32, vt, in_word);
+                    Step {
+                        chars,
+                        words,
+                        punct,
+                        in_word,
+                        bytes,
+                        kept,
+                    }
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 step(x, n as u32, vt, in_word)
@@ -233,24 +263,29 @@ pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("ssse3") && std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor has SSSE3 and POPCNT.
-        return unsafe { shuffle::counts(s, start) };
+        return unsafe { counts_shuffling(s, start) };
     }
     counts_with::<false>(s, start)
+}
+
+/// [`counts_with`] compiled with SSSE3 and POPCNT, stepping by [`shuffle::step`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3,popcnt")]
+fn counts_shuffling(s: &str, start: usize) -> (u32, u32, u32, u64) {
+    counts_with::<true>(s, start)
 }
 
 /// The step with SSSE3's byte shuffle (`pshufb`): the bytes' classes looked up by their
 /// two nibbles (two shuffles of 16-entry tables, a class a bit, a byte in a class when
 /// both its nibbles' entries hold the bit), the classes as bit masks (`pmovmskb`), the
 /// counts by `popcnt`, the word bytes compacted by one more shuffle, its control from a
-/// table indexed by the word mask. The counting loop compiled with both around it.
+/// table indexed by the word mask.
 #[cfg(target_arch = "x86_64")]
 mod shuffle {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cvtsi64_si128, _mm_cvtsi128_si64, _mm_movemask_epi8,
         _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
     };
-
-    use super::Step;
 
     /// Class bits: digits (high nibble 3, low 0-9); letters `A-O`, `a-o` (4 or 6, 1-F);
     /// `P-Z`, `p-z` (5 or 7, 0-A); `!,.` (2; 1, C, E); `:;?` (3; A, B, F); tab, line
@@ -355,10 +390,10 @@ mod shuffle {
     }
 
     /// [`super::step`] by shuffles and `popcnt` (the lanes from the `n`th on, whatever
-    /// they hold, are left out of every mask).
+    /// they hold, are left out of every mask): its fields as a tuple, in order.
     #[target_feature(enable = "ssse3,popcnt")]
     #[inline]
-    pub(super) fn step(x: u64, n: u32, vt: bool, in_word: u32) -> Step {
+    pub(super) fn step(x: u64, n: u32, vt: bool, in_word: u32) -> (u32, u32, u32, u32, u64, u32) {
         let v = _mm_cvtsi64_si128(x as i64);
         let nibble = _mm_set1_epi8(0x0f);
         let low = _mm_and_si128(v, nibble);
@@ -382,20 +417,14 @@ mod shuffle {
         let starts = word & !((word << 1) | in_word);
         let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
         let control = _mm_cvtsi64_si128(CONTROL[word as usize] as i64);
-        Step {
-            chars: n - space.count_ones(),
-            words: starts.count_ones(),
-            punct: stop.count_ones(),
-            in_word: (word >> (n - 1)) & 1,
-            bytes: _mm_cvtsi128_si64(_mm_shuffle_epi8(lower, control)) as u64,
-            kept: word.count_ones(),
-        }
-    }
-
-    /// [`super::counts_with`] compiled with SSSE3 and POPCNT, stepping by [`step`].
-    #[target_feature(enable = "ssse3,popcnt")]
-    pub(super) fn counts(s: &str, start: usize) -> (u32, u32, u32, u64) {
-        super::counts_with::<true>(s, start)
+        (
+            n - space.count_ones(),
+            starts.count_ones(),
+            stop.count_ones(),
+            (word >> (n - 1)) & 1,
+            _mm_cvtsi128_si64(_mm_shuffle_epi8(lower, control)) as u64,
+            word.count_ones(),
+        )
     }
 }
 
@@ -434,8 +463,8 @@ mod tests {
             let a = step(x, n, vt, in_word);
             // SAFETY: the processor has SSSE3 and POPCNT.
             let b = unsafe { shuffle::step(x, n, vt, in_word) };
-            let fields = |s: &Step| (s.chars, s.words, s.punct, s.in_word, s.bytes, s.kept);
-            assert_eq!(fields(&a), fields(&b), "{x:016x} {n} {vt} {in_word}");
+            let a = (a.chars, a.words, a.punct, a.in_word, a.bytes, a.kept);
+            assert_eq!(a, b, "{x:016x} {n} {vt} {in_word}");
         };
         for byte in 0u64..0x80 {
             for lane in 0..8 {
