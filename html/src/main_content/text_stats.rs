@@ -2,11 +2,9 @@
 //! characters, words, sentence punctuation, a hash of its letters and digits, and the
 //! furniture, comment-title, bare-URL and pointer-title checks of [`super::phrases`].
 
-/// The seed of the text hashes (FNV-1a's offset basis).
-pub(super) const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// The multiplier of the text hashes' step (FNV-1a's 64-bit prime).
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+pub(super) use swar::HASH_SEED;
+#[cfg(test)]
+use swar::high_alphanumeric;
 
 /// Text statistics (characters are non-whitespace characters).
 #[derive(Debug, Clone, Copy, Default)]
@@ -64,42 +62,6 @@ impl Text {
     }
 }
 
-/// Classes of bytes for [`text_stats`]: whitespace, sentence punctuation, word (ASCII
-/// letter or digit), the lead or continuation byte of a multi-byte character; 0 is any other
-/// ASCII character.
-const SPACE: u8 = 1;
-const PUNCT: u8 = 2;
-const WORD: u8 = 4;
-const HIGH: u8 = 8;
-
-/// The byte classes, with whitespace as `u8::is_ascii_whitespace` (`vt` false) or as
-/// `char::is_whitespace` (`vt` true: U+000B is whitespace too).
-const fn byte_classes(vt: bool) -> [u8; 256] {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = if c >= 0x80 {
-            HIGH
-        } else if c.is_ascii_whitespace() || (vt && c == 0x0b) {
-            SPACE
-        } else if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
-            PUNCT
-        } else if c.is_ascii_alphanumeric() {
-            WORD
-        } else {
-            0
-        };
-        b += 1;
-    }
-    table
-}
-
-/// Until the first non-ASCII character, whitespace is ASCII's (U+000B counts as a
-/// character); from there on it is Unicode's. (What the statistics have always counted.)
-const ASCII_CLASS: [u8; 256] = byte_classes(false);
-const CHAR_CLASS: [u8; 256] = byte_classes(true);
-
 /// Where `b`'s first byte that is not ASCII whitespace (`u8::is_ascii_whitespace`) is:
 /// eight bytes a step (the whitespace between tags, most text nodes of a page, is a line
 /// break and an indent), the last step overlapping the one before it.
@@ -135,11 +97,8 @@ fn not_space(x: u64) -> u64 {
     differs(b' ') & differs(b'\n') & differs(b'\t') & differs(b'\r') & differs(0x0c)
 }
 
-/// Statistics of one text node, and the hash of its letters and digits (ASCII lower-cased).
-///
-/// One pass over the bytes: a run of ASCII letters and digits is hashed and counted in a
-/// tight loop (`b | 0x20` lower-cases an ASCII letter and leaves a digit as it is), only
-/// non-ASCII characters are decoded.
+/// Statistics of one text node, and the hash of its letters and digits (ASCII lower-cased):
+/// see [`swar`] for the counting loop and the hash.
 #[cfg(test)]
 pub(super) fn text_stats(s: &str, in_link: bool, in_chrome: bool, in_heading: bool) -> (Text, u64) {
     let start = s
@@ -160,74 +119,14 @@ pub(super) fn text_stats_from(
     in_chrome: bool,
     in_heading: bool,
 ) -> (Text, u64) {
-    let mut t = Text::default();
-    let mut h = HASH_SEED;
-    let mut in_word = false;
     let b = s.as_bytes();
-    let mut table = &ASCII_CLASS;
-    // (Leading ASCII whitespace only ends a word that has not begun.)
-    let mut i = start;
-    while i < b.len() {
-        match table[b[i] as usize] {
-            WORD => {
-                let run = i;
-                t.words += u32::from(!in_word);
-                // (The first byte is one: the loop reads it again, which keeps the loop's
-                // body to one load and one test a letter.) Eight bytes a step while eight
-                // remain, one bounds test for the eight; then a byte at a time.
-                'run: {
-                    while let Some(q) = b.get(i..i + 8) {
-                        for (k, &c) in q.iter().enumerate() {
-                            if table[c as usize] != WORD {
-                                i += k;
-                                break 'run;
-                            }
-                            h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
-                        }
-                        i += 8;
-                    }
-                    while i < b.len() {
-                        let c = b[i];
-                        if table[c as usize] != WORD {
-                            break;
-                        }
-                        h = (h ^ u64::from(c | 0x20)).wrapping_mul(FNV_PRIME);
-                        i += 1;
-                    }
-                }
-                t.chars += (i - run) as u32;
-                in_word = true;
-            }
-            SPACE => {
-                in_word = false;
-                i += 1;
-            }
-            HIGH => {
-                table = &CHAR_CLASS;
-                let c = s[i..].chars().next().unwrap_or_default();
-                i += c.len_utf8();
-                if c.is_whitespace() {
-                    in_word = false;
-                    continue;
-                }
-                t.chars += 1;
-                t.punct += u32::from(matches!(c, '。' | '，' | '、' | '！' | '？' | '；'));
-                let word = high_alphanumeric(c);
-                if word {
-                    // Not ASCII: lower-casing ASCII leaves it as it is.
-                    h = (h ^ u64::from(c)).wrapping_mul(FNV_PRIME);
-                    t.words += u32::from(!in_word);
-                }
-                in_word = word;
-            }
-            class => {
-                t.chars += 1;
-                t.punct += u32::from(class == PUNCT);
-                in_word = false;
-                i += 1;
-            }
-        }
-    }
+    let (chars, words, punct, h) = swar::counts(s, start);
+    let mut t = Text {
+        chars,
+        words,
+        punct,
+        ..Text::default()
+    };
     if in_link {
         t.link_chars = t.chars;
         t.link_words = t.words;
@@ -259,27 +158,6 @@ pub(super) fn text_stats_from(
     (t, h)
 }
 
-/// `c.is_alphanumeric()` for a character past ASCII, the commonest ones first: general
-/// punctuation (curly quotes, dashes, ellipses) is neither; accented Latin letters,
-/// Cyrillic, kana, CJK ideographs and Hangul syllables are letters. The rest go to the
-/// Unicode tables (~300 instructions a character there, most of them for punctuation,
-/// which both the letter and the number tables are searched for). A test checks the
-/// ranges against the tables character by character.
-#[inline]
-fn high_alphanumeric(c: char) -> bool {
-    match u32::from(c) {
-        0x2000..=0x206F => false,
-        0x00C0..=0x024F => c != '\u{d7}' && c != '\u{f7}',
-        0x0400..=0x0481
-        | 0x048A..=0x052F
-        | 0x3041..=0x3096
-        | 0x30A1..=0x30FA
-        | 0x4E00..=0x9FFF
-        | 0xAC00..=0xD7A3 => true,
-        _ => c.is_alphanumeric(),
-    }
-}
-
 /// Whether a text whose first byte past ASCII whitespace (`u8::is_ascii_whitespace`) is
 /// `first` may, trimmed as `str::trim` trims, open with the ASCII byte `want`: an ASCII
 /// byte other than U+000B (which `str::trim` also trims) is where the trimmed text opens.
@@ -289,172 +167,8 @@ fn may_open_with(first: u8, want: u8) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+mod corpus;
+mod swar;
 
-    /// The text statistics' counting loop as it was before the one-pass version: the
-    /// reference it must match (phrases are checked after it, unchanged).
-    fn counts_reference(s: &str) -> (u32, u32, u32, u64) {
-        let (mut chars, mut words, mut punct) = (0u32, 0u32, 0u32);
-        let mut h = HASH_SEED;
-        let mut in_word = false;
-        let mut bytes = s.bytes();
-        let mut rest = "";
-        while let Some(b) = bytes.next() {
-            if b >= 0x80 {
-                rest = &s[s.len() - bytes.len() - 1..];
-                break;
-            }
-            if b.is_ascii_whitespace() {
-                in_word = false;
-                continue;
-            }
-            chars += 1;
-            punct += u32::from(matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?'));
-            let word = b.is_ascii_alphanumeric();
-            if word {
-                h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
-                words += u32::from(!in_word);
-            }
-            in_word = word;
-        }
-        for c in rest.chars() {
-            if c.is_whitespace() {
-                in_word = false;
-                continue;
-            }
-            chars += 1;
-            if matches!(
-                c,
-                '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、' | '！' | '？' | '；'
-            ) {
-                punct += 1;
-            }
-            let word = c.is_alphanumeric();
-            if word {
-                h = (h ^ u64::from(c.to_ascii_lowercase())).wrapping_mul(FNV_PRIME);
-                if !in_word {
-                    words += 1;
-                }
-            }
-            in_word = word;
-        }
-        (chars, words, punct, h)
-    }
-
-    #[test]
-    fn the_alphanumeric_shortcut_is_the_unicode_tables_answer() {
-        for c in (0x80..=0x10_ffff).filter_map(char::from_u32) {
-            assert_eq!(
-                high_alphanumeric(c),
-                c.is_alphanumeric(),
-                "U+{:04X}",
-                u32::from(c)
-            );
-        }
-    }
-
-    #[test]
-    fn texts_ruled_out_by_their_first_byte_are_no_bare_urls_or_paths() {
-        let pieces = [
-            " ", "\n", "\t", "\u{b}", "\u{c}", "\r", "\u{a0}", "\u{2003}", "\u{3000}", "h", "http://",
-            "https://", "/", "a/b/c", "x", "é", "\u{85}", ".", "//", "www",
-        ];
-        let mut rng = crate::test_rng::TestRng::new(47);
-        let mut kept = [0usize; 2];
-        for _ in 0..200_000 {
-            let s: String = (0..rng.below(7))
-                .map(|_| pieces[rng.below(pieces.len())])
-                .collect();
-            let Some(start) = first_non_space(s.as_bytes()) else {
-                continue;
-            };
-            let first = s.as_bytes()[start];
-            let url = super::super::phrases::is_bare_url(&s);
-            let path = super::super::phrases::is_bare_path(&s);
-            assert_eq!(may_open_with(first, b'h') && url, url, "{s:?}");
-            assert_eq!(may_open_with(first, b'/') && path, path, "{s:?}");
-            kept[0] += usize::from(url);
-            kept[1] += usize::from(path);
-        }
-        // Both kinds are met, past leading whitespace of every kind.
-        assert!(kept[0] > 100 && kept[1] > 100, "{kept:?}");
-    }
-
-    #[test]
-    fn the_first_byte_past_the_whitespace_is_found_eight_at_a_time() {
-        let spaces = [b' ', b'\n', b'\t', b'\r', 0x0c];
-        let others = [0x0b, 0, b'a', 0x80, 0xe9, b'!', 0xa0, 0x8a];
-        let mut rng = crate::test_rng::TestRng::new(43);
-        for _ in 0..200_000 {
-            // Mostly whitespace, so that the first other byte falls anywhere.
-            let b: Vec<u8> = (0..rng.below(40))
-                .map(|_| match rng.below(9) {
-                    0 => others[rng.below(others.len())],
-                    _ => spaces[rng.below(spaces.len())],
-                })
-                .collect();
-            let reference = b.iter().position(|c| !c.is_ascii_whitespace());
-            assert_eq!(first_non_space(&b), reference, "{b:?}");
-        }
-    }
-
-    fn counts(s: &str) -> (u32, u32, u32, u64) {
-        let (t, h) = text_stats(s, false, false, false);
-        (t.chars, t.words, t.punct, h)
-    }
-
-    #[test]
-    fn the_one_pass_text_statistics_match_the_reference() {
-        for s in [
-            "",
-            " ",
-            "Hello, World!",
-            "a\u{b}b c",
-            "é a\u{b}b",
-            "caf\u{e9} na\u{ef}ve\u{a0}text\u{2009}x 。日本語、テキスト！",
-            "x1 2y ZZ top.",
-            "\u{2028}A\u{b}\u{c}B",
-        ] {
-            assert_eq!(counts(s), counts_reference(s), "{s:?}");
-        }
-        let alphabet: Vec<char> = "aZ09 .,;:!?-\t\n\u{b}\u{c}\r\u{a0}é日。、！\u{2009}\u{3000}Ω\u{1f600}"
-            .chars()
-            .collect();
-        let mut r = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200_000 {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
-            let len = (r % 48) as usize;
-            let mut x = r;
-            let s: String = (0..len)
-                .map(|_| {
-                    x = x
-                        .wrapping_mul(0x5851_f42d_4c95_7f2d)
-                        .wrapping_add(1442695040888963407);
-                    alphabet[(x >> 33) as usize % alphabet.len()]
-                })
-                .collect();
-            assert_eq!(counts(&s), counts_reference(&s), "{s:?}");
-        }
-    }
-
-    /// Words of every length around the eight-byte step (a run that ends inside a step,
-    /// at its end, past it, at the text's end), with what ends them.
-    #[test]
-    fn long_words_are_counted_and_hashed_as_the_reference_does() {
-        let ends = [" ", ".", "-", "\u{e9}", "\u{a0}", "\n", "\u{b}", ""];
-        let mut rng = crate::test_rng::TestRng::new(53);
-        for _ in 0..50_000 {
-            let mut s = String::new();
-            for _ in 0..rng.below(4) + 1 {
-                for _ in 0..rng.below(27) {
-                    s.push(b"aZk09Qx"[rng.below(7)] as char);
-                }
-                s.push_str(ends[rng.below(ends.len())]);
-            }
-            assert_eq!(counts(&s), counts_reference(&s), "{s:?}");
-        }
-    }
-}
+#[cfg(test)]
+mod tests;
