@@ -1,6 +1,7 @@
-//! (tests only) The text statistics over the text nodes of the quality corpora's pages
-//! (`/tmp/quality/pages`, gunzipped by the quality script): the SWAR loop against the
-//! reference on real texts, and a timing of the loop (`--ignored`, both need the pages).
+//! (tests only) The text statistics over the text nodes of both corpora's pages
+//! (`../shared/corpus/*/html/*.html.gz` beside the workspace, or `DISTILL_CORPUS_ROOT`):
+//! the SWAR loop against the reference on real texts, and a timing of the loop
+//! (`--ignored`, both read every page; the texts are kept in `target/tmp` between runs).
 
 use std::time::Instant;
 
@@ -10,7 +11,7 @@ use super::*;
 use crate::dom::{Walker, parse};
 
 /// Where the text nodes of the corpora are kept once gathered (length-prefixed).
-const DUMP: &str = "/tmp/text-stats-corpus.bin";
+const DUMP: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/tmp/text-stats-corpus.bin");
 
 /// The text nodes of every corpus page that hold something besides ASCII whitespace.
 fn corpus_texts() -> Vec<String> {
@@ -25,15 +26,24 @@ fn corpus_texts() -> Vec<String> {
         return texts;
     }
     let mut texts = Vec::new();
+    let root = std::env::var("DISTILL_CORPUS_ROOT")
+        .unwrap_or_else(|_| format!("{}/../../shared/corpus", env!("CARGO_MANIFEST_DIR")));
     for corpus in ["articles", "wcxb-dev"] {
-        let dir = format!("/tmp/quality/pages/{corpus}");
+        let dir = format!("{root}/{corpus}/html");
         let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .expect("the quality pages")
+            .expect("the corpus pages")
             .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().ends_with(".html.gz"))
             .collect();
         files.sort();
         for f in files {
-            let html = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+            let mut body = Vec::new();
+            std::io::Read::read_to_end(
+                &mut flate2::read::GzDecoder::new(std::fs::File::open(&f).unwrap()),
+                &mut body,
+            )
+            .unwrap();
+            let html = String::from_utf8_lossy(&body).into_owned();
             let doc = parse(&html);
             for id in Walker::new(&doc.tree, doc.root().id) {
                 let text = doc.tree.query_node(&id, |n| match &n.data {
@@ -54,7 +64,9 @@ fn corpus_texts() -> Vec<String> {
         out.extend_from_slice(&(t.len() as u32).to_le_bytes());
         out.extend_from_slice(t.as_bytes());
     }
-    std::fs::write(DUMP, out).unwrap();
+    let dump = std::path::Path::new(DUMP);
+    std::fs::create_dir_all(dump.parent().unwrap()).unwrap();
+    std::fs::write(dump, out).unwrap();
     texts
 }
 
@@ -190,7 +202,7 @@ fn in_code(doc: &dom_query::Document, id: dom_query::NodeId) -> bool {
 }
 
 #[test]
-#[ignore = "needs the quality corpora's pages in /tmp/quality/pages"]
+#[ignore = "reads every corpus page; run with --ignored"]
 fn corpus_texts_are_counted_as_the_reference_counts_them() {
     let texts = corpus_texts();
     assert!(texts.len() > 100_000, "{}", texts.len());
@@ -211,7 +223,7 @@ fn corpus_texts_are_counted_as_the_reference_counts_them() {
 /// `TEXT_STATS_ROUNDS` (5) passes over the corpus texts with the counting loop before
 /// and the SWAR one; prints the fastest pass's ns a pass, a byte and a text.
 #[test]
-#[ignore = "a timing: needs the quality corpora's pages in /tmp/quality/pages"]
+#[ignore = "a timing over every corpus page; run with --ignored"]
 fn time_the_text_statistics_over_the_corpus() {
     let texts = corpus_texts();
     let starts: Vec<usize> = texts
