@@ -186,11 +186,22 @@ impl Arena {
             let (element, first_child, next_sibling) = tree
                 .query_node(&id, |n| match &n.data {
                     // Whitespace between tags (most text nodes of a page) has nothing to
-                    // count: passed over here, without the call.
-                    NodeData::Text { contents } if first_non_space(contents.as_bytes()).is_none() => {
+                    // count: passed over here, without the call; other text is counted
+                    // from its first other byte, found here once.
+                    NodeData::Text { contents } => {
+                        if let Some(start) = first_non_space(contents.as_bytes())
+                            && !parent.dropped
+                            && parent.block != NONE
+                        {
+                            look_text(contents, start, &mut nodes, parent);
+                        }
                         (false, None, n.next_sibling)
                     }
-                    // An element: its entry pushed here, without a call to `look`.
+                    NodeData::Comment { .. } => {
+                        cache.doomed.push(n.id);
+                        (false, None, n.next_sibling)
+                    }
+                    // An element: its entry pushed here (`push_node`).
                     NodeData::Element(el) => {
                         let depth = parent.depth.saturating_add(1);
                         match push_node(&mut nodes, n.id, depth, el, &parent, &mut cache) {
@@ -205,10 +216,7 @@ impl Arena {
                             }
                         }
                     }
-                    _ => {
-                        look(n, &mut nodes, &mut cache, parent);
-                        (false, None, n.next_sibling)
-                    }
+                    _ => (false, None, n.next_sibling),
                 })
                 .unwrap_or((false, None, None));
             if element {
@@ -348,28 +356,17 @@ impl Parent {
     }
 }
 
-/// The walk's look at a node that is not an element (the walk's closure pushes an
-/// element's entry and passes over whitespace-only text itself): a comment is listed for
-/// removal, a text's statistics are added to its block. (A function of its own, so the
-/// closure handed to `query_node` stays small and the text's statistics are not returned
-/// through it.)
+/// The walk's look at a text node with something besides whitespace (from `start`, its
+/// first other byte), under a parent that is counted: its statistics are added to its
+/// block. (A function of its own, so the closure handed to `query_node` stays small and
+/// the text's statistics are not returned through it.)
 #[inline(never)]
-fn look(n: &dom_query::TreeNode, nodes: &mut [Node], cache: &mut Memos, p: Parent) {
-    match &n.data {
-        NodeData::Comment { .. } => cache.doomed.push(n.id),
-        NodeData::Text { contents } if !p.dropped && p.block != NONE => {
-            // Whitespace between tags has nothing to count: its statistics are all zero
-            // and never added. Otherwise the count starts at the first other byte.
-            if let Some(start) = first_non_space(contents.as_bytes()) {
-                let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
-                if t.chars > 0 {
-                    let block = &mut nodes[p.block as usize];
-                    block.own.add(&t);
-                    block.own_hash = mix(block.own_hash, h);
-                }
-            }
-        }
-        _ => {}
+fn look_text(contents: &str, start: usize, nodes: &mut [Node], p: Parent) {
+    let (t, h) = text_stats_from(contents, start, p.in_link, p.in_chrome, p.heading);
+    if t.chars > 0 {
+        let block = &mut nodes[p.block as usize];
+        block.own.add(&t);
+        block.own_hash = mix(block.own_hash, h);
     }
 }
 

@@ -92,8 +92,15 @@ pub(super) fn append_text(tree: &Tree, parent: NodeId, text: StrTendril) {
 /// the new node's id.
 #[inline(always)]
 fn push_child(nodes: &mut Vec<TreeNode>, parent: NodeId, last: Option<NodeId>, data: NodeData) -> NodeId {
-    let id = id_at(nodes.len());
-    nodes.push(TreeNode {
+    let len = nodes.len();
+    let id = id_at(len);
+    // Room made first, then the node written straight into its slot: `push` builds the
+    // node on the stack and copies it in (80 bytes, twice over on the element path), as
+    // the value must outlive the call that may grow the list.
+    if len == nodes.capacity() {
+        nodes.reserve(1);
+    }
+    nodes.spare_capacity_mut()[0].write(TreeNode {
         id,
         parent: Some(parent),
         prev_sibling: last,
@@ -102,6 +109,9 @@ fn push_child(nodes: &mut Vec<TreeNode>, parent: NodeId, last: Option<NodeId>, d
         last_child: None,
         data,
     });
+    // SAFETY: the slot at `len` is within the capacity (made above) and was just
+    // initialised; the nodes before it are the list's.
+    unsafe { nodes.set_len(len + 1) };
     if let Some(node) = last.and_then(|last| nodes.get_mut(index_of(last))) {
         node.next_sibling = Some(id);
     }
