@@ -25,10 +25,6 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-#[path = "small_depot.rs"]
-mod depot;
-pub use depot::held as depot_bytes;
-
 /// Largest block of the 16-byte classes.
 pub const SMALL: usize = 1024;
 /// Largest block served from the classes (four a doubling above [`SMALL`]).
@@ -86,10 +82,9 @@ pub fn cap() -> usize {
 }
 
 /// Asks every thread to hand its cached blocks back to glibc (each does at
-/// its next free; this thread and the shared depot now).
+/// its next free; this thread now).
 pub fn flush_all() {
     EPOCH.fetch_add(1, Ordering::Relaxed);
-    FLUSHED.fetch_add(depot::flush(), Ordering::Relaxed);
     let _ = CACHE.try_with(|c| {
         // Safety: this thread's cache; nothing else borrows it now.
         unsafe { flush(&mut *c.get()) }
@@ -220,11 +215,11 @@ fn push(p: *mut u8, k: usize) -> bool {
         .unwrap_or(false)
 }
 
-/// Keeps a freed block of class `k`: in this thread's cache, else in the
-/// shared depot, else it goes back to glibc.
+/// Keeps a freed block of class `k` in this thread's cache, else hands it
+/// back to glibc.
 #[inline]
 fn release(p: *mut u8, k: usize) {
-    if !push(p, k) && !depot::give(p, k, CAP.load(Ordering::Relaxed)) {
+    if !push(p, k) {
         unsafe { libc::free(p.cast()) }
     }
 }
@@ -298,16 +293,14 @@ unsafe impl GlobalAlloc for SmallAllocs {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         match class(layout) {
-            Some(k) => pop(k)
-                .or_else(|| depot::take(k))
-                .unwrap_or_else(|| unsafe { libc::malloc(class_size(k)).cast() }),
+            Some(k) => pop(k).unwrap_or_else(|| unsafe { libc::malloc(class_size(k)).cast() }),
             None => unsafe { System.alloc(layout) },
         }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         match class(layout) {
-            Some(k) => match pop(k).or_else(|| depot::take(k)) {
+            Some(k) => match pop(k) {
                 Some(p) => {
                     unsafe { p.write_bytes(0, layout.size()) };
                     p

@@ -4,14 +4,14 @@ fn layout(size: usize, align: usize) -> Layout {
     Layout::from_size_align(size, align).unwrap()
 }
 
-/// Runs `f` on a thread of its own (its own cache), one test at a time: the
-/// shared depot and [`flush_all`] are the whole process's.
+/// Runs `f` on a thread of its own (its own cache), one test at a time:
+/// [`flush_all`] is the whole process's.
 fn on_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     let _one = serial();
     std::thread::spawn(f).join().unwrap()
 }
 
-/// Held by a test that fills caches, the depot, or flushes them.
+/// Held by a test that fills a cache or flushes them.
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
@@ -153,7 +153,6 @@ fn flush_all_empties_this_thread_now_and_others_at_their_next_free() {
         assert!(cached_here() > 0);
         flush_all();
         assert_eq!(cached_here(), 0);
-        assert_eq!(depot_bytes(), 0);
     })
     .join()
     .unwrap();
@@ -264,61 +263,4 @@ fn realloc_across_small_classes_takes_a_cached_block_and_caches_the_old_one() {
         SmallAllocs.dealloc(again, layout(199, 8));
         SmallAllocs.dealloc(q, layout(590, 8));
     });
-}
-
-#[test]
-fn a_full_thread_hands_freed_blocks_to_another_through_the_depot() {
-    let _one = serial();
-    flush_all();
-    let size = 48_000; // the 48 KiB class, which no other test uses
-    let (given, added) = std::thread::spawn(move || unsafe {
-        // Fill this thread's cache to its cap with 1 KiB blocks.
-        let l = layout(SMALL, 8);
-        let blocks: Vec<*mut u8> = (0..cap() / SMALL + 1).map(|_| SmallAllocs.alloc(l)).collect();
-        for p in blocks {
-            SmallAllocs.dealloc(p, l);
-        }
-        assert!(cached_here() + 49_152 > cap(), "the cache is full");
-        let p = SmallAllocs.alloc(layout(size, 8));
-        let before = depot_bytes();
-        SmallAllocs.dealloc(p, layout(size, 8));
-        (p as usize, depot_bytes() - before)
-    })
-    .join()
-    .unwrap();
-    assert_eq!(added, 49_152, "the depot kept the block whole");
-    let held = depot_bytes();
-    let taken = std::thread::spawn(move || unsafe {
-        let p = SmallAllocs.alloc(layout(size, 8));
-        p.write_bytes(7, size);
-        p as usize
-    })
-    .join()
-    .unwrap();
-    assert_eq!(taken, given, "another thread's miss took the depot's block");
-    assert_eq!(depot_bytes(), held - 49_152);
-    unsafe { SmallAllocs.dealloc(taken as *mut u8, layout(size, 8)) };
-    flush_all();
-}
-
-#[test]
-fn the_depot_holds_at_most_the_cap() {
-    let _one = serial();
-    flush_all();
-    std::thread::spawn(|| unsafe {
-        let l = layout(30_000, 8);
-        let blocks: Vec<*mut u8> = (0..4 * cap() / 30_000).map(|_| SmallAllocs.alloc(l)).collect();
-        for p in blocks {
-            SmallAllocs.dealloc(p, l);
-        }
-        assert!(cached_here() <= cap());
-        assert!(depot_bytes() > 0 && depot_bytes() <= cap(), "depot {} of cap {}", depot_bytes(), cap());
-    })
-    .join()
-    .unwrap();
-    let before = flushed_bytes();
-    let held = depot_bytes();
-    flush_all();
-    assert_eq!(depot_bytes(), 0);
-    assert!(flushed_bytes() - before >= held, "the flush handed the depot's blocks back");
 }
