@@ -38,7 +38,7 @@ const CLASSES: usize = SMALL_CLASSES + 4 * (MEDIUM.trailing_zeros() as usize - S
 /// Each class's block size.
 static SIZES: [usize; CLASSES] = sizes();
 /// Bytes a thread keeps unless set otherwise ([`set_cap`]).
-pub const DEFAULT_CAP: usize = 1 << 20;
+pub const DEFAULT_CAP: usize = 256 << 10;
 
 /// Per-thread byte cap; changed by [`set_cap`].
 static CAP: AtomicUsize = AtomicUsize::new(DEFAULT_CAP);
@@ -324,13 +324,15 @@ unsafe impl GlobalAlloc for SmallAllocs {
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (class(layout), class(new_layout)) {
             (Some(k), Some(j)) if k == j => ptr,
-            // Into a small class with a cached block: the bytes copied into
-            // it, the old block cached in turn (glibc's realloc would copy
-            // too, after its own search of its bins). Not into a medium one:
-            // glibc often grows a large chunk in place (a buffer doubling
-            // from 1 KiB to 128 KiB copied 15 % more bytes through the
-            // cache on a 500 KB page).
-            (Some(k), Some(j)) if j < SMALL_CLASSES && let Some(new) = pop(j) => unsafe {
+            // Into a class with a cached block: the bytes copied into it, the
+            // old block cached in turn (glibc's realloc would copy too, after
+            // its own search of its bins, unless it can grow the chunk in
+            // place). Growing through glibc's realloc instead left the blocks
+            // cached in the larger classes unused (a buffer doubled to 64 KiB
+            // is freed into the cache each scrape and never taken out): they
+            // filled a 256 KiB cache, and then every free and malloc went to
+            // glibc (+3 % of the serving thread's instructions).
+            (Some(k), Some(j)) if let Some(new) = pop(j) => unsafe {
                 std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
                 release(ptr, k);
                 new

@@ -217,14 +217,24 @@ fn every_size_has_a_class_at_most_a_quarter_larger() {
     for size in 1..=MEDIUM {
         let k = class(layout(size, 8)).unwrap();
         let have = class_size(k);
-        assert!(have >= size && have % STEP == 0, "size {size}: class {k} of {have}");
-        assert!(have <= (size + size / 4).max(size.next_multiple_of(STEP)), "size {size}: {have}");
+        assert!(
+            have >= size && have % STEP == 0,
+            "size {size}: class {k} of {have}"
+        );
+        assert!(
+            have <= (size + size / 4).max(size.next_multiple_of(STEP)),
+            "size {size}: {have}"
+        );
         assert!(k >= last && k < CLASSES, "classes rise with the size");
         last = k;
     }
     assert_eq!(class_size(last), MEDIUM);
     assert_eq!(class(layout(MEDIUM + 1, 8)), None);
-    assert_eq!(class(layout(2000, 32)), None, "more aligned than glibc's malloc: not a class");
+    assert_eq!(
+        class(layout(2000, 32)),
+        None,
+        "more aligned than glibc's malloc: not a class"
+    );
 }
 
 #[test]
@@ -246,21 +256,26 @@ fn a_freed_medium_block_serves_any_size_of_its_class() {
 }
 
 #[test]
-fn realloc_across_small_classes_takes_a_cached_block_and_caches_the_old_one() {
+fn realloc_across_classes_takes_a_cached_block_and_caches_the_old_one() {
     on_thread(|| unsafe {
-        let cached = SmallAllocs.alloc(layout(600, 8));
-        SmallAllocs.dealloc(cached, layout(600, 8));
-        let p = SmallAllocs.alloc(layout(200, 8));
-        for i in 0..200 {
-            *p.add(i) = (i % 251) as u8;
+        for (from, to) in [(200, 590), (2_000, 6_100), (700, 40_000)] {
+            let cached = SmallAllocs.alloc(layout(to, 8));
+            SmallAllocs.dealloc(cached, layout(to, 8));
+            let p = SmallAllocs.alloc(layout(from, 8));
+            for i in 0..from {
+                *p.add(i) = (i % 251) as u8;
+            }
+            let q = SmallAllocs.realloc(p, layout(from, 8), to);
+            assert_eq!(q, cached, "{from} → {to}: the new class's cached block");
+            assert!(
+                (0..from).all(|i| *q.add(i) == (i % 251) as u8),
+                "{from} → {to}: the bytes moved"
+            );
+            // The old block is cached in its class.
+            let again = SmallAllocs.alloc(layout(from, 8));
+            assert_eq!(again, p, "{from} → {to}: the old block cached");
+            SmallAllocs.dealloc(again, layout(from, 8));
+            SmallAllocs.dealloc(q, layout(to, 8));
         }
-        let q = SmallAllocs.realloc(p, layout(200, 8), 590);
-        assert_eq!(q, cached, "the 608-byte class's cached block");
-        assert!((0..200).all(|i| *q.add(i) == (i % 251) as u8), "the bytes moved");
-        // The old block is cached in its class.
-        let again = SmallAllocs.alloc(layout(199, 8));
-        assert_eq!(again, p);
-        SmallAllocs.dealloc(again, layout(199, 8));
-        SmallAllocs.dealloc(q, layout(590, 8));
     });
 }
