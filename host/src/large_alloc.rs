@@ -18,7 +18,7 @@
 //! the system allocator) from [`Global`], to the system allocator from a
 //! bare [`LargeAllocs`].
 
-use crate::small_alloc::{SMALL, SmallAllocs};
+use crate::small_alloc::{MEDIUM, SmallAllocs};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,6 +26,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Blocks of at least this many bytes are mapped (glibc's threshold as the
 /// server sets it).
 pub const LARGE: usize = 128 << 10;
+// A block the small-block classes serve is never large: [`Global`] tests the
+// size against [`MEDIUM`] before asking [`LargeAllocs::large`].
+const _: () = assert!(MEDIUM < LARGE);
+
 /// Most freed mappings kept.
 pub const SLOTS: usize = 32;
 /// Most bytes of freed mappings kept, unless set otherwise ([`set_cap`]).
@@ -44,25 +48,28 @@ static SHARED: LargeAllocs = LargeAllocs::new();
 unsafe impl GlobalAlloc for Global {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.size() <= SMALL || !SHARED.large(layout) {
+        if layout.size() <= MEDIUM || !SHARED.large(layout) {
             return unsafe { SmallAllocs.alloc(layout) };
         }
         unsafe { SHARED.alloc(layout) }
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if layout.size() <= SMALL || !SHARED.large(layout) {
+        if layout.size() <= MEDIUM || !SHARED.large(layout) {
             return unsafe { SmallAllocs.alloc_zeroed(layout) };
         }
         unsafe { SHARED.alloc_zeroed(layout) }
     }
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if layout.size() <= SMALL || !SHARED.large(layout) {
+        if layout.size() <= MEDIUM || !SHARED.large(layout) {
             return unsafe { SmallAllocs.dealloc(ptr, layout) };
         }
         unsafe { SHARED.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if layout.size() <= MEDIUM && new_size <= MEDIUM {
+            return unsafe { SmallAllocs.realloc(ptr, layout, new_size) };
+        }
         // Safety: the caller guarantees a valid layout for `new_size`.
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (SHARED.large(layout), SHARED.large(new_layout)) {

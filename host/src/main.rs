@@ -69,8 +69,8 @@ fn main() -> anyhow::Result<()> {
 ///   high-water mark of what its threads parsed.
 /// - Freed large blocks kept for reuse: `DISTILL_LARGE_ALLOC_CACHE_MIB`
 ///   (default 16, 0 = none) caps the bytes [`distill::large_alloc`] keeps.
-/// - Freed small blocks (up to 1 KiB) kept per thread by size class:
-///   `DISTILL_THREAD_CACHE_KIB` (default 256, 0 = none) caps each thread's
+/// - Freed blocks up to 64 KiB kept per thread by size class:
+///   `DISTILL_THREAD_CACHE_KIB` (default 1024, 0 = none) caps each thread's
 ///   [`distill::small_alloc`] cache.
 /// - A fixed mmap threshold of 128 KiB: by default glibc raises the threshold
 ///   each time a large block is freed (up to 32 MiB), after which page

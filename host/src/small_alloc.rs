@@ -1,12 +1,17 @@
-//! Small blocks (up to [`SMALL`] bytes, alignment up to 16) through a
-//! per-thread cache of freed blocks by size class, in front of glibc's
-//! malloc. glibc's own per-thread cache keeps 7 blocks per size; a parsed
-//! page's tree frees thousands of same-sized nodes at once, so most frees
-//! (and the next scrape's allocations) went through the arena instead
-//! (BENCHMARKS.md, "Small-block cache"). A block of class `k` is a glibc
-//! chunk of `(k + 1) * 16` bytes whatever the size asked for, so a freed
-//! block serves any later request of its class (Rust's `dealloc` is told the
-//! size, so no header is needed) and `realloc` within a class is free.
+//! Small and medium blocks (up to [`MEDIUM`] bytes, alignment up to 16)
+//! through a per-thread cache of freed blocks by size class, in front of
+//! glibc's malloc. glibc's own per-thread cache keeps 7 blocks per size, and
+//! none over 1 KiB; a parsed page's tree frees thousands of same-sized nodes
+//! at once, so most frees (and the next scrape's allocations) went through the
+//! arena instead (BENCHMARKS.md, "Small-block cache"), and every block between
+//! 1 KiB and 128 KiB (a page's attribute lists, scratch buffers, the response)
+//! through glibc's sorted bins. A block of class `k` is a glibc chunk of
+//! [`class_size`]`(k)` bytes whatever the size asked for: 16-byte classes up
+//! to [`SMALL`], four classes per doubling above (at most a quarter of the
+//! block unused), so a freed block serves any later request of its class
+//! (Rust's `dealloc` is told the size, so no header is needed), `realloc`
+//! within a class is free and one across classes takes a cached block of the
+//! new class when there is one.
 //!
 //! Bounded: a thread keeps at most [`cap`] bytes (`DISTILL_THREAD_CACHE_KIB`,
 //! [`set_cap`]; 0 turns the cache off). Emptied into glibc when its thread
@@ -20,13 +25,22 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Largest block served from the classes.
+/// Largest block of the 16-byte classes.
 pub const SMALL: usize = 1024;
-/// Class width (glibc's malloc alignment on 64-bit targets).
+/// Largest block served from the classes (four a doubling above [`SMALL`]).
+pub const MEDIUM: usize = 64 << 10;
+/// Class width up to [`SMALL`] (glibc's malloc alignment on 64-bit targets).
 const STEP: usize = 16;
-const CLASSES: usize = SMALL / STEP;
-/// Bytes a thread keeps unless set otherwise ([`set_cap`]).
-pub const DEFAULT_CAP: usize = 256 << 10;
+const SMALL_CLASSES: usize = SMALL / STEP;
+/// log2 of [`SMALL`]: the first doubling of the medium classes.
+const SMALL_LOG: usize = SMALL.trailing_zeros() as usize;
+const CLASSES: usize = SMALL_CLASSES + 4 * (MEDIUM.trailing_zeros() as usize - SMALL_LOG);
+/// Each class's block size.
+static SIZES: [usize; CLASSES] = sizes();
+/// Bytes a thread keeps unless set otherwise ([`set_cap`]): with 256 KiB, a
+/// 500 KB page's blocks over 1 KiB crowded out its small ones (+3 % of the
+/// serving thread's instructions; 1 MiB: −1.9 %).
+pub const DEFAULT_CAP: usize = 1 << 20;
 
 /// Per-thread byte cap; changed by [`set_cap`].
 static CAP: AtomicUsize = AtomicUsize::new(DEFAULT_CAP);
@@ -97,12 +111,44 @@ pub fn cached_here() -> usize {
 /// glibc's malloc guarantees.
 #[inline]
 fn class(layout: Layout) -> Option<usize> {
-    (layout.size() <= SMALL && layout.align() <= STEP).then(|| layout.size().saturating_sub(1) / STEP)
+    let size = layout.size();
+    if layout.align() > STEP {
+        return None;
+    }
+    if size <= SMALL {
+        return Some(size.saturating_sub(1) / STEP);
+    }
+    (size <= MEDIUM).then(|| medium_class(size))
 }
 
+/// The class of a block of `SMALL < size <= MEDIUM` bytes: its doubling
+/// (`2^e < size <= 2^(e+1)`) and which quarter of it.
 #[inline]
-fn class_size(k: usize) -> usize {
-    (k + 1) * STEP
+fn medium_class(size: usize) -> usize {
+    let m = size - 1;
+    let e = (usize::BITS - 1 - m.leading_zeros()) as usize;
+    SMALL_CLASSES + (e - SMALL_LOG) * 4 + ((m >> (e - 2)) & 3)
+}
+
+/// The bytes of a class's blocks.
+#[inline]
+pub fn class_size(k: usize) -> usize {
+    SIZES[k]
+}
+
+const fn sizes() -> [usize; CLASSES] {
+    let mut t = [0; CLASSES];
+    let mut k = 0;
+    while k < CLASSES {
+        t[k] = if k < SMALL_CLASSES {
+            (k + 1) * STEP
+        } else {
+            let i = k - SMALL_CLASSES;
+            (4 + i % 4 + 1) << (SMALL_LOG + i / 4 - 2)
+        };
+        k += 1;
+    }
+    t
 }
 
 /// Returns every block of `c` to glibc.
@@ -169,6 +215,15 @@ fn push(p: *mut u8, k: usize) -> bool {
             true
         })
         .unwrap_or(false)
+}
+
+/// Keeps a freed block of class `k` in this thread's cache, else hands it
+/// back to glibc.
+#[inline]
+fn release(p: *mut u8, k: usize) {
+    if !push(p, k) {
+        unsafe { libc::free(p.cast()) }
+    }
 }
 
 /// Arranges this thread's cache to be emptied when it exits; false when it
@@ -261,11 +316,7 @@ unsafe impl GlobalAlloc for SmallAllocs {
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         match class(layout) {
-            Some(k) => {
-                if !push(ptr, k) {
-                    unsafe { libc::free(ptr.cast()) }
-                }
-            }
+            Some(k) => release(ptr, k),
             None => unsafe { System.dealloc(ptr, layout) },
         }
     }
@@ -275,6 +326,19 @@ unsafe impl GlobalAlloc for SmallAllocs {
         let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
         match (class(layout), class(new_layout)) {
             (Some(k), Some(j)) if k == j => ptr,
+            // Into a class with a cached block: the bytes copied into it, the
+            // old block cached in turn (glibc's realloc would copy too, after
+            // its own search of its bins, unless it can grow the chunk in
+            // place). Growing through glibc's realloc instead left the blocks
+            // cached in the larger classes unused (a buffer doubled to 64 KiB
+            // is freed into the cache each scrape and never taken out): they
+            // filled a 256 KiB cache, and then every free and malloc went to
+            // glibc (+3 % of the serving thread's instructions).
+            (Some(k), Some(j)) if let Some(new) = pop(j) => unsafe {
+                std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                release(ptr, k);
+                new
+            },
             // Both glibc chunks (a class block is one of its class's size):
             // glibc's realloc, asked for the whole class when the new block
             // is one.

@@ -4,10 +4,17 @@ fn layout(size: usize, align: usize) -> Layout {
     Layout::from_size_align(size, align).unwrap()
 }
 
-/// Runs `f` on a thread of its own (its own cache, whatever other tests do
-/// on theirs).
+/// Runs `f` on a thread of its own (its own cache), one test at a time:
+/// [`flush_all`] is the whole process's.
 fn on_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let _one = serial();
     std::thread::spawn(f).join().unwrap()
+}
+
+/// Held by a test that fills a cache or flushes them.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[test]
@@ -124,6 +131,7 @@ fn a_thread_keeps_at_most_its_cap() {
 
 #[test]
 fn flush_all_empties_this_thread_now_and_others_at_their_next_free() {
+    let _one = serial();
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
     let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
     let other = std::thread::spawn(move || unsafe {
@@ -139,13 +147,15 @@ fn flush_all_empties_this_thread_now_and_others_at_their_next_free() {
         cached_here()
     });
     assert!(ready_rx.recv().unwrap() > 0);
-    on_thread(|| unsafe {
+    std::thread::spawn(|| unsafe {
         let p = SmallAllocs.alloc(layout(32, 8));
         SmallAllocs.dealloc(p, layout(32, 8));
         assert!(cached_here() > 0);
         flush_all();
         assert_eq!(cached_here(), 0);
-    });
+    })
+    .join()
+    .unwrap();
     go_tx.send(()).unwrap();
     assert_eq!(
         other.join().unwrap(),
@@ -171,8 +181,9 @@ fn an_exiting_thread_hands_its_blocks_back() {
     thread_local! {
         static LATE: std::cell::RefCell<FreesOnDrop> = const { std::cell::RefCell::new(FreesOnDrop(Vec::new())) };
     }
+    let _one = serial();
     let before = flushed_bytes();
-    let cached = on_thread(|| unsafe {
+    let cached = std::thread::spawn(|| unsafe {
         let l = layout(48, 8);
         let blocks: Vec<*mut u8> = (0..50).map(|_| SmallAllocs.alloc(l)).collect();
         for p in blocks {
@@ -185,7 +196,9 @@ fn an_exiting_thread_hands_its_blocks_back() {
                 .collect();
         });
         cached_here()
-    });
+    })
+    .join()
+    .unwrap();
     assert!(DROPPED.load(Ordering::SeqCst));
     // Other tests' threads exit (and flush) too, so at least this one's
     // blocks, including those its thread-local destructor freed (handed back
@@ -196,4 +209,73 @@ fn an_exiting_thread_hands_its_blocks_back() {
         flushed_bytes() - before,
         cached + 10 * 704
     );
+}
+
+#[test]
+fn every_size_has_a_class_at_most_a_quarter_larger() {
+    let mut last = 0;
+    for size in 1..=MEDIUM {
+        let k = class(layout(size, 8)).unwrap();
+        let have = class_size(k);
+        assert!(
+            have >= size && have % STEP == 0,
+            "size {size}: class {k} of {have}"
+        );
+        assert!(
+            have <= (size + size / 4).max(size.next_multiple_of(STEP)),
+            "size {size}: {have}"
+        );
+        assert!(k >= last && k < CLASSES, "classes rise with the size");
+        last = k;
+    }
+    assert_eq!(class_size(last), MEDIUM);
+    assert_eq!(class(layout(MEDIUM + 1, 8)), None);
+    assert_eq!(
+        class(layout(2000, 32)),
+        None,
+        "more aligned than glibc's malloc: not a class"
+    );
+}
+
+#[test]
+fn a_freed_medium_block_serves_any_size_of_its_class() {
+    on_thread(|| unsafe {
+        // 20,000 and 20,480 bytes are both the 20 KiB class; 3,000 is not.
+        let p = SmallAllocs.alloc(layout(20_000, 8));
+        p.write_bytes(3, 20_000);
+        SmallAllocs.dealloc(p, layout(20_000, 8));
+        assert!(cached_here() >= 20_480);
+        let q = SmallAllocs.alloc_zeroed(layout(20_480, 16));
+        assert_eq!(q, p, "the cached block is handed out again");
+        assert!(std::slice::from_raw_parts(q, 20_480).iter().all(|&b| b == 0));
+        SmallAllocs.dealloc(q, layout(20_480, 16));
+        let r = SmallAllocs.alloc(layout(3_000, 8));
+        assert_ne!(r, p);
+        SmallAllocs.dealloc(r, layout(3_000, 8));
+    });
+}
+
+#[test]
+fn realloc_across_classes_takes_a_cached_block_and_caches_the_old_one() {
+    on_thread(|| unsafe {
+        for (from, to) in [(200, 590), (2_000, 6_100), (700, 40_000)] {
+            let cached = SmallAllocs.alloc(layout(to, 8));
+            SmallAllocs.dealloc(cached, layout(to, 8));
+            let p = SmallAllocs.alloc(layout(from, 8));
+            for i in 0..from {
+                *p.add(i) = (i % 251) as u8;
+            }
+            let q = SmallAllocs.realloc(p, layout(from, 8), to);
+            assert_eq!(q, cached, "{from} → {to}: the new class's cached block");
+            assert!(
+                (0..from).all(|i| *q.add(i) == (i % 251) as u8),
+                "{from} → {to}: the bytes moved"
+            );
+            // The old block is cached in its class.
+            let again = SmallAllocs.alloc(layout(from, 8));
+            assert_eq!(again, p, "{from} → {to}: the old block cached");
+            SmallAllocs.dealloc(again, layout(from, 8));
+            SmallAllocs.dealloc(q, layout(to, 8));
+        }
+    });
 }
