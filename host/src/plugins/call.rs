@@ -155,10 +155,9 @@ impl PluginRuntime {
     ) -> Result<Arc<T>, Denied> {
         let name = &plugin.manifest.name;
         if !plugin.manifest.capabilities.iter().any(|c| c == capability) {
-            return Err(format!(
-                "plugin '{name}' did not declare the '{capability}' capability in its info"
-            )
-            .into());
+            return Err(
+                format!("plugin '{name}' did not declare the '{capability}' capability in its info").into(),
+            );
         }
         if !plugin.has_capability(capability) {
             return Err(format!(

@@ -13,8 +13,8 @@ use crate::plugins::sandbox::CallState;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use wasmtime::Store;
-use wasmtime::error::Context;
 use wasmtime::component::{ComponentExportIndex, Instance, TypedFunc};
+use wasmtime::error::Context;
 
 /// `render`'s signature, as the generated bindings call it.
 type RenderFn<'a> = TypedFunc<(&'a str, &'a Page, &'a str), (Result<Rendered, PluginError>,)>;
@@ -67,7 +67,11 @@ impl FormatV5 {
     }
 
     /// `render` of `instance`, type-checked at the first call only.
-    fn render_fn<'a>(&self, store: &mut Store<CallState>, instance: &Instance) -> wasmtime::Result<RenderFn<'a>> {
+    fn render_fn<'a>(
+        &self,
+        store: &mut Store<CallState>,
+        instance: &Instance,
+    ) -> wasmtime::Result<RenderFn<'a>> {
         if !self.checked.load(Ordering::Acquire) {
             let render = instance.get_typed_func(&mut *store, &self.render)?;
             self.checked.store(true, Ordering::Release);
