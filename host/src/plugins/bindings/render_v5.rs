@@ -73,12 +73,12 @@ impl FormatV5 {
         instance: &Instance,
     ) -> wasmtime::Result<RenderFn<'a>> {
         if !self.checked.load(Ordering::Acquire) {
-            let render = instance.get_typed_func(&mut *store, &self.render)?;
+            let render = instance.get_typed_func(&mut *store, self.render)?;
             self.checked.store(true, Ordering::Release);
             return Ok(render);
         }
         let func = instance
-            .get_func(&mut *store, &self.render)
+            .get_func(&mut *store, self.render)
             .context("failed to find function export `render`")?;
         // SAFETY: `func` is `render` of an instance of the component whose
         // `render` passed `get_typed_func`'s check for this very signature
