@@ -11,7 +11,7 @@ use super::bindings::{
 use super::engine::{PluginRuntime, SlotKind};
 use super::loader;
 use super::plugin::LoadedPlugin;
-use super::sandbox::{CallPermit, CallState, Grants};
+use super::sandbox::{CallPermit, CallState, Denied, Grants};
 use super::ticker::InFlight;
 use std::fmt;
 use std::sync::Arc;
@@ -152,23 +152,30 @@ impl PluginRuntime {
         capability: &str,
         service: &Option<Arc<T>>,
         unavailable: &str,
-    ) -> Result<Arc<T>, String> {
+    ) -> Result<Arc<T>, Denied> {
         let name = &plugin.manifest.name;
         if !plugin.manifest.capabilities.iter().any(|c| c == capability) {
-            return Err(format!(
-                "plugin '{name}' did not declare the '{capability}' capability in its info"
-            ));
+            return Err(
+                format!("plugin '{name}' did not declare the '{capability}' capability in its info").into(),
+            );
         }
         if !plugin.has_capability(capability) {
             return Err(format!(
                 "the operator does not allow the '{capability}' capability (DISTILL_ALLOWED_CAPABILITIES)"
-            ));
+            )
+            .into());
         }
-        service.clone().ok_or_else(|| unavailable.to_string())
+        service.clone().ok_or_else(|| unavailable.into())
     }
 
-    /// Every capability a call by `plugin` may use.
+    /// Every capability a call by `plugin` may use: worked out at its first
+    /// call (the plugin's declaration, the operator's list and the services
+    /// do not change while it is loaded), then copied (a few reference counts).
     fn grants(&self, plugin: &LoadedPlugin) -> Grants {
+        plugin.grants.get_or_init(|| self.work_out_grants(plugin)).clone()
+    }
+
+    fn work_out_grants(&self, plugin: &LoadedPlugin) -> Grants {
         Grants {
             llm: Self::grant(
                 plugin,
@@ -282,7 +289,7 @@ impl PluginRuntime {
         };
         let mut grants = self.grants(plugin);
         if let Some(why) = llm_denied {
-            grants.llm = Err(why.to_string());
+            grants.llm = Err(why.into());
         }
         let mut call = self
             .begin(
@@ -438,12 +445,12 @@ impl Call {
             }),
         };
         if let Some(plugin) = plugin {
-            plugin.stats.record(started.elapsed(), kind.is_err());
-            crate::telemetry::plugin_call(
-                &plugin_name,
-                outcome_label(kind.as_ref().err()),
-                started.elapsed(),
-            );
+            let took = started.elapsed();
+            plugin.stats.record(took, kind.is_err());
+            match &kind {
+                Ok(_) => plugin.stats.ok_series.record(&plugin_name, took),
+                Err(failed) => crate::telemetry::plugin_call(&plugin_name, outcome_label(Some(failed)), took),
+            }
         }
         // The run slot is free now. The store, and its instance slot with it,
         // is dropped once the response is written (its reset and unmapping

@@ -47,7 +47,7 @@ fn log(state: &CallState, level: Level, mut message: String) {
 /// for the user (e.g. the page was cut to fit the context) are kept in the
 /// call's state and added to the format's warnings.
 async fn complete(state: &mut CallState, chat: Result<ChatRequest, String>) -> Result<String, String> {
-    let client = state.llm.clone()?;
+    let client = state.llm.clone().map_err(|why| why.to_string())?;
     let chat = chat?;
     let caller = Caller {
         format: state.format.clone(),
@@ -161,7 +161,7 @@ mod $module {
             url: String,
             kind: media::MediaKind,
         ) -> Result<media::ExtractedMedia, String> {
-            let service = self.media.clone()?;
+            let service = self.media.clone().map_err(|why| why.to_string())?;
             let kind = match kind {
                 media::MediaKind::Audio => MediaKind::Audio,
                 media::MediaKind::Video => MediaKind::Video,

@@ -157,6 +157,7 @@ pub async fn load(runtime: &PluginRuntime, path: &Path, bytes: Vec<u8>) -> anyho
         loaded_at: SystemTime::now(),
         code,
         stats: CallStats::default(),
+        grants: Default::default(),
         _live: super::plugin::LiveVersion::new(),
     })
 }

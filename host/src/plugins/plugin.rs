@@ -4,8 +4,10 @@
 use super::bindings::PluginKind;
 use super::manifest::Manifest;
 use super::resident::PluginCode;
+use super::sandbox::Grants;
 use super::stats::CallStats;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
@@ -51,6 +53,8 @@ pub struct LoadedPlugin {
     pub(crate) code: PluginCode,
     /// Calls, errors and latency of this version.
     pub stats: CallStats,
+    /// The capabilities its calls get, worked out at its first call.
+    pub(crate) grants: OnceLock<Grants>,
     pub(crate) _live: LiveVersion,
 }
 

@@ -23,14 +23,14 @@ pub struct CallState {
     /// request) rather than the plugin's declared limit.
     pub deadline_is_request: bool,
     /// The `llm` capability: the client when granted, else why not.
-    pub llm: Result<Arc<LlmClient>, String>,
+    pub llm: Result<Arc<LlmClient>, Denied>,
     /// The format being rendered (for the per-format model and usage totals).
     pub format: Option<String>,
     /// What the host's `llm` calls want the user told (added to the
     /// format's warnings).
     pub llm_notes: Vec<String>,
     /// The `media` capability: the service when granted, else why not.
-    pub media: Result<Arc<MediaService>, String>,
+    pub media: Result<Arc<MediaService>, Denied>,
     /// What the plugin wrote to stdout/stderr (capped), for the log.
     pub output: CapturedOutput,
     /// The request runs under zero data retention: the plugin's log lines
@@ -81,19 +81,24 @@ impl CallState {
     }
 }
 
+/// Why a capability is not granted: shared text, as a plugin's grants are
+/// worked out once and copied into each of its calls.
+pub type Denied = Arc<str>;
+
 /// The host capabilities of one call: each the service when granted, else why not.
+#[derive(Clone)]
 pub struct Grants {
-    pub llm: Result<Arc<LlmClient>, String>,
-    pub media: Result<Arc<MediaService>, String>,
+    pub llm: Result<Arc<LlmClient>, Denied>,
+    pub media: Result<Arc<MediaService>, Denied>,
 }
 
 impl Grants {
     /// `info` at load time runs without capabilities.
     pub fn none_while_loading() -> Self {
-        let why = || "capabilities are not available while loading".to_string();
+        let why: Denied = Arc::from("capabilities are not available while loading");
         Grants {
-            llm: Err(why()),
-            media: Err(why()),
+            llm: Err(why.clone()),
+            media: Err(why),
         }
     }
 }

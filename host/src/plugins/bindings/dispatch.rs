@@ -6,6 +6,7 @@
 use super::convert::{from_v1, from_v2};
 use super::convert_v3 as from_v3;
 use super::convert_v4 as from_v4;
+use super::render_v5::FormatV5;
 use super::v0_5::types::{
     Document, FileInput, FormatValue, Page, PluginError, PluginInfo, Rendered, Setting,
 };
@@ -111,7 +112,7 @@ pub enum FormatPre {
     V2(v0_2::format::FormatPre<CallState>),
     V3(v0_3::format::FormatPre<CallState>),
     V4(v0_4::format::FormatPre<CallState>),
-    V5(v0_5::format::FormatPre<CallState>),
+    V5(FormatV5),
 }
 
 /// A pre-instantiated converter plugin, by ABI version.
@@ -151,7 +152,10 @@ impl Prepared {
             (PluginKind::Format, "0.4.0") => {
                 Prepared::Format(FormatPre::V4(v0_4::format::FormatPre::new(pre)?))
             }
-            (PluginKind::Format, _) => Prepared::Format(FormatPre::V5(v0_5::format::FormatPre::new(pre)?)),
+            (PluginKind::Format, version) => Prepared::Format(FormatPre::V5(FormatV5::new(
+                v0_5::format::FormatPre::new(pre)?,
+                &render_export(version),
+            )?)),
             (PluginKind::Converter, "0.1.0") => {
                 Prepared::Converter(ConverterPre::V1(v0_1::converter::ConverterPre::new(pre)?))
             }
@@ -197,7 +201,7 @@ impl Prepared {
                 Ok(from_v4::info(i.distill_plugin_render().call_info(store).await?))
             }
             Prepared::Format(FormatPre::V5(pre)) => {
-                let i = pre.instantiate_async(&mut *store).await?;
+                let i = pre.bindings().instantiate_async(&mut *store).await?;
                 i.distill_plugin_render().call_info(store).await
             }
             Prepared::Converter(ConverterPre::V1(pre)) => {
@@ -266,12 +270,7 @@ impl FormatPre {
                     .await?;
                 Ok(out.map(from_v4::rendered).map_err(from_v4::error))
             }
-            FormatPre::V5(pre) => {
-                let i = pre.instantiate_async(&mut *store).await?;
-                i.distill_plugin_render()
-                    .call_render(store, format, page, options)
-                    .await
-            }
+            FormatPre::V5(pre) => pre.render(store, format, page, options).await,
         }
     }
 }

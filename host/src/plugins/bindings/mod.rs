@@ -3,13 +3,16 @@
 //! and the one place that dispatches on the version ([`dispatch`]). The
 //! newest version's types are the host's own; older versions convert to and
 //! from them in [`convert`] (0.1, 0.2), [`convert_v3`] and [`convert_v4`]
-//! (what those two share is written once in [`convert_unchanged`]).
+//! (what those two share is written once in [`convert_unchanged`]); the
+//! current version's `render` is called through [`render_v5`], which checks
+//! its type once per component instead of at every call.
 
 pub mod convert;
 pub mod convert_unchanged;
 pub mod convert_v3;
 pub mod convert_v4;
 pub mod dispatch;
+pub mod render_v5;
 pub mod v0_1;
 pub mod v0_2;
 pub mod v0_3;
