@@ -447,10 +447,7 @@ impl Call {
         if let Some(plugin) = plugin {
             let took = started.elapsed();
             plugin.stats.record(took, kind.is_err());
-            match &kind {
-                Ok(_) => plugin.stats.ok_series.record(&plugin_name, took),
-                Err(failed) => crate::telemetry::plugin_call(&plugin_name, outcome_label(Some(failed)), took),
-            }
+            crate::telemetry::plugin_call(&plugin_name, outcome_label(kind.as_ref().err()), took);
         }
         // The run slot is free now. The store, and its instance slot with it,
         // is dropped once the response is written (its reset and unmapping

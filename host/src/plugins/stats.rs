@@ -14,8 +14,6 @@ pub struct CallStats {
     calls: AtomicU64,
     errors: AtomicU64,
     recent_us: Mutex<Ring>,
-    /// This version's series of successful calls in the process metrics.
-    pub ok_series: crate::telemetry::PluginOkSeries,
 }
 
 #[derive(Default)]

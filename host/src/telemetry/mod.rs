@@ -197,32 +197,6 @@ pub fn plugin_call(plugin: &str, outcome: &'static str, elapsed: Duration) {
     );
 }
 
-/// One plugin's series of successful calls ([`plugin_call`] with `ok`),
-/// looked up once: its later calls record into them without building and
-/// hashing the labels again (~3,000 instructions a call, most of the metric's
-/// cost). Taken only once [`install`] has run: the facade's handles from
-/// before a recorder exists are no-ops and would keep dropping the values.
-#[derive(Default)]
-pub struct PluginOkSeries(OnceLock<(metrics::Counter, metrics::Histogram)>);
-
-impl PluginOkSeries {
-    /// One successful call of `plugin` (always the same plugin for one series).
-    pub fn record(&self, plugin: &str, elapsed: Duration) {
-        let series = match self.0.get() {
-            Some(series) => series,
-            None if HANDLE.get().is_some() => self.0.get_or_init(|| {
-                (
-                    metrics::counter!(PLUGIN_CALLS, "plugin" => plugin.to_string(), "outcome" => "ok"),
-                    metrics::histogram!(PLUGIN_DURATION, "plugin" => plugin.to_string()),
-                )
-            }),
-            None => return plugin_call(plugin, "ok", elapsed),
-        };
-        series.0.increment(1);
-        series.1.record(elapsed.as_secs_f64());
-    }
-}
-
 /// Counts a plugin call as waiting for a run slot until the guard is dropped
 /// (also when the waiting request is cancelled).
 pub fn plugin_waiting() -> Held {
@@ -312,35 +286,4 @@ pub fn memory_gauges(plugin_versions: usize, cache_memory_bytes: Option<u64>, he
 pub fn model_tokens(prompt: u64, completion: u64) {
     metrics::counter!(MODEL_TOKENS, "direction" => "prompt").increment(prompt);
     metrics::counter!(MODEL_TOKENS, "direction" => "completion").increment(completion);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The count and histogram count of `plugin`'s `ok` calls in the rendered metrics.
-    fn ok_calls(plugin: &str) -> (String, String) {
-        let text = render();
-        let line = |prefix: String| {
-            text.lines()
-                .find(|l| l.starts_with(&prefix))
-                .map(|l| l.rsplit(' ').next().unwrap().to_string())
-                .unwrap_or_default()
-        };
-        (
-            line(format!("{PLUGIN_CALLS}{{plugin=\"{plugin}\",outcome=\"ok\"}}")),
-            line(format!("{PLUGIN_DURATION}_count{{plugin=\"{plugin}\"}}")),
-        )
-    }
-
-    #[test]
-    fn kept_series_count_as_the_labelled_calls_do() {
-        install().expect("the recorder installs");
-        let series = PluginOkSeries::default();
-        for _ in 0..3 {
-            series.record("series-test", Duration::from_millis(2));
-        }
-        plugin_call("series-test", "ok", Duration::from_millis(2));
-        assert_eq!(ok_calls("series-test"), ("4".to_string(), "4".to_string()));
-    }
 }
