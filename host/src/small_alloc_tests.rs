@@ -218,7 +218,7 @@ fn every_size_has_a_class_at_most_a_quarter_larger() {
         let k = class(layout(size, 8)).unwrap();
         let have = class_size(k);
         assert!(
-            have >= size && have % STEP == 0,
+            have >= size && have.is_multiple_of(STEP),
             "size {size}: class {k} of {have}"
         );
         assert!(
